@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { ErrorCode, errorStatus, type ErrorStatus } from './errors';
+
+export const NETWORKS = ['SOLANA', 'POLYGON', 'ETHEREUM'] as const;
+export const TOKENS = ['USDT', 'USDC'] as const;
+export const ORDER_STATUSES = ['PENDING', 'CONFIRMING', 'PAID', 'UNDERPAID', 'EXPIRED'] as const;
+
+export const ZNetwork = z.enum(NETWORKS).describe('Blockchain network');
+export const ZToken = z.enum(TOKENS).describe('Stablecoin');
+export const ZOrderStatus = z.enum(ORDER_STATUSES);
+export type Network = z.infer<typeof ZNetwork>;
+export type Token = z.infer<typeof ZToken>;
+export type OrderStatus = z.infer<typeof ZOrderStatus>;
+
+/** A positive decimal string with at most 6 decimal places: never a JSON number. */
+export const ZDecimalAmount = z
+  .string()
+  .max(40)
+  .regex(
+    /^(0|[1-9]\d{0,11})(\.\d{1,6})?$/,
+    'must be a decimal string with at most 6 decimal places, e.g. "12.5"',
+  )
+  .refine((v) => !/^0(\.0+)?$/.test(v), 'must be greater than zero');
+
+/** A decimal string as the server writes it (may be zero). */
+export const ZDecimalOut = z.string().regex(/^\d+(\.\d+)?$/);
+export const ZDateTime = z.string().datetime({ offset: true }).describe('ISO-8601 UTC time');
+export const ZFiatCurrency = z.string().regex(/^[A-Z]{3}$/, 'three upper-case letters, e.g. BRL');
+
+/** The Solana public key (base58) that identifies an order everywhere. */
+export const ZReference = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be an order reference');
+
+export const ZErrorDetail = z.object({ path: z.string(), message: z.string() });
+export const ZErrorBody = z
+  .object({
+    error: z.object({
+      code: z.nativeEnum(ErrorCode),
+      message: z.string(),
+      details: z.array(ZErrorDetail).optional(),
+    }),
+  })
+  .describe('The one error body of every failed request');
+export type ErrorBody = z.infer<typeof ZErrorBody>;
+
+/** Error responses of a route, spread into its `responses` so they reach OpenAPI and the SDK. */
+export function errors<const C extends ErrorCode>(...codes: C[]) {
+  const all = [...new Set<ErrorCode>([ErrorCode.RATE_LIMITED, ErrorCode.INTERNAL_ERROR, ...codes])];
+  return Object.fromEntries(all.map((code) => [errorStatus[code], ZErrorBody])) as {
+    [K in (typeof errorStatus)[C | 'RATE_LIMITED' | 'INTERNAL_ERROR']]: typeof ZErrorBody;
+  };
+}
+export type { ErrorStatus };
+
+/** Metadata read by the server's auth middleware and the OpenAPI security mapper. */
+export const merchantAuth = { auth: 'merchant' } as const;
+export const publicRoute = { auth: 'public' } as const;

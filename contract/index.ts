@@ -1,0 +1,32 @@
+import { initContract } from '@ts-rest/core';
+import { authContract } from './auth';
+import { deliveriesContract } from './deliveries';
+import { healthContract } from './health';
+import { ordersContract } from './orders';
+import { payContract } from './pay';
+import { profileContract } from './profile';
+import { walletsContract } from './wallets';
+
+const c = initContract();
+
+/** The whole interface: the server implements it, openapi.json and the SDK are derived from it. */
+export const contract = c.router({
+  auth: authContract,
+  orders: ordersContract,
+  deliveries: deliveriesContract,
+  profile: profileContract,
+  wallets: walletsContract,
+  pay: payContract,
+  health: healthContract,
+});
+export type Contract = typeof contract;
+
+export * from './common';
+export * from './errors';
+export * from './auth';
+export * from './orders';
+export * from './deliveries';
+export * from './profile';
+export * from './wallets';
+export * from './pay';
+export * from './health';

@@ -1,0 +1,155 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import {
+  ZDateTime,
+  ZDecimalOut,
+  ZErrorBody,
+  ZNetwork,
+  ZOrderStatus,
+  ZToken,
+  errors,
+  publicRoute,
+} from './common';
+import { ZReferenceParams, ZSubmitTxBody } from './orders';
+
+const c = initContract();
+
+/** What the payment page needs, and nothing of the merchant's private settings. */
+export const ZPaymentInfo = z.object({
+  reference: z.string(),
+  status: ZOrderStatus,
+  network: ZNetwork,
+  token: ZToken,
+  amount: ZDecimalOut,
+  amountReceived: ZDecimalOut,
+  amountDue: ZDecimalOut.describe('What is still to pay'),
+  tokenMintOrContract: z.string(),
+  recipient: z.string(),
+  merchantName: z.string().nullable(),
+  description: z.string().nullable(),
+  quoteCurrency: z.string().nullable(),
+  quoteAmount: ZDecimalOut.nullable(),
+  fxRateLabel: z.string().nullable(),
+  payUrl: z.string(),
+  qrData: z.string(),
+  qrImageUrl: z.string().url(),
+  txRequestUrl: z.string().nullable(),
+  checkoutUrl: z.string().url(),
+  expiresAt: ZDateTime,
+  paidAt: ZDateTime.nullable(),
+  paidLate: z.boolean(),
+  txId: z.string().nullable(),
+});
+
+/** Solana Pay: errors on the transaction-request path also carry a top-level `message`. */
+export const ZPayErrorBody = ZErrorBody.extend({ message: z.string() });
+const payErrors = (() => {
+  const base = errors(
+    'VALIDATION_ERROR',
+    'NOT_FOUND',
+    'CONFLICT',
+    'UPSTREAM_UNAVAILABLE',
+    'PAYLOAD_TOO_LARGE',
+  );
+  return Object.fromEntries(Object.keys(base).map((s) => [s, ZPayErrorBody])) as {
+    [K in keyof typeof base]: typeof ZPayErrorBody;
+  };
+})();
+
+export const ZSolanaPayLabel = z.object({ label: z.string(), icon: z.string().url() });
+export const ZSolanaTransaction = z.object({
+  transaction: z.string().describe('Base64 serialized transaction for the payer to sign'),
+  message: z.string(),
+  network: z.literal('SOLANA'),
+  reference: z.string(),
+  amount: ZDecimalOut,
+});
+export const ZEvmTransaction = z.object({
+  chainId: z.number().int(),
+  to: z.string().describe('Token contract'),
+  data: z.string().describe('ERC-20 transfer(recipient, amount) call data'),
+  value: z.literal('0'),
+  network: z.enum(['POLYGON', 'ETHEREUM']),
+  reference: z.string(),
+  amount: ZDecimalOut,
+  message: z.string(),
+});
+
+const ZAccountQuery = z.object({
+  account: z.string().max(100).optional().describe("The payer's public key (required on Solana)"),
+});
+
+export const payContract = c.router(
+  {
+    txRequest: {
+      method: 'GET',
+      path: '/pay/tx-request/:reference',
+      summary: "Build the payer's transaction (Solana Pay transaction request; EVM call data)",
+      description:
+        'Without `account` on Solana: the Solana Pay label and icon. With `account`: the transaction to sign. On Polygon/Ethereum: the unsigned transfer for a browser wallet.',
+      metadata: publicRoute,
+      pathParams: ZReferenceParams,
+      query: ZAccountQuery,
+      responses: { 200: z.union([ZSolanaTransaction, ZEvmTransaction, ZSolanaPayLabel]), ...payErrors },
+    },
+    txRequestPost: {
+      method: 'POST',
+      path: '/pay/tx-request/:reference',
+      summary: 'Solana Pay transaction request (POST {account})',
+      metadata: publicRoute,
+      pathParams: ZReferenceParams,
+      body: z.object({ account: z.string().max(100) }),
+      responses: { 200: ZSolanaTransaction, ...payErrors },
+    },
+    submitTx: {
+      method: 'POST',
+      path: '/pay/:reference/submit-tx',
+      summary: 'Report the transaction id after sending it to the network',
+      metadata: publicRoute,
+      pathParams: ZReferenceParams,
+      body: ZSubmitTxBody,
+      responses: {
+        202: ZPaymentInfo,
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'),
+      },
+    },
+    info: {
+      method: 'GET',
+      path: '/pay/:reference/info',
+      summary: 'Order data for the payment page',
+      metadata: publicRoute,
+      pathParams: ZReferenceParams,
+      responses: { 200: ZPaymentInfo, ...errors('VALIDATION_ERROR', 'NOT_FOUND') },
+    },
+    icon: {
+      method: 'GET',
+      path: '/pay/icon.svg',
+      summary: 'Icon shown by Solana Pay wallets',
+      metadata: publicRoute,
+      responses: { 200: c.otherResponse({ contentType: 'image/svg+xml', body: z.string() }) },
+    },
+    qrSvg: {
+      method: 'GET',
+      path: '/pay/:reference/qr.svg',
+      summary: 'QR code of the payment URI (SVG)',
+      metadata: publicRoute,
+      pathParams: ZReferenceParams,
+      responses: {
+        200: c.otherResponse({ contentType: 'image/svg+xml', body: z.string() }),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+      },
+    },
+    qrPng: {
+      method: 'GET',
+      path: '/pay/:reference/qr.png',
+      summary: 'QR code of the payment URI (PNG)',
+      metadata: publicRoute,
+      pathParams: ZReferenceParams,
+      responses: {
+        200: c.otherResponse({ contentType: 'image/png', body: z.instanceof(Buffer) }),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+      },
+    },
+  },
+  { strictStatusCodes: true },
+);

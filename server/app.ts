@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import { createExpressEndpoints, initServer } from '@ts-rest/express';
+import { contract } from '../contract';
+import { authRouter } from './auth/auth.router';
+import { createAuthenticator } from './auth/passport';
+import { checkoutRouter } from './checkout/checkout.router';
+import { deliveriesRouter } from './deliveries/deliveries.router';
+import type { Deps } from './deps';
+import { docsRouter } from './docs/docs';
+import { healthRouter } from './health/health.router';
+import { openCors } from './http/cors';
+import { errorHandler, fromRequestValidation, notFoundHandler } from './http/error-handler';
+import { apiRateLimit, loginRateLimits } from './http/rate-limits';
+import { ordersRouter } from './orders/orders.router';
+import { payRouter } from './pay/pay.router';
+import { profileRouter } from './profile/profile.router';
+import { walletsRouter } from './wallets/wallets.router';
+
+export const MAX_BODY = '100kb';
+
+export function createApp(deps: Deps): Express {
+  const { config, logger } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    }),
+  );
+  app.use(helmet());
+  app.use(['/pay', '/checkout'], openCors);
+  app.use(express.json({ limit: MAX_BODY, type: ['application/json', 'application/*+json'] }));
+  const apiLimiter = apiRateLimit(config);
+  app.use((req, res, next) =>
+    req.path === '/healthz' || req.path === '/readyz' ? next() : apiLimiter(req, res, next),
+  );
+  app.post('/auth/login', ...loginRateLimits(config));
+  app.post('/users/me/password', ...loginRateLimits(config));
+
+  app.use(docsRouter());
+  app.use(checkoutRouter(deps));
+
+  const authenticate = createAuthenticator(config.JWT_SECRET, deps.db.models);
+  // Auth is route metadata in the contract, checked once here for every route that declares it.
+  const requireAuthWhereDeclared = (req: Request, res: Response, next: NextFunction) => {
+    const route = (req as Request & { tsRestRoute?: { metadata?: { auth?: string } } }).tsRestRoute;
+    return route?.metadata?.auth === 'merchant' ? authenticate(req, res, next) : next();
+  };
+
+  const server = initServer();
+  createExpressEndpoints(
+    contract,
+    server.router(contract, {
+      auth: authRouter(deps),
+      orders: ordersRouter(deps),
+      deliveries: deliveriesRouter(deps),
+      profile: profileRouter(deps),
+      wallets: walletsRouter(deps),
+      pay: payRouter(deps),
+      health: healthRouter(deps),
+    }),
+    app,
+    {
+      logInitialization: false,
+      jsonQuery: false,
+      // Responses are parsed by their schemas: a handler cannot drift from the contract or leak a field.
+      responseValidation: true,
+      globalMiddleware: [requireAuthWhereDeclared as never],
+      requestValidationErrorHandler: (err, _req, _res, next) => next(fromRequestValidation(err)),
+    },
+  );
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,63 @@
+import type { RequestHandler } from 'express';
+import passport from 'passport';
+import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
+import { ApiError } from '../errors';
+import type { Models } from '../db/models';
+import type { Merchant } from '../db/models/merchant';
+import { JWT_ALGORITHM, TOKEN_ISSUER, type TokenClaims } from './tokens';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface User {
+      merchant: Merchant;
+    }
+  }
+}
+
+/**
+ * The JWT check: HS256 only (no `alg: none`, no algorithm confusion), issuer and expiry checked by
+ * passport-jwt, then the merchant must exist and the token's version match the current one.
+ */
+export function createAuthenticator(secret: string, models: Models): RequestHandler {
+  const authenticator = new passport.Passport();
+  authenticator.use(
+    new JwtStrategy(
+      {
+        jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+        secretOrKey: secret,
+        algorithms: [JWT_ALGORITHM],
+        issuer: TOKEN_ISSUER,
+      },
+      (claims: Partial<TokenClaims>, done: (err: unknown, user?: Express.User | false) => void) => {
+        if (typeof claims.sub !== 'string' || !UUID.test(claims.sub) || typeof claims.ver !== 'number')
+          return done(null, false);
+        models.Merchant.findByPk(claims.sub)
+          .then((merchant) =>
+            done(null, merchant && merchant.tokenVersion === claims.ver ? { merchant } : false),
+          )
+          .catch(done);
+      },
+    ),
+  );
+  return (req, res, next) => {
+    authenticator.authenticate(
+      'jwt',
+      { session: false },
+      (err: unknown, user: Express.User | false, info: unknown) => {
+        if (err) return next(err);
+        if (!user) return next(ApiError.unauthenticated(describeFailure(req.headers.authorization, info)));
+        req.user = user;
+        next();
+      },
+    )(req, res, next);
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function describeFailure(header: string | undefined, info: unknown): string {
+  if (!header) return 'Authentication required: send Authorization: Bearer <token>';
+  if (info instanceof Error && info.name === 'TokenExpiredError') return 'Token expired: log in again';
+  return 'Invalid token';
+}

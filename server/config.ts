@@ -1,0 +1,156 @@
+import { z } from 'zod';
+
+/** Mainnet defaults: a merchant who sets nothing gets the real tokens. */
+const MAINNET_USDT_MINT_SOLANA = 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB';
+const MAINNET_USDT_ETHEREUM = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
+const MAINNET_USDT_POLYGON = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
+
+/** Development-only fallbacks: refused when NODE_ENV=production. */
+const DEV_JWT_SECRET = 'stablepay-development-jwt-secret-do-not-use-in-production';
+const DEV_ENCRYPTION_KEY = 'c3RhYmxlcGF5LWRldmVsb3BtZW50LWtleS0zMmJ5dGU='; // 32 bytes, base64
+
+const positiveInt = z.coerce.number().int().positive();
+
+/** `BRL:5.25,EUR:0.92` -> { BRL: '5.25', EUR: '0.92' } (fiat per 1 USD, kept as decimal strings). */
+const staticRates = z.string().transform((raw, ctx) => {
+  const rates: Record<string, string> = {};
+  for (const part of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const match = /^([A-Z]{3}):(\d+(?:\.\d+)?)$/.exec(part);
+    if (!match || /^0+(\.0+)?$/.test(match[2]!)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `bad rate "${part}", expected CUR:rate` });
+      return z.NEVER;
+    }
+    rates[match[1]!] = match[2]!;
+  }
+  return rates;
+});
+
+const currencyList = z
+  .string()
+  .transform((raw) =>
+    raw
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().regex(/^[A-Z]{3}$/, 'three upper-case letters')).min(1));
+
+const url = z.string().url();
+
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default('0.0.0.0'),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    PUBLIC_BASE_URL: url.optional(),
+    /** Trust X-Forwarded-For from this many proxies (rate limits key on the client IP). */
+    TRUST_PROXY: z.coerce.number().int().min(0).default(0),
+
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+    DATA_DIR: z.string().default('./data'),
+    EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+    DB_POOL_MAX: positiveInt.default(10),
+
+    JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    JWT_TTL: z
+      .string()
+      .regex(/^\d+[smhd]$/, 'a number followed by s, m, h or d (e.g. 7d)')
+      .default('7d'),
+    /** Key for secrets stored at rest (bot tokens, webhook secrets): 32 bytes, base64 or hex. */
+    DATA_ENCRYPTION_KEY: z.string().optional(),
+
+    LOGIN_RATE_LIMIT_MAX: positiveInt.default(10),
+    LOGIN_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(900),
+    API_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+
+    ORDER_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(900),
+    LATE_PAYMENT_WINDOW_SECONDS: z.coerce.number().int().min(0).default(86400),
+
+    SOLANA_RPC_URL: url.default('https://api.mainnet-beta.solana.com'),
+    SOLANA_COMMITMENT: z.enum(['confirmed', 'finalized']).default('finalized'),
+    USDT_MINT_SOLANA: z.string().default(MAINNET_USDT_MINT_SOLANA),
+    USDC_MINT_SOLANA: z.string().optional(),
+    ETHEREUM_RPC_URL: url.optional(),
+    POLYGON_RPC_URL: url.optional(),
+    USDT_CONTRACT_ETHEREUM: z.string().default(MAINNET_USDT_ETHEREUM),
+    USDT_CONTRACT_POLYGON: z.string().default(MAINNET_USDT_POLYGON),
+    ETHEREUM_CHAIN_ID: positiveInt.default(1),
+    POLYGON_CHAIN_ID: positiveInt.default(137),
+    RPC_TIMEOUT_MS: positiveInt.default(10_000),
+
+    FX_PROVIDER: z.enum(['static', 'coinbase']).default('static'),
+    FX_STATIC_RATES: staticRates.default('BRL:5.25,EUR:0.92'),
+    FX_COINBASE_URL: url.default('https://api.coinbase.com'),
+    FX_CACHE_SECONDS: z.coerce.number().int().min(0).default(60),
+    FX_TIMEOUT_MS: positiveInt.default(5000),
+    /** Fiat currencies accepted as quoteCurrency. */
+    QUOTE_CURRENCIES: currencyList.default('BRL,EUR'),
+
+    MESSENGER_API_BASE_URL: url.default('https://api.telegram.org'),
+  })
+  .superRefine((cfg, ctx) => {
+    if (cfg.NODE_ENV === 'production') {
+      if (!cfg.JWT_SECRET)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['JWT_SECRET'],
+          message: 'is required when NODE_ENV=production',
+        });
+      if (!cfg.DATA_ENCRYPTION_KEY)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['DATA_ENCRYPTION_KEY'],
+          message: 'is required when NODE_ENV=production',
+        });
+    }
+    if (cfg.DATA_ENCRYPTION_KEY && decodeKey(cfg.DATA_ENCRYPTION_KEY) === null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATA_ENCRYPTION_KEY'],
+        message: 'must be 32 bytes as base64 or 64 hex characters',
+      });
+    if (cfg.FX_PROVIDER === 'static') {
+      for (const currency of cfg.QUOTE_CURRENCIES)
+        if (!cfg.FX_STATIC_RATES[currency])
+          ctx.addIssue({
+            code: 'custom',
+            path: ['FX_STATIC_RATES'],
+            message: `has no rate for ${currency} (listed in QUOTE_CURRENCIES)`,
+          });
+    }
+  })
+  .transform((cfg) => ({
+    ...cfg,
+    JWT_SECRET: cfg.JWT_SECRET ?? DEV_JWT_SECRET,
+    encryptionKey: decodeKey(cfg.DATA_ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY)!,
+    PUBLIC_BASE_URL: (cfg.PUBLIC_BASE_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/+$/, ''),
+  }));
+
+export type Config = z.infer<typeof configSchema>;
+
+function decodeKey(raw: string): Buffer | null {
+  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
+  return key.length === 32 ? key : null;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parses the environment once; a bad value stops start-up with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = configSchema.safeParse(present);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(config)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}

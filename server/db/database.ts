@@ -1,0 +1,55 @@
+import { Sequelize } from 'sequelize';
+import type { Config } from '../config';
+import { startEmbeddedPostgres } from './embedded-postgres';
+import { migrate } from './migrate';
+import { initModels, type Models } from './models';
+
+export type Database = {
+  sequelize: Sequelize;
+  models: Models;
+  url: string;
+  embedded: boolean;
+  close(): Promise<void>;
+};
+
+type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+
+/**
+ * Connects to DATABASE_URL, or starts the embedded PostgreSQL in DATA_DIR when it is unset,
+ * then brings the schema up to date. There is no sync(): the schema is the migrations'.
+ */
+export async function openDatabase(config: Config, log?: Log): Promise<Database> {
+  const embedded = config.DATABASE_URL
+    ? null
+    : await startEmbeddedPostgres({
+        dataDir: config.DATA_DIR,
+        port: config.EMBEDDED_PG_PORT,
+        log: (m) => log?.warn({ source: 'embedded-postgres' }, m),
+      });
+  const url = config.DATABASE_URL ?? embedded!.url;
+  const sequelize = new Sequelize(url, {
+    dialect: 'postgres',
+    logging: false,
+    pool: { max: config.DB_POOL_MAX, min: 0, idle: 10_000, acquire: 30_000 },
+    define: { underscored: true, timestamps: false },
+  });
+  try {
+    await sequelize.authenticate();
+    const applied = await migrate(sequelize);
+    if (applied.length) log?.info({ applied }, 'database migrated');
+  } catch (error) {
+    await sequelize.close().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    throw error;
+  }
+  return {
+    sequelize,
+    models: initModels(sequelize),
+    url,
+    embedded: embedded !== null,
+    async close() {
+      await sequelize.close();
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { Umzug, type MigrationFn, type UmzugStorage } from 'umzug';
+import type { Sequelize, Transaction } from 'sequelize';
+import * as m0001 from './migrations/0001-initial';
+
+/** Migrations get a query runner that takes plain SQL, bound to the migration transaction. */
+export type MigrationContext = { query(sql: string): Promise<unknown> };
+export type Migration = MigrationFn<MigrationContext>;
+
+/** Listed explicitly (not globbed) so the order is the code's, whatever the file system says. */
+const migrations = [{ name: '0001-initial', ...m0001 }];
+
+const LOCK_ID = 7_301_955_001;
+
+/** The applied-migrations table, written in the same transaction as the migrations themselves. */
+function transactionalStorage(sequelize: Sequelize, transaction: Transaction): UmzugStorage {
+  const run = (sql: string, replacements?: Record<string, unknown>) =>
+    sequelize.query(sql, { transaction, replacements });
+  return {
+    async executed() {
+      await run(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+      const [rows] = await run('SELECT name FROM schema_migrations ORDER BY name');
+      return (rows as { name: string }[]).map((r) => r.name);
+    },
+    async logMigration({ name }) {
+      await run('INSERT INTO schema_migrations (name) VALUES (:name)', { name });
+    },
+    async unlogMigration({ name }) {
+      await run('DELETE FROM schema_migrations WHERE name = :name', { name });
+    },
+  };
+}
+
+/**
+ * Runs pending migrations in one transaction under an advisory lock: PostgreSQL DDL is
+ * transactional, so a failed run leaves nothing half-done, and instances starting at once queue.
+ */
+export async function migrate(sequelize: Sequelize, direction: 'up' | 'down' = 'up'): Promise<string[]> {
+  return sequelize.transaction(async (transaction) => {
+    await sequelize.query(`SELECT pg_advisory_xact_lock(${LOCK_ID})`, { transaction });
+    const umzug = new Umzug<MigrationContext>({
+      migrations,
+      context: { query: (sql) => sequelize.query(sql, { transaction }) },
+      storage: transactionalStorage(sequelize, transaction),
+      logger: undefined,
+    });
+    const done = direction === 'up' ? await umzug.up() : await umzug.down({ to: 0 });
+    return done.map((m) => m.name);
+  });
+}

@@ -1,0 +1,152 @@
+import type { Migration } from '../migrate';
+
+/** Base schema. Money is bigint base units (6 decimals); statuses are checked by the database. */
+export const up: Migration = async ({ context: db }) => {
+  await db.query(`
+    CREATE TABLE merchants (
+      id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+      email text NOT NULL,
+      password_hash text NOT NULL,
+      token_version integer NOT NULL DEFAULT 0,
+      full_name text,
+      phone text,
+      webhook_url text,
+      messenger_chat_id text,
+      messenger_bot_token_sealed text,
+      webhook_secret_sealed text,
+      previous_webhook_secret_sealed text,
+      previous_webhook_secret_expires_at timestamptz,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE UNIQUE INDEX merchants_email_key ON merchants (lower(email));
+
+    CREATE TABLE wallets (
+      id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      name text,
+      network text NOT NULL CHECK (network IN ('SOLANA', 'POLYGON', 'ETHEREUM')),
+      public_address text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      deleted_at timestamptz
+    );
+    -- Deleted wallets are kept: past orders still point at them.
+    CREATE UNIQUE INDEX wallets_active_address_key ON wallets (merchant_id, network, public_address)
+      WHERE deleted_at IS NULL;
+
+    CREATE TABLE orders (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      reference text NOT NULL UNIQUE,
+      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      wallet_id uuid NOT NULL REFERENCES wallets(id),
+      network text NOT NULL CHECK (network IN ('SOLANA', 'POLYGON', 'ETHEREUM')),
+      token text NOT NULL CHECK (token IN ('USDT', 'USDC')),
+      token_mint text NOT NULL,
+      recipient text NOT NULL,
+      amount_units bigint NOT NULL CHECK (amount_units > 0),
+      amount_received_units bigint NOT NULL DEFAULT 0 CHECK (amount_received_units >= 0),
+      quote_currency text,
+      quote_units bigint,
+      fx_rate text,
+      fx_source text,
+      quoted_at timestamptz,
+      status text NOT NULL CHECK (status IN ('PENDING', 'CONFIRMING', 'PAID', 'UNDERPAID', 'EXPIRED')),
+      description text,
+      metadata jsonb,
+      webhook_url text,
+      messenger_chat_id text,
+      tx_id text,
+      paid_at timestamptz,
+      paid_late boolean NOT NULL DEFAULT false,
+      expires_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+    -- Listing is a keyset walk on (merchant_id, id), newest first, at any depth.
+    CREATE INDEX orders_merchant_idx ON orders (merchant_id, id DESC);
+    CREATE INDEX orders_merchant_status_idx ON orders (merchant_id, status, id DESC);
+    CREATE INDEX orders_merchant_network_idx ON orders (merchant_id, network, id DESC);
+    CREATE INDEX orders_expiry_idx ON orders (expires_at) WHERE status IN ('PENDING', 'UNDERPAID');
+    -- Matching a payment by recipient and amount, and keeping open amounts unique per recipient.
+    CREATE INDEX orders_recipient_amount_idx ON orders (network, recipient, token_mint, amount_units)
+      WHERE status <> 'PAID';
+
+    -- Transaction ids reported for (or found paying) an order. One transaction pays at most one order.
+    CREATE TABLE payment_claims (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      order_id bigint NOT NULL REFERENCES orders(id),
+      network text NOT NULL,
+      tx_id text NOT NULL,
+      source text NOT NULL CHECK (source IN ('merchant', 'payer', 'scanner')),
+      status text NOT NULL DEFAULT 'PENDING' CHECK (status IN ('PENDING', 'VERIFIED', 'REJECTED')),
+      amount_units bigint,
+      reason text,
+      attempts integer NOT NULL DEFAULT 0,
+      next_check_at timestamptz NOT NULL DEFAULT now(),
+      created_at timestamptz NOT NULL DEFAULT now(),
+      updated_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE UNIQUE INDEX payment_claims_tx_key ON payment_claims (network, tx_id) WHERE status <> 'REJECTED';
+    CREATE INDEX payment_claims_order_idx ON payment_claims (order_id);
+    CREATE INDEX payment_claims_due_idx ON payment_claims (next_check_at) WHERE status = 'PENDING';
+
+    CREATE TABLE audit_entries (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      order_id bigint NOT NULL REFERENCES orders(id),
+      type text NOT NULL,
+      actor text NOT NULL CHECK (actor IN ('merchant', 'payer', 'system')),
+      data jsonb NOT NULL DEFAULT '{}',
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX audit_entries_order_idx ON audit_entries (order_id, id);
+
+    CREATE TABLE idempotency_keys (
+      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      key text NOT NULL,
+      request_hash text NOT NULL,
+      response_status integer,
+      response_body jsonb,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (merchant_id, key)
+    );
+
+    CREATE TABLE webhook_deliveries (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      order_id bigint NOT NULL REFERENCES orders(id),
+      event_id text NOT NULL,
+      event_type text NOT NULL,
+      url text NOT NULL,
+      attempt integer NOT NULL,
+      request_body text NOT NULL,
+      response_status integer,
+      response_body text,
+      error text,
+      duration_ms integer,
+      next_retry_at timestamptz,
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX webhook_deliveries_order_idx ON webhook_deliveries (order_id, id);
+
+    CREATE TABLE messenger_deliveries (
+      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      order_id bigint NOT NULL REFERENCES orders(id),
+      event_type text NOT NULL,
+      chat_id text NOT NULL,
+      text text NOT NULL,
+      status text NOT NULL CHECK (status IN ('SENT', 'FAILED')),
+      response_status integer,
+      response_body text,
+      error text,
+      attempt integer NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX messenger_deliveries_order_idx ON messenger_deliveries (order_id, id);
+  `);
+};
+
+export const down: Migration = async ({ context: db }) => {
+  await db.query(`
+    DROP TABLE messenger_deliveries, webhook_deliveries, idempotency_keys, audit_entries,
+      payment_claims, orders, wallets, merchants;
+  `);
+};

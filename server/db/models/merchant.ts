@@ -1,0 +1,48 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+
+export class Merchant extends Model<InferAttributes<Merchant>, InferCreationAttributes<Merchant>> {
+  declare id: CreationOptional<string>;
+  declare email: string;
+  declare passwordHash: string;
+  /** Bumped by a password change: tokens carrying an older version are refused. */
+  declare tokenVersion: CreationOptional<number>;
+  declare fullName: CreationOptional<string | null>;
+  declare phone: CreationOptional<string | null>;
+  declare webhookUrl: CreationOptional<string | null>;
+  declare messengerChatId: CreationOptional<string | null>;
+  declare messengerBotTokenSealed: CreationOptional<string | null>;
+  declare webhookSecretSealed: CreationOptional<string | null>;
+  declare previousWebhookSecretSealed: CreationOptional<string | null>;
+  declare previousWebhookSecretExpiresAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize) {
+    Merchant.init(
+      {
+        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+        email: { type: DataTypes.TEXT, allowNull: false },
+        passwordHash: { type: DataTypes.TEXT, allowNull: false },
+        tokenVersion: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        fullName: DataTypes.TEXT,
+        phone: DataTypes.TEXT,
+        webhookUrl: DataTypes.TEXT,
+        messengerChatId: DataTypes.TEXT,
+        messengerBotTokenSealed: DataTypes.TEXT,
+        webhookSecretSealed: DataTypes.TEXT,
+        previousWebhookSecretSealed: DataTypes.TEXT,
+        previousWebhookSecretExpiresAt: DataTypes.DATE,
+        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        updatedAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+      },
+      { sequelize, tableName: 'merchants' },
+    );
+  }
+}

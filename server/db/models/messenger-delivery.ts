@@ -1,0 +1,45 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+
+/** One messenger send. The bot token is never stored here. */
+export class MessengerDelivery extends Model<
+  InferAttributes<MessengerDelivery>,
+  InferCreationAttributes<MessengerDelivery>
+> {
+  declare id: CreationOptional<string>;
+  declare orderId: string;
+  declare eventType: string;
+  declare chatId: string;
+  declare text: string;
+  declare status: 'SENT' | 'FAILED';
+  declare responseStatus: number | null;
+  declare responseBody: string | null;
+  declare error: string | null;
+  declare attempt: number;
+  declare createdAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize) {
+    MessengerDelivery.init(
+      {
+        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+        orderId: { type: DataTypes.BIGINT, allowNull: false },
+        eventType: { type: DataTypes.TEXT, allowNull: false },
+        chatId: { type: DataTypes.TEXT, allowNull: false },
+        text: { type: DataTypes.TEXT, allowNull: false },
+        status: { type: DataTypes.TEXT, allowNull: false },
+        responseStatus: DataTypes.INTEGER,
+        responseBody: DataTypes.TEXT,
+        error: DataTypes.TEXT,
+        attempt: { type: DataTypes.INTEGER, allowNull: false },
+        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+      },
+      { sequelize, tableName: 'messenger_deliveries' },
+    );
+  }
+}

@@ -1,0 +1,73 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+import type { Network, OrderStatus, Token } from '../../../contract';
+import { bigintColumn } from './bigint-attribute';
+
+export class Order extends Model<InferAttributes<Order>, InferCreationAttributes<Order>> {
+  declare id: CreationOptional<string>;
+  declare reference: string;
+  declare merchantId: string;
+  declare walletId: string;
+  declare network: Network;
+  declare token: Token;
+  declare tokenMint: string;
+  declare recipient: string;
+  declare amountUnits: bigint;
+  declare amountReceivedUnits: CreationOptional<bigint>;
+  declare quoteCurrency: string | null;
+  declare quoteUnits: bigint | null;
+  declare fxRate: string | null;
+  declare fxSource: string | null;
+  declare quotedAt: Date | null;
+  declare status: OrderStatus;
+  declare description: string | null;
+  declare metadata: Record<string, unknown> | null;
+  declare webhookUrl: string | null;
+  declare messengerChatId: string | null;
+  declare txId: CreationOptional<string | null>;
+  declare paidAt: CreationOptional<Date | null>;
+  declare paidLate: CreationOptional<boolean>;
+  declare expiresAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize) {
+    Order.init(
+      {
+        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+        reference: { type: DataTypes.TEXT, allowNull: false },
+        merchantId: { type: DataTypes.UUID, allowNull: false },
+        walletId: { type: DataTypes.UUID, allowNull: false },
+        network: { type: DataTypes.TEXT, allowNull: false },
+        token: { type: DataTypes.TEXT, allowNull: false },
+        tokenMint: { type: DataTypes.TEXT, allowNull: false },
+        recipient: { type: DataTypes.TEXT, allowNull: false },
+        amountUnits: bigintColumn('amountUnits'),
+        amountReceivedUnits: { ...bigintColumn('amountReceivedUnits'), defaultValue: '0' },
+        quoteCurrency: DataTypes.TEXT,
+        quoteUnits: bigintColumn('quoteUnits', true),
+        fxRate: DataTypes.TEXT,
+        fxSource: DataTypes.TEXT,
+        quotedAt: DataTypes.DATE,
+        status: { type: DataTypes.TEXT, allowNull: false },
+        description: DataTypes.TEXT,
+        metadata: DataTypes.JSONB,
+        webhookUrl: DataTypes.TEXT,
+        messengerChatId: DataTypes.TEXT,
+        txId: DataTypes.TEXT,
+        paidAt: DataTypes.DATE,
+        paidLate: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        expiresAt: { type: DataTypes.DATE, allowNull: false },
+        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        updatedAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+      },
+      { sequelize, tableName: 'orders' },
+    );
+  }
+}

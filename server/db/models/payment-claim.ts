@@ -1,0 +1,52 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+import type { Network } from '../../../contract';
+import { bigintColumn } from './bigint-attribute';
+
+export type ClaimSource = 'merchant' | 'payer' | 'scanner';
+export type ClaimStatus = 'PENDING' | 'VERIFIED' | 'REJECTED';
+
+/** A transaction id reported for, or found paying, an order; verified against the chain. */
+export class PaymentClaim extends Model<
+  InferAttributes<PaymentClaim>,
+  InferCreationAttributes<PaymentClaim>
+> {
+  declare id: CreationOptional<string>;
+  declare orderId: string;
+  declare network: Network;
+  declare txId: string;
+  declare source: ClaimSource;
+  declare status: CreationOptional<ClaimStatus>;
+  declare amountUnits: CreationOptional<bigint | null>;
+  declare reason: CreationOptional<string | null>;
+  declare attempts: CreationOptional<number>;
+  declare nextCheckAt: CreationOptional<Date>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize) {
+    PaymentClaim.init(
+      {
+        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+        orderId: { type: DataTypes.BIGINT, allowNull: false },
+        network: { type: DataTypes.TEXT, allowNull: false },
+        txId: { type: DataTypes.TEXT, allowNull: false },
+        source: { type: DataTypes.TEXT, allowNull: false },
+        status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'PENDING' },
+        amountUnits: bigintColumn('amountUnits', true),
+        reason: DataTypes.TEXT,
+        attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        nextCheckAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        updatedAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+      },
+      { sequelize, tableName: 'payment_claims' },
+    );
+  }
+}

@@ -1,0 +1,35 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+import type { Network } from '../../../contract';
+
+export class Wallet extends Model<InferAttributes<Wallet>, InferCreationAttributes<Wallet>> {
+  declare id: CreationOptional<string>;
+  declare merchantId: string;
+  declare name: string | null;
+  declare network: Network;
+  declare publicAddress: string;
+  declare createdAt: CreationOptional<Date>;
+  /** Wallets are kept when removed: past orders point at them. */
+  declare deletedAt: CreationOptional<Date | null>;
+
+  static initModel(sequelize: Sequelize) {
+    Wallet.init(
+      {
+        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+        merchantId: { type: DataTypes.UUID, allowNull: false },
+        name: DataTypes.TEXT,
+        network: { type: DataTypes.TEXT, allowNull: false },
+        publicAddress: { type: DataTypes.TEXT, allowNull: false },
+        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        deletedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'wallets' },
+    );
+  }
+}

@@ -1,0 +1,30 @@
+import { initServer } from '@ts-rest/express';
+import { deliveriesContract } from '../../contract';
+import type { Deps } from '../deps';
+import { currentMerchant } from '../http/current-merchant';
+import { listAudit, listMessengerDeliveries, listWebhookDeliveries } from './list-deliveries';
+
+export function deliveriesRouter(deps: Deps) {
+  const messenger = async ({
+    req,
+    params,
+  }: {
+    req: { user?: Express.User };
+    params: { reference: string };
+  }) => ({
+    status: 200 as const,
+    body: await listMessengerDeliveries(deps, currentMerchant(req).id, params.reference),
+  });
+  return initServer().router(deliveriesContract, {
+    webhookDeliveries: async ({ req, params }) => ({
+      status: 200,
+      body: await listWebhookDeliveries(deps, currentMerchant(req).id, params.reference),
+    }),
+    messengerDeliveries: messenger,
+    telegramDeliveries: messenger,
+    audit: async ({ req, params }) => ({
+      status: 200,
+      body: await listAudit(deps, currentMerchant(req).id, params.reference),
+    }),
+  });
+}

@@ -1,0 +1,19 @@
+import type { Config } from './config';
+import type { Database } from './db/database';
+import type { ChainRegistry } from './chains/registry';
+import type { RateProvider } from './fx/rate-provider';
+import type { TokenIssuer } from './auth/tokens';
+import type { SecretBox } from './lib/secret-box';
+import type { Logger } from './lib/logger';
+
+/** Everything services need, passed in (never imported as globals) so tests can swap pieces. */
+export type Deps = {
+  config: Config;
+  db: Database;
+  logger: Logger;
+  clock: () => Date;
+  rates: RateProvider;
+  chains: ChainRegistry;
+  tokens: TokenIssuer;
+  secrets: SecretBox;
+};

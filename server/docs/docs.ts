@@ -1,0 +1,28 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import express, { type Router } from 'express';
+import { generateOpenApiDocument } from './openapi';
+
+const require = createRequire(import.meta.url);
+const swaggerUiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+
+const PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>stablepay API reference</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script></body></html>`;
+
+const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true });`;
+
+/** /openapi.json and an interactive reference at /docs, from local assets only (no CDN). */
+export function docsRouter(): Router {
+  const document = JSON.stringify(generateOpenApiDocument());
+  const router = express.Router();
+  router.get('/openapi.json', (_req, res) => res.type('application/json').send(document));
+  router.get('/docs', (_req, res) => res.type('html').send(PAGE));
+  router.get('/docs/init.js', (_req, res) => res.type('application/javascript').send(INIT));
+  router.use('/docs/assets', express.static(swaggerUiDir, { index: false, maxAge: '1d' }));
+  return router;
+}

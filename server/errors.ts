@@ -1,0 +1,52 @@
+import type { ZodError } from 'zod';
+import { ErrorCode, errorStatus, type ErrorBody } from '../contract';
+
+export type ErrorDetail = { path: string; message: string };
+
+/** The one error type of the service; the error handler turns it into the one error body. */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.status = errorStatus[code];
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}) },
+    };
+  }
+
+  static validation(message: string, details?: ErrorDetail[]) {
+    return new ApiError(ErrorCode.VALIDATION_ERROR, message, details);
+  }
+  static field(path: string, message: string) {
+    return new ApiError(ErrorCode.VALIDATION_ERROR, `${path}: ${message}`, [{ path, message }]);
+  }
+  static unauthenticated(message = 'Authentication required: send Authorization: Bearer <token>') {
+    return new ApiError(ErrorCode.UNAUTHENTICATED, message);
+  }
+  static notFound(what: string) {
+    return new ApiError(ErrorCode.NOT_FOUND, `${what} not found`);
+  }
+  static conflict(message: string) {
+    return new ApiError(ErrorCode.CONFLICT, message);
+  }
+  static upstream(message: string) {
+    return new ApiError(ErrorCode.UPSTREAM_UNAVAILABLE, message);
+  }
+}
+
+export function zodDetails(error: ZodError, prefix?: string): ErrorDetail[] {
+  return error.issues.map((issue) => ({
+    path: [prefix, ...issue.path].filter((p) => p !== undefined && p !== '').join('.') || (prefix ?? ''),
+    message: issue.message,
+  }));
+}

@@ -1,0 +1,92 @@
+import type { Server } from 'node:http';
+import { createApp } from './app';
+import { createTokenIssuer } from './auth/tokens';
+import { createChainRegistry } from './chains/registry';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase } from './db/database';
+import type { Deps } from './deps';
+import { createRateProvider } from './fx';
+import { createLogger } from './lib/logger';
+import { createSecretBox } from './lib/secret-box';
+
+/** Everything the app and the jobs share, built once. */
+export async function buildDeps(config: Config, overrides: Partial<Deps> = {}): Promise<Deps> {
+  const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
+  const clock = overrides.clock ?? (() => new Date());
+  const db = overrides.db ?? (await openDatabase(config, logger));
+  return {
+    config,
+    logger,
+    clock,
+    db,
+    rates: overrides.rates ?? createRateProvider(config, clock),
+    chains: overrides.chains ?? createChainRegistry(config),
+    tokens: overrides.tokens ?? createTokenIssuer(config.JWT_SECRET, config.JWT_TTL, clock),
+    secrets: overrides.secrets ?? createSecretBox(config.encryptionKey),
+  };
+}
+
+export async function startServer(config: Config, overrides: Partial<Deps> = {}) {
+  const deps = await buildDeps(config, overrides);
+  const app = createApp(deps);
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+    s.once('error', reject);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  return {
+    deps,
+    server,
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await deps.db.close();
+    },
+  };
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const running = await startServer(config);
+  const { logger } = running.deps;
+  logger.info(
+    {
+      url: config.PUBLIC_BASE_URL,
+      database: running.deps.db.embedded ? `embedded (${config.DATA_DIR})` : 'DATABASE_URL',
+    },
+    `stablepay listening on port ${config.PORT}; API reference at ${config.PUBLIC_BASE_URL}/docs`,
+  );
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((error: unknown) => {
+    console.error('stablepay failed to start:', error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

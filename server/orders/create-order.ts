@@ -1,0 +1,110 @@
+import type { CreateOrderBody, Order as OrderBody } from '../../contract';
+import type { Merchant } from '../db/models';
+import type { Deps } from '../deps';
+import { ApiError } from '../errors';
+import { recordAudit } from '../events/audit';
+import { formatUnits } from '../lib/decimal';
+import { claimKey, findReplay, requestHash, storeResponse, type IdempotencyScope } from './idempotency';
+import { newReference } from './new-reference';
+import { presentOrder } from './present-order';
+import { priceOrder } from './price-order';
+import { resolveWallet } from './resolve-wallet';
+import { uniqueAmount } from './unique-amount';
+
+export type CreateOrderResult = { status: 201; body: OrderBody; replayed: boolean };
+
+export async function createOrder(
+  deps: Deps,
+  input: { merchant: Merchant; body: CreateOrderBody; idempotencyKey?: string },
+): Promise<CreateOrderResult> {
+  const { merchant, body } = input;
+  const scope: IdempotencyScope | null = input.idempotencyKey
+    ? { merchantId: merchant.id, key: input.idempotencyKey, requestHash: requestHash(body) }
+    : null;
+  if (scope) {
+    const earlier = await findReplay<OrderBody>(deps, scope);
+    if (earlier) return { status: 201, body: earlier.body, replayed: true };
+  }
+
+  const chain = deps.chains.get(body.network);
+  const tokenMint = chain.tokenMint(body.token);
+  if (!tokenMint)
+    throw ApiError.field(
+      'body.token',
+      body.token === 'USDC'
+        ? 'USDC is not enabled on this server (USDC_MINT_SOLANA is not set)'
+        : `is not available on ${body.network}`,
+    );
+  const wallet = await resolveWallet(deps, merchant.id, body.network, body.merchantWalletId);
+  // Rates come from outside: fetched before the transaction so no lock waits on the network.
+  const price = await priceOrder(deps, body);
+  const now = deps.clock();
+  const expiresAt = new Date(now.getTime() + (body.expiresInSeconds ?? deps.config.ORDER_TTL_SECONDS) * 1000);
+
+  return deps.db.sequelize.transaction(async (transaction) => {
+    if (scope) {
+      const earlier = await claimKey<OrderBody>(deps, scope, transaction);
+      if (earlier) return { status: 201 as const, body: earlier.body, replayed: true };
+    }
+    const target = {
+      network: body.network,
+      recipient: wallet.publicAddress,
+      tokenMint,
+      amountUnits: price.amountUnits,
+    };
+    const amountUnits = await uniqueAmount(deps, target, transaction);
+    const order = await deps.db.models.Order.create(
+      {
+        reference: newReference(),
+        merchantId: merchant.id,
+        walletId: wallet.id,
+        network: body.network,
+        token: body.token,
+        tokenMint,
+        recipient: wallet.publicAddress,
+        amountUnits,
+        quoteCurrency: price.quote?.currency ?? null,
+        quoteUnits: price.quote?.units ?? null,
+        fxRate: price.quote?.rate ?? null,
+        fxSource: price.quote?.source ?? null,
+        quotedAt: price.quote?.at ?? null,
+        status: 'PENDING',
+        description: body.description ?? null,
+        metadata: body.metadata ?? null,
+        webhookUrl: body.webhookUrl ?? null,
+        messengerChatId: body.messengerChatId ?? null,
+        expiresAt,
+        createdAt: now,
+        updatedAt: now,
+      },
+      { transaction },
+    );
+    await recordAudit(
+      deps.db.models,
+      transaction,
+      {
+        orderId: order.id,
+        type: 'order.created',
+        actor: 'merchant',
+        data: {
+          status: 'PENDING',
+          amount: formatUnits(amountUnits),
+          ...(amountUnits !== price.amountUnits
+            ? {
+                amountAdjustedFrom: formatUnits(price.amountUnits),
+                reason: 'made unique among open orders to this wallet',
+              }
+            : {}),
+          ...(price.quote
+            ? { quoteCurrency: price.quote.currency, fxRate: price.quote.rate, fxSource: price.quote.source }
+            : {}),
+          expiresAt: expiresAt.toISOString(),
+        },
+      },
+      now,
+    );
+    const response = { status: 201 as const, body: presentOrder(deps, order, merchant.fullName) };
+    if (scope) await storeResponse(deps, scope, response, transaction);
+    return { ...response, replayed: false };
+  });
+}

@@ -1,0 +1,23 @@
+import type { Transaction } from 'sequelize';
+import type { Models } from '../db/models';
+import { ApiError } from '../errors';
+
+/**
+ * An order by reference; with `merchantId`, only that merchant's (another merchant's order is as
+ * unknown as a missing one). `lock` takes a row lock for the caller's transaction.
+ */
+export async function findOrder(
+  models: Models,
+  where: { reference: string; merchantId?: string },
+  options: { transaction?: Transaction; lock?: boolean } = {},
+) {
+  const order = await models.Order.findOne({
+    where: where.merchantId
+      ? { reference: where.reference, merchantId: where.merchantId }
+      : { reference: where.reference },
+    transaction: options.transaction,
+    lock: options.lock && options.transaction ? options.transaction.LOCK.UPDATE : undefined,
+  });
+  if (!order) throw ApiError.notFound('Order');
+  return order;
+}

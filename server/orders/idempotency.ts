@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { Deps } from '../deps';
+import { ApiError } from '../errors';
+import { stableStringify } from '../lib/stable-json';
+
+export const IDEMPOTENCY_WINDOW_HOURS = 24;
+
+export type IdempotencyScope = { merchantId: string; key: string; requestHash: string };
+type Stored = { request_hash: string; response_status: number | null; response_body: unknown };
+
+export function requestHash(body: unknown): string {
+  return createHash('sha256').update(stableStringify(body)).digest('hex');
+}
+
+function replay<T>(stored: Stored, scope: IdempotencyScope): { status: number; body: T } | null {
+  if (stored.request_hash !== scope.requestHash)
+    throw ApiError.conflict('Idempotency-Key was already used with a different request body');
+  if (stored.response_status === null) return null;
+  return { status: stored.response_status, body: stored.response_body as T };
+}
+
+/** A completed response for this key within the window, without taking any lock. */
+export async function findReplay<T>(deps: Pick<Deps, 'db'>, scope: IdempotencyScope) {
+  const rows = await deps.db.sequelize.query<Stored>(
+    `SELECT request_hash, response_status, response_body FROM idempotency_keys
+      WHERE merchant_id = :merchantId AND key = :key
+        AND created_at > now() - interval '${IDEMPOTENCY_WINDOW_HOURS} hours'`,
+    { type: QueryTypes.SELECT, replacements: scope },
+  );
+  return rows[0] ? replay<T>(rows[0], scope) : null;
+}
+
+/**
+ * Claims the key inside the caller's transaction. A concurrent request with the same key waits on
+ * the row until the first commits, then gets its response; a key older than the window is reused.
+ * Returns the earlier response to replay, or null when this request owns the key.
+ */
+export async function claimKey<T>(deps: Pick<Deps, 'db'>, scope: IdempotencyScope, transaction: Transaction) {
+  const claimed = await deps.db.sequelize.query(
+    `INSERT INTO idempotency_keys (merchant_id, key, request_hash) VALUES (:merchantId, :key, :requestHash)
+     ON CONFLICT (merchant_id, key) DO UPDATE
+       SET request_hash = EXCLUDED.request_hash, response_status = NULL, response_body = NULL, created_at = now()
+       WHERE idempotency_keys.created_at <= now() - interval '${IDEMPOTENCY_WINDOW_HOURS} hours'
+     RETURNING key`,
+    { type: QueryTypes.SELECT, replacements: scope, transaction },
+  );
+  if (claimed.length > 0) return null;
+  const [stored] = await deps.db.sequelize.query<Stored>(
+    'SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE merchant_id = :merchantId AND key = :key',
+    { type: QueryTypes.SELECT, replacements: scope, transaction },
+  );
+  const earlier = stored ? replay<T>(stored, scope) : null;
+  if (!earlier) throw ApiError.conflict('A request with this Idempotency-Key is still in progress');
+  return earlier;
+}
+
+export async function storeResponse(
+  deps: Pick<Deps, 'db'>,
+  scope: IdempotencyScope,
+  response: { status: number; body: unknown },
+  transaction: Transaction,
+) {
+  await deps.db.sequelize.query(
+    `UPDATE idempotency_keys SET response_status = :status, response_body = CAST(:body AS jsonb)
+      WHERE merchant_id = :merchantId AND key = :key`,
+    { replacements: { ...scope, status: response.status, body: JSON.stringify(response.body) }, transaction },
+  );
+}

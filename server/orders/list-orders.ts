@@ -1,0 +1,50 @@
+import { Op, type WhereOptions } from 'sequelize';
+import type { z } from 'zod';
+import type { ZListOrdersQuery } from '../../contract';
+import type { Merchant, Order } from '../db/models';
+import type { Deps } from '../deps';
+import { ApiError } from '../errors';
+import { decodeCursor, encodeCursor } from './order-cursor';
+import { presentOrder } from './present-order';
+
+export const DEFAULT_PER_PAGE = 20;
+
+/**
+ * Newest first. Page mode counts and offsets; cursor mode is a keyset walk on (merchant_id, id)
+ * whose cost does not grow with depth.
+ */
+export async function listOrders(deps: Deps, merchant: Merchant, query: z.infer<typeof ZListOrdersQuery>) {
+  const perPage = query.per_page ?? DEFAULT_PER_PAGE;
+  const where: WhereOptions<Order> = {
+    merchantId: merchant.id,
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.network ? { network: query.network } : {}),
+  };
+  const present = (o: Order) => presentOrder(deps, o, merchant.fullName);
+
+  if (query.cursor !== undefined) {
+    if (query.page !== undefined) throw ApiError.field('query.page', 'cannot be combined with cursor');
+    const after = decodeCursor(query.cursor);
+    const rows = await deps.db.models.Order.findAll({
+      where: after ? { ...where, id: { [Op.lt]: after } } : where,
+      order: [['id', 'DESC']],
+      limit: perPage + 1,
+    });
+    const items = rows.slice(0, perPage);
+    const last = items[items.length - 1];
+    return {
+      items: items.map(present),
+      per_page: perPage,
+      nextCursor: rows.length > perPage && last ? encodeCursor(last.id) : null,
+    };
+  }
+
+  const page = query.page ?? 1;
+  const { rows, count } = await deps.db.models.Order.findAndCountAll({
+    where,
+    order: [['id', 'DESC']],
+    limit: perPage,
+    offset: (page - 1) * perPage,
+  });
+  return { items: rows.map(present), page, per_page: perPage, total: count };
+}

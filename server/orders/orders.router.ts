@@ -1,0 +1,42 @@
+import { initServer } from '@ts-rest/express';
+import { ordersContract } from '../../contract';
+import type { Deps } from '../deps';
+import { currentMerchant } from '../http/current-merchant';
+import { createOrder } from './create-order';
+import { findOrder } from './find-order';
+import { listOrders } from './list-orders';
+import { presentOrder } from './present-order';
+import { submitPaymentClaim } from './submit-payment-claim';
+
+export function ordersRouter(deps: Deps) {
+  return initServer().router(ordersContract, {
+    create: async ({ req, res, body, headers }) => {
+      const result = await createOrder(deps, {
+        merchant: currentMerchant(req),
+        body,
+        idempotencyKey: headers['idempotency-key'],
+      });
+      if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
+      return { status: 201, body: result.body };
+    },
+    list: async ({ req, query }) => ({
+      status: 200,
+      body: await listOrders(deps, currentMerchant(req), query),
+    }),
+    get: async ({ req, params }) => {
+      const merchant = currentMerchant(req);
+      const order = await findOrder(deps.db.models, { reference: params.reference, merchantId: merchant.id });
+      return { status: 200, body: presentOrder(deps, order, merchant.fullName) };
+    },
+    submitTx: async ({ req, params, body }) => {
+      const merchant = currentMerchant(req);
+      const order = await submitPaymentClaim(deps, {
+        reference: params.reference,
+        merchantId: merchant.id,
+        txId: body.txId,
+        source: 'merchant',
+      });
+      return { status: 202, body: presentOrder(deps, order, merchant.fullName) };
+    },
+  });
+}

@@ -1,0 +1,71 @@
+import type { Order as OrderBody } from '../../contract';
+import type { Order } from '../db/models';
+import type { Deps } from '../deps';
+import { formatRate, formatUnits, parseDecimal } from '../lib/decimal';
+
+/** Links derived from the order: computed on read, so they always follow the order's own fields. */
+export function paymentLinks(
+  deps: Pick<Deps, 'config' | 'chains'>,
+  order: Order,
+  merchantName: string | null,
+) {
+  const base = deps.config.PUBLIC_BASE_URL;
+  const payUrl = deps.chains.get(order.network).paymentUri({
+    reference: order.reference,
+    token: order.token,
+    tokenMint: order.tokenMint,
+    recipient: order.recipient,
+    amountUnits: order.amountUnits,
+    label: merchantName,
+    message: order.description,
+  });
+  return {
+    payUrl,
+    qrData: payUrl,
+    qrImageUrl: `${base}/pay/${order.reference}/qr.svg`,
+    checkoutUrl: `${base}/checkout/${order.reference}`,
+    txRequestUrl: order.network === 'SOLANA' ? `solana:${base}/pay/tx-request/${order.reference}` : null,
+  };
+}
+
+export function fxRateLabel(order: Pick<Order, 'fxRate' | 'token' | 'quoteCurrency'>): string | null {
+  if (!order.fxRate || !order.quoteCurrency) return null;
+  return `1 ${order.token} = ${formatRate(parseDecimal(order.fxRate))} ${order.quoteCurrency}`;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function presentOrder(
+  deps: Pick<Deps, 'config' | 'chains'>,
+  order: Order,
+  merchantName: string | null,
+): OrderBody {
+  return {
+    reference: order.reference,
+    status: order.status,
+    network: order.network,
+    token: order.token,
+    amount: formatUnits(order.amountUnits),
+    amountReceived: formatUnits(order.amountReceivedUnits),
+    tokenMintOrContract: order.tokenMint,
+    recipient: order.recipient,
+    quoteCurrency: order.quoteCurrency,
+    quoteAmount: order.quoteUnits === null ? null : formatUnits(order.quoteUnits, 6, 2),
+    quotedAt: iso(order.quotedAt),
+    fxRate: order.fxRate,
+    fxRateLabel: fxRateLabel(order),
+    fxSource: order.fxSource,
+    ...paymentLinks(deps, order, merchantName),
+    expiresAt: order.expiresAt.toISOString(),
+    createdAt: order.createdAt.toISOString(),
+    updatedAt: order.updatedAt.toISOString(),
+    txId: order.txId,
+    paidAt: iso(order.paidAt),
+    paidLate: order.paidLate,
+    webhookUrl: order.webhookUrl,
+    messengerChatId: order.messengerChatId,
+    merchantWalletId: order.walletId,
+    description: order.description,
+    metadata: order.metadata,
+  };
+}

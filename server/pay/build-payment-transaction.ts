@@ -1,0 +1,58 @@
+import type { Deps } from '../deps';
+import { ApiError } from '../errors';
+import { recordAudit } from '../events/audit';
+import { formatUnits } from '../lib/decimal';
+import { assertPayable } from '../orders/submit-payment-claim';
+import { findPublicOrder } from './find-payable-order';
+
+/**
+ * The transaction the payer signs (Solana Pay transaction request, or EVM call data).
+ * Refused for an order that can no longer be paid; recorded in the audit once built.
+ */
+export async function buildPaymentTransaction(deps: Deps, input: { reference: string; account?: string }) {
+  const { order, merchantName } = await findPublicOrder(deps, input.reference);
+  assertPayable(order, deps.clock(), deps.config.LATE_PAYMENT_WINDOW_SECONDS);
+  // Solana Pay's first request (no account yet): what the wallet shows before asking for the transaction.
+  if (order.network === 'SOLANA' && input.account === undefined)
+    return { label: merchantName ?? 'stablepay', icon: `${deps.config.PUBLIC_BASE_URL}/pay/icon.svg` };
+  const amount = formatUnits(order.amountUnits);
+  const built = await deps.chains.get(order.network).buildPaymentTransaction(
+    {
+      reference: order.reference,
+      token: order.token,
+      tokenMint: order.tokenMint,
+      recipient: order.recipient,
+      amountUnits: order.amountUnits,
+      label: merchantName,
+      message:
+        order.description ??
+        `Pay ${formatUnits(order.amountUnits, 6, 0)} ${order.token}${merchantName ? ` to ${merchantName}` : ''}`,
+    },
+    input.account,
+  );
+  await deps.db.sequelize.transaction((transaction) =>
+    recordAudit(
+      deps.db.models,
+      transaction,
+      {
+        orderId: order.id,
+        type: 'tx_request.issued',
+        actor: 'payer',
+        data: { account: input.account ?? null },
+      },
+      deps.clock(),
+    ),
+  );
+  const common = { reference: order.reference, amount, message: built.message };
+  if (built.kind === 'solana')
+    return { ...common, network: 'SOLANA' as const, transaction: built.transaction };
+  if (order.network === 'SOLANA') throw new ApiError('INTERNAL_ERROR', 'chain adapter mismatch');
+  return {
+    ...common,
+    network: order.network,
+    chainId: built.chainId,
+    to: built.to,
+    data: built.data,
+    value: built.value,
+  };
+}

@@ -1,0 +1,52 @@
+import { initServer } from '@ts-rest/express';
+import { payContract } from '../../contract';
+import type { Deps } from '../deps';
+import { ApiError } from '../errors';
+import { submitPaymentClaim } from '../orders/submit-payment-claim';
+import { buildPaymentTransaction } from './build-payment-transaction';
+import { findPublicOrder } from './find-payable-order';
+import { PAY_ICON_SVG } from './icon';
+import { presentPaymentInfo } from './present-payment-info';
+import { renderQr } from './render-qr';
+
+const QR_CACHE = 'public, max-age=300';
+
+export function payRouter(deps: Deps) {
+  return initServer().router(payContract, {
+    txRequest: async ({ params, query }) => ({
+      status: 200,
+      body: await buildPaymentTransaction(deps, { reference: params.reference, account: query.account }),
+    }),
+    txRequestPost: async ({ params, body }) => {
+      const built = await buildPaymentTransaction(deps, {
+        reference: params.reference,
+        account: body.account,
+      });
+      if (!('transaction' in built)) throw ApiError.field('params.reference', 'is not a Solana order');
+      return { status: 200, body: built };
+    },
+    submitTx: async ({ params, body }) => {
+      await submitPaymentClaim(deps, { reference: params.reference, txId: body.txId, source: 'payer' });
+      const { order, merchantName } = await findPublicOrder(deps, params.reference);
+      return { status: 202, body: presentPaymentInfo(deps, order, merchantName) };
+    },
+    info: async ({ params }) => {
+      const { order, merchantName } = await findPublicOrder(deps, params.reference);
+      return { status: 200, body: presentPaymentInfo(deps, order, merchantName) };
+    },
+    icon: async ({ res }) => {
+      res.setHeader('Cache-Control', 'public, max-age=86400');
+      return { status: 200, body: PAY_ICON_SVG };
+    },
+    qrSvg: async ({ params, res }) => {
+      const svg = await renderQr(deps, params.reference, 'svg');
+      res.setHeader('Cache-Control', QR_CACHE);
+      return { status: 200, body: svg as string };
+    },
+    qrPng: async ({ params, res }) => {
+      const png = await renderQr(deps, params.reference, 'png');
+      res.setHeader('Cache-Control', QR_CACHE);
+      return { status: 200, body: png as Buffer };
+    },
+  });
+}

@@ -1,0 +1,18 @@
+import type { z } from 'zod';
+import type { ZProfile } from '../../contract';
+import type { Merchant } from '../db/models';
+
+export function presentProfile(m: Merchant): z.infer<typeof ZProfile> {
+  return {
+    id: m.id,
+    email: m.email,
+    full_name: m.fullName,
+    phone: m.phone,
+    webhook_url: m.webhookUrl,
+    messenger_chat_id: m.messengerChatId,
+    messenger_bot_token_set: m.messengerBotTokenSealed !== null,
+    webhook_secret_set: m.webhookSecretSealed !== null,
+    created_at: m.createdAt.toISOString(),
+    updated_at: m.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,22 @@
+import type { z } from 'zod';
+import type { ZUpdateProfileBody } from '../../contract';
+import type { Merchant } from '../db/models';
+import type { Deps } from '../deps';
+import { presentProfile } from './present-profile';
+
+export async function updateProfile(
+  deps: Pick<Deps, 'secrets' | 'clock'>,
+  merchant: Merchant,
+  changes: z.infer<typeof ZUpdateProfileBody>,
+) {
+  if (changes.full_name !== undefined) merchant.fullName = changes.full_name;
+  if (changes.phone !== undefined) merchant.phone = changes.phone;
+  if (changes.webhook_url !== undefined) merchant.webhookUrl = changes.webhook_url;
+  if (changes.messenger_chat_id !== undefined) merchant.messengerChatId = changes.messenger_chat_id;
+  if (changes.messenger_bot_token !== undefined)
+    merchant.messengerBotTokenSealed =
+      changes.messenger_bot_token === null ? null : deps.secrets.seal(changes.messenger_bot_token);
+  merchant.updatedAt = deps.clock();
+  await merchant.save();
+  return presentProfile(merchant);
+}

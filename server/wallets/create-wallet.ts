@@ -1,0 +1,35 @@
+import { UniqueConstraintError } from 'sequelize';
+import type { z } from 'zod';
+import type { ZCreateWalletBody } from '../../contract';
+import type { Deps } from '../deps';
+import { ApiError } from '../errors';
+import { presentWallet } from './present-wallet';
+
+export async function createWallet(
+  deps: Pick<Deps, 'db' | 'chains' | 'clock'>,
+  merchantId: string,
+  input: z.infer<typeof ZCreateWalletBody>,
+) {
+  const address = deps.chains.get(input.network).normalizeAddress(input.public_address);
+  if (!address)
+    throw ApiError.field(
+      'body.public_address',
+      input.network === 'SOLANA'
+        ? 'must be a Solana public key (base58, 32 bytes)'
+        : 'must be a 0x address of 40 hex digits with a valid EIP-55 checksum when mixed-case',
+    );
+  try {
+    const wallet = await deps.db.models.Wallet.create({
+      merchantId,
+      name: input.name ?? null,
+      network: input.network,
+      publicAddress: address,
+      createdAt: deps.clock(),
+    });
+    return presentWallet(wallet);
+  } catch (error) {
+    if (error instanceof UniqueConstraintError)
+      throw ApiError.conflict(`This ${input.network} wallet is already registered`);
+    throw error;
+  }
+}
