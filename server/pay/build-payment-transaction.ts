@@ -8,9 +8,19 @@ import { findPublicOrder } from './find-payable-order';
 /**
  * The transaction the payer signs (Solana Pay transaction request, or EVM call data).
  * Refused for an order that can no longer be paid; recorded in the audit once built.
+ * `solanaPayOnly` (the POST form of the Solana Pay request) refuses non-Solana orders before
+ * anything is built or recorded.
  */
-export async function buildPaymentTransaction(deps: Deps, input: { reference: string; account?: string }) {
+export async function buildPaymentTransaction(
+  deps: Deps,
+  input: { reference: string; account?: string; solanaPayOnly?: boolean },
+) {
   const { order, merchantName } = await findPublicOrder(deps, input.reference);
+  if (input.solanaPayOnly && order.network !== 'SOLANA')
+    throw ApiError.field(
+      'params.reference',
+      `is a ${order.network} order: POST is the Solana Pay transaction request; use GET for the EVM transaction`,
+    );
   assertPayable(order, deps.clock(), deps.config.LATE_PAYMENT_WINDOW_SECONDS);
   // Solana Pay's first request (no account yet): what the wallet shows before asking for the transaction.
   if (order.network === 'SOLANA' && input.account === undefined)

@@ -21,6 +21,7 @@ export function payRouter(deps: Deps) {
       const built = await buildPaymentTransaction(deps, {
         reference: params.reference,
         account: body.account,
+        solanaPayOnly: true,
       });
       if (!('transaction' in built)) throw ApiError.field('params.reference', 'is not a Solana order');
       return { status: 200, body: built };

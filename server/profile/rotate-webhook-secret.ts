@@ -1,20 +1,36 @@
 import { randomBytes } from 'node:crypto';
 import type { Merchant } from '../db/models';
 import type { Deps } from '../deps';
+import { ApiError } from '../errors';
 
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
-/** A new signing secret; the old one keeps signing (a second v1=) for 24 h so receivers can switch. */
-export async function rotateWebhookSecret(deps: Pick<Deps, 'secrets' | 'clock'>, merchant: Merchant) {
+/**
+ * A new signing secret; the old one keeps signing (a second v1=) for 24 h so receivers can switch.
+ * The merchant row is locked for the swap: two concurrent rotations must not both keep the same
+ * "previous" secret, which would leave the first caller holding a secret that no longer signs.
+ */
+export async function rotateWebhookSecret(
+  deps: Pick<Deps, 'db' | 'secrets' | 'clock'>,
+  merchant: Pick<Merchant, 'id'>,
+) {
   const secret = `whsec_${randomBytes(32).toString('base64url')}`;
-  const now = deps.clock();
-  const previousExpiresAt = merchant.webhookSecretSealed
-    ? new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS)
-    : null;
-  merchant.previousWebhookSecretSealed = merchant.webhookSecretSealed;
-  merchant.previousWebhookSecretExpiresAt = previousExpiresAt;
-  merchant.webhookSecretSealed = deps.secrets.seal(secret);
-  merchant.updatedAt = now;
-  await merchant.save();
-  return { webhook_secret: secret, previous_secret_expires_at: previousExpiresAt?.toISOString() ?? null };
+  const sealed = deps.secrets.seal(secret);
+  return deps.db.sequelize.transaction(async (transaction) => {
+    const row = await deps.db.models.Merchant.findByPk(merchant.id, {
+      transaction,
+      lock: transaction.LOCK.UPDATE,
+    });
+    if (!row) throw ApiError.unauthenticated();
+    const now = deps.clock();
+    const previousExpiresAt = row.webhookSecretSealed
+      ? new Date(now.getTime() + PREVIOUS_SECRET_GRACE_MS)
+      : null;
+    row.previousWebhookSecretSealed = row.webhookSecretSealed;
+    row.previousWebhookSecretExpiresAt = previousExpiresAt;
+    row.webhookSecretSealed = sealed;
+    row.updatedAt = now;
+    await row.save({ transaction });
+    return { webhook_secret: secret, previous_secret_expires_at: previousExpiresAt?.toISOString() ?? null };
+  });
 }

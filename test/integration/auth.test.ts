@@ -1,0 +1,94 @@
+import jwt from 'jsonwebtoken';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_PASSWORD, expectErrorBody, newMerchant, startTestServer, type TestServer } from '../support/test-server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ LOGIN_RATE_LIMIT_MAX: '3' });
+});
+afterAll(() => server?.stop());
+
+describe('POST /auth/login', () => {
+  it('returns a 7-day HS256 token that opens merchant routes', async () => {
+    const m = await newMerchant(server);
+    const res = await server.api('POST', '/auth/login', { body: { email: m.email.toUpperCase(), password: TEST_PASSWORD } });
+    expect(res.status).toBe(200);
+    expect(res.body.tokenType).toBe('Bearer');
+    const decoded = jwt.decode(res.body.token, { complete: true })!;
+    expect(decoded.header.alg).toBe('HS256');
+    const claims = decoded.payload as jwt.JwtPayload;
+    expect(claims.exp! - claims.iat!).toBe(7 * 24 * 3600);
+    expect(new Date(res.body.expiresAt).getTime()).toBe(claims.exp! * 1000);
+    const me = await server.api('GET', '/users/me', { token: res.body.token });
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe(m.email);
+  });
+
+  it('answers a wrong password and an unknown e-mail identically', async () => {
+    const m = await newMerchant(server);
+    const wrong = await server.api('POST', '/auth/login', { body: { email: m.email, password: 'not the password' } });
+    const unknown = await server.api('POST', '/auth/login', { body: { email: `x${m.email}`, password: 'not the password' } });
+    expectErrorBody(wrong, 401, 'UNAUTHENTICATED');
+    expect(unknown.status).toBe(wrong.status);
+    expect(unknown.body).toEqual(wrong.body);
+  });
+
+  it('rate-limits failed logins with 429, Retry-After and the error body; success does not count', async () => {
+    const m = await newMerchant(server);
+    const ok = await server.api('POST', '/auth/login', { body: { email: m.email, password: TEST_PASSWORD } });
+    expect(ok.status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const res = await server.api('POST', '/auth/login', { body: { email: m.email, password: `wrong-${i}` } });
+      expect(res.status).toBe(401);
+    }
+    const limited = await server.api('POST', '/auth/login', { body: { email: m.email, password: TEST_PASSWORD } });
+    expectErrorBody(limited, 429, 'RATE_LIMITED');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('rejects bad login bodies with 400', async () => {
+    for (const body of [{}, { email: 'not-an-email', password: 'x' }, { email: 'a@b.co' }, { email: 1, password: 2 }]) {
+      expectErrorBody(await server.api('POST', '/auth/login', { body }), 400, 'VALIDATION_ERROR');
+    }
+  });
+});
+
+describe('bearer tokens', () => {
+  const secret = () => server.config.JWT_SECRET;
+  const sign = (payload: object, key: string, options: jwt.SignOptions = {}) =>
+    jwt.sign(payload, key, { algorithm: 'HS256', issuer: 'stablepay', ...options });
+
+  it.each([
+    ['missing', undefined],
+    ['garbage', 'garbage'],
+    ['not a JWT', 'a.b.c'],
+  ])('refuses a %s token with 401', async (_label, token) => {
+    expectErrorBody(await server.api('GET', '/users/me', { token }), 401, 'UNAUTHENTICATED');
+  });
+
+  it('refuses forged, alg:none, expired, foreign-issuer and unknown-subject tokens', async () => {
+    const m = await newMerchant(server);
+    const unsigned = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(
+      JSON.stringify({ sub: m.id, ver: 0, iss: 'stablepay' }),
+    ).toString('base64url')}.`;
+    const tokens = [
+      sign({ ver: 0 }, 'another-secret-of-at-least-thirty-two-chars', { subject: m.id }),
+      unsigned,
+      sign({ ver: 0, exp: Math.floor(Date.now() / 1000) - 10 }, secret(), { subject: m.id }),
+      jwt.sign({ ver: 0 }, secret(), { algorithm: 'HS256', issuer: 'someone-else', subject: m.id }),
+      sign({ ver: 0 }, secret(), { subject: '00000000-0000-4000-8000-000000000000' }),
+      sign({ ver: 0 }, secret(), { subject: 'not-a-uuid' }),
+      sign({ ver: 'x' }, secret(), { subject: m.id }),
+    ];
+    for (const token of tokens) expectErrorBody(await server.api('GET', '/users/me', { token }), 401, 'UNAUTHENTICATED');
+    // The same claims, properly signed, work: the refusals above are about the token, not the merchant.
+    expect((await server.api('GET', '/users/me', { token: sign({ ver: 0 }, secret(), { subject: m.id }) })).status).toBe(200);
+  });
+
+  it('says when a token has expired', async () => {
+    const m = await newMerchant(server);
+    const expired = sign({ ver: 0, exp: Math.floor(Date.now() / 1000) - 10 }, secret(), { subject: m.id });
+    const res = await server.api('GET', '/users/me', { token: expired });
+    expect(res.body.error.message).toMatch(/expired/i);
+  });
+});

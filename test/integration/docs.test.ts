@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contract } from '../../contract';
+import { generateOpenApiDocument } from '../../server/docs/openapi';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.stop());
+
+type Route = { method: string; path: string; metadata?: { auth?: string } };
+function routes(router: object): Route[] {
+  return Object.values(router).flatMap((r: Route | object) => ('method' in r && 'path' in r ? [r as Route] : routes(r)));
+}
+
+describe('OpenAPI document', () => {
+  it('committed openapi.json equals a fresh generation from the contract (run `npm run openapi`)', () => {
+    const committed = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8'));
+    expect(committed).toEqual(JSON.parse(JSON.stringify(generateOpenApiDocument())));
+  });
+
+  it('documents every contract route with an operationId, a summary, its errors and bearer auth where required', () => {
+    const doc = generateOpenApiDocument();
+    for (const route of routes(contract)) {
+      const path = route.path.replace(/:(\w+)/g, '{$1}');
+      const op = doc.paths[path]?.[route.method.toLowerCase()];
+      expect(op, `${route.method} ${route.path}`).toBeDefined();
+      expect(op.operationId).toBeTruthy();
+      expect(op.summary).toBeTruthy();
+      if (route.metadata?.auth === 'merchant') {
+        expect(op.security).toEqual([{ bearerAuth: [] }]);
+        expect(op.responses['401']).toBeDefined();
+      }
+      if (!route.path.startsWith('/health') && !route.path.startsWith('/readyz') && route.path !== '/pay/icon.svg')
+        expect(op.responses['429'], `${route.path} 429`).toBeDefined();
+    }
+  });
+
+  it('is served at /openapi.json', async () => {
+    const res = await server.api('GET', '/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toMatch(/^3\./);
+    expect(Object.keys(res.body.paths)).toContain('/orders');
+  });
+});
+
+describe('/docs', () => {
+  it('serves an interactive reference from local assets only', async () => {
+    const page = await server.api('GET', '/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const assets = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.length).toBeGreaterThanOrEqual(3);
+    for (const asset of assets) {
+      expect(asset.startsWith('/'), `${asset} is local`).toBe(true);
+      const res = await fetch(`${server.url}${asset}`);
+      expect(res.status, asset).toBe(200);
+    }
+    const init = await server.api('GET', '/docs/init.js');
+    expect(init.text).toContain('/openapi.json');
+  });
+});
+
+describe('health', () => {
+  it('/healthz and /readyz answer without a token', async () => {
+    expect((await server.api('GET', '/healthz')).body).toEqual({ status: 'ok' });
+    expect((await server.api('GET', '/readyz')).body).toEqual({ status: 'ok', database: 'ok' });
+  });
+});

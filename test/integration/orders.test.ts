@@ -1,0 +1,521 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { getAddress } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeBase58 } from '../../server/chains/solana/base58';
+import { expectErrorBody, newMerchant, startTestServer, type ApiResponse, type TestServer } from '../support/test-server';
+
+type Network = 'SOLANA' | 'POLYGON' | 'ETHEREUM';
+type Body = Record<string, unknown>;
+
+const BASE = 'http://pay.example.test';
+const USDT_SOLANA = 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB';
+const USDT_POLYGON = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
+const USDT_ETHEREUM = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+const solanaAddress = () => Keypair.generate().publicKey.toBase58();
+const evmAddress = () => getAddress(`0x${randomBytes(20).toString('hex')}`);
+const solanaSignature = () => encodeBase58(randomBytes(64));
+const evmTxHash = () => `0x${randomBytes(32).toString('hex')}`;
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ API_RATE_LIMIT_PER_MINUTE: '100000' });
+});
+afterAll(() => server?.stop());
+
+/**
+ * A merchant of its own with a fresh receiving address per network: amounts are made unique per
+ * recipient across merchants, so shared addresses would let tests shift each other's amounts.
+ */
+async function merchant(networks: Network[] = ['SOLANA'], on: TestServer = server) {
+  const m = await newMerchant(on);
+  const api = (method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> } = {}) =>
+    on.api(method, path, { token: m.token, ...opts });
+  const addWallet = async (network: Network) => {
+    const address = network === 'SOLANA' ? solanaAddress() : evmAddress();
+    const res = await api('POST', '/users/me/wallets', { body: { network, public_address: address } });
+    expect(res.status).toBe(201);
+    return { id: res.body.wallet_id as string, address };
+  };
+  const wallets: Partial<Record<Network, { id: string; address: string }>> = {};
+  for (const network of networks) wallets[network] = await addWallet(network);
+  /** POST /orders, USDT on Solana unless the body says otherwise. */
+  const create = (body: Body, headers?: Record<string, string>) =>
+    api('POST', '/orders', { body: { network: 'SOLANA', token: 'USDT', ...body }, headers });
+  const createOk = async (body: Body) => {
+    const res = await create(body);
+    expect(res.status, res.text).toBe(201);
+    return res.body;
+  };
+  const audit = async (reference: string) => {
+    const res = await api('GET', `/orders/${reference}/audit`);
+    expect(res.status).toBe(200);
+    return res.body.items as { type: string; actor: string; data: Record<string, unknown> }[];
+  };
+  return { ...m, wallets: wallets as Record<Network, { id: string; address: string }>, api, addWallet, create, createOk, audit };
+}
+type Merchant = Awaited<ReturnType<typeof merchant>>;
+
+/** A 400 VALIDATION_ERROR whose details name `path`. */
+function expectInvalid(res: ApiResponse, path: string) {
+  expectErrorBody(res, 400, 'VALIDATION_ERROR');
+  expect((res.body as { error: { details?: { path: string }[] } }).error.details?.map((d) => d.path)).toContain(path);
+}
+
+describe('POST /orders', () => {
+  let m: Merchant;
+  beforeAll(async () => {
+    m = await merchant(['SOLANA', 'POLYGON', 'ETHEREUM']);
+  });
+
+  describe('by amount', () => {
+    it('returns 201 with every order field, amount normalized, links built from PUBLIC_BASE_URL', async () => {
+      const res = await m.create({
+        amount: '10.5',
+        description: 'Order #42',
+        metadata: { orderId: 42, tags: ['a', 'b'], nested: { ok: true } },
+        webhookUrl: 'https://shop.example.com/hooks/stablepay',
+        messengerChatId: '-100123456',
+      });
+      expect(res.status).toBe(201);
+      const o = res.body;
+      const ref = o.reference as string;
+      const payUrl = `solana:${m.wallets.SOLANA.address}?amount=10.5&spl-token=${USDT_SOLANA}&reference=${ref}&label=Test%20Shop&message=Order%20%2342`;
+      expect(o).toEqual({
+        reference: ref,
+        status: 'PENDING',
+        network: 'SOLANA',
+        token: 'USDT',
+        amount: '10.500000',
+        amountReceived: '0.000000',
+        tokenMintOrContract: USDT_SOLANA,
+        recipient: m.wallets.SOLANA.address,
+        quoteCurrency: null,
+        quoteAmount: null,
+        quotedAt: null,
+        fxRate: null,
+        fxRateLabel: null,
+        fxSource: null,
+        payUrl,
+        qrData: payUrl,
+        qrImageUrl: `${BASE}/pay/${ref}/qr.svg`,
+        checkoutUrl: `${BASE}/checkout/${ref}`,
+        txRequestUrl: `solana:${BASE}/pay/tx-request/${ref}`,
+        expiresAt: expect.stringMatching(ISO),
+        createdAt: expect.stringMatching(ISO),
+        updatedAt: expect.stringMatching(ISO),
+        txId: null,
+        paidAt: null,
+        paidLate: false,
+        webhookUrl: 'https://shop.example.com/hooks/stablepay',
+        messengerChatId: '-100123456',
+        merchantWalletId: m.wallets.SOLANA.id,
+        description: 'Order #42',
+        metadata: { orderId: 42, tags: ['a', 'b'], nested: { ok: true } },
+      });
+      expect(Date.parse(o.expiresAt) - Date.parse(o.createdAt)).toBe(900_000);
+      expect(Math.abs(Date.parse(o.createdAt) - Date.now())).toBeLessThan(60_000);
+    });
+
+    it('gives each order a fresh base58 32-byte reference', async () => {
+      const a = await m.createOk({ amount: '1' });
+      const b = await m.createOk({ amount: '1' });
+      for (const ref of [a.reference, b.reference]) {
+        const key = new PublicKey(ref);
+        expect(key.toBase58()).toBe(ref);
+        expect(key.toBytes()).toHaveLength(32);
+      }
+      expect(a.reference).not.toBe(b.reference);
+    });
+
+    it('accepts expiresInSeconds from 60 to 86400 and refuses values outside', async () => {
+      for (const seconds of [60, 86400]) {
+        const o = await m.createOk({ amount: '2', expiresInSeconds: seconds });
+        expect(Date.parse(o.expiresAt) - Date.parse(o.createdAt)).toBe(seconds * 1000);
+      }
+      for (const seconds of [59, 86401, 120.5, '900'])
+        expectInvalid(await m.create({ amount: '2', expiresInSeconds: seconds }), 'body.expiresInSeconds');
+    });
+
+    it('refuses metadata over 4 KB', async () => {
+      const ok = await m.create({ amount: '3', metadata: { blob: 'x'.repeat(4000) } });
+      expect(ok.status).toBe(201);
+      expectInvalid(await m.create({ amount: '3', metadata: { blob: 'x'.repeat(4100) } }), 'body.metadata');
+      expectInvalid(await m.create({ amount: '3', metadata: ['not', 'an', 'object'] }), 'body.metadata');
+    });
+
+    it.each([['0'], ['-1'], ['1.1234567'], ['abc'], [10], ['1e5'], [''], ['0.000000'], [null]])(
+      'refuses amount %j with details at body.amount',
+      async (amount) => {
+        expectInvalid(await m.create({ amount }), 'body.amount');
+      },
+    );
+
+    it('refuses unknown body fields (strict body)', async () => {
+      const res = await m.create({ amount: '1', amout: '1' });
+      expectErrorBody(res, 400, 'VALIDATION_ERROR');
+      expect(res.text).toContain('amout');
+    });
+
+    it('refuses a bad network or token', async () => {
+      expectInvalid(await m.create({ amount: '1', network: 'solana' }), 'body.network');
+      expectInvalid(await m.create({ amount: '1', token: 'DAI' }), 'body.token');
+    });
+  });
+
+  describe('by quote', () => {
+    it('converts BRL at the static rate, rounding up', async () => {
+      const o = await m.createOk({ quoteCurrency: 'BRL', quoteAmount: '100' });
+      expect(o).toMatchObject({
+        amount: '19.047620',
+        quoteCurrency: 'BRL',
+        quoteAmount: '100.00',
+        fxRate: '5.25',
+        fxRateLabel: '1 USDT = 5.250000 BRL',
+        fxSource: 'static',
+        quotedAt: expect.stringMatching(ISO),
+      });
+      expect(o.payUrl).toContain('?amount=19.04762&');
+    });
+
+    it('converts EUR too', async () => {
+      const o = await m.createOk({ quoteCurrency: 'EUR', quoteAmount: '50' });
+      // 50 / 0.92 = 54.3478260869... -> rounded up.
+      expect(o).toMatchObject({
+        amount: '54.347827',
+        quoteCurrency: 'EUR',
+        quoteAmount: '50.00',
+        fxRate: '0.92',
+        fxRateLabel: '1 USDT = 0.920000 EUR',
+        fxSource: 'static',
+      });
+    });
+
+    it.each(['USD', 'GBP', 'brl'])('refuses the unsupported currency %s', async (quoteCurrency) => {
+      expectInvalid(await m.create({ quoteCurrency, quoteAmount: '100' }), 'body.quoteCurrency');
+    });
+
+    it('refuses both amount and quote, half a quote, and neither', async () => {
+      expectInvalid(await m.create({ amount: '1', quoteCurrency: 'BRL', quoteAmount: '100' }), 'body.amount');
+      expectInvalid(await m.create({ quoteCurrency: 'BRL' }), 'body.quoteAmount');
+      expectInvalid(await m.create({ quoteAmount: '100' }), 'body.quoteCurrency');
+      expectInvalid(await m.create({}), 'body.amount');
+      expectInvalid(await m.create({ quoteCurrency: 'BRL', quoteAmount: '0' }), 'body.quoteAmount');
+    });
+  });
+
+  describe('USDC', () => {
+    it('is a validation error when USDC_MINT_SOLANA is not set', async () => {
+      const res = await m.create({ token: 'USDC', amount: '5' });
+      expectInvalid(res, 'body.token');
+      expect(res.body.error.message).toMatch(/USDC/);
+    });
+
+    describe('with USDC_MINT_SOLANA set', () => {
+      const usdcMint = solanaAddress();
+      let usdcServer: TestServer;
+      let u: Merchant;
+      beforeAll(async () => {
+        usdcServer = await startTestServer({ USDC_MINT_SOLANA: usdcMint });
+        u = await merchant(['SOLANA', 'POLYGON'], usdcServer);
+      });
+      afterAll(() => usdcServer?.stop());
+
+      it('creates USDC orders whose mint, payUrl and QR use the configured mint', async () => {
+        const o = await u.createOk({ token: 'USDC', amount: '5' });
+        expect(o.token).toBe('USDC');
+        expect(o.tokenMintOrContract).toBe(usdcMint);
+        expect(o.payUrl).toBe(
+          `solana:${u.wallets.SOLANA.address}?amount=5&spl-token=${usdcMint}&reference=${o.reference}&label=Test%20Shop`,
+        );
+        expect(o.qrData).toBe(o.payUrl);
+        const quoted = await u.createOk({ token: 'USDC', quoteCurrency: 'BRL', quoteAmount: '100' });
+        expect(quoted.fxRateLabel).toBe('1 USDC = 5.250000 BRL');
+        expect(quoted.amount).toBe('19.047620');
+      });
+
+      it('still refuses USDC on POLYGON', async () => {
+        expectInvalid(await u.create({ network: 'POLYGON', token: 'USDC', amount: '5' }), 'body.token');
+      });
+    });
+  });
+
+  describe('EVM networks', () => {
+    it.each([
+      ['POLYGON', USDT_POLYGON, 137],
+      ['ETHEREUM', USDT_ETHEREUM, 1],
+    ] as const)('builds an EIP-681 payUrl on %s', async (network, contract, chainId) => {
+      const o = await m.createOk({ network, amount: '25.5' });
+      const payUrl = `ethereum:${contract}@${chainId}/transfer?address=${m.wallets[network].address}&uint256=25500000`;
+      expect(o).toMatchObject({
+        network,
+        token: 'USDT',
+        amount: '25.500000',
+        tokenMintOrContract: contract,
+        recipient: m.wallets[network].address,
+        merchantWalletId: m.wallets[network].id,
+        payUrl,
+        qrData: payUrl,
+        txRequestUrl: null,
+        checkoutUrl: `${BASE}/checkout/${o.reference}`,
+      });
+      expect(new PublicKey(o.reference).toBase58()).toBe(o.reference);
+    });
+  });
+
+  describe('receiving wallet', () => {
+    it('needs a wallet for the network', async () => {
+      const solanaOnly = await merchant(['SOLANA']);
+      expectInvalid(await solanaOnly.create({ network: 'POLYGON', amount: '1' }), 'body.network');
+    });
+
+    it('refuses a wallet of another merchant (404), of another network (400), or unknown (404)', async () => {
+      const other = await merchant(['SOLANA']);
+      expectErrorBody(await m.create({ amount: '1', merchantWalletId: other.wallets.SOLANA.id }), 404, 'NOT_FOUND');
+      expectErrorBody(await m.create({ amount: '1', merchantWalletId: randomUUID() }), 404, 'NOT_FOUND');
+      expectInvalid(await m.create({ amount: '1', merchantWalletId: m.wallets.POLYGON.id }), 'body.merchantWalletId');
+      expectInvalid(await m.create({ amount: '1', merchantWalletId: 'not-a-uuid' }), 'body.merchantWalletId');
+    });
+
+    it("uses the wallet asked for, else the merchant's first wallet for the network", async () => {
+      const two = await merchant(['SOLANA']);
+      const second = await two.addWallet('SOLANA');
+      const explicit = await two.createOk({ amount: '1', merchantWalletId: second.id });
+      expect(explicit).toMatchObject({ merchantWalletId: second.id, recipient: second.address });
+      expect(explicit.payUrl).toMatch(new RegExp(`^solana:${second.address}\\?`));
+      const byDefault = await two.createOk({ amount: '1' });
+      expect(byDefault).toMatchObject({ merchantWalletId: two.wallets.SOLANA.id, recipient: two.wallets.SOLANA.address });
+    });
+  });
+
+  describe('unique amounts', () => {
+    it('adds a base unit when an open order to the same wallet has the amount, and audits it', async () => {
+      const u = await merchant(['SOLANA', 'POLYGON']);
+      const first = await u.createOk({ amount: '10' });
+      const second = await u.createOk({ amount: '10' });
+      expect(first.amount).toBe('10.000000');
+      expect(second.amount).toBe('10.000001');
+      expect(second.payUrl).toContain('?amount=10.000001&');
+      const [created] = await u.audit(second.reference);
+      expect(created).toMatchObject({ type: 'order.created', actor: 'merchant' });
+      expect(created!.data).toMatchObject({ amount: '10.000001', amountAdjustedFrom: '10.000000' });
+      expect((await u.audit(first.reference))[0]!.data).not.toHaveProperty('amountAdjustedFrom');
+      // Another wallet (here: another network) is a separate space of amounts.
+      const evm = await u.createOk({ network: 'POLYGON', amount: '10' });
+      expect(evm.payUrl).toMatch(/&uint256=10000000$/);
+    });
+  });
+
+  describe('Idempotency-Key', () => {
+    it('replays the first response for the same key and body', async () => {
+      const u = await merchant();
+      const key = randomUUID();
+      const first = await u.create({ amount: '7' }, { 'Idempotency-Key': key });
+      const again = await u.create({ amount: '7' }, { 'Idempotency-Key': key });
+      expect(first.status).toBe(201);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      expect(again.status).toBe(201);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toEqual(first.body);
+      const list = await u.api('GET', '/users/me/orders');
+      expect(list.body.total).toBe(1);
+    });
+
+    it('is a 409 with the same key and a different body', async () => {
+      const u = await merchant();
+      const key = randomUUID();
+      expect((await u.create({ amount: '7' }, { 'Idempotency-Key': key })).status).toBe(201);
+      expectErrorBody(await u.create({ amount: '8' }, { 'Idempotency-Key': key }), 409, 'CONFLICT');
+    });
+
+    it('gives 10 concurrent requests with one key the one same order', async () => {
+      const u = await merchant();
+      const key = randomUUID();
+      const results = await Promise.all(
+        Array.from({ length: 10 }, () => u.create({ amount: '9' }, { 'Idempotency-Key': key })),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
+      expect(new Set(results.map((r) => r.body.reference)).size).toBe(1);
+      expect(results.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(9);
+      const list = await u.api('GET', '/users/me/orders');
+      expect(list.body.total).toBe(1);
+      expect(list.body.items[0].amount).toBe('9.000000');
+    });
+
+    it('keeps keys per merchant', async () => {
+      const [a, b] = [await merchant(), await merchant()];
+      const key = randomUUID();
+      const ra = await a.create({ amount: '7' }, { 'Idempotency-Key': key });
+      const rb = await b.create({ amount: '7' }, { 'Idempotency-Key': key });
+      expect([ra.status, rb.status]).toEqual([201, 201]);
+      expect(rb.headers.get('idempotent-replayed')).toBeNull();
+      expect(rb.body.reference).not.toBe(ra.body.reference);
+      expect(rb.body.merchantWalletId).toBe(b.wallets.SOLANA.id);
+    });
+  });
+});
+
+describe('GET /users/me/orders', () => {
+  let m: Merchant;
+  let refs: string[]; // oldest first: 3 SOLANA, then 2 POLYGON
+  beforeAll(async () => {
+    m = await merchant(['SOLANA', 'POLYGON']);
+    refs = [];
+    for (const network of ['SOLANA', 'SOLANA', 'SOLANA', 'POLYGON', 'POLYGON'])
+      refs.push((await m.createOk({ network, amount: '1' })).reference);
+  });
+  const newestFirst = () => [...refs].reverse();
+  const list = (query: string) => m.api('GET', `/users/me/orders${query}`);
+
+  it('pages with defaults page 1, per_page 20, total, newest first', async () => {
+    const res = await list('');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ page: 1, per_page: 20, total: 5 });
+    expect(res.body).not.toHaveProperty('nextCursor');
+    expect(res.body.items.map((o: { reference: string }) => o.reference)).toEqual(newestFirst());
+    const page2 = await list('?page=2&per_page=2');
+    expect(page2.body).toMatchObject({ page: 2, per_page: 2, total: 5 });
+    expect(page2.body.items.map((o: { reference: string }) => o.reference)).toEqual(newestFirst().slice(2, 4));
+  });
+
+  it.each(['per_page=51', 'per_page=0', 'page=0', 'page=-1', 'per_page=abc'])('refuses %s', async (q) => {
+    expectInvalid(await list(`?${q}`), `query.${q.split('=')[0]}`);
+  });
+
+  it('walks every order exactly once in cursor mode, newest first', async () => {
+    const seen: string[] = [];
+    let cursor = '';
+    for (let pages = 1; ; pages++) {
+      expect(pages).toBeLessThanOrEqual(3);
+      const res = await list(`?per_page=2&cursor=${encodeURIComponent(cursor)}`);
+      expect(res.status).toBe(200);
+      expect(res.body.per_page).toBe(2);
+      expect(res.body).not.toHaveProperty('total');
+      expect(res.body.items.length).toBeLessThanOrEqual(2);
+      seen.push(...res.body.items.map((o: { reference: string }) => o.reference));
+      if (res.body.nextCursor === null) break;
+      expect(typeof res.body.nextCursor).toBe('string');
+      cursor = res.body.nextCursor;
+    }
+    expect(seen).toEqual(newestFirst());
+  });
+
+  it('refuses a cursor it did not issue, and cursor with page', async () => {
+    const forged = [
+      'garbage',
+      Buffer.from(JSON.stringify({ hello: 'world' })).toString('base64url'),
+      Buffer.from(JSON.stringify({ v: 1, id: 'abc' })).toString('base64url'),
+      Buffer.from(JSON.stringify({ v: 1, id: '99999999999999999999' })).toString('base64url'),
+    ];
+    for (const cursor of forged) expectInvalid(await list(`?cursor=${encodeURIComponent(cursor)}`), 'query.cursor');
+    expectInvalid(await list('?cursor=&page=1'), 'query.page');
+  });
+
+  it('filters by status and network', async () => {
+    const submitted = await m.api('POST', `/orders/${refs[0]}/submit-tx`, { body: { txId: solanaSignature() } });
+    expect(submitted.status).toBe(202);
+    const pending = await list('?status=PENDING');
+    expect(pending.body.total).toBe(4);
+    expect(pending.body.items.map((o: { reference: string }) => o.reference)).not.toContain(refs[0]);
+    const confirming = await list('?status=CONFIRMING&cursor=');
+    expect(confirming.body.items.map((o: { reference: string }) => o.reference)).toEqual([refs[0]]);
+    const polygon = await list('?network=POLYGON');
+    expect(polygon.body.items.map((o: { reference: string }) => o.reference)).toEqual([refs[4], refs[3]]);
+    expectInvalid(await list('?status=pending'), 'query.status');
+    expectInvalid(await list('?network=BITCOIN'), 'query.network');
+  });
+
+  it("never shows another merchant's orders", async () => {
+    const other = await merchant();
+    const res = await other.api('GET', '/users/me/orders');
+    expect(res.body).toMatchObject({ total: 0, items: [] });
+    const cursor = await other.api('GET', '/users/me/orders?cursor=');
+    expect(cursor.body).toMatchObject({ items: [], nextCursor: null });
+  });
+});
+
+describe('GET /orders/{reference}', () => {
+  it("returns the merchant's own order and hides everyone else's", async () => {
+    const m = await merchant();
+    const created = await m.createOk({ amount: '4.25', metadata: { a: 1 } });
+    const res = await m.api('GET', `/orders/${created.reference}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(created);
+
+    const other = await merchant();
+    expectErrorBody(await other.api('GET', `/orders/${created.reference}`), 404, 'NOT_FOUND');
+    expectErrorBody(await m.api('GET', `/orders/${solanaAddress()}`), 404, 'NOT_FOUND');
+    for (const bad of ['not-a-reference', '0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl'])
+      expectInvalid(await m.api('GET', `/orders/${bad}`), 'params.reference');
+  });
+});
+
+describe('POST /orders/{reference}/submit-tx', () => {
+  let m: Merchant;
+  beforeAll(async () => {
+    m = await merchant(['SOLANA', 'ETHEREUM']);
+  });
+  const submit = (reference: string, txId: unknown, who: Merchant = m) =>
+    who.api('POST', `/orders/${reference}/submit-tx`, { body: { txId } });
+
+  it('refuses malformed transaction ids', async () => {
+    const o = await m.createOk({ amount: '1' });
+    for (const txId of ['abc', randomBytes(32).toString('hex'), evmTxHash(), encodeBase58(randomBytes(32)), ''])
+      expectInvalid(await submit(o.reference, txId), 'body.txId');
+    expectInvalid(await m.api('POST', `/orders/${o.reference}/submit-tx`, { body: {} }), 'body.txId');
+    expect((await m.api('GET', `/orders/${o.reference}`)).body.status).toBe('PENDING');
+  });
+
+  it('records a well-formed signature as a claim: 202, CONFIRMING, audited once', async () => {
+    const o = await m.createOk({ amount: '1' });
+    const txId = solanaSignature();
+    const res = await submit(o.reference, txId);
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ reference: o.reference, status: 'CONFIRMING', paidAt: null });
+    expect((await m.api('GET', `/orders/${o.reference}`)).body.status).toBe('CONFIRMING');
+
+    const timeline = await m.audit(o.reference);
+    expect(timeline.map((e) => e.type)).toEqual(['order.created', 'tx.submitted', 'status.changed']);
+    expect(timeline[1]).toMatchObject({ actor: 'merchant', data: { txId } });
+    expect(timeline[2]).toMatchObject({ actor: 'merchant', data: { from: 'PENDING', to: 'CONFIRMING' } });
+
+    const again = await submit(o.reference, txId);
+    expect(again.status).toBe(202);
+    expect(again.body.status).toBe('CONFIRMING');
+    expect(await m.audit(o.reference)).toHaveLength(3);
+
+    const another = await m.createOk({ amount: '1' });
+    expectErrorBody(await submit(another.reference, txId), 409, 'CONFLICT');
+    expect((await m.api('GET', `/orders/${another.reference}`)).body.status).toBe('PENDING');
+  });
+
+  it('takes a 0x hash on an EVM order and refuses a Solana signature there', async () => {
+    const o = await m.createOk({ network: 'ETHEREUM', amount: '1' });
+    expectInvalid(await submit(o.reference, solanaSignature()), 'body.txId');
+    const res = await submit(o.reference, evmTxHash());
+    expect(res.status).toBe(202);
+    expect(res.body.status).toBe('CONFIRMING');
+  });
+
+  it("is a 404 for another merchant's order or an unknown one", async () => {
+    const o = await m.createOk({ amount: '1' });
+    const other = await merchant();
+    expectErrorBody(await submit(o.reference, solanaSignature(), other), 404, 'NOT_FOUND');
+    expectErrorBody(await submit(solanaAddress(), solanaSignature()), 404, 'NOT_FOUND');
+    expect((await m.api('GET', `/orders/${o.reference}`)).body.status).toBe('PENDING');
+  });
+});
+
+describe('authentication', () => {
+  it.each([
+    ['POST', '/orders', { network: 'SOLANA', token: 'USDT', amount: '1' }],
+    ['GET', '/users/me/orders', undefined],
+    ['GET', `/orders/${solanaAddress()}`, undefined],
+    ['POST', `/orders/${solanaAddress()}/submit-tx`, { txId: solanaSignature() }],
+  ])('%s %s needs a token', async (method, path, body) => {
+    expectErrorBody(await server.api(method, path, { body }), 401, 'UNAUTHENTICATED');
+    expectErrorBody(await server.api(method, path, { body, token: 'garbage' }), 401, 'UNAUTHENTICATED');
+  });
+});

@@ -1,0 +1,411 @@
+import { randomBytes } from 'node:crypto';
+import { Keypair } from '@solana/web3.js';
+import { decodeFunctionData, erc20Abi } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeBase58 } from '../../server/chains/solana/base58';
+import {
+  EVM_WALLET,
+  SOLANA_WALLET,
+  expectErrorBody,
+  newMerchant,
+  startTestServer,
+  type ApiResponse,
+  type TestServer,
+} from '../support/test-server';
+
+const USDT_POLYGON = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.stop());
+
+type Merchant = Awaited<ReturnType<typeof newMerchant>>;
+
+async function createOrder(m: Merchant, body: Record<string, unknown>) {
+  const res = await server.api('POST', '/orders', { token: m.token, body });
+  if (res.status !== 201) throw new Error(`order failed: ${res.status} ${res.text}`);
+  return res.body as { reference: string; amount: string; recipient: string; [k: string]: unknown };
+}
+
+const solanaOrder = (m: Merchant, extra: Record<string, unknown> = {}) =>
+  createOrder(m, { network: 'SOLANA', token: 'USDT', amount: '12.5', ...extra });
+const polygonOrder = (m: Merchant, extra: Record<string, unknown> = {}) =>
+  createOrder(m, { network: 'POLYGON', token: 'USDT', amount: '7.25', ...extra });
+
+/** A reference that has the right form but belongs to no order. */
+const unknownReference = () => Keypair.generate().publicKey.toBase58();
+/** An on-curve public key, as a payer's wallet has. */
+const payerAccount = () => Keypair.generate().publicKey.toBase58();
+const solanaSignature = () => encodeBase58(randomBytes(64));
+const evmHash = () => `0x${randomBytes(32).toString('hex')}`;
+
+/** Solana Pay errors: the one error body plus a top-level `message` string. */
+function expectPayError(res: ApiResponse, status: number, code: string) {
+  expectErrorBody(res, status, code);
+  const body = res.body as { message?: unknown; error: { message: string } };
+  expect(typeof body.message).toBe('string');
+  expect(body.message).toBe(body.error.message);
+}
+
+async function setOrder(reference: string, values: Record<string, unknown>) {
+  const [count] = await server.deps.db.models.Order.update(values, { where: { reference } });
+  expect(count).toBe(1);
+}
+
+describe('GET /pay/{reference}/info', () => {
+  it('returns the payment-page fields without a token, and nothing private', async () => {
+    const m = await newMerchant(server, { name: 'Corner Café', wallets: ['SOLANA'] });
+    const order = await solanaOrder(m, {
+      webhookUrl: 'https://merchant.example/hook',
+      metadata: { secretNote: 'xyz-private' },
+      description: 'Two coffees',
+    });
+    const res = await server.api('GET', `/pay/${order.reference}/info`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      reference: order.reference,
+      status: 'PENDING',
+      network: 'SOLANA',
+      token: 'USDT',
+      amount: order.amount,
+      amountReceived: '0.000000',
+      amountDue: order.amount,
+      recipient: SOLANA_WALLET,
+      merchantName: 'Corner Café',
+      description: 'Two coffees',
+      payUrl: order.payUrl,
+      qrData: order.payUrl,
+      qrImageUrl: `http://pay.example.test/pay/${order.reference}/qr.svg`,
+      checkoutUrl: `http://pay.example.test/checkout/${order.reference}`,
+      txRequestUrl: `solana:http://pay.example.test/pay/tx-request/${order.reference}`,
+      expiresAt: order.expiresAt,
+      paidLate: false,
+      txId: null,
+    });
+    expect(Number(res.body.amount)).toBeCloseTo(12.5, 4);
+    expect(res.body.tokenMintOrContract).toBe(order.tokenMintOrContract);
+    expect(res.body.payUrl).toMatch(/^solana:/);
+    // Nothing of the merchant's private settings.
+    expect(res.text).not.toContain(m.email);
+    expect(res.text).not.toContain('merchant.example');
+    expect(res.text).not.toContain('xyz-private');
+    expect(res.text).not.toContain('secretNote');
+    expect(res.text).not.toContain('metadata');
+    expect(res.text.toLowerCase()).not.toContain('webhook');
+    expect(res.text).not.toContain(m.id);
+    expect(res.body).not.toHaveProperty('merchantWalletId');
+    expect(res.body).not.toHaveProperty('messengerChatId');
+  });
+
+  it('answers 404 with the error body for an unknown reference and 400 for a malformed one', async () => {
+    expectErrorBody(await server.api('GET', `/pay/${unknownReference()}/info`), 404, 'NOT_FOUND');
+    expectErrorBody(await server.api('GET', '/pay/not-a-reference/info'), 400, 'VALIDATION_ERROR');
+  });
+});
+
+describe('CORS', () => {
+  it('opens the /pay routes to any origin', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const order = await solanaOrder(m);
+    const origin = { origin: 'https://shop.example' };
+    for (const path of [
+      `/pay/${order.reference}/info`,
+      `/pay/tx-request/${order.reference}`,
+      `/pay/${order.reference}/qr.svg`,
+      '/pay/icon.svg',
+      `/pay/${unknownReference()}/info`, // errors too
+    ]) {
+      const res = await server.api('GET', path, { headers: origin });
+      expect(res.headers.get('access-control-allow-origin'), path).toBe('*');
+    }
+    const post = await server.api('POST', `/pay/${order.reference}/submit-tx`, {
+      headers: origin,
+      body: { txId: 'abc' },
+    });
+    expect(post.status).toBe(400);
+    expect(post.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('answers a preflight with 204 and the allow headers', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const order = await solanaOrder(m);
+    for (const path of [`/pay/${order.reference}/submit-tx`, `/pay/tx-request/${order.reference}`]) {
+      const res = await fetch(`${server.url}${path}`, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://wallet.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type',
+        },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-methods')).toMatch(/POST/);
+      expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('content-type');
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+  });
+
+  it('does not open merchant routes', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const order = await solanaOrder(m);
+    const headers = { origin: 'https://evil.example' };
+    for (const res of [
+      await server.api('GET', `/orders/${order.reference}`, { token: m.token, headers }),
+      await server.api('GET', '/users/me', { token: m.token, headers }),
+      await server.api('POST', '/orders', { token: m.token, headers, body: {} }),
+      await server.api('POST', '/auth/login', { headers, body: { email: m.email, password: 'x' } }),
+    ]) {
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    const preflight = await fetch(`${server.url}/orders`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('Solana Pay transaction request', () => {
+  it('GET without account returns the label and icon', async () => {
+    const m = await newMerchant(server, { name: 'Label Shop', wallets: ['SOLANA'] });
+    const order = await solanaOrder(m);
+    const res = await server.api('GET', `/pay/tx-request/${order.reference}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ label: 'Label Shop', icon: 'http://pay.example.test/pay/icon.svg' });
+    expect(new URL(res.body.icon).pathname).toBe('/pay/icon.svg');
+  });
+
+  it('serves the icon as SVG', async () => {
+    const res = await fetch(`${server.url}/pay/icon.svg`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(await res.text()).toMatch(/^<svg[\s>]/);
+  });
+
+  it('answers 502 UPSTREAM_UNAVAILABLE with a top-level message when the RPC is unreachable', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const order = await solanaOrder(m);
+    const account = payerAccount();
+    const get = await server.api('GET', `/pay/tx-request/${order.reference}?account=${account}`);
+    expectPayError(get, 502, 'UPSTREAM_UNAVAILABLE');
+    expect(get.text).not.toContain('127.0.0.1:9'); // the RPC URL may embed an API key
+    const post = await server.api('POST', `/pay/tx-request/${order.reference}`, { body: { account } });
+    expectPayError(post, 502, 'UPSTREAM_UNAVAILABLE');
+    expect(post.headers.get('access-control-allow-origin')).toBe('*');
+  });
+
+  it('refuses an invalid account with 400 and a top-level message', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const order = await solanaOrder(m);
+    for (const account of ['not-a-key', '0x52908400098527886E0F7030069857D2E4169EE7', '11111111111111111111111111111111', '']) {
+      const res = await server.api('GET', `/pay/tx-request/${order.reference}?account=${encodeURIComponent(account)}`);
+      expectPayError(res, 400, 'VALIDATION_ERROR');
+    }
+    expectPayError(await server.api('GET', `/pay/tx-request/${order.reference}?account=${'A'.repeat(101)}`), 400, 'VALIDATION_ERROR');
+    expectPayError(await server.api('POST', `/pay/tx-request/${order.reference}`, { body: { account: 'nope' } }), 400, 'VALIDATION_ERROR');
+    expectPayError(await server.api('POST', `/pay/tx-request/${order.reference}`, { body: {} }), 400, 'VALIDATION_ERROR');
+    expectPayError(await server.api('POST', `/pay/tx-request/${order.reference}`, { rawBody: '{"account":' }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('answers 404 with a top-level message for an unknown reference', async () => {
+    const ref = unknownReference();
+    expectPayError(await server.api('GET', `/pay/tx-request/${ref}`), 404, 'NOT_FOUND');
+    expectPayError(await server.api('GET', `/pay/tx-request/${ref}?account=${payerAccount()}`), 404, 'NOT_FOUND');
+    expectPayError(await server.api('POST', `/pay/tx-request/${ref}`, { body: { account: payerAccount() } }), 404, 'NOT_FOUND');
+    expectPayError(await server.api('GET', '/pay/tx-request/bad-ref'), 400, 'VALIDATION_ERROR');
+  });
+});
+
+describe('EVM transaction request', () => {
+  it('GET on a POLYGON order returns the unsigned USDT transfer', async () => {
+    const m = await newMerchant(server, { wallets: ['POLYGON'] });
+    const order = await polygonOrder(m);
+    expect(order.recipient).toBe(EVM_WALLET);
+    const res = await server.api('GET', `/pay/tx-request/${order.reference}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      chainId: 137,
+      to: USDT_POLYGON,
+      value: '0',
+      network: 'POLYGON',
+      reference: order.reference,
+      amount: order.amount,
+    });
+    expect(typeof res.body.message).toBe('string');
+    const call = decodeFunctionData({ abi: erc20Abi, data: res.body.data });
+    expect(call.functionName).toBe('transfer');
+    const units = BigInt(Math.round(Number(order.amount) * 1e6));
+    expect(call.args).toEqual([EVM_WALLET, units]);
+
+    // With an EVM account it is the same transfer; a Solana key is refused.
+    const withAccount = await server.api('GET', `/pay/tx-request/${order.reference}?account=${EVM_WALLET.toLowerCase()}`);
+    expect(withAccount.status).toBe(200);
+    expect(withAccount.body.data).toBe(res.body.data);
+    expectPayError(await server.api('GET', `/pay/tx-request/${order.reference}?account=${payerAccount()}`), 400, 'VALIDATION_ERROR');
+  });
+
+  it('POST (Solana Pay only) on a POLYGON order is a 400 and builds nothing', async () => {
+    const m = await newMerchant(server, { wallets: ['POLYGON'] });
+    const order = await polygonOrder(m);
+    for (const account of [payerAccount(), EVM_WALLET]) {
+      const res = await server.api('POST', `/pay/tx-request/${order.reference}`, { body: { account } });
+      expectPayError(res, 400, 'VALIDATION_ERROR');
+      expect(res.body.error.message).toMatch(/solana/i);
+    }
+    const audit = await server.api('GET', `/orders/${order.reference}/audit`, { token: m.token });
+    expect(audit.status).toBe(200);
+    expect(audit.body.items.map((e: { type: string }) => e.type)).not.toContain('tx_request.issued');
+  });
+});
+
+describe('POST /pay/{reference}/submit-tx', () => {
+  it('refuses malformed transaction ids per network', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA', 'POLYGON'] });
+    const sol = await solanaOrder(m);
+    for (const txId of ['abc', evmHash(), encodeBase58(randomBytes(32)), '', '   ', 'x'.repeat(201)]) {
+      const res = await server.api('POST', `/pay/${sol.reference}/submit-tx`, { body: { txId } });
+      expectErrorBody(res, 400, 'VALIDATION_ERROR');
+    }
+    const evm = await polygonOrder(m);
+    for (const txId of [solanaSignature(), '0x1234', `0x${'g'.repeat(64)}`]) {
+      const res = await server.api('POST', `/pay/${evm.reference}/submit-tx`, { body: { txId } });
+      expectErrorBody(res, 400, 'VALIDATION_ERROR');
+    }
+    // Wrong shapes of body.
+    for (const body of [{}, { txId: 5 }, { txId: solanaSignature(), extra: 1 }]) {
+      expectErrorBody(await server.api('POST', `/pay/${sol.reference}/submit-tx`, { body }), 400, 'VALIDATION_ERROR');
+    }
+    const info = await server.api('GET', `/pay/${sol.reference}/info`);
+    expect(info.body.status).toBe('PENDING');
+  });
+
+  it('accepts a well-formed Solana signature as a claim: 202 CONFIRMING, audited as the payer', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const order = await solanaOrder(m, { webhookUrl: 'https://merchant.example/hook', metadata: { secretNote: 'xyz-private' } });
+    const txId = solanaSignature();
+    const res = await server.api('POST', `/pay/${order.reference}/submit-tx`, { body: { txId } });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ reference: order.reference, status: 'CONFIRMING', amountDue: order.amount });
+    expect(res.text).not.toContain('xyz-private');
+    expect(res.text).not.toContain(m.email);
+    expect(res.text.toLowerCase()).not.toContain('webhook');
+
+    const audit = await server.api('GET', `/orders/${order.reference}/audit`, { token: m.token });
+    expect(audit.status).toBe(200);
+    const submitted = audit.body.items.filter((e: { type: string }) => e.type === 'tx.submitted');
+    expect(submitted).toHaveLength(1);
+    expect(submitted[0]).toMatchObject({ actor: 'payer', data: { txId } });
+    // A claim is never trusted: the merchant view shows CONFIRMING, not PAID.
+    const merchantView = await server.api('GET', `/orders/${order.reference}`, { token: m.token });
+    expect(merchantView.body.status).toBe('CONFIRMING');
+
+    // Re-reporting the same id for the same order is accepted once more, without a second claim.
+    const again = await server.api('POST', `/pay/${order.reference}/submit-tx`, { body: { txId } });
+    expect(again.status).toBe(202);
+    const audit2 = await server.api('GET', `/orders/${order.reference}/audit`, { token: m.token });
+    expect(audit2.body.items.filter((e: { type: string }) => e.type === 'tx.submitted')).toHaveLength(1);
+
+    // The same id for another order is a conflict.
+    const other = await solanaOrder(m, { amount: '3' });
+    expectErrorBody(await server.api('POST', `/pay/${other.reference}/submit-tx`, { body: { txId } }), 409, 'CONFLICT');
+  });
+
+  it('accepts a well-formed EVM hash on a POLYGON order', async () => {
+    const m = await newMerchant(server, { wallets: ['POLYGON'] });
+    const order = await polygonOrder(m);
+    const res = await server.api('POST', `/pay/${order.reference}/submit-tx`, { body: { txId: evmHash() } });
+    expect(res.status).toBe(202);
+    expect(res.body.status).toBe('CONFIRMING');
+    expect(res.body.network).toBe('POLYGON');
+  });
+
+  it('answers 404 for an unknown reference', async () => {
+    const res = await server.api('POST', `/pay/${unknownReference()}/submit-tx`, { body: { txId: solanaSignature() } });
+    expectErrorBody(res, 404, 'NOT_FOUND');
+  });
+});
+
+describe('QR images', () => {
+  it('renders the payment URI as SVG, cacheable', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const order = await solanaOrder(m);
+    const res = await fetch(`${server.url}/pay/${order.reference}/qr.svg`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(res.headers.get('cache-control')).toMatch(/public/);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    const text = await res.text();
+    expect(text.startsWith('<svg') || text.startsWith('<?xml')).toBe(true);
+  });
+
+  it('renders the payment URI as PNG, cacheable', async () => {
+    const m = await newMerchant(server, { wallets: ['POLYGON'] });
+    const order = await polygonOrder(m);
+    const res = await fetch(`${server.url}/pay/${order.reference}/qr.png`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(res.headers.get('cache-control')).toMatch(/public/);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.subarray(0, 8)]).toEqual(PNG_SIGNATURE);
+    expect(bytes.length).toBeGreaterThan(100);
+  });
+
+  it('answers 404 with the error body for an unknown reference, 400 for a malformed one', async () => {
+    for (const ext of ['svg', 'png']) {
+      const res = await server.api('GET', `/pay/${unknownReference()}/qr.${ext}`);
+      expectErrorBody(res, 404, 'NOT_FOUND');
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('cache-control') ?? '').not.toMatch(/public/);
+      expectErrorBody(await server.api('GET', `/pay/0OIl/qr.${ext}`), 400, 'VALIDATION_ERROR');
+    }
+  });
+});
+
+describe('orders that can no longer be paid', () => {
+  it('refuses a transaction request and submit-tx on a PAID order with 409', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA', 'POLYGON'] });
+    const sol = await solanaOrder(m);
+    const evm = await polygonOrder(m);
+    await setOrder(sol.reference, { status: 'PAID', paidAt: new Date() });
+    await setOrder(evm.reference, { status: 'PAID', paidAt: new Date() });
+
+    expectPayError(await server.api('GET', `/pay/tx-request/${sol.reference}?account=${payerAccount()}`), 409, 'CONFLICT');
+    expectPayError(await server.api('POST', `/pay/tx-request/${sol.reference}`, { body: { account: payerAccount() } }), 409, 'CONFLICT');
+    expectPayError(await server.api('GET', `/pay/tx-request/${evm.reference}`), 409, 'CONFLICT');
+    expectErrorBody(await server.api('POST', `/pay/${sol.reference}/submit-tx`, { body: { txId: solanaSignature() } }), 409, 'CONFLICT');
+    expectErrorBody(await server.api('POST', `/pay/${evm.reference}/submit-tx`, { body: { txId: evmHash() } }), 409, 'CONFLICT');
+    // The page itself still shows the order.
+    const info = await server.api('GET', `/pay/${sol.reference}/info`);
+    expect(info.status).toBe(200);
+    expect(info.body.status).toBe('PAID');
+  });
+
+  it('refuses an order expired beyond the late-payment window with 409', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA', 'POLYGON'] });
+    const sol = await solanaOrder(m);
+    const evm = await polygonOrder(m);
+    const twoDaysAgo = new Date(Date.now() - 2 * 86400_000);
+    expect(server.config.LATE_PAYMENT_WINDOW_SECONDS).toBeLessThan(2 * 86400);
+    await setOrder(sol.reference, { status: 'EXPIRED', expiresAt: twoDaysAgo });
+    await setOrder(evm.reference, { status: 'EXPIRED', expiresAt: twoDaysAgo });
+
+    expectPayError(await server.api('GET', `/pay/tx-request/${sol.reference}?account=${payerAccount()}`), 409, 'CONFLICT');
+    expectPayError(await server.api('GET', `/pay/tx-request/${evm.reference}`), 409, 'CONFLICT');
+    expectErrorBody(await server.api('POST', `/pay/${sol.reference}/submit-tx`, { body: { txId: solanaSignature() } }), 409, 'CONFLICT');
+    expectErrorBody(await server.api('POST', `/pay/${evm.reference}/submit-tx`, { body: { txId: evmHash() } }), 409, 'CONFLICT');
+  });
+
+  it('still builds for an order expired within the late-payment window', async () => {
+    const m = await newMerchant(server, { wallets: ['POLYGON'] });
+    const evm = await polygonOrder(m);
+    await setOrder(evm.reference, { status: 'EXPIRED', expiresAt: new Date(Date.now() - 3600_000) });
+    const res = await server.api('GET', `/pay/tx-request/${evm.reference}`);
+    expect(res.status).toBe(200);
+    const submit = await server.api('POST', `/pay/${evm.reference}/submit-tx`, { body: { txId: evmHash() } });
+    expect(submit.status).toBe(202);
+  });
+});

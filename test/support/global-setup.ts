@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../server/db/embedded-postgres';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    databaseUrl: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.once('error', reject);
+  });
+}
+
+/**
+ * Each run gets a fresh database: on DATABASE_URL's server when set (CI), else on an embedded
+ * PostgreSQL of its own in a temporary folder. Dropped at the end.
+ */
+export default async function setup(project: TestProject) {
+  let embedded: EmbeddedDatabase | undefined;
+  let dataDir: string | undefined;
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stablepay-test-'));
+    fs.chmodSync(dataDir, 0o755);
+    embedded = await startEmbeddedPostgres({ dataDir, port: await freePort() });
+    serverUrl = embedded.url;
+  }
+  const name = `stablepay_test_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  project.provide('databaseUrl', url.toString());
+
+  return async () => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+    if (embedded) {
+      await embedded.stop();
+      fs.rmSync(dataDir!, { recursive: true, force: true });
+    }
+  };
+}

@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { loadConfig } from '../../server/config';
+import type { Deps } from '../../server/deps';
+import { startServer } from '../../server/main';
+import { createMerchant } from '../../server/merchants/create-merchant';
+
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+/** The real server on a random port, on this run's database, with test-friendly settings. */
+export async function startTestServer(env: Record<string, string> = {}, overrides: Partial<Deps> = {}) {
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: inject('databaseUrl'),
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_BASE_URL: 'http://pay.example.test',
+    FX_PROVIDER: 'static',
+    FX_STATIC_RATES: 'BRL:5.25,EUR:0.92',
+    SOLANA_RPC_URL: 'http://127.0.0.1:9',
+    RPC_TIMEOUT_MS: '2000',
+    DB_POOL_MAX: '5',
+    ...env,
+  });
+  const running = await startServer(config, overrides);
+  return { ...running, api: apiClient(running.url), config };
+}
+
+export type ApiResponse<T = unknown> = { status: number; headers: Headers; body: T; text: string };
+
+export function apiClient(baseUrl: string) {
+  return async function api<T = any>( // eslint-disable-line @typescript-eslint/no-explicit-any
+    method: string,
+    path: string,
+    opts: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    } else if (opts.rawBody !== undefined) headers['content-type'] ??= 'application/json';
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  };
+}
+
+export const TEST_PASSWORD = 'correct horse battery staple';
+export const SOLANA_WALLET = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+export const EVM_WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+/** A new merchant of its own (tests never share tenants), logged in, optionally with wallets. */
+export async function newMerchant(server: TestServer, opts: { name?: string; wallets?: ('SOLANA' | 'POLYGON' | 'ETHEREUM')[] } = {}) {
+  const email = `m-${randomUUID()}@example.com`;
+  const merchant = await createMerchant(server.deps.db.models, { email, password: TEST_PASSWORD, name: opts.name ?? 'Test Shop' });
+  const login = await server.api<{ token: string }>('POST', '/auth/login', { body: { email, password: TEST_PASSWORD } });
+  if (login.status !== 200) throw new Error(`login failed: ${login.text}`);
+  const token = login.body.token;
+  const wallets: Record<string, string> = {};
+  for (const network of opts.wallets ?? []) {
+    const res = await server.api('POST', '/users/me/wallets', {
+      token,
+      body: { network, public_address: network === 'SOLANA' ? SOLANA_WALLET : EVM_WALLET },
+    });
+    if (res.status !== 201) throw new Error(`wallet failed: ${res.text}`);
+    wallets[network] = res.body.wallet_id;
+  }
+  return { id: merchant.id, email, token, wallets };
+}
+
+/** Every error leaves with the one body. */
+export function expectErrorBody(res: ApiResponse, status: number, code: string) {
+  const body = res.body as { error?: { code?: string; message?: string } };
+  if (res.status !== status || body?.error?.code !== code || typeof body.error.message !== 'string')
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${res.text}`);
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../server/config';
+
+describe('configuration', () => {
+  it('has working defaults for development', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.ORDER_TTL_SECONDS).toBe(900);
+    expect(config.JWT_TTL).toBe('7d');
+    expect(config.POLYGON_CHAIN_ID).toBe(137);
+    expect(config.ETHEREUM_CHAIN_ID).toBe(1);
+    expect(config.USDC_MINT_SOLANA).toBeUndefined();
+    expect(config.FX_STATIC_RATES).toEqual({ BRL: '5.25', EUR: '0.92' });
+    expect(config.PUBLIC_BASE_URL).toBe('http://localhost:3000');
+  });
+
+  it('refuses to start in production without JWT_SECRET, naming it', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: 'a'.repeat(64) })).toThrow(/JWT_SECRET/);
+    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) })).toThrow(/DATA_ENCRYPTION_KEY/);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), DATA_ENCRYPTION_KEY: 'a'.repeat(64) }).NODE_ENV).toBe(
+      'production',
+    );
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['JWT_TTL', 'seven days'],
+    ['JWT_SECRET', 'short'],
+    ['ORDER_TTL_SECONDS', '10'],
+    ['FX_PROVIDER', 'yahoo'],
+    ['FX_STATIC_RATES', 'BRL=5'],
+    ['SOLANA_RPC_URL', 'not a url'],
+    ['DATA_ENCRYPTION_KEY', 'too-short'],
+  ])('a bad %s stops start-up with a message naming it', (name, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toContain(name);
+  });
+
+  it('needs a static rate for every quote currency', () => {
+    expect(() => loadConfig({ QUOTE_CURRENCIES: 'BRL,EUR,GBP' })).toThrow(/GBP/);
+    expect(loadConfig({ QUOTE_CURRENCIES: 'BRL,GBP', FX_STATIC_RATES: 'BRL:5,GBP:0.8' }).QUOTE_CURRENCIES).toEqual(['BRL', 'GBP']);
+  });
+});
