@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'order.payment_rejected',
 ] as const;
 export const ZEventType = z.enum(EVENT_TYPES);
+export type EventType = z.infer<typeof ZEventType>;
 
 export const ZWebhookDelivery = z.object({
   id: z.string(),
@@ -64,6 +65,17 @@ export const deliveriesContract = c.router(
       metadata: merchantAuth,
       pathParams: ZReferenceParams,
       responses: { 200: list(ZWebhookDelivery), ...orderErrors },
+    },
+    redeliverWebhook: {
+      method: 'POST',
+      path: '/orders/:reference/webhook-deliveries/:id/redeliver',
+      summary: 'Send the event of a recorded webhook attempt again, now',
+      description:
+        'Signs and sends the same event (same id and body) to the current target, records the attempt and returns it. A success ends any pending retries of that event.',
+      metadata: merchantAuth,
+      pathParams: ZReferenceParams.extend({ id: z.string().regex(/^[1-9]\d{0,17}$/, 'must be a delivery id') }),
+      body: c.noBody(),
+      responses: { 200: ZWebhookDelivery, ...orderErrors },
     },
     messengerDeliveries: {
       method: 'GET',

@@ -1,3 +1,4 @@
+import { validate as cronValidate } from 'node-cron';
 import { z } from 'zod';
 
 /** Mainnet defaults: a merchant who sets nothing gets the real tokens. */
@@ -39,6 +40,8 @@ const currencyList = z
   .pipe(z.array(z.string().regex(/^[A-Z]{3}$/, 'three upper-case letters')).min(1));
 
 const url = z.string().url();
+
+const cron = z.string().refine((v) => cronValidate(v), 'must be a cron pattern, e.g. "*/5 * * * * *"');
 
 export const configSchema = z
   .object({
@@ -94,6 +97,23 @@ export const configSchema = z
     QUOTE_CURRENCIES: currencyList.default('BRL,EUR'),
 
     MESSENGER_API_BASE_URL: url.default('https://api.telegram.org'),
+
+    /** Webhook attempts per event (the first included) before it is given up. */
+    WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(12),
+    /** Delay before retry n is base * 2^(n-1): 42 s gives 12 attempts over about 24 h. */
+    WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(42_000),
+    WEBHOOK_TIMEOUT_MS: positiveInt.default(10_000),
+    /** A claimed delivery is retaken by another instance this long after its send deadline (crash recovery). */
+    WEBHOOK_LEASE_GRACE_MS: positiveInt.default(30_000),
+    /** Allow webhook URLs on loopback/private addresses. Default: allowed outside production. */
+    WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).optional(),
+
+    /** Background jobs (node-cron, 6 fields with seconds). JOBS_ENABLED=false runs none (e.g. API-only instances). */
+    JOBS_ENABLED: z.enum(['true', 'false']).default('true'),
+    JOB_DELIVER_EVENTS_CRON: cron.default('*/2 * * * * *'),
+    JOB_EXPIRE_ORDERS_CRON: cron.default('*/10 * * * * *'),
+    JOB_SCAN_PAYMENTS_CRON: cron.default('*/10 * * * * *'),
+    JOB_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
   })
   .superRefine((cfg, ctx) => {
     if (cfg.NODE_ENV === 'production') {
@@ -131,6 +151,8 @@ export const configSchema = z
     JWT_SECRET: cfg.JWT_SECRET ?? DEV_JWT_SECRET,
     encryptionKey: decodeKey(cfg.DATA_ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY)!,
     PUBLIC_BASE_URL: (cfg.PUBLIC_BASE_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/+$/, ''),
+    webhookAllowPrivate: cfg.WEBHOOK_ALLOW_PRIVATE ? cfg.WEBHOOK_ALLOW_PRIVATE === 'true' : cfg.NODE_ENV !== 'production',
+    jobsEnabled: cfg.JOBS_ENABLED === 'true',
   }));
 
 export type Config = z.infer<typeof configSchema>;

@@ -8,6 +8,7 @@ import type { Deps } from './deps';
 import { createRateProvider } from './fx';
 import { createLogger } from './lib/logger';
 import { createSecretBox } from './lib/secret-box';
+import { startJobs } from './jobs/scheduler';
 
 /** Everything the app and the jobs share, built once. */
 export async function buildDeps(config: Config, overrides: Partial<Deps> = {}): Promise<Deps> {
@@ -33,15 +34,20 @@ export async function startServer(config: Config, overrides: Partial<Deps> = {})
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once('error', reject);
   });
+  const jobs = startJobs(deps);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   return {
     deps,
     server,
+    jobs,
     url: `http://127.0.0.1:${port}`,
+    /** Graceful: no new jobs or requests, runs in progress finish, then the database closes. */
     async stop() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await jobs.stop();
+      await closed;
       await deps.db.close();
     },
   };

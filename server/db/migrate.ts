@@ -1,13 +1,17 @@
 import { Umzug, type MigrationFn, type UmzugStorage } from 'umzug';
 import type { Sequelize, Transaction } from 'sequelize';
 import * as m0001 from './migrations/0001-initial';
+import * as m0002 from './migrations/0002-event-outbox';
 
 /** Migrations get a query runner that takes plain SQL, bound to the migration transaction. */
 export type MigrationContext = { query(sql: string): Promise<unknown> };
 export type Migration = MigrationFn<MigrationContext>;
 
 /** Listed explicitly (not globbed) so the order is the code's, whatever the file system says. */
-const migrations = [{ name: '0001-initial', ...m0001 }];
+const migrations = [
+  { name: '0001-initial', ...m0001 },
+  { name: '0002-event-outbox', ...m0002 },
+];
 
 const LOCK_ID = 7_301_955_001;
 

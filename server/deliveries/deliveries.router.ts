@@ -3,6 +3,7 @@ import { deliveriesContract } from '../../contract';
 import type { Deps } from '../deps';
 import { currentMerchant } from '../http/current-merchant';
 import { listAudit, listMessengerDeliveries, listWebhookDeliveries } from './list-deliveries';
+import { redeliverWebhook } from './redeliver-webhook';
 
 export function deliveriesRouter(deps: Deps) {
   const messenger = async ({
@@ -19,6 +20,14 @@ export function deliveriesRouter(deps: Deps) {
     webhookDeliveries: async ({ req, params }) => ({
       status: 200,
       body: await listWebhookDeliveries(deps, currentMerchant(req).id, params.reference),
+    }),
+    redeliverWebhook: async ({ req, params }) => ({
+      status: 200,
+      body: await redeliverWebhook(deps, {
+        merchantId: currentMerchant(req).id,
+        reference: params.reference,
+        deliveryId: params.id,
+      }),
     }),
     messengerDeliveries: messenger,
     telegramDeliveries: messenger,

@@ -41,6 +41,9 @@ export function toApiError(err: unknown): ApiError | null {
   return null;
 }
 
+/** The transaction-request path; case-insensitive, as Express routes are. */
+const SOLANA_PAY_PATH = /^\/pay\/tx-request(\/|$)/i;
+
 /** The last handler: every failure leaves as the one error body; 500s say nothing of internals. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, next) => {
@@ -53,7 +56,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     for (const [name, value] of Object.entries(apiError.headers ?? {})) res.setHeader(name, value);
     const body = apiError.toBody();
     // Solana Pay wallets read a top-level `message` on the transaction-request path.
-    const payload = req.path.startsWith('/pay/tx-request/') ? { ...body, message: apiError.message } : body;
+    const payload = SOLANA_PAY_PATH.test(req.path) ? { ...body, message: apiError.message } : body;
     res.status(apiError.status).json(payload);
   };
 }

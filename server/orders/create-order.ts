@@ -3,6 +3,8 @@ import type { Merchant } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { recordAudit } from '../events/audit';
+import { checkWebhookUrl } from '../events/check-webhook-url';
+import { emitOrderEvent } from '../events/emit-order-event';
 import { formatUnits } from '../lib/decimal';
 import { claimKey, findReplay, requestHash, storeResponse, type IdempotencyScope } from './idempotency';
 import { newReference } from './new-reference';
@@ -35,6 +37,7 @@ export async function createOrder(
         ? 'USDC is not enabled on this server (USDC_MINT_SOLANA is not set)'
         : `is not available on ${body.network}`,
     );
+  if (body.webhookUrl) await checkWebhookUrl(deps, body.webhookUrl, 'body.webhookUrl');
   const wallet = await resolveWallet(deps, merchant.id, body.network, body.merchantWalletId);
   // Rates come from outside: fetched before the transaction so no lock waits on the network.
   const price = await priceOrder(deps, body);
@@ -103,6 +106,7 @@ export async function createOrder(
       },
       now,
     );
+    await emitOrderEvent(deps, transaction, order, 'order.created', now);
     const response = { status: 201 as const, body: presentOrder(deps, order, merchant.fullName) };
     if (scope) await storeResponse(deps, scope, response, transaction);
     return { ...response, replayed: false };

@@ -4,6 +4,7 @@ import type { ClaimSource } from '../db/models/payment-claim';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { recordAudit } from '../events/audit';
+import { changeOrderStatus } from './change-order-status';
 import { findOrder } from './find-order';
 
 /** Whether an order can still be paid: not PAID, and not past the late-payment window. */
@@ -25,7 +26,10 @@ export async function submitPaymentClaim(
 ): Promise<Order> {
   const { models, sequelize } = deps.db;
   const probe = await findOrder(models, { reference: input.reference, merchantId: input.merchantId });
-  if (!deps.chains.get(probe.network).isWellFormedTxId(input.txId))
+  // EVM hashes are hex, so case-insensitive: one canonical (lower-case) form, or the unique index
+  // on (network, tx_id) would let one transaction claim two orders by changing its case.
+  const txId = probe.network === 'SOLANA' ? input.txId : input.txId.toLowerCase();
+  if (!deps.chains.get(probe.network).isWellFormedTxId(txId))
     throw ApiError.field(
       'body.txId',
       probe.network === 'SOLANA'
@@ -38,7 +42,7 @@ export async function submitPaymentClaim(
       const order = await findOrder(models, { reference: input.reference }, { transaction, lock: true });
       const now = deps.clock();
       const existing = await models.PaymentClaim.findOne({
-        where: { network: order.network, txId: input.txId },
+        where: { network: order.network, txId },
         order: [['id', 'DESC']],
         transaction,
       });
@@ -51,7 +55,7 @@ export async function submitPaymentClaim(
         {
           orderId: order.id,
           network: order.network,
-          txId: input.txId,
+          txId,
           source: input.source,
           createdAt: now,
           updatedAt: now,
@@ -62,29 +66,16 @@ export async function submitPaymentClaim(
       await recordAudit(
         models,
         transaction,
-        { orderId: order.id, type: 'tx.submitted', actor, data: { txId: input.txId } },
+        { orderId: order.id, type: 'tx.submitted', actor, data: { txId } },
         now,
       );
-      if (order.status !== 'CONFIRMING') {
-        await recordAudit(
-          models,
-          transaction,
-          {
-            orderId: order.id,
-            type: 'status.changed',
-            actor,
-            data: {
-              from: order.status,
-              to: 'CONFIRMING',
-              reason: 'transaction reported, awaiting on-chain verification',
-            },
-          },
-          now,
-        );
-        order.status = 'CONFIRMING';
-        order.updatedAt = now;
-        await order.save({ transaction });
-      }
+      if (order.status !== 'CONFIRMING')
+        await changeOrderStatus(deps, transaction, order, {
+          to: 'CONFIRMING',
+          actor,
+          reason: 'transaction reported, awaiting on-chain verification',
+          data: { txId },
+        });
       return order;
     });
   } catch (error) {

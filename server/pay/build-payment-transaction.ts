@@ -5,6 +5,32 @@ import { formatUnits } from '../lib/decimal';
 import { assertPayable } from '../orders/submit-payment-claim';
 import { findPublicOrder } from './find-payable-order';
 
+/** Distinct payer accounts recorded per order; more would only let anyone flood the timeline. */
+export const MAX_TX_REQUEST_AUDITS = 10;
+const ISSUED = 'tx_request.issued';
+
+/**
+ * Records that a transaction was issued, once per payer account and at most MAX_TX_REQUEST_AUDITS
+ * times per order: the route is public, and wallets and pages call it repeatedly.
+ */
+async function auditIssued(deps: Deps, orderId: string, account: string | null) {
+  const { models, sequelize } = deps.db;
+  const seen = await models.AuditEntry.findAll({
+    where: { orderId, type: ISSUED },
+    attributes: ['data'],
+    limit: MAX_TX_REQUEST_AUDITS,
+  });
+  if (seen.length >= MAX_TX_REQUEST_AUDITS || seen.some((e) => (e.data.account ?? null) === account)) return;
+  await sequelize.transaction((transaction) =>
+    recordAudit(
+      models,
+      transaction,
+      { orderId, type: ISSUED, actor: 'payer', data: { account } },
+      deps.clock(),
+    ),
+  );
+}
+
 /**
  * The transaction the payer signs (Solana Pay transaction request, or EVM call data).
  * Refused for an order that can no longer be paid; recorded in the audit once built.
@@ -40,19 +66,7 @@ export async function buildPaymentTransaction(
     },
     input.account,
   );
-  await deps.db.sequelize.transaction((transaction) =>
-    recordAudit(
-      deps.db.models,
-      transaction,
-      {
-        orderId: order.id,
-        type: 'tx_request.issued',
-        actor: 'payer',
-        data: { account: input.account ?? null },
-      },
-      deps.clock(),
-    ),
-  );
+  await auditIssued(deps, order.id, input.account ?? null);
   const common = { reference: order.reference, amount, message: built.message };
   if (built.kind === 'solana')
     return { ...common, network: 'SOLANA' as const, transaction: built.transaction };

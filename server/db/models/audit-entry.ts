@@ -18,7 +18,7 @@ export class AuditEntry extends Model<InferAttributes<AuditEntry>, InferCreation
   declare createdAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
-    AuditEntry.init(
+    this.init(
       {
         id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
         orderId: { type: DataTypes.BIGINT, allowNull: false },

@@ -19,7 +19,7 @@ export class IdempotencyKey extends Model<
   declare createdAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
-    IdempotencyKey.init(
+    this.init(
       {
         merchantId: { type: DataTypes.UUID, primaryKey: true },
         key: { type: DataTypes.TEXT, primaryKey: true },

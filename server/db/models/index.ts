@@ -1,5 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { AuditEntry } from './audit-entry';
+import { Event } from './event';
+import { EventDelivery } from './event-delivery';
 import { IdempotencyKey } from './idempotency-key';
 import { Merchant } from './merchant';
 import { MessengerDelivery } from './messenger-delivery';
@@ -8,38 +10,27 @@ import { PaymentClaim } from './payment-claim';
 import { Wallet } from './wallet';
 import { WebhookDelivery } from './webhook-delivery';
 
-export {
-  AuditEntry,
-  IdempotencyKey,
-  Merchant,
-  MessengerDelivery,
-  Order,
-  PaymentClaim,
-  Wallet,
-  WebhookDelivery,
-};
+export { AuditEntry, Event, EventDelivery, IdempotencyKey, Merchant, MessengerDelivery, Order, PaymentClaim, Wallet, WebhookDelivery };
 
+/**
+ * Models bound to one connection. Each call makes fresh subclasses, so two databases open in one
+ * process (tests, tools) never re-bind each other's models; instances are still `instanceof` the
+ * classes above.
+ */
 export function initModels(sequelize: Sequelize) {
-  for (const model of [
-    AuditEntry,
-    IdempotencyKey,
-    Merchant,
-    MessengerDelivery,
-    Order,
-    PaymentClaim,
-    Wallet,
-    WebhookDelivery,
-  ])
-    model.initModel(sequelize);
-  return {
-    AuditEntry,
-    IdempotencyKey,
-    Merchant,
-    MessengerDelivery,
-    Order,
-    PaymentClaim,
-    Wallet,
-    WebhookDelivery,
+  const models = {
+    AuditEntry: class AuditEntryModel extends AuditEntry {},
+    Event: class EventModel extends Event {},
+    EventDelivery: class EventDeliveryModel extends EventDelivery {},
+    IdempotencyKey: class IdempotencyKeyModel extends IdempotencyKey {},
+    Merchant: class MerchantModel extends Merchant {},
+    MessengerDelivery: class MessengerDeliveryModel extends MessengerDelivery {},
+    Order: class OrderModel extends Order {},
+    PaymentClaim: class PaymentClaimModel extends PaymentClaim {},
+    Wallet: class WalletModel extends Wallet {},
+    WebhookDelivery: class WebhookDeliveryModel extends WebhookDelivery {},
   };
+  for (const model of Object.values(models)) model.initModel(sequelize);
+  return models;
 }
 export type Models = ReturnType<typeof initModels>;

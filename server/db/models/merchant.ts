@@ -25,7 +25,7 @@ export class Merchant extends Model<InferAttributes<Merchant>, InferCreationAttr
   declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
-    Merchant.init(
+    this.init(
       {
         id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
         email: { type: DataTypes.TEXT, allowNull: false },

@@ -14,6 +14,7 @@ export class MessengerDelivery extends Model<
 > {
   declare id: CreationOptional<string>;
   declare orderId: string;
+  declare deliveryId: string | null;
   declare eventType: string;
   declare chatId: string;
   declare text: string;
@@ -25,10 +26,11 @@ export class MessengerDelivery extends Model<
   declare createdAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
-    MessengerDelivery.init(
+    this.init(
       {
         id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
         orderId: { type: DataTypes.BIGINT, allowNull: false },
+        deliveryId: DataTypes.BIGINT,
         eventType: { type: DataTypes.TEXT, allowNull: false },
         chatId: { type: DataTypes.TEXT, allowNull: false },
         text: { type: DataTypes.TEXT, allowNull: false },

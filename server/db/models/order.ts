@@ -38,7 +38,7 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
-    Order.init(
+    this.init(
       {
         id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
         reference: { type: DataTypes.TEXT, allowNull: false },

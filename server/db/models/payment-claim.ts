@@ -31,7 +31,7 @@ export class PaymentClaim extends Model<
   declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
-    PaymentClaim.init(
+    this.init(
       {
         id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
         orderId: { type: DataTypes.BIGINT, allowNull: false },

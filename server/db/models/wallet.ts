@@ -19,7 +19,7 @@ export class Wallet extends Model<InferAttributes<Wallet>, InferCreationAttribut
   declare deletedAt: CreationOptional<Date | null>;
 
   static initModel(sequelize: Sequelize) {
-    Wallet.init(
+    this.init(
       {
         id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
         merchantId: { type: DataTypes.UUID, allowNull: false },

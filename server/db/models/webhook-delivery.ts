@@ -14,6 +14,7 @@ export class WebhookDelivery extends Model<
 > {
   declare id: CreationOptional<string>;
   declare orderId: string;
+  declare deliveryId: string | null;
   declare eventId: string;
   declare eventType: string;
   declare url: string;
@@ -27,10 +28,11 @@ export class WebhookDelivery extends Model<
   declare createdAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
-    WebhookDelivery.init(
+    this.init(
       {
         id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
         orderId: { type: DataTypes.BIGINT, allowNull: false },
+        deliveryId: DataTypes.BIGINT,
         eventId: { type: DataTypes.TEXT, allowNull: false },
         eventType: { type: DataTypes.TEXT, allowNull: false },
         url: { type: DataTypes.TEXT, allowNull: false },

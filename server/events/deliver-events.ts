@@ -1,0 +1,205 @@
+import { QueryTypes } from 'sequelize';
+import type { Order as OrderBody } from '../../contract';
+import type { EventDelivery, Merchant } from '../db/models';
+import type { Deps } from '../deps';
+import { recordAudit } from './audit';
+import { postJson } from './http-post';
+import { messengerText } from './message-text';
+import { sendTelegramMessage } from './send-telegram-message';
+import { signatureHeader } from './webhook-signature';
+
+/** A lease long enough for one send (timeout) plus recording; an expired lease is taken over. */
+const leaseSeconds = (deps: Pick<Deps, 'config'>) =>
+  (deps.config.WEBHOOK_TIMEOUT_MS + deps.config.WEBHOOK_LEASE_GRACE_MS) / 1000;
+
+export type AttemptOutcome = {
+  ok: boolean;
+  status: number | null;
+  body: string | null;
+  error: string | null;
+  durationMs: number;
+  /** Honour the receiver's own retry hint (Telegram's 429 retry_after). */
+  retryAfterSeconds?: number | null;
+  /** Nothing will change by retrying (e.g. the bot token was removed). */
+  permanent?: boolean;
+  requestBody: string;
+};
+
+/** Delay before retry n (n = attempts made so far): base * 2^(n-1). */
+export function retryDelayMs(deps: Pick<Deps, 'config'>, attempts: number): number {
+  return deps.config.WEBHOOK_RETRY_BASE_MS * 2 ** (attempts - 1);
+}
+
+/**
+ * Leases up to `batchSize` due tasks for this worker. SKIP LOCKED lets several instances claim
+ * disjoint batches at once; the lease (not a held lock) survives the send, and expires if we die.
+ */
+async function claimDue(deps: Pick<Deps, 'db' | 'config'>, workerId: string, batchSize: number): Promise<string[]> {
+  const rows = await deps.db.sequelize.query<{ id: string }>(
+    `UPDATE event_deliveries SET locked_until = now() + make_interval(secs => :lease), locked_by = :workerId
+      WHERE id IN (
+        SELECT id FROM event_deliveries
+         WHERE status = 'PENDING' AND next_attempt_at <= now()
+           AND (locked_until IS NULL OR locked_until < now())
+         ORDER BY next_attempt_at
+         LIMIT :batchSize
+         FOR UPDATE SKIP LOCKED)
+      RETURNING id`,
+    { type: QueryTypes.SELECT, replacements: { lease: leaseSeconds(deps), workerId, batchSize } },
+  );
+  return rows.map((r) => r.id);
+}
+
+function activeSecrets(deps: Pick<Deps, 'secrets'>, merchant: Merchant, now: Date): string[] {
+  const secrets: string[] = [];
+  if (merchant.webhookSecretSealed) secrets.push(deps.secrets.open(merchant.webhookSecretSealed));
+  if (
+    merchant.previousWebhookSecretSealed &&
+    merchant.previousWebhookSecretExpiresAt &&
+    merchant.previousWebhookSecretExpiresAt > now
+  )
+    secrets.push(deps.secrets.open(merchant.previousWebhookSecretSealed));
+  return secrets;
+}
+
+/** One send of one task, on its channel. Never throws: every failure is an outcome to record. */
+export async function attemptDelivery(deps: Deps, task: EventDelivery, attempt: number): Promise<AttemptOutcome> {
+  const { Event, Merchant } = deps.db.models;
+  const event = await Event.findByPk(task.eventId);
+  const merchant = event && (await Merchant.findByPk(event.merchantId));
+  if (!event || !merchant) return failure('event or merchant missing', '', true);
+  const now = deps.clock();
+
+  if (task.channel === 'webhook') {
+    const secrets = activeSecrets(deps, merchant, now);
+    if (secrets.length === 0)
+      return failure('no webhook signing secret yet: create one with POST /users/me/webhook-secret', event.body);
+    const timestamp = Math.floor(now.getTime() / 1000);
+    const result = await postJson(task.target, event.body, {
+      timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
+      guard: !deps.config.webhookAllowPrivate,
+      headers: {
+        'X-Webhook-Id': event.id,
+        'X-Webhook-Timestamp': String(timestamp),
+        'X-Webhook-Signature': signatureHeader(event.body, secrets, timestamp),
+        'X-Webhook-Attempt': String(attempt),
+      },
+    });
+    const ok = result.status !== null && result.status >= 200 && result.status < 300;
+    return { ...result, ok, error: result.error ?? (ok ? null : `HTTP ${result.status}`), requestBody: event.body };
+  }
+
+  const text = messengerText(event.type, (JSON.parse(event.body) as { data: { order: OrderBody } }).data.order);
+  if (!merchant.messengerBotTokenSealed) return failure('messenger bot token was removed from the profile', text, true);
+  const result = await sendTelegramMessage({
+    baseUrl: deps.config.MESSENGER_API_BASE_URL,
+    botToken: deps.secrets.open(merchant.messengerBotTokenSealed),
+    chatId: task.target,
+    text,
+    timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
+  });
+  return { ...result, error: result.error ?? (result.ok ? null : `HTTP ${result.status}`), requestBody: text };
+}
+
+function failure(error: string, requestBody: string, permanent = false): AttemptOutcome {
+  return { ok: false, status: null, body: null, error, durationMs: 0, permanent, requestBody };
+}
+
+/**
+ * Records an attempt and moves the task on, in one transaction: delivered, retried later with
+ * backoff, or given up after WEBHOOK_MAX_ATTEMPTS. `manual` attempts (redeliver) never reschedule.
+ */
+export async function recordAttempt(
+  deps: Deps,
+  taskId: string,
+  outcome: AttemptOutcome,
+  opts: { manual?: boolean } = {},
+) {
+  const { models, sequelize } = deps.db;
+  return sequelize.transaction(async (transaction) => {
+    const task = await models.EventDelivery.findByPk(taskId, { transaction, lock: transaction.LOCK.UPDATE });
+    const event = task && (await models.Event.findByPk(task.eventId, { transaction }));
+    if (!task || !event) return null;
+    const now = deps.clock();
+    const attempt = task.attempts + 1;
+    let nextRetryAt: Date | null = null;
+    if (outcome.ok) task.status = 'DELIVERED';
+    else if (!opts.manual && task.status === 'PENDING') {
+      if (outcome.permanent || attempt >= deps.config.WEBHOOK_MAX_ATTEMPTS) task.status = 'FAILED';
+      else {
+        const delay = Math.max(retryDelayMs(deps, attempt), (outcome.retryAfterSeconds ?? 0) * 1000);
+        nextRetryAt = new Date(now.getTime() + delay);
+        task.nextAttemptAt = nextRetryAt;
+      }
+    }
+    task.attempts = attempt;
+    task.lockedUntil = null;
+    task.lockedBy = null;
+    task.updatedAt = now;
+    await task.save({ transaction });
+
+    const common = {
+      orderId: event.orderId,
+      deliveryId: task.id,
+      eventType: event.type,
+      attempt,
+      responseStatus: outcome.status,
+      responseBody: outcome.body,
+      error: outcome.ok ? null : outcome.error,
+      createdAt: now,
+    };
+    const record =
+      task.channel === 'webhook'
+        ? await models.WebhookDelivery.create(
+            {
+              ...common,
+              eventId: event.id,
+              url: task.target,
+              requestBody: outcome.requestBody,
+              durationMs: outcome.durationMs,
+              nextRetryAt,
+            },
+            { transaction },
+          )
+        : await models.MessengerDelivery.create(
+            { ...common, chatId: task.target, text: outcome.requestBody, status: outcome.ok ? 'SENT' : 'FAILED' },
+            { transaction },
+          );
+    await recordAudit(
+      models,
+      transaction,
+      {
+        orderId: event.orderId,
+        type: `${task.channel}.${outcome.ok ? 'delivered' : task.status === 'FAILED' ? 'gave_up' : 'failed'}`,
+        actor: 'system',
+        data: {
+          eventId: event.id,
+          eventType: event.type,
+          attempt,
+          ...(opts.manual ? { manual: true } : {}),
+          responseStatus: outcome.status,
+          ...(outcome.ok ? {} : { error: outcome.error }),
+          ...(nextRetryAt ? { nextRetryAt: nextRetryAt.toISOString() } : {}),
+        },
+      },
+      now,
+    );
+    return record;
+  });
+}
+
+/** One bounded batch: lease due tasks, send them concurrently, record each. Returns how many. */
+export async function deliverDueEvents(deps: Deps, opts: { workerId: string; batchSize: number }): Promise<number> {
+  const ids = await claimDue(deps, opts.workerId, opts.batchSize);
+  await Promise.all(
+    ids.map(async (id) => {
+      const task = await deps.db.models.EventDelivery.findByPk(id);
+      if (!task || task.lockedBy !== opts.workerId) return;
+      const outcome = await attemptDelivery(deps, task, task.attempts + 1).catch(
+        (error: unknown): AttemptOutcome => failure(error instanceof Error ? error.message : String(error), ''),
+      );
+      await recordAttempt(deps, id, outcome);
+    }),
+  );
+  return ids.length;
+}

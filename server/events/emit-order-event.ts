@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import type { Transaction } from 'sequelize';
+import type { EventType } from '../../contract';
+import type { Order } from '../db/models';
+import type { Deps } from '../deps';
+import { presentOrder } from '../orders/present-order';
+
+/**
+ * Writes an order event and its delivery tasks inside the caller's transaction: the event exists
+ * exactly when the change that caused it does. Targets are fixed now (the order's own settings,
+ * else the merchant's); the bot token is read at send time and never copied.
+ */
+export async function emitOrderEvent(
+  deps: Pick<Deps, 'db' | 'config' | 'chains'>,
+  transaction: Transaction,
+  order: Order,
+  type: EventType,
+  at: Date,
+): Promise<string> {
+  const { Merchant, Event, EventDelivery } = deps.db.models;
+  const merchant = await Merchant.findByPk(order.merchantId, { transaction });
+  if (!merchant) throw new Error(`order ${order.reference} has no merchant`);
+  const id = `evt_${randomBytes(16).toString('hex')}`;
+  const body = JSON.stringify({
+    id,
+    type,
+    createdAt: at.toISOString(),
+    data: { order: presentOrder(deps, order, merchant.fullName) },
+  });
+  await Event.create({ id, orderId: order.id, merchantId: merchant.id, type, body, createdAt: at }, { transaction });
+
+  const webhookUrl = order.webhookUrl ?? merchant.webhookUrl;
+  const chatId = order.messengerChatId ?? merchant.messengerChatId;
+  const tasks = [
+    ...(webhookUrl ? [{ channel: 'webhook' as const, target: webhookUrl }] : []),
+    ...(chatId && merchant.messengerBotTokenSealed ? [{ channel: 'messenger' as const, target: chatId }] : []),
+  ];
+  for (const task of tasks)
+    await EventDelivery.create({ eventId: id, ...task, nextAttemptAt: at, createdAt: at, updatedAt: at }, { transaction });
+  return id;
+}

@@ -1,0 +1,8 @@
+import { deliverDueEvents } from '../events/deliver-events';
+import type { Job } from './job';
+
+export const deliverEventsJob: Job = {
+  name: 'deliver-events',
+  schedule: (config) => config.JOB_DELIVER_EVENTS_CRON,
+  run: (deps, { workerId }) => deliverDueEvents(deps, { workerId, batchSize: deps.config.JOB_BATCH_SIZE }),
+};
