@@ -73,7 +73,9 @@ export const deliveriesContract = c.router(
       description:
         'Signs and sends the same event (same id and body) to the current target, records the attempt and returns it. A success ends any pending retries of that event.',
       metadata: merchantAuth,
-      pathParams: ZReferenceParams.extend({ id: z.string().regex(/^[1-9]\d{0,17}$/, 'must be a delivery id') }),
+      pathParams: ZReferenceParams.extend({
+        id: z.string().regex(/^[1-9]\d{0,17}$/, 'must be a delivery id'),
+      }),
       body: c.noBody(),
       responses: { 200: ZWebhookDelivery, ...orderErrors },
     },

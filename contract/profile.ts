@@ -31,6 +31,7 @@ export const ZUpdateProfileBody = z
     phone: z
       .string()
       .regex(/^\+?[0-9 ()-]{5,32}$/, 'must be a phone number, e.g. +55 11 91234-5678')
+      .refine((v) => (v.match(/\d/g) ?? []).length >= 5, 'must have at least 5 digits')
       .nullable(),
     webhook_url: ZHttpUrl.nullable(),
     messenger_chat_id: ZMessengerChatId.nullable(),

@@ -14,7 +14,7 @@ export const ZWallet = z.object({
 
 export const ZCreateWalletBody = z
   .object({
-    name: z.string().trim().min(1).max(100).optional(),
+    name: z.string().trim().min(1).max(100).nullish(),
     network: ZNetwork,
     public_address: z
       .string()

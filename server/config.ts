@@ -151,7 +151,9 @@ export const configSchema = z
     JWT_SECRET: cfg.JWT_SECRET ?? DEV_JWT_SECRET,
     encryptionKey: decodeKey(cfg.DATA_ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY)!,
     PUBLIC_BASE_URL: (cfg.PUBLIC_BASE_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/+$/, ''),
-    webhookAllowPrivate: cfg.WEBHOOK_ALLOW_PRIVATE ? cfg.WEBHOOK_ALLOW_PRIVATE === 'true' : cfg.NODE_ENV !== 'production',
+    webhookAllowPrivate: cfg.WEBHOOK_ALLOW_PRIVATE
+      ? cfg.WEBHOOK_ALLOW_PRIVATE === 'true'
+      : cfg.NODE_ENV !== 'production',
     jobsEnabled: cfg.JOBS_ENABLED === 'true',
   }));
 

@@ -8,7 +8,8 @@ export async function checkWebhookUrl(deps: Pick<Deps, 'config'>, url: string, p
   try {
     await assertPublicUrl(url);
   } catch (error) {
-    if (error instanceof ForbiddenDestinationError) throw ApiError.field(path, `must be a public URL (${error.message})`);
+    if (error instanceof ForbiddenDestinationError)
+      throw ApiError.field(path, `must be a public URL (${error.message})`);
     throw error;
   }
 }

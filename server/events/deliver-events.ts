@@ -34,7 +34,11 @@ export function retryDelayMs(deps: Pick<Deps, 'config'>, attempts: number): numb
  * Leases up to `batchSize` due tasks for this worker. SKIP LOCKED lets several instances claim
  * disjoint batches at once; the lease (not a held lock) survives the send, and expires if we die.
  */
-async function claimDue(deps: Pick<Deps, 'db' | 'config'>, workerId: string, batchSize: number): Promise<string[]> {
+async function claimDue(
+  deps: Pick<Deps, 'db' | 'config'>,
+  workerId: string,
+  batchSize: number,
+): Promise<string[]> {
   const rows = await deps.db.sequelize.query<{ id: string }>(
     `UPDATE event_deliveries SET locked_until = now() + make_interval(secs => :lease), locked_by = :workerId
       WHERE id IN (
@@ -63,7 +67,11 @@ function activeSecrets(deps: Pick<Deps, 'secrets'>, merchant: Merchant, now: Dat
 }
 
 /** One send of one task, on its channel. Never throws: every failure is an outcome to record. */
-export async function attemptDelivery(deps: Deps, task: EventDelivery, attempt: number): Promise<AttemptOutcome> {
+export async function attemptDelivery(
+  deps: Deps,
+  task: EventDelivery,
+  attempt: number,
+): Promise<AttemptOutcome> {
   const { Event, Merchant } = deps.db.models;
   const event = await Event.findByPk(task.eventId);
   const merchant = event && (await Merchant.findByPk(event.merchantId));
@@ -73,7 +81,10 @@ export async function attemptDelivery(deps: Deps, task: EventDelivery, attempt: 
   if (task.channel === 'webhook') {
     const secrets = activeSecrets(deps, merchant, now);
     if (secrets.length === 0)
-      return failure('no webhook signing secret yet: create one with POST /users/me/webhook-secret', event.body);
+      return failure(
+        'no webhook signing secret yet: create one with POST /users/me/webhook-secret',
+        event.body,
+      );
     const timestamp = Math.floor(now.getTime() / 1000);
     const result = await postJson(task.target, event.body, {
       timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
@@ -86,11 +97,20 @@ export async function attemptDelivery(deps: Deps, task: EventDelivery, attempt: 
       },
     });
     const ok = result.status !== null && result.status >= 200 && result.status < 300;
-    return { ...result, ok, error: result.error ?? (ok ? null : `HTTP ${result.status}`), requestBody: event.body };
+    return {
+      ...result,
+      ok,
+      error: result.error ?? (ok ? null : `HTTP ${result.status}`),
+      requestBody: event.body,
+    };
   }
 
-  const text = messengerText(event.type, (JSON.parse(event.body) as { data: { order: OrderBody } }).data.order);
-  if (!merchant.messengerBotTokenSealed) return failure('messenger bot token was removed from the profile', text, true);
+  const text = messengerText(
+    event.type,
+    (JSON.parse(event.body) as { data: { order: OrderBody } }).data.order,
+  );
+  if (!merchant.messengerBotTokenSealed)
+    return failure('messenger bot token was removed from the profile', text, true);
   const result = await sendTelegramMessage({
     baseUrl: deps.config.MESSENGER_API_BASE_URL,
     botToken: deps.secrets.open(merchant.messengerBotTokenSealed),
@@ -98,7 +118,11 @@ export async function attemptDelivery(deps: Deps, task: EventDelivery, attempt: 
     text,
     timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
   });
-  return { ...result, error: result.error ?? (result.ok ? null : `HTTP ${result.status}`), requestBody: text };
+  return {
+    ...result,
+    error: result.error ?? (result.ok ? null : `HTTP ${result.status}`),
+    requestBody: text,
+  };
 }
 
 function failure(error: string, requestBody: string, permanent = false): AttemptOutcome {
@@ -162,7 +186,12 @@ export async function recordAttempt(
             { transaction },
           )
         : await models.MessengerDelivery.create(
-            { ...common, chatId: task.target, text: outcome.requestBody, status: outcome.ok ? 'SENT' : 'FAILED' },
+            {
+              ...common,
+              chatId: task.target,
+              text: outcome.requestBody,
+              status: outcome.ok ? 'SENT' : 'FAILED',
+            },
             { transaction },
           );
     await recordAudit(
@@ -189,14 +218,18 @@ export async function recordAttempt(
 }
 
 /** One bounded batch: lease due tasks, send them concurrently, record each. Returns how many. */
-export async function deliverDueEvents(deps: Deps, opts: { workerId: string; batchSize: number }): Promise<number> {
+export async function deliverDueEvents(
+  deps: Deps,
+  opts: { workerId: string; batchSize: number },
+): Promise<number> {
   const ids = await claimDue(deps, opts.workerId, opts.batchSize);
   await Promise.all(
     ids.map(async (id) => {
       const task = await deps.db.models.EventDelivery.findByPk(id);
       if (!task || task.lockedBy !== opts.workerId) return;
       const outcome = await attemptDelivery(deps, task, task.attempts + 1).catch(
-        (error: unknown): AttemptOutcome => failure(error instanceof Error ? error.message : String(error), ''),
+        (error: unknown): AttemptOutcome =>
+          failure(error instanceof Error ? error.message : String(error), ''),
       );
       await recordAttempt(deps, id, outcome);
     }),

@@ -27,15 +27,23 @@ export async function emitOrderEvent(
     createdAt: at.toISOString(),
     data: { order: presentOrder(deps, order, merchant.fullName) },
   });
-  await Event.create({ id, orderId: order.id, merchantId: merchant.id, type, body, createdAt: at }, { transaction });
+  await Event.create(
+    { id, orderId: order.id, merchantId: merchant.id, type, body, createdAt: at },
+    { transaction },
+  );
 
   const webhookUrl = order.webhookUrl ?? merchant.webhookUrl;
   const chatId = order.messengerChatId ?? merchant.messengerChatId;
   const tasks = [
     ...(webhookUrl ? [{ channel: 'webhook' as const, target: webhookUrl }] : []),
-    ...(chatId && merchant.messengerBotTokenSealed ? [{ channel: 'messenger' as const, target: chatId }] : []),
+    ...(chatId && merchant.messengerBotTokenSealed
+      ? [{ channel: 'messenger' as const, target: chatId }]
+      : []),
   ];
   for (const task of tasks)
-    await EventDelivery.create({ eventId: id, ...task, nextAttemptAt: at, createdAt: at, updatedAt: at }, { transaction });
+    await EventDelivery.create(
+      { eventId: id, ...task, nextAttemptAt: at, createdAt: at, updatedAt: at },
+      { transaction },
+    );
   return id;
 }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import { guardedLookup } from './ssrf-guard';
+import net from 'node:net';
+import { guardedLookup, isForbiddenAddress } from './ssrf-guard';
 
 export type PostResult = {
   status: number | null;
@@ -27,6 +28,7 @@ export function postJson(
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (result: Omit<PostResult, 'durationMs'>) => {
       if (settled) return;
       settled = true;
@@ -39,6 +41,10 @@ export function postJson(
     } catch {
       return finish({ status: null, body: null, error: 'invalid URL' });
     }
+    // Sockets skip DNS lookup for IP literals, so those are checked here.
+    const literal = target.hostname.replace(/^\[|\]$/g, '');
+    if (opts.guard && net.isIP(literal) && isForbiddenAddress(literal))
+      return finish({ status: null, body: null, error: `${literal} is a private or reserved address` });
     const client = target.protocol === 'https:' ? https : http;
     const req = client.request(target, {
       method: 'POST',
@@ -50,7 +56,7 @@ export function postJson(
       },
       ...(opts.guard ? { lookup: guardedLookup } : {}),
     });
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
       req.destroy();
       finish({ status: null, body: null, error: `timeout after ${opts.timeoutMs} ms` });
     }, opts.timeoutMs);
@@ -63,13 +69,21 @@ export function postJson(
         if (size >= READ_LIMIT) res.destroy();
       });
       const done = () =>
-        finish({ status: res.statusCode ?? null, body: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT), error: null });
+        finish({
+          status: res.statusCode ?? null,
+          body: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_BODY_LIMIT),
+          error: null,
+        });
       res.on('end', done);
       res.on('close', done);
       res.on('error', done);
     });
     req.on('error', (error: NodeJS.ErrnoException) =>
-      finish({ status: null, body: null, error: error.name === 'ForbiddenDestinationError' ? error.message : (error.code ?? error.message) }),
+      finish({
+        status: null,
+        body: null,
+        error: error.name === 'ForbiddenDestinationError' ? error.message : (error.code ?? error.message),
+      }),
     );
     req.end(body);
   });

@@ -52,8 +52,13 @@ export const guardedLookup: net.LookupFunction = (hostname, options, callback) =
     const list = addresses as dns.LookupAddress[];
     const bad = list.find((a) => isForbiddenAddress(a.address));
     if (bad || list.length === 0)
-      return callback(new ForbiddenDestinationError(`${hostname} resolves to a private or reserved address`), '', 4);
-    if ((options as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+      return callback(
+        new ForbiddenDestinationError(`${hostname} resolves to a private or reserved address`),
+        '',
+        4,
+      );
+    if ((options as dns.LookupOptions).all)
+      return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, list);
     callback(null, list[0]!.address, list[0]!.family);
   });
 };
@@ -63,7 +68,8 @@ export async function assertPublicUrl(url: string): Promise<void> {
   const { hostname } = new URL(url);
   const host = hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host)) {
-    if (isForbiddenAddress(host)) throw new ForbiddenDestinationError(`${host} is a private or reserved address`);
+    if (isForbiddenAddress(host))
+      throw new ForbiddenDestinationError(`${host} is a private or reserved address`);
     return;
   }
   if (host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal'))

@@ -5,6 +5,8 @@ import { createHmac } from 'node:crypto';
  * secret is in its 24 h grace period), the scheme Stripe's receivers already know.
  */
 export function signatureHeader(body: string, secrets: string[], timestamp: number): string {
-  const signatures = secrets.map((secret) => `v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`);
+  const signatures = secrets.map(
+    (secret) => `v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`,
+  );
   return [`t=${timestamp}`, ...signatures].join(',');
 }

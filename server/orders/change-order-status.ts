@@ -21,7 +21,13 @@ export async function changeOrderStatus(
   deps: Pick<Deps, 'db' | 'config' | 'chains' | 'clock'>,
   transaction: Transaction,
   order: Order,
-  change: { to: OrderStatus; actor: AuditActor; reason: string; data?: Record<string, unknown>; event?: EventType },
+  change: {
+    to: OrderStatus;
+    actor: AuditActor;
+    reason: string;
+    data?: Record<string, unknown>;
+    event?: EventType;
+  },
 ) {
   const now = deps.clock();
   const from = order.status;
@@ -31,7 +37,12 @@ export async function changeOrderStatus(
   await recordAudit(
     deps.db.models,
     transaction,
-    { orderId: order.id, type: 'status.changed', actor: change.actor, data: { from, to: change.to, reason: change.reason, ...change.data } },
+    {
+      orderId: order.id,
+      type: 'status.changed',
+      actor: change.actor,
+      data: { from, to: change.to, reason: change.reason, ...change.data },
+    },
     now,
   );
   const event = change.event ?? EVENT_FOR_STATUS[change.to];

@@ -1,15 +1,42 @@
-import QRCode from 'qrcode';
+import QRCode, { type QRCodeErrorCorrectionLevel } from 'qrcode';
 import type { Deps } from '../deps';
 import { paymentLinks } from '../orders/present-order';
 import { findPublicOrder } from './find-payable-order';
 
-const QR_OPTIONS = { errorCorrectionLevel: 'M' as const, margin: 2 };
+const MARGIN = 2;
+
+/** Display-only parameters of a Solana Pay URI: a wallet makes the same payment without them. */
+export const withoutDisplayParams = (uri: string) => uri.replace(/&(label|message)=[^&]*/g, '');
+
+/**
+ * What the QR code carries: qrData at the best error correction it fits. A long label and message
+ * (non-Latin text grows up to ninefold in percent-encoding) can make it too big for any QR code;
+ * then the same payment without them, rather than no QR code at all.
+ */
+export function qrContent(qrData: string): { text: string; level: QRCodeErrorCorrectionLevel } {
+  const candidates: { text: string; level: QRCodeErrorCorrectionLevel }[] = [
+    { text: qrData, level: 'M' },
+    { text: qrData, level: 'L' },
+    { text: withoutDisplayParams(qrData), level: 'L' },
+  ];
+  for (const candidate of candidates.slice(0, -1)) {
+    try {
+      QRCode.create(candidate.text, { errorCorrectionLevel: candidate.level });
+      return candidate;
+    } catch {
+      // too big at this level: try the next
+    }
+  }
+  return candidates[candidates.length - 1]!;
+}
 
 /** Rendered on demand (never at order creation, where it would cost more than the rest). */
 export async function renderQr(deps: Deps, reference: string, format: 'svg' | 'png') {
   const { order, merchantName } = await findPublicOrder(deps, reference);
   const { qrData } = paymentLinks(deps, order, merchantName);
+  const { text, level } = qrContent(qrData);
+  const options = { errorCorrectionLevel: level, margin: MARGIN };
   return format === 'svg'
-    ? QRCode.toString(qrData, { ...QR_OPTIONS, type: 'svg' })
-    : QRCode.toBuffer(qrData, { ...QR_OPTIONS, type: 'png', width: 512 });
+    ? QRCode.toString(text, { ...options, type: 'svg' })
+    : QRCode.toBuffer(text, { ...options, type: 'png', width: 512 });
 }

@@ -3,7 +3,13 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../server/chains/solana/base58';
-import { expectErrorBody, newMerchant, startTestServer, type ApiResponse, type TestServer } from '../support/test-server';
+import {
+  expectErrorBody,
+  newMerchant,
+  startTestServer,
+  type ApiResponse,
+  type TestServer,
+} from '../support/test-server';
 
 type Network = 'SOLANA' | 'POLYGON' | 'ETHEREUM';
 type Body = Record<string, unknown>;
@@ -31,8 +37,11 @@ afterAll(() => server?.stop());
  */
 async function merchant(networks: Network[] = ['SOLANA'], on: TestServer = server) {
   const m = await newMerchant(on);
-  const api = (method: string, path: string, opts: { body?: unknown; headers?: Record<string, string> } = {}) =>
-    on.api(method, path, { token: m.token, ...opts });
+  const api = (
+    method: string,
+    path: string,
+    opts: { body?: unknown; headers?: Record<string, string> } = {},
+  ) => on.api(method, path, { token: m.token, ...opts });
   const addWallet = async (network: Network) => {
     const address = network === 'SOLANA' ? solanaAddress() : evmAddress();
     const res = await api('POST', '/users/me/wallets', { body: { network, public_address: address } });
@@ -54,14 +63,24 @@ async function merchant(networks: Network[] = ['SOLANA'], on: TestServer = serve
     expect(res.status).toBe(200);
     return res.body.items as { type: string; actor: string; data: Record<string, unknown> }[];
   };
-  return { ...m, wallets: wallets as Record<Network, { id: string; address: string }>, api, addWallet, create, createOk, audit };
+  return {
+    ...m,
+    wallets: wallets as Record<Network, { id: string; address: string }>,
+    api,
+    addWallet,
+    create,
+    createOk,
+    audit,
+  };
 }
 type Merchant = Awaited<ReturnType<typeof merchant>>;
 
 /** A 400 VALIDATION_ERROR whose details name `path`. */
 function expectInvalid(res: ApiResponse, path: string) {
   expectErrorBody(res, 400, 'VALIDATION_ERROR');
-  expect((res.body as { error: { details?: { path: string }[] } }).error.details?.map((d) => d.path)).toContain(path);
+  expect(
+    (res.body as { error: { details?: { path: string }[] } }).error.details?.map((d) => d.path),
+  ).toContain(path);
 }
 
 describe('POST /orders', () => {
@@ -218,7 +237,11 @@ describe('POST /orders', () => {
       let usdcServer: TestServer;
       let u: Merchant;
       beforeAll(async () => {
-        usdcServer = await startTestServer({ USDC_MINT_SOLANA: usdcMint });
+        // Same database connection: model classes are process-wide, a second pool would rebind them.
+        usdcServer = await startTestServer(
+          { USDC_MINT_SOLANA: usdcMint },
+          { db: { ...server.deps.db, close: async () => {} } },
+        );
         u = await merchant(['SOLANA', 'POLYGON'], usdcServer);
       });
       afterAll(() => usdcServer?.stop());
@@ -273,9 +296,16 @@ describe('POST /orders', () => {
 
     it('refuses a wallet of another merchant (404), of another network (400), or unknown (404)', async () => {
       const other = await merchant(['SOLANA']);
-      expectErrorBody(await m.create({ amount: '1', merchantWalletId: other.wallets.SOLANA.id }), 404, 'NOT_FOUND');
+      expectErrorBody(
+        await m.create({ amount: '1', merchantWalletId: other.wallets.SOLANA.id }),
+        404,
+        'NOT_FOUND',
+      );
       expectErrorBody(await m.create({ amount: '1', merchantWalletId: randomUUID() }), 404, 'NOT_FOUND');
-      expectInvalid(await m.create({ amount: '1', merchantWalletId: m.wallets.POLYGON.id }), 'body.merchantWalletId');
+      expectInvalid(
+        await m.create({ amount: '1', merchantWalletId: m.wallets.POLYGON.id }),
+        'body.merchantWalletId',
+      );
       expectInvalid(await m.create({ amount: '1', merchantWalletId: 'not-a-uuid' }), 'body.merchantWalletId');
     });
 
@@ -286,7 +316,10 @@ describe('POST /orders', () => {
       expect(explicit).toMatchObject({ merchantWalletId: second.id, recipient: second.address });
       expect(explicit.payUrl).toMatch(new RegExp(`^solana:${second.address}\\?`));
       const byDefault = await two.createOk({ amount: '1' });
-      expect(byDefault).toMatchObject({ merchantWalletId: two.wallets.SOLANA.id, recipient: two.wallets.SOLANA.address });
+      expect(byDefault).toMatchObject({
+        merchantWalletId: two.wallets.SOLANA.id,
+        recipient: two.wallets.SOLANA.address,
+      });
     });
   });
 
@@ -305,6 +338,12 @@ describe('POST /orders', () => {
       // Another wallet (here: another network) is a separate space of amounts.
       const evm = await u.createOk({ network: 'POLYGON', amount: '10' });
       expect(evm.payUrl).toMatch(/&uint256=10000000$/);
+    });
+
+    it('keeps concurrent creations for one amount unique', async () => {
+      const u = await merchant();
+      const orders = await Promise.all(Array.from({ length: 5 }, () => u.createOk({ amount: '20' })));
+      expect(orders.map((o) => o.amount).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `20.00000${i}`));
     });
   });
 
@@ -377,7 +416,9 @@ describe('GET /users/me/orders', () => {
     expect(res.body.items.map((o: { reference: string }) => o.reference)).toEqual(newestFirst());
     const page2 = await list('?page=2&per_page=2');
     expect(page2.body).toMatchObject({ page: 2, per_page: 2, total: 5 });
-    expect(page2.body.items.map((o: { reference: string }) => o.reference)).toEqual(newestFirst().slice(2, 4));
+    expect(page2.body.items.map((o: { reference: string }) => o.reference)).toEqual(
+      newestFirst().slice(2, 4),
+    );
   });
 
   it.each(['per_page=51', 'per_page=0', 'page=0', 'page=-1', 'per_page=abc'])('refuses %s', async (q) => {
@@ -408,13 +449,17 @@ describe('GET /users/me/orders', () => {
       Buffer.from(JSON.stringify({ hello: 'world' })).toString('base64url'),
       Buffer.from(JSON.stringify({ v: 1, id: 'abc' })).toString('base64url'),
       Buffer.from(JSON.stringify({ v: 1, id: '99999999999999999999' })).toString('base64url'),
+      Buffer.from(JSON.stringify({ v: 1, id: '9999999999999999999' })).toString('base64url'), // > bigint
     ];
-    for (const cursor of forged) expectInvalid(await list(`?cursor=${encodeURIComponent(cursor)}`), 'query.cursor');
+    for (const cursor of forged)
+      expectInvalid(await list(`?cursor=${encodeURIComponent(cursor)}`), 'query.cursor');
     expectInvalid(await list('?cursor=&page=1'), 'query.page');
   });
 
   it('filters by status and network', async () => {
-    const submitted = await m.api('POST', `/orders/${refs[0]}/submit-tx`, { body: { txId: solanaSignature() } });
+    const submitted = await m.api('POST', `/orders/${refs[0]}/submit-tx`, {
+      body: { txId: solanaSignature() },
+    });
     expect(submitted.status).toBe(202);
     const pending = await list('?status=PENDING');
     expect(pending.body.total).toBe(4);
@@ -462,7 +507,13 @@ describe('POST /orders/{reference}/submit-tx', () => {
 
   it('refuses malformed transaction ids', async () => {
     const o = await m.createOk({ amount: '1' });
-    for (const txId of ['abc', randomBytes(32).toString('hex'), evmTxHash(), encodeBase58(randomBytes(32)), ''])
+    for (const txId of [
+      'abc',
+      randomBytes(32).toString('hex'),
+      evmTxHash(),
+      encodeBase58(randomBytes(32)),
+      '',
+    ])
       expectInvalid(await submit(o.reference, txId), 'body.txId');
     expectInvalid(await m.api('POST', `/orders/${o.reference}/submit-tx`, { body: {} }), 'body.txId');
     expect((await m.api('GET', `/orders/${o.reference}`)).body.status).toBe('PENDING');
@@ -494,9 +545,28 @@ describe('POST /orders/{reference}/submit-tx', () => {
   it('takes a 0x hash on an EVM order and refuses a Solana signature there', async () => {
     const o = await m.createOk({ network: 'ETHEREUM', amount: '1' });
     expectInvalid(await submit(o.reference, solanaSignature()), 'body.txId');
-    const res = await submit(o.reference, evmTxHash());
+    const hash = evmTxHash();
+    const res = await submit(o.reference, hash);
     expect(res.status).toBe(202);
     expect(res.body.status).toBe('CONFIRMING');
+    // Hex is case-insensitive: the same hash in upper case is the same transaction.
+    const upper = `0x${hash.slice(2).toUpperCase()}`;
+    expect((await submit(o.reference, upper)).status).toBe(202);
+    expect(await m.audit(o.reference)).toHaveLength(3);
+    const another = await m.createOk({ network: 'ETHEREUM', amount: '1' });
+    expectErrorBody(await submit(another.reference, upper), 409, 'CONFLICT');
+  });
+
+  it('is a 409 for an order that can no longer be paid', async () => {
+    const paid = await m.createOk({ amount: '1' });
+    const lapsed = await m.createOk({ amount: '1' });
+    // Reaching PAID or the end of the late-payment window takes the chain or a day: set the state directly.
+    const { Order } = server.deps.db.models;
+    await Order.update({ status: 'PAID' }, { where: { reference: paid.reference } });
+    const longAgo = new Date(Date.now() - (server.config.LATE_PAYMENT_WINDOW_SECONDS + 3600) * 1000);
+    await Order.update({ status: 'EXPIRED', expiresAt: longAgo }, { where: { reference: lapsed.reference } });
+    for (const o of [paid, lapsed])
+      expectErrorBody(await submit(o.reference, solanaSignature()), 409, 'CONFLICT');
   });
 
   it("is a 404 for another merchant's order or an unknown one", async () => {

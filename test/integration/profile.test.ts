@@ -1,6 +1,15 @@
 import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_PASSWORD, expectErrorBody, newMerchant, startTestServer, type ApiResponse, type TestServer } from '../support/test-server';
+import { createMerchant, MerchantInputError } from '../../server/merchants/create-merchant';
+import { resetMerchantPassword } from '../../server/merchants/reset-merchant-password';
+import {
+  TEST_PASSWORD,
+  expectErrorBody,
+  newMerchant,
+  startTestServer,
+  type ApiResponse,
+  type TestServer,
+} from '../support/test-server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -42,7 +51,10 @@ async function merchantColumns(id: string) {
 function expectFieldError(res: ApiResponse, path: string) {
   expectErrorBody(res, 400, 'VALIDATION_ERROR');
   const details = (res.body as { error: { details?: { path: string }[] } }).error.details ?? [];
-  expect(details.map((d) => d.path), res.text).toContain(path);
+  expect(
+    details.map((d) => d.path),
+    res.text,
+  ).toContain(path);
 }
 
 describe('GET /users/me', () => {
@@ -72,7 +84,11 @@ describe('GET /users/me', () => {
     const calls: [string, string, unknown][] = [
       ['GET', '/users/me', undefined],
       ['PATCH', '/users/me', { full_name: 'x' }],
-      ['POST', '/users/me/password', { current_password: TEST_PASSWORD, new_password: 'a brand new password' }],
+      [
+        'POST',
+        '/users/me/password',
+        { current_password: TEST_PASSWORD, new_password: 'a brand new password' },
+      ],
       ['POST', '/users/me/webhook-secret', undefined],
     ];
     for (const [method, path, body] of calls)
@@ -94,8 +110,15 @@ describe('PATCH /users/me', () => {
     const res = await server.api('PATCH', '/users/me', { token: m.token, body: changes });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(PROFILE_KEYS);
-    expect(res.body).toMatchObject({ ...changes, id: m.id, email: m.email, created_at: before.body.created_at });
-    expect(new Date(res.body.updated_at).getTime()).toBeGreaterThan(new Date(before.body.updated_at).getTime());
+    expect(res.body).toMatchObject({
+      ...changes,
+      id: m.id,
+      email: m.email,
+      created_at: before.body.created_at,
+    });
+    expect(new Date(res.body.updated_at).getTime()).toBeGreaterThan(
+      new Date(before.body.updated_at).getTime(),
+    );
 
     const after = await server.api('GET', '/users/me', { token: m.token });
     expect(after.body).toEqual(res.body);
@@ -105,12 +128,19 @@ describe('PATCH /users/me', () => {
     const m = await newMerchant(server, { name: 'Keep Me' });
     const set = await server.api('PATCH', '/users/me', {
       token: m.token,
-      body: { phone: '+351 912 345 678', webhook_url: 'http://hooks.example.org/in', messenger_chat_id: '@my_shop_channel' },
+      body: {
+        phone: '+351 912 345 678',
+        webhook_url: 'http://hooks.example.org/in',
+        messenger_chat_id: '@my_shop_channel',
+      },
     });
     expect(set.status).toBe(200);
     expect(set.body.full_name).toBe('Keep Me');
 
-    const partial = await server.api('PATCH', '/users/me', { token: m.token, body: { phone: '+44 20 7946 0958' } });
+    const partial = await server.api('PATCH', '/users/me', {
+      token: m.token,
+      body: { phone: '+44 20 7946 0958' },
+    });
     expect(partial.body).toMatchObject({
       full_name: 'Keep Me',
       phone: '+44 20 7946 0958',
@@ -123,20 +153,58 @@ describe('PATCH /users/me', () => {
       body: { full_name: null, phone: null, webhook_url: null, messenger_chat_id: null },
     });
     expect(cleared.status).toBe(200);
-    expect(cleared.body).toMatchObject({ full_name: null, phone: null, webhook_url: null, messenger_chat_id: null });
+    expect(cleared.body).toMatchObject({
+      full_name: null,
+      phone: null,
+      webhook_url: null,
+      messenger_chat_id: null,
+    });
     expect((await server.api('GET', '/users/me', { token: m.token })).body).toEqual(cleared.body);
+  });
+
+  it('refuses webhook URLs inside the network when private destinations are not allowed', async () => {
+    const strict = await startTestServer({ WEBHOOK_ALLOW_PRIVATE: 'false', JOBS_ENABLED: 'false' });
+    try {
+      const m = await newMerchant(strict);
+      for (const url of [
+        'http://127.0.0.1:8080/hook',
+        'http://169.254.169.254/latest/meta-data',
+        'http://10.1.2.3/hook',
+        'http://[::1]/hook',
+        'http://localhost:3000/hook',
+      ]) {
+        const res = await strict.api('PATCH', '/users/me', { token: m.token, body: { webhook_url: url } });
+        expectFieldError(res, 'body.webhook_url');
+      }
+      const ok = await strict.api('PATCH', '/users/me', {
+        token: m.token,
+        body: { webhook_url: 'https://93.184.216.34/hook' },
+      });
+      expect(ok.status, ok.text).toBe(200);
+      expect(ok.body.webhook_url).toBe('https://93.184.216.34/hook');
+      const cleared = await strict.api('PATCH', '/users/me', { token: m.token, body: { webhook_url: null } });
+      expect(cleared.body.webhook_url).toBeNull();
+    } finally {
+      await strict.stop();
+    }
   });
 
   it('trims full_name', async () => {
     const m = await newMerchant(server);
-    const res = await server.api('PATCH', '/users/me', { token: m.token, body: { full_name: '  Acme Ltda  ' } });
+    const res = await server.api('PATCH', '/users/me', {
+      token: m.token,
+      body: { full_name: '  Acme Ltda  ' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.full_name).toBe('Acme Ltda');
   });
 
   it('stores the messenger bot token sealed and never returns it', async () => {
     const m = await newMerchant(server);
-    const res = await server.api('PATCH', '/users/me', { token: m.token, body: { messenger_bot_token: BOT_TOKEN } });
+    const res = await server.api('PATCH', '/users/me', {
+      token: m.token,
+      body: { messenger_bot_token: BOT_TOKEN },
+    });
     expect(res.status).toBe(200);
     expect(res.body.messenger_bot_token_set).toBe(true);
     expect(Object.keys(res.body).sort()).toEqual(PROFILE_KEYS);
@@ -154,9 +222,15 @@ describe('PATCH /users/me', () => {
     expect(server.deps.secrets.open(row.messenger_bot_token_sealed!)).toBe(BOT_TOKEN);
 
     // Another change leaves the token alone; null removes it.
-    const other = await server.api('PATCH', '/users/me', { token: m.token, body: { full_name: 'Still set' } });
+    const other = await server.api('PATCH', '/users/me', {
+      token: m.token,
+      body: { full_name: 'Still set' },
+    });
     expect(other.body.messenger_bot_token_set).toBe(true);
-    const cleared = await server.api('PATCH', '/users/me', { token: m.token, body: { messenger_bot_token: null } });
+    const cleared = await server.api('PATCH', '/users/me', {
+      token: m.token,
+      body: { messenger_bot_token: null },
+    });
     expect(cleared.status).toBe(200);
     expect(cleared.body.messenger_bot_token_set).toBe(false);
     expect((await merchantColumns(m.id)).messenger_bot_token_sealed).toBeNull();
@@ -193,20 +267,33 @@ describe('PATCH /users/me', () => {
     ['messenger_bot_token_set', { messenger_bot_token_set: true }],
   ])('rejects the unknown or read-only field %s with 400', async (_label, body) => {
     const m = await newMerchant(server);
-    const res = await server.api('PATCH', '/users/me', { token: m.token, body: { full_name: 'Sneaky', ...body } });
+    const res = await server.api('PATCH', '/users/me', {
+      token: m.token,
+      body: { full_name: 'Sneaky', ...body },
+    });
     expectErrorBody(res, 400, 'VALIDATION_ERROR');
     const me = await server.api('GET', '/users/me', { token: m.token });
     expect(me.body.email).toBe(m.email);
     expect(me.body.full_name).toBe('Test Shop');
     // The password still works.
-    const login = await server.api('POST', '/auth/login', { body: { email: m.email, password: TEST_PASSWORD } });
+    const login = await server.api('POST', '/auth/login', {
+      body: { email: m.email, password: TEST_PASSWORD },
+    });
     expect(login.status).toBe(200);
   });
 
   it('rejects a body that is not an object, or malformed JSON, with 400', async () => {
     const m = await newMerchant(server);
-    expectErrorBody(await server.api('PATCH', '/users/me', { token: m.token, body: ['full_name'] }), 400, 'VALIDATION_ERROR');
-    expectErrorBody(await server.api('PATCH', '/users/me', { token: m.token, rawBody: '{"full_name":' }), 400, 'VALIDATION_ERROR');
+    expectErrorBody(
+      await server.api('PATCH', '/users/me', { token: m.token, body: ['full_name'] }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectErrorBody(
+      await server.api('PATCH', '/users/me', { token: m.token, rawBody: '{"full_name":' }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 });
 
@@ -251,9 +338,15 @@ describe('POST /users/me/password', () => {
       { current_password: TEST_PASSWORD, new_password: 1234567890123 },
       { current_password: TEST_PASSWORD, new_password: NEW_PASSWORD, email: 'x@example.com' },
     ])
-      expectErrorBody(await server.api('POST', '/users/me/password', { token: m.token, body }), 400, 'VALIDATION_ERROR');
+      expectErrorBody(
+        await server.api('POST', '/users/me/password', { token: m.token, body }),
+        400,
+        'VALIDATION_ERROR',
+      );
     // None of these changed anything.
-    const login = await server.api('POST', '/auth/login', { body: { email: m.email, password: TEST_PASSWORD } });
+    const login = await server.api('POST', '/auth/login', {
+      body: { email: m.email, password: TEST_PASSWORD },
+    });
     expect(login.status).toBe(200);
   });
 
@@ -279,7 +372,9 @@ describe('POST /users/me/password', () => {
       'UNAUTHENTICATED',
     );
 
-    const login = await server.api('POST', '/auth/login', { body: { email: m.email, password: NEW_PASSWORD } });
+    const login = await server.api('POST', '/auth/login', {
+      body: { email: m.email, password: NEW_PASSWORD },
+    });
     expect(login.status).toBe(200);
     const me = await server.api('GET', '/users/me', { token: login.body.token });
     expect(me.status).toBe(200);
@@ -299,6 +394,26 @@ describe('POST /users/me/password', () => {
       body: { current_password: NEW_PASSWORD, new_password: 'yet another password' },
     });
     expectErrorBody(again, 401, 'UNAUTHENTICATED');
+  });
+  it('lets only one of two concurrent changes with the same token win', async () => {
+    const m = await newMerchant(server);
+    const [a, b] = await Promise.all(
+      ['first new password', 'second new password'].map((new_password) =>
+        server.api('POST', '/users/me/password', {
+          token: m.token,
+          body: { current_password: TEST_PASSWORD, new_password },
+        }),
+      ),
+    );
+    expect([a!.status, b!.status].sort()).toEqual([204, 401]);
+    const winner = a!.status === 204 ? 'first new password' : 'second new password';
+    const loser = a!.status === 204 ? 'second new password' : 'first new password';
+    expect(
+      (await server.api('POST', '/auth/login', { body: { email: m.email, password: winner } })).status,
+    ).toBe(200);
+    expect(
+      (await server.api('POST', '/auth/login', { body: { email: m.email, password: loser } })).status,
+    ).toBe(401);
   });
 });
 
@@ -335,11 +450,75 @@ describe('POST /users/me/webhook-secret', () => {
     expect((await server.api('GET', '/users/me', { token: m.token })).body.webhook_secret_set).toBe(true);
   });
 
+  it('serializes concurrent rotations: the secrets returned are the current and the previous one', async () => {
+    const m = await newMerchant(server);
+    const initial = await server.api('POST', '/users/me/webhook-secret', { token: m.token });
+    expect(initial.status).toBe(200);
+    const results = await Promise.all(
+      [1, 2].map(() => server.api('POST', '/users/me/webhook-secret', { token: m.token })),
+    );
+    for (const r of results) expect(r.status).toBe(200);
+    const row = await merchantColumns(m.id);
+    const kept = [row.webhook_secret_sealed!, row.previous_webhook_secret_sealed!].map((s) =>
+      server.deps.secrets.open(s),
+    );
+    // Whatever the order, each caller's secret still signs: neither was silently dropped.
+    expect(kept.sort()).toEqual(results.map((r) => r.body.webhook_secret as string).sort());
+  });
+
   it('ignores a JSON body it does not need and leaves other merchants alone', async () => {
     const a = await newMerchant(server);
     const b = await newMerchant(server);
     const res = await server.api('POST', '/users/me/webhook-secret', { token: a.token, body: {} });
     expect(res.status).toBe(200);
     expect((await server.api('GET', '/users/me', { token: b.token })).body.webhook_secret_set).toBe(false);
+  });
+});
+
+describe('accounts made outside the API (merchant:create, merchant:reset-password)', () => {
+  it('refuses what login would refuse, so every account made can log in', async () => {
+    const models = server.deps.db.models;
+    const unique = () => `${Date.now()}${Math.random().toString(36).slice(2)}`;
+    for (const email of [
+      `a..b${unique()}@example.com`,
+      `x${unique()}@exa_mple.com`,
+      `x${unique()}@localhost`,
+      'not an email',
+    ])
+      await expect(createMerchant(models, { email, password: TEST_PASSWORD })).rejects.toBeInstanceOf(
+        MerchantInputError,
+      );
+    const email = `cli-${unique()}@example.com`;
+    await expect(createMerchant(models, { email, password: 'p'.repeat(1025) })).rejects.toThrow(
+      /at most 1024/,
+    );
+    await expect(createMerchant(models, { email, password: 'short' })).rejects.toThrow(/at least 10/);
+    await expect(
+      createMerchant(models, { email, password: TEST_PASSWORD, name: 'n'.repeat(201) }),
+    ).rejects.toThrow(/200/);
+
+    const longest = 'p'.repeat(1024);
+    await createMerchant(models, { email: `  ${email}  `, password: longest, name: '  CLI Shop  ' });
+    const login = await server.api('POST', '/auth/login', { body: { email, password: longest } });
+    expect(login.status, login.text).toBe(200);
+    const me = await server.api('GET', '/users/me', { token: login.body.token });
+    expect(me.body).toMatchObject({ email, full_name: 'CLI Shop' });
+  });
+
+  it('a reset ends every token issued before', async () => {
+    const m = await newMerchant(server);
+    await resetMerchantPassword(server.deps.db.models, {
+      email: m.email.toUpperCase(),
+      password: 'reset by the operator',
+    });
+    expectErrorBody(await server.api('GET', '/users/me', { token: m.token }), 401, 'UNAUTHENTICATED');
+    const login = await server.api('POST', '/auth/login', {
+      body: { email: m.email, password: 'reset by the operator' },
+    });
+    expect(login.status).toBe(200);
+    expect((await server.api('GET', '/users/me', { token: login.body.token })).status).toBe(200);
+    await expect(
+      resetMerchantPassword(server.deps.db.models, { email: m.email, password: 'p'.repeat(1025) }),
+    ).rejects.toBeInstanceOf(MerchantInputError);
   });
 });

@@ -22,8 +22,10 @@ export async function startTelegramServer(validToken: string) {
         res.end(JSON.stringify(body));
       };
       const match = /^\/bot([^/]+)\/sendMessage$/.exec(req.url ?? '');
-      if (!match || req.method !== 'POST') return reply(404, { ok: false, error_code: 404, description: 'Not Found' });
-      if (match[1] !== validToken) return reply(401, { ok: false, error_code: 401, description: 'Unauthorized' });
+      if (!match || req.method !== 'POST')
+        return reply(404, { ok: false, error_code: 404, description: 'Not Found' });
+      if (match[1] !== validToken)
+        return reply(401, { ok: false, error_code: 401, description: 'Unauthorized' });
       const failure = failNext.shift();
       if (failure)
         return reply(failure.status, {
@@ -43,7 +45,12 @@ export async function startTelegramServer(validToken: string) {
       sent.push({ token: match[1]!, chatId: String(payload.chat_id), text: payload.text, at: Date.now() });
       reply(200, {
         ok: true,
-        result: { message_id: sent.length, date: Math.floor(Date.now() / 1000), chat: { id: payload.chat_id }, text: payload.text },
+        result: {
+          message_id: sent.length,
+          date: Math.floor(Date.now() / 1000),
+          chat: { id: payload.chat_id },
+          text: payload.text,
+        },
       });
     });
   });

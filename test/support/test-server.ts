@@ -59,10 +59,19 @@ export const SOLANA_WALLET = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 export const EVM_WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 /** A new merchant of its own (tests never share tenants), logged in, optionally with wallets. */
-export async function newMerchant(server: TestServer, opts: { name?: string; wallets?: ('SOLANA' | 'POLYGON' | 'ETHEREUM')[] } = {}) {
+export async function newMerchant(
+  server: TestServer,
+  opts: { name?: string; wallets?: ('SOLANA' | 'POLYGON' | 'ETHEREUM')[] } = {},
+) {
   const email = `m-${randomUUID()}@example.com`;
-  const merchant = await createMerchant(server.deps.db.models, { email, password: TEST_PASSWORD, name: opts.name ?? 'Test Shop' });
-  const login = await server.api<{ token: string }>('POST', '/auth/login', { body: { email, password: TEST_PASSWORD } });
+  const merchant = await createMerchant(server.deps.db.models, {
+    email,
+    password: TEST_PASSWORD,
+    name: opts.name ?? 'Test Shop',
+  });
+  const login = await server.api<{ token: string }>('POST', '/auth/login', {
+    body: { email, password: TEST_PASSWORD },
+  });
   if (login.status !== 200) throw new Error(`login failed: ${login.text}`);
   const token = login.body.token;
   const wallets: Record<string, string> = {};

@@ -1,7 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ReceivedWebhook = { headers: http.IncomingHttpHeaders; body: string; json: { id: string; type: string; data: { order: Record<string, unknown> } }; at: number };
+export type ReceivedWebhook = {
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json: { id: string; type: string; data: { order: Record<string, unknown> } };
+  at: number;
+};
 
 /**
  * A real HTTP receiver for webhooks. `respond` decides each answer (status and body), so tests can
@@ -9,7 +15,10 @@ export type ReceivedWebhook = { headers: http.IncomingHttpHeaders; body: string;
  */
 export async function startWebhookReceiver(port = 0) {
   const received: ReceivedWebhook[] = [];
-  let respond: (hook: ReceivedWebhook) => { status: number; body?: string; delayMs?: number } = () => ({ status: 200, body: 'ok' });
+  let respond: (hook: ReceivedWebhook) => { status: number; body?: string; delayMs?: number } = () => ({
+    status: 200,
+    body: 'ok',
+  });
   const waiters: (() => void)[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -22,7 +31,7 @@ export async function startWebhookReceiver(port = 0) {
       } catch {
         json = { id: '', type: '', data: { order: {} } };
       }
-      const hook = { headers: req.headers, body, json, at: Date.now() };
+      const hook = { url: req.url ?? '', headers: req.headers, body, json, at: Date.now() };
       received.push(hook);
       waiters.splice(0).forEach((w) => w());
       const answer = respond(hook);
@@ -32,7 +41,8 @@ export async function startWebhookReceiver(port = 0) {
       }, answer.delayMs ?? 0);
     });
   });
-  const listen = (p: number) => new Promise<void>((resolve) => server.listen(p, '127.0.0.1', () => resolve()));
+  const listen = (p: number) =>
+    new Promise<void>((resolve) => server.listen(p, '127.0.0.1', () => resolve()));
   await listen(port);
   const actualPort = (server.address() as AddressInfo).port;
   return {
@@ -45,7 +55,10 @@ export async function startWebhookReceiver(port = 0) {
     async waitFor(predicate: (r: ReceivedWebhook[]) => boolean, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       while (!predicate(received)) {
-        if (Date.now() > deadline) throw new Error(`webhook receiver: condition not met in ${timeoutMs} ms (${received.length} received)`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `webhook receiver: condition not met in ${timeoutMs} ms (${received.length} received)`,
+          );
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 200);

@@ -10,7 +10,18 @@ import { PaymentClaim } from './payment-claim';
 import { Wallet } from './wallet';
 import { WebhookDelivery } from './webhook-delivery';
 
-export { AuditEntry, Event, EventDelivery, IdempotencyKey, Merchant, MessengerDelivery, Order, PaymentClaim, Wallet, WebhookDelivery };
+export {
+  AuditEntry,
+  Event,
+  EventDelivery,
+  IdempotencyKey,
+  Merchant,
+  MessengerDelivery,
+  Order,
+  PaymentClaim,
+  Wallet,
+  WebhookDelivery,
+};
 
 /**
  * Models bound to one connection. Each call makes fresh subclasses, so two databases open in one
