@@ -28,12 +28,18 @@ export const ZMessengerChatId = z
   .string()
   .regex(/^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/, 'must be a numeric chat id or an @username');
 
+/** Size as JSON; anything that cannot be serialised (e.g. nested too deep) counts as too big. */
+const jsonBytes = (value: unknown) => {
+  try {
+    return Buffer.byteLength(JSON.stringify(value), 'utf8');
+  } catch {
+    return Infinity;
+  }
+};
+
 export const ZMetadata = z
   .record(z.unknown())
-  .refine(
-    (m) => Buffer.byteLength(JSON.stringify(m), 'utf8') <= METADATA_MAX_BYTES,
-    `must be at most ${METADATA_MAX_BYTES} bytes as JSON`,
-  )
+  .refine((m) => jsonBytes(m) <= METADATA_MAX_BYTES, `must be at most ${METADATA_MAX_BYTES} bytes as JSON`)
   .describe('Free-form object of the merchant, returned as given (at most 4 KB)');
 
 export const ZCreateOrderBody = z

@@ -1,8 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import { Keypair } from '@solana/web3.js';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  ASSOCIATED_TOKEN_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+  decodeTransferCheckedInstruction,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token';
+import { ComputeBudgetProgram, Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import { decodeFunctionData, erc20Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../server/chains/solana/base58';
+import { qrContent } from '../../server/pay/render-qr';
 import {
   EVM_WALLET,
   SOLANA_WALLET,
@@ -27,7 +36,13 @@ type Merchant = Awaited<ReturnType<typeof newMerchant>>;
 async function createOrder(m: Merchant, body: Record<string, unknown>) {
   const res = await server.api('POST', '/orders', { token: m.token, body });
   if (res.status !== 201) throw new Error(`order failed: ${res.status} ${res.text}`);
-  return res.body as { reference: string; amount: string; recipient: string; [k: string]: unknown };
+  return res.body as {
+    reference: string;
+    amount: string;
+    recipient: string;
+    payUrl: string;
+    [k: string]: unknown;
+  };
 }
 
 const solanaOrder = (m: Merchant, extra: Record<string, unknown> = {}) =>
@@ -149,6 +164,23 @@ describe('CORS', () => {
     }
   });
 
+  it('lets other origins embed the QR images and the icon (Cross-Origin-Resource-Policy)', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const order = await solanaOrder(m);
+    for (const path of [
+      `/pay/${order.reference}/qr.svg`,
+      `/pay/${order.reference}/qr.png`,
+      '/pay/icon.svg',
+    ]) {
+      const res = await fetch(`${server.url}${path}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cross-origin-resource-policy'), path).toBe('cross-origin');
+      expect(res.headers.get('access-control-expose-headers')).toMatch(/X-Request-Id/i);
+    }
+    const merchant = await server.api('GET', '/users/me', { token: m.token });
+    expect(merchant.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  });
+
   it('does not open merchant routes', async () => {
     const m = await newMerchant(server, { wallets: ['SOLANA'] });
     const order = await solanaOrder(m);
@@ -201,22 +233,61 @@ describe('Solana Pay transaction request', () => {
   it('refuses an invalid account with 400 and a top-level message', async () => {
     const m = await newMerchant(server, { wallets: ['SOLANA'] });
     const order = await solanaOrder(m);
-    for (const account of ['not-a-key', '0x52908400098527886E0F7030069857D2E4169EE7', '11111111111111111111111111111111', '']) {
-      const res = await server.api('GET', `/pay/tx-request/${order.reference}?account=${encodeURIComponent(account)}`);
+    for (const account of [
+      'not-a-key',
+      '0x52908400098527886E0F7030069857D2E4169EE7',
+      '11111111111111111111111111111111',
+      '',
+    ]) {
+      const res = await server.api(
+        'GET',
+        `/pay/tx-request/${order.reference}?account=${encodeURIComponent(account)}`,
+      );
       expectPayError(res, 400, 'VALIDATION_ERROR');
     }
-    expectPayError(await server.api('GET', `/pay/tx-request/${order.reference}?account=${'A'.repeat(101)}`), 400, 'VALIDATION_ERROR');
-    expectPayError(await server.api('POST', `/pay/tx-request/${order.reference}`, { body: { account: 'nope' } }), 400, 'VALIDATION_ERROR');
-    expectPayError(await server.api('POST', `/pay/tx-request/${order.reference}`, { body: {} }), 400, 'VALIDATION_ERROR');
-    expectPayError(await server.api('POST', `/pay/tx-request/${order.reference}`, { rawBody: '{"account":' }), 400, 'VALIDATION_ERROR');
+    expectPayError(
+      await server.api('GET', `/pay/tx-request/${order.reference}?account=${'A'.repeat(101)}`),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectPayError(
+      await server.api('POST', `/pay/tx-request/${order.reference}`, { body: { account: 'nope' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectPayError(
+      await server.api('POST', `/pay/tx-request/${order.reference}`, { body: {} }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectPayError(
+      await server.api('POST', `/pay/tx-request/${order.reference}`, { rawBody: '{"account":' }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('answers 404 with a top-level message for an unknown reference', async () => {
     const ref = unknownReference();
     expectPayError(await server.api('GET', `/pay/tx-request/${ref}`), 404, 'NOT_FOUND');
-    expectPayError(await server.api('GET', `/pay/tx-request/${ref}?account=${payerAccount()}`), 404, 'NOT_FOUND');
-    expectPayError(await server.api('POST', `/pay/tx-request/${ref}`, { body: { account: payerAccount() } }), 404, 'NOT_FOUND');
+    expectPayError(
+      await server.api('GET', `/pay/tx-request/${ref}?account=${payerAccount()}`),
+      404,
+      'NOT_FOUND',
+    );
+    expectPayError(
+      await server.api('POST', `/pay/tx-request/${ref}`, { body: { account: payerAccount() } }),
+      404,
+      'NOT_FOUND',
+    );
     expectPayError(await server.api('GET', '/pay/tx-request/bad-ref'), 400, 'VALIDATION_ERROR');
+    // Express routes are case-insensitive: the message follows the route, whatever the case.
+    expectPayError(await server.api('GET', `/PAY/TX-REQUEST/${ref}`), 404, 'NOT_FOUND');
+    expectPayError(await server.api('GET', '/pay/tx-request/%E0%A4%A'), 400, 'VALIDATION_ERROR');
+    // Other /pay routes keep the plain error body.
+    const info = await server.api('GET', `/pay/${ref}/info`);
+    expectErrorBody(info, 404, 'NOT_FOUND');
+    expect(info.body).not.toHaveProperty('message');
   });
 });
 
@@ -242,10 +313,36 @@ describe('EVM transaction request', () => {
     expect(call.args).toEqual([EVM_WALLET, units]);
 
     // With an EVM account it is the same transfer; a Solana key is refused.
-    const withAccount = await server.api('GET', `/pay/tx-request/${order.reference}?account=${EVM_WALLET.toLowerCase()}`);
+    const withAccount = await server.api(
+      'GET',
+      `/pay/tx-request/${order.reference}?account=${EVM_WALLET.toLowerCase()}`,
+    );
     expect(withAccount.status).toBe(200);
     expect(withAccount.body.data).toBe(res.body.data);
-    expectPayError(await server.api('GET', `/pay/tx-request/${order.reference}?account=${payerAccount()}`), 400, 'VALIDATION_ERROR');
+    expectPayError(
+      await server.api('GET', `/pay/tx-request/${order.reference}?account=${payerAccount()}`),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+
+  it('records issued transactions in the audit once per account, and boundedly', async () => {
+    const m = await newMerchant(server, { wallets: ['POLYGON'] });
+    const order = await polygonOrder(m);
+    for (let i = 0; i < 5; i++)
+      expect((await server.api('GET', `/pay/tx-request/${order.reference}`)).status).toBe(200);
+    const issued = async () => {
+      const audit = await server.api('GET', `/orders/${order.reference}/audit`, { token: m.token });
+      return audit.body.items.filter((e: { type: string }) => e.type === 'tx_request.issued');
+    };
+    expect(await issued()).toEqual([expect.objectContaining({ actor: 'payer', data: { account: null } })]);
+    for (let i = 0; i < 15; i++) {
+      const account = `0x${randomBytes(20).toString('hex')}`;
+      expect((await server.api('GET', `/pay/tx-request/${order.reference}?account=${account}`)).status).toBe(
+        200,
+      );
+    }
+    expect(await issued()).toHaveLength(10);
   });
 
   it('POST (Solana Pay only) on a POLYGON order is a 400 and builds nothing', async () => {
@@ -277,7 +374,11 @@ describe('POST /pay/{reference}/submit-tx', () => {
     }
     // Wrong shapes of body.
     for (const body of [{}, { txId: 5 }, { txId: solanaSignature(), extra: 1 }]) {
-      expectErrorBody(await server.api('POST', `/pay/${sol.reference}/submit-tx`, { body }), 400, 'VALIDATION_ERROR');
+      expectErrorBody(
+        await server.api('POST', `/pay/${sol.reference}/submit-tx`, { body }),
+        400,
+        'VALIDATION_ERROR',
+      );
     }
     const info = await server.api('GET', `/pay/${sol.reference}/info`);
     expect(info.body.status).toBe('PENDING');
@@ -285,11 +386,18 @@ describe('POST /pay/{reference}/submit-tx', () => {
 
   it('accepts a well-formed Solana signature as a claim: 202 CONFIRMING, audited as the payer', async () => {
     const m = await newMerchant(server, { wallets: ['SOLANA'] });
-    const order = await solanaOrder(m, { webhookUrl: 'https://merchant.example/hook', metadata: { secretNote: 'xyz-private' } });
+    const order = await solanaOrder(m, {
+      webhookUrl: 'https://merchant.example/hook',
+      metadata: { secretNote: 'xyz-private' },
+    });
     const txId = solanaSignature();
     const res = await server.api('POST', `/pay/${order.reference}/submit-tx`, { body: { txId } });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ reference: order.reference, status: 'CONFIRMING', amountDue: order.amount });
+    expect(res.body).toMatchObject({
+      reference: order.reference,
+      status: 'CONFIRMING',
+      amountDue: order.amount,
+    });
     expect(res.text).not.toContain('xyz-private');
     expect(res.text).not.toContain(m.email);
     expect(res.text.toLowerCase()).not.toContain('webhook');
@@ -311,7 +419,11 @@ describe('POST /pay/{reference}/submit-tx', () => {
 
     // The same id for another order is a conflict.
     const other = await solanaOrder(m, { amount: '3' });
-    expectErrorBody(await server.api('POST', `/pay/${other.reference}/submit-tx`, { body: { txId } }), 409, 'CONFLICT');
+    expectErrorBody(
+      await server.api('POST', `/pay/${other.reference}/submit-tx`, { body: { txId } }),
+      409,
+      'CONFLICT',
+    );
   });
 
   it('accepts a well-formed EVM hash on a POLYGON order', async () => {
@@ -324,7 +436,9 @@ describe('POST /pay/{reference}/submit-tx', () => {
   });
 
   it('answers 404 for an unknown reference', async () => {
-    const res = await server.api('POST', `/pay/${unknownReference()}/submit-tx`, { body: { txId: solanaSignature() } });
+    const res = await server.api('POST', `/pay/${unknownReference()}/submit-tx`, {
+      body: { txId: solanaSignature() },
+    });
     expectErrorBody(res, 404, 'NOT_FOUND');
   });
 });
@@ -354,6 +468,34 @@ describe('QR images', () => {
     expect(bytes.length).toBeGreaterThan(100);
   });
 
+  it('keeps a long non-Latin label and message within QR capacity, so the QR code encodes qrData exactly', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const patch = await server.api('PATCH', '/users/me', {
+      token: m.token,
+      body: { full_name: '☃'.repeat(200) },
+    });
+    expect(patch.status).toBe(200);
+    for (const description of ['Заказ'.repeat(40), '☃'.repeat(200)]) {
+      const order = await solanaOrder(m, { description });
+      expect(order.payUrl).toContain('%E2%80%A6'); // clipped with an ellipsis
+      expect(qrContent(order.qrData).text).toBe(order.qrData);
+      for (const ext of ['svg', 'png']) {
+        const res = await fetch(`${server.url}/pay/${order.reference}/qr.${ext}`);
+        expect(res.status, `${ext}: ${description.slice(0, 5)}`).toBe(200);
+      }
+    }
+  });
+
+  it('encodes qrData as given whenever it fits, dropping only the display parameters when it cannot', () => {
+    const base = `solana:${SOLANA_WALLET}?amount=1&spl-token=${SOLANA_WALLET}&reference=${SOLANA_WALLET}`;
+    const short = `${base}&label=Shop&message=Hi`;
+    expect(qrContent(short)).toEqual({ text: short, level: 'M' });
+    const fitsL = `${base}&label=${'a'.repeat(1200)}&message=${'b'.repeat(1300)}`;
+    expect(qrContent(fitsL)).toEqual({ text: fitsL, level: 'L' });
+    const tooBig = `${base}&label=${'a'.repeat(1800)}&message=${'%e2%98%83'.repeat(200)}`;
+    expect(qrContent(tooBig)).toEqual({ text: base, level: 'L' });
+  });
+
   it('answers 404 with the error body for an unknown reference, 400 for a malformed one', async () => {
     for (const ext of ['svg', 'png']) {
       const res = await server.api('GET', `/pay/${unknownReference()}/qr.${ext}`);
@@ -373,11 +515,27 @@ describe('orders that can no longer be paid', () => {
     await setOrder(sol.reference, { status: 'PAID', paidAt: new Date() });
     await setOrder(evm.reference, { status: 'PAID', paidAt: new Date() });
 
-    expectPayError(await server.api('GET', `/pay/tx-request/${sol.reference}?account=${payerAccount()}`), 409, 'CONFLICT');
-    expectPayError(await server.api('POST', `/pay/tx-request/${sol.reference}`, { body: { account: payerAccount() } }), 409, 'CONFLICT');
+    expectPayError(
+      await server.api('GET', `/pay/tx-request/${sol.reference}?account=${payerAccount()}`),
+      409,
+      'CONFLICT',
+    );
+    expectPayError(
+      await server.api('POST', `/pay/tx-request/${sol.reference}`, { body: { account: payerAccount() } }),
+      409,
+      'CONFLICT',
+    );
     expectPayError(await server.api('GET', `/pay/tx-request/${evm.reference}`), 409, 'CONFLICT');
-    expectErrorBody(await server.api('POST', `/pay/${sol.reference}/submit-tx`, { body: { txId: solanaSignature() } }), 409, 'CONFLICT');
-    expectErrorBody(await server.api('POST', `/pay/${evm.reference}/submit-tx`, { body: { txId: evmHash() } }), 409, 'CONFLICT');
+    expectErrorBody(
+      await server.api('POST', `/pay/${sol.reference}/submit-tx`, { body: { txId: solanaSignature() } }),
+      409,
+      'CONFLICT',
+    );
+    expectErrorBody(
+      await server.api('POST', `/pay/${evm.reference}/submit-tx`, { body: { txId: evmHash() } }),
+      409,
+      'CONFLICT',
+    );
     // The page itself still shows the order.
     const info = await server.api('GET', `/pay/${sol.reference}/info`);
     expect(info.status).toBe(200);
@@ -393,10 +551,22 @@ describe('orders that can no longer be paid', () => {
     await setOrder(sol.reference, { status: 'EXPIRED', expiresAt: twoDaysAgo });
     await setOrder(evm.reference, { status: 'EXPIRED', expiresAt: twoDaysAgo });
 
-    expectPayError(await server.api('GET', `/pay/tx-request/${sol.reference}?account=${payerAccount()}`), 409, 'CONFLICT');
+    expectPayError(
+      await server.api('GET', `/pay/tx-request/${sol.reference}?account=${payerAccount()}`),
+      409,
+      'CONFLICT',
+    );
     expectPayError(await server.api('GET', `/pay/tx-request/${evm.reference}`), 409, 'CONFLICT');
-    expectErrorBody(await server.api('POST', `/pay/${sol.reference}/submit-tx`, { body: { txId: solanaSignature() } }), 409, 'CONFLICT');
-    expectErrorBody(await server.api('POST', `/pay/${evm.reference}/submit-tx`, { body: { txId: evmHash() } }), 409, 'CONFLICT');
+    expectErrorBody(
+      await server.api('POST', `/pay/${sol.reference}/submit-tx`, { body: { txId: solanaSignature() } }),
+      409,
+      'CONFLICT',
+    );
+    expectErrorBody(
+      await server.api('POST', `/pay/${evm.reference}/submit-tx`, { body: { txId: evmHash() } }),
+      409,
+      'CONFLICT',
+    );
   });
 
   it('still builds for an order expired within the late-payment window', async () => {
@@ -407,5 +577,172 @@ describe('orders that can no longer be paid', () => {
     expect(res.status).toBe(200);
     const submit = await server.api('POST', `/pay/${evm.reference}/submit-tx`, { body: { txId: evmHash() } });
     expect(submit.status).toBe(202);
+  });
+});
+
+/**
+ * A local Solana JSON-RPC endpoint answering the two methods a transaction request needs, so the
+ * success path runs over real HTTP against the real server (the chain itself is out of reach).
+ */
+async function startSolanaRpc() {
+  const state = {
+    blockhash: encodeBase58(randomBytes(32)),
+    fees: [0, 100, 300, 200] as number[],
+    failBlockhash: false,
+    failFees: false,
+    calls: [] as string[],
+  };
+  const rpc = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const call = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: unknown; method: string };
+      state.calls.push(call.method);
+      const reply = (body: object) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, ...body }));
+      };
+      if (call.method === 'getLatestBlockhash') {
+        if (state.failBlockhash) return reply({ error: { code: -32005, message: 'Node is behind' } });
+        return reply({
+          result: {
+            context: { slot: 1000 },
+            value: { blockhash: state.blockhash, lastValidBlockHeight: 2000 },
+          },
+        });
+      }
+      if (call.method === 'getRecentPrioritizationFees') {
+        if (state.failFees) return reply({ error: { code: -32601, message: 'Method not found' } });
+        return reply({
+          result: state.fees.map((prioritizationFee, i) => ({ slot: 990 + i, prioritizationFee })),
+        });
+      }
+      reply({ error: { code: -32601, message: 'Method not found' } });
+    });
+  });
+  await new Promise<void>((resolve) => rpc.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(rpc.address() as AddressInfo).port}`,
+    state,
+    stop: () => new Promise<void>((resolve) => rpc.close(() => resolve())),
+  };
+}
+
+describe('Solana Pay transaction request against a reachable RPC', () => {
+  let rpc: Awaited<ReturnType<typeof startSolanaRpc>>;
+  let withRpc: TestServer;
+  beforeAll(async () => {
+    rpc = await startSolanaRpc();
+    withRpc = await startTestServer({ SOLANA_RPC_URL: rpc.url });
+  });
+  afterAll(async () => {
+    await withRpc?.stop();
+    await rpc?.stop();
+  });
+
+  async function newSolanaOrder() {
+    const m = await newMerchant(withRpc, { name: 'Chain Shop', wallets: ['SOLANA'] });
+    const res = await withRpc.api('POST', '/orders', {
+      token: m.token,
+      body: { network: 'SOLANA', token: 'USDT', amount: '12.5', description: 'Order #42' },
+    });
+    expect(res.status).toBe(201);
+    return { m, order: res.body };
+  }
+
+  it('GET and POST return the transfer for the payer to sign', async () => {
+    const { m, order } = await newSolanaOrder();
+    const payer = Keypair.generate().publicKey;
+    const mint = new PublicKey(order.tokenMintOrContract);
+    const recipient = new PublicKey(order.recipient);
+    const units = BigInt(order.amount.replace('.', ''));
+
+    const get = await withRpc.api('GET', `/pay/tx-request/${order.reference}?account=${payer.toBase58()}`);
+    expect(get.status).toBe(200);
+    expect(get.headers.get('access-control-allow-origin')).toBe('*');
+    expect(get.body).toMatchObject({
+      network: 'SOLANA',
+      reference: order.reference,
+      amount: order.amount,
+      message: 'Order #42',
+    });
+    const tx = Transaction.from(Buffer.from(get.body.transaction, 'base64'));
+    expect(tx.feePayer?.equals(payer)).toBe(true);
+    expect(tx.recentBlockhash).toBe(rpc.state.blockhash);
+    expect(tx.signatures.every((s) => s.signature === null)).toBe(true);
+    const programs = tx.instructions.map((ix) => ix.programId.toBase58());
+    expect(programs).toEqual([
+      ComputeBudgetProgram.programId.toBase58(),
+      ComputeBudgetProgram.programId.toBase58(),
+      ASSOCIATED_TOKEN_PROGRAM_ID.toBase58(),
+      TOKEN_PROGRAM_ID.toBase58(),
+      'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+    ]);
+    // Compute-unit price: the median of the non-zero recent fees (100, 200, 300).
+    const price = tx.instructions[1]!.data;
+    expect(price[0]).toBe(3);
+    expect(price.readBigUInt64LE(1)).toBe(200n);
+    // The idempotent create of the merchant's token account, paid by the payer.
+    const merchantAta = getAssociatedTokenAddressSync(mint, recipient, true);
+    const create = tx.instructions[2]!;
+    expect([...create.data]).toEqual([1]);
+    expect(create.keys[0]!.pubkey.equals(payer)).toBe(true);
+    expect(create.keys[1]!.pubkey.equals(merchantAta)).toBe(true);
+    // TransferChecked of the exact amount, with the reference as a read-only key.
+    const transfer = decodeTransferCheckedInstruction(tx.instructions[3]!);
+    expect(transfer.data.amount).toBe(units);
+    expect(transfer.data.decimals).toBe(6);
+    expect(transfer.keys.source.pubkey.equals(getAssociatedTokenAddressSync(mint, payer))).toBe(true);
+    expect(transfer.keys.mint.pubkey.equals(mint)).toBe(true);
+    expect(transfer.keys.destination.pubkey.equals(merchantAta)).toBe(true);
+    expect(transfer.keys.owner.pubkey.equals(payer)).toBe(true);
+    expect(transfer.keys.owner.isSigner).toBe(true);
+    const reference = transfer.keys.multiSigners.find((k) => k.pubkey.toBase58() === order.reference);
+    expect(reference).toMatchObject({ isSigner: false, isWritable: false });
+    expect(tx.instructions[4]!.data.toString('utf8')).toBe(`stablepay:${order.reference}`);
+
+    const post = await withRpc.api('POST', `/pay/tx-request/${order.reference}`, {
+      body: { account: payer.toBase58() },
+    });
+    expect(post.status).toBe(200);
+    expect(Object.keys(post.body).sort()).toEqual([
+      'amount',
+      'message',
+      'network',
+      'reference',
+      'transaction',
+    ]);
+    expect(Transaction.from(Buffer.from(post.body.transaction, 'base64')).feePayer?.equals(payer)).toBe(true);
+
+    const audit = await withRpc.api('GET', `/orders/${order.reference}/audit`, { token: m.token });
+    const issued = audit.body.items.filter((e: { type: string }) => e.type === 'tx_request.issued');
+    expect(issued).toEqual([
+      expect.objectContaining({ actor: 'payer', data: { account: payer.toBase58() } }),
+    ]);
+  });
+
+  it('still builds without a priority fee when the RPC does not serve recent fees', async () => {
+    const { order } = await newSolanaOrder();
+    rpc.state.failFees = true;
+    try {
+      const res = await withRpc.api('GET', `/pay/tx-request/${order.reference}?account=${payerAccount()}`);
+      expect(res.status).toBe(200);
+      const tx = Transaction.from(Buffer.from(res.body.transaction, 'base64'));
+      expect(tx.instructions[1]!.data.readBigUInt64LE(1)).toBe(0n);
+    } finally {
+      rpc.state.failFees = false;
+    }
+  });
+
+  it('answers 502 with a top-level message when the RPC answers with an error', async () => {
+    const { order } = await newSolanaOrder();
+    rpc.state.failBlockhash = true;
+    try {
+      const res = await withRpc.api('GET', `/pay/tx-request/${order.reference}?account=${payerAccount()}`);
+      expectPayError(res, 502, 'UPSTREAM_UNAVAILABLE');
+      expect(res.text).not.toContain(rpc.url);
+    } finally {
+      rpc.state.failBlockhash = false;
+    }
   });
 });

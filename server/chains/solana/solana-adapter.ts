@@ -7,6 +7,14 @@ import { decodeBase58 } from './base58';
 import { buildTransferTransaction, merchantTokenAccount } from './payment-transaction';
 import { createSolanaConnection, medianNonZeroFee, solanaRpc } from './rpc';
 
+/** Label and message are display-only: clipped so the URI always fits in a QR code. */
+const MAX_LABEL_CHARS = 64;
+const MAX_MESSAGE_CHARS = 120;
+const clip = (text: string, max: number) => {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+};
+
 export type SolanaAdapterOptions = {
   rpcUrl: string;
   commitment: 'confirmed' | 'finalized';
@@ -77,8 +85,9 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
         `spl-token=${target.tokenMint}`,
         `reference=${target.reference}`,
       ];
-      if (target.label) params.push(`label=${encodeURIComponent(target.label)}`);
-      if (target.message) params.push(`message=${encodeURIComponent(target.message)}`);
+      if (target.label) params.push(`label=${encodeURIComponent(clip(target.label, MAX_LABEL_CHARS))}`);
+      if (target.message)
+        params.push(`message=${encodeURIComponent(clip(target.message, MAX_MESSAGE_CHARS))}`);
       return `solana:${target.recipient}?${params.join('&')}`;
     },
 
