@@ -28,6 +28,8 @@ export function postJson(
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let settled = false;
+    // Assigned once the request exists, but `finish` may run (and clear it) before that.
+    // eslint-disable-next-line prefer-const
     let timer: NodeJS.Timeout | undefined;
     const finish = (result: Omit<PostResult, 'durationMs'>) => {
       if (settled) return;
