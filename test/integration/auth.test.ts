@@ -1,6 +1,12 @@
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_PASSWORD, expectErrorBody, newMerchant, startTestServer, type TestServer } from '../support/test-server';
+import {
+  TEST_PASSWORD,
+  expectErrorBody,
+  newMerchant,
+  startTestServer,
+  type TestServer,
+} from '../support/test-server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -11,7 +17,9 @@ afterAll(() => server?.stop());
 describe('POST /auth/login', () => {
   it('returns a 7-day HS256 token that opens merchant routes', async () => {
     const m = await newMerchant(server);
-    const res = await server.api('POST', '/auth/login', { body: { email: m.email.toUpperCase(), password: TEST_PASSWORD } });
+    const res = await server.api('POST', '/auth/login', {
+      body: { email: m.email.toUpperCase(), password: TEST_PASSWORD },
+    });
     expect(res.status).toBe(200);
     expect(res.body.tokenType).toBe('Bearer');
     const decoded = jwt.decode(res.body.token, { complete: true })!;
@@ -26,8 +34,12 @@ describe('POST /auth/login', () => {
 
   it('answers a wrong password and an unknown e-mail identically', async () => {
     const m = await newMerchant(server);
-    const wrong = await server.api('POST', '/auth/login', { body: { email: m.email, password: 'not the password' } });
-    const unknown = await server.api('POST', '/auth/login', { body: { email: `x${m.email}`, password: 'not the password' } });
+    const wrong = await server.api('POST', '/auth/login', {
+      body: { email: m.email, password: 'not the password' },
+    });
+    const unknown = await server.api('POST', '/auth/login', {
+      body: { email: `x${m.email}`, password: 'not the password' },
+    });
     expectErrorBody(wrong, 401, 'UNAUTHENTICATED');
     expect(unknown.status).toBe(wrong.status);
     expect(unknown.body).toEqual(wrong.body);
@@ -38,16 +50,25 @@ describe('POST /auth/login', () => {
     const ok = await server.api('POST', '/auth/login', { body: { email: m.email, password: TEST_PASSWORD } });
     expect(ok.status).toBe(200);
     for (let i = 0; i < 3; i++) {
-      const res = await server.api('POST', '/auth/login', { body: { email: m.email, password: `wrong-${i}` } });
+      const res = await server.api('POST', '/auth/login', {
+        body: { email: m.email, password: `wrong-${i}` },
+      });
       expect(res.status).toBe(401);
     }
-    const limited = await server.api('POST', '/auth/login', { body: { email: m.email, password: TEST_PASSWORD } });
+    const limited = await server.api('POST', '/auth/login', {
+      body: { email: m.email, password: TEST_PASSWORD },
+    });
     expectErrorBody(limited, 429, 'RATE_LIMITED');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
   it('rejects bad login bodies with 400', async () => {
-    for (const body of [{}, { email: 'not-an-email', password: 'x' }, { email: 'a@b.co' }, { email: 1, password: 2 }]) {
+    for (const body of [
+      {},
+      { email: 'not-an-email', password: 'x' },
+      { email: 'a@b.co' },
+      { email: 1, password: 2 },
+    ]) {
       expectErrorBody(await server.api('POST', '/auth/login', { body }), 400, 'VALIDATION_ERROR');
     }
   });
@@ -80,9 +101,12 @@ describe('bearer tokens', () => {
       sign({ ver: 0 }, secret(), { subject: 'not-a-uuid' }),
       sign({ ver: 'x' }, secret(), { subject: m.id }),
     ];
-    for (const token of tokens) expectErrorBody(await server.api('GET', '/users/me', { token }), 401, 'UNAUTHENTICATED');
+    for (const token of tokens)
+      expectErrorBody(await server.api('GET', '/users/me', { token }), 401, 'UNAUTHENTICATED');
     // The same claims, properly signed, work: the refusals above are about the token, not the merchant.
-    expect((await server.api('GET', '/users/me', { token: sign({ ver: 0 }, secret(), { subject: m.id }) })).status).toBe(200);
+    expect(
+      (await server.api('GET', '/users/me', { token: sign({ ver: 0 }, secret(), { subject: m.id }) })).status,
+    ).toBe(200);
   });
 
   it('says when a token has expired', async () => {

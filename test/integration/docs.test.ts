@@ -12,7 +12,9 @@ afterAll(() => server?.stop());
 
 type Route = { method: string; path: string; metadata?: { auth?: string } };
 function routes(router: object): Route[] {
-  return Object.values(router).flatMap((r: Route | object) => ('method' in r && 'path' in r ? [r as Route] : routes(r)));
+  return Object.values(router).flatMap((r: Route | object) =>
+    'method' in r && 'path' in r ? [r as Route] : routes(r),
+  );
 }
 
 describe('OpenAPI document', () => {
@@ -33,7 +35,11 @@ describe('OpenAPI document', () => {
         expect(op.security).toEqual([{ bearerAuth: [] }]);
         expect(op.responses['401']).toBeDefined();
       }
-      if (!route.path.startsWith('/health') && !route.path.startsWith('/readyz') && route.path !== '/pay/icon.svg')
+      if (
+        !route.path.startsWith('/health') &&
+        !route.path.startsWith('/readyz') &&
+        route.path !== '/pay/icon.svg'
+      )
         expect(op.responses['429'], `${route.path} 429`).toBeDefined();
     }
   });

@@ -12,7 +12,10 @@ const PASSWORD = 'a long enough password';
 
 function run(args: string[], env: Record<string, string>): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(TSX, ['server/cli/merchant.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(TSX, ['server/cli/merchant.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -37,7 +40,10 @@ describe('merchant command line on DATABASE_URL', () => {
 
   it('creates, lists and resets merchants, refusing bad input with a message', async () => {
     const email = `cli-${Date.now()}@example.com`;
-    const created = await run(['create', '--email', email, '--password', PASSWORD, '--name', 'CLI Shop'], env());
+    const created = await run(
+      ['create', '--email', email, '--password', PASSWORD, '--name', 'CLI Shop'],
+      env(),
+    );
     expect(created.code, created.out).toBe(0);
     expect(created.out).toContain(email);
     const dup = await run(['create', '--email', email, '--password', PASSWORD], env());
@@ -50,9 +56,15 @@ describe('merchant command line on DATABASE_URL', () => {
     expect(missing.code).toBe(2);
     const list = await run(['list'], env());
     expect(list.out).toContain(email);
-    const reset = await run(['reset-password', '--email', email, '--password', 'another long password'], env());
+    const reset = await run(
+      ['reset-password', '--email', email, '--password', 'another long password'],
+      env(),
+    );
     expect(reset.code, reset.out).toBe(0);
-    const unknown = await run(['reset-password', '--email', `nobody-${email}`, '--password', 'another long password'], env());
+    const unknown = await run(
+      ['reset-password', '--email', `nobody-${email}`, '--password', 'another long password'],
+      env(),
+    );
     expect(unknown.code).toBe(1);
   });
 });
@@ -61,7 +73,12 @@ describe('merchant command line on the embedded database', () => {
   it('works with the server stopped and while it runs on the same data folder', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stablepay-cli-'));
     fs.chmodSync(dataDir, 0o755);
-    const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(await freePort()), DATABASE_URL: '', LOG_LEVEL: 'silent' };
+    const env = {
+      DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(await freePort()),
+      DATABASE_URL: '',
+      LOG_LEVEL: 'silent',
+    };
     try {
       // 1. No server running: the CLI starts the embedded PostgreSQL itself, then stops it.
       const first = await run(['create', '--email', 'first@example.com', '--password', PASSWORD], env);
@@ -69,7 +86,10 @@ describe('merchant command line on the embedded database', () => {
 
       // 2. The server starts on the same folder and sees that merchant.
       const port = await freePort();
-      const server = spawn(TSX, ['server/main.ts'], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) } });
+      const server = spawn(TSX, ['server/main.ts'], {
+        cwd: ROOT,
+        env: { ...process.env, ...env, PORT: String(port) },
+      });
       children.push(server);
       const api = apiClient(`http://127.0.0.1:${port}`);
       for (let i = 0; i < 100; i++) {
@@ -77,13 +97,17 @@ describe('merchant command line on the embedded database', () => {
         if (ready?.status === 200) break;
         await new Promise((r) => setTimeout(r, 200));
       }
-      const login1 = await api('POST', '/auth/login', { body: { email: 'first@example.com', password: PASSWORD } });
+      const login1 = await api('POST', '/auth/login', {
+        body: { email: 'first@example.com', password: PASSWORD },
+      });
       expect(login1.status).toBe(200);
 
       // 3. While it runs, the CLI joins the same database; the server keeps working afterwards.
       const second = await run(['create', '--email', 'second@example.com', '--password', PASSWORD], env);
       expect(second.code, second.out).toBe(0);
-      const login2 = await api('POST', '/auth/login', { body: { email: 'second@example.com', password: PASSWORD } });
+      const login2 = await api('POST', '/auth/login', {
+        body: { email: 'second@example.com', password: PASSWORD },
+      });
       expect(login2.status).toBe(200);
 
       server.kill('SIGTERM');

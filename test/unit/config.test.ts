@@ -15,11 +15,16 @@ describe('configuration', () => {
   });
 
   it('refuses to start in production without JWT_SECRET, naming it', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: 'a'.repeat(64) })).toThrow(/JWT_SECRET/);
-    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) })).toThrow(/DATA_ENCRYPTION_KEY/);
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), DATA_ENCRYPTION_KEY: 'a'.repeat(64) }).NODE_ENV).toBe(
-      'production',
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: 'a'.repeat(64) })).toThrow(
+      /JWT_SECRET/,
     );
+    expect(() => loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) })).toThrow(
+      /DATA_ENCRYPTION_KEY/,
+    );
+    expect(
+      loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), DATA_ENCRYPTION_KEY: 'a'.repeat(64) })
+        .NODE_ENV,
+    ).toBe('production');
   });
 
   it.each([
@@ -45,6 +50,8 @@ describe('configuration', () => {
 
   it('needs a static rate for every quote currency', () => {
     expect(() => loadConfig({ QUOTE_CURRENCIES: 'BRL,EUR,GBP' })).toThrow(/GBP/);
-    expect(loadConfig({ QUOTE_CURRENCIES: 'BRL,GBP', FX_STATIC_RATES: 'BRL:5,GBP:0.8' }).QUOTE_CURRENCIES).toEqual(['BRL', 'GBP']);
+    expect(
+      loadConfig({ QUOTE_CURRENCIES: 'BRL,GBP', FX_STATIC_RATES: 'BRL:5,GBP:0.8' }).QUOTE_CURRENCIES,
+    ).toEqual(['BRL', 'GBP']);
   });
 });
