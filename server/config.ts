@@ -87,6 +87,10 @@ export const configSchema = z
     ETHEREUM_CHAIN_ID: positiveInt.default(1),
     POLYGON_CHAIN_ID: positiveInt.default(137),
     RPC_TIMEOUT_MS: positiveInt.default(10_000),
+    /** A reported transaction still not on chain this long after the report is rejected. */
+    PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: positiveInt.default(600),
+    /** Delay between two checks of a reported transaction that is not final yet. */
+    PAYMENT_RECHECK_MS: positiveInt.default(3000),
 
     FX_PROVIDER: z.enum(['static', 'coinbase']).default('static'),
     FX_STATIC_RATES: staticRates.default('BRL:5.25,EUR:0.92'),
@@ -112,6 +116,7 @@ export const configSchema = z
     JOBS_ENABLED: z.enum(['true', 'false']).default('true'),
     JOB_DELIVER_EVENTS_CRON: cron.default('*/2 * * * * *'),
     JOB_EXPIRE_ORDERS_CRON: cron.default('*/10 * * * * *'),
+    JOB_VERIFY_PAYMENTS_CRON: cron.default('*/2 * * * * *'),
     JOB_SCAN_PAYMENTS_CRON: cron.default('*/10 * * * * *'),
     JOB_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
   })

@@ -22,6 +22,28 @@ export type EvmPaymentTransaction = {
 };
 export type PaymentTransaction = SolanaPaymentTransaction | EvmPaymentTransaction;
 
+/** Tokens credited to one owner by a transaction (positive balance changes only). */
+export type Credit = { owner: string; mint: string; amountUnits: bigint };
+
+/**
+ * A transaction as read from the chain at the service's finality, never as a payer claims it.
+ * `not_final`: it exists at a weaker commitment but is not final yet.
+ */
+export type ObservedTransaction =
+  | { txId: string; state: 'not_found' }
+  | { txId: string; state: 'not_final' }
+  | {
+      txId: string;
+      state: 'failed' | 'final';
+      blockTime: Date | null;
+      /** Every account the transaction names (Solana: where a reference key shows up). */
+      accountKeys: string[];
+      credits: Credit[];
+    };
+
+/** New transactions touching a watched address, oldest first, and the cursor to resume from. */
+export type ScanPage = { txIds: string[]; cursor: string | null };
+
 /**
  * One network. Solana and the EVM networks implement the same interface; the registry picks by
  * network. Methods that talk to the chain throw ApiError UPSTREAM_UNAVAILABLE when it cannot be reached.
@@ -38,4 +60,19 @@ export interface ChainAdapter {
   paymentUri(target: PaymentTarget): string;
   /** The transaction the payer signs. `account` is the payer (required on Solana). */
   buildPaymentTransaction(target: PaymentTarget, account: string | undefined): Promise<PaymentTransaction>;
+  /** Whether this adapter can read and scan payments yet (claims wait otherwise). */
+  readonly verifiesPayments: boolean;
+  /** Reads one transaction at the configured finality. */
+  readTransaction(txId: string): Promise<ObservedTransaction>;
+  /** The address whose history shows payments of `mint` to `recipient` (Solana: its token account). */
+  watchAddress(recipient: string, mint: string): string;
+  /**
+   * Final transactions touching `address` after `cursor` (null: start from now, looking back at most
+   * to `since`), at most `limit`. Costs a bounded number of calls per address, whatever the orders.
+   */
+  listTransactions(
+    address: string,
+    cursor: string | null,
+    opts: { since: Date; limit: number },
+  ): Promise<ScanPage>;
 }

@@ -2,6 +2,7 @@ import { Umzug, type MigrationFn, type UmzugStorage } from 'umzug';
 import type { Sequelize, Transaction } from 'sequelize';
 import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-event-outbox';
+import * as m0003 from './migrations/0003-payment-verification';
 
 /** Migrations get a query runner that takes plain SQL, bound to the migration transaction. */
 export type MigrationContext = { query(sql: string): Promise<unknown> };
@@ -11,6 +12,7 @@ export type Migration = MigrationFn<MigrationContext>;
 const migrations = [
   { name: '0001-initial', ...m0001 },
   { name: '0002-event-outbox', ...m0002 },
+  { name: '0003-payment-verification', ...m0003 },
 ];
 
 const LOCK_ID = 7_301_955_001;

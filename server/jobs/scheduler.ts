@@ -5,8 +5,9 @@ import { deliverEventsJob } from './deliver-events.job';
 import { expireOrdersJob } from './expire-orders.job';
 import type { Job } from './job';
 import { scanPaymentsJob } from './scan-payments.job';
+import { verifyPaymentsJob } from './verify-payments.job';
 
-export const JOBS: Job[] = [deliverEventsJob, expireOrdersJob, scanPaymentsJob];
+export const JOBS: Job[] = [deliverEventsJob, expireOrdersJob, verifyPaymentsJob, scanPaymentsJob];
 
 export type JobRunner = {
   workerId: string;

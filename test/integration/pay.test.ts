@@ -12,6 +12,7 @@ import { decodeFunctionData, erc20Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../server/chains/solana/base58';
 import { qrContent } from '../../server/pay/render-qr';
+import { tokenAccountInfoResult } from '../support/token-account-info';
 import {
   EVM_WALLET,
   SOLANA_WALLET,
@@ -478,7 +479,7 @@ describe('QR images', () => {
     for (const description of ['Заказ'.repeat(40), '☃'.repeat(200)]) {
       const order = await solanaOrder(m, { description });
       expect(order.payUrl).toContain('%E2%80%A6'); // clipped with an ellipsis
-      expect(qrContent(order.qrData).text).toBe(order.qrData);
+      expect(qrContent(String(order.qrData)).text).toBe(order.qrData);
       for (const ext of ['svg', 'png']) {
         const res = await fetch(`${server.url}/pay/${order.reference}/qr.${ext}`);
         expect(res.status, `${ext}: ${description.slice(0, 5)}`).toBe(200);
@@ -590,6 +591,7 @@ async function startSolanaRpc() {
     fees: [0, 100, 300, 200] as number[],
     failBlockhash: false,
     failFees: false,
+    payerBalance: (10n ** 12n) as bigint | null,
     calls: [] as string[],
   };
   const rpc = http.createServer((req, res) => {
@@ -611,6 +613,13 @@ async function startSolanaRpc() {
           },
         });
       }
+      if (call.method === 'getAccountInfo')
+        return reply({
+          result:
+            state.payerBalance === null
+              ? { context: { slot: 1000 }, value: null }
+              : tokenAccountInfoResult({ amount: state.payerBalance }),
+        });
       if (call.method === 'getRecentPrioritizationFees') {
         if (state.failFees) return reply({ error: { code: -32601, message: 'Method not found' } });
         return reply({
@@ -649,6 +658,25 @@ describe('Solana Pay transaction request against a reachable RPC', () => {
     expect(res.status).toBe(201);
     return { m, order: res.body };
   }
+
+  it('answers 400, not a transaction bound to fail, when the payer lacks the token account or the balance', async () => {
+    const { order } = await newSolanaOrder();
+    const payer = Keypair.generate().publicKey.toBase58();
+    try {
+      rpc.state.payerBalance = null;
+      const none = await withRpc.api('GET', `/pay/tx-request/${order.reference}?account=${payer}`);
+      expectErrorBody(none, 400, 'VALIDATION_ERROR');
+      expect(none.body.message).toMatch(/has no USDT token account/);
+      rpc.state.payerBalance = 1n;
+      const poor = await withRpc.api('POST', `/pay/tx-request/${order.reference}`, {
+        body: { account: payer },
+      });
+      expectErrorBody(poor, 400, 'VALIDATION_ERROR');
+      expect(poor.body.message).toMatch(/holds 0.000001 USDT, less than/);
+    } finally {
+      rpc.state.payerBalance = 10n ** 12n;
+    }
+  });
 
   it('GET and POST return the transfer for the payer to sign', async () => {
     const { m, order } = await newSolanaOrder();

@@ -22,6 +22,7 @@ import { decodeBase58, encodeBase58 } from '../../server/chains/solana/base58';
 import { MEMO_PROGRAM_ID } from '../../server/chains/solana/payment-transaction';
 import { medianNonZeroFee } from '../../server/chains/solana/rpc';
 import { createSolanaAdapter } from '../../server/chains/solana/solana-adapter';
+import { tokenAccountInfoResult } from '../support/token-account-info';
 import { ApiError } from '../../server/errors';
 
 const USDT_MINT = 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB';
@@ -208,6 +209,8 @@ function healthyRpc(failFees = false): RpcHandler {
       return reply(res, request.id, {
         result: { context: { slot: 1 }, value: { blockhash: BLOCKHASH, lastValidBlockHeight: 100 } },
       });
+    if (request.method === 'getAccountInfo')
+      return reply(res, request.id, { result: tokenAccountInfoResult({ amount: 10n ** 12n }) });
     if (request.method === 'getRecentPrioritizationFees' && !failFees)
       return reply(res, request.id, {
         result: [1000, 0, 3000, 2000].map((prioritizationFee, slot) => ({ slot, prioritizationFee })),

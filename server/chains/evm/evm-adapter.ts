@@ -66,5 +66,12 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
         message: target.message || `Pay ${amount} ${target.token}`,
       };
     },
+
+    // On-chain verification of EVM payments is not built yet: reported transactions wait as claims
+    // (the order stays CONFIRMING) instead of being judged by a reader that does not exist.
+    verifiesPayments: false,
+    readTransaction: async (txId) => ({ txId, state: 'not_found' }),
+    watchAddress: (recipient) => recipient,
+    listTransactions: async (_address, cursor) => ({ txIds: [], cursor }),
   };
 }

@@ -1,3 +1,9 @@
+import {
+  ACCOUNT_SIZE,
+  AccountLayout,
+  TOKEN_PROGRAM_ID,
+  getAssociatedTokenAddressSync,
+} from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
 import type { Token } from '../../../contract';
 import { ApiError } from '../../errors';
@@ -5,6 +11,8 @@ import { formatUnits, TOKEN_DECIMALS } from '../../lib/decimal';
 import type { ChainAdapter, PaymentTarget, SolanaPaymentTransaction } from '../chain-adapter';
 import { decodeBase58 } from './base58';
 import { buildTransferTransaction, merchantTokenAccount } from './payment-transaction';
+import { listSolanaTransactions } from './list-transactions';
+import { readSolanaTransaction } from './read-transaction';
 import { createSolanaConnection, medianNonZeroFee, solanaRpc } from './rpc';
 
 /** Label and message are display-only: clipped so the URI always fits in a QR code. */
@@ -60,6 +68,15 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
     return payer;
   }
 
+  /** The payer's balance in its associated token account, or null when it has none. */
+  async function payerTokenBalance(payer: PublicKey, mint: PublicKey): Promise<bigint | null> {
+    const info = await solanaRpc('getAccountInfo', () =>
+      connection.getAccountInfo(getAssociatedTokenAddressSync(mint, payer, true), 'confirmed'),
+    );
+    if (!info || !info.owner.equals(TOKEN_PROGRAM_ID) || info.data.length < ACCOUNT_SIZE) return null;
+    return AccountLayout.decode(info.data).amount;
+  }
+
   async function priorityFee(merchantAta: PublicKey): Promise<number> {
     try {
       const fees = await connection.getRecentPrioritizationFees({ lockedWritableAccounts: [merchantAta] });
@@ -95,10 +112,23 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
       const payer = payerKey(account);
       const recipient = new PublicKey(target.recipient);
       const mint = new PublicKey(target.tokenMint);
-      const [microLamportsPerCu, latest] = await Promise.all([
+      const [microLamportsPerCu, latest, payerBalance] = await Promise.all([
         priorityFee(merchantTokenAccount(mint, recipient)),
-        solanaRpc('getLatestBlockhash', () => connection.getLatestBlockhash(opts.commitment)),
+        solanaRpc('getLatestBlockhash', () => connection.getLatestBlockhash('confirmed')),
+        payerTokenBalance(payer, mint),
       ]);
+      // A transaction that can only fail on chain helps nobody: say why now.
+      const needed = formatUnits(target.amountUnits, TOKEN_DECIMALS, 0);
+      if (payerBalance === null)
+        throw ApiError.field(
+          'query.account',
+          `has no ${target.token} token account: fund it with ${needed} ${target.token} first`,
+        );
+      if (payerBalance < target.amountUnits)
+        throw ApiError.field(
+          'query.account',
+          `holds ${formatUnits(payerBalance, TOKEN_DECIMALS, 0)} ${target.token}, less than the ${needed} ${target.token} due`,
+        );
       const transaction = buildTransferTransaction({
         payer,
         recipient,
@@ -118,5 +148,15 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
         message: target.message || `Pay ${amount} ${target.token}`,
       };
     },
+
+    verifiesPayments: true,
+
+    readTransaction: (txId) => readSolanaTransaction(connection, opts.commitment, txId),
+
+    watchAddress: (recipient, mint) =>
+      merchantTokenAccount(new PublicKey(mint), new PublicKey(recipient)).toBase58(),
+
+    listTransactions: (address, cursor, scan) =>
+      listSolanaTransactions(connection, opts.commitment, address, cursor, scan),
   };
 }

@@ -25,6 +25,8 @@ export class PaymentClaim extends Model<
   declare status: CreationOptional<ClaimStatus>;
   declare amountUnits: CreationOptional<bigint | null>;
   declare reason: CreationOptional<string | null>;
+  declare blockTime: CreationOptional<Date | null>;
+  declare matchedBy: CreationOptional<'reference' | 'amount' | null>;
   declare attempts: CreationOptional<number>;
   declare nextCheckAt: CreationOptional<Date>;
   declare createdAt: CreationOptional<Date>;
@@ -41,6 +43,8 @@ export class PaymentClaim extends Model<
         status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'PENDING' },
         amountUnits: bigintColumn('amountUnits', true),
         reason: DataTypes.TEXT,
+        blockTime: DataTypes.DATE,
+        matchedBy: DataTypes.TEXT,
         attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         nextCheckAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
         createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },

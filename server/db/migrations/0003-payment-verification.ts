@@ -1,0 +1,29 @@
+import type { Migration } from '../migrate';
+
+/**
+ * Verification and scanning: what a claim was matched by, when its transaction landed, and one
+ * cursor per watched address so a scan reads only what is new since the last one.
+ */
+export const up: Migration = async ({ context: db }) => {
+  await db.query(`
+    ALTER TABLE payment_claims
+      ADD COLUMN block_time timestamptz,
+      ADD COLUMN matched_by text CHECK (matched_by IN ('reference', 'amount'));
+
+    CREATE TABLE scan_cursors (
+      network text NOT NULL,
+      address text NOT NULL,
+      cursor text,
+      locked_until timestamptz,
+      scanned_at timestamptz,
+      PRIMARY KEY (network, address)
+    );
+  `);
+};
+
+export const down: Migration = async ({ context: db }) => {
+  await db.query(`
+    DROP TABLE scan_cursors;
+    ALTER TABLE payment_claims DROP COLUMN matched_by, DROP COLUMN block_time;
+  `);
+};

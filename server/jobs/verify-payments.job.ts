@@ -1,0 +1,8 @@
+import { verifyDueClaims } from '../payments/verify-due-claims';
+import type { Job } from './job';
+
+export const verifyPaymentsJob: Job = {
+  name: 'verify-payments',
+  schedule: (config) => config.JOB_VERIFY_PAYMENTS_CRON,
+  run: (deps) => verifyDueClaims(deps, { batchSize: deps.config.JOB_BATCH_SIZE }),
+};

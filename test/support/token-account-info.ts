@@ -1,0 +1,42 @@
+import { ACCOUNT_SIZE, AccountLayout, AccountState, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { PublicKey } from '@solana/web3.js';
+
+/**
+ * The `getAccountInfo` result of an SPL token account holding `amount`, exactly as an RPC node
+ * returns it (base64 data, owned by the token program): for hand-written JSON-RPC test servers.
+ */
+export function tokenAccountInfoResult(opts: {
+  mint?: string;
+  owner?: string;
+  amount: bigint;
+  slot?: number;
+}) {
+  const data = Buffer.alloc(ACCOUNT_SIZE);
+  AccountLayout.encode(
+    {
+      mint: new PublicKey(opts.mint ?? PublicKey.default),
+      owner: new PublicKey(opts.owner ?? PublicKey.default),
+      amount: opts.amount,
+      delegateOption: 0,
+      delegate: PublicKey.default,
+      state: AccountState.Initialized,
+      isNativeOption: 0,
+      isNative: 0n,
+      delegatedAmount: 0n,
+      closeAuthorityOption: 0,
+      closeAuthority: PublicKey.default,
+    },
+    data,
+  );
+  return {
+    context: { slot: opts.slot ?? 1 },
+    value: {
+      data: [data.toString('base64'), 'base64'],
+      executable: false,
+      lamports: 2039280,
+      owner: TOKEN_PROGRAM_ID.toBase58(),
+      rentEpoch: 0,
+      space: ACCOUNT_SIZE,
+    },
+  };
+}
