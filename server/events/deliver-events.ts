@@ -131,13 +131,14 @@ function failure(error: string, requestBody: string, permanent = false): Attempt
 
 /**
  * Records an attempt and moves the task on, in one transaction: delivered, retried later with
- * backoff, or given up after WEBHOOK_MAX_ATTEMPTS. `manual` attempts (redeliver) never reschedule.
+ * backoff, or given up after WEBHOOK_MAX_ATTEMPTS. `manual` attempts (redeliver) never reschedule,
+ * and neither does a worker whose lease was taken over (its attempt is still recorded).
  */
 export async function recordAttempt(
   deps: Deps,
   taskId: string,
   outcome: AttemptOutcome,
-  opts: { manual?: boolean } = {},
+  opts: { manual?: boolean; workerId?: string } = {},
 ) {
   const { models, sequelize } = deps.db;
   return sequelize.transaction(async (transaction) => {
@@ -146,9 +147,11 @@ export async function recordAttempt(
     if (!task || !event) return null;
     const now = deps.clock();
     const attempt = task.attempts + 1;
+    // A worker that overran its lease no longer decides the schedule: the new holder does.
+    const holdsLease = opts.manual || task.lockedBy === opts.workerId;
     let nextRetryAt: Date | null = null;
     if (outcome.ok) task.status = 'DELIVERED';
-    else if (!opts.manual && task.status === 'PENDING') {
+    else if (!opts.manual && holdsLease && task.status === 'PENDING') {
       if (outcome.permanent || attempt >= deps.config.WEBHOOK_MAX_ATTEMPTS) task.status = 'FAILED';
       else {
         const delay = Math.max(retryDelayMs(deps, attempt), (outcome.retryAfterSeconds ?? 0) * 1000);
@@ -157,8 +160,10 @@ export async function recordAttempt(
       }
     }
     task.attempts = attempt;
-    task.lockedUntil = null;
-    task.lockedBy = null;
+    if (holdsLease || outcome.ok) {
+      task.lockedUntil = null;
+      task.lockedBy = null;
+    }
     task.updatedAt = now;
     await task.save({ transaction });
 
@@ -231,7 +236,7 @@ export async function deliverDueEvents(
         (error: unknown): AttemptOutcome =>
           failure(error instanceof Error ? error.message : String(error), ''),
       );
-      await recordAttempt(deps, id, outcome);
+      await recordAttempt(deps, id, outcome, { workerId: opts.workerId });
     }),
   );
   return ids.length;

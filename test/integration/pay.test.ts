@@ -703,8 +703,8 @@ describe('Solana Pay transaction request against a reachable RPC', () => {
       ComputeBudgetProgram.programId.toBase58(),
       ComputeBudgetProgram.programId.toBase58(),
       ASSOCIATED_TOKEN_PROGRAM_ID.toBase58(),
-      TOKEN_PROGRAM_ID.toBase58(),
       'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr',
+      TOKEN_PROGRAM_ID.toBase58(), // the transfer last, as Solana Pay's validateTransfer expects
     ]);
     // Compute-unit price: the median of the non-zero recent fees (100, 200, 300).
     const price = tx.instructions[1]!.data;
@@ -717,7 +717,7 @@ describe('Solana Pay transaction request against a reachable RPC', () => {
     expect(create.keys[0]!.pubkey.equals(payer)).toBe(true);
     expect(create.keys[1]!.pubkey.equals(merchantAta)).toBe(true);
     // TransferChecked of the exact amount, with the reference as a read-only key.
-    const transfer = decodeTransferCheckedInstruction(tx.instructions[3]!);
+    const transfer = decodeTransferCheckedInstruction(tx.instructions[4]!);
     expect(transfer.data.amount).toBe(units);
     expect(transfer.data.decimals).toBe(6);
     expect(transfer.keys.source.pubkey.equals(getAssociatedTokenAddressSync(mint, payer))).toBe(true);
@@ -727,7 +727,7 @@ describe('Solana Pay transaction request against a reachable RPC', () => {
     expect(transfer.keys.owner.isSigner).toBe(true);
     const reference = transfer.keys.multiSigners.find((k) => k.pubkey.toBase58() === order.reference);
     expect(reference).toMatchObject({ isSigner: false, isWritable: false });
-    expect(tx.instructions[4]!.data.toString('utf8')).toBe(`stablepay:${order.reference}`);
+    expect(tx.instructions[3]!.data.toString('utf8')).toBe(`stablepay:${order.reference}`);
 
     const post = await withRpc.api('POST', `/pay/tx-request/${order.reference}`, {
       body: { account: payer.toBase58() },

@@ -8,7 +8,11 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../server/db/em
 
 declare module 'vitest' {
   export interface ProvidedContext {
+    /** A database of this run, shared by the files that use it directly. */
     databaseUrl: string;
+    /** The server, for files that make databases of their own (named with databasePrefix). */
+    databaseServerUrl: string;
+    databasePrefix: string;
   }
 }
 
@@ -37,7 +41,8 @@ export default async function setup(project: TestProject) {
     embedded = await startEmbeddedPostgres({ dataDir, port: await freePort() });
     serverUrl = embedded.url;
   }
-  const name = `stablepay_test_${process.pid}_${Date.now()}`;
+  const prefix = `stablepay_test_${process.pid}_${Date.now()}`;
+  const name = prefix;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
@@ -45,11 +50,17 @@ export default async function setup(project: TestProject) {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   project.provide('databaseUrl', url.toString());
+  project.provide('databaseServerUrl', serverUrl);
+  project.provide('databasePrefix', prefix);
 
   return async () => {
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    const { rows } = await client.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE datname LIKE $1',
+      [`${prefix}%`],
+    );
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     await client.end();
     if (embedded) {
       await embedded.stop();

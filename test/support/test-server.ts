@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig } from '../../server/config';
 import type { Deps } from '../../server/deps';
@@ -7,12 +8,37 @@ import { createMerchant } from '../../server/merchants/create-merchant';
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
+let fileDatabase: Promise<string> | undefined;
+
+/**
+ * A database for this test file alone (vitest loads this module once per file). Files run at the
+ * same time and their servers run background jobs: sharing one database, one file's workers would
+ * deliver and settle another file's events and payments with other settings.
+ */
+export function fileDatabaseUrl(): Promise<string> {
+  fileDatabase ??= (async () => {
+    const serverUrl = inject('databaseServerUrl');
+    const name = `${inject('databasePrefix')}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE DATABASE ${name}`);
+    } finally {
+      await admin.end();
+    }
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    return url.toString();
+  })();
+  return fileDatabase;
+}
+
 /** The real server on a random port, on this run's database, with test-friendly settings. */
 export async function startTestServer(env: Record<string, string> = {}, overrides: Partial<Deps> = {}) {
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
-    DATABASE_URL: inject('databaseUrl'),
+    DATABASE_URL: await fileDatabaseUrl(),
     PORT: '0',
     HOST: '127.0.0.1',
     PUBLIC_BASE_URL: 'http://pay.example.test',

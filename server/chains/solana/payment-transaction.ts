@@ -34,7 +34,10 @@ export function merchantTokenAccount(mint: PublicKey, recipient: PublicKey): Pub
   return getAssociatedTokenAddressSync(mint, recipient, true);
 }
 
-/** The unsigned Solana Pay transfer: priority fee, idempotent ATA create, TransferChecked, memo. */
+/**
+ * The unsigned Solana Pay transfer: priority fee, idempotent ATA create, memo, TransferChecked.
+ * The transfer comes last, memo just before it, as Solana Pay's own validateTransfer expects.
+ */
 export function buildTransferTransaction(input: TransferTransactionInput): Transaction {
   const { payer, recipient, mint, reference } = input;
   const merchantAta = merchantTokenAccount(mint, recipient);
@@ -67,7 +70,7 @@ export function buildTransferTransaction(input: TransferTransactionInput): Trans
       microLamports: Math.min(Math.max(0, Math.floor(input.microLamportsPerCu)), MAX_MICRO_LAMPORTS_PER_CU),
     }),
     createAssociatedTokenAccountIdempotentInstruction(payer, merchantAta, recipient, mint),
-    transfer,
     memo,
+    transfer,
   );
 }
