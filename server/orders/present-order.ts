@@ -1,7 +1,21 @@
 import type { Order as OrderBody } from '../../contract';
+import type { PaymentTarget } from '../chains/chain-adapter';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
 import { formatRate, formatUnits, parseDecimal } from '../lib/decimal';
+
+/** What a chain needs to build or describe this order's payment. */
+export function paymentTarget(order: Order, merchantName: string | null): PaymentTarget {
+  return {
+    reference: order.reference,
+    token: order.token,
+    tokenMint: order.tokenMint,
+    recipient: order.recipient,
+    amountUnits: order.amountUnits,
+    label: merchantName,
+    message: order.description,
+  };
+}
 
 /** Links derived from the order: computed on read, so they always follow the order's own fields. */
 export function paymentLinks(
@@ -10,15 +24,7 @@ export function paymentLinks(
   merchantName: string | null,
 ) {
   const base = deps.config.PUBLIC_BASE_URL;
-  const payUrl = deps.chains.get(order.network).paymentUri({
-    reference: order.reference,
-    token: order.token,
-    tokenMint: order.tokenMint,
-    recipient: order.recipient,
-    amountUnits: order.amountUnits,
-    label: merchantName,
-    message: order.description,
-  });
+  const payUrl = deps.chains.get(order.network).paymentUri(paymentTarget(order, merchantName));
   return {
     payUrl,
     qrData: payUrl,
@@ -35,11 +41,12 @@ export function fxRateLabel(order: Pick<Order, 'fxRate' | 'token' | 'quoteCurren
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export function presentOrder(
+/** The fields merchant and payer both see; each view adds its own. */
+export function sharedOrderFields(
   deps: Pick<Deps, 'config' | 'chains'>,
   order: Order,
   merchantName: string | null,
-): OrderBody {
+) {
   return {
     reference: order.reference,
     status: order.status,
@@ -49,23 +56,34 @@ export function presentOrder(
     amountReceived: formatUnits(order.amountReceivedUnits),
     tokenMintOrContract: order.tokenMint,
     recipient: order.recipient,
+    description: order.description,
     quoteCurrency: order.quoteCurrency,
     quoteAmount: order.quoteUnits === null ? null : formatUnits(order.quoteUnits, 6, 2),
-    quotedAt: iso(order.quotedAt),
-    fxRate: order.fxRate,
     fxRateLabel: fxRateLabel(order),
-    fxSource: order.fxSource,
     ...paymentLinks(deps, order, merchantName),
     expiresAt: order.expiresAt.toISOString(),
-    createdAt: order.createdAt.toISOString(),
-    updatedAt: order.updatedAt.toISOString(),
     txId: order.txId,
     paidAt: iso(order.paidAt),
     paidLate: order.paidLate,
+  };
+}
+
+/** The merchant's view of an order. */
+export function presentOrder(
+  deps: Pick<Deps, 'config' | 'chains'>,
+  order: Order,
+  merchantName: string | null,
+): OrderBody {
+  return {
+    ...sharedOrderFields(deps, order, merchantName),
+    quotedAt: iso(order.quotedAt),
+    fxRate: order.fxRate,
+    fxSource: order.fxSource,
+    createdAt: order.createdAt.toISOString(),
+    updatedAt: order.updatedAt.toISOString(),
     webhookUrl: order.webhookUrl,
     messengerChatId: order.messengerChatId,
     merchantWalletId: order.walletId,
-    description: order.description,
     metadata: order.metadata,
   };
 }

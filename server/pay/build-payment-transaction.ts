@@ -2,6 +2,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { recordAudit } from '../events/audit';
 import { formatUnits } from '../lib/decimal';
+import { paymentTarget } from '../orders/present-order';
 import { assertPayable } from '../orders/submit-payment-claim';
 import { findPublicOrder } from './find-payable-order';
 
@@ -51,18 +52,18 @@ export async function buildPaymentTransaction(
   // Solana Pay's first request (no account yet): what the wallet shows before asking for the transaction.
   if (order.network === 'SOLANA' && input.account === undefined)
     return { label: merchantName ?? 'stablepay', icon: `${deps.config.PUBLIC_BASE_URL}/pay/icon.svg` };
-  const amount = formatUnits(order.amountUnits);
+  // A partly paid order (UNDERPAID, or expired with a partial payment) asks for what is still due,
+  // not the whole amount again: the payer would overpay by what they already sent.
+  const due = order.amountUnits - order.amountReceivedUnits;
+  const payUnits = due > 0n ? due : order.amountUnits;
+  const amount = formatUnits(payUnits);
   const built = await deps.chains.get(order.network).buildPaymentTransaction(
     {
-      reference: order.reference,
-      token: order.token,
-      tokenMint: order.tokenMint,
-      recipient: order.recipient,
-      amountUnits: order.amountUnits,
-      label: merchantName,
+      ...paymentTarget(order, merchantName),
+      amountUnits: payUnits,
       message:
         order.description ??
-        `Pay ${formatUnits(order.amountUnits, 6, 0)} ${order.token}${merchantName ? ` to ${merchantName}` : ''}`,
+        `Pay ${formatUnits(payUnits, 6, 0)} ${order.token}${merchantName ? ` to ${merchantName}` : ''}`,
     },
     input.account,
   );
