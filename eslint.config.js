@@ -12,6 +12,13 @@ export default tseslint.config(
     },
   },
   {
+    // Plain Node scripts (not TypeScript): Node's globals.
+    files: ['**/*.mjs', '**/*.cjs'],
+    languageOptions: {
+      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', Buffer: 'readonly', require: 'readonly' },
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

@@ -26,7 +26,8 @@ export async function changeOrderStatus(
     actor: AuditActor;
     reason: string;
     data?: Record<string, unknown>;
-    event?: EventType;
+    /** Default: the status's own event; null: none (the caller sends its own). */
+    event?: EventType | null;
   },
 ) {
   const now = deps.clock();
@@ -45,6 +46,6 @@ export async function changeOrderStatus(
     },
     now,
   );
-  const event = change.event ?? EVENT_FOR_STATUS[change.to];
+  const event = change.event === undefined ? EVENT_FOR_STATUS[change.to] : change.event;
   if (event) await emitOrderEvent(deps, transaction, order, event, now);
 }

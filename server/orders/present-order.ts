@@ -4,14 +4,24 @@ import type { Order } from '../db/models';
 import type { Deps } from '../deps';
 import { formatRate, formatUnits, parseDecimal } from '../lib/decimal';
 
-/** What a chain needs to build or describe this order's payment. */
+/** What is still to pay; the whole amount once nothing (or everything) is left to ask for. */
+export function amountDueUnits(order: Pick<Order, 'amountUnits' | 'amountReceivedUnits'>): bigint {
+  const due = order.amountUnits - order.amountReceivedUnits;
+  return due > 0n ? due : 0n;
+}
+
+/**
+ * What a chain needs to build or describe this order's payment: after a partial payment, the
+ * payment link, QR code and transaction ask for the remainder, not the whole amount again.
+ */
 export function paymentTarget(order: Order, merchantName: string | null): PaymentTarget {
+  const due = amountDueUnits(order);
   return {
     reference: order.reference,
     token: order.token,
     tokenMint: order.tokenMint,
     recipient: order.recipient,
-    amountUnits: order.amountUnits,
+    amountUnits: due > 0n ? due : order.amountUnits,
     label: merchantName,
     message: order.description,
   };

@@ -52,15 +52,13 @@ export async function buildPaymentTransaction(
   // Solana Pay's first request (no account yet): what the wallet shows before asking for the transaction.
   if (order.network === 'SOLANA' && input.account === undefined)
     return { label: merchantName ?? 'stablepay', icon: `${deps.config.PUBLIC_BASE_URL}/pay/icon.svg` };
-  // A partly paid order (UNDERPAID, or expired with a partial payment) asks for what is still due,
-  // not the whole amount again: the payer would overpay by what they already sent.
-  const due = order.amountUnits - order.amountReceivedUnits;
-  const payUnits = due > 0n ? due : order.amountUnits;
+  // paymentTarget asks a partly paid order for what is still due, not the whole amount again.
+  const target = paymentTarget(order, merchantName);
+  const payUnits = target.amountUnits;
   const amount = formatUnits(payUnits);
   const built = await deps.chains.get(order.network).buildPaymentTransaction(
     {
-      ...paymentTarget(order, merchantName),
-      amountUnits: payUnits,
+      ...target,
       message:
         order.description ??
         `Pay ${formatUnits(payUnits, 6, 0)} ${order.token}${merchantName ? ` to ${merchantName}` : ''}`,

@@ -3,7 +3,7 @@ import type { ZPaymentInfo } from '../../contract';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
 import { formatUnits } from '../lib/decimal';
-import { sharedOrderFields } from '../orders/present-order';
+import { amountDueUnits, sharedOrderFields } from '../orders/present-order';
 
 /** What the payer's page shows: no merchant e-mail, webhook URL, metadata or secrets. */
 export function presentPaymentInfo(
@@ -11,10 +11,9 @@ export function presentPaymentInfo(
   order: Order,
   merchantName: string | null,
 ): z.infer<typeof ZPaymentInfo> {
-  const due = order.amountUnits - order.amountReceivedUnits;
   return {
     ...sharedOrderFields(deps, order, merchantName),
-    amountDue: formatUnits(due > 0n ? due : 0n),
+    amountDue: formatUnits(amountDueUnits(order)),
     merchantName,
   };
 }

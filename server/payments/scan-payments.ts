@@ -92,7 +92,10 @@ async function processFound(
   const known = await models.PaymentClaim.findOne({
     where: { network: chain.network, txId, status: { [Op.ne]: 'REJECTED' } },
   });
-  if (known) return true; // reported already: the verifier settles it
+  // Reported already: the verifier settles it. While that claim is open the cursor must stay before
+  // this transaction: a claim made for the wrong order is rejected, and then the payment is the
+  // scanner's to match to the order it does pay.
+  if (known) return known.status !== 'PENDING';
   const tx = await chain.readTransaction(txId);
   if (tx.state === 'not_found' || tx.state === 'not_final') return false;
   if (tx.state === 'failed') return true;

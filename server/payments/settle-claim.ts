@@ -1,4 +1,4 @@
-import type { Transaction } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import type { OrderStatus } from '../../contract';
 import type { ObservedTransaction } from '../chains/chain-adapter';
 import type { Order, PaymentClaim } from '../db/models';
@@ -20,12 +20,15 @@ type Verdict =
  * What a transaction means for an order, from facts read on chain only: it succeeded and is final,
  * it credits the order's token to the order's recipient, and it names the order's reference, or,
  * for wallets that drop the reference, it pays the order's exact (unique) amount after the order existed.
+ * `otherReference`: the reference of another order that the transaction names, if any; such a
+ * payment belongs to that order, never to this one by amount.
  */
 export function judge(
   deps: Pick<Deps, 'config' | 'clock'>,
   order: Order,
   claim: PaymentClaim,
   tx: ObservedTransaction,
+  otherReference: string | null = null,
 ): Verdict {
   if (tx.state === 'not_found') {
     const deadline = claim.createdAt.getTime() + deps.config.PAYMENT_NOT_FOUND_TIMEOUT_SECONDS * 1000;
@@ -55,6 +58,8 @@ export function judge(
   const blockTime = tx.blockTime;
   if (order.network === 'SOLANA' && tx.accountKeys.includes(order.reference))
     return { kind: 'accept', credited, blockTime, matchedBy: 'reference' };
+  if (otherReference)
+    return { kind: 'reject', reason: `the transaction pays another order (reference ${otherReference})` };
   const due = order.amountUnits - order.amountReceivedUnits;
   if (credited !== order.amountUnits && credited !== due)
     return {
@@ -96,7 +101,7 @@ export async function settleClaim(
 ): Promise<Verdict['kind']> {
   const { models } = deps.db;
   const now = deps.clock();
-  const verdict = judge(deps, order, claim, tx);
+  const verdict = judge(deps, order, claim, tx, await otherOrderNamed(deps, transaction, order, tx));
   claim.attempts += 1;
   claim.updatedAt = now;
 
@@ -121,7 +126,6 @@ export async function settleClaim(
       },
       now,
     );
-    await emitOrderEvent(deps, transaction, order, 'order.payment_rejected', now);
   } else {
     claim.status = 'VERIFIED';
     claim.amountUnits = verdict.credited;
@@ -172,12 +176,42 @@ export async function settleClaim(
           ? `reported transaction rejected: ${verdict.reason}`
           : 'partial payment verified',
       data: { amountReceived: formatUnits(order.amountReceivedUnits) },
-      // An expiry with money received is still news of a partial payment.
-      event: next === 'EXPIRED' && verdict.kind === 'accept' ? 'order.underpaid' : undefined,
+      // A rejection's news is order.payment_rejected: going back to where the order was is not news
+      // (no second order.expired). An expiry with money received is news of a partial payment.
+      event: verdict.kind === 'reject' ? null : next === 'EXPIRED' ? 'order.underpaid' : undefined,
     });
   } else if (verdict.kind === 'accept' && next !== 'PAID') {
     // A further partial payment without a status change (UNDERPAID stays UNDERPAID).
     await emitOrderEvent(deps, transaction, order, 'order.underpaid', now);
   }
+  // After the status change, so the event carries the order as it now is (back to PENDING, say).
+  if (verdict.kind === 'reject')
+    await emitOrderEvent(deps, transaction, order, 'order.payment_rejected', now);
   return verdict.kind;
+}
+
+/**
+ * The reference of another order to the same recipient and mint that a Solana transaction names
+ * (none when it names this order's own): that order is the one it pays, as the scanner would match.
+ */
+async function otherOrderNamed(
+  deps: Pick<Deps, 'db'>,
+  transaction: Transaction,
+  order: Order,
+  tx: ObservedTransaction,
+): Promise<string | null> {
+  if (order.network !== 'SOLANA' || (tx.state !== 'final' && tx.state !== 'failed')) return null;
+  if (tx.accountKeys.includes(order.reference)) return null;
+  const other = await deps.db.models.Order.findOne({
+    where: {
+      network: order.network,
+      recipient: order.recipient,
+      tokenMint: order.tokenMint,
+      reference: { [Op.in]: tx.accountKeys },
+      id: { [Op.ne]: order.id },
+    },
+    attributes: ['reference'],
+    transaction,
+  });
+  return other?.reference ?? null;
 }

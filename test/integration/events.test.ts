@@ -1,7 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTelegramServer } from '../support/telegram-server';
-import { expectErrorBody, newMerchant, startTestServer, type TestServer } from '../support/test-server';
+import {
+  createTestDatabase,
+  expectErrorBody,
+  newMerchant,
+  startTestServer,
+  type TestServer,
+} from '../support/test-server';
 import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 
 const BOT_TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ';

@@ -16,7 +16,13 @@ let fileDatabase: Promise<string> | undefined;
  * deliver and settle another file's events and payments with other settings.
  */
 export function fileDatabaseUrl(): Promise<string> {
-  fileDatabase ??= (async () => {
+  fileDatabase ??= createTestDatabase();
+  return fileDatabase;
+}
+
+/** A new, empty database on the run's server (dropped with the run's others at the end). */
+export async function createTestDatabase(): Promise<string> {
+  {
     const serverUrl = inject('databaseServerUrl');
     const name = `${inject('databasePrefix')}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     const admin = new pg.Client({ connectionString: serverUrl });
@@ -29,8 +35,7 @@ export function fileDatabaseUrl(): Promise<string> {
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     return url.toString();
-  })();
-  return fileDatabase;
+  }
 }
 
 /** The real server on a random port, on this run's database, with test-friendly settings. */
