@@ -15,7 +15,13 @@ export default tseslint.config(
     // Plain Node scripts (not TypeScript): Node's globals.
     files: ['**/*.mjs', '**/*.cjs'],
     languageOptions: {
-      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', Buffer: 'readonly', require: 'readonly' },
+      globals: {
+        console: 'readonly',
+        process: 'readonly',
+        URL: 'readonly',
+        Buffer: 'readonly',
+        require: 'readonly',
+      },
     },
   },
   {
