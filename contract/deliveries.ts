@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ZDateTime, errors, merchantAuth } from './common';
-import { ZReferenceParams } from './orders';
+import { ZOrder, ZReferenceParams } from './orders';
 
 const c = initContract();
 
@@ -15,6 +15,15 @@ export const EVENT_TYPES = [
 ] as const;
 export const ZEventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof ZEventType>;
+
+/** The body of every webhook: the event and the order as it was when the event happened. */
+export const ZWebhookEvent = z.object({
+  id: z.string().describe('evt_…: the same on every attempt (X-Webhook-Id)'),
+  type: ZEventType,
+  createdAt: ZDateTime,
+  data: z.object({ order: ZOrder }),
+});
+export type WebhookEventBody = z.infer<typeof ZWebhookEvent>;
 
 export const ZWebhookDelivery = z.object({
   id: z.string(),

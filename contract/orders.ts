@@ -31,7 +31,7 @@ export const ZMessengerChatId = z
 /** Size as JSON; anything that cannot be serialised (e.g. nested too deep) counts as too big. */
 const jsonBytes = (value: unknown) => {
   try {
-    return Buffer.byteLength(JSON.stringify(value), 'utf8');
+    return new TextEncoder().encode(JSON.stringify(value)).length;
   } catch {
     return Infinity;
   }

@@ -146,7 +146,10 @@ export const payContract = c.router(
       metadata: publicRoute,
       pathParams: ZReferenceParams,
       responses: {
-        200: c.otherResponse({ contentType: 'image/png', body: z.instanceof(Buffer) }),
+        200: c.otherResponse({
+          contentType: 'image/png',
+          body: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'PNG bytes'),
+        }),
         ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
       },
     },

@@ -424,7 +424,9 @@ describe('messenger', () => {
 describe('SSRF guard', () => {
   let guarded: TestServer;
   beforeAll(async () => {
+    // A database of its own: the permissive server's workers must not deliver this one's events.
     guarded = await startTestServer({
+      DATABASE_URL: await createTestDatabase(),
       WEBHOOK_ALLOW_PRIVATE: 'false',
       JOB_DELIVER_EVENTS_CRON: '* * * * * *',
     });

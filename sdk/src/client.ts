@@ -1,0 +1,255 @@
+import {
+  initClient,
+  type AppRoute,
+  type ClientInferRequest,
+  type SuccessfulHttpStatusCode,
+} from '@ts-rest/core';
+import type { z } from 'zod';
+import {
+  contract,
+  MAX_PER_PAGE,
+  type ZAuditEntry,
+  type ZChangePasswordBody,
+  type ZCreateOrderBody,
+  type ZCreateWalletBody,
+  type ZListOrdersQuery,
+  type ZLoginBody,
+  type ZLoginResponse,
+  type ZMessengerDelivery,
+  type ZOrder,
+  type ZOrderCursorPage,
+  type ZOrderPage,
+  type ZProfile,
+  type ZUpdateProfileBody,
+  type ZWallet,
+  type ZWebhookDelivery,
+  type ZWebhookSecret,
+} from '../../contract';
+import { assertJsonObject, httpConfig, normalizeBaseUrl, send, type FetchLike } from './http';
+import type { RetryMode, RetryOptions } from './retry';
+
+type Contract = typeof contract;
+
+/*
+ * Public types come from the contract's schemas (z.infer for answers, z.input for request bodies).
+ * Each method below is annotated with them, and its body returns what the ts-rest client infers for
+ * the route: if a route's schema changes, this file stops compiling until the types follow.
+ */
+export type LoginBody = z.input<typeof ZLoginBody>;
+export type LoginResponse = z.infer<typeof ZLoginResponse>;
+export type CreateOrderParams = z.input<typeof ZCreateOrderBody>;
+export type Order = z.infer<typeof ZOrder>;
+export type ListOrdersQuery = z.input<typeof ZListOrdersQuery>;
+export type OrderPage = z.infer<typeof ZOrderPage>;
+export type OrderCursorPage = z.infer<typeof ZOrderCursorPage>;
+/** Filters of listAll(): cursor and page size are driven by the iterator. */
+export type ListAllOrdersQuery = Omit<ListOrdersQuery, 'page' | 'cursor' | 'per_page'>;
+export type AuditEntry = z.infer<typeof ZAuditEntry>;
+export type AuditList = { items: AuditEntry[] };
+export type WebhookDelivery = z.infer<typeof ZWebhookDelivery>;
+export type WebhookDeliveryList = { items: WebhookDelivery[] };
+export type MessengerDelivery = z.infer<typeof ZMessengerDelivery>;
+export type MessengerDeliveryList = { items: MessengerDelivery[] };
+export type Profile = z.infer<typeof ZProfile>;
+export type UpdateProfileParams = z.input<typeof ZUpdateProfileBody>;
+export type ChangePasswordParams = z.input<typeof ZChangePasswordBody>;
+export type WebhookSecret = z.infer<typeof ZWebhookSecret>;
+export type Wallet = z.infer<typeof ZWallet>;
+export type WalletList = { items: Wallet[] };
+export type CreateWalletParams = z.input<typeof ZCreateWalletBody>;
+
+export type ClientOptions = {
+  /** Where the service runs, e.g. `https://pay.example.com` (no trailing path). */
+  baseUrl: string;
+  /** A merchant JWT from `auth.login()`; optional when you log in with this client. */
+  token?: string;
+  /** Your own fetch (default: the global one). */
+  fetch?: FetchLike;
+  /** Retries after the first attempt on network errors, 429 and 5xx (default 2); 0 turns them off. */
+  maxRetries?: number;
+  /** Per attempt, in ms (default 30 000). */
+  timeoutMs?: number;
+  /** Backoff tuning: base 300 ms, cap 5 s, Retry-After honoured up to 60 s. */
+  retry?: Partial<Omit<RetryOptions, 'maxRetries'>>;
+};
+
+export type RequestOptions = {
+  /** `Idempotency-Key` of an order creation: the same key and body within 24 h give the same order. */
+  idempotencyKey?: string;
+};
+
+/** Routes that must not run twice when the first attempt's outcome is unknown (5xx, no answer). */
+const UNSAFE_ROUTES: ReadonlySet<AppRoute> = new Set<AppRoute>([
+  contract.profile.changePassword,
+  contract.profile.rotateWebhookSecret,
+  contract.wallets.create,
+  contract.wallets.remove,
+  contract.deliveries.redeliverWebhook,
+]);
+
+function newIdempotencyKey(): string {
+  const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (typeof crypto?.randomUUID !== 'function')
+    throw new TypeError('globalThis.crypto.randomUUID is missing: pass options.idempotencyKey yourself');
+  return crypto.randomUUID();
+}
+
+const success = async <T extends { status: number; body: unknown }>(
+  pending: Promise<T>,
+): Promise<Extract<T, { status: SuccessfulHttpStatusCode }>['body']> => (await pending).body;
+
+/** A path parameter, percent-encoded; an empty one would silently name another route. */
+function segment(value: string): string {
+  if (typeof value !== 'string' || value === '')
+    throw new TypeError(`a path parameter must be a non-empty string, got ${JSON.stringify(value)}`);
+  return encodeURIComponent(value);
+}
+
+/**
+ * The merchant API client: one method per merchant route of the contract; each returns the success
+ * body and throws a typed StablepayError (ValidationError, AuthenticationError, ...) otherwise.
+ */
+export function createClient(options: ClientOptions) {
+  const baseUrl = normalizeBaseUrl(options.baseUrl);
+  const http = httpConfig(options);
+  let token = options.token;
+
+  const raw = initClient(contract, {
+    baseUrl,
+    throwOnUnknownStatus: false,
+    api: async ({ route, path, method, headers, body }) => {
+      const all: Record<string, string> = { accept: 'application/json', ...headers };
+      const isMerchantRoute = (route.metadata as { auth?: string } | undefined)?.auth === 'merchant';
+      if (isMerchantRoute && token) all.authorization = `Bearer ${token}`;
+      const retry: RetryMode = UNSAFE_ROUTES.has(route) ? 'unsafe' : 'idempotent';
+      const res = await send(http, {
+        method,
+        url: path,
+        headers: all,
+        body: typeof body === 'string' ? body : undefined,
+        retry,
+      });
+      if (res.status !== 204) assertJsonObject(res, method, path);
+      return res;
+    },
+  });
+
+  type ListArgs = ClientInferRequest<Contract['orders']['list']>['query'];
+
+  async function list(query: ListOrdersQuery & { cursor: string }): Promise<OrderCursorPage>;
+  async function list(query?: ListOrdersQuery & { cursor?: undefined }): Promise<OrderPage>;
+  async function list(query?: ListOrdersQuery): Promise<OrderPage | OrderCursorPage>;
+  async function list(query: ListOrdersQuery = {}): Promise<OrderPage | OrderCursorPage> {
+    return success(raw.orders.list({ query: query satisfies ListArgs }));
+  }
+
+  async function* listAll(query: ListAllOrdersQuery = {}): AsyncGenerator<Order, void, undefined> {
+    // Paging is the iterator's own: a page, cursor or per_page slipped in (from JS) is dropped.
+    const { page: _page, cursor: _cursor, per_page: _perPage, ...filters } = query as ListOrdersQuery;
+    let cursor = '';
+    for (;;) {
+      const page = await list({ ...filters, cursor, per_page: MAX_PER_PAGE });
+      yield* page.items;
+      if (page.nextCursor === null) return;
+      cursor = page.nextCursor;
+    }
+  }
+
+  return {
+    /** The token sent on merchant routes (set by the options, setToken() or the first login()). */
+    get token(): string | undefined {
+      return token;
+    },
+    setToken(next: string | undefined): void {
+      token = next;
+    },
+
+    auth: {
+      /** POST /auth/login. The client keeps the token for later calls when it has none yet. */
+      async login(body: LoginBody): Promise<LoginResponse> {
+        const result = await success(raw.auth.login({ body }));
+        token ??= result.token;
+        return result;
+      },
+    },
+
+    orders: {
+      /**
+       * POST /orders. Always sends an Idempotency-Key (yours, or a random UUID), the same one on
+       * every retry, so a retried creation never makes a second order.
+       */
+      async create(body: CreateOrderParams, opts: RequestOptions = {}): Promise<Order> {
+        const key = opts.idempotencyKey ?? newIdempotencyKey();
+        return success(raw.orders.create({ body, headers: { 'idempotency-key': key } }));
+      },
+      /** GET /orders/{reference}. */
+      async get(reference: string): Promise<Order> {
+        return success(raw.orders.get({ params: { reference: segment(reference) } }));
+      },
+      /** GET /users/me/orders: page mode ({items, page, per_page, total}), or cursor mode with `cursor`. */
+      list,
+      /** Every order matching the filters, newest first, across cursor pages of 50. */
+      listAll,
+      /** POST /orders/{reference}/submit-tx: report the paying transaction (a claim, verified on chain). */
+      async submitTx(reference: string, txId: string): Promise<Order> {
+        return success(raw.orders.submitTx({ params: { reference: segment(reference) }, body: { txId } }));
+      },
+      /** GET /orders/{reference}/audit: the order's timeline, oldest first. */
+      async audit(reference: string): Promise<AuditList> {
+        return success(raw.deliveries.audit({ params: { reference: segment(reference) } }));
+      },
+      /** GET /orders/{reference}/webhook-deliveries. */
+      async webhookDeliveries(reference: string): Promise<WebhookDeliveryList> {
+        return success(raw.deliveries.webhookDeliveries({ params: { reference: segment(reference) } }));
+      },
+      /** GET /orders/{reference}/messenger-deliveries. */
+      async messengerDeliveries(reference: string): Promise<MessengerDeliveryList> {
+        return success(raw.deliveries.messengerDeliveries({ params: { reference: segment(reference) } }));
+      },
+      /** POST /orders/{reference}/webhook-deliveries/{id}/redeliver: send that event again now. */
+      async redeliverWebhook(reference: string, deliveryId: string): Promise<WebhookDelivery> {
+        return success(
+          raw.deliveries.redeliverWebhook({
+            params: { reference: segment(reference), id: segment(deliveryId) },
+          }),
+        );
+      },
+    },
+
+    profile: {
+      /** GET /users/me. */
+      async get(): Promise<Profile> {
+        return success(raw.profile.get());
+      },
+      /** PATCH /users/me: only the fields given change; null clears one. */
+      async update(body: UpdateProfileParams): Promise<Profile> {
+        return success(raw.profile.update({ body }));
+      },
+      /** POST /users/me/password (never retried on 5xx or network errors). Tokens issued before stop working. */
+      async changePassword(body: ChangePasswordParams): Promise<void> {
+        await raw.profile.changePassword({ body });
+      },
+      /** POST /users/me/webhook-secret: the new secret, shown only this once (never retried on 5xx). */
+      async rotateWebhookSecret(): Promise<WebhookSecret> {
+        return success(raw.profile.rotateWebhookSecret());
+      },
+    },
+
+    wallets: {
+      /** GET /users/me/wallets. */
+      async list(): Promise<WalletList> {
+        return success(raw.wallets.list());
+      },
+      /** POST /users/me/wallets. */
+      async create(body: CreateWalletParams): Promise<Wallet> {
+        return success(raw.wallets.create({ body }));
+      },
+      /** DELETE /users/me/wallets/{wallet_id} (refused with a ConflictError while open orders use it). */
+      async remove(walletId: string): Promise<void> {
+        await raw.wallets.remove({ params: { wallet_id: segment(walletId) } });
+      },
+    },
+  };
+}
+
+export type StablepayClient = ReturnType<typeof createClient>;

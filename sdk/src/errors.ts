@@ -1,0 +1,245 @@
+import type { ErrorBody, ErrorCode } from '../../contract';
+
+/** Codes of failures that have no HTTP answer behind them (raised by the SDK itself). */
+export type SdkErrorCode =
+  | 'CONNECTION_ERROR'
+  | 'UNEXPECTED_RESPONSE'
+  | 'WEBHOOK_SIGNATURE_INVALID'
+  | 'SOLANA_PAYMENT_FAILED'
+  | 'INVALID_PAY_URL';
+
+export type StablepayErrorCode = ErrorCode | SdkErrorCode;
+export type ErrorDetail = NonNullable<ErrorBody['error']['details']>[number];
+
+export type StablepayErrorInit = {
+  message: string;
+  code: StablepayErrorCode;
+  /** HTTP status; undefined when no answer was received. */
+  status?: number;
+  details?: ErrorDetail[];
+  requestId?: string;
+  headers?: Headers;
+  /** The parsed answer, as received. */
+  body?: unknown;
+  cause?: unknown;
+};
+
+/**
+ * Brands that make `instanceof` work across copies of this module: the ESM and the CJS build of
+ * the SDK loaded in one process (the "dual package hazard") each have their own classes.
+ */
+const BRAND = Symbol.for('@stablepay/sdk/error-kinds');
+
+type Branded = { [BRAND]?: readonly string[] };
+
+/** Base of every error the SDK throws. */
+export class StablepayError extends Error {
+  /** Stable class identifier, used by the cross-copy `instanceof`. */
+  static readonly kind: string = 'StablepayError';
+
+  readonly code: StablepayErrorCode;
+  readonly status: number | undefined;
+  readonly details: ErrorDetail[];
+  /** The server's X-Request-Id (quote it when reporting a problem). */
+  readonly requestId: string | undefined;
+  readonly headers: Headers | undefined;
+  readonly body: unknown;
+
+  constructor(init: StablepayErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    const kinds: string[] = [];
+    for (let c = new.target as unknown; typeof c === 'function'; c = Object.getPrototypeOf(c)) {
+      const kind = (c as { kind?: unknown }).kind;
+      if (typeof kind === 'string' && Object.prototype.hasOwnProperty.call(c, 'kind')) kinds.push(kind);
+    }
+    Object.defineProperty(this, BRAND, { value: Object.freeze(kinds), enumerable: false });
+    this.name = new.target.kind;
+    this.code = init.code;
+    this.status = init.status;
+    this.details = init.details ?? [];
+    this.requestId = init.requestId;
+    this.headers = init.headers;
+    this.body = init.body;
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (typeof value !== 'object' || value === null) return false;
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    const kinds = (value as Branded)[BRAND];
+    return Array.isArray(kinds) && kinds.includes(this.kind);
+  }
+}
+
+/** 400 VALIDATION_ERROR: `details` names each bad field (`body.amount`, `query.per_page`, ...). */
+export class ValidationError extends StablepayError {
+  static override readonly kind = 'ValidationError';
+  declare readonly code: 'VALIDATION_ERROR';
+}
+
+/** 401 UNAUTHENTICATED: missing, expired or revoked token; wrong e-mail or password. */
+export class AuthenticationError extends StablepayError {
+  static override readonly kind = 'AuthenticationError';
+  declare readonly code: 'UNAUTHENTICATED';
+}
+
+/** 404 NOT_FOUND: unknown (or another merchant's) order, wallet or route. */
+export class NotFoundError extends StablepayError {
+  static override readonly kind = 'NotFoundError';
+  declare readonly code: 'NOT_FOUND';
+}
+
+/** 409 CONFLICT: duplicate wallet, idempotency key reused with another body, order already paid... */
+export class ConflictError extends StablepayError {
+  static override readonly kind = 'ConflictError';
+  declare readonly code: 'CONFLICT';
+}
+
+/** 413 PAYLOAD_TOO_LARGE. */
+export class PayloadTooLargeError extends StablepayError {
+  static override readonly kind = 'PayloadTooLargeError';
+  declare readonly code: 'PAYLOAD_TOO_LARGE';
+}
+
+/** 429 RATE_LIMITED: `retryAfter` is the server's Retry-After in seconds, when given. */
+export class RateLimitError extends StablepayError {
+  static override readonly kind = 'RateLimitError';
+  declare readonly code: 'RATE_LIMITED';
+  readonly retryAfter: number | undefined;
+  constructor(init: StablepayErrorInit) {
+    super(init);
+    this.retryAfter = init.headers ? parseRetryAfter(init.headers.get('retry-after')) : undefined;
+  }
+}
+
+/** 500 INTERNAL_ERROR (and any other 5xx without a known code). */
+export class InternalServerError extends StablepayError {
+  static override readonly kind = 'InternalServerError';
+  declare readonly code: 'INTERNAL_ERROR';
+}
+
+/** 502 UPSTREAM_UNAVAILABLE: the chain RPC or the rate feed could not be reached (also 503/504). */
+export class UpstreamUnavailableError extends StablepayError {
+  static override readonly kind = 'UpstreamUnavailableError';
+  declare readonly code: 'UPSTREAM_UNAVAILABLE';
+}
+
+/** No HTTP answer: DNS, refused or reset connection, timeout. `cause` holds the underlying error. */
+export class StablepayConnectionError extends StablepayError {
+  static override readonly kind = 'StablepayConnectionError';
+  declare readonly code: 'CONNECTION_ERROR';
+}
+
+export type WebhookVerificationReason =
+  | 'PAYLOAD_NOT_RAW'
+  | 'SECRET_MISSING'
+  | 'HEADER_MISSING'
+  | 'HEADER_MALFORMED'
+  | 'NO_MATCHING_SIGNATURE'
+  | 'TIMESTAMP_OUT_OF_TOLERANCE'
+  | 'PAYLOAD_NOT_JSON';
+
+/** A webhook that must not be trusted; `reason` says exactly why. */
+export class WebhookSignatureVerificationError extends StablepayError {
+  static override readonly kind = 'WebhookSignatureVerificationError';
+  declare readonly code: 'WEBHOOK_SIGNATURE_INVALID';
+  readonly reason: WebhookVerificationReason;
+  readonly header: string | undefined;
+  constructor(reason: WebhookVerificationReason, message: string, header?: string) {
+    super({ message, code: 'WEBHOOK_SIGNATURE_INVALID' });
+    this.reason = reason;
+    this.header = header;
+  }
+}
+
+/** A Solana payment failed after the transaction may have been sent: `signature` is set then. */
+export class SolanaPaymentError extends StablepayError {
+  static override readonly kind = 'SolanaPaymentError';
+  declare readonly code: 'SOLANA_PAYMENT_FAILED';
+  readonly signature: string | undefined;
+  constructor(message: string, opts: { signature?: string; cause?: unknown } = {}) {
+    super({ message, code: 'SOLANA_PAYMENT_FAILED', cause: opts.cause });
+    this.signature = opts.signature;
+  }
+}
+
+const BY_CODE: Record<ErrorCode, typeof StablepayError> = {
+  VALIDATION_ERROR: ValidationError,
+  UNAUTHENTICATED: AuthenticationError,
+  NOT_FOUND: NotFoundError,
+  CONFLICT: ConflictError,
+  PAYLOAD_TOO_LARGE: PayloadTooLargeError,
+  RATE_LIMITED: RateLimitError,
+  INTERNAL_ERROR: InternalServerError,
+  UPSTREAM_UNAVAILABLE: UpstreamUnavailableError,
+};
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHENTICATED',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  429: 'RATE_LIMITED',
+  500: 'INTERNAL_ERROR',
+  502: 'UPSTREAM_UNAVAILABLE',
+  503: 'UPSTREAM_UNAVAILABLE',
+  504: 'UPSTREAM_UNAVAILABLE',
+};
+
+function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(BY_CODE, value);
+}
+
+/** The error body's `error` object, when the answer has the API's one error shape. */
+function errorOf(body: unknown): { code?: unknown; message?: unknown; details?: unknown } | undefined {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
+  const error = (body as { error: unknown }).error;
+  return typeof error === 'object' && error !== null ? error : undefined;
+}
+
+function detailsOf(value: unknown): ErrorDetail[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (d): d is ErrorDetail =>
+      typeof d === 'object' &&
+      d !== null &&
+      typeof (d as ErrorDetail).path === 'string' &&
+      typeof (d as ErrorDetail).message === 'string',
+  );
+}
+
+/**
+ * The typed error of a failed answer: by the body's `error.code`, else by the HTTP status (a proxy's
+ * 503 page has no code), else a plain StablepayError with code UNEXPECTED_RESPONSE.
+ */
+export function errorFromResponse(status: number, body: unknown, headers?: Headers): StablepayError {
+  const error = errorOf(body);
+  const code: ErrorCode | undefined = isErrorCode(error?.code)
+    ? error.code
+    : (CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : undefined));
+  const message =
+    typeof error?.message === 'string'
+      ? error.message
+      : typeof body === 'string' && body.trim() && body.length <= 200
+        ? `HTTP ${status}: ${body.trim()}`
+        : `HTTP ${status}`;
+  const init: StablepayErrorInit = {
+    message,
+    code: code ?? 'UNEXPECTED_RESPONSE',
+    status,
+    details: detailsOf(error?.details),
+    requestId: headers?.get('x-request-id') ?? undefined,
+    headers,
+    body,
+  };
+  const ErrorClass = code ? BY_CODE[code] : StablepayError;
+  return new ErrorClass(init);
+}
+
+/** Retry-After as seconds (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value === null || value === undefined || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
