@@ -1,0 +1,47 @@
+/**
+ * Receive stablepay webhooks in Express and verify their signature before trusting them.
+ *
+ *   STABLEPAY_WEBHOOK_SECRET=whsec_... PORT=4000 npx tsx examples/webhook-receiver-express.ts
+ *
+ * Then set your webhook URL: PATCH /users/me {"webhook_url": "https://your.host/webhooks/stablepay"}.
+ */
+import express from 'express';
+import { webhooks, WebhookSignatureVerificationError } from '@stablepay/sdk';
+
+const secret = process.env.STABLEPAY_WEBHOOK_SECRET;
+if (!secret) throw new Error('set STABLEPAY_WEBHOOK_SECRET (POST /users/me/webhook-secret shows it once)');
+
+const app = express();
+const seen = new Set<string>(); // use your database in production: delivery is at least once
+
+// The signature covers the exact bytes sent: read the raw body, not parsed JSON.
+app.post('/webhooks/stablepay', express.raw({ type: 'application/json' }), (req, res) => {
+  let event;
+  try {
+    event = webhooks.constructEvent({
+      payload: req.body as Buffer,
+      header: req.header('X-Webhook-Signature') ?? '',
+      secret,
+    });
+  } catch (error) {
+    if (error instanceof WebhookSignatureVerificationError) {
+      console.log(`rejected: ${error.message}`);
+      return res.status(400).send('bad signature');
+    }
+    throw error;
+  }
+  if (seen.has(event.id)) return res.status(200).send('duplicate');
+  seen.add(event.id);
+
+  const order = event.data.order;
+  console.log(
+    `verified ${event.type} ${order.reference} ${order.status} ${order.amountReceived}/${order.amount} ${order.token}`,
+  );
+  if (event.type === 'order.paid') {
+    // Fulfil here: the money is final on chain (order.paidLate tells a payment after expiry).
+  }
+  res.status(200).send('ok');
+});
+
+const port = Number(process.env.PORT ?? 4000);
+app.listen(port, () => console.log(`listening on http://127.0.0.1:${port}/webhooks/stablepay`));
