@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract } from '../../contract';
+import { ZodType, type ZodTypeAny } from 'zod';
+import { OPERATION_EXAMPLES } from '../../server/docs/examples';
 import { generateOpenApiDocument } from '../../server/docs/openapi';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -49,6 +51,53 @@ describe('OpenAPI document', () => {
     expect(res.status).toBe(200);
     expect(res.body.openapi).toMatch(/^3\./);
     expect(Object.keys(res.body.paths)).toContain('/orders');
+  });
+});
+
+describe('examples in the API reference', () => {
+  type AnyRoute = Route & { body?: unknown; responses: Record<number, unknown> };
+  const byOperation = Object.entries(contract).flatMap(([group, router]) =>
+    Object.entries(router as Record<string, AnyRoute>).map(
+      ([name, route]) => [`${group}.${name}`, route] as const,
+    ),
+  );
+  const isZod = (s: unknown): s is ZodTypeAny => s instanceof ZodType;
+
+  it('every example parses with the contract schema it illustrates', () => {
+    let checked = 0;
+    for (const [id, route] of byOperation) {
+      const examples = OPERATION_EXAMPLES[id];
+      if (!examples) continue;
+      if (examples.request !== undefined) {
+        expect(isZod(route.body), `${id} has a body`).toBe(true);
+        const result = (route.body as ZodTypeAny).safeParse(examples.request);
+        expect(result.success, `${id} request: ${JSON.stringify(result.error?.issues)}`).toBe(true);
+        checked++;
+      }
+      for (const [status, example] of Object.entries(examples.responses)) {
+        const schema = route.responses[Number(status)];
+        expect(isZod(schema), `${id} ${status} is a JSON response`).toBe(true);
+        const result = (schema as ZodTypeAny).safeParse(example);
+        expect(result.success, `${id} ${status}: ${JSON.stringify(result.error?.issues)}`).toBe(true);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(25);
+  });
+
+  it('every route with a JSON body or answer has examples in openapi.json', () => {
+    const doc = generateOpenApiDocument();
+    for (const [id, route] of byOperation) {
+      const op = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
+      for (const [status, response] of Object.entries(
+        op.responses as Record<string, { content?: Record<string, { example?: unknown }> }>,
+      )) {
+        const json = response.content?.['application/json'];
+        if (json) expect(json.example, `${id} ${status}`).toBeDefined();
+      }
+      const body = op.requestBody?.content?.['application/json'];
+      if (body && isZod(route.body)) expect(body.example, `${id} request`).toBeDefined();
+    }
   });
 });
 

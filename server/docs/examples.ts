@@ -1,0 +1,294 @@
+import { ErrorCode, errorStatus, type ErrorCode as Code } from '../../contract';
+
+/**
+ * Examples for the API reference, by operation (`<router>.<route>`). A test parses each one with
+ * the contract's own schema, so they cannot drift from what the API really sends.
+ */
+const reference = '7Z3x7x5iYhPE7vJv2PUs4bUE9N7K1V3i8GsMoqYpT1rX';
+const wallet = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+const usdt = 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB';
+const base = 'https://pay.example.com';
+const payUrl = `solana:${wallet}?amount=9.504754&spl-token=${usdt}&reference=${reference}&label=Loja%20Azul&message=Order%20%231001`;
+const txId = '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW';
+
+const order = {
+  reference,
+  status: 'PENDING',
+  network: 'SOLANA',
+  token: 'USDT',
+  amount: '9.504754',
+  amountReceived: '0.000000',
+  tokenMintOrContract: usdt,
+  recipient: wallet,
+  quoteCurrency: 'BRL',
+  quoteAmount: '49.90',
+  quotedAt: '2026-11-22T10:00:00.000Z',
+  fxRate: '5.25',
+  fxRateLabel: '1 USDT = 5.250000 BRL',
+  fxSource: 'coinbase',
+  payUrl,
+  qrData: payUrl,
+  qrImageUrl: `${base}/pay/${reference}/qr.svg`,
+  checkoutUrl: `${base}/checkout/${reference}`,
+  txRequestUrl: `solana:${base}/pay/tx-request/${reference}`,
+  expiresAt: '2026-11-22T10:15:00.000Z',
+  createdAt: '2026-11-22T10:00:00.000Z',
+  updatedAt: '2026-11-22T10:00:00.000Z',
+  txId: null,
+  paidAt: null,
+  paidLate: false,
+  webhookUrl: null,
+  messengerChatId: null,
+  merchantWalletId: '3f1c2a8e-5b7d-4c1e-9a2f-6d8b0e4c7a15',
+  description: 'Order #1001',
+  metadata: { cartId: 'cart_1001' },
+};
+const paidOrder = {
+  ...order,
+  status: 'PAID',
+  amountReceived: '9.504754',
+  txId,
+  paidAt: '2026-11-22T10:03:12.000Z',
+  updatedAt: '2026-11-22T10:03:14.000Z',
+};
+
+const paymentInfo = {
+  reference,
+  status: 'PENDING',
+  network: 'SOLANA',
+  token: 'USDT',
+  amount: '9.504754',
+  amountReceived: '0.000000',
+  amountDue: '9.504754',
+  tokenMintOrContract: usdt,
+  recipient: wallet,
+  merchantName: 'Loja Azul',
+  description: 'Order #1001',
+  quoteCurrency: 'BRL',
+  quoteAmount: '49.90',
+  fxRateLabel: '1 USDT = 5.250000 BRL',
+  payUrl,
+  qrData: payUrl,
+  qrImageUrl: order.qrImageUrl,
+  txRequestUrl: order.txRequestUrl,
+  checkoutUrl: order.checkoutUrl,
+  expiresAt: order.expiresAt,
+  paidAt: null,
+  paidLate: false,
+  txId: null,
+};
+
+const profile = {
+  id: 'b1b106de-3172-436a-8ee4-1a0ed2c948b1',
+  email: 'shop@example.com',
+  full_name: 'Loja Azul',
+  phone: '+55 11 91234-5678',
+  webhook_url: 'https://shop.example.com/webhooks/stablepay',
+  messenger_chat_id: '-1001234567890',
+  messenger_bot_token_set: true,
+  webhook_secret_set: true,
+  created_at: '2026-11-01T09:00:00.000Z',
+  updated_at: '2026-11-20T17:30:00.000Z',
+};
+
+const walletItem = {
+  wallet_id: order.merchantWalletId,
+  name: 'main',
+  network: 'SOLANA',
+  public_address: wallet,
+  created_at: '2026-11-01T09:05:00.000Z',
+};
+
+const eventBody = JSON.stringify({
+  id: 'evt_4f0c9b8e2d7a4c61b3e5f2a1d0c9b8e7',
+  type: 'order.paid',
+  createdAt: paidOrder.updatedAt,
+  data: { order: paidOrder },
+});
+const webhookDelivery = {
+  id: '42',
+  eventId: 'evt_4f0c9b8e2d7a4c61b3e5f2a1d0c9b8e7',
+  eventType: 'order.paid',
+  url: profile.webhook_url,
+  attempt: 1,
+  requestBody: eventBody,
+  responseStatus: 200,
+  responseBody: 'ok',
+  error: null,
+  durationMs: 84,
+  createdAt: '2026-11-22T10:03:15.000Z',
+  nextRetryAt: null,
+};
+const messengerDelivery = {
+  id: '17',
+  eventType: 'order.paid',
+  chatId: '-1001234567890',
+  text: `✅ Payment received\n9.504754 USDT on SOLANA\n(49.90 BRL)\nStatus: PAID\nReference: ${reference}\nCheckout: ${order.checkoutUrl}`,
+  status: 'SENT',
+  responseStatus: 200,
+  responseBody: '{"ok":true,"result":{"message_id":381}}',
+  error: null,
+  attempt: 1,
+  createdAt: '2026-11-22T10:03:15.000Z',
+};
+
+export type OperationExamples = { request?: unknown; responses: Record<number, unknown> };
+
+export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
+  'auth.login': {
+    request: { email: 'shop@example.com', password: 'correct horse battery staple' },
+    responses: {
+      200: {
+        token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ2ZXIiOjB9.c2lnbmF0dXJl',
+        tokenType: 'Bearer',
+        expiresAt: '2026-11-29T10:00:00.000Z',
+      },
+    },
+  },
+  'orders.create': {
+    request: {
+      network: 'SOLANA',
+      token: 'USDT',
+      quoteCurrency: 'BRL',
+      quoteAmount: '49.90',
+      description: 'Order #1001',
+      metadata: { cartId: 'cart_1001' },
+    },
+    responses: { 201: order },
+  },
+  'orders.list': {
+    responses: { 200: { items: [paidOrder], per_page: 20, nextCursor: 'eyJ2IjoxLCJpZCI6IjEyMyJ9' } },
+  },
+  'orders.get': { responses: { 200: paidOrder } },
+  'orders.submitTx': { request: { txId }, responses: { 202: { ...order, status: 'CONFIRMING' } } },
+  'deliveries.webhookDeliveries': { responses: { 200: { items: [webhookDelivery] } } },
+  'deliveries.redeliverWebhook': { responses: { 200: { ...webhookDelivery, id: '57', attempt: 2 } } },
+  'deliveries.messengerDeliveries': { responses: { 200: { items: [messengerDelivery] } } },
+  'deliveries.telegramDeliveries': { responses: { 200: { items: [messengerDelivery] } } },
+  'deliveries.audit': {
+    responses: {
+      200: {
+        items: [
+          {
+            id: '1',
+            type: 'order.created',
+            actor: 'merchant',
+            data: { status: 'PENDING', amount: '9.504754' },
+            createdAt: order.createdAt,
+          },
+          {
+            id: '2',
+            type: 'tx_request.issued',
+            actor: 'payer',
+            data: { account: 'HXtBm8XZbxaTt41uqaKhwUAa6Z1aPyvJdsZVENiWsetg' },
+            createdAt: '2026-11-22T10:02:40.000Z',
+          },
+          {
+            id: '3',
+            type: 'tx.submitted',
+            actor: 'payer',
+            data: { txId },
+            createdAt: '2026-11-22T10:02:52.000Z',
+          },
+          {
+            id: '4',
+            type: 'payment.verified',
+            actor: 'system',
+            data: { txId, amount: '9.504754', matchedBy: 'reference' },
+            createdAt: '2026-11-22T10:03:14.000Z',
+          },
+          {
+            id: '5',
+            type: 'status.changed',
+            actor: 'system',
+            data: { from: 'CONFIRMING', to: 'PAID', reason: 'paid in full' },
+            createdAt: '2026-11-22T10:03:14.000Z',
+          },
+        ],
+      },
+    },
+  },
+  'profile.get': { responses: { 200: profile } },
+  'profile.update': {
+    request: { webhook_url: profile.webhook_url, messenger_chat_id: profile.messenger_chat_id },
+    responses: { 200: profile },
+  },
+  'profile.changePassword': {
+    request: {
+      current_password: 'correct horse battery staple',
+      new_password: 'a new and longer passphrase',
+    },
+    responses: {},
+  },
+  'profile.rotateWebhookSecret': {
+    responses: {
+      200: {
+        webhook_secret: 'whsec_Q2x9cE5vRkR2a2tXc0NuV0ZrR2dYbWt2Y2Jx',
+        previous_secret_expires_at: '2026-11-23T10:00:00.000Z',
+      },
+    },
+  },
+  'wallets.list': { responses: { 200: { items: [walletItem] } } },
+  'wallets.create': {
+    request: { name: 'main', network: 'SOLANA', public_address: wallet },
+    responses: { 201: walletItem },
+  },
+  'wallets.remove': { responses: {} },
+  'pay.txRequest': {
+    responses: {
+      200: {
+        network: 'SOLANA',
+        reference,
+        amount: '9.504754',
+        message: 'Order #1001',
+        transaction:
+          'AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==',
+      },
+    },
+  },
+  'pay.txRequestPost': {
+    request: { account: 'HXtBm8XZbxaTt41uqaKhwUAa6Z1aPyvJdsZVENiWsetg' },
+    responses: {
+      200: {
+        network: 'SOLANA',
+        reference,
+        amount: '9.504754',
+        message: 'Order #1001',
+        transaction:
+          'AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==',
+      },
+    },
+  },
+  'pay.submitTx': { request: { txId }, responses: { 202: { ...paymentInfo, status: 'CONFIRMING' } } },
+  'pay.info': { responses: { 200: paymentInfo } },
+  'health.healthz': { responses: { 200: { status: 'ok' } } },
+  'health.readyz': {
+    responses: {
+      200: { status: 'ok', database: 'ok' },
+      503: { status: 'unavailable', database: 'unreachable' },
+    },
+  },
+};
+
+const ERROR_EXAMPLES: Record<Code, { message: string; details?: { path: string; message: string }[] }> = {
+  VALIDATION_ERROR: {
+    message: 'body.amount: must be a decimal string with at most 6 decimal places, e.g. "12.5"',
+    details: [
+      { path: 'body.amount', message: 'must be a decimal string with at most 6 decimal places, e.g. "12.5"' },
+    ],
+  },
+  UNAUTHENTICATED: { message: 'Invalid token' },
+  NOT_FOUND: { message: 'Order not found' },
+  CONFLICT: { message: 'This transaction was already submitted for another order' },
+  PAYLOAD_TOO_LARGE: { message: 'Request body is larger than 100 KB' },
+  RATE_LIMITED: { message: 'Too many requests: slow down' },
+  INTERNAL_ERROR: { message: 'Internal server error' },
+  UPSTREAM_UNAVAILABLE: { message: 'Solana RPC unavailable: getLatestBlockhash failed (timed out)' },
+};
+
+/** The error body example for an HTTP status of the error table. */
+export function errorExample(status: number) {
+  const code = (Object.keys(errorStatus) as Code[]).find((c) => errorStatus[c] === status);
+  if (!code) return undefined;
+  return { error: { code: ErrorCode[code], ...ERROR_EXAMPLES[code] } };
+}
