@@ -36,16 +36,27 @@ export function createApp(deps: Deps): Express {
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
     }),
   );
   app.use(helmet());
+  app.use((req, res, next) => {
+    const stop = deps.metrics.httpDuration.startTimer();
+    res.on('finish', () => {
+      // The contract's path when a route matched; never the raw URL (unbounded label values).
+      const route =
+        (req as typeof req & { tsRestRoute?: { path: string } }).tsRestRoute?.path ??
+        (res.statusCode === 404 ? 'unmatched' : 'other');
+      deps.metrics.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
+      stop({ method: req.method, route });
+    });
+    next();
+  });
   app.use(['/pay', '/checkout'], openCors);
   app.use(express.json({ limit: MAX_BODY, type: ['application/json', 'application/*+json'] }));
   const apiLimiter = apiRateLimit(config);
-  app.use((req, res, next) =>
-    req.path === '/healthz' || req.path === '/readyz' ? next() : apiLimiter(req, res, next),
-  );
+  const unlimited = new Set(['/healthz', '/readyz', '/metrics']);
+  app.use((req, res, next) => (unlimited.has(req.path) ? next() : apiLimiter(req, res, next)));
   app.post('/auth/login', ...loginRateLimits(config));
   app.post('/users/me/password', ...loginRateLimits(config));
 

@@ -101,6 +101,8 @@ export const configSchema = z
     QUOTE_CURRENCIES: currencyList.default('BRL,EUR'),
 
     MESSENGER_API_BASE_URL: url.default('https://api.telegram.org'),
+    /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 
     /** Webhook attempts per event (the first included) before it is given up. */
     WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(12),

@@ -5,6 +5,7 @@ import type { RateProvider } from './fx/rate-provider';
 import type { TokenIssuer } from './auth/tokens';
 import type { SecretBox } from './lib/secret-box';
 import type { Logger } from './lib/logger';
+import type { Metrics } from './lib/metrics';
 
 /** Everything services need, passed in (never imported as globals) so tests can swap pieces. */
 export type Deps = {
@@ -16,4 +17,5 @@ export type Deps = {
   chains: ChainRegistry;
   tokens: TokenIssuer;
   secrets: SecretBox;
+  metrics: Metrics;
 };

@@ -7,6 +7,7 @@ import { openDatabase } from './db/database';
 import type { Deps } from './deps';
 import { createRateProvider } from './fx';
 import { createLogger } from './lib/logger';
+import { createMetrics } from './lib/metrics';
 import { createSecretBox } from './lib/secret-box';
 import { startJobs } from './jobs/scheduler';
 
@@ -24,6 +25,7 @@ export async function buildDeps(config: Config, overrides: Partial<Deps> = {}): 
     chains: overrides.chains ?? createChainRegistry(config),
     tokens: overrides.tokens ?? createTokenIssuer(config.JWT_SECRET, config.JWT_TTL, clock),
     secrets: overrides.secrets ?? createSecretBox(config.encryptionKey),
+    metrics: overrides.metrics ?? createMetrics(),
   };
 }
 

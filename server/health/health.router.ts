@@ -1,6 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { healthContract } from '../../contract';
 import type { Deps } from '../deps';
+import { readMetrics } from './read-metrics';
 
 export function healthRouter(deps: Deps) {
   return initServer().router(healthContract, {
@@ -13,5 +14,6 @@ export function healthRouter(deps: Deps) {
         return { status: 503, body: { status: 'unavailable', database: 'unreachable' } };
       }
     },
+    metrics: async ({ headers }) => ({ status: 200, body: await readMetrics(deps, headers.authorization) }),
   });
 }

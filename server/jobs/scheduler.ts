@@ -32,10 +32,13 @@ export function startJobs(deps: Deps, jobs: Job[] = JOBS): JobRunner {
     const p = job
       .run(deps, { workerId })
       .then((n) => {
+        deps.metrics.jobRuns.inc({ job: job.name, outcome: 'ok' });
+        deps.metrics.jobItems.inc({ job: job.name }, n);
         if (n > 0) log.debug({ job: job.name, handled: n }, 'job batch done');
         return n;
       })
       .catch((err: unknown) => {
+        deps.metrics.jobRuns.inc({ job: job.name, outcome: 'failed' });
         log.error({ err, job: job.name }, 'job failed');
         return 0;
       })

@@ -124,3 +124,33 @@ describe('health', () => {
     expect((await server.api('GET', '/readyz')).body).toEqual({ status: 'ok', database: 'ok' });
   });
 });
+
+describe('/metrics', () => {
+  it('serves Prometheus metrics labelled by contract route, with the database backlog', async () => {
+    await server.api('GET', '/pay/7Z3x7x5iYhPE7vJv2PUs4bUE9N7K1V3i8GsMoqYpT1rX/info');
+    await server.api('GET', '/no/such/route');
+    const res = await server.api('GET', '/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(res.text).toMatch(
+      /stablepay_http_requests_total\{method="GET",route="\/pay\/:reference\/info",status="404"\} 1/,
+    );
+    expect(res.text).toMatch(/route="unmatched"/);
+    expect(res.text).not.toContain('/no/such/route');
+    expect(res.text).toMatch(/stablepay_backlog\{kind="pending_deliveries"\} \d+/);
+    expect(res.text).toContain('process_cpu_seconds_total');
+  });
+
+  it('requires METRICS_TOKEN when one is configured', async () => {
+    const guarded = await startTestServer({ METRICS_TOKEN: 'a-long-metrics-token-123' });
+    try {
+      expect((await guarded.api('GET', '/metrics')).status).toBe(401);
+      expect((await guarded.api('GET', '/metrics', { token: 'wrong-token-of-some-length' })).status).toBe(
+        401,
+      );
+      expect((await guarded.api('GET', '/metrics', { token: 'a-long-metrics-token-123' })).status).toBe(200);
+    } finally {
+      await guarded.stop();
+    }
+  });
+});
