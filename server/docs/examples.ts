@@ -132,6 +132,15 @@ const messengerDelivery = {
   createdAt: '2026-11-22T10:03:15.000Z',
 };
 
+const solanaTransaction = {
+  network: 'SOLANA',
+  reference,
+  amount: '9.504754',
+  message: 'Order #1001',
+  transaction:
+    'AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==',
+};
+
 export type OperationExamples = { request?: unknown; responses: Record<number, unknown> };
 
 export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
@@ -236,27 +245,13 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'wallets.remove': { responses: {} },
   'pay.txRequest': {
     responses: {
-      200: {
-        network: 'SOLANA',
-        reference,
-        amount: '9.504754',
-        message: 'Order #1001',
-        transaction:
-          'AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==',
-      },
+      200: solanaTransaction,
     },
   },
   'pay.txRequestPost': {
     request: { account: 'HXtBm8XZbxaTt41uqaKhwUAa6Z1aPyvJdsZVENiWsetg' },
     responses: {
-      200: {
-        network: 'SOLANA',
-        reference,
-        amount: '9.504754',
-        message: 'Order #1001',
-        transaction:
-          'AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==',
-      },
+      200: solanaTransaction,
     },
   },
   'pay.submitTx': { request: { txId }, responses: { 202: { ...paymentInfo, status: 'CONFIRMING' } } },
