@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { Sequelize } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTelegramServer } from '../support/telegram-server';
 import {
@@ -478,4 +479,46 @@ describe('SSRF guard', () => {
     expect(history.error).toMatch(/private or reserved/);
     expect(receiver.received.length).toBe(before);
   });
+});
+
+describe('graceful shutdown', () => {
+  it('finishes a delivery in flight and records it before the server stops', async () => {
+    const slow = await startWebhookReceiver();
+    slow.setResponder(() => ({ status: 200, body: 'slow ok', delayMs: 1500 }));
+    const own = await startTestServer({
+      DATABASE_URL: await createTestDatabase(),
+      JOB_DELIVER_EVENTS_CRON: '* * * * * *',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    });
+    let stopped = false;
+    try {
+      const m = await newMerchant(own, { wallets: ['SOLANA'] });
+      await own.api('POST', '/users/me/webhook-secret', { token: m.token });
+      await own.api('PATCH', '/users/me', { token: m.token, body: { webhook_url: slow.url } });
+      const order = await own.api('POST', '/orders', {
+        token: m.token,
+        body: { network: 'SOLANA', token: 'USDT', amount: '3' },
+      });
+      await slow.waitFor((r) => r.length > 0); // the send is now in flight (answer in 1.5 s)
+      await own.stop();
+      stopped = true;
+      // The stopped server closed its pool: read what it left through a fresh connection.
+      const check = new Sequelize(own.config.DATABASE_URL!, { logging: false });
+      try {
+        const [rows] = await check.query(
+          `SELECT d.status, d.attempts, w.response_status FROM event_deliveries d
+             JOIN events e ON e.id = d.event_id JOIN orders o ON o.id = e.order_id
+             LEFT JOIN webhook_deliveries w ON w.delivery_id = d.id
+            WHERE o.reference = :ref`,
+          { replacements: { ref: order.body.reference } },
+        );
+        expect(rows).toEqual([{ status: 'DELIVERED', attempts: 1, response_status: 200 }]);
+      } finally {
+        await check.close();
+      }
+    } finally {
+      if (!stopped) await own.stop();
+      await slow.stop();
+    }
+  }, 30_000);
 });
