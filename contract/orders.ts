@@ -187,9 +187,11 @@ export const ordersContract = c.router(
       body: ZCreateOrderBody,
       responses: {
         201: ZOrder,
+        // 404: merchantWalletId names no wallet of this merchant.
         ...errors(
           'VALIDATION_ERROR',
           'UNAUTHENTICATED',
+          'NOT_FOUND',
           'CONFLICT',
           'PAYLOAD_TOO_LARGE',
           'UPSTREAM_UNAVAILABLE',

@@ -126,7 +126,7 @@ export const payContract = c.router(
       path: '/pay/icon.svg',
       summary: 'Icon shown by Solana Pay wallets',
       metadata: publicRoute,
-      responses: { 200: c.otherResponse({ contentType: 'image/svg+xml', body: z.string() }) },
+      responses: { 200: c.otherResponse({ contentType: 'image/svg+xml', body: z.string() }), ...errors() },
     },
     qrSvg: {
       method: 'GET',

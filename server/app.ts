@@ -14,6 +14,7 @@ import { healthRouter } from './health/health.router';
 import { openCors } from './http/cors';
 import { errorHandler, fromRequestValidation, notFoundHandler } from './http/error-handler';
 import { apiRateLimit, loginRateLimits } from './http/rate-limits';
+import { rejectUnstorableText } from './http/reject-unstorable-text';
 import { ordersRouter } from './orders/orders.router';
 import { payRouter } from './pay/pay.router';
 import { profileRouter } from './profile/profile.router';
@@ -54,6 +55,7 @@ export function createApp(deps: Deps): Express {
   });
   app.use(['/pay', '/checkout'], openCors);
   app.use(express.json({ limit: MAX_BODY, type: ['application/json', 'application/*+json'] }));
+  app.use(rejectUnstorableText);
   const apiLimiter = apiRateLimit(config);
   const unlimited = new Set(['/healthz', '/readyz', '/metrics']);
   app.use((req, res, next) => (unlimited.has(req.path) ? next() : apiLimiter(req, res, next)));

@@ -22,8 +22,10 @@ export async function listOrders(deps: Deps, merchant: Merchant, query: z.infer<
   };
   const present = (o: Order) => presentOrder(deps, o, merchant.fullName);
 
-  if (query.cursor !== undefined) {
-    if (query.page !== undefined) throw ApiError.field('query.page', 'cannot be combined with cursor');
+  // An empty cursor starts cursor mode only without a page; with a page it is page mode.
+  const cursorMode = query.cursor !== undefined && !(query.cursor === '' && query.page !== undefined);
+  if (cursorMode && query.cursor !== undefined) {
+    if (query.page !== undefined) throw ApiError.field('query.page', 'cannot be combined with a cursor');
     const after = decodeCursor(query.cursor);
     const rows = await deps.db.models.Order.findAll({
       where: after ? { ...where, id: { [Op.lt]: after } } : where,

@@ -443,7 +443,7 @@ describe('GET /users/me/orders', () => {
     expect(seen).toEqual(newestFirst());
   });
 
-  it('refuses a cursor it did not issue, and cursor with page', async () => {
+  it('refuses a cursor it did not issue, and a cursor with a page', async () => {
     const forged = [
       'garbage',
       Buffer.from(JSON.stringify({ hello: 'world' })).toString('base64url'),
@@ -453,7 +453,13 @@ describe('GET /users/me/orders', () => {
     ];
     for (const cursor of forged)
       expectInvalid(await list(`?cursor=${encodeURIComponent(cursor)}`), 'query.cursor');
-    expectInvalid(await list('?cursor=&page=1'), 'query.page');
+    // A real cursor with a page is a contradiction; an empty cursor with a page is page mode (DESIGN).
+    const first = await list('?cursor=&per_page=2');
+    expectInvalid(await list(`?cursor=${encodeURIComponent(first.body.nextCursor)}&page=2`), 'query.page');
+    const paged = await list('?cursor=&page=1&per_page=2');
+    expect(paged.status).toBe(200);
+    expect(paged.body).toMatchObject({ page: 1, per_page: 2 });
+    expect(paged.body.total).toBeGreaterThanOrEqual(2);
   });
 
   it('filters by status and network', async () => {

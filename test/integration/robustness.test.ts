@@ -594,3 +594,30 @@ describe('sweep helpers', () => {
     expect(encodeBase58(randomBytes(32)).length).toBeGreaterThanOrEqual(32);
   });
 });
+
+describe('text the database cannot store', () => {
+  it.each([
+    ['a NUL in metadata', { metadata: { a: 'x\u0000y' } }, 'body.metadata.a'],
+    ['a NUL in a metadata key', { metadata: { '\u0000': 1 } }, 'body.metadata.?'],
+    ['a lone surrogate in metadata', { metadata: { a: '\ud800' } }, 'body.metadata.a'],
+    ['a NUL in the description', { description: 'x\u0000y' }, 'body.description'],
+  ])('refuses %s with 400, not a 500', async (_label, extra, path) => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const res = await server.api('POST', '/orders', {
+      token: m.token,
+      body: { network: 'SOLANA', token: 'USDT', amount: '1', ...extra },
+    });
+    expectErrorBody(res, 400, 'VALIDATION_ERROR');
+    expect(res.body.error.details[0].path).toBe(path);
+  });
+
+  it('refuses a NUL in profile text instead of storing something else', async () => {
+    const m = await newMerchant(server);
+    expectErrorBody(
+      await server.api('PATCH', '/users/me', { token: m.token, body: { full_name: 'x\u0000y' } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expect((await server.api('GET', '/users/me', { token: m.token })).body.full_name).not.toContain('\\0');
+  });
+});
