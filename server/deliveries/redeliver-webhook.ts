@@ -17,6 +17,7 @@ export async function redeliverWebhook(
   const task = previous?.deliveryId ? await models.EventDelivery.findByPk(previous.deliveryId) : null;
   if (!previous || !task) throw ApiError.notFound('Webhook delivery');
   const outcome = await attemptDelivery(deps, task, task.attempts + 1);
+  if (outcome.deferred) throw ApiError.conflict(`Cannot send yet: ${outcome.error}`);
   const record = await recordAttempt(deps, task.id, outcome, { manual: true });
   if (!record || !('url' in record)) throw ApiError.notFound('Webhook delivery');
   return presentWebhookDelivery(record);

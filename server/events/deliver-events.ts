@@ -22,8 +22,15 @@ export type AttemptOutcome = {
   retryAfterSeconds?: number | null;
   /** Nothing will change by retrying (e.g. the bot token was removed). */
   permanent?: boolean;
+  /** Not sent and not an attempt: wait (no signing secret yet) without spending the retry budget. */
+  deferred?: boolean;
+  /** Where it went: the webhook URL or chat id in force at send time. */
+  target?: string;
   requestBody: string;
 };
+
+/** How often a held delivery (no signing secret yet) is looked at again. */
+const HOLD_RECHECK_MS = 30_000;
 
 /** Delay before retry n (n = attempts made so far): base * 2^(n-1). */
 export function retryDelayMs(deps: Pick<Deps, 'config'>, attempts: number): number {
@@ -72,21 +79,29 @@ export async function attemptDelivery(
   task: EventDelivery,
   attempt: number,
 ): Promise<AttemptOutcome> {
-  const { Event, Merchant } = deps.db.models;
+  const { Event, Merchant, Order } = deps.db.models;
   const event = await Event.findByPk(task.eventId);
   const merchant = event && (await Merchant.findByPk(event.merchantId));
-  if (!event || !merchant) return failure('event or merchant missing', '', true);
+  const order = event && (await Order.findByPk(event.orderId));
+  if (!event || !merchant || !order) return failure('event, order or merchant missing', '', true);
   const now = deps.clock();
 
+  // The settings in force now, not when the event was written: a merchant who corrects a wrong
+  // webhook URL or chat gets the pending (and redelivered) events there.
   if (task.channel === 'webhook') {
+    const url = order.webhookUrl ?? merchant.webhookUrl;
+    if (!url) return failure('the webhook URL was removed from the order and the profile', event.body, true);
     const secrets = activeSecrets(deps, merchant, now);
     if (secrets.length === 0)
-      return failure(
-        'no webhook signing secret yet: create one with POST /users/me/webhook-secret',
-        event.body,
-      );
+      return {
+        ...failure(
+          'no webhook signing secret yet: create one with POST /users/me/webhook-secret',
+          event.body,
+        ),
+        deferred: true,
+      };
     const timestamp = Math.floor(now.getTime() / 1000);
-    const result = await postJson(task.target, event.body, {
+    const result = await postJson(url, event.body, {
       timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
       guard: !deps.config.webhookAllowPrivate,
       headers: {
@@ -101,6 +116,7 @@ export async function attemptDelivery(
       ...result,
       ok,
       error: result.error ?? (ok ? null : `HTTP ${result.status}`),
+      target: url,
       requestBody: event.body,
     };
   }
@@ -109,18 +125,21 @@ export async function attemptDelivery(
     event.type,
     (JSON.parse(event.body) as { data: { order: OrderBody } }).data.order,
   );
+  const chatId = order.messengerChatId ?? merchant.messengerChatId;
+  if (!chatId) return failure('the messenger chat was removed from the order and the profile', text, true);
   if (!merchant.messengerBotTokenSealed)
     return failure('messenger bot token was removed from the profile', text, true);
   const result = await sendTelegramMessage({
     baseUrl: deps.config.MESSENGER_API_BASE_URL,
     botToken: deps.secrets.open(merchant.messengerBotTokenSealed),
-    chatId: task.target,
+    chatId,
     text,
     timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
   });
   return {
     ...result,
     error: result.error ?? (result.ok ? null : `HTTP ${result.status}`),
+    target: chatId,
     requestBody: text,
   };
 }
@@ -146,6 +165,17 @@ export async function recordAttempt(
     const event = task && (await models.Event.findByPk(task.eventId, { transaction }));
     if (!task || !event) return null;
     const now = deps.clock();
+    if (outcome.deferred) {
+      // Held, not attempted: look again later; nothing is recorded and no retry is spent.
+      task.nextAttemptAt = new Date(
+        now.getTime() + Math.min(deps.config.WEBHOOK_RETRY_BASE_MS, HOLD_RECHECK_MS),
+      );
+      task.lockedUntil = null;
+      task.lockedBy = null;
+      task.updatedAt = now;
+      await task.save({ transaction });
+      return null;
+    }
     const attempt = task.attempts + 1;
     // A worker that overran its lease no longer decides the schedule: the new holder does.
     const holdsLease = opts.manual || task.lockedBy === opts.workerId;
@@ -183,7 +213,7 @@ export async function recordAttempt(
             {
               ...common,
               eventId: event.id,
-              url: task.target,
+              url: outcome.target ?? task.target,
               requestBody: outcome.requestBody,
               durationMs: outcome.durationMs,
               nextRetryAt,
@@ -193,7 +223,7 @@ export async function recordAttempt(
         : await models.MessengerDelivery.create(
             {
               ...common,
-              chatId: task.target,
+              chatId: outcome.target ?? task.target,
               text: outcome.requestBody,
               status: outcome.ok ? 'SENT' : 'FAILED',
             },

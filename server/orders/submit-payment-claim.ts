@@ -63,13 +63,21 @@ export async function submitPaymentClaim(
         { transaction },
       );
       const actor = input.source;
+      // Where no verifier exists yet (EVM), the claim is kept for when one does, but the order is
+      // not put on hold: CONFIRMING would say a check is under way, and would stop it expiring.
+      const verifiable = deps.chains.get(order.network).verifiesPayments;
       await recordAudit(
         models,
         transaction,
-        { orderId: order.id, type: 'tx.submitted', actor, data: { txId } },
+        {
+          orderId: order.id,
+          type: 'tx.submitted',
+          actor,
+          data: verifiable ? { txId } : { txId, verification: `not available on ${order.network} yet` },
+        },
         now,
       );
-      if (order.status !== 'CONFIRMING')
+      if (verifiable && order.status !== 'CONFIRMING')
         await changeOrderStatus(deps, transaction, order, {
           to: 'CONFIRMING',
           actor,

@@ -216,21 +216,52 @@ describe('webhooks', () => {
     expect(history[2]).toMatchObject({ responseStatus: 204, error: null });
   });
 
-  it('holds webhooks until a signing secret exists, then delivers them signed', async () => {
+  it('holds webhooks until a signing secret exists (spending no attempts), then delivers them signed', async () => {
     const m = await merchantWithWebhooks({ secret: false });
     const order = await createOrder(m.token);
-    const first = await until(async () => {
-      const res = await server.api('GET', `/orders/${order.reference}/webhook-deliveries`, {
-        token: m.token,
-      });
-      return res.body.items[0];
-    });
-    expect(first.error).toMatch(/no webhook signing secret/);
+    await new Promise((r) => setTimeout(r, 2500)); // a few delivery runs while held
+    const held = await server.api('GET', `/orders/${order.reference}/webhook-deliveries`, { token: m.token });
+    expect(held.body.items).toEqual([]);
     expect(m.mine()).toHaveLength(0);
     const secret = (await server.api('POST', '/users/me/webhook-secret', { token: m.token })).body
       .webhook_secret;
-    const [hook] = await until(() => m.mine().length > 0 && m.mine(), 20_000);
+    const [hook] = await until(() => m.mine().length > 0 && m.mine(), 45_000);
     expect(verifySignature(hook!, secret)).toBe(true);
+    const history = await until(async () => {
+      const res = await server.api('GET', `/orders/${order.reference}/webhook-deliveries`, {
+        token: m.token,
+      });
+      return res.body.items.length > 0 && res.body.items;
+    });
+    expect(
+      history.map((d: { attempt: number; responseStatus: number }) => [d.attempt, d.responseStatus]),
+    ).toEqual([[1, 200]]);
+  }, 60_000);
+
+  it('sends to the webhook URL in force now: a corrected URL gets pending and redelivered events', async () => {
+    const m = await merchantWithWebhooks();
+    receiver.setResponder((hook) => (hook.url === m.path ? { status: 404 } : { status: 200, body: 'ok' }));
+    const order = await createOrder(m.token);
+    const [failed] = await until(async () => {
+      const res = await server.api('GET', `/orders/${order.reference}/webhook-deliveries`, {
+        token: m.token,
+      });
+      return res.body.items.length > 0 && res.body.items;
+    });
+    expect(failed).toMatchObject({ url: m.url, responseStatus: 404 });
+    const fixedPath = `/fixed/${m.id}`;
+    const fixed = receiver.url.replace('/hooks', fixedPath);
+    await server.api('PATCH', '/users/me', { token: m.token, body: { webhook_url: fixed } });
+    const again = await server.api(
+      'POST',
+      `/orders/${order.reference}/webhook-deliveries/${failed.id}/redeliver`,
+      {
+        token: m.token,
+      },
+    );
+    receiver.setResponder(() => ({ status: 200, body: 'ok' }));
+    expect(again.body).toMatchObject({ url: fixed, responseStatus: 200 });
+    expect(receiver.received.some((r) => r.url === fixedPath && r.json.id === failed.eventId)).toBe(true);
   });
 
   it('signs with both secrets for 24 h after a rotation', async () => {

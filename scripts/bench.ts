@@ -1,0 +1,887 @@
+/**
+ * Benchmarks of the hot paths: order creation, listing, QR codes, the Solana payment path, a scan
+ * cycle and webhook delivery. A script that measures and prints, never a test (timings belong here,
+ * not in assertions), and not run by `npm test`.
+ *
+ * Everything runs in this process and on 127.0.0.1: an embedded PostgreSQL in a fresh temporary
+ * folder, a local Solana chain (litesvm behind JSON-RPC), the server with its background jobs
+ * turned off and run by hand (so every measured run does the same work), and a local webhook
+ * receiver. All of it is stopped and the folder deleted at the end, on failure and on Ctrl-C too.
+ *
+ *   npm run bench
+ *
+ * The numbers are for comparing runs on the same machine, not absolute figures.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { QueryTypes } from 'sequelize';
+import type { z } from 'zod';
+import type {
+  Order,
+  ZLoginResponse,
+  ZOrderCursorPage,
+  ZOrderPage,
+  ZSolanaTransaction,
+  ZWallet,
+} from '../contract';
+import { loadConfig } from '../server/config';
+import { formatUnits, parseUnits } from '../server/lib/decimal';
+import { startServer } from '../server/main';
+import { listOrders } from '../server/orders/list-orders';
+import { createMerchant } from '../server/merchants/create-merchant';
+import { startLocalSolana, type LocalSolana } from '../test/support/solana/local-solana';
+
+/** Every request count is fixed here: the run is bounded and the same each time. */
+const SIZES = {
+  warmUp: 5,
+  createSequential: 200,
+  createConcurrent: 300,
+  concurrency: 10,
+  listingOrders: 5000,
+  perPage: 50,
+  cursorWalkPages: 20,
+  deepPage: 100,
+  pageRepeats: 20,
+  qr: 50,
+  payments: 50,
+  scanSmall: 10,
+  scanLarge: 1000,
+  webhooks: 200,
+  jobBatch: 50,
+} as const;
+
+const PASSWORD = 'bench-password-123';
+/** Per cleanup step: a stuck step must not keep the others (or the process) waiting forever. */
+const CLEANUP_STEP_TIMEOUT_MS = 30_000;
+
+type RunningServer = Awaited<ReturnType<typeof startServer>>;
+type CursorPage = z.infer<typeof ZOrderCursorPage>;
+type NumberedPage = z.infer<typeof ZOrderPage>;
+type SolanaTransactionResponse = z.infer<typeof ZSolanaTransaction>;
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+type Row = { name: string; count: number; totalMs: number; samplesMs?: number[] };
+type Report = { rows: Row[]; notes: string[] };
+
+const now = () => performance.now();
+const progress = (message: string) => process.stderr.write(`· ${message}\n`);
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = now();
+  const value = await fn();
+  return { value, ms: now() - started };
+}
+
+/** `count` operations one after the other; each one's latency is kept for p50/p95. */
+async function sequential(name: string, count: number, op: (i: number) => Promise<unknown>): Promise<Row> {
+  const samplesMs: number[] = [];
+  const started = now();
+  for (let i = 0; i < count; i++) {
+    const t = now();
+    await op(i);
+    samplesMs.push(now() - t);
+  }
+  return { name, count, totalMs: now() - started, samplesMs };
+}
+
+/** `count` operations, `concurrency` at a time; total is wall time, samples are each one's latency. */
+async function concurrent(
+  name: string,
+  count: number,
+  concurrency: number,
+  op: (i: number) => Promise<unknown>,
+): Promise<Row> {
+  const samplesMs: number[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      const t = now();
+      await op(i);
+      samplesMs.push(now() - t);
+    }
+  };
+  const started = now();
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { name, count, totalMs: now() - started, samplesMs };
+}
+
+type Case = { name: string; op: () => Promise<unknown> };
+
+/** Rounds of every case in turn, so drift (warm-up, other load on the machine) touches each alike. */
+async function interleaved(cases: Case[], rounds: number): Promise<Row[]> {
+  const samples = cases.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++)
+    for (const [i, { op }] of cases.entries()) {
+      const t = now();
+      await op();
+      samples[i]?.push(now() - t);
+    }
+  return cases.map(({ name }, i) => rowFrom(name, samples[i] ?? []));
+}
+
+/** A row of operations timed one by one, elsewhere. */
+function rowFrom(name: string, samplesMs: number[]): Row {
+  return { name, count: samplesMs.length, totalMs: samplesMs.reduce((a, b) => a + b, 0), samplesMs };
+}
+
+/** Nearest-rank percentile. */
+function percentile(samples: readonly number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank] ?? Number.NaN;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resources and cleanup
+
+type Cleanup = { add(name: string, step: () => Promise<void>): void; run(): Promise<string[]> };
+
+/** Steps to undo, run last-added first, once (a failure and Ctrl-C may both ask); returns failures. */
+function createCleanup(): Cleanup {
+  const steps: { name: string; step: () => Promise<void> }[] = [];
+  let running: Promise<string[]> | undefined;
+  const runAll = async () => {
+    const failures: string[] = [];
+    for (const { name, step } of [...steps].reverse()) {
+      try {
+        await withTimeout(step(), CLEANUP_STEP_TIMEOUT_MS, name);
+      } catch (error) {
+        failures.push(`${name}: ${errorMessage(error)}`);
+      }
+    }
+    return failures;
+  };
+  return {
+    add: (name, step) => void steps.push({ name, step }),
+    run: () => (running ??= runAll()),
+  };
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const TEMP_PREFIX = 'stablepay-bench-';
+/** Names the process a temporary folder belongs to (see removeAbandonedRuns). */
+const OWNER_FILE = 'bench-owner.pid';
+
+/** A folder of our own that the `postgres` OS user (used when running as root) can enter. */
+function makeTempDir(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), TEMP_PREFIX));
+  fs.chmodSync(dir, 0o755);
+  fs.writeFileSync(path.join(dir, OWNER_FILE), String(process.pid));
+  return dir;
+}
+
+function readPid(file: string): number | null {
+  try {
+    const pid = Number(fs.readFileSync(file, 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The command line of a process, or null when it is gone or cannot be read. */
+function commandLine(pid: number): string | null {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    try {
+      return execFileSync('ps', ['-p', String(pid), '-o', 'args='], { encoding: 'utf8' });
+    } catch {
+      return null;
+    }
+  }
+}
+
+/**
+ * The embedded PostgreSQL normally stops with the server. If one still runs on `dataDir` (the run
+ * was interrupted while it started, say), stop it by the pid it wrote there, once that pid is
+ * seen to be a postgres of this folder (a stale file's pid may belong to anything by now).
+ */
+async function stopLeftoverPostgres(dataDir: string): Promise<void> {
+  const databaseDir = path.join(dataDir, 'postgres');
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  const pid = readPid(pidFile);
+  if (pid === null || !commandLine(pid)?.includes(databaseDir)) return;
+  try {
+    process.kill(pid, 'SIGINT'); // PostgreSQL's fast shutdown
+  } catch {
+    return; // already gone
+  }
+  for (let waited = 0; isAlive(pid) && waited < 10_000; waited += 100) await sleep(100);
+}
+
+/**
+ * A run killed outright cannot clean up after itself (tsx sends SIGKILL when its child does not
+ * acknowledge a Ctrl-C within 60 ms, as can happen while the event loop is busy): the next run
+ * stops the PostgreSQL and removes the folder of every earlier run whose process is gone.
+ */
+async function removeAbandonedRuns(): Promise<number> {
+  let removed = 0;
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const dir = path.join(os.tmpdir(), name);
+    const owner = readPid(path.join(dir, OWNER_FILE));
+    if (owner === null || isAlive(owner)) continue; // running, or not ours to judge
+    await stopLeftoverPostgres(dir);
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+    removed++;
+  }
+  return removed;
+}
+
+/** A webhook receiver on 127.0.0.1 that answers 200 to everything and counts. */
+async function startReceiver() {
+  let received = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/webhooks`,
+    received: () => received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP
+
+type CallOptions = { token?: string; body?: unknown; expect?: number };
+
+/** A small client for the server under test; an unexpected status is an error (with the body). */
+function createApi(baseUrl: string) {
+  async function send(method: string, urlPath: string, opts: CallOptions): Promise<Response> {
+    const headers: Record<string, string> = {};
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    if (opts.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${baseUrl}${urlPath}`, {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+    });
+    const expected = opts.expect ?? 200;
+    if (res.status !== expected)
+      throw new Error(
+        `${method} ${urlPath}: expected ${expected}, got ${res.status}: ${(await res.text()).slice(0, 300)}`,
+      );
+    return res;
+  }
+  return {
+    async json<T>(method: string, urlPath: string, opts: CallOptions = {}): Promise<T> {
+      return (await (await send(method, urlPath, opts)).json()) as T;
+    },
+    /** GET a binary or text body, read to the end; returns its size. */
+    async bytes(urlPath: string): Promise<number> {
+      return (await (await send('GET', urlPath, {})).arrayBuffer()).byteLength;
+    },
+  };
+}
+
+type Api = ReturnType<typeof createApi>;
+
+// ---------------------------------------------------------------------------------------------
+// The stack under test
+
+type Wallet = { id: string; owner: PublicKey };
+
+type Ctx = {
+  server: RunningServer;
+  chain: LocalSolana;
+  mint: PublicKey;
+  api: Api;
+  merchantId: string;
+  /** The merchant's bearer token. */
+  token: string;
+  /** The merchant's main receiving wallet. */
+  wallet: Wallet;
+  /** Distinct order amounts (0.01 apart), so no order is nudged to stay unique among open ones. */
+  nextAmount: () => string;
+  addCleanup: Cleanup['add'];
+};
+
+async function setUp(cleanup: Cleanup): Promise<Ctx> {
+  const abandoned = await removeAbandonedRuns();
+  if (abandoned > 0) progress(`removed ${abandoned} folder(s) left by interrupted runs`);
+  const dataDir = makeTempDir();
+  cleanup.add('temporary folder', async () =>
+    fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 }),
+  );
+  cleanup.add('leftover PostgreSQL', () => stopLeftoverPostgres(dataDir));
+
+  progress('starting the local Solana chain');
+  const chain = await startLocalSolana();
+  cleanup.add('local Solana chain', () => chain.stop());
+  const mint = await chain.createMint();
+
+  progress(`starting the server on an embedded PostgreSQL in ${dataDir}`);
+  const port = await freePort();
+  // Only what is given here: never the caller's environment (DATABASE_URL could be a real database).
+  const config = loadConfig({
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    API_RATE_LIMIT_PER_MINUTE: '1000000',
+    JOBS_ENABLED: 'false',
+    JOB_BATCH_SIZE: String(SIZES.jobBatch),
+    SOLANA_RPC_URL: chain.url,
+    USDT_MINT_SOLANA: mint.toBase58(),
+    FX_PROVIDER: 'static',
+    // Never contacted in these runs; pointed at a closed local port all the same.
+    FX_COINBASE_URL: 'http://127.0.0.1:9',
+    MESSENGER_API_BASE_URL: 'http://127.0.0.1:9',
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+  });
+  // Registered before it is up: interrupted while starting, the cleanup waits for the start to
+  // settle (the database may be half-way through initdb) and stops what started.
+  const starting = startServer(config);
+  cleanup.add('server', async () => (await starting.catch(() => null))?.stop());
+  const server = await starting;
+  const api = createApi(server.url);
+
+  const email = 'bench@stablepay.local';
+  const merchant = await createMerchant(server.deps.db.models, {
+    email,
+    password: PASSWORD,
+    name: 'Bench Shop',
+  });
+  const { token } = await api.json<z.infer<typeof ZLoginResponse>>('POST', '/auth/login', {
+    body: { email, password: PASSWORD },
+  });
+  const ctx: Ctx = {
+    server,
+    chain,
+    mint,
+    api,
+    merchantId: merchant.id,
+    token,
+    wallet: { id: '', owner: PublicKey.default },
+    nextAmount: amountSequence('10.00'),
+    addCleanup: cleanup.add,
+  };
+  ctx.wallet = await addWallet(ctx, 'main');
+  return ctx;
+}
+
+function amountSequence(first: string): () => string {
+  let next = parseUnits(first);
+  return () => {
+    const amount = next;
+    next += 10_000n;
+    return formatUnits(amount, 6, 2);
+  };
+}
+
+/** A SOLANA receiving wallet whose keypair is generated here. */
+async function addWallet(ctx: Ctx, name: string): Promise<Wallet> {
+  const owner = Keypair.generate().publicKey;
+  const wallet = await ctx.api.json<z.infer<typeof ZWallet>>('POST', '/users/me/wallets', {
+    token: ctx.token,
+    body: { network: 'SOLANA', public_address: owner.toBase58(), name },
+    expect: 201,
+  });
+  return { id: wallet.wallet_id, owner };
+}
+
+function createOrder(ctx: Ctx, wallet: Wallet = ctx.wallet): Promise<Order> {
+  return ctx.api.json<Order>('POST', '/orders', {
+    token: ctx.token,
+    body: { network: 'SOLANA', token: 'USDT', amount: ctx.nextAmount(), merchantWalletId: wallet.id },
+    expect: 201,
+  });
+}
+
+async function createOrders(ctx: Ctx, count: number, wallet: Wallet = ctx.wallet): Promise<Order[]> {
+  const orders: Order[] = [];
+  for (let i = 0; i < count; i++) orders.push(await createOrder(ctx, wallet));
+  return orders;
+}
+
+async function sqlCount(ctx: Ctx, sql: string, replacements: Record<string, unknown> = {}): Promise<number> {
+  const rows = await ctx.server.deps.db.sequelize.query<{ n: number }>(sql, {
+    type: QueryTypes.SELECT,
+    replacements,
+  });
+  return rows[0]?.n ?? 0;
+}
+
+const countPaid = (ctx: Ctx, references: string[]) =>
+  sqlCount(
+    ctx,
+    `SELECT count(*)::int AS n FROM orders WHERE status = 'PAID' AND reference IN (:references)`,
+    { references },
+  );
+
+const countOpen = (ctx: Ctx, recipient: PublicKey) =>
+  sqlCount(
+    ctx,
+    `SELECT count(*)::int AS n FROM orders
+      WHERE recipient = :recipient AND status IN ('PENDING', 'CONFIRMING', 'UNDERPAID')`,
+    { recipient: recipient.toBase58() },
+  );
+
+/**
+ * Orders inserted straight into the table, copying a real order's merchant, wallet and mint.
+ * References are 32 base58 characters (md5 hex with '0' mapped to 'z'); amounts are distinct.
+ */
+async function insertOrders(
+  ctx: Ctx,
+  opts: { template: string; count: number; status: 'EXPIRED' | 'PENDING'; baseUnits: bigint },
+): Promise<void> {
+  // EXPIRED ones are history, long past the late-payment window; PENDING ones expire with the template.
+  const times =
+    opts.status === 'EXPIRED'
+      ? `now() - interval '30 days', now() - interval '30 days 15 minutes', now() - interval '30 days'`
+      : `o.expires_at, now(), now()`;
+  await ctx.server.deps.db.sequelize.query(
+    `INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient,
+                         amount_units, status, expires_at, created_at, updated_at)
+     SELECT translate(md5(:salt || g), '0', 'z'), o.merchant_id, o.wallet_id, o.network, o.token,
+            o.token_mint, o.recipient, CAST(:base AS bigint) + g, :status, ${times}
+       FROM orders o, generate_series(1, :count) AS g
+      WHERE o.reference = :template`,
+    {
+      replacements: {
+        salt: `${Date.now()}-${Math.random()}-`,
+        base: opts.baseUnits.toString(),
+        status: opts.status,
+        count: opts.count,
+        template: opts.template,
+      },
+    },
+  );
+  // As autovacuum would soon: with the statistics of before the insert, the planner expects a few
+  // rows and sorts all of the merchant's orders for every listing page, even the first.
+  await ctx.server.deps.db.sequelize.query('ANALYZE orders');
+}
+
+/**
+ * Runs a job until `done`, at most `maxRuns` times; the time is that of the runs alone. A job
+ * swallows its own errors (it logs them, and logging is off), so "not done" is reported here.
+ */
+async function runJobUntil(
+  ctx: Ctx,
+  job: string,
+  done: () => Promise<boolean>,
+  maxRuns: number,
+): Promise<{ ms: number; runs: number }> {
+  let ms = 0;
+  let runs = 0;
+  while (!(await done())) {
+    if (runs >= maxRuns) throw new Error(`${job}: still not done after ${runs} runs`);
+    const run = await timed(() => ctx.server.jobs.runNow(job));
+    ms += run.ms;
+    runs++;
+    if (run.value === 0) await sleep(100); // nothing was due: give the chain or the lease a moment
+  }
+  return { ms, runs };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. POST /orders
+
+async function benchCreateOrders(ctx: Ctx, report: Report): Promise<Order[]> {
+  progress('POST /orders');
+  await createOrders(ctx, SIZES.warmUp);
+  const created: Order[] = [];
+  const keep = async () => void created.push(await createOrder(ctx));
+  report.rows.push(await sequential('POST /orders, sequential', SIZES.createSequential, keep));
+  report.rows.push(
+    await concurrent(
+      `POST /orders, ${SIZES.concurrency} concurrent`,
+      SIZES.createConcurrent,
+      SIZES.concurrency,
+      keep,
+    ),
+  );
+  return created;
+}
+
+// 2. GET /users/me/orders
+
+async function benchListing(ctx: Ctx, report: Report, template: string): Promise<void> {
+  progress('GET /users/me/orders');
+  const existing = await sqlCount(ctx, 'SELECT count(*)::int AS n FROM orders');
+  const toInsert = Math.max(0, SIZES.listingOrders - existing);
+  const insert = await timed(() =>
+    insertOrders(ctx, { template, count: toInsert, status: 'EXPIRED', baseUnits: 1_000_000n }),
+  );
+  report.notes.push(
+    `listing: ${toInsert} past orders added with one INSERT … SELECT generate_series, then ANALYZE (${insert.ms.toFixed(0)} ms); ` +
+      `the merchant has ${existing + toInsert}`,
+  );
+
+  const { perPage, deepPage, cursorWalkPages, pageRepeats } = SIZES;
+  const http = listingOverHttp(ctx);
+  for (let i = 0; i < SIZES.warmUp; i++) await http.byCursor('');
+  // cursors[k - 1] fetches page k.
+  const cursors = [''];
+  report.rows.push(
+    await sequential(`cursor walk, pages 1-${cursorWalkPages}`, cursorWalkPages, () =>
+      nextCursorPage(http, cursors),
+    ),
+  );
+  while (cursors.length < deepPage) await nextCursorPage(http, cursors);
+
+  const merchant = await ctx.server.deps.db.models.Merchant.findByPk(ctx.merchantId);
+  if (!merchant) throw new Error('the merchant is gone');
+  const direct = {
+    byCursor: (cursor: string) => listOrders(ctx.server.deps, merchant, { per_page: perPage, cursor }),
+    byNumber: (page: number) => listOrders(ctx.server.deps, merchant, { per_page: perPage, page }),
+  };
+  const byCursor = (via: string, list: Listing, page: number): Case => ({
+    name: `${via} cursor page ${page}`,
+    op: async () => expectFull((await list.byCursor(cursors[page - 1] ?? '')).items),
+  });
+  const byNumber = (via: string, list: Listing, page: number): Case => ({
+    name: `${via} page=${page}`,
+    op: async () => expectFull((await list.byNumber(page)).items),
+  });
+  const cases = [
+    byCursor('GET', http, 1),
+    byCursor('GET', http, cursorWalkPages),
+    byCursor('GET', http, deepPage),
+    byNumber('GET', http, 1),
+    byNumber('GET', http, deepPage),
+    byCursor('listOrders()', direct, 1),
+    byCursor('listOrders()', direct, deepPage),
+    byNumber('listOrders()', direct, 1),
+    byNumber('listOrders()', direct, deepPage),
+  ];
+  report.rows.push(...(await interleaved(cases, pageRepeats)));
+  report.notes.push(
+    `listing: per_page ${perPage}; the page rows are taken in turn, ${pageRepeats} rounds; ` +
+      'listOrders() is the same service call in-process (no HTTP, no response validation)',
+  );
+}
+
+type Listing = {
+  byCursor(cursor: string): Promise<{ items: unknown[]; nextCursor?: string | null }>;
+  byNumber(page: number): Promise<{ items: unknown[] }>;
+};
+
+function listingOverHttp(ctx: Ctx): Listing {
+  const list = <T>(query: string) =>
+    ctx.api.json<T>('GET', `/users/me/orders?per_page=${SIZES.perPage}&${query}`, { token: ctx.token });
+  return {
+    byCursor: (cursor) => list<CursorPage>(`cursor=${encodeURIComponent(cursor)}`),
+    byNumber: (page) => list<NumberedPage>(`page=${page}`),
+  };
+}
+
+/** Fetches the page after the last cursor known and keeps the cursor it returns. */
+async function nextCursorPage(listing: Listing, cursors: string[]): Promise<void> {
+  const page = await listing.byCursor(cursors[cursors.length - 1] ?? '');
+  expectFull(page.items);
+  if (!page.nextCursor) throw new Error(`the cursor walk ended at page ${cursors.length}`);
+  cursors.push(page.nextCursor);
+}
+
+function expectFull(items: unknown[]): void {
+  if (items.length !== SIZES.perPage)
+    throw new Error(`a page has ${items.length} orders, not ${SIZES.perPage}`);
+}
+
+// 3. QR codes
+
+async function benchQr(ctx: Ctx, report: Report, orders: Order[]): Promise<void> {
+  progress('QR codes');
+  const references = orders.slice(0, SIZES.qr).map((o) => o.reference);
+  if (references.length < SIZES.qr) throw new Error(`only ${references.length} orders for the QR codes`);
+  for (const format of ['svg', 'png'] as const) {
+    const get = (i: number) => ctx.api.bytes(`/pay/${references[i % references.length]}/qr.${format}`);
+    for (let i = 0; i < SIZES.warmUp; i++) await get(i);
+    report.rows.push(await sequential(`GET /pay/{ref}/qr.${format}`, SIZES.qr, get));
+  }
+}
+
+// 4. Payments, end to end
+
+async function benchPayments(ctx: Ctx, report: Report): Promise<void> {
+  progress('the payment path (tx-request, sign and send, submit-tx, verify-payments)');
+  const n = SIZES.payments;
+  const orders = await createOrders(ctx, n);
+  const payers: Keypair[] = [];
+  for (let i = 0; i < n; i++)
+    payers.push(await ctx.chain.newPayer({ mint: ctx.mint, units: 1_000_000_000n }));
+
+  const steps = { txRequest: [] as number[], send: [] as number[], submit: [] as number[] };
+  const step = async <T>(samples: number[], fn: () => Promise<T>) => {
+    const { value, ms } = await timed(fn);
+    samples.push(ms);
+    return value;
+  };
+  const flow = await sequential('pay: the three steps, per order', n, async (i) => {
+    const order = orders[i];
+    const payer = payers[i];
+    if (!order || !payer) throw new Error(`no order or payer ${i}`);
+    const built = await step(steps.txRequest, () =>
+      ctx.api.json<SolanaTransactionResponse>(
+        'GET',
+        `/pay/tx-request/${order.reference}?account=${payer.publicKey.toBase58()}`,
+      ),
+    );
+    const txId = await step(steps.send, () => ctx.chain.signAndSend(built.transaction, payer));
+    await step(steps.submit, () =>
+      ctx.api.json('POST', `/pay/${order.reference}/submit-tx`, { body: { txId }, expect: 202 }),
+    );
+  });
+  report.rows.push(
+    rowFrom('pay: GET /pay/tx-request/{ref}?account', steps.txRequest),
+    rowFrom('pay: payer signs, sendTransaction', steps.send),
+    rowFrom('pay: POST /pay/{ref}/submit-tx', steps.submit),
+    flow,
+  );
+
+  const references = orders.map((o) => o.reference);
+  const verify = await runJobUntil(
+    ctx,
+    'verify-payments',
+    async () => (await countPaid(ctx, references)) === n,
+    Math.ceil(n / SIZES.jobBatch) + 5,
+  );
+  report.rows.push({ name: `verify-payments until ${n} PAID`, count: n, totalMs: verify.ms });
+  report.notes.push(
+    `verify-payments: ${n} payments verified in ${verify.runs} run(s) of batch ${SIZES.jobBatch}`,
+  );
+}
+
+// 5. A scan cycle
+
+async function benchScan(ctx: Ctx, report: Report): Promise<void> {
+  progress('scan-payments with 10 and 1,000 open orders');
+  // Only the scan wallet is watched: the open orders of the steps before are closed (past their
+  // late-payment window), so each cycle reads one address.
+  await ctx.server.deps.db.sequelize.query(
+    `UPDATE orders SET status = 'EXPIRED', expires_at = now() - interval '30 days', updated_at = now()
+      WHERE status IN ('PENDING', 'CONFIRMING', 'UNDERPAID')`,
+  );
+  const wallet = await addWallet(ctx, 'scan');
+  const orders = await createOrders(ctx, SIZES.scanSmall, wallet);
+  await ctx.chain.mintTo(wallet.owner, ctx.mint, 0n); // its token account exists, with a history
+  const payer = await ctx.chain.newPayer({ mint: ctx.mint, units: 1_000_000_000n });
+
+  /** One new payment nobody reports, then one scan cycle, timed, with its RPC calls. */
+  const measuredScan = async (order: Order | undefined, withReference: boolean) => {
+    if (!order) throw new Error('no order to pay');
+    await ctx.server.jobs.runNow('scan-payments'); // every watched address has an up-to-date cursor
+    const open = await countOpen(ctx, wallet.owner);
+    await ctx.chain.transfer({
+      payer,
+      recipientOwner: wallet.owner,
+      mint: ctx.mint,
+      amountUnits: parseUnits(order.amount),
+      reference: withReference ? new PublicKey(order.reference) : undefined,
+    });
+    ctx.chain.resetRpcCalls();
+    const { value: found, ms } = await timed(() => ctx.server.jobs.runNow('scan-payments'));
+    const calls = { ...ctx.chain.rpcCalls };
+    const paid = await countPaid(ctx, [order.reference]);
+    if (found !== 1 || paid !== 1)
+      throw new Error(`scan-payments found ${found} payment(s); the order is ${paid ? '' : 'not '}PAID`);
+    const how = withReference ? 'by reference' : 'by amount, no reference';
+    report.rows.push({ name: `scan-payments, ${open} open orders, ${how}`, count: 1, totalMs: ms });
+    const byMethod = Object.entries(calls)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([method, count]) => `${method} ${count}`)
+      .join(', ');
+    report.notes.push(`scan, ${open} open orders (${how}): RPC calls ${byMethod}`);
+  };
+
+  await measuredScan(orders[0], true);
+  const [template] = orders;
+  if (!template) throw new Error('no scan order');
+  await insertOrders(ctx, {
+    template: template.reference,
+    count: SIZES.scanLarge - (await countOpen(ctx, wallet.owner)),
+    status: 'PENDING',
+    baseUnits: 500_000_000n,
+  });
+  await measuredScan(orders[1], true);
+  await measuredScan(orders[2], false);
+}
+
+// 6. Webhook delivery
+
+async function benchWebhooks(ctx: Ctx, report: Report): Promise<void> {
+  progress('webhook delivery');
+  const receiver = await startReceiver();
+  ctx.addCleanup('webhook receiver', receiver.close);
+  await ctx.api.json('PATCH', '/users/me', { token: ctx.token, body: { webhook_url: receiver.url } });
+  await ctx.api.json('POST', '/users/me/webhook-secret', { token: ctx.token });
+  const n = SIZES.webhooks;
+  await createOrders(ctx, n); // one order.created event, and one webhook task, each
+
+  const pending = await sqlCount(
+    ctx,
+    `SELECT count(*)::int AS n FROM event_deliveries WHERE status = 'PENDING'`,
+  );
+  if (pending !== n) throw new Error(`${pending} webhook tasks are due, not ${n}`);
+  const delivered = () =>
+    sqlCount(ctx, `SELECT count(*)::int AS n FROM event_deliveries WHERE status = 'DELIVERED'`);
+  const run = await runJobUntil(
+    ctx,
+    'deliver-events',
+    async () => (await delivered()) === n,
+    Math.ceil(n / SIZES.jobBatch) + 5,
+  );
+  if (receiver.received() !== n)
+    throw new Error(`the receiver got ${receiver.received()} webhooks, not ${n}`);
+  report.rows.push({ name: `deliver-events until ${n} webhooks delivered`, count: n, totalMs: run.ms });
+  report.notes.push(`deliver-events: ${n} webhooks in ${run.runs} run(s) of batch ${SIZES.jobBatch}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing
+
+async function machineFacts(ctx: Ctx): Promise<string[]> {
+  const [pg] = await ctx.server.deps.db.sequelize.query<{ server_version: string }>('SHOW server_version', {
+    type: QueryTypes.SELECT,
+  });
+  const cpus = os.cpus();
+  return [
+    `node ${process.version} · ${os.type()} ${os.release()} ${os.arch()} · ${cpus.length} CPU(s) ${cpus[0]?.model.trim() ?? ''}`,
+    `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM · load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} · PostgreSQL ${pg?.server_version ?? '?'} (embedded) · local Solana chain (litesvm)`,
+  ];
+}
+
+function formatMs(ms: number): string {
+  return ms >= 100 ? ms.toFixed(0) : ms.toFixed(1);
+}
+
+function printReport(facts: string[], report: Report): void {
+  const header = ['name', 'count', 'total ms', 'ms/op', 'ops/s', 'p50 ms', 'p95 ms'];
+  const lines = report.rows.map((row) => [
+    row.name,
+    String(row.count),
+    formatMs(row.totalMs),
+    formatMs(row.totalMs / row.count),
+    (row.count / (row.totalMs / 1000)).toFixed(row.count / (row.totalMs / 1000) >= 100 ? 0 : 1),
+    row.samplesMs && row.count > 1 ? formatMs(percentile(row.samplesMs, 50)) : '-',
+    row.samplesMs && row.count > 1 ? formatMs(percentile(row.samplesMs, 95)) : '-',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+  const format = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join('  ');
+
+  console.log('\nstablepay benchmarks');
+  for (const fact of facts) console.log(fact);
+  console.log('Numbers are for comparing runs on the same machine, not absolute figures.');
+  console.log('Concurrent rows: total is wall time, p50/p95 each request; job rows: the runs alone.\n');
+  console.log(format(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const line of lines) console.log(format(line));
+  console.log('');
+  for (const note of report.notes) console.log(`- ${note}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function runBenches(ctx: Ctx): Promise<Report> {
+  const report: Report = { rows: [], notes: [] };
+  const created = await benchCreateOrders(ctx, report);
+  const [template] = created;
+  if (!template) throw new Error('no order was created');
+  await benchListing(ctx, report, template.reference);
+  await benchQr(ctx, report, created);
+  await benchPayments(ctx, report);
+  await benchScan(ctx, report);
+  await benchWebhooks(ctx, report);
+  return report;
+}
+
+async function main(): Promise<number> {
+  const cleanup = createCleanup();
+  let interrupted = false;
+  const finish = async (code: number) => {
+    const failures = await cleanup.run();
+    for (const failure of failures) console.error(`cleanup failed: ${failure}`);
+    return failures.length > 0 ? 1 : code;
+  };
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)
+    process.once(signal, () => {
+      interrupted = true;
+      progress(`${signal}: stopping and cleaning up`);
+      void finish(code).then((c) => process.exit(c));
+    });
+
+  try {
+    const started = now();
+    const ctx = await setUp(cleanup);
+    const facts = await machineFacts(ctx);
+    const report = await runBenches(ctx);
+    printReport(facts, report);
+    console.log(`\nwhole run (set-up included): ${((now() - started) / 1000).toFixed(1)} s`);
+    return await finish(0);
+  } catch (error) {
+    // Interrupted: what fails next is the cleanup pulling the stack away, not a finding.
+    if (!interrupted)
+      console.error('bench failed:', error instanceof Error ? (error.stack ?? error.message) : error);
+    return finish(1);
+  }
+}
+
+// Exit explicitly once everything is cleaned up (keep-alive sockets must not hold the process).
+main().then((code) => process.exit(code));
