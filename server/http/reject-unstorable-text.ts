@@ -6,6 +6,8 @@ import { ApiError } from '../errors';
  * all: a body carrying either (in any value or key, at any depth) is refused as a validation error
  * rather than reaching the database and failing there.
  */
+// NUL is the point of this pattern.
+// eslint-disable-next-line no-control-regex
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function findUnstorable(value: unknown, path: string, depth = 0): string | null {
