@@ -67,12 +67,13 @@ export interface ChainAdapter {
   /** The address whose history shows payments of `mint` to `recipient` (Solana: its token account). */
   watchAddress(recipient: string, mint: string): string;
   /**
-   * Final transactions touching `address` after `cursor` (null: start from now, looking back at most
-   * to `since`), at most `limit`. Costs a bounded number of calls per address, whatever the orders.
+   * Final transactions touching `address` after `cursor` (null: looking back at most to `since`),
+   * oldest first, at most `limit`; the returned cursor resumes after the last one handed out.
+   * Costs a bounded number of calls per address, whatever the number of orders.
    */
   listTransactions(
     address: string,
     cursor: string | null,
-    opts: { since: Date; limit: number },
+    opts: { since: Date; limit: number; onGap?: (message: string) => void },
   ): Promise<ScanPage>;
 }

@@ -10,6 +10,7 @@ const LEASE_SECONDS = 60;
 /** How far before its oldest watched order a never-scanned address is read back. */
 const FIRST_SCAN_LOOKBACK_MS = 5 * 60_000;
 const SKEW_MS = 60_000;
+/** Transactions settled per address and cycle; a larger backlog continues next cycle, in order. */
 const MAX_SIGNATURES_PER_ADDRESS = 5000;
 
 type Watched = { recipient: string; token_mint: string; since: Date };
@@ -141,7 +142,7 @@ async function processFound(
  * and settle it. RPC calls grow with the number of receiving addresses and new transactions, never
  * with the number of open orders.
  */
-export async function scanPayments(deps: Deps): Promise<number> {
+export async function scanPayments(deps: Deps, opts: { maxPerAddress?: number } = {}): Promise<number> {
   let found = 0;
   for (const chain of deps.chains.all().filter((c) => c.verifiesPayments)) {
     const watched = await watchedRecipients(deps, chain.network);
@@ -154,7 +155,8 @@ export async function scanPayments(deps: Deps): Promise<number> {
       try {
         const page = await chain.listTransactions(address, cursor, {
           since: new Date(new Date(w.since).getTime() - FIRST_SCAN_LOOKBACK_MS),
-          limit: MAX_SIGNATURES_PER_ADDRESS,
+          limit: opts.maxPerAddress ?? MAX_SIGNATURES_PER_ADDRESS,
+          onGap: (message) => deps.logger.error({ address }, message),
         });
         let complete = true;
         for (const txId of page.txIds) {

@@ -17,6 +17,7 @@ import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../server/chains/solana/base58';
 import { parseUnits } from '../../server/lib/decimal';
+import { scanPayments } from '../../server/payments/scan-payments';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
 import {
   expectErrorBody,
@@ -708,6 +709,27 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
 // ---- not per token ------------------------------------------------------------------------------
 
 describe('Solana payments: scanning cost and an unreachable RPC', () => {
+  it('settles a backlog larger than one scan cycle completely, oldest first, skipping nothing', async () => {
+    const shop = await newShop({ webhooks: false });
+    const orders: Order[] = [];
+    for (let i = 0; i < 5; i++) orders.push(await createOrder(shop, 'USDT', `${40 + i}`));
+    const payer = await chain.newPayer({ mint: mints.USDT, units: 1_000_000_000n });
+    // Five unreported payments land before any scan; a cycle may settle only two per address.
+    for (const order of orders) await walletPays(shop, order, { payer });
+    const paidCount = async () =>
+      (await Promise.all(orders.map((o) => getOrder(shop, o.reference)))).filter((o) => o.status === 'PAID')
+        .length;
+    const progress: number[] = [];
+    for (let cycle = 0; cycle < 3; cycle++) {
+      await scanPayments(server.deps, { maxPerAddress: 2 });
+      progress.push(await paidCount());
+    }
+    expect(progress).toEqual([2, 4, 5]);
+    // Oldest first: the first two orders paid were the first two paid on chain.
+    const first = await Promise.all(orders.slice(0, 2).map((o) => getOrder(shop, o.reference)));
+    expect(first.map((o) => o.status)).toEqual(['PAID', 'PAID']);
+  });
+
   it('a scan cycle makes the same RPC calls with 10 and with 1,000 open orders', async () => {
     const shop = await newShop({ webhooks: false });
     const orders: Order[] = [];

@@ -3,23 +3,27 @@ import type { ScanPage } from '../chain-adapter';
 import { solanaRpc } from './rpc';
 
 const PAGE = 1000;
+/** How far back one cycle walks (newest first) looking for the cursor: 100,000 signatures. */
+const MAX_PAGES = 100;
 
 /**
- * Signatures of final transactions that touched `address` since `cursor` (the newest signature
- * already seen), walking back page by page; without a cursor, back to `since`. Failed transactions
- * pay nothing and are left out. The new cursor is the newest signature seen, so nothing is read twice.
+ * Signatures of final transactions that touched `address` since `cursor` (the last signature
+ * handed out before), oldest first and at most `limit`; without a cursor, back to `since`.
+ * The new cursor is the last signature handed out (failed ones included, they pay nothing), so a
+ * backlog larger than one cycle is read over several cycles, in order, and nothing is skipped.
  */
 export async function listSolanaTransactions(
   connection: Connection,
   finality: Finality,
   address: string,
   cursor: string | null,
-  opts: { since: Date; limit: number },
+  opts: { since: Date; limit: number; onGap?: (message: string) => void },
 ): Promise<ScanPage> {
   const account = new PublicKey(address);
-  const seen: { signature: string; err: unknown }[] = [];
+  const seen: { signature: string; err: unknown }[] = []; // newest first
   let before: string | undefined;
-  for (;;) {
+  let reachedCursor = false;
+  for (let pages = 0; pages < MAX_PAGES && !reachedCursor; pages++) {
     const page = await solanaRpc('getSignaturesForAddress', () =>
       connection.getSignaturesForAddress(
         account,
@@ -27,22 +31,21 @@ export async function listSolanaTransactions(
         finality,
       ),
     );
-    let reachedSince = false;
     for (const entry of page) {
       if (!cursor && entry.blockTime && entry.blockTime * 1000 < opts.since.getTime()) {
-        reachedSince = true;
+        reachedCursor = true;
         break;
       }
       seen.push(entry);
     }
-    if (reachedSince || page.length < PAGE || seen.length >= opts.limit) break;
-    before = page[page.length - 1]!.signature;
+    if (page.length < PAGE) reachedCursor = true;
+    else before = page[page.length - 1]!.signature;
   }
+  if (!reachedCursor)
+    opts.onGap?.(`more than ${MAX_PAGES * PAGE} new signatures on ${address}: older ones are not scanned`);
+  const batch = seen.reverse().slice(0, opts.limit);
   return {
-    txIds: seen
-      .filter((s) => !s.err)
-      .map((s) => s.signature)
-      .reverse(),
-    cursor: seen[0]?.signature ?? cursor,
+    txIds: batch.filter((s) => !s.err).map((s) => s.signature),
+    cursor: batch.length > 0 ? batch[batch.length - 1]!.signature : cursor,
   };
 }
