@@ -121,6 +121,17 @@ export const payContract = c.router(
       pathParams: ZReferenceParams,
       responses: { 200: ZPaymentInfo, ...errors('VALIDATION_ERROR', 'NOT_FOUND') },
     },
+    checkout: {
+      method: 'GET',
+      path: '/checkout/:reference',
+      summary: 'The hosted payment page behind checkoutUrl (HTML)',
+      metadata: publicRoute,
+      pathParams: ZReferenceParams,
+      responses: {
+        200: c.otherResponse({ contentType: 'text/html; charset=utf-8', body: z.string() }),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+      },
+    },
     icon: {
       method: 'GET',
       path: '/pay/icon.svg',

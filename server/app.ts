@@ -6,7 +6,7 @@ import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { contract } from '../contract';
 import { authRouter } from './auth/auth.router';
 import { createAuthenticator } from './auth/passport';
-import { checkoutRouter } from './checkout/checkout.router';
+import { checkoutAssets } from './checkout/checkout.router';
 import { deliveriesRouter } from './deliveries/deliveries.router';
 import type { Deps } from './deps';
 import { docsRouter } from './docs/docs';
@@ -63,7 +63,7 @@ export function createApp(deps: Deps): Express {
   app.post('/users/me/password', ...loginRateLimits(config));
 
   app.use(docsRouter());
-  app.use(checkoutRouter(deps));
+  app.use(checkoutAssets());
 
   const authenticate = createAuthenticator(config.JWT_SECRET, deps.db.models);
   // Auth is route metadata in the contract, checked once here for every route that declares it.

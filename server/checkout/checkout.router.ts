@@ -1,8 +1,8 @@
 import express, { type Router } from 'express';
-import type { Deps } from '../deps';
 import { CHECKOUT_SCRIPT } from './checkout-script';
 
-const page = (reference: string) => `<!doctype html>
+/** The page itself: its script fills it from the public /pay routes and polls the status. */
+export const checkoutPage = (reference: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Pay with stablecoins</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>
@@ -22,16 +22,11 @@ img{width:256px;height:256px}a.button{display:inline-block;margin-top:1rem;paddi
 <p class="muted" id="expires"></p></div>
 <script src="/checkout/assets/checkout.js"></script></body></html>`;
 
-/** The hosted payment page behind checkoutUrl. It reads only the public /pay routes. */
-export function checkoutRouter(_deps: Pick<Deps, 'config'>): Router {
+/** The page's script, a static asset (the page is a contract route: pay.checkout). */
+export function checkoutAssets(): Router {
   const router = express.Router();
   router.get('/checkout/assets/checkout.js', (_req, res) =>
     res.type('application/javascript').send(CHECKOUT_SCRIPT),
   );
-  router.get('/checkout/:reference', (req, res, next) => {
-    const reference = req.params.reference;
-    if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(reference)) return next();
-    res.type('html').send(page(reference));
-  });
   return router;
 }

@@ -6,6 +6,7 @@ import { submitPaymentClaim } from '../orders/submit-payment-claim';
 import { buildPaymentTransaction } from './build-payment-transaction';
 import { findPublicOrder } from './find-payable-order';
 import { PAY_ICON_SVG } from './icon';
+import { checkoutPage } from '../checkout/checkout.router';
 import { presentPaymentInfo } from './present-payment-info';
 import { renderQr } from './render-qr';
 
@@ -34,6 +35,10 @@ export function payRouter(deps: Deps) {
     info: async ({ params }) => {
       const { order, merchantName } = await findPublicOrder(deps, params.reference);
       return { status: 200, body: presentPaymentInfo(deps, order, merchantName) };
+    },
+    checkout: async ({ params }) => {
+      await findPublicOrder(deps, params.reference); // an unknown reference is a 404, not an empty page
+      return { status: 200, body: checkoutPage(params.reference) };
     },
     icon: async ({ res }) => {
       res.setHeader('Cache-Control', 'public, max-age=86400');

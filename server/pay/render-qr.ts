@@ -30,13 +30,36 @@ export function qrContent(qrData: string): { text: string; level: QRCodeErrorCor
   return candidates[candidates.length - 1]!;
 }
 
+/**
+ * Recently rendered codes, by content: a PNG costs ~30 ms of CPU on a public route, and a payment
+ * page asks for the same one again and again. Least recently used first out.
+ */
+const CACHE_SIZE = 500;
+const cache = new Map<string, Promise<string | Buffer>>();
+
+function cached(key: string, render: () => Promise<string | Buffer>) {
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const rendered = render();
+  cache.set(key, rendered);
+  rendered.catch(() => cache.delete(key));
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return rendered;
+}
+
 /** Rendered on demand (never at order creation, where it would cost more than the rest). */
 export async function renderQr(deps: Deps, reference: string, format: 'svg' | 'png') {
   const { order, merchantName } = await findPublicOrder(deps, reference);
   const { qrData } = paymentLinks(deps, order, merchantName);
   const { text, level } = qrContent(qrData);
   const options = { errorCorrectionLevel: level, margin: MARGIN };
-  return format === 'svg'
-    ? QRCode.toString(text, { ...options, type: 'svg' })
-    : QRCode.toBuffer(text, { ...options, type: 'png', width: 512 });
+  return cached(`${format}:${level}:${text}`, () =>
+    format === 'svg'
+      ? QRCode.toString(text, { ...options, type: 'svg' })
+      : QRCode.toBuffer(text, { ...options, type: 'png', width: 512 }),
+  );
 }

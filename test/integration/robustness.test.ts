@@ -147,13 +147,22 @@ describe('unknown and malformed requests', () => {
     }
   });
 
-  it('answers the routes outside the contract (checkout page) with the error body when they do not match', async () => {
+  it('serves the checkout page for an order, with the error body for anything else', async () => {
     expectErrorBody(await server.api('GET', '/checkout/%%%'), 400, 'VALIDATION_ERROR');
-    expectErrorBody(await server.api('GET', '/checkout/not-a-reference'), 404, 'NOT_FOUND');
-    expectErrorBody(await server.api('GET', `/checkout/${'A'.repeat(300)}`), 404, 'NOT_FOUND');
-    const page = await server.api('GET', `/checkout/${unknownReference()}`);
+    expectErrorBody(await server.api('GET', '/checkout/not-a-reference'), 400, 'VALIDATION_ERROR');
+    expectErrorBody(await server.api('GET', `/checkout/${'A'.repeat(300)}`), 400, 'VALIDATION_ERROR');
+    expectErrorBody(await server.api('GET', `/checkout/${unknownReference()}`), 404, 'NOT_FOUND');
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const order = await server.api('POST', '/orders', {
+      token: m.token,
+      body: { network: 'SOLANA', token: 'USDT', amount: '1' },
+    });
+    const page = await server.api('GET', `/checkout/${order.body.reference}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.text).toContain(`/pay/${order.body.reference}/qr.svg`);
+    const script = await server.api('GET', '/checkout/assets/checkout.js');
+    expect(script.text).toContain('/info');
   });
 
   it('answers repeated query parameters with 400, not 500', async () => {
