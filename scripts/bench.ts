@@ -37,6 +37,7 @@ import { startServer } from '../server/main';
 import { listOrders } from '../server/orders/list-orders';
 import { createMerchant } from '../server/merchants/create-merchant';
 import { startLocalSolana, type LocalSolana } from '../test/support/solana/local-solana';
+import { freePort } from '../test/support/free-port';
 
 /** Every request count is fixed here: the run is bounded and the same each time. */
 const SIZES = {
@@ -180,17 +181,6 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Pr
 }
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const TEMP_PREFIX = 'stablepay-bench-';
 /** Names the process a temporary folder belongs to (see removeAbandonedRuns). */

@@ -8,7 +8,6 @@
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import pg from 'pg';
@@ -25,6 +24,7 @@ import {
   type TestServer,
 } from '../support/test-server';
 import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
+import { freePort } from '../support/free-port';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -85,15 +85,10 @@ async function until<T>(
 }
 
 const usedPorts = new Set<number>();
-async function freePort(): Promise<number> {
+/** A free port not handed out before in this file (children may not have bound theirs yet). */
+async function unusedPort(): Promise<number> {
   for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const s = net.createServer().listen(0, '127.0.0.1', () => {
-        const { port: p } = s.address() as net.AddressInfo;
-        s.close(() => resolve(p));
-      });
-      s.once('error', reject);
-    });
+    const port = await freePort();
     if (!usedPorts.has(port)) {
       usedPorts.add(port);
       return port;
@@ -171,7 +166,7 @@ afterAll(async () => {
  * sent to it would leave the real server running.
  */
 async function startInstance(name: string): Promise<Instance> {
-  const port = await freePort();
+  const port = await unusedPort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...INSTANCE_ENV, DATABASE_URL: dbUrl, PORT: String(port) },

@@ -1,19 +1,10 @@
-import net from 'node:net';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTestHeader } from '../../sdk/src/webhooks';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
 import { runScript, type Script } from '../support/run-script';
 import { newMerchant, startTestServer, type TestServer } from '../support/test-server';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from '../support/free-port';
 
 let chain: LocalSolana;
 let server: TestServer;
