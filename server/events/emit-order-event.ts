@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import type { EventType } from '../../contract';
-import type { Order } from '../db/models';
+import type { Merchant, Order } from '../db/models';
 import type { Deps } from '../deps';
 import { presentOrder } from '../orders/present-order';
 
@@ -16,9 +16,11 @@ export async function emitOrderEvent(
   order: Order,
   type: EventType,
   at: Date,
+  /** The order's merchant, when the caller already holds it (saves a read on the hot path). */
+  knownMerchant?: Merchant,
 ): Promise<string> {
-  const { Merchant, Event, EventDelivery } = deps.db.models;
-  const merchant = await Merchant.findByPk(order.merchantId, { transaction });
+  const { Merchant: Merchants, Event, EventDelivery } = deps.db.models;
+  const merchant = knownMerchant ?? (await Merchants.findByPk(order.merchantId, { transaction }));
   if (!merchant) throw new Error(`order ${order.reference} has no merchant`);
   const id = `evt_${randomBytes(16).toString('hex')}`;
   const body = JSON.stringify({

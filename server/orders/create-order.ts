@@ -106,7 +106,7 @@ export async function createOrder(
       },
       now,
     );
-    await emitOrderEvent(deps, transaction, order, 'order.created', now);
+    await emitOrderEvent(deps, transaction, order, 'order.created', now, merchant);
     const response = { status: 201 as const, body: presentOrder(deps, order, merchant.fullName) };
     if (scope) await storeResponse(deps, scope, response, transaction);
     return { ...response, replayed: false };

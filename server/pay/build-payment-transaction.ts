@@ -4,7 +4,7 @@ import { recordAudit } from '../events/audit';
 import { formatUnits } from '../lib/decimal';
 import { paymentTarget } from '../orders/present-order';
 import { assertPayable } from '../orders/submit-payment-claim';
-import { findPublicOrder } from './find-payable-order';
+import { findPublicOrder } from './find-public-order';
 
 /** Distinct payer accounts recorded per order; more would only let anyone flood the timeline. */
 export const MAX_TX_REQUEST_AUDITS = 10;

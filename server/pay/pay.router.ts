@@ -4,7 +4,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { submitPaymentClaim } from '../orders/submit-payment-claim';
 import { buildPaymentTransaction } from './build-payment-transaction';
-import { findPublicOrder } from './find-payable-order';
+import { findPublicOrder } from './find-public-order';
 import { PAY_ICON_SVG } from './icon';
 import { checkoutPage } from '../checkout/checkout.router';
 import { presentPaymentInfo } from './present-payment-info';

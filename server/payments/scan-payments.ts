@@ -5,11 +5,11 @@ import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { OPEN_STATUSES } from '../orders/order-status';
 import { settleClaim } from './settle-claim';
+import { CLOCK_SKEW_MS, creditedTo } from './credited-to';
 
 const LEASE_SECONDS = 60;
 /** How far before its oldest watched order a never-scanned address is read back. */
 const FIRST_SCAN_LOOKBACK_MS = 5 * 60_000;
-const SKEW_MS = 60_000;
 /** Transactions settled per address and cycle; a larger backlog continues next cycle, in order. */
 const MAX_SIGNATURES_PER_ADDRESS = 5000;
 
@@ -68,7 +68,7 @@ async function matchOrder(
         { status: { [Op.in]: [...OPEN_STATUSES] } },
         { status: 'EXPIRED', expiresAt: { [Op.gt]: lateCutoff } },
       ],
-      ...(tx.blockTime ? { createdAt: { [Op.lte]: new Date(tx.blockTime.getTime() + SKEW_MS) } } : {}),
+      ...(tx.blockTime ? { createdAt: { [Op.lte]: new Date(tx.blockTime.getTime() + CLOCK_SKEW_MS) } } : {}),
     },
     order: [['id', 'ASC']],
   });
@@ -100,9 +100,7 @@ async function processFound(
   const tx = await chain.readTransaction(txId);
   if (tx.state === 'not_found' || tx.state === 'not_final') return false;
   if (tx.state === 'failed') return true;
-  const credited = tx.credits
-    .filter((c) => c.owner === watched.recipient && c.mint === watched.token_mint)
-    .reduce((sum, c) => sum + c.amountUnits, 0n);
+  const credited = creditedTo(tx.credits, watched.recipient, watched.token_mint);
   if (credited === 0n) return true; // not a payment to this recipient (an outgoing transfer, say)
   const order = await matchOrder(deps, chain.network, watched, tx, credited);
   if (!order) {

@@ -7,9 +7,7 @@ import { recordAudit } from '../events/audit';
 import { emitOrderEvent } from '../events/emit-order-event';
 import { formatUnits } from '../lib/decimal';
 import { changeOrderStatus } from '../orders/change-order-status';
-
-/** A payment matched without its reference may not predate its order by more than this (clock skew). */
-const SKEW_MS = 60_000;
+import { CLOCK_SKEW_MS, creditedTo } from './credited-to';
 
 type Verdict =
   | { kind: 'wait'; reason: string }
@@ -42,9 +40,7 @@ export function judge(
   if (tx.state === 'not_final') return { kind: 'wait', reason: 'transaction not final yet' };
   if (tx.state === 'failed') return { kind: 'reject', reason: 'transaction failed on chain' };
 
-  const credited = tx.credits
-    .filter((c) => c.owner === order.recipient && c.mint === order.tokenMint)
-    .reduce((sum, c) => sum + c.amountUnits, 0n);
+  const credited = creditedTo(tx.credits, order.recipient, order.tokenMint);
   if (credited === 0n) {
     if (tx.credits.some((c) => c.owner === order.recipient))
       return {
@@ -66,7 +62,7 @@ export function judge(
       kind: 'reject',
       reason: `reference missing and the amount ${formatUnits(credited)} is not the order's ${formatUnits(order.amountUnits)}`,
     };
-  if (blockTime && blockTime.getTime() < order.createdAt.getTime() - SKEW_MS)
+  if (blockTime && blockTime.getTime() < order.createdAt.getTime() - CLOCK_SKEW_MS)
     return { kind: 'reject', reason: 'reference missing and the transaction predates the order' };
   return { kind: 'accept', credited, blockTime, matchedBy: 'amount' };
 }
