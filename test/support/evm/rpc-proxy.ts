@@ -1,0 +1,115 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * The endpoint the service sees: an HTTP proxy in front of a Hardhat node that counts JSON-RPC
+ * calls by method (each entry of a batch counts) and can stop listening and listen again on the
+ * same port, so "RPC down" is a refused connection while the chain behind it keeps its state.
+ * HTTP only: Hardhat's websocket is not proxied.
+ */
+
+const MAX_BODY_BYTES = 50 * 1024 * 1024;
+
+export class RpcProxy {
+  /** Calls per method since start or the last resetCalls(). */
+  readonly calls: Record<string, number> = {};
+
+  private readonly server: http.Server;
+  private boundPort = 0;
+  private listening = false;
+
+  constructor(
+    private readonly upstream: string,
+    private readonly host = '127.0.0.1',
+  ) {
+    this.server = http.createServer((req, res) => void this.forward(req, res));
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  /** Listens on `port` (0: a free one, kept for later restarts). */
+  async listen(port = this.boundPort): Promise<void> {
+    if (this.listening) return;
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, this.host, () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+    this.boundPort = (this.server.address() as AddressInfo).port;
+    this.listening = true;
+  }
+
+  /** Closes the listener and every open connection (in-flight requests are cut). */
+  async stop(): Promise<void> {
+    if (!this.listening) return;
+    this.listening = false;
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+    // Let in-process clients see their pooled keep-alive sockets close, so that their next request
+    // opens a new connection and is refused (ECONNREFUSED) instead of failing on a dead socket.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
+  resetCalls(): void {
+    for (const key of Object.keys(this.calls)) delete this.calls[key];
+  }
+
+  private count(body: string): void {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(body);
+    } catch {
+      payload = null;
+    }
+    for (const entry of Array.isArray(payload) ? payload : [payload]) {
+      const method = (entry as { method?: unknown } | null)?.method;
+      const key = typeof method === 'string' ? method : '(invalid)';
+      this.calls[key] = (this.calls[key] ?? 0) + 1;
+    }
+  }
+
+  private async forward(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    try {
+      const body = await readBody(req);
+      if (req.method === 'POST') this.count(body);
+      const upstream = await fetch(this.upstream, {
+        method: req.method,
+        headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
+        body: req.method === 'POST' ? body : undefined,
+      });
+      const text = await upstream.text();
+      if (res.destroyed) return; // stopped meanwhile: the connection is gone
+      res
+        .writeHead(upstream.status, {
+          'content-type': upstream.headers.get('content-type') ?? 'application/json',
+          'content-length': Buffer.byteLength(text),
+        })
+        .end(text);
+    } catch (error) {
+      if (!res.destroyed && !res.headersSent)
+        res.writeHead(502, { 'content-type': 'text/plain' }).end(`proxy: ${(error as Error).message}`);
+    }
+  }
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('body too large'));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
