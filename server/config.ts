@@ -41,6 +41,17 @@ const currencyList = z
 
 const url = z.string().url();
 
+/** `https://a,https://b` -> ['https://a', 'https://b']: endpoints tried in order, failing over on errors. */
+const urlList = z
+  .string()
+  .transform((raw) =>
+    raw
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().url('each comma-separated entry must be a URL')).min(1));
+
 const cron = z.string().refine((v) => cronValidate(v), 'must be a cron pattern, e.g. "*/5 * * * * *"');
 
 export const configSchema = z
@@ -76,17 +87,29 @@ export const configSchema = z
     ORDER_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(900),
     LATE_PAYMENT_WINDOW_SECONDS: z.coerce.number().int().min(0).default(86400),
 
-    SOLANA_RPC_URL: url.default('https://api.mainnet-beta.solana.com'),
+    SOLANA_RPC_URL: urlList.default('https://api.mainnet-beta.solana.com'),
     SOLANA_COMMITMENT: z.enum(['confirmed', 'finalized']).default('finalized'),
     USDT_MINT_SOLANA: z.string().default(MAINNET_USDT_MINT_SOLANA),
     USDC_MINT_SOLANA: z.string().optional(),
-    ETHEREUM_RPC_URL: url.optional(),
-    POLYGON_RPC_URL: url.optional(),
+    ETHEREUM_RPC_URL: urlList.default('https://ethereum-rpc.publicnode.com'),
+    POLYGON_RPC_URL: urlList.default('https://polygon-bor-rpc.publicnode.com'),
     USDT_CONTRACT_ETHEREUM: z.string().default(MAINNET_USDT_ETHEREUM),
     USDT_CONTRACT_POLYGON: z.string().default(MAINNET_USDT_POLYGON),
     ETHEREUM_CHAIN_ID: positiveInt.default(1),
     POLYGON_CHAIN_ID: positiveInt.default(137),
+    /**
+     * Blocks on top of the one holding a payment before it counts. Ethereum: 12 (about 2.5 min);
+     * since the merge no reorganisation deeper than a few blocks has been seen, and 64 (two epochs,
+     * about 13 min) waits for checkpoint finality. Polygon PoS: 128 (about 4.5 min); it has had
+     * reorganisations of dozens of blocks, and 128 is the depth exchanges have long asked for.
+     */
+    ETHEREUM_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).default(12),
+    POLYGON_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).default(128),
+    /** Most blocks one eth_getLogs call asks for: providers cap ranges (often 1,000 to 10,000). */
+    EVM_LOG_RANGE: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     RPC_TIMEOUT_MS: positiveInt.default(10_000),
+    /** An RPC endpoint that failed is skipped for this long, then tried again. */
+    RPC_RETRY_FAILED_AFTER_MS: positiveInt.default(30_000),
     /** A reported transaction still not on chain this long after the report is rejected. */
     PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: positiveInt.default(600),
     /** Delay between two checks of a reported transaction that is not final yet. */

@@ -11,23 +11,28 @@ export type PaymentTarget = {
   message?: string | null;
 };
 
-export type SolanaPaymentTransaction = { kind: 'solana'; transaction: string; message: string };
-export type EvmPaymentTransaction = {
-  kind: 'evm';
-  chainId: number;
-  to: string;
-  data: string;
-  value: '0';
-  message: string;
-};
-export type PaymentTransaction = SolanaPaymentTransaction | EvmPaymentTransaction;
+/**
+ * The transaction a payer signs. `body` holds the network's own fields of the transaction-request
+ * response: Solana `{transaction}` (base64), EVM `{chainId, to, data, value}`.
+ */
+export type PaymentTransaction = { message: string; body: Record<string, unknown> };
 
-/** Tokens credited to one owner by a transaction (positive balance changes only). */
-export type Credit = { owner: string; mint: string; amountUnits: bigint };
+/** One movement of tokens inside a transaction, as the chain recorded it. */
+export type Transfer = {
+  /** The sending wallet (Solana: the owner of the debited token account), null when unknown. */
+  from: string | null;
+  /** The receiving wallet (Solana: the owner of the credited token account). */
+  to: string;
+  /** Mint (Solana) or token contract (EVM). */
+  token: string;
+  amountUnits: bigint;
+  /** Where it sits in the transaction (EVM: log index; Solana: account index), for ordering. */
+  position: number;
+};
 
 /**
  * A transaction as read from the chain at the service's finality, never as a payer claims it.
- * `not_final`: it exists at a weaker commitment but is not final yet.
+ * `not_final`: it exists but is not final yet (too few confirmations, or only at a weaker commitment).
  */
 export type ObservedTransaction =
   | { txId: string; state: 'not_found' }
@@ -36,44 +41,70 @@ export type ObservedTransaction =
       txId: string;
       state: 'failed' | 'final';
       blockTime: Date | null;
-      /** Every account the transaction names (Solana: where a reference key shows up). */
-      accountKeys: string[];
-      credits: Credit[];
+      /**
+       * Order references the transaction names (Solana: every account key, where a Solana Pay
+       * reference shows up; EVM: the tag after the ERC-20 transfer arguments).
+       */
+      tags: string[];
+      transfers: Transfer[];
     };
 
-/** New transactions touching a watched address, oldest first, and the cursor to resume from. */
-export type ScanPage = { txIds: string[]; cursor: string | null };
+/** A set of watched recipients of one token that share one scan cursor. */
+export type ScanTarget = {
+  /** The cursor's key (Solana: the recipient's token account; EVM: the token contract). */
+  key: string;
+  token: string;
+  recipients: string[];
+};
+
+/** A transaction found paying a watched recipient, and the cursor to keep if it cannot be settled yet. */
+export type FoundTransfer = { txId: string; recipient: string; resumeBefore: string | null };
+
+/** What is new on a scan target, oldest first, and the cursor to resume from after all of it. */
+export type ScanPage = { found: FoundTransfer[]; cursor: string | null };
+
+export type ScanOptions = {
+  /** Without a cursor: how far back to look (the oldest watched order, less a margin). */
+  since: Date;
+  /** At most this many transactions per call; a larger backlog continues next cycle, in order. */
+  limit: number;
+  onGap?: (message: string) => void;
+};
 
 /**
- * One network. Solana and the EVM networks implement the same interface; the registry picks by
- * network. Methods that talk to the chain throw ApiError UPSTREAM_UNAVAILABLE when it cannot be reached.
+ * One network. Solana and each EVM network implement the same interface; the registry picks by
+ * network, and nothing outside server/chains/ asks which network it is. Methods that talk to the
+ * chain throw ChainUnavailableError when it cannot be reached.
  */
 export interface ChainAdapter {
   readonly network: Network;
   /** The mint or contract used for a token, or null when the token is not enabled on this network. */
   tokenMint(token: Token): string | null;
+  /** Why `tokenMint(token)` is null, for the merchant. */
+  tokenUnavailableReason(token: Token): string;
   /** A receiving address in its canonical form (EVM: EIP-55 checksummed), or null when invalid. */
   normalizeAddress(address: string): string | null;
-  /** Whether a string has the form of a transaction id on this network (not whether it exists). */
-  isWellFormedTxId(txId: string): boolean;
+  /** What a valid address looks like, for error messages. */
+  readonly addressFormat: string;
+  /** A transaction id in its canonical form (EVM: lower-case hash), or null when malformed. */
+  normalizeTxId(txId: string): string | null;
+  /** What a valid transaction id looks like, for error messages. */
+  readonly txIdFormat: string;
   /** The wallet payment URI that payUrl and the QR code carry. */
   paymentUri(target: PaymentTarget): string;
-  /** The transaction the payer signs. `account` is the payer (required on Solana). */
+  /** The Solana Pay transaction-request link, or null on networks without that protocol. */
+  transactionRequestUri(baseUrl: string, reference: string): string | null;
+  /** Whether building the payer's transaction needs the payer's account. */
+  readonly needsPayerAccount: boolean;
+  /** The transaction the payer signs, tagged with the order. Throws PayerAccountError for a payer that cannot pay. */
   buildPaymentTransaction(target: PaymentTarget, account: string | undefined): Promise<PaymentTransaction>;
-  /** Whether this adapter can read and scan payments yet (claims wait otherwise). */
-  readonly verifiesPayments: boolean;
   /** Reads one transaction at the configured finality. */
   readTransaction(txId: string): Promise<ObservedTransaction>;
-  /** The address whose history shows payments of `mint` to `recipient` (Solana: its token account). */
-  watchAddress(recipient: string, mint: string): string;
+  /** Groups watched (recipient, token) pairs into scan targets, each with a cursor of its own. */
+  scanTargets(watched: { recipient: string; token: string }[]): ScanTarget[];
   /**
-   * Final transactions touching `address` after `cursor` (null: looking back at most to `since`),
-   * oldest first, at most `limit`; the returned cursor resumes after the last one handed out.
-   * Costs a bounded number of calls per address, whatever the number of orders.
+   * Final transactions paying the target's recipients after `cursor`, oldest first. Costs a
+   * bounded number of calls per target, whatever the number of orders.
    */
-  listTransactions(
-    address: string,
-    cursor: string | null,
-    opts: { since: Date; limit: number; onGap?: (message: string) => void },
-  ): Promise<ScanPage>;
+  scan(target: ScanTarget, cursor: string | null, opts: ScanOptions): Promise<ScanPage>;
 }

@@ -2,38 +2,70 @@ import type { Network } from '../../contract';
 import type { Config } from '../config';
 import type { ChainAdapter } from './chain-adapter';
 import { createEvmAdapter } from './evm/evm-adapter';
+import { createRpcEndpointPool, type EndpointHealth, type RpcEndpointPool } from './rpc-endpoints';
 import { createSolanaAdapter } from './solana/solana-adapter';
 
 export type ChainRegistry = {
   get(network: Network): ChainAdapter;
   all(): ChainAdapter[];
+  /** Every RPC endpoint of every network, for /metrics. */
+  endpointHealth(): EndpointHealth[];
 };
 
-/** One adapter per network, built from configuration. Building contacts no network. */
+/**
+ * One adapter per network, built from configuration; building contacts no network. A further EVM
+ * network is one more `evm(...)` entry here (and its value in the contract's network enum).
+ */
 export function createChainRegistry(config: Config): ChainRegistry {
+  const pools: RpcEndpointPool[] = [];
+  const pool = (network: Network, urls: string[]) => {
+    const created = createRpcEndpointPool({
+      network,
+      urls,
+      timeoutMs: config.RPC_TIMEOUT_MS,
+      retryFailedAfterMs: config.RPC_RETRY_FAILED_AFTER_MS,
+    });
+    pools.push(created);
+    return created;
+  };
+  const evm = (
+    network: Network,
+    o: { chainId: number; usdt: string; rpc: string[]; confirmations: number },
+  ) =>
+    createEvmAdapter({
+      network,
+      chainId: o.chainId,
+      usdtContract: o.usdt,
+      rpc: pool(network, o.rpc),
+      rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+      confirmations: o.confirmations,
+      logRange: config.EVM_LOG_RANGE,
+    });
+
   const adapters: Record<Network, ChainAdapter> = {
     SOLANA: createSolanaAdapter({
-      rpcUrl: config.SOLANA_RPC_URL,
+      rpc: pool('SOLANA', config.SOLANA_RPC_URL),
       commitment: config.SOLANA_COMMITMENT,
       usdtMint: config.USDT_MINT_SOLANA,
       usdcMint: config.USDC_MINT_SOLANA,
-      rpcTimeoutMs: config.RPC_TIMEOUT_MS,
     }),
-    POLYGON: createEvmAdapter({
-      network: 'POLYGON',
+    POLYGON: evm('POLYGON', {
       chainId: config.POLYGON_CHAIN_ID,
-      usdtContract: config.USDT_CONTRACT_POLYGON,
-      rpcUrl: config.POLYGON_RPC_URL,
+      usdt: config.USDT_CONTRACT_POLYGON,
+      rpc: config.POLYGON_RPC_URL,
+      confirmations: config.POLYGON_CONFIRMATIONS,
     }),
-    ETHEREUM: createEvmAdapter({
-      network: 'ETHEREUM',
+    ETHEREUM: evm('ETHEREUM', {
       chainId: config.ETHEREUM_CHAIN_ID,
-      usdtContract: config.USDT_CONTRACT_ETHEREUM,
-      rpcUrl: config.ETHEREUM_RPC_URL,
+      usdt: config.USDT_CONTRACT_ETHEREUM,
+      rpc: config.ETHEREUM_RPC_URL,
+      confirmations: config.ETHEREUM_CONFIRMATIONS,
     }),
   };
+  const all = Object.values(adapters);
   return {
     get: (network) => adapters[network],
-    all: () => Object.values(adapters),
+    all: () => all,
+    endpointHealth: () => pools.flatMap((p) => p.health()),
   };
 }

@@ -3,6 +3,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-event-outbox';
 import * as m0003 from './migrations/0003-payment-verification';
+import * as m0004 from './migrations/0004-evidence-ladder';
 
 /** Migrations get a query runner that takes plain SQL, bound to the migration transaction. */
 export type MigrationContext = { query(sql: string): Promise<unknown> };
@@ -13,6 +14,7 @@ const migrations = [
   { name: '0001-initial', ...m0001 },
   { name: '0002-event-outbox', ...m0002 },
   { name: '0003-payment-verification', ...m0003 },
+  { name: '0004-evidence-ladder', ...m0004 },
 ];
 
 const LOCK_ID = 7_301_955_001;

@@ -1,11 +1,17 @@
 import { timingSafeEqual } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
+import type { ChainRegistry } from '../chains/registry';
+import { RPC_FAILURE_REASONS, type EndpointHealth } from '../chains/rpc-endpoints';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
+import type { Metrics } from '../lib/metrics';
 
-/** The metrics text, after refreshing the backlog gauges from the database (cheap: partial indexes). */
+/**
+ * The metrics text, after refreshing the backlog gauges from the database (cheap: partial indexes)
+ * and the RPC endpoint metrics from the chains' endpoint pools.
+ */
 export async function readMetrics(
-  deps: Pick<Deps, 'db' | 'metrics' | 'config'>,
+  deps: Pick<Deps, 'db' | 'metrics' | 'config' | 'chains'>,
   authorization: string | undefined,
 ) {
   const expected = deps.config.METRICS_TOKEN;
@@ -22,5 +28,27 @@ export async function readMetrics(
   );
   deps.metrics.backlog.set({ kind: 'pending_deliveries' }, row?.deliveries ?? 0);
   deps.metrics.backlog.set({ kind: 'unverified_claims' }, row?.claims ?? 0);
+  // Optional until every ChainRegistry has it.
+  const chains: ChainRegistry & { endpointHealth?: () => readonly EndpointHealth[] } = deps.chains;
+  refreshRpcEndpointMetrics(deps.metrics, chains.endpointHealth?.() ?? []);
   return deps.metrics.registry.metrics();
+}
+
+/**
+ * Sets the RPC endpoint metrics to the pools' own state. The failure counter mirrors the pools'
+ * counts, which only grow for the life of the process, so it stays a true Prometheus counter
+ * (a restart resets it, as for any counter). Synchronous, so concurrent scrapes cannot interleave.
+ */
+export function refreshRpcEndpointMetrics(
+  metrics: Pick<Metrics, 'rpcEndpointUp' | 'rpcEndpointFailures'>,
+  endpoints: readonly EndpointHealth[],
+) {
+  metrics.rpcEndpointUp.reset();
+  metrics.rpcEndpointFailures.reset();
+  for (const e of endpoints) {
+    const labels = { network: e.network, endpoint: e.endpoint };
+    metrics.rpcEndpointUp.set(labels, e.up ? 1 : 0);
+    for (const reason of RPC_FAILURE_REASONS)
+      metrics.rpcEndpointFailures.inc({ ...labels, reason }, e.failuresByReason[reason]);
+  }
 }

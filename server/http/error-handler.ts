@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { RequestValidationError } from '@ts-rest/express';
 import type { ZodError } from 'zod';
 import { ErrorCode } from '../../contract';
+import { ChainUnavailableError, PayerAccountError } from '../chains/chain-errors';
 import { ApiError, zodDetails, type ErrorDetail } from '../errors';
 import type { Logger } from '../lib/logger';
 
@@ -36,6 +37,8 @@ function fromHttpError(err: { status?: unknown; statusCode?: unknown; type?: unk
 
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
+  if (err instanceof ChainUnavailableError) return ApiError.upstream(err.message);
+  if (err instanceof PayerAccountError) return ApiError.field('query.account', err.message);
   if (err instanceof RequestValidationError) return fromRequestValidation(err);
   if (err && typeof err === 'object') return fromHttpError(err);
   return null;

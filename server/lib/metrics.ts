@@ -40,6 +40,19 @@ export function createMetrics() {
       labelNames: ['kind'] as const,
       registers: [registry],
     }),
+    // Both mirror the RPC endpoint pools' own state, refreshed at scrape time (see read-metrics.ts).
+    rpcEndpointUp: new Gauge({
+      name: 'stablepay_rpc_endpoint_up',
+      help: 'Whether the last request to an RPC endpoint succeeded (1) or failed (0); endpoint is "#<position> <origin>"',
+      labelNames: ['network', 'endpoint'] as const,
+      registers: [registry],
+    }),
+    rpcEndpointFailures: new Counter({
+      name: 'stablepay_rpc_endpoint_failures_total',
+      help: 'Failed attempts at an RPC endpoint by reason: timeout, connection, http_429, http_5xx',
+      labelNames: ['network', 'endpoint', 'reason'] as const,
+      registers: [registry],
+    }),
   };
 }
 export type Metrics = ReturnType<typeof createMetrics>;

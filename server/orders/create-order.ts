@@ -30,13 +30,7 @@ export async function createOrder(
 
   const chain = deps.chains.get(body.network);
   const tokenMint = chain.tokenMint(body.token);
-  if (!tokenMint)
-    throw ApiError.field(
-      'body.token',
-      body.token === 'USDC'
-        ? 'USDC is not enabled on this server (USDC_MINT_SOLANA is not set)'
-        : `is not available on ${body.network}`,
-    );
+  if (!tokenMint) throw ApiError.field('body.token', chain.tokenUnavailableReason(body.token));
   if (body.webhookUrl) await checkWebhookUrl(deps, body.webhookUrl, 'body.webhookUrl');
   const wallet = await resolveWallet(deps, merchant.id, body.network, body.merchantWalletId);
   // Rates come from outside: fetched before the transaction so no lock waits on the network.

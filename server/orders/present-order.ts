@@ -34,13 +34,14 @@ export function paymentLinks(
   merchantName: string | null,
 ) {
   const base = deps.config.PUBLIC_BASE_URL;
-  const payUrl = deps.chains.get(order.network).paymentUri(paymentTarget(order, merchantName));
+  const chain = deps.chains.get(order.network);
+  const payUrl = chain.paymentUri(paymentTarget(order, merchantName));
   return {
     payUrl,
     qrData: payUrl,
     qrImageUrl: `${base}/pay/${order.reference}/qr.svg`,
     checkoutUrl: `${base}/checkout/${order.reference}`,
-    txRequestUrl: order.network === 'SOLANA' ? `solana:${base}/pay/tx-request/${order.reference}` : null,
+    txRequestUrl: chain.transactionRequestUri(base, order.reference),
   };
 }
 

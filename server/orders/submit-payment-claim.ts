@@ -6,13 +6,7 @@ import { ApiError } from '../errors';
 import { recordAudit } from '../events/audit';
 import { changeOrderStatus } from './change-order-status';
 import { findOrder } from './find-order';
-
-/** Whether an order can still be paid: not PAID, and not past the late-payment window. */
-export function assertPayable(order: Order, now: Date, lateWindowSeconds: number) {
-  if (order.status === 'PAID') throw ApiError.conflict('Order is already paid');
-  const lateUntil = order.expiresAt.getTime() + lateWindowSeconds * 1000;
-  if (now.getTime() > lateUntil) throw ApiError.conflict('Order expired and is past its late-payment window');
-}
+import { assertPayable } from './payable';
 
 /**
  * Records a reported transaction id as a claim to verify against the chain. A claim is never
@@ -26,16 +20,11 @@ export async function submitPaymentClaim(
 ): Promise<Order> {
   const { models, sequelize } = deps.db;
   const probe = await findOrder(models, { reference: input.reference, merchantId: input.merchantId });
-  // EVM hashes are hex, so case-insensitive: one canonical (lower-case) form, or the unique index
-  // on (network, tx_id) would let one transaction claim two orders by changing its case.
-  const txId = probe.network === 'SOLANA' ? input.txId : input.txId.toLowerCase();
-  if (!deps.chains.get(probe.network).isWellFormedTxId(txId))
-    throw ApiError.field(
-      'body.txId',
-      probe.network === 'SOLANA'
-        ? 'must be a base58 transaction signature (64 bytes)'
-        : 'must be a 0x transaction hash (64 hex digits)',
-    );
+  const chain = deps.chains.get(probe.network);
+  // The canonical form (EVM: lower case), so the unique index on (network, tx_id) sees one
+  // transaction however its id is written.
+  const txId = chain.normalizeTxId(input.txId);
+  if (!txId) throw ApiError.field('body.txId', chain.txIdFormat);
 
   try {
     return await sequelize.transaction(async (transaction) => {
@@ -49,7 +38,7 @@ export async function submitPaymentClaim(
       if (existing && existing.orderId !== order.id && existing.status !== 'REJECTED')
         throw ApiError.conflict('This transaction was already submitted for another order');
       if (existing && existing.orderId === order.id && existing.status !== 'REJECTED') return order;
-      assertPayable(order, now, deps.config.LATE_PAYMENT_WINDOW_SECONDS);
+      assertPayable(order, { now, lateWindowSeconds: deps.config.LATE_PAYMENT_WINDOW_SECONDS });
 
       await models.PaymentClaim.create(
         {
@@ -63,21 +52,13 @@ export async function submitPaymentClaim(
         { transaction },
       );
       const actor = input.source;
-      // Where no verifier exists yet (EVM), the claim is kept for when one does, but the order is
-      // not put on hold: CONFIRMING would say a check is under way, and would stop it expiring.
-      const verifiable = deps.chains.get(order.network).verifiesPayments;
       await recordAudit(
         models,
         transaction,
-        {
-          orderId: order.id,
-          type: 'tx.submitted',
-          actor,
-          data: verifiable ? { txId } : { txId, verification: `not available on ${order.network} yet` },
-        },
+        { orderId: order.id, type: 'tx.submitted', actor, data: { txId } },
         now,
       );
-      if (verifiable && order.status !== 'CONFIRMING')
+      if (order.status !== 'CONFIRMING')
         await changeOrderStatus(deps, transaction, order, {
           to: 'CONFIRMING',
           actor,

@@ -1,10 +1,14 @@
+import type { z } from 'zod';
+import type { ZEvmTransaction, ZSolanaTransaction } from '../../contract';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { recordAudit } from '../events/audit';
 import { formatUnits } from '../lib/decimal';
+import { assertPayable, payableNow } from '../orders/payable';
 import { paymentTarget } from '../orders/present-order';
-import { assertPayable } from '../orders/submit-payment-claim';
 import { findPublicOrder } from './find-public-order';
+
+type PaymentTransactionBody = z.infer<typeof ZSolanaTransaction> | z.infer<typeof ZEvmTransaction>;
 
 /** Distinct payer accounts recorded per order; more would only let anyone flood the timeline. */
 export const MAX_TX_REQUEST_AUDITS = 10;
@@ -35,28 +39,29 @@ async function auditIssued(deps: Deps, orderId: string, account: string | null) 
 /**
  * The transaction the payer signs (Solana Pay transaction request, or EVM call data).
  * Refused for an order that can no longer be paid; recorded in the audit once built.
- * `solanaPayOnly` (the POST form of the Solana Pay request) refuses non-Solana orders before
- * anything is built or recorded.
+ * `solanaPayOnly` (the POST form of the Solana Pay request) refuses orders on networks without
+ * that protocol before anything is built or recorded.
  */
 export async function buildPaymentTransaction(
   deps: Deps,
   input: { reference: string; account?: string; solanaPayOnly?: boolean },
 ) {
   const { order, merchantName } = await findPublicOrder(deps, input.reference);
-  if (input.solanaPayOnly && order.network !== 'SOLANA')
+  const chain = deps.chains.get(order.network);
+  if (input.solanaPayOnly && !chain.transactionRequestUri(deps.config.PUBLIC_BASE_URL, order.reference))
     throw ApiError.field(
       'params.reference',
       `is a ${order.network} order: POST is the Solana Pay transaction request; use GET for the EVM transaction`,
     );
-  assertPayable(order, deps.clock(), deps.config.LATE_PAYMENT_WINDOW_SECONDS);
+  assertPayable(order, payableNow(deps));
   // Solana Pay's first request (no account yet): what the wallet shows before asking for the transaction.
-  if (order.network === 'SOLANA' && input.account === undefined)
+  if (chain.needsPayerAccount && input.account === undefined)
     return { label: merchantName ?? 'stablepay', icon: `${deps.config.PUBLIC_BASE_URL}/pay/icon.svg` };
   // paymentTarget asks a partly paid order for what is still due, not the whole amount again.
   const target = paymentTarget(order, merchantName);
   const payUnits = target.amountUnits;
   const amount = formatUnits(payUnits);
-  const built = await deps.chains.get(order.network).buildPaymentTransaction(
+  const built = await chain.buildPaymentTransaction(
     {
       ...target,
       message:
@@ -66,16 +71,12 @@ export async function buildPaymentTransaction(
     input.account,
   );
   await auditIssued(deps, order.id, input.account ?? null);
-  const common = { reference: order.reference, amount, message: built.message };
-  if (built.kind === 'solana')
-    return { ...common, network: 'SOLANA' as const, transaction: built.transaction };
-  if (order.network === 'SOLANA') throw new ApiError('INTERNAL_ERROR', 'chain adapter mismatch');
+  // The network's own fields; the contract's response schema checks their shape on the way out.
   return {
-    ...common,
+    reference: order.reference,
+    amount,
+    message: built.message,
     network: order.network,
-    chainId: built.chainId,
-    to: built.to,
-    data: built.data,
-    value: built.value,
-  };
+    ...built.body,
+  } as PaymentTransactionBody;
 }

@@ -1,14 +1,25 @@
-import type { Credit } from '../chains/chain-adapter';
+import type { Transfer } from '../chains/chain-adapter';
 
 /**
- * How far a block time and the server clock may disagree: a payment matched without its reference
+ * How far a block time and the server clock may disagree: a payment matched without its tag
  * may not predate its order by more than this.
  */
 export const CLOCK_SKEW_MS = 60_000;
 
-/** What a transaction credited to `owner` in `mint`, in base units. */
-export function creditedTo(credits: Credit[], owner: string, mint: string): bigint {
-  return credits
-    .filter((c) => c.owner === owner && c.mint === mint)
-    .reduce((sum, c) => sum + c.amountUnits, 0n);
+/** The transfers of `token` to `recipient` in a transaction. */
+export function transfersTo(transfers: Transfer[], recipient: string, token: string): Transfer[] {
+  return transfers.filter((t) => t.to === recipient && t.token === token);
+}
+
+/** What a transaction credited to `recipient` in `token`, in base units. */
+export function creditedTo(transfers: Transfer[], recipient: string, token: string): bigint {
+  return transfersTo(transfers, recipient, token).reduce((sum, t) => sum + t.amountUnits, 0n);
+}
+
+/** Who paid: the sender of the largest transfer to the recipient. */
+export function senderTo(transfers: Transfer[], recipient: string, token: string): string | null {
+  const sorted = transfersTo(transfers, recipient, token).sort((a, b) =>
+    a.amountUnits > b.amountUnits ? -1 : a.amountUnits < b.amountUnits ? 1 : a.position - b.position,
+  );
+  return sorted[0]?.from ?? null;
 }

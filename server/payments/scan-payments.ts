@@ -1,75 +1,70 @@
-import { Op, QueryTypes, UniqueConstraintError } from 'sequelize';
-import type { ChainAdapter, ObservedTransaction } from '../chains/chain-adapter';
+import { fn, col, Op, QueryTypes, UniqueConstraintError } from 'sequelize';
+import type { ChainAdapter, FoundTransfer, ScanTarget } from '../chains/chain-adapter';
+import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
-import { ApiError } from '../errors';
-import { OPEN_STATUSES } from '../orders/order-status';
-import { settleClaim } from './settle-claim';
+import { payableNow, payableWhere } from '../orders/payable';
 import { CLOCK_SKEW_MS, creditedTo } from './credited-to';
+import { settleClaim } from './settle-claim';
 
 const LEASE_SECONDS = 60;
-/** How far before its oldest watched order a never-scanned address is read back. */
+/** How far before its oldest watched order a never-scanned (or long idle) target is read back. */
 const FIRST_SCAN_LOOKBACK_MS = 5 * 60_000;
-/** Transactions settled per address and cycle; a larger backlog continues next cycle, in order. */
-const MAX_SIGNATURES_PER_ADDRESS = 5000;
+/** Transactions settled per target and cycle; a larger backlog continues next cycle, in order. */
+const MAX_TRANSACTIONS_PER_TARGET = 5000;
 
-type Watched = { recipient: string; token_mint: string; since: Date };
+type Watched = { recipient: string; token: string; since: Date };
 
-/** Receiving (recipient, mint) pairs with an order still able to be paid, incl. the late window. */
+/** Receiving (recipient, token) pairs with an order that can still be paid. */
 async function watchedRecipients(deps: Deps, network: string): Promise<Watched[]> {
-  return deps.db.sequelize.query<Watched>(
-    `SELECT recipient, token_mint, min(created_at) AS since FROM orders
-      WHERE network = :network
-        AND (status IN (:open) OR (status = 'EXPIRED' AND expires_at > now() - make_interval(secs => :late)))
-      GROUP BY recipient, token_mint`,
-    {
-      type: QueryTypes.SELECT,
-      replacements: { network, open: [...OPEN_STATUSES], late: deps.config.LATE_PAYMENT_WINDOW_SECONDS },
-    },
-  );
+  const rows = (await deps.db.models.Order.findAll({
+    attributes: ['recipient', 'tokenMint', [fn('min', col('created_at')), 'since']],
+    where: { network, ...payableWhere(payableNow(deps)) } as never,
+    group: ['recipient', 'token_mint'],
+    raw: true,
+  })) as unknown as { recipient: string; tokenMint: string; since: Date | string }[];
+  return rows.map((r) => ({ recipient: r.recipient, token: r.tokenMint, since: new Date(r.since) }));
 }
 
-/** Leases the cursors of these addresses for this worker; returns the ones it got. */
-async function leaseCursors(deps: Deps, network: string, addresses: string[]) {
+/** Leases the cursors of these targets for this worker; returns the ones it got. */
+async function leaseCursors(deps: Deps, network: string, keys: string[]) {
   const { sequelize } = deps.db;
   await sequelize.query(
-    `INSERT INTO scan_cursors (network, address) SELECT :network, unnest(ARRAY[:addresses]::text[])
+    `INSERT INTO scan_cursors (network, address) SELECT :network, unnest(ARRAY[:keys]::text[])
      ON CONFLICT DO NOTHING`,
-    { replacements: { network, addresses } },
+    { replacements: { network, keys } },
   );
-  return sequelize.query<{ address: string; cursor: string | null }>(
+  return sequelize.query<{ address: string; cursor: string | null; scanned_at: Date | null }>(
     `UPDATE scan_cursors SET locked_until = now() + make_interval(secs => :lease)
-      WHERE network = :network AND address IN (:addresses) AND (locked_until IS NULL OR locked_until < now())
-      RETURNING address, cursor`,
-    { type: QueryTypes.SELECT, replacements: { network, addresses, lease: LEASE_SECONDS } },
+      WHERE network = :network AND address IN (:keys) AND (locked_until IS NULL OR locked_until < now())
+      RETURNING address, cursor, scanned_at`,
+    { type: QueryTypes.SELECT, replacements: { network, keys, lease: LEASE_SECONDS } },
   );
 }
 
 /**
- * The order a payment to (recipient, mint) belongs to: the one whose reference the transaction
- * names, else the one watched order whose amount (or remaining amount) it pays exactly.
+ * The order a payment to (recipient, token) belongs to, by the evidence the scanner has: the one
+ * its tag names, else the one payable order whose amount (or amount still due) it pays exactly.
  */
 async function matchOrder(
   deps: Deps,
   network: string,
-  watched: Watched,
-  tx: Extract<ObservedTransaction, { state: 'final' | 'failed' }>,
+  scope: { recipient: string; tokenMint: string },
+  tx: { tags: string[]; blockTime: Date | null },
   credited: bigint,
 ): Promise<Order | null> {
   const { Order } = deps.db.models;
-  const scope = { network, recipient: watched.recipient, tokenMint: watched.token_mint };
-  const byReference = await Order.findOne({ where: { ...scope, reference: { [Op.in]: tx.accountKeys } } });
-  if (byReference) return byReference;
-  const lateCutoff = new Date(deps.clock().getTime() - deps.config.LATE_PAYMENT_WINDOW_SECONDS * 1000);
+  const where = { network, ...scope };
+  if (tx.tags.length > 0) {
+    const tagged = await Order.findOne({ where: { ...where, reference: { [Op.in]: tx.tags } } });
+    if (tagged) return tagged;
+  }
   const candidates = await Order.findAll({
     where: {
-      ...scope,
-      [Op.or]: [
-        { status: { [Op.in]: [...OPEN_STATUSES] } },
-        { status: 'EXPIRED', expiresAt: { [Op.gt]: lateCutoff } },
-      ],
+      ...where,
+      ...payableWhere(payableNow(deps)),
       ...(tx.blockTime ? { createdAt: { [Op.lte]: new Date(tx.blockTime.getTime() + CLOCK_SKEW_MS) } } : {}),
-    },
+    } as never,
     order: [['id', 'ASC']],
   });
   return (
@@ -80,32 +75,29 @@ async function matchOrder(
 }
 
 /**
- * Settles one transaction found on a watched address. Returns false when it cannot be judged yet
- * (so the cursor must not move past it).
+ * Settles one transaction found paying a watched recipient. Returns false when it cannot be
+ * judged yet (so the cursor must not move past it).
  */
-async function processFound(
-  deps: Deps,
-  chain: ChainAdapter,
-  watched: Watched,
-  txId: string,
-): Promise<boolean> {
+async function processFound(deps: Deps, chain: ChainAdapter, target: ScanTarget, found: FoundTransfer) {
   const { models, sequelize } = deps.db;
   const known = await models.PaymentClaim.findOne({
-    where: { network: chain.network, txId, status: { [Op.ne]: 'REJECTED' } },
+    where: { network: chain.network, txId: found.txId, status: { [Op.ne]: 'REJECTED' } },
   });
   // Reported already: the verifier settles it. While that claim is open the cursor must stay before
   // this transaction: a claim made for the wrong order is rejected, and then the payment is the
   // scanner's to match to the order it does pay.
   if (known) return known.status !== 'PENDING';
-  const tx = await chain.readTransaction(txId);
+  const tx = await chain.readTransaction(found.txId);
+  // Not final, or gone in a reorganisation the log query has not caught up with: look again later.
   if (tx.state === 'not_found' || tx.state === 'not_final') return false;
   if (tx.state === 'failed') return true;
-  const credited = creditedTo(tx.credits, watched.recipient, watched.token_mint);
+  const scope = { recipient: found.recipient, tokenMint: target.token };
+  const credited = creditedTo(tx.transfers, scope.recipient, scope.tokenMint);
   if (credited === 0n) return true; // not a payment to this recipient (an outgoing transfer, say)
-  const order = await matchOrder(deps, chain.network, watched, tx, credited);
+  const order = await matchOrder(deps, chain.network, scope, tx, credited);
   if (!order) {
     deps.logger.warn(
-      { txId, recipient: watched.recipient, amount: credited.toString() },
+      { txId: found.txId, recipient: scope.recipient, amount: credited.toString() },
       'payment matches no order',
     );
     return true;
@@ -119,7 +111,7 @@ async function processFound(
         {
           orderId: locked.id,
           network: chain.network,
-          txId,
+          txId: found.txId,
           source: 'scanner',
           createdAt: now,
           updatedAt: now,
@@ -135,45 +127,78 @@ async function processFound(
   return true;
 }
 
+/** Reads what is new on one leased target and settles it; returns the cursor to keep. */
+async function scanTarget(
+  deps: Deps,
+  chain: ChainAdapter,
+  target: ScanTarget,
+  cursor: string | null,
+  since: Date,
+  limit: number,
+): Promise<{ cursor: string | null; settled: number }> {
+  const page = await chain.scan(target, cursor, {
+    since,
+    limit,
+    onGap: (message) => deps.logger.error({ network: chain.network, target: target.key }, message),
+  });
+  let settled = 0;
+  for (const found of page.found) {
+    if (!(await processFound(deps, chain, target, found))) return { cursor: found.resumeBefore, settled };
+    settled++;
+  }
+  return { cursor: page.cursor, settled };
+}
+
 /**
- * One scan cycle: for each receiving address with watched orders, read what is new since its cursor
- * and settle it. RPC calls grow with the number of receiving addresses and new transactions, never
- * with the number of open orders.
+ * One scan cycle: for each scan target (a group of watched recipients sharing a cursor) read what
+ * is new since its cursor and settle it. RPC calls grow with the number of targets and of new
+ * transactions, never with the number of open orders. A cursor only moves past what was settled.
  */
 export async function scanPayments(deps: Deps, opts: { maxPerAddress?: number } = {}): Promise<number> {
   let found = 0;
-  for (const chain of deps.chains.all().filter((c) => c.verifiesPayments)) {
+  for (const chain of deps.chains.all()) {
     const watched = await watchedRecipients(deps, chain.network);
     if (watched.length === 0) continue;
-    const byAddress = new Map(watched.map((w) => [chain.watchAddress(w.recipient, w.token_mint), w]));
-    const leased = await leaseCursors(deps, chain.network, [...byAddress.keys()]);
-    for (const { address, cursor } of leased) {
-      const w = byAddress.get(address)!;
-      let next = cursor;
+    const targets = new Map(chain.scanTargets(watched).map((t) => [t.key, t]));
+    const leased = await leaseCursors(deps, chain.network, [...targets.keys()]);
+    for (const row of leased) {
+      const target = targets.get(row.address)!;
+      const since = new Date(
+        Math.min(
+          ...watched
+            .filter((w) => target.recipients.includes(w.recipient) && w.token === target.token)
+            .map((w) => w.since.getTime()),
+        ) - FIRST_SCAN_LOOKBACK_MS,
+      );
+      // A cursor last moved before anything now watched existed covers nothing that can pay:
+      // start again from the oldest watched order instead of reading the idle time in between.
+      const fresh = row.cursor !== null && row.scanned_at !== null && new Date(row.scanned_at) >= since;
+      let next = fresh ? row.cursor : null;
+      let advanced = false;
       try {
-        const page = await chain.listTransactions(address, cursor, {
-          since: new Date(new Date(w.since).getTime() - FIRST_SCAN_LOOKBACK_MS),
-          limit: opts.maxPerAddress ?? MAX_SIGNATURES_PER_ADDRESS,
-          onGap: (message) => deps.logger.error({ address }, message),
-        });
-        let complete = true;
-        for (const txId of page.txIds) {
-          if (!(await processFound(deps, chain, w, txId))) {
-            complete = false;
-            break;
-          }
-          next = txId;
-          found++;
-        }
-        if (complete) next = page.cursor;
+        const result = await scanTarget(
+          deps,
+          chain,
+          target,
+          next,
+          since,
+          opts.maxPerAddress ?? MAX_TRANSACTIONS_PER_TARGET,
+        );
+        next = result.cursor;
+        found += result.settled;
+        advanced = true;
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        deps.logger.warn({ address, err: error.message }, 'payment scan postponed');
+        if (!(error instanceof ChainUnavailableError)) throw error;
+        deps.logger.warn(
+          { network: chain.network, target: target.key, err: error.message },
+          'payment scan postponed',
+        );
       } finally {
         await deps.db.sequelize.query(
-          `UPDATE scan_cursors SET cursor = :next, locked_until = NULL, scanned_at = now()
+          `UPDATE scan_cursors SET locked_until = NULL
+             ${advanced ? ', cursor = :next, scanned_at = now()' : ''}
             WHERE network = :network AND address = :address`,
-          { replacements: { next, network: chain.network, address } },
+          { replacements: { next, network: chain.network, address: row.address } },
         );
       }
     }

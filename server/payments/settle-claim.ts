@@ -1,4 +1,4 @@
-import { Op, type Transaction } from 'sequelize';
+import { literal, Op, type Transaction } from 'sequelize';
 import type { OrderStatus } from '../../contract';
 import type { ObservedTransaction } from '../chains/chain-adapter';
 import type { Order, PaymentClaim } from '../db/models';
@@ -7,26 +7,42 @@ import { recordAudit } from '../events/audit';
 import { emitOrderEvent } from '../events/emit-order-event';
 import { formatUnits } from '../lib/decimal';
 import { changeOrderStatus } from '../orders/change-order-status';
-import { CLOCK_SKEW_MS, creditedTo } from './credited-to';
+import { payableNow, payableWhere } from '../orders/payable';
+import { CLOCK_SKEW_MS, creditedTo, senderTo } from './credited-to';
 
-type Verdict =
+export type MatchedBy = 'tag' | 'amount' | 'claim';
+
+export type Verdict =
   | { kind: 'wait'; reason: string }
   | { kind: 'reject'; reason: string }
-  | { kind: 'accept'; credited: bigint; blockTime: Date | null; matchedBy: 'reference' | 'amount' };
+  | { kind: 'accept'; credited: bigint; blockTime: Date | null; matchedBy: MatchedBy; sender: string | null };
+
+/** What other orders to the same recipient and token have to do with a transaction. */
+export type OtherOrders = {
+  /** The reference of another order the transaction names by its tag: the payment is that order's. */
+  named: string | null;
+  /** The reference of another payable order whose exact amount (or amount due) the transfer pays. */
+  paidExactly: string | null;
+};
+
+const NO_OTHERS: OtherOrders = { named: null, paidExactly: null };
 
 /**
- * What a transaction means for an order, from facts read on chain only: it succeeded and is final,
- * it credits the order's token to the order's recipient, and it names the order's reference, or,
- * for wallets that drop the reference, it pays the order's exact (unique) amount after the order existed.
- * `otherReference`: the reference of another order that the transaction names, if any; such a
- * payment belongs to that order, never to this one by amount.
+ * What a transaction means for an order, from facts read on chain only (it succeeded, is final,
+ * and credits the order's token to the order's recipient), then by the evidence ladder that is the
+ * same on every network, strongest first:
+ *   1. tag: the transaction names this order; it pays it whatever the amount;
+ *   2. amount: no tag, but it pays exactly the order's amount (or what is still due);
+ *   3. claim: neither, but it was reported for this order (submit-tx), names no other order, and
+ *      pays no other payable order's exact amount: the payer's word, recorded as such.
+ * Untagged payments must not predate the order.
  */
 export function judge(
   deps: Pick<Deps, 'config' | 'clock'>,
   order: Order,
   claim: PaymentClaim,
   tx: ObservedTransaction,
-  otherReference: string | null = null,
+  others: OtherOrders = NO_OTHERS,
 ): Verdict {
   if (tx.state === 'not_found') {
     const deadline = claim.createdAt.getTime() + deps.config.PAYMENT_NOT_FOUND_TIMEOUT_SECONDS * 1000;
@@ -40,31 +56,41 @@ export function judge(
   if (tx.state === 'not_final') return { kind: 'wait', reason: 'transaction not final yet' };
   if (tx.state === 'failed') return { kind: 'reject', reason: 'transaction failed on chain' };
 
-  const credited = creditedTo(tx.credits, order.recipient, order.tokenMint);
+  const credited = creditedTo(tx.transfers, order.recipient, order.tokenMint);
   if (credited === 0n) {
-    if (tx.credits.some((c) => c.owner === order.recipient))
+    if (tx.transfers.some((t) => t.to === order.recipient))
       return {
         kind: 'reject',
         reason: `wrong token: the transfer to the recipient is not ${order.token} (${order.tokenMint})`,
       };
-    if (tx.credits.some((c) => c.mint === order.tokenMint))
+    if (tx.transfers.some((t) => t.token === order.tokenMint))
       return { kind: 'reject', reason: `wrong recipient: no ${order.token} reached ${order.recipient}` };
     return { kind: 'reject', reason: `no ${order.token} transfer to ${order.recipient} in this transaction` };
   }
   const blockTime = tx.blockTime;
-  if (order.network === 'SOLANA' && tx.accountKeys.includes(order.reference))
-    return { kind: 'accept', credited, blockTime, matchedBy: 'reference' };
-  if (otherReference)
-    return { kind: 'reject', reason: `the transaction pays another order (reference ${otherReference})` };
+  const accept = (matchedBy: MatchedBy): Verdict => ({
+    kind: 'accept',
+    credited,
+    blockTime,
+    matchedBy,
+    sender: senderTo(tx.transfers, order.recipient, order.tokenMint),
+  });
+  if (tx.tags.includes(order.reference)) return accept('tag');
+  if (others.named)
+    return { kind: 'reject', reason: `the transaction pays another order (reference ${others.named})` };
+  if (blockTime && blockTime.getTime() < order.createdAt.getTime() - CLOCK_SKEW_MS)
+    return { kind: 'reject', reason: 'the transaction does not name the order and predates it' };
   const due = order.amountUnits - order.amountReceivedUnits;
-  if (credited !== order.amountUnits && credited !== due)
+  if (credited === order.amountUnits || credited === due) return accept('amount');
+  const amounts = `${formatUnits(credited)} is neither the order's ${formatUnits(order.amountUnits)} nor the ${formatUnits(due)} due`;
+  if (claim.source === 'scanner')
+    return { kind: 'reject', reason: `the transaction does not name the order and ${amounts}` };
+  if (others.paidExactly)
     return {
       kind: 'reject',
-      reason: `reference missing and the amount ${formatUnits(credited)} is not the order's ${formatUnits(order.amountUnits)}`,
+      reason: `the transaction does not name the order, ${amounts}, and it is the exact amount of another order (reference ${others.paidExactly})`,
     };
-  if (blockTime && blockTime.getTime() < order.createdAt.getTime() - CLOCK_SKEW_MS)
-    return { kind: 'reject', reason: 'reference missing and the transaction predates the order' };
-  return { kind: 'accept', credited, blockTime, matchedBy: 'amount' };
+  return accept('claim');
 }
 
 /** The status the facts give, once a claim is settled. PAID is terminal. */
@@ -97,7 +123,7 @@ export async function settleClaim(
 ): Promise<Verdict['kind']> {
   const { models } = deps.db;
   const now = deps.clock();
-  const verdict = judge(deps, order, claim, tx, await otherOrderNamed(deps, transaction, order, tx));
+  const verdict = judge(deps, order, claim, tx, await otherOrders(deps, transaction, order, tx));
   claim.attempts += 1;
   claim.updatedAt = now;
 
@@ -127,6 +153,7 @@ export async function settleClaim(
     claim.amountUnits = verdict.credited;
     claim.blockTime = verdict.blockTime;
     claim.matchedBy = verdict.matchedBy;
+    claim.sender = verdict.sender;
     await claim.save({ transaction });
     order.amountReceivedUnits += verdict.credited;
     order.txId = claim.txId;
@@ -144,6 +171,7 @@ export async function settleClaim(
           amount: formatUnits(verdict.credited),
           amountReceived: formatUnits(order.amountReceivedUnits),
           matchedBy: verdict.matchedBy,
+          from: verdict.sender,
           blockTime: verdict.blockTime?.toISOString() ?? null,
           source: claim.source,
         },
@@ -187,27 +215,44 @@ export async function settleClaim(
 }
 
 /**
- * The reference of another order to the same recipient and mint that a Solana transaction names
- * (none when it names this order's own): that order is the one it pays, as the scanner would match.
+ * Other orders to the same recipient and token that a transaction's evidence points at: one it
+ * names by tag (the payment is that order's), or one whose exact amount it pays.
  */
-async function otherOrderNamed(
-  deps: Pick<Deps, 'db'>,
+async function otherOrders(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
   transaction: Transaction,
   order: Order,
   tx: ObservedTransaction,
-): Promise<string | null> {
-  if (order.network !== 'SOLANA' || (tx.state !== 'final' && tx.state !== 'failed')) return null;
-  if (tx.accountKeys.includes(order.reference)) return null;
-  const other = await deps.db.models.Order.findOne({
+): Promise<OtherOrders> {
+  if (tx.state !== 'final' || tx.tags.includes(order.reference)) return NO_OTHERS;
+  const { Order: Orders } = deps.db.models;
+  const scope = {
+    network: order.network,
+    recipient: order.recipient,
+    tokenMint: order.tokenMint,
+    id: { [Op.ne]: order.id },
+  };
+  const named =
+    tx.tags.length === 0
+      ? null
+      : await Orders.findOne({
+          where: { ...scope, reference: { [Op.in]: tx.tags } },
+          attributes: ['reference'],
+          transaction,
+        });
+  const credited = creditedTo(tx.transfers, order.recipient, order.tokenMint);
+  const paidExactly = await Orders.findOne({
     where: {
-      network: order.network,
-      recipient: order.recipient,
-      tokenMint: order.tokenMint,
-      reference: { [Op.in]: tx.accountKeys },
-      id: { [Op.ne]: order.id },
-    },
+      ...scope,
+      ...payableWhere(payableNow(deps)),
+      // `credited` is a bigint: its digits are safe in SQL.
+      [Op.or]: [
+        { amountUnits: credited.toString() },
+        literal(`amount_units - amount_received_units = ${credited.toString()}`),
+      ],
+    } as never,
     attributes: ['reference'],
     transaction,
   });
-  return other?.reference ?? null;
+  return { named: named?.reference ?? null, paidExactly: paidExactly?.reference ?? null };
 }

@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize';
+import type { Network } from '../../contract';
 import type { Deps } from '../deps';
-import { ApiError } from '../errors';
+import { ChainUnavailableError } from '../chains/chain-errors';
 import { settleClaim } from './settle-claim';
 
 /** How long a worker holds a claim while it reads the chain; a dead worker's claims come back after it. */
@@ -12,31 +13,26 @@ const LEASE_SECONDS = 60;
  * with the order and claim locked and re-checked.
  */
 export async function verifyDueClaims(deps: Deps, opts: { batchSize: number }): Promise<number> {
-  const networks = deps.chains
-    .all()
-    .filter((a) => a.verifiesPayments)
-    .map((a) => a.network);
-  if (networks.length === 0) return 0;
   const { sequelize, models } = deps.db;
   const due = await sequelize.query<{ id: string; network: string; tx_id: string }>(
     `UPDATE payment_claims SET next_check_at = now() + make_interval(secs => :lease)
       WHERE id IN (
         SELECT id FROM payment_claims
-         WHERE status = 'PENDING' AND next_check_at <= now() AND network IN (:networks)
+         WHERE status = 'PENDING' AND next_check_at <= now()
          ORDER BY next_check_at LIMIT :batch
          FOR UPDATE SKIP LOCKED)
       RETURNING id, network, tx_id`,
-    { type: QueryTypes.SELECT, replacements: { lease: LEASE_SECONDS, networks, batch: opts.batchSize } },
+    { type: QueryTypes.SELECT, replacements: { lease: LEASE_SECONDS, batch: opts.batchSize } },
   );
 
   for (const row of due) {
-    const chain = deps.chains.get(row.network as never);
+    const chain = deps.chains.get(row.network as Network);
     let observed;
     try {
       observed = await chain.readTransaction(row.tx_id);
     } catch (error) {
       // The chain cannot be reached: try again later, without counting against the claim's deadline.
-      if (!(error instanceof ApiError)) throw error;
+      if (!(error instanceof ChainUnavailableError)) throw error;
       deps.logger.warn({ txId: row.tx_id, err: error.message }, 'payment check postponed');
       await models.PaymentClaim.update(
         { nextCheckAt: new Date(deps.clock().getTime() + deps.config.PAYMENT_RECHECK_MS) },

@@ -10,14 +10,9 @@ export async function createWallet(
   merchantId: string,
   input: z.infer<typeof ZCreateWalletBody>,
 ) {
-  const address = deps.chains.get(input.network).normalizeAddress(input.public_address);
-  if (!address)
-    throw ApiError.field(
-      'body.public_address',
-      input.network === 'SOLANA'
-        ? 'must be a Solana public key (base58, 32 bytes)'
-        : 'must be a 0x address of 40 hex digits with a valid EIP-55 checksum when mixed-case',
-    );
+  const chain = deps.chains.get(input.network);
+  const address = chain.normalizeAddress(input.public_address);
+  if (!address) throw ApiError.field('body.public_address', chain.addressFormat);
   try {
     const wallet = await deps.db.models.Wallet.create({
       merchantId,

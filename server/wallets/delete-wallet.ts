@@ -1,10 +1,13 @@
-import { Op } from 'sequelize';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { OPEN_STATUSES } from '../orders/order-status';
+import { payableNow, payableWhere } from '../orders/payable';
 
-/** Soft delete: past orders keep their wallet. Refused while an open order pays into it. */
-export async function deleteWallet(deps: Pick<Deps, 'db' | 'clock'>, merchantId: string, walletId: string) {
+/** Soft delete: past orders keep their wallet. Refused while an order that can still be paid pays into it. */
+export async function deleteWallet(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  merchantId: string,
+  walletId: string,
+) {
   const { Wallet, Order } = deps.db.models;
   await deps.db.sequelize.transaction(async (transaction) => {
     const wallet = await Wallet.findOne({
@@ -14,11 +17,13 @@ export async function deleteWallet(deps: Pick<Deps, 'db' | 'clock'>, merchantId:
     });
     if (!wallet) throw ApiError.notFound('Wallet');
     const open = await Order.count({
-      where: { walletId, status: { [Op.in]: [...OPEN_STATUSES] } },
+      where: { walletId, ...payableWhere(payableNow(deps)) },
       transaction,
     });
     if (open > 0)
-      throw ApiError.conflict(`Wallet is used by ${open} open order(s); wait until they are paid or expired`);
+      throw ApiError.conflict(
+        `Wallet is used by ${open} order(s) that can still be paid; wait until they are paid, or expired and past the late-payment window`,
+      );
     wallet.deletedAt = deps.clock();
     await wallet.save({ transaction });
   });

@@ -321,7 +321,7 @@ describe('order events', () => {
   it('emits order.confirming when a transaction is reported', async () => {
     const m = await merchantWithWebhooks();
     const order = await createOrder(m.token);
-    const { encodeBase58 } = await import('../../server/chains/solana/base58');
+    const { encodeBase58 } = await import('../../server/lib/base58');
     const sig = encodeBase58(new Uint8Array(64).fill(7));
     expect(
       (

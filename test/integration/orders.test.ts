@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeBase58 } from '../../server/chains/solana/base58';
+import { encodeBase58 } from '../../server/lib/base58';
 import {
   expectErrorBody,
   newMerchant,
@@ -554,12 +554,14 @@ describe('POST /orders/{reference}/submit-tx', () => {
     const hash = evmTxHash();
     const res = await submit(o.reference, hash);
     expect(res.status).toBe(202);
-    // No EVM verifier yet: the claim is recorded, the order is not put on hold (it can still expire).
-    expect(res.body.status).toBe('PENDING');
-    // Hex is case-insensitive: the same hash in upper case is the same transaction.
+    // A claim to verify on chain: the order waits in CONFIRMING.
+    expect(res.body.status).toBe('CONFIRMING');
+    // Hex is case-insensitive: the same hash in upper case is the same transaction, reported once.
     const upper = `0x${hash.slice(2).toUpperCase()}`;
     expect((await submit(o.reference, upper)).status).toBe(202);
-    expect(await m.audit(o.reference)).toHaveLength(2);
+    expect(
+      (await m.audit(o.reference)).filter((e: { type: string }) => e.type === 'tx.submitted'),
+    ).toHaveLength(1);
     const another = await m.createOk({ network: 'ETHEREUM', amount: '1' });
     expectErrorBody(await submit(another.reference, upper), 409, 'CONFLICT');
   });

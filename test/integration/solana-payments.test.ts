@@ -15,9 +15,10 @@ import {
 import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { encodeBase58 } from '../../server/chains/solana/base58';
+import { encodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../server/lib/decimal';
 import { scanPayments } from '../../server/payments/scan-payments';
+import { freePort } from '../support/free-port';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
 import {
   expectErrorBody,
@@ -71,7 +72,8 @@ beforeAll(async () => {
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
   server = await startTestServer(
     {
-      SOLANA_RPC_URL: chain.url,
+      // An endpoint list whose first endpoint is down: every call fails over to the local chain.
+      SOLANA_RPC_URL: `http://127.0.0.1:${await freePort()},${chain.url}`,
       USDT_MINT_SOLANA: mints.USDT.toBase58(),
       USDC_MINT_SOLANA: mints.USDC.toBase58(),
       SOLANA_COMMITMENT: 'finalized',
@@ -333,7 +335,14 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
     expect(audit.find((e) => e.type === 'tx.submitted')).toMatchObject({ actor: 'payer', data: { txId } });
     expect(audit.find((e) => e.type === 'payment.verified')).toMatchObject({
       actor: 'system',
-      data: { txId, amount: '3.250000', amountReceived: '3.250000', matchedBy: 'reference', source: 'payer' },
+      data: {
+        txId,
+        amount: '3.250000',
+        amountReceived: '3.250000',
+        matchedBy: 'tag',
+        source: 'payer',
+        from: payer.publicKey.toBase58(),
+      },
     });
     expect(webhookTypes(shop, order.reference)).toEqual(['order.created', 'order.confirming', 'order.paid']);
     expect(lastWebhook(shop, order.reference, 'order.paid')).toMatchObject({
@@ -361,7 +370,7 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
     expect(paid).toMatchObject({ amountReceived: '7.000000', txId, paidLate: false });
     const audit = await auditOf(shop, order.reference);
     expect(audit.map((e) => e.type)).toEqual(['order.created', 'payment.verified', 'status.changed']);
-    expect(audit[1]).toMatchObject({ data: { txId, matchedBy: 'reference', source: 'scanner' } });
+    expect(audit[1]).toMatchObject({ data: { txId, matchedBy: 'tag', source: 'scanner' } });
     expect(statusChanges(audit)).toEqual(['PENDING->PAID']);
     expect(webhookTypes(shop, order.reference)).toEqual(['order.created', 'order.paid']);
     expect(lastWebhook(shop, order.reference, 'order.paid')).toMatchObject({ status: 'PAID', txId });
@@ -701,7 +710,7 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
       'status.changed',
     ]);
     expect(audit[1]).toMatchObject({ actor: 'payer', data: { account: payer.publicKey.toBase58() } });
-    expect(audit[2]).toMatchObject({ data: { txId, matchedBy: 'reference', source: 'scanner' } });
+    expect(audit[2]).toMatchObject({ data: { txId, matchedBy: 'tag', source: 'scanner' } });
     expect(webhookTypes(shop, order.reference)).toEqual(['order.created', 'order.paid']);
   });
 });

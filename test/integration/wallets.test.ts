@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeBase58 } from '../../server/chains/solana/base58';
+import { encodeBase58 } from '../../server/lib/base58';
 import {
   expectErrorBody,
   newMerchant,
@@ -356,7 +356,7 @@ describe('DELETE /users/me/wallets/{wallet_id}', () => {
     expect(await listWallets(m)).toHaveLength(1);
   });
 
-  it('refuses to remove a wallet that open orders use (409); allows it once they are closed', async () => {
+  it('refuses to remove a wallet that payable orders use (409); allows it once nothing can pay them', async () => {
     const m = await newMerchant(server, { wallets: ['SOLANA'] });
     const walletId = m.wallets.SOLANA!;
     const order = await server.api('POST', '/orders', {
@@ -377,7 +377,18 @@ describe('DELETE /users/me/wallets/{wallet_id}', () => {
       expect((await listWallets(m)).map((w) => w.wallet_id)).toEqual([walletId]);
     }
 
+    // Expired, but a late payment would still count: the wallet is still watched.
     await setOrderStatus(order.body.reference, 'EXPIRED');
+    expectErrorBody(
+      await server.api('DELETE', `/users/me/wallets/${walletId}`, { token: m.token }),
+      409,
+      'CONFLICT',
+    );
+    // Past the late-payment window: nothing can pay the order any more.
+    await server.deps.db.sequelize.query(
+      `UPDATE orders SET expires_at = now() - make_interval(secs => :late + 60) WHERE reference = :reference`,
+      { replacements: { late: server.config.LATE_PAYMENT_WINDOW_SECONDS, reference: order.body.reference } },
+    );
     expect((await server.api('DELETE', `/users/me/wallets/${walletId}`, { token: m.token })).status).toBe(
       204,
     );

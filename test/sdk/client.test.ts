@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeBase58 } from '../../server/chains/solana/base58';
+import { encodeBase58 } from '../../server/lib/base58';
 import {
   AuthenticationError,
   ConflictError,

@@ -4,7 +4,7 @@ import vm from 'node:vm';
 import { Keypair, type PublicKey, type Transaction } from '@solana/web3.js';
 import { build, type BuildOptions } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeBase58 } from '../../server/chains/solana/base58';
+import { encodeBase58 } from '../../server/lib/base58';
 import { createClient, type StablepayClient } from '../../sdk/src/index';
 import {
   createPayer,

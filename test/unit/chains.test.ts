@@ -18,12 +18,15 @@ import { loadConfig } from '../../server/config';
 import type { PaymentTarget } from '../../server/chains/chain-adapter';
 import { createEvmAdapter } from '../../server/chains/evm/evm-adapter';
 import { createChainRegistry } from '../../server/chains/registry';
-import { decodeBase58, encodeBase58 } from '../../server/chains/solana/base58';
+import { decodeBase58, encodeBase58 } from '../../server/lib/base58';
 import { MEMO_PROGRAM_ID } from '../../server/chains/solana/payment-transaction';
 import { medianNonZeroFee } from '../../server/chains/solana/rpc';
 import { createSolanaAdapter } from '../../server/chains/solana/solana-adapter';
 import { tokenAccountInfoResult } from '../support/token-account-info';
 import { ApiError } from '../../server/errors';
+import { toApiError } from '../../server/http/error-handler';
+import { createRpcEndpointPool } from '../../server/chains/rpc-endpoints';
+import { tagOf } from '../../server/chains/evm/order-tag';
 
 const USDT_MINT = 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB';
 const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
@@ -36,20 +39,31 @@ const merchant = Keypair.generate().publicKey;
 const payer = Keypair.generate().publicKey;
 const reference = Keypair.generate().publicKey;
 
+const pool = (network: string, url: string, timeoutMs = 2000) =>
+  createRpcEndpointPool({ network, urls: [url], timeoutMs, retryFailedAfterMs: 30_000 });
+
 function solana(rpcUrl = 'http://127.0.0.1:1', rpcTimeoutMs = 2000, usdcMint?: string) {
   return createSolanaAdapter({
-    rpcUrl,
+    rpc: pool('SOLANA', rpcUrl, rpcTimeoutMs),
     commitment: 'confirmed',
     usdtMint: USDT_MINT,
     usdcMint,
-    rpcTimeoutMs,
   });
 }
-const polygon = createEvmAdapter({ network: 'POLYGON', chainId: 137, usdtContract: POLYGON_USDT });
+const evmOptions = { rpcTimeoutMs: 2000, confirmations: 2, logRange: 1000 };
+const polygon = createEvmAdapter({
+  network: 'POLYGON',
+  chainId: 137,
+  usdtContract: POLYGON_USDT,
+  rpc: pool('POLYGON', 'http://127.0.0.1:1'),
+  ...evmOptions,
+});
 const ethereum = createEvmAdapter({
   network: 'ETHEREUM',
   chainId: 1,
   usdtContract: ETHEREUM_USDT.toLowerCase(),
+  rpc: pool('ETHEREUM', 'http://127.0.0.1:1'),
+  ...evmOptions,
 });
 
 function solanaTarget(overrides: Partial<PaymentTarget> = {}): PaymentTarget {
@@ -74,13 +88,15 @@ function evmTarget(overrides: Partial<PaymentTarget> = {}): PaymentTarget {
   };
 }
 
+/** The error a chain call fails with, as the HTTP edge maps it. */
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   const error: unknown = await promise.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
+  const mapped = toApiError(error);
+  expect(mapped).toBeInstanceOf(ApiError);
+  return mapped!;
 }
 
 describe('Solana adapter: addresses, tx ids, URIs', () => {
@@ -114,15 +130,15 @@ describe('Solana adapter: addresses, tx ids, URIs', () => {
   it('recognises 64-byte base58 signatures only', () => {
     const sig64 = encodeBase58(Keypair.generate().secretKey);
     const leadingZeros = encodeBase58(new Uint8Array(64).fill(0, 0, 3).fill(9, 3));
-    expect(adapter.isWellFormedTxId(sig64)).toBe(true);
-    expect(adapter.isWellFormedTxId(leadingZeros)).toBe(true);
-    expect(adapter.isWellFormedTxId(encodeBase58(new Uint8Array(63).fill(9)))).toBe(false);
-    expect(adapter.isWellFormedTxId(encodeBase58(new Uint8Array(65).fill(9)))).toBe(false);
-    expect(adapter.isWellFormedTxId(merchant.toBase58())).toBe(false);
-    expect(adapter.isWellFormedTxId(`${sig64.slice(0, -1)}0`)).toBe(false);
-    expect(adapter.isWellFormedTxId(`0x${'ab'.repeat(32)}`)).toBe(false);
-    expect(adapter.isWellFormedTxId('')).toBe(false);
-    expect(adapter.isWellFormedTxId(sig64.repeat(1000))).toBe(false);
+    expect(adapter.normalizeTxId(sig64) !== null).toBe(true);
+    expect(adapter.normalizeTxId(leadingZeros) !== null).toBe(true);
+    expect(adapter.normalizeTxId(encodeBase58(new Uint8Array(63).fill(9)))).toBeNull();
+    expect(adapter.normalizeTxId(encodeBase58(new Uint8Array(65).fill(9)))).toBeNull();
+    expect(adapter.normalizeTxId(merchant.toBase58()) !== null).toBe(false);
+    expect(adapter.normalizeTxId(`${sig64.slice(0, -1)}0`) !== null).toBe(false);
+    expect(adapter.normalizeTxId(`0x${'ab'.repeat(32)}`) !== null).toBe(false);
+    expect(adapter.normalizeTxId('') !== null).toBe(false);
+    expect(adapter.normalizeTxId(sig64.repeat(1000)) !== null).toBe(false);
   });
 
   it('builds a Solana Pay transfer request with the minimal amount and encoded label/message', () => {
@@ -243,11 +259,8 @@ describe('Solana adapter: building the transaction against a local JSON-RPC serv
   it('returns an unsigned transfer the payer can sign', async () => {
     const adapter = solana(healthy.url);
     const result = await adapter.buildPaymentTransaction(solanaTarget(), payer.toBase58());
-    expect(result.kind).toBe('solana');
     expect(result.message).toBe('Pay 10.5 USDT');
-    if (result.kind !== 'solana') throw new Error('unreachable');
-
-    const tx = Transaction.from(Buffer.from(result.transaction, 'base64'));
+    const tx = Transaction.from(Buffer.from(String(result.body.transaction), 'base64'));
     expect(tx.feePayer?.equals(payer)).toBe(true);
     expect(tx.recentBlockhash).toBe(BLOCKHASH);
     expect(tx.signatures.every((s) => s.signature === null)).toBe(true);
@@ -278,9 +291,10 @@ describe('Solana adapter: building the transaction against a local JSON-RPC serv
       solanaTarget({ message: 'Thanks' }),
       payer.toBase58(),
     );
-    if (result.kind !== 'solana') throw new Error('unreachable');
     expect(result.message).toBe('Thanks');
-    expect(computeUnitPrice(Transaction.from(Buffer.from(result.transaction, 'base64')))).toBe(0n);
+    expect(computeUnitPrice(Transaction.from(Buffer.from(String(result.body.transaction), 'base64')))).toBe(
+      0n,
+    );
   });
 
   it('maps a non-JSON answer and a silent server to UPSTREAM_UNAVAILABLE', async () => {
@@ -319,10 +333,10 @@ describe('EVM adapter', () => {
   });
 
   it('recognises 32-byte hex transaction hashes', () => {
-    expect(polygon.isWellFormedTxId(`0x${'aB'.repeat(32)}`)).toBe(true);
-    expect(polygon.isWellFormedTxId(`0x${'a'.repeat(63)}`)).toBe(false);
-    expect(polygon.isWellFormedTxId('ab'.repeat(32))).toBe(false);
-    expect(polygon.isWellFormedTxId(`0x${'g'.repeat(64)}`)).toBe(false);
+    expect(polygon.normalizeTxId(`0x${'aB'.repeat(32)}`) !== null).toBe(true);
+    expect(polygon.normalizeTxId(`0x${'a'.repeat(63)}`) !== null).toBe(false);
+    expect(polygon.normalizeTxId('ab'.repeat(32)) !== null).toBe(false);
+    expect(polygon.normalizeTxId(`0x${'g'.repeat(64)}`) !== null).toBe(false);
   });
 
   it('maps tokens to checksummed contracts; USDC is not on EVM', () => {
@@ -340,17 +354,19 @@ describe('EVM adapter', () => {
     );
   });
 
-  it('builds ERC-20 transfer call data without any RPC', async () => {
+  it('builds ERC-20 transfer call data tagged with the order, without any RPC', async () => {
     const result = await polygon.buildPaymentTransaction(evmTarget(), undefined);
-    if (result.kind !== 'evm') throw new Error('unreachable');
-    expect(result).toMatchObject({ chainId: 137, to: POLYGON_USDT, value: '0', message: 'Pay 25 USDT' });
-    const call = decodeFunctionData({ abi: erc20Abi, data: result.data as `0x${string}` });
+    expect(result.message).toBe('Pay 25 USDT');
+    expect(result.body).toMatchObject({ chainId: 137, to: POLYGON_USDT, value: '0' });
+    const data = result.body.data as `0x${string}`;
+    const call = decodeFunctionData({ abi: erc20Abi, data });
     expect(call.functionName).toBe('transfer');
     expect(call.args).toEqual([getAddress(EVM_RECIPIENT), 25_000_000n]);
+    // The order's tag: the reference's 32 bytes right after the two arguments.
+    expect(data.length).toBe(2 + 8 + 64 * 3);
+    expect(data.slice(-64)).toBe(Buffer.from(reference.toBytes()).toString('hex'));
+    expect(tagOf(data)).toBe(reference.toBase58());
 
-    await expect(
-      polygon.buildPaymentTransaction(evmTarget(), EVM_RECIPIENT.toLowerCase()),
-    ).resolves.toBeDefined();
     const error = await rejection(polygon.buildPaymentTransaction(evmTarget(), 'not-an-address'));
     expect(error.code).toBe('VALIDATION_ERROR');
     expect(error.details?.[0]?.path).toBe('query.account');

@@ -1,32 +1,37 @@
-import { encodeFunctionData, erc20Abi, getAddress, isAddress, zeroAddress, type Address } from 'viem';
-import type { Token } from '../../../contract';
-import { ApiError } from '../../errors';
+import { erc20Abi, getAddress, type Address } from 'viem';
+import type { Network, Token } from '../../../contract';
 import { formatUnits, TOKEN_DECIMALS } from '../../lib/decimal';
-import type { ChainAdapter, EvmPaymentTransaction, PaymentTarget } from '../chain-adapter';
+import type { ChainAdapter, PaymentTarget, PaymentTransaction } from '../chain-adapter';
+import { PayerAccountError } from '../chain-errors';
+import type { RpcEndpointPool } from '../rpc-endpoints';
+import { normalizeEvmAddress } from './address';
+import { createEvmClient, evmRpc } from './client';
+import { taggedTransferData } from './order-tag';
+import { readEvmTransaction } from './read-transaction';
+import { scanEvmTransfers } from './scan-transfers';
+
+export { normalizeEvmAddress } from './address';
 
 export type EvmAdapterOptions = {
-  network: 'POLYGON' | 'ETHEREUM';
+  network: Network;
   chainId: number;
   usdtContract: string;
-  /** Not needed to build payments; kept for the verification side. */
-  rpcUrl?: string;
+  rpc: RpcEndpointPool;
+  rpcTimeoutMs: number;
+  confirmations: number;
+  logRange: number;
 };
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
-/** The EIP-55 form of an address, or null. Mixed case must carry a correct checksum; all lower or all upper case carries none. */
-export function normalizeEvmAddress(value: string): Address | null {
-  const unchecksummed = value.slice(2) === value.slice(2).toUpperCase();
-  if (!isAddress(value, { strict: !unchecksummed })) return null;
-  const address = getAddress(value);
-  return address === zeroAddress ? null : address;
-}
-
+/** An EVM network (Polygon, Ethereum, or any further one): USDT as an ERC-20 contract. */
 export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
   const usdt = normalizeEvmAddress(opts.usdtContract);
   if (!usdt)
     throw new Error(`USDT contract for ${opts.network} is not an EVM address: "${opts.usdtContract}"`);
   const contracts: Record<Token, Address | null> = { USDT: usdt, USDC: null };
+  const client = createEvmClient(opts.rpc, opts.rpcTimeoutMs);
+  const { network, confirmations } = opts;
 
   function recipientOf(target: PaymentTarget): Address {
     const recipient = normalizeEvmAddress(target.recipient);
@@ -34,44 +39,80 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
     return recipient;
   }
 
+  /** A payer that names itself is told now, not by a failed transaction, that it cannot pay. */
+  async function checkPayer(account: string, target: PaymentTarget) {
+    const payer = normalizeEvmAddress(account);
+    if (!payer)
+      throw new PayerAccountError(
+        'must be an EVM address (0x followed by 40 hex digits, EIP-55 checksum if mixed case)',
+      );
+    const balance = await evmRpc(network, 'balanceOf', () =>
+      client.readContract({
+        address: getAddress(target.tokenMint),
+        abi: erc20Abi,
+        functionName: 'balanceOf',
+        args: [payer],
+      }),
+    );
+    if (balance < target.amountUnits)
+      throw new PayerAccountError(
+        `holds ${formatUnits(balance, TOKEN_DECIMALS, 0)} ${target.token}, less than the ${formatUnits(target.amountUnits, TOKEN_DECIMALS, 0)} ${target.token} due`,
+      );
+  }
+
   return {
-    network: opts.network,
+    network,
 
     tokenMint: (token) => contracts[token],
+    tokenUnavailableReason: (token) => `${token} is not available on ${network}`,
 
     normalizeAddress: normalizeEvmAddress,
+    addressFormat: 'must be a 0x address of 40 hex digits with a valid EIP-55 checksum when mixed-case',
 
-    isWellFormedTxId: (txId) => TX_HASH.test(txId),
+    // Hex hashes are case-insensitive: one canonical (lower-case) form, or the unique index on
+    // (network, tx_id) would let one transaction claim two orders by changing its case.
+    normalizeTxId: (txId) => (TX_HASH.test(txId) ? txId.toLowerCase() : null),
+    txIdFormat: 'must be a 0x transaction hash (64 hex digits)',
 
+    // EIP-681 cannot carry the order's tag: a transfer from this link is matched by its exact amount.
     paymentUri: (target) =>
       `ethereum:${target.tokenMint}@${opts.chainId}/transfer?address=${target.recipient}&uint256=${target.amountUnits.toString()}`,
 
-    async buildPaymentTransaction(target, account): Promise<EvmPaymentTransaction> {
-      if (account !== undefined && account !== '' && !normalizeEvmAddress(account))
-        throw ApiError.field(
-          'query.account',
-          'must be an EVM address (0x followed by 40 hex digits, EIP-55 checksum if mixed case)',
-        );
+    transactionRequestUri: () => null,
+    needsPayerAccount: false,
+
+    async buildPaymentTransaction(target, account): Promise<PaymentTransaction> {
+      if (account !== undefined && account !== '') await checkPayer(account, target);
       const amount = formatUnits(target.amountUnits, TOKEN_DECIMALS, 0);
       return {
-        kind: 'evm',
-        chainId: opts.chainId,
-        to: getAddress(target.tokenMint),
-        data: encodeFunctionData({
-          abi: erc20Abi,
-          functionName: 'transfer',
-          args: [recipientOf(target), target.amountUnits],
-        }),
-        value: '0',
+        body: {
+          chainId: opts.chainId,
+          to: getAddress(target.tokenMint),
+          data: taggedTransferData(recipientOf(target), target.amountUnits, target.reference),
+          value: '0',
+        },
         message: target.message || `Pay ${amount} ${target.token}`,
       };
     },
 
-    // On-chain verification of EVM payments is not built yet: reported transactions wait as claims
-    // (the order stays CONFIRMING) instead of being judged by a reader that does not exist.
-    verifiesPayments: false,
-    readTransaction: async (txId) => ({ txId, state: 'not_found' }),
-    watchAddress: (recipient) => recipient,
-    listTransactions: async (_address, cursor) => ({ txIds: [], cursor }),
+    readTransaction: (txId) => readEvmTransaction(client, { network, confirmations }, txId),
+
+    // One cursor per token contract: all its watched recipients are read by the same log queries.
+    scanTargets(watched) {
+      const byToken = new Map<string, Set<string>>();
+      for (const w of watched) {
+        const set = byToken.get(w.token) ?? new Set<string>();
+        set.add(w.recipient);
+        byToken.set(w.token, set);
+      }
+      return [...byToken].map(([token, recipients]) => ({
+        key: token,
+        token,
+        recipients: [...recipients].sort(),
+      }));
+    },
+
+    scan: (target, cursor, scan) =>
+      scanEvmTransfers(client, { network, confirmations, logRange: opts.logRange }, target, cursor, scan),
   };
 }

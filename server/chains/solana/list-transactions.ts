@@ -1,5 +1,5 @@
 import { PublicKey, type Connection, type Finality } from '@solana/web3.js';
-import type { ScanPage } from '../chain-adapter';
+import type { ScanOptions, ScanPage } from '../chain-adapter';
 import { solanaRpc } from './rpc';
 
 const PAGE = 1000;
@@ -7,8 +7,9 @@ const PAGE = 1000;
 const MAX_PAGES = 100;
 
 /**
- * Signatures of final transactions that touched `address` since `cursor` (the last signature
- * handed out before), oldest first and at most `limit`; without a cursor, back to `since`.
+ * Signatures of final transactions that touched `address` (a recipient's token account, owned by
+ * `recipient`) since `cursor` (the last signature handed out before), oldest first and at most
+ * `limit`; without a cursor, back to `since`.
  * The new cursor is the last signature handed out (failed ones included, they pay nothing), so a
  * backlog larger than one cycle is read over several cycles, in order, and nothing is skipped.
  */
@@ -16,8 +17,9 @@ export async function listSolanaTransactions(
   connection: Connection,
   finality: Finality,
   address: string,
+  recipient: string,
   cursor: string | null,
-  opts: { since: Date; limit: number; onGap?: (message: string) => void },
+  opts: ScanOptions,
 ): Promise<ScanPage> {
   const account = new PublicKey(address);
   const seen: { signature: string; err: unknown }[] = []; // newest first
@@ -44,8 +46,9 @@ export async function listSolanaTransactions(
   if (!reachedCursor)
     opts.onGap?.(`more than ${MAX_PAGES * PAGE} new signatures on ${address}: older ones are not scanned`);
   const batch = seen.reverse().slice(0, opts.limit);
-  return {
-    txIds: batch.filter((s) => !s.err).map((s) => s.signature),
-    cursor: batch.length > 0 ? batch[batch.length - 1]!.signature : cursor,
-  };
+  // Stopping before a transaction keeps the cursor at the one handed out just before it.
+  const found = batch.flatMap((s, i) =>
+    s.err ? [] : [{ txId: s.signature, recipient, resumeBefore: i === 0 ? cursor : batch[i - 1]!.signature }],
+  );
+  return { found, cursor: batch.length > 0 ? batch[batch.length - 1]!.signature : cursor };
 }

@@ -1,20 +1,35 @@
 import type { Connection, Finality, TokenBalance } from '@solana/web3.js';
-import type { Credit, ObservedTransaction } from '../chain-adapter';
+import type { ObservedTransaction, Transfer } from '../chain-adapter';
 import { solanaRpc } from './rpc';
 
-/** Positive token-balance changes per owner and mint, from the transaction's own metadata. */
-export function tokenCredits(
+/**
+ * Token movements from the transaction's own balance metadata: every positive change is a
+ * transfer to that account's owner, sent by the owner of the largest debit of the same mint.
+ */
+export function tokenTransfers(
   pre: TokenBalance[] | null | undefined,
   post: TokenBalance[] | null | undefined,
-): Credit[] {
+): Transfer[] {
   const before = new Map((pre ?? []).map((b) => [b.accountIndex, BigInt(b.uiTokenAmount.amount)]));
-  const credits: Credit[] = [];
-  for (const balance of post ?? []) {
-    const delta = BigInt(balance.uiTokenAmount.amount) - (before.get(balance.accountIndex) ?? 0n);
-    if (delta > 0n && balance.owner)
-      credits.push({ owner: balance.owner, mint: balance.mint, amountUnits: delta });
-  }
-  return credits;
+  const changes = (post ?? []).map((b) => ({
+    balance: b,
+    delta: BigInt(b.uiTokenAmount.amount) - (before.get(b.accountIndex) ?? 0n),
+  }));
+  const senderOf = (mint: string): string | null => {
+    const debits = changes
+      .filter((c) => c.balance.mint === mint && c.delta < 0n && c.balance.owner)
+      .sort((a, b) => (a.delta < b.delta ? -1 : a.delta > b.delta ? 1 : 0));
+    return debits[0]?.balance.owner ?? null;
+  };
+  return changes
+    .filter((c) => c.delta > 0n && c.balance.owner)
+    .map((c) => ({
+      from: senderOf(c.balance.mint),
+      to: c.balance.owner!,
+      token: c.balance.mint,
+      amountUnits: c.delta,
+      position: c.balance.accountIndex,
+    }));
 }
 
 /**
@@ -43,10 +58,11 @@ export async function readSolanaTransaction(
     txId,
     state: !tx.meta || tx.meta.err ? 'failed' : 'final',
     blockTime: tx.blockTime ? new Date(tx.blockTime * 1000) : null,
-    accountKeys: keys
+    // A Solana Pay reference is an account key of the transaction: every key is a candidate tag.
+    tags: keys
       .keySegments()
       .flat()
       .map((k) => k.toBase58()),
-    credits: tokenCredits(tx.meta?.preTokenBalances, tx.meta?.postTokenBalances),
+    transfers: tokenTransfers(tx.meta?.preTokenBalances, tx.meta?.postTokenBalances),
   };
 }

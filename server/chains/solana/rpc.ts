@@ -1,42 +1,24 @@
 import { Connection, type Commitment } from '@solana/web3.js';
-import { ApiError } from '../../errors';
+import { rpcCall } from '../chain-errors';
+import type { RpcEndpointPool } from '../rpc-endpoints';
 
-export type SolanaRpcOptions = { rpcUrl: string; commitment: Commitment; rpcTimeoutMs: number };
-
-/** A Connection whose every request gives up after `rpcTimeoutMs`; creating it contacts nothing. */
-export function createSolanaConnection(opts: SolanaRpcOptions): Connection {
-  const fetchWithTimeout: typeof fetch = (input, init) => {
-    const timeout = AbortSignal.timeout(opts.rpcTimeoutMs);
-    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
-    return fetch(input, { ...init, signal });
-  };
-  return new Connection(opts.rpcUrl, {
-    commitment: opts.commitment,
-    fetch: fetchWithTimeout,
+/**
+ * A Connection whose requests go through the network's endpoint pool (failover, and a timeout per
+ * attempt); its own URL is only nominal. Creating it contacts nothing.
+ */
+export function createSolanaConnection(pool: RpcEndpointPool, commitment: Commitment): Connection {
+  return new Connection(pool.urls[0]!, {
+    commitment,
+    fetch: pool.fetch,
     // web3.js would otherwise sleep and retry on 429 for far longer than a request can wait.
     disableRetryOnRateLimit: true,
+    // Its keep-alive agent is for node-fetch, bound to the first URL's scheme; global fetch pools its own.
+    httpAgent: false,
   });
 }
 
-/** Runs one RPC call; any failure (refused, timeout, HTTP error, bad JSON) becomes UPSTREAM_UNAVAILABLE. */
-export async function solanaRpc<T>(method: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    throw ApiError.upstream(`Solana RPC unavailable: ${method} failed (${describeRpcError(error)})`);
-  }
-}
-
-function describeRpcError(error: unknown): string {
-  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    if (e.name === 'TimeoutError') return 'timed out';
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  // The RPC URL often embeds an API key: never echo one back to a client.
-  return message.replace(/\w+:\/\/\S+/g, '<url>').slice(0, 200);
-}
+/** Runs one Solana RPC call; a failure becomes ChainUnavailableError. */
+export const solanaRpc = <T>(method: string, call: () => Promise<T>) => rpcCall('Solana', method, call);
 
 /** Micro-lamports per compute unit: the median of the non-zero recent fees, 0 when there are none. */
 export function medianNonZeroFee(fees: readonly { prioritizationFee: number }[]): number {

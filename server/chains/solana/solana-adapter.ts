@@ -6,10 +6,11 @@ import {
 } from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
 import type { Token } from '../../../contract';
-import { ApiError } from '../../errors';
 import { formatUnits, TOKEN_DECIMALS } from '../../lib/decimal';
-import type { ChainAdapter, PaymentTarget, SolanaPaymentTransaction } from '../chain-adapter';
-import { decodeBase58 } from './base58';
+import type { ChainAdapter, PaymentTarget, PaymentTransaction } from '../chain-adapter';
+import { PayerAccountError } from '../chain-errors';
+import type { RpcEndpointPool } from '../rpc-endpoints';
+import { decodeBase58 } from '../../lib/base58';
 import { buildTransferTransaction, merchantTokenAccount } from './payment-transaction';
 import { listSolanaTransactions } from './list-transactions';
 import { readSolanaTransaction } from './read-transaction';
@@ -24,11 +25,10 @@ const clip = (text: string, max: number) => {
 };
 
 export type SolanaAdapterOptions = {
-  rpcUrl: string;
+  rpc: RpcEndpointPool;
   commitment: 'confirmed' | 'finalized';
   usdtMint: string;
   usdcMint?: string;
-  rpcTimeoutMs: number;
 };
 
 /** Longest base58 text of a 64-byte signature; bounds the bigint work on hostile input. */
@@ -56,15 +56,15 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
     USDT: requiredMint('USDT mint', opts.usdtMint),
     USDC: opts.usdcMint ? requiredMint('USDC mint', opts.usdcMint) : null,
   };
-  const connection = createSolanaConnection(opts);
+  const connection = createSolanaConnection(opts.rpc, opts.commitment);
 
   function payerKey(account: string | undefined): PublicKey {
-    if (!account) throw ApiError.field('query.account', 'is required on Solana');
+    if (!account) throw new PayerAccountError('is required on Solana');
     const payer = parsePublicKey(account);
-    if (!payer) throw ApiError.field('query.account', 'must be a Solana public key');
+    if (!payer) throw new PayerAccountError('must be a Solana public key');
     // An off-curve address has no private key, so it could never sign as fee payer.
     if (!PublicKey.isOnCurve(payer.toBytes()))
-      throw ApiError.field('query.account', 'must be a wallet address (on-curve public key)');
+      throw new PayerAccountError('must be a wallet address (on-curve public key)');
     return payer;
   }
 
@@ -92,9 +92,20 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
 
     tokenMint: (token) => mints[token],
 
-    normalizeAddress: (address) => (parsePublicKey(address) ? address : null),
+    tokenUnavailableReason: (token) =>
+      token === 'USDC'
+        ? 'USDC is not enabled on this server (USDC_MINT_SOLANA is not set)'
+        : `${token} is not available on SOLANA`,
 
-    isWellFormedTxId: (txId) => txId.length <= MAX_SIGNATURE_CHARS && decodeBase58(txId)?.length === 64,
+    normalizeAddress: (address) => (parsePublicKey(address) ? address : null),
+    addressFormat: 'must be a Solana public key (base58, 32 bytes)',
+
+    normalizeTxId: (txId) =>
+      txId.length <= MAX_SIGNATURE_CHARS && decodeBase58(txId)?.length === 64 ? txId : null,
+    txIdFormat: 'must be a base58 transaction signature (64 bytes)',
+
+    transactionRequestUri: (baseUrl, reference) => `solana:${baseUrl}/pay/tx-request/${reference}`,
+    needsPayerAccount: true,
 
     paymentUri(target: PaymentTarget): string {
       const params = [
@@ -108,7 +119,7 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
       return `solana:${target.recipient}?${params.join('&')}`;
     },
 
-    async buildPaymentTransaction(target, account): Promise<SolanaPaymentTransaction> {
+    async buildPaymentTransaction(target, account): Promise<PaymentTransaction> {
       const payer = payerKey(account);
       const recipient = new PublicKey(target.recipient);
       const mint = new PublicKey(target.tokenMint);
@@ -120,13 +131,11 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
       // A transaction that can only fail on chain helps nobody: say why now.
       const needed = formatUnits(target.amountUnits, TOKEN_DECIMALS, 0);
       if (payerBalance === null)
-        throw ApiError.field(
-          'query.account',
+        throw new PayerAccountError(
           `has no ${target.token} token account: fund it with ${needed} ${target.token} first`,
         );
       if (payerBalance < target.amountUnits)
-        throw ApiError.field(
-          'query.account',
+        throw new PayerAccountError(
           `holds ${formatUnits(payerBalance, TOKEN_DECIMALS, 0)} ${target.token}, less than the ${needed} ${target.token} due`,
         );
       const transaction = buildTransferTransaction({
@@ -141,22 +150,26 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
       });
       const amount = formatUnits(target.amountUnits, TOKEN_DECIMALS, 0);
       return {
-        kind: 'solana',
-        transaction: transaction
-          .serialize({ requireAllSignatures: false, verifySignatures: false })
-          .toString('base64'),
+        body: {
+          transaction: transaction
+            .serialize({ requireAllSignatures: false, verifySignatures: false })
+            .toString('base64'),
+        },
         message: target.message || `Pay ${amount} ${target.token}`,
       };
     },
 
-    verifiesPayments: true,
-
     readTransaction: (txId) => readSolanaTransaction(connection, opts.commitment, txId),
 
-    watchAddress: (recipient, mint) =>
-      merchantTokenAccount(new PublicKey(mint), new PublicKey(recipient)).toBase58(),
+    // Payments land in the recipient's token account: each one is scanned by its own signatures.
+    scanTargets: (watched) =>
+      watched.map((w) => ({
+        key: merchantTokenAccount(new PublicKey(w.token), new PublicKey(w.recipient)).toBase58(),
+        token: w.token,
+        recipients: [w.recipient],
+      })),
 
-    listTransactions: (address, cursor, scan) =>
-      listSolanaTransactions(connection, opts.commitment, address, cursor, scan),
+    scan: (target, cursor, scan) =>
+      listSolanaTransactions(connection, opts.commitment, target.key, target.recipients[0]!, cursor, scan),
   };
 }

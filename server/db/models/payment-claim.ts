@@ -26,7 +26,9 @@ export class PaymentClaim extends Model<
   declare amountUnits: CreationOptional<bigint | null>;
   declare reason: CreationOptional<string | null>;
   declare blockTime: CreationOptional<Date | null>;
-  declare matchedBy: CreationOptional<'reference' | 'amount' | null>;
+  declare matchedBy: CreationOptional<'tag' | 'amount' | 'claim' | null>;
+  /** The wallet that sent the credited transfer. */
+  declare sender: CreationOptional<string | null>;
   declare attempts: CreationOptional<number>;
   declare nextCheckAt: CreationOptional<Date>;
   declare createdAt: CreationOptional<Date>;
@@ -45,6 +47,7 @@ export class PaymentClaim extends Model<
         reason: DataTypes.TEXT,
         blockTime: DataTypes.DATE,
         matchedBy: DataTypes.TEXT,
+        sender: DataTypes.TEXT,
         attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         nextCheckAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
         createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },

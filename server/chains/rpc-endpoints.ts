@@ -1,0 +1,229 @@
+/**
+ * A network's list of RPC endpoints (`*_RPC_URL`, comma-separated) behind one `fetch`: calls go to
+ * the healthiest endpoint and fail over to the next on connection errors, timeouts, 429 and 5xx;
+ * an endpoint that failed is skipped for `retryFailedAfterMs`, then tried again.
+ * Solana's Connection and viem's http transport both take this `fetch`.
+ */
+export type EndpointHealth = {
+  network: string;
+  /** `#<position> <origin>`: never the path or query, which often carry an API key. */
+  endpoint: string;
+  up: boolean;
+  /** Failed attempts since the pool was created (all reasons). */
+  failures: number;
+  /** The same failures by reason: monotonic, so a Prometheus counter can mirror them. */
+  failuresByReason: Record<RpcFailureReason, number>;
+  /** Short and free of URLs, e.g. `HTTP 503`, `ECONNREFUSED`, `timed out after 10000 ms`. */
+  lastError: string | null;
+};
+
+/** Why an attempt counts against an endpoint (and the request moves on to the next one). */
+export type RpcFailureReason = 'timeout' | 'connection' | 'http_429' | 'http_5xx';
+export const RPC_FAILURE_REASONS: readonly RpcFailureReason[] = [
+  'timeout',
+  'connection',
+  'http_429',
+  'http_5xx',
+];
+
+export type RpcEndpointPool = {
+  readonly network: string;
+  readonly urls: readonly string[];
+  /** Ignores the URL it is given: sends the request to the pool's endpoints in turn. */
+  fetch: typeof fetch;
+  health(): EndpointHealth[];
+};
+
+export type RpcEndpointPoolOptions = {
+  network: string;
+  urls: readonly string[];
+  /** Per attempt (one endpoint), headers and body included. */
+  timeoutMs: number;
+  retryFailedAfterMs: number;
+  /** Milliseconds since the epoch; tests drive it. */
+  now?: () => number;
+  /** Told of every attempt's outcome, by endpoint label (`#1 https://host`); must not throw. */
+  onResult?: (endpoint: string, outcome: 'ok' | RpcFailureReason) => void;
+};
+
+type Endpoint = {
+  /** The URL requests go to: without user info, which fetch refuses (it becomes `authorization`). */
+  url: string;
+  authorization: string | null;
+  label: string;
+  /** When the last attempt failed; null while the last attempt succeeded (or none was made). */
+  failedAt: number | null;
+  failuresByReason: Record<RpcFailureReason, number>;
+  lastError: string | null;
+};
+
+type Attempt =
+  | { ok: true; response: Response }
+  | { ok: false; reason: RpcFailureReason; message: string; response: Response }
+  | { ok: false; reason: RpcFailureReason; message: string; error: unknown };
+
+/** Statuses whose Response must have a null body. */
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+export function createRpcEndpointPool(opts: RpcEndpointPoolOptions): RpcEndpointPool {
+  if (opts.urls.length === 0) throw new Error(`${opts.network}: no RPC endpoint configured`);
+  const now = opts.now ?? Date.now;
+  const endpoints: Endpoint[] = opts.urls.map((raw, i) => {
+    const url = new URL(raw);
+    const authorization =
+      url.username || url.password
+        ? 'Basic ' +
+          Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString(
+            'base64',
+          )
+        : null;
+    url.username = '';
+    url.password = '';
+    return {
+      url: url.href,
+      authorization,
+      label: `#${i + 1} ${url.origin}`,
+      failedAt: null,
+      failuresByReason: { timeout: 0, connection: 0, http_429: 0, http_5xx: 0 },
+      lastError: null,
+    };
+  });
+
+  function report(endpoint: Endpoint, outcome: 'ok' | RpcFailureReason) {
+    try {
+      opts.onResult?.(endpoint.label, outcome);
+    } catch {
+      // A listener's bug must not turn into an RPC failure.
+    }
+  }
+
+  /** The endpoints not cooling down, in list order; all of them when every one is cooling down. */
+  function candidates(): Endpoint[] {
+    const t = now();
+    const ready = endpoints.filter((e) => e.failedAt === null || t - e.failedAt >= opts.retryFailedAfterMs);
+    return ready.length > 0 ? ready : endpoints;
+  }
+
+  async function attempt(endpoint: Endpoint, request: PreparedRequest): Promise<Attempt> {
+    const timeout = AbortSignal.timeout(opts.timeoutMs);
+    const signal = request.callerSignal ? AbortSignal.any([request.callerSignal, timeout]) : timeout;
+    let headers = request.headers;
+    if (endpoint.authorization) {
+      headers = new Headers(headers);
+      if (!headers.has('authorization')) headers.set('authorization', endpoint.authorization);
+    }
+    try {
+      const res = await fetch(endpoint.url, { ...request.init, headers, body: request.body, signal });
+      // Read the body within this attempt's timeout, so a reply that stalls after its headers
+      // (or breaks off) fails over too, and what the caller gets can no longer fail.
+      const response = await buffered(res);
+      if (res.status === 429) return { ok: false, reason: 'http_429', message: 'HTTP 429', response };
+      if (res.status >= 500)
+        return { ok: false, reason: 'http_5xx', message: `HTTP ${res.status}`, response };
+      return { ok: true, response };
+    } catch (error) {
+      // The caller gave up: stop here, and it says nothing about this endpoint.
+      if (request.callerSignal?.aborted) throw request.callerSignal.reason;
+      if (timeout.aborted)
+        return { ok: false, reason: 'timeout', message: `timed out after ${opts.timeoutMs} ms`, error };
+      return { ok: false, reason: 'connection', message: describeError(error), error };
+    }
+  }
+
+  const poolFetch: typeof fetch = async (input, init) => {
+    const request = await prepare(input, init);
+    request.callerSignal?.throwIfAborted();
+    let lastResponse: Response | undefined;
+    let lastError: unknown;
+    for (const endpoint of candidates()) {
+      const result = await attempt(endpoint, request);
+      if (result.ok) {
+        endpoint.failedAt = null;
+        report(endpoint, 'ok');
+        return result.response;
+      }
+      endpoint.failedAt = now();
+      endpoint.failuresByReason[result.reason] += 1;
+      endpoint.lastError = result.message;
+      report(endpoint, result.reason);
+      if ('response' in result) lastResponse = result.response;
+      else lastError = result.error;
+    }
+    // Every endpoint failed: the caller's own error handling sees the last HTTP error, else the
+    // last network error, as if it had talked to a single endpoint.
+    if (lastResponse) return lastResponse;
+    throw lastError;
+  };
+
+  return {
+    network: opts.network,
+    urls: opts.urls,
+    fetch: poolFetch,
+    health: () =>
+      endpoints.map((e) => ({
+        network: opts.network,
+        endpoint: e.label,
+        up: e.failedAt === null,
+        failures: RPC_FAILURE_REASONS.reduce((sum, r) => sum + e.failuresByReason[r], 0),
+        failuresByReason: { ...e.failuresByReason },
+        lastError: e.lastError,
+      })),
+  };
+}
+
+type PreparedRequest = {
+  /** The caller's init without what each attempt sets itself (and web3.js's node-fetch `agent`). */
+  init: RequestInit;
+  headers: RequestInit['headers'];
+  /** Re-sendable: a stream is read into bytes once. */
+  body: RequestInit['body'];
+  callerSignal: AbortSignal | undefined;
+};
+
+async function prepare(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+): Promise<PreparedRequest> {
+  const rest: RequestInit & { agent?: unknown } = { ...init };
+  delete rest.agent;
+  delete rest.signal;
+  delete rest.headers;
+  delete rest.body;
+  let headers = init?.headers;
+  let body = init?.body;
+  let callerSignal = init?.signal ?? undefined;
+  if (input instanceof Request) {
+    rest.method ??= input.method;
+    headers ??= input.headers;
+    callerSignal ??= input.signal;
+    if (body === undefined && input.body) body = new Uint8Array(await input.arrayBuffer());
+  }
+  if (body instanceof ReadableStream) body = new Uint8Array(await new Response(body).arrayBuffer());
+  return { init: rest, headers, body, callerSignal };
+}
+
+/** The same response with its body already read (decoded, hence no encoding or length headers). */
+async function buffered(res: Response): Promise<Response> {
+  const body = await res.arrayBuffer();
+  const headers = new Headers(res.headers);
+  headers.delete('content-encoding');
+  headers.delete('content-length');
+  return new Response(NULL_BODY_STATUSES.has(res.status) ? null : body, {
+    status: res.status,
+    statusText: res.statusText,
+    headers,
+  });
+}
+
+/** A short reason without URLs (they may carry API keys): an errno code when there is one. */
+function describeError(error: unknown): string {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[A-Z][A-Z0-9_]+$/.test(code)) return code;
+  }
+  let e: unknown = error;
+  // fetch's own message ("fetch failed") says less than its cause's.
+  if (e instanceof TypeError && e.message === 'fetch failed' && e.cause instanceof Error) e = e.cause;
+  const message = e instanceof Error ? e.message : String(e);
+  return message.replace(/\w+:\/\/\S+/g, '<url>').slice(0, 120);
+}

@@ -1,0 +1,197 @@
+import { createHmac } from 'node:crypto';
+import pino from 'pino';
+import { expect } from 'vitest';
+import { newMerchant, startTestServer, type TestServer } from './test-server';
+import { startWebhookReceiver, type ReceivedWebhook } from './webhook-receiver';
+
+/**
+ * The service, a webhook receiver and helpers that drive payment jobs by hand, shared by the
+ * payment suites of every network. Jobs are off in the server: each test decides when the
+ * verifier, the scanner and the webhook sender run.
+ */
+
+export type PaidOrder = {
+  reference: string;
+  status: string;
+  network: string;
+  token: string;
+  amount: string;
+  amountReceived: string;
+  tokenMintOrContract: string;
+  recipient: string;
+  payUrl: string;
+  txRequestUrl: string | null;
+  txId: string | null;
+  paidAt: string | null;
+  paidLate: boolean;
+  expiresAt: string;
+  [k: string]: unknown;
+};
+export type AuditEntry = { type: string; actor: string; data: Record<string, unknown>; createdAt: string };
+type LogLine = { level: number; msg: string; err?: unknown; [k: string]: unknown };
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startPaymentHarness(env: Record<string, string>) {
+  const receiver = await startWebhookReceiver();
+  /** warn and above, as the service logs them (job failures, postponed scans and checks). */
+  const logs: LogLine[] = [];
+  const logger = pino({ level: 'warn' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
+  const server: TestServer = await startTestServer(
+    {
+      JOBS_ENABLED: 'false',
+      PAYMENT_RECHECK_MS: '50',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_BASE_MS: '50',
+      API_RATE_LIMIT_PER_MINUTE: '100000',
+      LOGIN_RATE_LIMIT_MAX: '100000',
+      ...env,
+    },
+    { logger },
+  );
+
+  /** A merchant with a wallet on `network`, a webhook secret, and webhooks to a path of its own. */
+  async function newShop(network: string, wallet: string) {
+    const m = await newMerchant(server, { name: 'Chain Shop' });
+    const added = await server.api('POST', '/users/me/wallets', {
+      token: m.token,
+      body: { network, public_address: wallet, name: 'Till' },
+    });
+    expect(added.status, added.text).toBe(201);
+    const path = `/shop/${m.id}`;
+    const secret = (await server.api('POST', '/users/me/webhook-secret', { token: m.token })).body
+      .webhook_secret as string;
+    const patched = await server.api('PATCH', '/users/me', {
+      token: m.token,
+      body: { webhook_url: receiver.url.replace('/hooks', path) },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    return {
+      ...m,
+      network,
+      wallet: added.body.public_address as string,
+      walletId: added.body.wallet_id as string,
+      secret,
+      path,
+    };
+  }
+  type Shop = Awaited<ReturnType<typeof newShop>>;
+
+  async function createOrder(shop: Shop, body: Record<string, unknown>) {
+    const res = await server.api<PaidOrder>('POST', '/orders', {
+      token: shop.token,
+      body: { network: shop.network, token: 'USDT', ...body },
+    });
+    expect(res.status, res.text).toBe(201);
+    return res.body;
+  }
+
+  async function getOrder(shop: Shop, reference: string): Promise<PaidOrder> {
+    const res = await server.api<PaidOrder>('GET', `/orders/${reference}`, { token: shop.token });
+    expect(res.status, res.text).toBe(200);
+    return res.body;
+  }
+
+  /** The order's timeline without the webhook bookkeeping. */
+  async function auditOf(shop: Shop, reference: string): Promise<AuditEntry[]> {
+    const res = await server.api('GET', `/orders/${reference}/audit`, { token: shop.token });
+    expect(res.status, res.text).toBe(200);
+    return (res.body.items as AuditEntry[]).filter((e) => !e.type.startsWith('webhook.'));
+  }
+
+  function signedBy(hook: ReceivedWebhook, secret: string) {
+    const header = String(hook.headers['x-webhook-signature']);
+    const t = /t=(\d+)/.exec(header)?.[1];
+    const expected = createHmac('sha256', secret).update(`${t}.${hook.body}`).digest('hex');
+    return header.split(',').includes(`v1=${expected}`);
+  }
+
+  /** Webhooks received for an order, in event order; each one checked against the shop's secret. */
+  function webhooksFor(shop: Shop, reference: string) {
+    const hooks = receiver.received
+      .filter((h) => h.url === shop.path && h.json.data.order.reference === reference)
+      .map((h, i) => ({ h, i, at: String((h.json as { createdAt?: string }).createdAt) }))
+      .sort((a, b) => a.at.localeCompare(b.at) || a.i - b.i)
+      .map(({ h }) => h);
+    for (const hook of hooks)
+      expect(signedBy(hook, shop.secret), `signature of ${hook.json.type}`).toBe(true);
+    return hooks;
+  }
+
+  async function deliverWebhooks() {
+    while ((await server.jobs.runNow('deliver-events')) > 0);
+  }
+
+  /** One batch of each payment job, then the webhooks they produced, until `done` holds. */
+  async function runJobs(
+    done: () => Promise<boolean>,
+    opts: { timeoutMs?: number; between?: () => Promise<void> } = {},
+  ) {
+    const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+    for (;;) {
+      await server.jobs.runNow('verify-payments');
+      await server.jobs.runNow('scan-payments');
+      await deliverWebhooks();
+      if (await done()) return;
+      if (Date.now() > deadline) throw new Error('payment jobs: condition not met in time');
+      await opts.between?.();
+      await sleep(50);
+    }
+  }
+
+  return {
+    server,
+    receiver,
+    logs,
+    newShop,
+    createOrder,
+    getOrder,
+    auditOf,
+    webhooksFor,
+    webhookTypes: (shop: Shop, reference: string) => webhooksFor(shop, reference).map((h) => h.json.type),
+    lastWebhook: (shop: Shop, reference: string, type: string) =>
+      webhooksFor(shop, reference)
+        .filter((h) => h.json.type === type)
+        .at(-1)?.json.data.order as PaidOrder | undefined,
+    statusChanges: (audit: AuditEntry[]) =>
+      audit
+        .filter((e) => e.type === 'status.changed')
+        .map((e) => `${String(e.data.from)}->${String(e.data.to)}`),
+    deliverWebhooks,
+    runJobs,
+    /** Runs the jobs until the order has `status`, then returns it. */
+    async settle(
+      shop: Shop,
+      reference: string,
+      status: string,
+      opts: { timeoutMs?: number; between?: () => Promise<void> } = {},
+    ) {
+      let order: PaidOrder | undefined;
+      await runJobs(async () => (order = await getOrder(shop, reference)).status === status, opts);
+      return order!;
+    },
+    /** Runs the payment jobs a few times without waiting for anything (to show nothing changes). */
+    async runJobsFor(rounds: number) {
+      for (let i = 0; i < rounds; i++) {
+        await server.jobs.runNow('verify-payments');
+        await server.jobs.runNow('scan-payments');
+        await deliverWebhooks();
+        await sleep(60);
+      }
+    },
+    submitTx: (reference: string, txId: string) =>
+      server.api('POST', `/pay/${reference}/submit-tx`, { body: { txId } }),
+    /** Job failures are logged and swallowed by the scheduler: a test calls this to fail on them. */
+    takeJobFailures() {
+      const failures = logs.filter((l) => l.msg === 'job failed');
+      logs.length = 0;
+      return failures;
+    },
+    async stop() {
+      await server.stop();
+      await receiver.stop();
+    },
+  };
+}
+export type PaymentHarness = Awaited<ReturnType<typeof startPaymentHarness>>;
+export type HarnessShop = Awaited<ReturnType<PaymentHarness['newShop']>>;
