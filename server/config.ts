@@ -29,28 +29,24 @@ const staticRates = z.string().transform((raw, ctx) => {
   return rates;
 });
 
-const currencyList = z
-  .string()
-  .transform((raw) =>
-    raw
-      .split(',')
-      .map((c) => c.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.string().regex(/^[A-Z]{3}$/, 'three upper-case letters')).min(1));
+/** `a, b,c` -> ['a', 'b', 'c'], each item checked by `item`; at least one. */
+const commaList = (item: z.ZodString) =>
+  z
+    .string()
+    .transform((raw) =>
+      raw
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(item).min(1));
+
+const currencyList = commaList(z.string().regex(/^[A-Z]{3}$/, 'three upper-case letters'));
 
 const url = z.string().url();
 
 /** `https://a,https://b` -> ['https://a', 'https://b']: endpoints tried in order, failing over on errors. */
-const urlList = z
-  .string()
-  .transform((raw) =>
-    raw
-      .split(',')
-      .map((u) => u.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.string().url('each comma-separated entry must be a URL')).min(1));
+const urlList = commaList(z.string().url('each comma-separated entry must be a URL'));
 
 const cron = z.string().refine((v) => cronValidate(v), 'must be a cron pattern, e.g. "*/5 * * * * *"');
 

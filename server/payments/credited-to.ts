@@ -1,4 +1,6 @@
+import { literal, Op, type WhereOptions } from 'sequelize';
 import type { Transfer } from '../chains/chain-adapter';
+import type { Order } from '../db/models';
 
 /**
  * How far a block time and the server clock may disagree: a payment matched without its tag
@@ -22,4 +24,15 @@ export function senderTo(transfers: Transfer[], recipient: string, token: string
     a.amountUnits > b.amountUnits ? -1 : a.amountUnits < b.amountUnits ? 1 : a.position - b.position,
   );
   return sorted[0]?.from ?? null;
+}
+
+/** Orders whose amount, or amount still due, is exactly `units`: the "exact amount" evidence. */
+export function paysExactly(units: bigint): WhereOptions<Order> {
+  // `units` is a bigint: its digits are safe in SQL.
+  return {
+    [Op.or]: [
+      { amountUnits: units.toString() },
+      literal(`amount_units - amount_received_units = ${units.toString()}`),
+    ],
+  } as WhereOptions<Order>;
 }

@@ -4,7 +4,7 @@ import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
 import { payableNow, payableWhere } from '../orders/payable';
-import { CLOCK_SKEW_MS, creditedTo } from './credited-to';
+import { CLOCK_SKEW_MS, creditedTo, paysExactly } from './credited-to';
 import { settleClaim } from './settle-claim';
 
 const LEASE_SECONDS = 60;
@@ -59,19 +59,19 @@ async function matchOrder(
     const tagged = await Order.findOne({ where: { ...where, reference: { [Op.in]: tx.tags } } });
     if (tagged) return tagged;
   }
+  // Payable orders have distinct amounts; one whose full amount matches is preferred over one
+  // whose remainder does.
   const candidates = await Order.findAll({
     where: {
       ...where,
       ...payableWhere(payableNow(deps)),
+      ...paysExactly(credited),
       ...(tx.blockTime ? { createdAt: { [Op.lte]: new Date(tx.blockTime.getTime() + CLOCK_SKEW_MS) } } : {}),
     } as never,
     order: [['id', 'ASC']],
+    limit: 10,
   });
-  return (
-    candidates.find((o) => o.amountUnits === credited) ??
-    candidates.find((o) => o.amountUnits - o.amountReceivedUnits === credited) ??
-    null
-  );
+  return candidates.find((o) => o.amountUnits === credited) ?? candidates[0] ?? null;
 }
 
 /**
@@ -160,16 +160,14 @@ export async function scanPayments(deps: Deps, opts: { maxPerAddress?: number } 
     const watched = await watchedRecipients(deps, chain.network);
     if (watched.length === 0) continue;
     const targets = new Map(chain.scanTargets(watched).map((t) => [t.key, t]));
+    const sinceOf = new Map(watched.map((w) => [`${w.recipient}|${w.token}`, w.since.getTime()]));
     const leased = await leaseCursors(deps, chain.network, [...targets.keys()]);
     for (const row of leased) {
       const target = targets.get(row.address)!;
-      const since = new Date(
-        Math.min(
-          ...watched
-            .filter((w) => target.recipients.includes(w.recipient) && w.token === target.token)
-            .map((w) => w.since.getTime()),
-        ) - FIRST_SCAN_LOOKBACK_MS,
-      );
+      let oldest = Infinity;
+      for (const recipient of target.recipients)
+        oldest = Math.min(oldest, sinceOf.get(`${recipient}|${target.token}`) ?? Infinity);
+      const since = new Date(oldest - FIRST_SCAN_LOOKBACK_MS);
       // A cursor last moved before anything now watched existed covers nothing that can pay:
       // start again from the oldest watched order instead of reading the idle time in between.
       const fresh = row.cursor !== null && row.scanned_at !== null && new Date(row.scanned_at) >= since;

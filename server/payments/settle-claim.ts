@@ -1,4 +1,4 @@
-import { literal, Op, type Transaction } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import type { OrderStatus } from '../../contract';
 import type { ObservedTransaction } from '../chains/chain-adapter';
 import type { Order, PaymentClaim } from '../db/models';
@@ -8,7 +8,7 @@ import { emitOrderEvent } from '../events/emit-order-event';
 import { formatUnits } from '../lib/decimal';
 import { changeOrderStatus } from '../orders/change-order-status';
 import { payableNow, payableWhere } from '../orders/payable';
-import { CLOCK_SKEW_MS, creditedTo, senderTo } from './credited-to';
+import { CLOCK_SKEW_MS, creditedTo, paysExactly, senderTo } from './credited-to';
 
 export type MatchedBy = 'tag' | 'amount' | 'claim';
 
@@ -245,11 +245,7 @@ async function otherOrders(
     where: {
       ...scope,
       ...payableWhere(payableNow(deps)),
-      // `credited` is a bigint: its digits are safe in SQL.
-      [Op.or]: [
-        { amountUnits: credited.toString() },
-        literal(`amount_units - amount_received_units = ${credited.toString()}`),
-      ],
+      ...paysExactly(credited),
     } as never,
     attributes: ['reference'],
     transaction,

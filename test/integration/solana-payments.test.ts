@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   fetchTransaction,
   findReference,
@@ -13,7 +13,6 @@ import {
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
 import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
-import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../server/lib/decimal';
@@ -27,7 +26,13 @@ import {
   type ApiResponse,
   type TestServer,
 } from '../support/test-server';
-import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
+import {
+  sleep,
+  startPaymentHarness,
+  type AuditEntry,
+  type PaidOrder,
+  type PaymentHarness,
+} from '../support/payment-harness';
 
 /**
  * Payments on the local Solana chain (litesvm behind JSON-RPC), end to end: the service reaches the
@@ -36,192 +41,70 @@ import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-r
  */
 
 type TokenName = 'USDT' | 'USDC';
-type Order = {
-  reference: string;
-  status: string;
-  token: TokenName;
-  amount: string;
-  amountReceived: string;
-  tokenMintOrContract: string;
-  recipient: string;
-  payUrl: string;
-  txRequestUrl: string;
-  txId: string | null;
-  paidAt: string | null;
-  paidLate: boolean;
-  expiresAt: string;
-  [k: string]: unknown;
-};
-type AuditEntry = { type: string; actor: string; data: Record<string, unknown>; createdAt: string };
-type LogLine = { level: number; msg: string; err?: unknown; [k: string]: unknown };
-
 const NOT_FOUND_TIMEOUT_SECONDS = 2;
 
 let chain: LocalSolana;
+let h: PaymentHarness;
 let server: TestServer;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
 const mints = {} as Record<TokenName, PublicKey>;
-/** warn and above, as the service logs them (job failures, postponed scans and checks). */
-const logs: LogLine[] = [];
 
 beforeAll(async () => {
   chain = await startLocalSolana();
   mints.USDT = await chain.createMint();
   mints.USDC = await chain.createMint();
-  receiver = await startWebhookReceiver();
-  const logger = pino({ level: 'warn' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
-  server = await startTestServer(
-    {
-      // An endpoint list whose first endpoint is down: every call fails over to the local chain.
-      SOLANA_RPC_URL: `http://127.0.0.1:${await freePort()},${chain.url}`,
-      USDT_MINT_SOLANA: mints.USDT.toBase58(),
-      USDC_MINT_SOLANA: mints.USDC.toBase58(),
-      SOLANA_COMMITMENT: 'finalized',
-      // Solana Pay wallets only follow https transaction-request links.
-      PUBLIC_BASE_URL: 'https://pay.example.test',
-      JOBS_ENABLED: 'false',
-      PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: String(NOT_FOUND_TIMEOUT_SECONDS),
-      PAYMENT_RECHECK_MS: '50',
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      WEBHOOK_RETRY_BASE_MS: '50',
-      API_RATE_LIMIT_PER_MINUTE: '100000',
-      LOGIN_RATE_LIMIT_MAX: '100000',
-    },
-    { logger },
-  );
+  h = await startPaymentHarness({
+    // An endpoint list whose first endpoint is down: every call fails over to the local chain.
+    SOLANA_RPC_URL: `http://127.0.0.1:${await freePort()},${chain.url}`,
+    USDT_MINT_SOLANA: mints.USDT.toBase58(),
+    USDC_MINT_SOLANA: mints.USDC.toBase58(),
+    SOLANA_COMMITMENT: 'finalized',
+    // Solana Pay wallets only follow https transaction-request links.
+    PUBLIC_BASE_URL: 'https://pay.example.test',
+    PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: String(NOT_FOUND_TIMEOUT_SECONDS),
+  });
+  server = h.server;
 });
 afterAll(async () => {
-  await server?.stop();
-  await receiver?.stop();
+  await h?.stop();
   await chain?.stop();
 });
 afterEach(() => {
   // A job that throws is logged and swallowed by the scheduler: make it fail the test instead.
-  const failures = logs.filter((l) => l.msg === 'job failed');
-  logs.length = 0;
-  expect(failures).toEqual([]);
+  expect(h.takeJobFailures()).toEqual([]);
 });
 
 // ---- helpers ------------------------------------------------------------------------------------
 
 const units = (amount: string) => parseUnits(amount);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A signature of the right form that no transaction has. */
 const unknownSignature = () => encodeBase58(randomBytes(64));
 
+type Order = PaidOrder & { token: TokenName; txRequestUrl: string };
 type Shop = Awaited<ReturnType<typeof newShop>>;
 
-/**
- * A merchant with a Solana wallet of its own (a fresh key: its token accounts are ours to watch
- * on the local chain), a webhook signing secret, and webhooks to its own path on the receiver.
- */
-async function newShop(opts: { webhooks?: boolean } = {}) {
-  const m = await newMerchant(server, { name: 'Chain Shop' });
-  const wallet = Keypair.generate().publicKey;
-  const added = await server.api('POST', '/users/me/wallets', {
-    token: m.token,
-    body: { network: 'SOLANA', public_address: wallet.toBase58(), name: 'Till' },
-  });
-  expect(added.status, added.text).toBe(201);
-  const path = `/shop/${m.id}`;
-  let secret = '';
-  if (opts.webhooks !== false) {
-    secret = (await server.api('POST', '/users/me/webhook-secret', { token: m.token })).body.webhook_secret;
-    const patched = await server.api('PATCH', '/users/me', {
-      token: m.token,
-      body: { webhook_url: receiver.url.replace('/hooks', path) },
-    });
-    expect(patched.status, patched.text).toBe(200);
-  }
-  return { ...m, wallet, walletId: added.body.wallet_id as string, secret, path };
+/** A merchant with a Solana wallet of its own (a fresh key: its token accounts are ours to watch). */
+async function newShop() {
+  const shop = await h.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
+  return { ...shop, wallet: new PublicKey(shop.wallet) };
 }
 
-async function createOrder(
+const createOrder = async (
   shop: Shop,
   token: TokenName,
   amount: string,
   extra: Record<string, unknown> = {},
-) {
-  const res = await server.api<Order>('POST', '/orders', {
-    token: shop.token,
-    body: { network: 'SOLANA', token, amount, ...extra },
-  });
-  expect(res.status, res.text).toBe(201);
-  return res.body;
-}
-
-async function getOrder(shop: Shop, reference: string): Promise<Order> {
-  const res = await server.api<Order>('GET', `/orders/${reference}`, { token: shop.token });
-  expect(res.status, res.text).toBe(200);
-  return res.body;
-}
-
-/** The order's timeline without the webhook bookkeeping. */
-async function auditOf(shop: Shop, reference: string): Promise<AuditEntry[]> {
-  const res = await server.api('GET', `/orders/${reference}/audit`, { token: shop.token });
-  expect(res.status, res.text).toBe(200);
-  return (res.body.items as AuditEntry[]).filter((e) => !e.type.startsWith('webhook.'));
-}
-
-const statusChanges = (audit: AuditEntry[]) =>
-  audit.filter((e) => e.type === 'status.changed').map((e) => `${e.data.from}->${e.data.to}`);
-
-function signedBy(hook: ReceivedWebhook, secret: string) {
-  const header = String(hook.headers['x-webhook-signature']);
-  const t = /t=(\d+)/.exec(header)?.[1];
-  const expected = createHmac('sha256', secret).update(`${t}.${hook.body}`).digest('hex');
-  return header.split(',').includes(`v1=${expected}`);
-}
-
-/** Webhooks received for an order, in event order; each one checked against the shop's secret. */
-function webhooksFor(shop: Shop, reference: string) {
-  const hooks = receiver.received
-    .filter((h) => h.url === shop.path && h.json.data.order.reference === reference)
-    .map((h, i) => ({ h, i, at: String((h.json as { createdAt?: string }).createdAt) }))
-    .sort((a, b) => a.at.localeCompare(b.at) || a.i - b.i)
-    .map(({ h }) => h);
-  for (const hook of hooks) expect(signedBy(hook, shop.secret), `signature of ${hook.json.type}`).toBe(true);
-  return hooks;
-}
-const webhookTypes = (shop: Shop, reference: string) => webhooksFor(shop, reference).map((h) => h.json.type);
-const lastWebhook = (shop: Shop, reference: string, type: string) =>
-  webhooksFor(shop, reference)
-    .filter((h) => h.json.type === type)
-    .at(-1)?.json.data.order as Order | undefined;
-
-/** One batch of each payment job, then the webhooks they produced, until `done` holds. */
-async function runJobs(done: () => Promise<boolean>, opts: { timeoutMs?: number } = {}) {
-  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
-  for (;;) {
-    await server.jobs.runNow('verify-payments');
-    await server.jobs.runNow('scan-payments');
-    await deliverWebhooks();
-    if (await done()) return;
-    if (Date.now() > deadline) throw new Error('payment jobs: condition not met in time');
-    await sleep(50);
-  }
-}
-
-async function deliverWebhooks() {
-  while ((await server.jobs.runNow('deliver-events')) > 0);
-}
-
-/** Runs the jobs until the order has `status`, then returns it. */
-async function settle(shop: Shop, reference: string, status: string, opts: { timeoutMs?: number } = {}) {
-  let order: Order | undefined;
-  await runJobs(async () => (order = await getOrder(shop, reference)).status === status, opts);
-  return order!;
-}
-
-/** Runs the payment jobs a few times without waiting for anything (to show nothing changes). */
-async function runJobsFor(rounds: number) {
-  for (let i = 0; i < rounds; i++) {
-    await server.jobs.runNow('verify-payments');
-    await server.jobs.runNow('scan-payments');
-    await deliverWebhooks();
-    await sleep(60);
-  }
-}
+) => (await h.createOrder(shop, { token, amount, ...extra })) as Order;
+const getOrder = async (shop: Shop, reference: string) => (await h.getOrder(shop, reference)) as Order;
+const auditOf = (shop: Shop, reference: string) => h.auditOf(shop, reference);
+const statusChanges = (audit: AuditEntry[]) => h.statusChanges(audit);
+const webhookTypes = (shop: Shop, reference: string) => h.webhookTypes(shop, reference);
+const lastWebhook = (shop: Shop, reference: string, type: string) => h.lastWebhook(shop, reference, type);
+const runJobs = (done: () => Promise<boolean>, opts?: { timeoutMs?: number }) => h.runJobs(done, opts);
+const deliverWebhooks = () => h.deliverWebhooks();
+const settle = async (shop: Shop, reference: string, status: string, opts?: { timeoutMs?: number }) =>
+  (await h.settle(shop, reference, status, opts)) as Order;
+const runJobsFor = (rounds: number) => h.runJobsFor(rounds);
+const submitTx = (reference: string, txId: string) => h.submitTx(reference, txId);
 
 /** Pays like a wallet that received the transfer-request link (payUrl), without any report. */
 function walletPays(
@@ -236,10 +119,6 @@ function walletPays(
     amountUnits: opts.amountUnits ?? units(order.amount),
     reference: opts.reference === false ? undefined : new PublicKey(order.reference),
   });
-}
-
-function submitTx(reference: string, txId: string) {
-  return server.api('POST', `/pay/${reference}/submit-tx`, { body: { txId } });
 }
 
 /** The TransferChecked instruction of a transaction built by the transaction request. */
@@ -719,7 +598,7 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
 
 describe('Solana payments: scanning cost and an unreachable RPC', () => {
   it('settles a backlog larger than one scan cycle completely, oldest first, skipping nothing', async () => {
-    const shop = await newShop({ webhooks: false });
+    const shop = await newShop();
     const orders: Order[] = [];
     for (let i = 0; i < 5; i++) orders.push(await createOrder(shop, 'USDT', `${40 + i}`));
     const payer = await chain.newPayer({ mint: mints.USDT, units: 1_000_000_000n });
@@ -740,7 +619,7 @@ describe('Solana payments: scanning cost and an unreachable RPC', () => {
   });
 
   it('a scan cycle makes the same RPC calls with 10 and with 1,000 open orders', async () => {
-    const shop = await newShop({ webhooks: false });
+    const shop = await newShop();
     const orders: Order[] = [];
     for (let i = 0; i < 10; i++) orders.push(await createOrder(shop, 'USDT', `${20 + i}`));
     await chain.mintTo(shop.wallet, mints.USDT, 0n); // the wallet's token account exists, with a history
@@ -824,8 +703,8 @@ describe('Solana payments: scanning cost and an unreachable RPC', () => {
       expect((await submitTx(reported.reference, reportedTx)).status).toBe(202);
 
       await runJobsFor(3);
-      expect(logs.some((l) => l.msg === 'payment scan postponed')).toBe(true);
-      expect(logs.some((l) => l.msg === 'payment check postponed')).toBe(true);
+      expect(h.logs.some((l) => l.msg === 'payment scan postponed')).toBe(true);
+      expect(h.logs.some((l) => l.msg === 'payment check postponed')).toBe(true);
       expect((await getOrder(shop, scanned.reference)).status).toBe('PENDING');
       expect((await getOrder(shop, reported.reference)).status).toBe('CONFIRMING');
       // Being unreachable is not a verdict: nothing was rejected meanwhile.

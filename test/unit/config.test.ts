@@ -36,6 +36,10 @@ describe('configuration', () => {
     ['FX_PROVIDER', 'yahoo'],
     ['FX_STATIC_RATES', 'BRL=5'],
     ['SOLANA_RPC_URL', 'not a url'],
+    ['POLYGON_RPC_URL', 'http://ok.example,not a url'],
+    ['ETHEREUM_RPC_URL', ' , '],
+    ['ETHEREUM_CONFIRMATIONS', '-1'],
+    ['EVM_LOG_RANGE', '0'],
     ['DATA_ENCRYPTION_KEY', 'too-short'],
   ])('a bad %s stops start-up with a message naming it', (name, value) => {
     let error: unknown;
@@ -53,5 +57,14 @@ describe('configuration', () => {
     expect(
       loadConfig({ QUOTE_CURRENCIES: 'BRL,GBP', FX_STATIC_RATES: 'BRL:5,GBP:0.8' }).QUOTE_CURRENCIES,
     ).toEqual(['BRL', 'GBP']);
+  });
+
+  it('reads RPC endpoint lists in order, and documented confirmation defaults', () => {
+    const config = loadConfig({ POLYGON_RPC_URL: ' http://a.example:8545 , https://b.example/key ' });
+    expect(config.POLYGON_RPC_URL).toEqual(['http://a.example:8545', 'https://b.example/key']);
+    expect(config.SOLANA_RPC_URL).toHaveLength(1);
+    expect(config.ETHEREUM_CONFIRMATIONS).toBe(12);
+    expect(config.POLYGON_CONFIRMATIONS).toBe(128);
+    expect(config.EVM_LOG_RANGE).toBe(1000);
   });
 });
