@@ -6,6 +6,9 @@ export type SdkErrorCode =
   | 'UNEXPECTED_RESPONSE'
   | 'WEBHOOK_SIGNATURE_INVALID'
   | 'SOLANA_PAYMENT_FAILED'
+  | 'EVM_PAYMENT_FAILED'
+  | 'EVM_REQUEST_REJECTED'
+  | 'EVM_CHAIN_NOT_ADDED'
   | 'INVALID_PAY_URL';
 
 export type StablepayErrorCode = ErrorCode | SdkErrorCode;
@@ -159,6 +162,57 @@ export class SolanaPaymentError extends StablepayError {
   constructor(message: string, opts: { signature?: string; cause?: unknown } = {}) {
     super({ message, code: 'SOLANA_PAYMENT_FAILED', cause: opts.cause });
     this.signature = opts.signature;
+  }
+}
+
+/**
+ * A Polygon/Ethereum payment through an EIP-1193 wallet failed. `txId` is set when the transaction
+ * had been sent (the payment may still land); `providerCode` is the wallet's EIP-1193 error code.
+ * The two subclasses below single out what the payer can act on.
+ */
+export class EvmPaymentError extends StablepayError {
+  static override readonly kind: string = 'EvmPaymentError';
+  declare readonly code: 'EVM_PAYMENT_FAILED' | 'EVM_REQUEST_REJECTED' | 'EVM_CHAIN_NOT_ADDED';
+  readonly txId: string | undefined;
+  readonly providerCode: number | undefined;
+  constructor(
+    message: string,
+    opts: {
+      txId?: string;
+      providerCode?: number;
+      cause?: unknown;
+      code?: 'EVM_PAYMENT_FAILED' | 'EVM_REQUEST_REJECTED' | 'EVM_CHAIN_NOT_ADDED';
+    } = {},
+  ) {
+    super({ message, code: opts.code ?? 'EVM_PAYMENT_FAILED', cause: opts.cause });
+    this.txId = opts.txId;
+    this.providerCode = opts.providerCode;
+  }
+}
+
+/** The wallet's user refused a request (EIP-1193 error 4001): nothing was sent. */
+export class EvmRequestRejectedError extends EvmPaymentError {
+  static override readonly kind = 'EvmRequestRejectedError';
+  declare readonly code: 'EVM_REQUEST_REJECTED';
+  declare readonly txId: undefined;
+  /** What was refused: 'eth_requestAccounts', 'wallet_switchEthereumChain' or 'eth_sendTransaction'. */
+  readonly method: string;
+  constructor(method: string, message: string, opts: { cause?: unknown } = {}) {
+    super(message, { providerCode: 4001, cause: opts.cause, code: 'EVM_REQUEST_REJECTED' });
+    this.method = method;
+  }
+}
+
+/** The wallet does not know the order's chain (EIP-3326 error 4902): add the network to it first. */
+export class EvmChainNotAddedError extends EvmPaymentError {
+  static override readonly kind = 'EvmChainNotAddedError';
+  declare readonly code: 'EVM_CHAIN_NOT_ADDED';
+  declare readonly txId: undefined;
+  /** The chain the order is on (137 Polygon, 1 Ethereum, or their testnets). */
+  readonly chainId: number;
+  constructor(chainId: number, message: string, opts: { cause?: unknown } = {}) {
+    super(message, { providerCode: 4902, cause: opts.cause, code: 'EVM_CHAIN_NOT_ADDED' });
+    this.chainId = chainId;
   }
 }
 

@@ -54,6 +54,7 @@ const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SOLANA_AMOUNT = /^(\d+)(\.\d+)?$/;
 const EVM_NUMBER = /^(\d+)(?:\.(\d+))?(?:[eE]\+?(\d+))?$/;
+const UINT256_MAX = (1n << 256n) - 1n;
 
 const CHAIN_NETWORKS: Record<number, 'POLYGON' | 'ETHEREUM'> = {
   1: 'ETHEREUM',
@@ -180,7 +181,9 @@ function parseEvm(payUrl: string, rest: string, decimals: number): EvmTransferRe
   if (rawUnits === null) fail(payUrl, 'uint256 (the amount in base units) is missing');
   const amountUnits = expandInteger(rawUnits);
   if (amountUnits === null) fail(payUrl, 'uint256 must be a whole number of base units');
+  if (amountUnits.length > 78 || BigInt(amountUnits) > UINT256_MAX) fail(payUrl, 'uint256 is out of range');
   const chainId = chain === undefined ? null : Number(chain);
+  if (chainId === 0) fail(payUrl, 'the chain id must be a positive integer');
   return {
     kind: 'evm-transfer',
     network: chainId === null ? null : (CHAIN_NETWORKS[chainId] ?? null),

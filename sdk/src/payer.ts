@@ -1,12 +1,20 @@
 /**
  * @stablepay/sdk/payer: what a payment page or a payer's app needs, on the public /pay routes.
  * Browser-safe: no Node imports, no Buffer; @solana/web3.js (an optional peer dependency) is loaded
- * only by payWithSolanaWallet. The contract is used for types only, so nothing of it is bundled.
+ * only by payWithSolanaWallet. Polygon/Ethereum payments need no library: payWithEvmWallet talks to
+ * the wallet's EIP-1193 provider (window.ethereum) directly. The contract is used for types only, so
+ * nothing of it is bundled.
  */
 import type { Connection, PublicKey, SendOptions, Transaction } from '@solana/web3.js';
 import type { z } from 'zod';
-import type { payContract, ZPaymentInfo, ZSolanaTransaction } from '../../contract';
-import { SolanaPaymentError, StablepayError } from './errors';
+import type { payContract, ZEvmTransaction, ZPaymentInfo, ZSolanaTransaction } from '../../contract';
+import {
+  EvmChainNotAddedError,
+  EvmPaymentError,
+  EvmRequestRejectedError,
+  SolanaPaymentError,
+  StablepayError,
+} from './errors';
 import {
   assertJsonObject,
   httpConfig,
@@ -19,15 +27,18 @@ import { sleep } from './retry';
 
 export type PaymentInfo = z.infer<typeof ZPaymentInfo>;
 export type SolanaTransactionResponse = z.infer<typeof ZSolanaTransaction>;
+export type EvmTransactionResponse = z.infer<typeof ZEvmTransaction>;
 
 type Pay = typeof payContract;
 /** The routes used here; `satisfies` ties each path to the contract's, so a change there fails to compile. */
 const PATHS = {
   info: '/pay/:reference/info',
+  txRequest: '/pay/tx-request/:reference',
   txRequestPost: '/pay/tx-request/:reference',
   submitTx: '/pay/:reference/submit-tx',
 } as const satisfies {
   info: Pay['info']['path'];
+  txRequest: Pay['txRequest']['path'];
   txRequestPost: Pay['txRequestPost']['path'];
   submitTx: Pay['submitTx']['path'];
 };
@@ -72,6 +83,107 @@ export type PayWithSolanaWalletResult = {
   /** True when timeoutMs passed while the order was still CONFIRMING. */
   timedOut: boolean;
 };
+
+/**
+ * An EIP-1193 provider: `window.ethereum` (MetaMask, Coinbase Wallet, Rabby...), a WalletConnect or
+ * wagmi connector's provider, viem's `EIP1193Provider`. Only `request` is used.
+ */
+export type Eip1193Provider = {
+  request(args: { method: string; params?: readonly unknown[] | object }): Promise<unknown>;
+};
+
+export type PayWithEvmWalletParams = {
+  reference: string;
+  /** The wallet's EIP-1193 provider, e.g. `window.ethereum`. */
+  provider: Eip1193Provider;
+  /** How long to wait for the service to verify the payment (default 120 000 ms; 0: do not wait). */
+  timeoutMs?: number;
+  /** How often to ask for the status meanwhile (default 1000 ms). */
+  pollIntervalMs?: number;
+};
+
+export type PayWithEvmWalletResult = {
+  /** The payment transaction's hash (it was sent, whatever the status). */
+  txId: string;
+  /** The order as last seen: PAID when verified; CONFIRMING until enough blocks are on top of it. */
+  info: PaymentInfo;
+  /** True when timeoutMs passed while the order was still CONFIRMING. */
+  timedOut: boolean;
+};
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const EVM_TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+const HEX_DATA = /^0x(?:[0-9a-fA-F]{2})*$/;
+const CHAIN_NAMES: Record<number, string> = {
+  1: 'Ethereum',
+  137: 'Polygon',
+  11155111: 'Sepolia',
+  17000: 'Holesky',
+  80002: 'Polygon Amoy',
+};
+/** EIP-1193 / EIP-3326 provider error codes. */
+const USER_REJECTED = 4001;
+const UNSUPPORTED_METHOD = 4200;
+const METHOD_NOT_FOUND = -32601;
+const UNRECOGNIZED_CHAIN = 4902;
+
+function chainName(chainId: number): string {
+  const name = CHAIN_NAMES[chainId];
+  return name ? `${name} (chain id ${chainId})` : `chain id ${chainId}`;
+}
+
+/**
+ * The numeric code of a provider error. Some wallets wrap the real one (MetaMask Mobile reports a
+ * 4902 as -32603 with `data.originalError.code`), so the wrapped code wins when there is one.
+ */
+function providerErrorCode(error: unknown): number | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, data, cause } = error as { code?: unknown; data?: unknown; cause?: unknown };
+  const original =
+    typeof data === 'object' && data !== null
+      ? (data as { originalError?: { code?: unknown } }).originalError?.code
+      : undefined;
+  if (typeof original === 'number') return original;
+  if (typeof code === 'number') return code;
+  return cause === undefined || cause === error ? undefined : providerErrorCode(cause);
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  if (typeof error === 'object' && error !== null) {
+    const message = (error as { message?: unknown }).message;
+    if (typeof message === 'string') return message;
+  }
+  return String(error);
+}
+
+/** A chain id as wallets answer it: "0x89" (EIP-695), sometimes 137 or "137". */
+function parseChainId(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  if (typeof value === 'string' && /^0x[0-9a-fA-F]+$/.test(value)) return Number.parseInt(value, 16);
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  return undefined;
+}
+
+function evmAccount(account: unknown, what: string): string {
+  if (typeof account === 'string' && EVM_ADDRESS.test(account)) return account;
+  throw new TypeError(`${what} must be a 0x address, got ${JSON.stringify(account)}`);
+}
+
+function isEvmTransaction(body: unknown): body is EvmTransactionResponse {
+  if (typeof body !== 'object' || body === null) return false;
+  const b = body as Record<string, unknown>;
+  return (
+    (b.network === 'POLYGON' || b.network === 'ETHEREUM') &&
+    typeof b.chainId === 'number' &&
+    Number.isSafeInteger(b.chainId) &&
+    b.chainId > 0 &&
+    typeof b.to === 'string' &&
+    EVM_ADDRESS.test(b.to) &&
+    typeof b.data === 'string' &&
+    HEX_DATA.test(b.data)
+  );
+}
 
 function path(template: string, reference: string): string {
   if (typeof reference !== 'string' || reference === '')
@@ -154,6 +266,29 @@ export function createPayer(options: PayerOptions) {
     });
   }
 
+  /**
+   * GET /pay/tx-request/{reference}?account= on a Polygon/Ethereum order: the ERC-20 transfer for
+   * `account` (a 0x address) to send, tagged with the order. A 400 ValidationError (details path
+   * `query.account`) says when the account holds less than the amount due.
+   */
+  async function requestEvmTransaction(params: {
+    reference: string;
+    account: string;
+  }): Promise<EvmTransactionResponse> {
+    const account = evmAccount(params.account, 'account');
+    const url = `${path(PATHS.txRequest, params.reference)}?account=${encodeURIComponent(account)}`;
+    const body = await call<unknown>('GET', url);
+    if (!isEvmTransaction(body)) {
+      const network = (body as { network?: unknown }).network;
+      throw new EvmPaymentError(
+        typeof network === 'string' && !['POLYGON', 'ETHEREUM'].includes(network)
+          ? `Order ${params.reference} is a ${network} order, not a Polygon/Ethereum one`
+          : `The service returned no usable EVM transaction for order ${params.reference}`,
+      );
+    }
+    return body;
+  }
+
   /** POST /pay/{reference}/submit-tx: report the transaction after sending it (the order becomes CONFIRMING). */
   async function submitTransaction(reference: string, txId: string): Promise<PaymentInfo> {
     return call<PaymentInfo>('POST', path(PATHS.submitTx, reference), { txId });
@@ -212,7 +347,126 @@ export function createPayer(options: PayerOptions) {
     return { signature, info, timedOut: info.status === 'CONFIRMING' };
   }
 
-  return { getPaymentInfo, requestSolanaTransaction, submitTransaction, payWithSolanaWallet };
+  /** One provider request; a 4001 becomes an EvmRequestRejectedError, anything else an EvmPaymentError. */
+  async function ask(
+    provider: Eip1193Provider,
+    method: string,
+    params: readonly unknown[] | undefined,
+    failure: string,
+  ): Promise<unknown> {
+    try {
+      return await provider.request(params === undefined ? { method } : { method, params });
+    } catch (cause) {
+      const code = providerErrorCode(cause);
+      if (code === USER_REJECTED)
+        throw new EvmRequestRejectedError(method, `${failure}: the request was rejected in the wallet`, {
+          cause,
+        });
+      throw new EvmPaymentError(`${failure}: ${errorMessage(cause)}`, { providerCode: code, cause });
+    }
+  }
+
+  async function walletAccount(provider: Eip1193Provider): Promise<string> {
+    const failure = 'The wallet was not connected';
+    let accounts: unknown;
+    try {
+      accounts = await ask(provider, 'eth_requestAccounts', undefined, failure);
+    } catch (error) {
+      // A provider without the connect flow (a local or server-side signer) just lists its accounts.
+      const code = error instanceof EvmPaymentError ? error.providerCode : undefined;
+      if (code !== UNSUPPORTED_METHOD && code !== METHOD_NOT_FOUND) throw error;
+      accounts = await ask(provider, 'eth_accounts', undefined, failure);
+    }
+    const first: unknown = Array.isArray(accounts) ? accounts[0] : undefined;
+    if (typeof first !== 'string' || !EVM_ADDRESS.test(first))
+      throw new EvmPaymentError('The wallet has no account to pay from: unlock or connect it first');
+    return first;
+  }
+
+  async function walletChainId(provider: Eip1193Provider, failure: string): Promise<number | undefined> {
+    return parseChainId(await ask(provider, 'eth_chainId', undefined, failure));
+  }
+
+  /** Makes `chainId` the wallet's current chain (EIP-3326), unless it already is. */
+  async function switchChain(provider: Eip1193Provider, chainId: number): Promise<void> {
+    const failure = `The wallet could not switch to ${chainName(chainId)}`;
+    if ((await walletChainId(provider, failure)) === chainId) return;
+    const params = [{ chainId: `0x${chainId.toString(16)}` }];
+    try {
+      await ask(provider, 'wallet_switchEthereumChain', params, failure);
+    } catch (error) {
+      if (error instanceof EvmPaymentError && error.providerCode === UNRECOGNIZED_CHAIN)
+        throw new EvmChainNotAddedError(
+          chainId,
+          `The wallet does not know ${chainName(chainId)}: add that network to the wallet, then pay again`,
+          { cause: error.cause },
+        );
+      throw error;
+    }
+    // Some wallets answer before switching, or not at all: never send on another chain.
+    const now = await walletChainId(provider, failure);
+    if (now !== chainId)
+      throw new EvmPaymentError(
+        `${failure}: it is still on ${now === undefined ? 'an unknown chain' : chainName(now)}`,
+      );
+  }
+
+  /**
+   * The whole Polygon/Ethereum payment from a browser wallet (EIP-1193): connect the account, fetch
+   * the order's tagged ERC-20 transfer for it, switch the wallet to the order's chain if needed, let
+   * the wallet send the transaction, report its hash, then wait until the service has verified it
+   * (the order leaves CONFIRMING) or timeoutMs passes. Refusals in the wallet are
+   * EvmRequestRejectedErrors, an unknown chain an EvmChainNotAddedError; errors after the
+   * transaction was sent are EvmPaymentErrors carrying its `txId`: the payment may still land (the
+   * service also finds tagged transfers by itself).
+   */
+  async function payWithEvmWallet(params: PayWithEvmWalletParams): Promise<PayWithEvmWalletResult> {
+    const { reference, provider } = params;
+    if (typeof provider?.request !== 'function')
+      throw new TypeError('provider must be an EIP-1193 provider (window.ethereum): it has no request()');
+    const timeoutMs = params.timeoutMs ?? 120_000;
+    const pollIntervalMs = params.pollIntervalMs ?? 1000;
+
+    const from = await walletAccount(provider);
+    const tx = await requestEvmTransaction({ reference, account: from });
+    await switchChain(provider, tx.chainId);
+
+    const sent = await ask(
+      provider,
+      'eth_sendTransaction',
+      [{ from, to: tx.to, data: tx.data, value: '0x0' }],
+      'The payment transaction was not sent',
+    );
+    if (typeof sent !== 'string' || !EVM_TX_HASH.test(sent))
+      throw new EvmPaymentError(
+        `The wallet answered eth_sendTransaction with ${JSON.stringify(sent)}, not a transaction hash`,
+      );
+    const txId = sent;
+
+    const deadline = Date.now() + timeoutMs;
+    let info: PaymentInfo;
+    try {
+      info = await submitTransaction(reference, txId);
+      while (info.status === 'CONFIRMING' && Date.now() < deadline) {
+        await sleep(Math.min(pollIntervalMs, Math.max(0, deadline - Date.now())));
+        info = await getPaymentInfo(reference);
+      }
+    } catch (cause) {
+      const why = cause instanceof StablepayError ? cause.message : String(cause);
+      const message = `The transaction ${txId} was sent, but following the payment failed: ${why}`;
+      throw new EvmPaymentError(message, { txId, cause });
+    }
+    return { txId, info, timedOut: info.status === 'CONFIRMING' };
+  }
+
+  return {
+    getPaymentInfo,
+    requestSolanaTransaction,
+    requestEvmTransaction,
+    submitTransaction,
+    payWithSolanaWallet,
+    payWithEvmWallet,
+  };
 }
 
 export type Payer = ReturnType<typeof createPayer>;
@@ -236,6 +490,20 @@ export async function payWithSolanaWallet(
   return createPayer(params).payWithSolanaWallet(params);
 }
 
+/** The ERC-20 transfer for `account` (0x) to send on a Polygon/Ethereum order, tagged with it. */
+export async function requestEvmTransaction(
+  params: { reference: string; account: string } & PayerOptions,
+): Promise<EvmTransactionResponse> {
+  return createPayer(params).requestEvmTransaction(params);
+}
+
+/** Connect, switch chain, send from an EIP-1193 wallet, report and wait (see Payer.payWithEvmWallet). */
+export async function payWithEvmWallet(
+  params: PayWithEvmWalletParams & PayerOptions,
+): Promise<PayWithEvmWalletResult> {
+  return createPayer(params).payWithEvmWallet(params);
+}
+
 export { parsePayUrl, PayUrlError } from './pay-url';
 export type {
   EvmTransferRequest,
@@ -255,6 +523,9 @@ export {
   InternalServerError,
   UpstreamUnavailableError,
   SolanaPaymentError,
+  EvmPaymentError,
+  EvmRequestRejectedError,
+  EvmChainNotAddedError,
 } from './errors';
 export type { ErrorDetail, StablepayErrorCode } from './errors';
 export type { FetchLike } from './http';

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newMerchant, startTestServer, TEST_PASSWORD, type TestServer } from '../support/test-server';
 
 /**
- * The SDK as an integrator gets it: built with tsup, packed with npm pack, installed from the
- * tarball into an empty project, then used through `import`, through `require`, and from a strict
+ * The SDK as an integrator gets it: packed with npm pack from a tree without a build (its prepack
+ * script builds it with tsup), installed from the tarball into an empty project, then used through `import`, through `require`, and from a strict
  * TypeScript file type-checked against the published .d.ts.
  */
 
@@ -16,7 +16,6 @@ const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../..');
 const SDK = path.join(ROOT, 'sdk');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-const TSUP = path.join(ROOT, 'node_modules/tsup/dist/cli-default.js');
 
 let server: TestServer;
 let merchant: Awaited<ReturnType<typeof newMerchant>>;
@@ -60,11 +59,41 @@ afterAll(async () => {
 });
 
 describe('npm package @stablepay/sdk', () => {
-  it('builds, packs, installs from the tarball, and works through import, require and strict types', async () => {
-    // 1. Build (ESM + CJS + .d.ts) exactly as `npm run sdk:build` does.
-    await timed('build', () => run(process.execPath, [TSUP], { cwd: SDK, env: npmEnv() }));
-    for (const file of ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'payer.js', 'payer.cjs'])
-      expect(fs.existsSync(path.join(SDK, 'dist', file)), file).toBe(true);
+  it('packs with its build (prepack), installs from the tarball, and works through import, require and strict types', async () => {
+    // 1. Pack a tree without a build, as a fresh clone is: the prepack script builds (ESM + CJS + .d.ts).
+    fs.rmSync(path.join(SDK, 'dist'), { recursive: true, force: true });
+    const packed = await timed('pack+build', () =>
+      run('npm', ['pack', '--json', '--pack-destination', work], { cwd: SDK, env: npmEnv() }),
+    );
+    // tsup's log shares stdout with npm's JSON, which is the last thing printed.
+    const json = packed.stdout.slice(packed.stdout.search(/^\[/m));
+    const [info] = JSON.parse(json) as {
+      filename: string;
+      size: number;
+      unpackedSize: number;
+      files: { path: string }[];
+    }[];
+    const files = info!.files.map((f) => f.path).sort();
+    for (const file of [
+      'package.json',
+      'dist/index.js',
+      'dist/index.cjs',
+      'dist/index.d.ts',
+      'dist/index.d.cts',
+      'dist/payer.js',
+      'dist/payer.cjs',
+      'dist/payer.d.ts',
+      'dist/payer.d.cts',
+    ])
+      expect(files, file).toContain(file);
+    expect(files.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md')).toEqual(
+      [],
+    );
+    console.log(
+      `[sdk packaging] tarball ${info!.filename}: ${info!.size} bytes packed, ${info!.unpackedSize} unpacked, ${files.length} files`,
+    );
+
+    // 2. The build: sizes, the contract bundled in but not its dependencies, no Node imports in the payer entry.
     const sizes = Object.fromEntries(
       ['index.js', 'index.cjs', 'payer.js', 'payer.cjs', 'index.d.ts'].map((f) => [
         f,
@@ -74,33 +103,13 @@ describe('npm package @stablepay/sdk', () => {
     const chunk = fs.readdirSync(path.join(SDK, 'dist')).find((f) => /^chunk-.*\.js$/.test(f));
     if (chunk) sizes[chunk] = fs.statSync(path.join(SDK, 'dist', chunk)).size;
     console.log(`[sdk packaging] dist sizes (bytes): ${JSON.stringify(sizes)}`);
-    // The contract is bundled in, its dependencies are not; the payer entry has no Node imports.
     const indexJs = fs.readFileSync(path.join(SDK, 'dist/index.js'), 'utf8');
     expect(indexJs).toContain('/users/me/orders');
     expect(indexJs).not.toMatch(/from ["']\.\.\/(\.\.\/)?contract/);
     expect(indexJs).toMatch(/from ["']@ts-rest\/core["']/);
     const payerJs = fs.readFileSync(path.join(SDK, 'dist/payer.js'), 'utf8');
     expect(payerJs).not.toMatch(/node:|from ["']zod["']|@ts-rest/);
-
-    // 2. Pack.
-    const packed = await timed('pack', () =>
-      run('npm', ['pack', '--json', '--pack-destination', work], { cwd: SDK, env: npmEnv() }),
-    );
-    const [info] = JSON.parse(packed.stdout) as {
-      filename: string;
-      size: number;
-      unpackedSize: number;
-      files: { path: string }[];
-    }[];
-    const files = info!.files.map((f) => f.path).sort();
-    expect(files).toContain('package.json');
-    expect(files).toContain('dist/index.d.cts');
-    expect(files.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md')).toEqual(
-      [],
-    );
-    console.log(
-      `[sdk packaging] tarball ${info!.filename}: ${info!.size} bytes packed, ${info!.unpackedSize} unpacked, ${files.length} files`,
-    );
+    expect(payerJs).toContain('wallet_switchEthereumChain');
     const tarball = path.join(work, info!.filename);
 
     // 3. Install into an empty project, from the npm cache the root install filled.
@@ -146,6 +155,7 @@ describe('npm package @stablepay/sdk', () => {
         payUrlKind: 'solana-transfer',
         sameErrorClassAcrossEntries: true,
         otherFormatErrorIsInstance: true,
+        evmPayerExported: true,
       });
     }
 
@@ -246,6 +256,9 @@ async function main() {
     payUrlKind: payer.parsePayUrl(order.payUrl).kind,
     sameErrorClassAcrossEntries: payer.StablepayError === StablepayError,
     otherFormatErrorIsInstance: other.StablepayError !== StablepayError && otherError instanceof AuthenticationError && otherError instanceof StablepayError,
+    evmPayerExported: typeof payer.payWithEvmWallet === 'function' && typeof payer.createPayer({ baseUrl }).payWithEvmWallet === 'function' &&
+      new payer.EvmRequestRejectedError('eth_sendTransaction', 'no') instanceof other.EvmPaymentError &&
+      new payer.EvmChainNotAddedError(137, 'no') instanceof StablepayError,
   }));
 }
 main().catch((e) => { console.error(e); process.exit(1); });
@@ -332,12 +345,39 @@ export async function run(): Promise<string[]> {
 /** The payer entry's types name @solana/web3.js (an optional peer, not installed here): skipLibCheck. */
 const CONSUMER_PAYER_TS = `import {
   createPayer,
+  EvmChainNotAddedError,
+  EvmPaymentError,
+  EvmRequestRejectedError,
   getPaymentInfo,
   NotFoundError,
   parsePayUrl,
+  payWithEvmWallet,
+  type Eip1193Provider,
   type PaymentInfo,
+  type PayWithEvmWalletResult,
   type PayWithSolanaWalletResult,
 } from '@stablepay/sdk/payer';
+
+declare const ethereum: Eip1193Provider;
+
+export async function payEvm(reference: string): Promise<string> {
+  try {
+    const r: PayWithEvmWalletResult = await payWithEvmWallet({
+      baseUrl: 'https://pay.example.com',
+      reference,
+      provider: ethereum,
+      timeoutMs: 0,
+    });
+    const hash: string = r.txId;
+    const timedOut: boolean = r.timedOut;
+    return \`\${hash} \${r.info.status} \${timedOut}\`;
+  } catch (e) {
+    if (e instanceof EvmRequestRejectedError) return e.method;
+    if (e instanceof EvmChainNotAddedError) return String(e.chainId);
+    if (e instanceof EvmPaymentError) return \`\${e.code} \${e.txId ?? ''} \${e.providerCode ?? ''}\`;
+    throw e;
+  }
+}
 
 export async function show(reference: string): Promise<string> {
   const info: PaymentInfo = await getPaymentInfo(reference, { baseUrl: 'https://pay.example.com' });
