@@ -1,14 +1,19 @@
 /**
  * Benchmarks of the hot paths: order creation, listing, QR codes, the Solana payment path, a scan
- * cycle and webhook delivery. A script that measures and prints, never a test (timings belong here,
- * not in assertions), and not run by `npm test`.
+ * cycle, webhook delivery, and the EVM (Polygon) payment path and scan cycle. A script that
+ * measures and prints, never a test (timings belong here, not in assertions), and not run by
+ * `npm test`.
  *
- * Everything runs in this process and on 127.0.0.1: an embedded PostgreSQL in a fresh temporary
- * folder, a local Solana chain (litesvm behind JSON-RPC), the server with its background jobs
- * turned off and run by hand (so every measured run does the same work), and a local webhook
- * receiver. All of it is stopped and the folder deleted at the end, on failure and on Ctrl-C too.
+ * Everything runs on 127.0.0.1: an embedded PostgreSQL in a fresh temporary folder, a local Solana
+ * chain (litesvm behind JSON-RPC), a local EVM chain (a Hardhat node, chain id 137, in a child
+ * process) when an EVM part runs, the server with its background jobs turned off and run by hand
+ * (so every measured run does the same work), and a local webhook receiver. All of it is stopped
+ * and the folder deleted at the end, on failure and on Ctrl-C too.
  *
- *   npm run bench
+ *   npm run bench                      # every part
+ *   npm run bench -- --only evm        # some parts: a comma list of
+ *                                      #   orders, listing, qr, payments, scan, webhooks,
+ *                                      #   evm-payments, evm-scan, or the groups solana, evm
  *
  * The numbers are for comparing runs on the same machine, not absolute figures.
  */
@@ -20,11 +25,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { QueryTypes } from 'sequelize';
+import { getAddress, toHex, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { z } from 'zod';
 import type {
+  Network,
   Order,
+  ZEvmTransaction,
   ZLoginResponse,
   ZOrderCursorPage,
   ZOrderPage,
@@ -32,10 +42,12 @@ import type {
   ZWallet,
 } from '../contract';
 import { loadConfig } from '../server/config';
+import { decodeBase58 } from '../server/lib/base58';
 import { formatUnits, parseUnits } from '../server/lib/decimal';
 import { startServer } from '../server/main';
 import { listOrders } from '../server/orders/list-orders';
 import { createMerchant } from '../server/merchants/create-merchant';
+import { startLocalEvm, type LocalEvm, type LocalWallet } from '../test/support/evm/local-evm';
 import { startLocalSolana, type LocalSolana } from '../test/support/solana/local-solana';
 import { freePort } from '../test/support/free-port';
 
@@ -56,7 +68,35 @@ const SIZES = {
   scanLarge: 1000,
   webhooks: 200,
   jobBatch: 50,
+  evmPayments: 100,
+  evmScanSmall: 10,
+  evmScanLarge: 10_000,
+  evmWallets: 100,
+  /** More wallets than one eth_getLogs call takes (100 recipients): the calls per range grow. */
+  evmWalletsMore: 250,
 } as const;
+
+/** The parts `--only` picks from; a group names several. */
+const PARTS = [
+  'orders',
+  'listing',
+  'qr',
+  'payments',
+  'scan',
+  'webhooks',
+  'evm-payments',
+  'evm-scan',
+] as const;
+type Part = (typeof PARTS)[number];
+const PART_GROUPS: Record<string, Part[]> = {
+  solana: ['payments', 'scan'],
+  evm: ['evm-payments', 'evm-scan'],
+};
+
+/** The EVM network benchmarked (its real chain id), and blocks on top of a payment before it is final. */
+const EVM_NETWORK = 'POLYGON' satisfies Network;
+const EVM_CHAIN_ID = 137;
+const EVM_CONFIRMATIONS = 2;
 
 const PASSWORD = 'bench-password-123';
 /** Per cleanup step: a stuck step must not keep the others (or the process) waiting forever. */
@@ -66,6 +106,7 @@ type RunningServer = Awaited<ReturnType<typeof startServer>>;
 type CursorPage = z.infer<typeof ZOrderCursorPage>;
 type NumberedPage = z.infer<typeof ZOrderPage>;
 type SolanaTransactionResponse = z.infer<typeof ZSolanaTransaction>;
+type EvmTransactionResponse = z.infer<typeof ZEvmTransaction>;
 
 // ---------------------------------------------------------------------------------------------
 // Measuring
@@ -134,6 +175,19 @@ async function interleaved(cases: Case[], rounds: number): Promise<Row[]> {
 function rowFrom(name: string, samplesMs: number[]): Row {
   return { name, count: samplesMs.length, totalMs: samplesMs.reduce((a, b) => a + b, 0), samplesMs };
 }
+
+/** RPC calls as "method count, …", by method name. */
+function callsByMethod(calls: Record<string, number>): string {
+  return Object.entries(calls)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([method, count]) => `${method} ${count}`)
+    .join(', ');
+}
+
+const totalCalls = (calls: Record<string, number>) => Object.values(calls).reduce((a, b) => a + b, 0);
+
+/** "b vs a (×r)" for two counts: r is b / a (whole, or to two decimals). */
+const versus = (a: number, b: number) => `${b} vs ${a} (×${(b / a).toFixed(b % a === 0 ? 0 : 2)})`;
 
 /** Nearest-rank percentile. */
 function percentile(samples: readonly number[], p: number): number {
@@ -324,11 +378,23 @@ type Api = ReturnType<typeof createApi>;
 // The stack under test
 
 type Wallet = { id: string; owner: PublicKey };
+/** A receiving wallet on the EVM network (no key: nothing is ever sent from it). */
+type EvmWallet = { id: string; address: Address };
+
+type EvmCtx = {
+  chain: LocalEvm;
+  /** The USDT stand-in (6 decimals), checksummed. */
+  usdt: Address;
+  /** The merchant's main EVM receiving wallet. */
+  wallet: EvmWallet;
+};
 
 type Ctx = {
   server: RunningServer;
   chain: LocalSolana;
   mint: PublicKey;
+  /** The local EVM chain, when an EVM part runs. */
+  evm?: EvmCtx;
   api: Api;
   merchantId: string;
   /** The merchant's bearer token. */
@@ -340,7 +406,7 @@ type Ctx = {
   addCleanup: Cleanup['add'];
 };
 
-async function setUp(cleanup: Cleanup): Promise<Ctx> {
+async function setUp(cleanup: Cleanup, opts: { evm: boolean }): Promise<Ctx> {
   const abandoned = await removeAbandonedRuns();
   if (abandoned > 0) progress(`removed ${abandoned} folder(s) left by interrupted runs`);
   const dataDir = makeTempDir();
@@ -353,6 +419,26 @@ async function setUp(cleanup: Cleanup): Promise<Ctx> {
   const chain = await startLocalSolana();
   cleanup.add('local Solana chain', () => chain.stop());
   const mint = await chain.createMint();
+
+  let evm: { chain: LocalEvm; usdt: Address } | undefined;
+  if (opts.evm) {
+    progress(`starting the local EVM chain (a Hardhat node, chain id ${EVM_CHAIN_ID})`);
+    const evmChain = await startLocalEvm({ chainId: EVM_CHAIN_ID });
+    cleanup.add('local EVM chain', () => evmChain.stop());
+    evm = { chain: evmChain, usdt: getAddress(await evmChain.deployToken()) };
+  }
+  // Networks not benchmarked are never contacted; pointed at a closed local port all the same.
+  const closed = 'http://127.0.0.1:9';
+  const evmEnv: Record<string, string> = {
+    POLYGON_RPC_URL: closed,
+    ETHEREUM_RPC_URL: closed,
+    ...(evm && {
+      [`${EVM_NETWORK}_RPC_URL`]: evm.chain.url,
+      [`USDT_CONTRACT_${EVM_NETWORK}`]: evm.usdt,
+      [`${EVM_NETWORK}_CHAIN_ID`]: String(EVM_CHAIN_ID),
+      [`${EVM_NETWORK}_CONFIRMATIONS`]: String(EVM_CONFIRMATIONS),
+    }),
+  };
 
   progress(`starting the server on an embedded PostgreSQL in ${dataDir}`);
   const port = await freePort();
@@ -370,6 +456,7 @@ async function setUp(cleanup: Cleanup): Promise<Ctx> {
     JOB_BATCH_SIZE: String(SIZES.jobBatch),
     SOLANA_RPC_URL: chain.url,
     USDT_MINT_SOLANA: mint.toBase58(),
+    ...evmEnv,
     FX_PROVIDER: 'static',
     // Never contacted in these runs; pointed at a closed local port all the same.
     FX_COINBASE_URL: 'http://127.0.0.1:9',
@@ -404,6 +491,7 @@ async function setUp(cleanup: Cleanup): Promise<Ctx> {
     addCleanup: cleanup.add,
   };
   ctx.wallet = await addWallet(ctx, 'main');
+  if (evm) ctx.evm = { ...evm, wallet: await addEvmWallet(ctx, 'evm main') };
   return ctx;
 }
 
@@ -427,15 +515,31 @@ async function addWallet(ctx: Ctx, name: string): Promise<Wallet> {
   return { id: wallet.wallet_id, owner };
 }
 
-function createOrder(ctx: Ctx, wallet: Wallet = ctx.wallet): Promise<Order> {
+/** An EVM receiving wallet at a fresh address. */
+async function addEvmWallet(ctx: Ctx, name: string): Promise<EvmWallet> {
+  const wallet = await ctx.api.json<z.infer<typeof ZWallet>>('POST', '/users/me/wallets', {
+    token: ctx.token,
+    body: { network: EVM_NETWORK, public_address: privateKeyToAccount(generatePrivateKey()).address, name },
+    expect: 201,
+  });
+  return { id: wallet.wallet_id, address: getAddress(wallet.public_address) };
+}
+
+/** A USDT order to a SOLANA wallet, or to an EVM one (on EVM_NETWORK). */
+function createOrder(ctx: Ctx, wallet: Wallet | EvmWallet = ctx.wallet): Promise<Order> {
+  const network = 'owner' in wallet ? 'SOLANA' : EVM_NETWORK;
   return ctx.api.json<Order>('POST', '/orders', {
     token: ctx.token,
-    body: { network: 'SOLANA', token: 'USDT', amount: ctx.nextAmount(), merchantWalletId: wallet.id },
+    body: { network, token: 'USDT', amount: ctx.nextAmount(), merchantWalletId: wallet.id },
     expect: 201,
   });
 }
 
-async function createOrders(ctx: Ctx, count: number, wallet: Wallet = ctx.wallet): Promise<Order[]> {
+async function createOrders(
+  ctx: Ctx,
+  count: number,
+  wallet: Wallet | EvmWallet = ctx.wallet,
+): Promise<Order[]> {
   const orders: Order[] = [];
   for (let i = 0; i < count; i++) orders.push(await createOrder(ctx, wallet));
   return orders;
@@ -456,21 +560,33 @@ const countPaid = (ctx: Ctx, references: string[]) =>
     { references },
   );
 
-const countOpen = (ctx: Ctx, recipient: PublicKey) =>
+const countOpen = (ctx: Ctx, recipient: PublicKey | Address) =>
   sqlCount(
     ctx,
     `SELECT count(*)::int AS n FROM orders
       WHERE recipient = :recipient AND status IN ('PENDING', 'CONFIRMING', 'UNDERPAID')`,
-    { recipient: recipient.toBase58() },
+    { recipient: typeof recipient === 'string' ? recipient : recipient.toBase58() },
   );
 
 /**
- * Orders inserted straight into the table, copying a real order's merchant, wallet and mint.
- * References are 32 base58 characters (md5 hex with '0' mapped to 'z'); amounts are distinct.
+ * Closes every open order (expired, past its late-payment window), so that a scan cycle reads
+ * only the wallets a step opens orders on.
+ */
+async function closeOpenOrders(ctx: Ctx): Promise<void> {
+  await ctx.server.deps.db.sequelize.query(
+    `UPDATE orders SET status = 'EXPIRED', expires_at = now() - interval '30 days', updated_at = now()
+      WHERE status IN ('PENDING', 'CONFIRMING', 'UNDERPAID')`,
+  );
+}
+
+/**
+ * Orders inserted straight into the table, `count` per template, each copying its template's
+ * merchant, wallet, network and mint. References are 32 base58 characters (md5 hex with '0'
+ * mapped to 'z'); amounts are distinct per template.
  */
 async function insertOrders(
   ctx: Ctx,
-  opts: { template: string; count: number; status: 'EXPIRED' | 'PENDING'; baseUnits: bigint },
+  opts: { template: string | string[]; count: number; status: 'EXPIRED' | 'PENDING'; baseUnits: bigint },
 ): Promise<void> {
   // EXPIRED ones are history, long past the late-payment window; PENDING ones expire with the template.
   const times =
@@ -480,17 +596,17 @@ async function insertOrders(
   await ctx.server.deps.db.sequelize.query(
     `INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient,
                          amount_units, status, expires_at, created_at, updated_at)
-     SELECT translate(md5(:salt || g), '0', 'z'), o.merchant_id, o.wallet_id, o.network, o.token,
-            o.token_mint, o.recipient, CAST(:base AS bigint) + g, :status, ${times}
+     SELECT translate(md5(:salt || o.reference || g), '0', 'z'), o.merchant_id, o.wallet_id, o.network,
+            o.token, o.token_mint, o.recipient, CAST(:base AS bigint) + g, :status, ${times}
        FROM orders o, generate_series(1, :count) AS g
-      WHERE o.reference = :template`,
+      WHERE o.reference IN (:templates)`,
     {
       replacements: {
         salt: `${Date.now()}-${Math.random()}-`,
         base: opts.baseUnits.toString(),
         status: opts.status,
         count: opts.count,
-        template: opts.template,
+        templates: typeof opts.template === 'string' ? [opts.template] : opts.template,
       },
     },
   );
@@ -696,10 +812,7 @@ async function benchScan(ctx: Ctx, report: Report): Promise<void> {
   progress('scan-payments with 10 and 1,000 open orders');
   // Only the scan wallet is watched: the open orders of the steps before are closed (past their
   // late-payment window), so each cycle reads one address.
-  await ctx.server.deps.db.sequelize.query(
-    `UPDATE orders SET status = 'EXPIRED', expires_at = now() - interval '30 days', updated_at = now()
-      WHERE status IN ('PENDING', 'CONFIRMING', 'UNDERPAID')`,
-  );
+  await closeOpenOrders(ctx);
   const wallet = await addWallet(ctx, 'scan');
   const orders = await createOrders(ctx, SIZES.scanSmall, wallet);
   await ctx.chain.mintTo(wallet.owner, ctx.mint, 0n); // its token account exists, with a history
@@ -725,11 +838,7 @@ async function benchScan(ctx: Ctx, report: Report): Promise<void> {
       throw new Error(`scan-payments found ${found} payment(s); the order is ${paid ? '' : 'not '}PAID`);
     const how = withReference ? 'by reference' : 'by amount, no reference';
     report.rows.push({ name: `scan-payments, ${open} open orders, ${how}`, count: 1, totalMs: ms });
-    const byMethod = Object.entries(calls)
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([method, count]) => `${method} ${count}`)
-      .join(', ');
-    report.notes.push(`scan, ${open} open orders (${how}): RPC calls ${byMethod}`);
+    report.notes.push(`scan, ${open} open orders (${how}): RPC calls ${callsByMethod(calls)}`);
   };
 
   await measuredScan(orders[0], true);
@@ -775,6 +884,197 @@ async function benchWebhooks(ctx: Ctx, report: Report): Promise<void> {
   report.notes.push(`deliver-events: ${n} webhooks in ${run.runs} run(s) of batch ${SIZES.jobBatch}`);
 }
 
+// 7. EVM payments, end to end
+
+function requireEvm(ctx: Ctx): EvmCtx {
+  if (!ctx.evm) throw new Error('the local EVM chain was not started');
+  return ctx.evm;
+}
+
+/** The 32-byte tag the transaction request appends to an EVM transfer for this order. */
+function evmTag(reference: string): Hex {
+  const bytes = decodeBase58(reference);
+  if (!bytes || bytes.length !== 32) throw new Error(`order reference is not a 32-byte key: ${reference}`);
+  return toHex(bytes);
+}
+
+async function benchEvmPayments(ctx: Ctx, report: Report): Promise<void> {
+  const evm = requireEvm(ctx);
+  progress(`the ${EVM_NETWORK} payment path (tx-request, sign and send, submit-tx, verify-payments)`);
+  const n = SIZES.evmPayments;
+  const orders = await createOrders(ctx, n, evm.wallet);
+  const payers: LocalWallet[] = [];
+  for (let i = 0; i < n; i++)
+    payers.push(await evm.chain.newWallet({ token: evm.usdt, units: 1_000_000_000n }));
+
+  const steps = { txRequest: [] as number[], send: [] as number[], submit: [] as number[] };
+  const step = async <T>(samples: number[], fn: () => Promise<T>) => {
+    const { value, ms } = await timed(fn);
+    samples.push(ms);
+    return value;
+  };
+  const flow = await sequential(`${EVM_NETWORK} pay: the three steps, per order`, n, async (i) => {
+    const order = orders[i];
+    const payer = payers[i];
+    if (!order || !payer) throw new Error(`no order or payer ${i}`);
+    const built = await step(steps.txRequest, () =>
+      ctx.api.json<EvmTransactionResponse>(
+        'GET',
+        `/pay/tx-request/${order.reference}?account=${payer.address}`,
+      ),
+    );
+    // Automine: the node answers once the transaction's block is mined.
+    const txId = await step(steps.send, () =>
+      evm.chain.sendTransaction({ from: payer, to: built.to as Address, data: built.data as Hex }),
+    );
+    await step(steps.submit, () =>
+      ctx.api.json('POST', `/pay/${order.reference}/submit-tx`, { body: { txId }, expect: 202 }),
+    );
+  });
+  report.rows.push(
+    rowFrom(`${EVM_NETWORK} pay: GET /pay/tx-request/{ref}?account`, steps.txRequest),
+    rowFrom(`${EVM_NETWORK} pay: payer signs, eth_sendRawTransaction`, steps.send),
+    rowFrom(`${EVM_NETWORK} pay: POST /pay/{ref}/submit-tx`, steps.submit),
+    flow,
+  );
+
+  // Every payment final before the verifier runs: each claim is settled at its first check.
+  await evm.chain.mine(EVM_CONFIRMATIONS);
+  const references = orders.map((o) => o.reference);
+  evm.chain.resetRpcCalls();
+  const verify = await runJobUntil(
+    ctx,
+    'verify-payments',
+    async () => (await countPaid(ctx, references)) === n,
+    Math.ceil(n / SIZES.jobBatch) + 5,
+  );
+  const calls = { ...evm.chain.rpcCalls };
+  report.rows.push({ name: `${EVM_NETWORK} verify-payments until ${n} PAID`, count: n, totalMs: verify.ms });
+  report.notes.push(
+    `${EVM_NETWORK} verify-payments: ${n} payments verified in ${verify.runs} run(s) of batch ${SIZES.jobBatch}, ` +
+      `${EVM_CONFIRMATIONS} confirmations; RPC calls ${callsByMethod(calls)} ` +
+      `(${(totalCalls(calls) / n).toFixed(1)} per payment)`,
+  );
+}
+
+// 8. An EVM scan cycle
+
+async function benchEvmScan(ctx: Ctx, report: Report): Promise<void> {
+  const evm = requireEvm(ctx);
+  const { evmScanSmall, evmScanLarge, evmWallets, evmWalletsMore } = SIZES;
+  progress(
+    `${EVM_NETWORK} scan-payments with ${evmScanSmall} and ${evmScanLarge.toLocaleString('en')} open orders, ` +
+      `1, ${evmWallets} and ${evmWalletsMore} watched wallets`,
+  );
+  await closeOpenOrders(ctx);
+  const payer = await evm.chain.newWallet({ token: evm.usdt, units: 1_000_000_000_000n });
+  const scan = () => ctx.server.jobs.runNow('scan-payments');
+  const openOnNetwork = async () => {
+    const [row] = await ctx.server.deps.db.sequelize.query<{ orders: number; wallets: number }>(
+      `SELECT count(*)::int AS orders, count(DISTINCT recipient)::int AS wallets FROM orders
+        WHERE network = :network AND status IN ('PENDING', 'CONFIRMING', 'UNDERPAID')`,
+      { type: QueryTypes.SELECT, replacements: { network: EVM_NETWORK } },
+    );
+    return { orders: row?.orders ?? 0, wallets: row?.wallets ?? 0 };
+  };
+
+  /**
+   * One scan cycle after the cursor caught up: `pay` given, one new payment nobody reports (tagged
+   * with its order, or only of its exact amount), else none; either way the same number of new
+   * final blocks to read. Timed, with its RPC calls.
+   */
+  const measuredScan = async (pay?: { order: Order | undefined; tagged: boolean }) => {
+    await scan(); // the cursor is up to date
+    const open = await openOnNetwork();
+    if (pay) {
+      if (!pay.order) throw new Error('no order to pay');
+      await evm.chain.transfer({
+        from: payer,
+        token: evm.usdt,
+        to: getAddress(pay.order.recipient),
+        units: parseUnits(pay.order.amount),
+        dataSuffix: pay.tagged ? evmTag(pay.order.reference) : undefined,
+      });
+      await evm.chain.mine(EVM_CONFIRMATIONS);
+    } else await evm.chain.mine(EVM_CONFIRMATIONS + 1);
+    evm.chain.resetRpcCalls();
+    const { value: found, ms } = await timed(scan);
+    const calls = { ...evm.chain.rpcCalls };
+    const expected = pay ? 1 : 0;
+    const paid = pay?.order ? await countPaid(ctx, [pay.order.reference]) : 0;
+    if (found !== expected || paid !== expected)
+      throw new Error(`scan-payments found ${found} payment(s), not ${expected}; ${paid} order(s) PAID`);
+    const how = !pay
+      ? 'no new payment'
+      : pay.tagged
+        ? 'one payment, by tag'
+        : 'one payment, by amount, no tag';
+    const where = `${open.orders} open orders, ${open.wallets} wallet${open.wallets === 1 ? '' : 's'}`;
+    report.rows.push({ name: `${EVM_NETWORK} scan-payments, ${where}, ${how}`, count: 1, totalMs: ms });
+    report.notes.push(
+      `${EVM_NETWORK} scan, ${where} (${how}): RPC calls ${callsByMethod(calls)} (${totalCalls(calls)})`,
+    );
+    return totalCalls(calls);
+  };
+
+  /** `count` new wallets, each with `perWallet` open orders (one through the API, the rest inserted). */
+  let walletsAdded = 0;
+  const openWallets = async (count: number, perWallet: number) => {
+    const opened: Order[] = [];
+    for (let i = 0; i < count; i++)
+      opened.push(...(await createOrders(ctx, 1, await addEvmWallet(ctx, `evm scan ${++walletsAdded}`))));
+    await insertOrders(ctx, {
+      template: opened.map((o) => o.reference),
+      count: perWallet - 1,
+      status: 'PENDING',
+      baseUnits: 600_000_000n,
+    });
+    /** The API-made order of the wallet in the middle, to pay. */
+    return opened[Math.floor(opened.length / 2)];
+  };
+
+  // One wallet with a few open orders; its first cycle starts the token's cursor.
+  const wallet = await addEvmWallet(ctx, 'evm scan');
+  const orders = await createOrders(ctx, evmScanSmall, wallet);
+  evm.chain.resetRpcCalls();
+  await scan();
+  const head = await evm.chain.blockNumber();
+  report.notes.push(
+    `${EVM_NETWORK} scan, the first cycle of a new cursor (a binary search on block times for the ` +
+      `oldest watched order, chain of ${head} blocks): RPC calls ${callsByMethod(evm.chain.rpcCalls)}; ` +
+      `later cycles read from the cursor, eth_getLogs ranges of ${ctx.server.deps.config.EVM_LOG_RANGE} blocks`,
+  );
+  const small = { idle: await measuredScan(), paid: await measuredScan({ order: orders[0], tagged: true }) };
+
+  // The same wallet with 10,000 open orders.
+  const [template] = orders;
+  if (!template) throw new Error('no scan order');
+  await insertOrders(ctx, {
+    template: template.reference,
+    count: evmScanLarge - (await countOpen(ctx, wallet.address)),
+    status: 'PENDING',
+    baseUnits: 500_000_000n,
+  });
+  const large = { idle: await measuredScan(), paid: await measuredScan({ order: orders[1], tagged: true }) };
+  await measuredScan({ order: orders[2], tagged: false });
+  report.notes.push(
+    `${EVM_NETWORK} scan RPC calls per cycle, ${evmScanLarge.toLocaleString('en')} vs ${evmScanSmall} open orders on one wallet: ` +
+      `no new payment ${versus(small.idle, large.idle)}, one payment by tag ${versus(small.paid, large.paid)}`,
+  );
+
+  // 100 watched wallets, as many open orders each as the one wallet above had; then 250.
+  await closeOpenOrders(ctx);
+  const toPay = await openWallets(evmWallets, evmScanSmall);
+  const many = { idle: await measuredScan(), paid: await measuredScan({ order: toPay, tagged: true }) };
+  const toPayToo = await openWallets(evmWalletsMore - evmWallets, evmScanSmall);
+  const most = { idle: await measuredScan(), paid: await measuredScan({ order: toPayToo, tagged: true }) };
+  report.notes.push(
+    `${EVM_NETWORK} scan RPC calls per cycle, ${evmWallets} vs 1 watched wallets (${evmScanSmall} open orders each): ` +
+      `no new payment ${versus(small.idle, many.idle)}, one payment by tag ${versus(small.paid, many.paid)}; ` +
+      `${evmWalletsMore} wallets: ${most.idle} and ${most.paid}`,
+  );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Printing
 
@@ -788,7 +1088,8 @@ async function machineFacts(ctx: Ctx): Promise<string[]> {
     `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM · load average ${os
       .loadavg()
       .map((l) => l.toFixed(2))
-      .join(' ')} · PostgreSQL ${pg?.server_version ?? '?'} (embedded) · local Solana chain (litesvm)`,
+      .join(' ')} · PostgreSQL ${pg?.server_version ?? '?'} (embedded) · local Solana chain (litesvm)` +
+      (ctx.evm ? ` · local EVM chain (Hardhat node, chain id ${EVM_CHAIN_ID})` : ''),
   ];
 }
 
@@ -826,20 +1127,57 @@ function printReport(facts: string[], report: Report): void {
 
 // ---------------------------------------------------------------------------------------------
 
-async function runBenches(ctx: Ctx): Promise<Report> {
+async function runBenches(ctx: Ctx, parts: ReadonlySet<Part>): Promise<Report> {
   const report: Report = { rows: [], notes: [] };
-  const created = await benchCreateOrders(ctx, report);
-  const [template] = created;
-  if (!template) throw new Error('no order was created');
-  await benchListing(ctx, report, template.reference);
-  await benchQr(ctx, report, created);
-  await benchPayments(ctx, report);
-  await benchScan(ctx, report);
-  await benchWebhooks(ctx, report);
+  if (parts.has('orders') || parts.has('listing') || parts.has('qr')) {
+    // Listing and QR codes work on orders of their own; unmeasured when POST /orders is not a part.
+    const created = parts.has('orders')
+      ? await benchCreateOrders(ctx, report)
+      : await createOrders(ctx, SIZES.qr);
+    const [template] = created;
+    if (!template) throw new Error('no order was created');
+    if (parts.has('listing')) await benchListing(ctx, report, template.reference);
+    if (parts.has('qr')) await benchQr(ctx, report, created);
+  }
+  if (parts.has('payments')) await benchPayments(ctx, report);
+  if (parts.has('scan')) await benchScan(ctx, report);
+  if (parts.has('webhooks')) await benchWebhooks(ctx, report);
+  if (parts.has('evm-payments')) await benchEvmPayments(ctx, report);
+  if (parts.has('evm-scan')) await benchEvmScan(ctx, report);
   return report;
 }
 
+/** The parts `--only` names (every part without it); null, after saying why, when it names none. */
+function selectedParts(): Set<Part> | null {
+  let only: string | undefined;
+  try {
+    only = parseArgs({ options: { only: { type: 'string' } } }).values.only;
+  } catch (error) {
+    console.error(errorMessage(error));
+    return null;
+  }
+  if (only === undefined) return new Set(PARTS);
+  const parts = new Set<Part>();
+  for (const name of only.split(',').map((p) => p.trim().toLowerCase())) {
+    const group = Object.hasOwn(PART_GROUPS, name)
+      ? PART_GROUPS[name]
+      : PARTS.includes(name as Part)
+        ? [name as Part]
+        : undefined;
+    if (!group) {
+      console.error(
+        `Unknown part "${name}" in --only: one of ${[...PARTS, ...Object.keys(PART_GROUPS)].join(', ')}`,
+      );
+      return null;
+    }
+    group.forEach((part) => parts.add(part));
+  }
+  return parts;
+}
+
 async function main(): Promise<number> {
+  const parts = selectedParts();
+  if (!parts) return 2;
   const cleanup = createCleanup();
   let interrupted = false;
   const finish = async (code: number) => {
@@ -859,9 +1197,9 @@ async function main(): Promise<number> {
 
   try {
     const started = now();
-    const ctx = await setUp(cleanup);
+    const ctx = await setUp(cleanup, { evm: parts.has('evm-payments') || parts.has('evm-scan') });
     const facts = await machineFacts(ctx);
-    const report = await runBenches(ctx);
+    const report = await runBenches(ctx, parts);
     printReport(facts, report);
     console.log(`\nwhole run (set-up included): ${((now() - started) / 1000).toFixed(1)} s`);
     return await finish(0);
