@@ -67,7 +67,11 @@ export const ZSolanaTransaction = z.object({
 export const ZEvmTransaction = z.object({
   chainId: z.number().int(),
   to: z.string().describe('Token contract'),
-  data: z.string().describe('ERC-20 transfer(recipient, amount) call data'),
+  data: z
+    .string()
+    .describe(
+      "ERC-20 transfer(recipient, amountDue) call data followed by the order's tag (its reference as 32 bytes)",
+    ),
   value: z.literal('0'),
   network: z.enum(['POLYGON', 'ETHEREUM']),
   reference: z.string(),
