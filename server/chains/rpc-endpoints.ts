@@ -1,6 +1,6 @@
 /**
  * A network's list of RPC endpoints (`*_RPC_URL`, comma-separated) behind one `fetch`: calls go to
- * the healthiest endpoint and fail over to the next on connection errors, timeouts, 429 and 5xx;
+ * the healthiest endpoint and fail over to the next on connection errors, timeouts, 429, 5xx, 401 and 403;
  * an endpoint that failed is skipped for `retryFailedAfterMs`, then tried again.
  * Solana's Connection and viem's http transport both take this `fetch`.
  */
@@ -18,12 +18,13 @@ export type EndpointHealth = {
 };
 
 /** Why an attempt counts against an endpoint (and the request moves on to the next one). */
-export type RpcFailureReason = 'timeout' | 'connection' | 'http_429' | 'http_5xx';
+export type RpcFailureReason = 'timeout' | 'connection' | 'http_429' | 'http_5xx' | 'http_auth';
 export const RPC_FAILURE_REASONS: readonly RpcFailureReason[] = [
   'timeout',
   'connection',
   'http_429',
   'http_5xx',
+  'http_auth',
 ];
 
 export type RpcEndpointPool = {
@@ -84,7 +85,7 @@ export function createRpcEndpointPool(opts: RpcEndpointPoolOptions): RpcEndpoint
       authorization,
       label: `#${i + 1} ${url.origin}`,
       failedAt: null,
-      failuresByReason: { timeout: 0, connection: 0, http_429: 0, http_5xx: 0 },
+      failuresByReason: { timeout: 0, connection: 0, http_429: 0, http_5xx: 0, http_auth: 0 },
       lastError: null,
     };
   });
@@ -120,6 +121,9 @@ export function createRpcEndpointPool(opts: RpcEndpointPoolOptions): RpcEndpoint
       if (res.status === 429) return { ok: false, reason: 'http_429', message: 'HTTP 429', response };
       if (res.status >= 500)
         return { ok: false, reason: 'http_5xx', message: `HTTP ${res.status}`, response };
+      // A refused or expired API key on one provider says nothing of the next one.
+      if (res.status === 401 || res.status === 403)
+        return { ok: false, reason: 'http_auth', message: `HTTP ${res.status}`, response };
       return { ok: true, response };
     } catch (error) {
       // The caller gave up: stop here, and it says nothing about this endpoint.

@@ -121,8 +121,10 @@ async function processFound(deps: Deps, chain: ChainAdapter, target: ScanTarget,
       await settleClaim(deps, transaction, locked, claim, tx);
     });
   } catch (error) {
-    // Reported through submit-tx at the same moment: that claim will be settled by the verifier.
+    // Reported through submit-tx at the same moment: the verifier settles that claim. Until it has,
+    // the cursor stays before this transaction (the claim may be for the wrong order).
     if (!(error instanceof UniqueConstraintError)) throw error;
+    return false;
   }
   return true;
 }

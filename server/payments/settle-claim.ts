@@ -80,8 +80,11 @@ export function judge(
     return { kind: 'reject', reason: `the transaction pays another order (reference ${others.named})` };
   if (blockTime && blockTime.getTime() < order.createdAt.getTime() - CLOCK_SKEW_MS)
     return { kind: 'reject', reason: 'the transaction does not name the order and predates it' };
+  // Full amounts are unique among payable orders; a remainder is not: it counts only when no other
+  // payable order's amount (or remainder) is the same, as the scanner would match it there first.
   const due = order.amountUnits - order.amountReceivedUnits;
-  if (credited === order.amountUnits || credited === due) return accept('amount');
+  if (credited === order.amountUnits) return accept('amount');
+  if (credited === due && !others.paidExactly) return accept('amount');
   const amounts = `${formatUnits(credited)} is neither the order's ${formatUnits(order.amountUnits)} nor the ${formatUnits(due)} due`;
   if (claim.source === 'scanner')
     return { kind: 'reject', reason: `the transaction does not name the order and ${amounts}` };

@@ -73,6 +73,18 @@ describe('the evidence ladder', () => {
     });
   });
 
+  it("a remainder that is another order's exact amount is that order's, not this one's", () => {
+    const partlyPaid = order({ amountReceivedUnits: 4_000_000n }); // 6 still due
+    const theirs = { named: null, paidExactly: 'B' }; // another payable order of exactly 6
+    const verdict = judge(deps, partlyPaid, claim(), tx([transfer(6_000_000n)]), theirs);
+    expect(verdict).toMatchObject({ kind: 'reject' });
+    expect((verdict as { reason: string }).reason).toMatch(/exact amount of another order \(reference B\)/);
+    // Its own full amount is unique among payable orders: that match stands.
+    expect(judge(deps, order(), claim(), tx([transfer(10_000_000n)]), theirs)).toMatchObject({
+      matchedBy: 'amount',
+    });
+  });
+
   it('3. claim: another amount, reported by the payer, naming and paying no other order', () => {
     expect(judge(deps, order(), claim('payer'), tx([transfer(9_950_000n)]))).toMatchObject({
       kind: 'accept',

@@ -114,7 +114,13 @@ describe('RPC endpoint pool: failover', () => {
     const [first, second] = p.health();
     expect(first).toMatchObject({ network: 'SOLANA', endpoint: `#1 ${dead}`, up: false, failures: 1 });
     expect(first!.lastError).toBe('ECONNREFUSED');
-    expect(first!.failuresByReason).toEqual({ timeout: 0, connection: 1, http_429: 0, http_5xx: 0 });
+    expect(first!.failuresByReason).toEqual({
+      timeout: 0,
+      connection: 1,
+      http_429: 0,
+      http_5xx: 0,
+      http_auth: 0,
+    });
     expect(second).toMatchObject({ endpoint: `#2 ${live.url}`, up: true, failures: 0, lastError: null });
   });
 
@@ -183,6 +189,21 @@ describe('RPC endpoint pool: failover', () => {
     expect(first.seen[0]!.body).toBe(RPC_BODY);
     expect(second.seen[0]!.body).toBe(RPC_BODY);
   });
+});
+
+describe('RPC endpoint pool: a refused API key', () => {
+  it.each([401, 403])(
+    'fails over on HTTP %i (that provider refuses the key; the next may not)',
+    async (status) => {
+      const first = await startServer(json(status, { error: 'invalid api key' }));
+      const second = await startServer(ok('second'));
+      const p = pool([first.url, second.url]);
+      const res = await p.fetch(first.url, post());
+      expect(res.status).toBe(200);
+      expect(second.seen).toHaveLength(1);
+      expect(p.health()[0]).toMatchObject({ up: false, failures: 1, failuresByReason: { http_auth: 1 } });
+    },
+  );
 });
 
 describe('RPC endpoint pool: responses that are not failover reasons', () => {

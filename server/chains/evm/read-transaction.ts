@@ -56,12 +56,10 @@ export async function readEvmTransaction(
   const receipt = (await call('eth_getTransactionReceipt', () =>
     client.request({ method: 'eth_getTransactionReceipt', params: [hash] }),
   )) as unknown as RawReceipt | null;
-  if (!receipt) {
-    const pending = await call('eth_getTransactionByHash', () =>
-      client.request({ method: 'eth_getTransactionByHash', params: [hash] }),
-    );
-    return { txId, state: pending ? 'not_final' : 'not_found' };
-  }
+  // No receipt: never mined, dropped by a reorganisation, or still waiting in a mempool, where a
+  // transaction can wait for ever. All count toward the claim's deadline; if it lands later, the
+  // scanner still finds a tagged or exact-amount payment (a claim-only one must be reported again).
+  if (!receipt) return { txId, state: 'not_found' };
   const height = BigInt(receipt.blockNumber);
   const head = await call('eth_blockNumber', () => client.getBlockNumber({ cacheTime: 0 }));
   if (head - height < BigInt(opts.confirmations)) return { txId, state: 'not_final' };
@@ -73,12 +71,15 @@ export async function readEvmTransaction(
   ]);
   if (!tx || block.hash?.toLowerCase() !== receipt.blockHash.toLowerCase())
     return { txId, state: 'not_final' };
-  const tag = tagOf((tx as { input?: string }).input);
+  const transfers = transfersOf(receipt.logs);
+  // A tag counts only on a call to a token contract that moved tokens in this transaction.
+  const { input, to } = tx as { input?: string; to?: string | null };
+  const tag = to && transfers.some((t) => t.token.toLowerCase() === to.toLowerCase()) ? tagOf(input) : null;
   return {
     txId,
     state: receipt.status === '0x1' ? 'final' : 'failed',
     blockTime: new Date(Number(block.timestamp) * 1000),
     tags: tag ? [tag] : [],
-    transfers: transfersOf(receipt.logs),
+    transfers,
   };
 }

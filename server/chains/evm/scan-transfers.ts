@@ -1,6 +1,7 @@
-import { pad, type Address, type PublicClient } from 'viem';
+import { pad, type Address, type Hex, type PublicClient } from 'viem';
 import type { FoundTransfer, ScanOptions, ScanPage, ScanTarget } from '../chain-adapter';
 import { topicAddress } from './address';
+import { ChainUnavailableError } from '../chain-errors';
 import { evmRpc } from './client';
 import { TRANSFER_TOPIC } from './read-transaction';
 
@@ -8,6 +9,8 @@ import { TRANSFER_TOPIC } from './read-transaction';
 export const RECIPIENTS_PER_CALL = 100;
 /** Log ranges read per scan call; a longer catch-up continues next cycle from the cursor. */
 export const MAX_RANGES_PER_SCAN = 50;
+/** Blocks before the cursor read again each cycle (see scanEvmTransfers). */
+export const RESCAN_BLOCKS = 16n;
 
 export type EvmScanOptions = { network: string; confirmations: number; logRange: number };
 
@@ -50,56 +53,87 @@ export async function scanEvmTransfers(
   const head = await evmRpc(opts.network, 'eth_blockNumber', () => client.getBlockNumber({ cacheTime: 0 }));
   const final = head - BigInt(opts.confirmations);
   if (final < 0n) return { found: [], cursor };
+  // Blocks after the cursor, and the last few before it again: a log query that failed over to an
+  // endpoint a little behind the one that gave the head answers without those blocks' logs.
   const start =
     cursor !== null
-      ? BigInt(cursor) + 1n
+      ? maxBigint(0n, BigInt(cursor) + 1n - RESCAN_BLOCKS)
       : await firstBlockAtOrAfter(client, opts.network, scan.since, final);
   const recipientTopics = target.recipients.map((r) => pad(r.toLowerCase() as Address));
   const found: FoundTransfer[] = [];
   const seen = new Set<string>();
   let scannedTo = start - 1n;
+  let range = BigInt(opts.logRange);
   for (
     let ranges = 0;
     scannedTo < final && ranges < MAX_RANGES_PER_SCAN && found.length < scan.limit;
     ranges++
   ) {
     const fromBlock = scannedTo + 1n;
-    const toBlock =
-      fromBlock + BigInt(opts.logRange) - 1n < final ? fromBlock + BigInt(opts.logRange) - 1n : final;
-    const logs: RawLog[] = [];
-    for (let i = 0; i < recipientTopics.length; i += RECIPIENTS_PER_CALL) {
-      const chunk = recipientTopics.slice(i, i + RECIPIENTS_PER_CALL);
-      const page = (await evmRpc(opts.network, 'eth_getLogs', () =>
-        client.request({
-          method: 'eth_getLogs',
-          params: [
-            {
-              address: target.key as Address,
-              topics: [TRANSFER_TOPIC, null, chunk],
-              fromBlock: `0x${fromBlock.toString(16)}`,
-              toBlock: `0x${toBlock.toString(16)}`,
-            },
-          ],
-        }),
-      )) as unknown as RawLog[];
-      logs.push(...page);
+    const toBlock = fromBlock + range - 1n < final ? fromBlock + range - 1n : final;
+    let logs: RawLog[];
+    try {
+      logs = await transferLogs(
+        client,
+        opts.network,
+        target.key as Address,
+        recipientTopics,
+        fromBlock,
+        toBlock,
+      );
+    } catch (error) {
+      // Providers refuse ranges with too many results: ask for half as many blocks.
+      if (!(error instanceof ChainUnavailableError) || toBlock === fromBlock) throw error;
+      range = maxBigint(1n, (toBlock - fromBlock + 1n) / 2n);
+      continue;
     }
-    logs.sort(
-      (a, b) =>
-        Number(BigInt(a.blockNumber) - BigInt(b.blockNumber)) ||
-        Number(BigInt(a.logIndex) - BigInt(b.logIndex)),
-    );
     for (const log of logs) {
       const txId = log.transactionHash.toLowerCase();
-      if (seen.has(txId)) continue; // one transaction pays at most one order
-      seen.add(txId);
-      found.push({
-        txId,
-        recipient: topicAddress(log.topics[2]!),
-        resumeBefore: (BigInt(log.blockNumber) - 1n).toString(),
-      });
+      const recipient = topicAddress(log.topics[2]!);
+      // A transaction pays at most one order, but it may pay several watched recipients (a batch
+      // payout): each one is looked at.
+      if (seen.has(`${txId}|${recipient}`)) continue;
+      seen.add(`${txId}|${recipient}`);
+      found.push({ txId, recipient, resumeBefore: (BigInt(log.blockNumber) - 1n).toString() });
     }
     scannedTo = toBlock;
   }
-  return { found, cursor: scannedTo >= 0n ? scannedTo.toString() : cursor };
+  const kept = cursor !== null && BigInt(cursor) > scannedTo ? cursor : scannedTo.toString();
+  return { found, cursor: scannedTo >= 0n ? kept : cursor };
+}
+
+const maxBigint = (a: bigint, b: bigint) => (a > b ? a : b);
+
+/** Transfer logs of `token` to any of the recipients in [fromBlock, toBlock], oldest first. */
+async function transferLogs(
+  client: PublicClient,
+  network: string,
+  token: Address,
+  recipientTopics: Hex[],
+  fromBlock: bigint,
+  toBlock: bigint,
+): Promise<RawLog[]> {
+  const logs: RawLog[] = [];
+  for (let i = 0; i < recipientTopics.length; i += RECIPIENTS_PER_CALL) {
+    const chunk = recipientTopics.slice(i, i + RECIPIENTS_PER_CALL);
+    const page = (await evmRpc(network, 'eth_getLogs', () =>
+      client.request({
+        method: 'eth_getLogs',
+        params: [
+          {
+            address: token,
+            topics: [TRANSFER_TOPIC, null, chunk],
+            fromBlock: `0x${fromBlock.toString(16)}`,
+            toBlock: `0x${toBlock.toString(16)}`,
+          },
+        ],
+      }),
+    )) as unknown as RawLog[];
+    logs.push(...page);
+  }
+  return logs.sort(
+    (a, b) =>
+      Number(BigInt(a.blockNumber) - BigInt(b.blockNumber)) ||
+      Number(BigInt(a.logIndex) - BigInt(b.logIndex)),
+  );
 }
