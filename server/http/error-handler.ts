@@ -3,6 +3,7 @@ import { RequestValidationError } from '@ts-rest/express';
 import type { ZodError } from 'zod';
 import { ErrorCode } from '../../contract';
 import { ChainUnavailableError, PayerAccountError } from '../chains/chain-errors';
+import { isDatabaseUnavailable } from '../db/is-database-unavailable';
 import { ApiError, zodDetails, type ErrorDetail } from '../errors';
 import type { Logger } from '../lib/logger';
 
@@ -38,14 +39,15 @@ function fromHttpError(err: { status?: unknown; statusCode?: unknown; type?: unk
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   if (err instanceof ChainUnavailableError) return ApiError.upstream(err.message);
+  if (isDatabaseUnavailable(err)) return ApiError.databaseUnavailable();
   if (err instanceof PayerAccountError) return ApiError.field('query.account', err.message);
   if (err instanceof RequestValidationError) return fromRequestValidation(err);
   if (err && typeof err === 'object') return fromHttpError(err);
   return null;
 }
 
-/** The transaction-request path; case-insensitive, as Express routes are. */
-const SOLANA_PAY_PATH = /^\/pay\/tx-request(\/|$)/i;
+/** The transaction-request paths (payments, refunds); case-insensitive, as Express routes are. */
+const SOLANA_PAY_PATH = /^\/pay\/(tx-request(\/|$)|refunds\/[^/]+\/tx-request\/?$)/i;
 
 /** The last handler: every failure leaves as the one error body; 500s say nothing of internals. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {

@@ -1,56 +1,118 @@
-import type { Request, RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit, type Options } from 'express-rate-limit';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Sequelize } from 'sequelize';
 import { ErrorCode } from '../../contract';
-import { ApiError } from '../errors';
 import type { Config } from '../config';
-
-function limitReached(message: string): Options['handler'] {
-  return (req, _res, next, options) => {
-    const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-    const seconds = reset
-      ? Math.max(1, Math.ceil((reset.getTime() - Date.now()) / 1000))
-      : Math.ceil(options.windowMs / 1000);
-    next(new ApiError(ErrorCode.RATE_LIMITED, message, undefined, { 'Retry-After': String(seconds) }));
-  };
-}
-
-const clientIp = (req: Request) => ipKeyGenerator(req.ip ?? 'unknown');
+import { createSharedQuota } from './shared-quota';
+import { ApiError } from '../errors';
 
 /**
- * Failed logins count against the client and the e-mail tried, and against the client alone
- * (so spraying many e-mails is capped too). Successful logins do not count.
- * The store is in memory: with several instances each keeps its own counts.
+ * Rate limits whose counters live in PostgreSQL, so every instance behind a load balancer counts
+ * against the same numbers (rate-limiter-flexible's PostgreSQL store, on the service's own pool).
  */
-export function loginRateLimits(config: Config): RequestHandler[] {
-  const windowMs = config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000;
-  const common = {
-    windowMs,
-    skipSuccessfulRequests: true,
-    standardHeaders: 'draft-7' as const,
-    legacyHeaders: false,
-    handler: limitReached('Too many failed attempts: wait before trying again'),
-  };
-  const email = (req: Request) => {
-    const value = (req.body as { email?: unknown } | undefined)?.email;
-    return typeof value === 'string' ? value.trim().toLowerCase().slice(0, 254) : '';
-  };
-  return [
-    rateLimit({
-      ...common,
-      limit: config.LOGIN_RATE_LIMIT_MAX,
-      keyGenerator: (req) => `${clientIp(req)}|${email(req)}`,
-    }),
-    rateLimit({ ...common, limit: config.LOGIN_RATE_LIMIT_MAX * 5, keyGenerator: clientIp }),
-  ];
+export type RateLimits = {
+  /** Failed logins per client and e-mail, and per client (5× as many): a success gives its point back. */
+  login: RequestHandler;
+  /** Authenticated calls per merchant and second (API_RATE_LIMIT_PER_SECOND). */
+  merchant(merchantId: string): Promise<void>;
+  /** Public routes per client address and minute (TRUST_PROXY decides which address that is). */
+  publicRoute: RequestHandler;
+  /** The payer's refund-address form (a public write), per client address, on top of publicRoute. */
+  refundAddress: RequestHandler;
+};
+
+const TABLE = 'rate_limits';
+
+function limiter(sequelize: Sequelize, keyPrefix: string, points: number, duration: number) {
+  return new RateLimiterPostgres({
+    storeClient: sequelize,
+    storeType: 'sequelize',
+    tableName: TABLE,
+    tableCreated: true, // by migration 0006
+    keyPrefix,
+    points,
+    duration,
+    // Once a key is over its limit, this instance answers it from memory until the window ends:
+    // a flood costs no database write per request.
+    inMemoryBlockOnConsumed: points,
+    inMemoryBlockDuration: duration,
+  });
 }
 
-export function apiRateLimit(config: Config): RequestHandler {
-  return rateLimit({
-    windowMs: 60_000,
-    limit: config.API_RATE_LIMIT_PER_MINUTE,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
-    keyGenerator: clientIp,
-    handler: limitReached('Too many requests: slow down'),
+function limited(message: string, res: RateLimiterRes): ApiError {
+  const seconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+  return new ApiError(ErrorCode.RATE_LIMITED, message, undefined, { 'Retry-After': String(seconds) });
+}
+
+/** A refusal by the limiter is a RateLimiterRes; anything else (the database is down) is an error. */
+function rejection(message: string, error: unknown): unknown {
+  return error instanceof RateLimiterRes ? limited(message, error) : error;
+}
+
+const clientAddress = (req: Request) => req.ip ?? 'unknown';
+
+export function createRateLimits(config: Config, sequelize: Sequelize): RateLimits {
+  const window = config.LOGIN_RATE_LIMIT_WINDOW_SECONDS;
+  const loginByEmail = limiter(sequelize, 'login:client-email', config.LOGIN_RATE_LIMIT_MAX, window);
+  const loginByClient = limiter(sequelize, 'login:client', config.LOGIN_RATE_LIMIT_MAX * 5, window);
+  // The hot path: every authenticated call. Taken in shares, not a database write per request.
+  const perMerchant = createSharedQuota(sequelize, {
+    prefix: 'api:merchant',
+    limit: config.API_RATE_LIMIT_PER_SECOND,
+    windowSeconds: 1,
   });
+  const perAddress = limiter(sequelize, 'public:client', config.PUBLIC_RATE_LIMIT_PER_MINUTE, 60);
+  const perAddressRefund = limiter(
+    sequelize,
+    'refund-address:client',
+    config.REFUND_ADDRESS_RATE_LIMIT_MAX,
+    config.REFUND_ADDRESS_RATE_LIMIT_WINDOW_SECONDS,
+  );
+  const tooManyLogins = 'Too many failed attempts: wait before trying again';
+
+  return {
+    login(req: Request, res: Response, next: NextFunction) {
+      const email = (req.body as { email?: unknown } | undefined)?.email;
+      const client = clientAddress(req);
+      const byEmail = `${client}|${typeof email === 'string' ? email.trim().toLowerCase().slice(0, 254) : ''}`;
+      // Every attempt takes a point first (so concurrent guesses cannot slip past the limit); a
+      // success gives it back, so only failures count.
+      Promise.all([loginByEmail.consume(byEmail), loginByClient.consume(client)]).then(
+        () => {
+          res.on('finish', () => {
+            if (res.statusCode < 400)
+              void Promise.all([loginByEmail.reward(byEmail), loginByClient.reward(client)]).catch(() => {});
+          });
+          next();
+        },
+        (error: unknown) => next(rejection(tooManyLogins, error)),
+      );
+    },
+
+    async merchant(merchantId) {
+      const answer = await perMerchant(merchantId);
+      if (!answer.allowed)
+        throw new ApiError(
+          ErrorCode.RATE_LIMITED,
+          `Too many requests: at most ${config.API_RATE_LIMIT_PER_SECOND} per second`,
+          undefined,
+          { 'Retry-After': String(Math.max(1, Math.ceil(answer.retryAfterMs / 1000))) },
+        );
+    },
+
+    publicRoute(req, _res, next) {
+      perAddress.consume(clientAddress(req)).then(
+        () => next(),
+        (error: unknown) => next(rejection('Too many requests: slow down', error)),
+      );
+    },
+
+    refundAddress(req, _res, next) {
+      perAddressRefund.consume(clientAddress(req)).then(
+        () => next(),
+        (error: unknown) =>
+          next(rejection('Too many refund address attempts: wait before trying again', error)),
+      );
+    },
+  };
 }

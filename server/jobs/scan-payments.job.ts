@@ -5,5 +5,5 @@ import type { Job } from './job';
 export const scanPaymentsJob: Job = {
   name: 'scan-payments',
   schedule: (config) => config.JOB_SCAN_PAYMENTS_CRON,
-  run: (deps) => scanPayments(deps),
+  run: (deps, { workerId }) => scanPayments(deps, { owner: workerId }),
 };

@@ -6,8 +6,16 @@ import { expireOrdersJob } from './expire-orders.job';
 import type { Job } from './job';
 import { scanPaymentsJob } from './scan-payments.job';
 import { verifyPaymentsJob } from './verify-payments.job';
+import { listenForWakeUps } from './wake-up';
+import { verifyRefundsJob } from './verify-refunds.job';
 
-export const JOBS: Job[] = [deliverEventsJob, expireOrdersJob, verifyPaymentsJob, scanPaymentsJob];
+export const JOBS: Job[] = [
+  deliverEventsJob,
+  expireOrdersJob,
+  verifyPaymentsJob,
+  scanPaymentsJob,
+  verifyRefundsJob,
+];
 
 export type JobRunner = {
   workerId: string;
@@ -47,16 +55,40 @@ export function startJobs(deps: Deps, jobs: Job[] = JOBS): JobRunner {
     return p;
   };
 
+  // Scheduled runs and wake-ups share one run per job at a time; a wake-up during a run asks for
+  // one more run right after it, so work committed meanwhile is not left to the next schedule.
+  const running = new Map<string, Promise<unknown>>();
+  const again = new Set<string>();
+  const trigger = (job: Job) => {
+    if (stopped) return;
+    if (running.has(job.name)) return void again.add(job.name);
+    const p = run(job).finally(() => {
+      running.delete(job.name);
+      if (again.delete(job.name)) trigger(job);
+    });
+    running.set(job.name, p);
+  };
+
   let stopped = false;
-  const tasks: ScheduledTask[] = deps.config.jobsEnabled
-    ? jobs.map((job) =>
-        cron.schedule(job.schedule(deps.config), () => (stopped ? undefined : run(job)), {
-          name: `${job.name}-${workerId}`,
-          noOverlap: true,
-          logger: cronLogger,
-        }),
-      )
-    : [];
+  const mine = jobs.filter((job) => deps.config.jobs.has(job.name));
+  const tasks: ScheduledTask[] = mine.map((job) =>
+    cron.schedule(job.schedule(deps.config), () => trigger(job), {
+      name: `${job.name}-${workerId}`,
+      noOverlap: true,
+      logger: cronLogger,
+    }),
+  );
+  const listener =
+    mine.length > 0
+      ? listenForWakeUps(
+          deps.db.url,
+          (name) => {
+            const job = mine.find((j) => j.name === name);
+            if (job) trigger(job);
+          },
+          log,
+        )
+      : null;
 
   return {
     workerId,
@@ -67,6 +99,7 @@ export function startJobs(deps: Deps, jobs: Job[] = JOBS): JobRunner {
     },
     async stop() {
       stopped = true;
+      await listener?.stop();
       await Promise.all(tasks.map((t) => t.destroy()));
       await Promise.allSettled([...inFlight]);
     },

@@ -4,5 +4,6 @@ import type { Job } from './job';
 export const verifyPaymentsJob: Job = {
   name: 'verify-payments',
   schedule: (config) => config.JOB_VERIFY_PAYMENTS_CRON,
-  run: (deps) => verifyDueClaims(deps, { batchSize: deps.config.JOB_BATCH_SIZE }),
+  run: (deps, { workerId }) =>
+    verifyDueClaims(deps, { batchSize: deps.config.JOB_BATCH_SIZE, owner: workerId }),
 };

@@ -1,13 +1,14 @@
-import { fn, col, Op, QueryTypes, UniqueConstraintError } from 'sequelize';
+import { randomUUID } from 'node:crypto';
+import { fn, col, Op, UniqueConstraintError } from 'sequelize';
 import type { ChainAdapter, FoundTransfer, ScanTarget } from '../chains/chain-adapter';
 import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
+import { releaseLease, renewLease, takeLeases } from '../jobs/lease';
 import { payableNow, payableWhere } from '../orders/payable';
 import { CLOCK_SKEW_MS, creditedTo, paysExactly } from './credited-to';
 import { settleClaim } from './settle-claim';
 
-const LEASE_SECONDS = 60;
 /** How far before its oldest watched order a never-scanned (or long idle) target is read back. */
 const FIRST_SCAN_LOOKBACK_MS = 5 * 60_000;
 /** Transactions settled per target and cycle; a larger backlog continues next cycle, in order. */
@@ -26,21 +27,36 @@ async function watchedRecipients(deps: Deps, network: string): Promise<Watched[]
   return rows.map((r) => ({ recipient: r.recipient, token: r.tokenMint, since: new Date(r.since) }));
 }
 
+type Scan = { network: string; owner: string; leaseSeconds: number };
+
+/** This worker's lease on a scan target was taken over: it stops and writes nothing. */
+class LeaseLost extends Error {}
+
 /** Leases the cursors of these targets for this worker; returns the ones it got. */
-async function leaseCursors(deps: Deps, network: string, keys: string[]) {
-  const { sequelize } = deps.db;
-  await sequelize.query(
+async function leaseCursors(deps: Deps, scan: Scan, keys: string[]) {
+  await deps.db.sequelize.query(
     `INSERT INTO scan_cursors (network, address) SELECT :network, unnest(ARRAY[:keys]::text[])
      ON CONFLICT DO NOTHING`,
-    { replacements: { network, keys } },
+    { replacements: { network: scan.network, keys } },
   );
-  return sequelize.query<{ address: string; cursor: string | null; scanned_at: Date | null }>(
-    `UPDATE scan_cursors SET locked_until = now() + make_interval(secs => :lease)
-      WHERE network = :network AND address IN (:keys) AND (locked_until IS NULL OR locked_until < now())
-      RETURNING address, cursor, scanned_at`,
-    { type: QueryTypes.SELECT, replacements: { network, keys, lease: LEASE_SECONDS } },
-  );
+  return takeLeases<{ address: string; cursor: string | null; scanned_at: Date | null }>(deps, {
+    table: 'scan_cursors',
+    where: 'network = :network AND address IN (:keys)',
+    order: 'address',
+    limit: keys.length,
+    owner: scan.owner,
+    seconds: scan.leaseSeconds,
+    returning: 'address, cursor, scanned_at',
+    replacements: { network: scan.network, keys },
+  });
 }
+
+const cursorKey = (scan: Scan, address: string) => ({
+  table: 'scan_cursors' as const,
+  key: 'network = :network AND address = :address',
+  replacements: { network: scan.network, address },
+  owner: scan.owner,
+});
 
 /**
  * The order a payment to (recipient, token) belongs to, by the evidence the scanner has: the one
@@ -132,6 +148,7 @@ async function processFound(deps: Deps, chain: ChainAdapter, target: ScanTarget,
 /** Reads what is new on one leased target and settles it; returns the cursor to keep. */
 async function scanTarget(
   deps: Deps,
+  scan: Scan,
   chain: ChainAdapter,
   target: ScanTarget,
   cursor: string | null,
@@ -144,7 +161,15 @@ async function scanTarget(
     onGap: (message) => deps.logger.error({ network: chain.network, target: target.key }, message),
   });
   let settled = 0;
+  let renewedAt = Date.now();
   for (const found of page.found) {
+    // A long backlog outlasts a lease: renew it while working, and stop (writing nothing) once
+    // another worker has taken the target over.
+    if (Date.now() - renewedAt > (scan.leaseSeconds * 1000) / 3) {
+      if (!(await renewLease(deps, { ...cursorKey(scan, target.key), seconds: scan.leaseSeconds })))
+        throw new LeaseLost();
+      renewedAt = Date.now();
+    }
     if (!(await processFound(deps, chain, target, found))) return { cursor: found.resumeBefore, settled };
     settled++;
   }
@@ -156,14 +181,19 @@ async function scanTarget(
  * is new since its cursor and settle it. RPC calls grow with the number of targets and of new
  * transactions, never with the number of open orders. A cursor only moves past what was settled.
  */
-export async function scanPayments(deps: Deps, opts: { maxPerAddress?: number } = {}): Promise<number> {
+export async function scanPayments(
+  deps: Deps,
+  opts: { owner?: string; maxPerAddress?: number } = {},
+): Promise<number> {
   let found = 0;
+  const owner = opts.owner ?? `scan-${randomUUID()}`;
   for (const chain of deps.chains.all()) {
+    const scan: Scan = { network: chain.network, owner, leaseSeconds: deps.config.JOB_LEASE_SECONDS };
     const watched = await watchedRecipients(deps, chain.network);
     if (watched.length === 0) continue;
     const targets = new Map(chain.scanTargets(watched).map((t) => [t.key, t]));
     const sinceOf = new Map(watched.map((w) => [`${w.recipient}|${w.token}`, w.since.getTime()]));
-    const leased = await leaseCursors(deps, chain.network, [...targets.keys()]);
+    const leased = await leaseCursors(deps, scan, [...targets.keys()]);
     for (const row of leased) {
       const target = targets.get(row.address)!;
       let oldest = Infinity;
@@ -178,6 +208,7 @@ export async function scanPayments(deps: Deps, opts: { maxPerAddress?: number } 
       try {
         const result = await scanTarget(
           deps,
+          scan,
           chain,
           target,
           next,
@@ -188,19 +219,26 @@ export async function scanPayments(deps: Deps, opts: { maxPerAddress?: number } 
         found += result.settled;
         advanced = true;
       } catch (error) {
+        if (error instanceof LeaseLost) {
+          deps.logger.warn(
+            { network: chain.network, target: target.key },
+            'scan lease lost to another worker',
+          );
+          continue; // the new holder owns the cursor now: write nothing
+        }
         if (!(error instanceof ChainUnavailableError)) throw error;
         deps.logger.warn(
           { network: chain.network, target: target.key, err: error.message },
           'payment scan postponed',
         );
-      } finally {
-        await deps.db.sequelize.query(
-          `UPDATE scan_cursors SET locked_until = NULL
-             ${advanced ? ', cursor = :next, scanned_at = now()' : ''}
-            WHERE network = :network AND address = :address`,
-          { replacements: { next, network: chain.network, address: row.address } },
-        );
       }
+      // Only while this worker still holds the lease: a worker that lost it (it stalled) must not
+      // set the cursor over the one the new holder moved.
+      await releaseLease(deps, {
+        ...cursorKey(scan, row.address),
+        set: advanced ? 'cursor = :next, scanned_at = :scannedAt' : undefined,
+        replacements: { ...cursorKey(scan, row.address).replacements, next, scannedAt: deps.clock() },
+      });
     }
   }
   return found;

@@ -1,29 +1,28 @@
-import { QueryTypes } from 'sequelize';
 import type { Network } from '../../contract';
-import type { Deps } from '../deps';
 import { ChainUnavailableError } from '../chains/chain-errors';
+import type { Deps } from '../deps';
+import { releaseLease, takeLeases } from '../jobs/lease';
 import { settleClaim } from './settle-claim';
 
-/** How long a worker holds a claim while it reads the chain; a dead worker's claims come back after it. */
-const LEASE_SECONDS = 60;
-
 /**
- * One bounded batch of reported transactions due for a check: leased with SKIP LOCKED (several
+ * One bounded batch of reported transactions due for a check: leased by this worker (several
  * instances share the work), read from the chain outside any database transaction, then settled
- * with the order and claim locked and re-checked.
+ * with the order and claim locked, only while this worker still holds the claim's lease.
  */
-export async function verifyDueClaims(deps: Deps, opts: { batchSize: number }): Promise<number> {
+export async function verifyDueClaims(
+  deps: Deps,
+  opts: { batchSize: number; owner: string },
+): Promise<number> {
   const { sequelize, models } = deps.db;
-  const due = await sequelize.query<{ id: string; network: string; tx_id: string }>(
-    `UPDATE payment_claims SET next_check_at = now() + make_interval(secs => :lease)
-      WHERE id IN (
-        SELECT id FROM payment_claims
-         WHERE status = 'PENDING' AND next_check_at <= now()
-         ORDER BY next_check_at LIMIT :batch
-         FOR UPDATE SKIP LOCKED)
-      RETURNING id, network, tx_id`,
-    { type: QueryTypes.SELECT, replacements: { lease: LEASE_SECONDS, batch: opts.batchSize } },
-  );
+  const due = await takeLeases<{ id: string; network: string; tx_id: string }>(deps, {
+    table: 'payment_claims',
+    where: "status = 'PENDING' AND next_check_at <= :now",
+    order: 'next_check_at',
+    limit: opts.batchSize,
+    owner: opts.owner,
+    seconds: deps.config.JOB_LEASE_SECONDS,
+    returning: 'id, network, tx_id',
+  });
 
   for (const row of due) {
     const chain = deps.chains.get(row.network as Network);
@@ -34,10 +33,13 @@ export async function verifyDueClaims(deps: Deps, opts: { batchSize: number }): 
       // The chain cannot be reached: try again later, without counting against the claim's deadline.
       if (!(error instanceof ChainUnavailableError)) throw error;
       deps.logger.warn({ txId: row.tx_id, err: error.message }, 'payment check postponed');
-      await models.PaymentClaim.update(
-        { nextCheckAt: new Date(deps.clock().getTime() + deps.config.PAYMENT_RECHECK_MS) },
-        { where: { id: row.id, status: 'PENDING' } },
-      );
+      await releaseLease(deps, {
+        table: 'payment_claims',
+        key: 'id = :id',
+        owner: opts.owner,
+        set: 'next_check_at = :next',
+        replacements: { id: row.id, next: new Date(deps.clock().getTime() + deps.config.PAYMENT_RECHECK_MS) },
+      });
       continue;
     }
     await sequelize.transaction(async (transaction) => {
@@ -48,7 +50,10 @@ export async function verifyDueClaims(deps: Deps, opts: { batchSize: number }): 
         lock: transaction.LOCK.UPDATE,
       });
       await claim.reload({ transaction, lock: transaction.LOCK.UPDATE });
-      if (!order || claim.status !== 'PENDING') return;
+      // Another worker took the claim over (this one stalled past its lease): its verdict stands.
+      if (!order || claim.status !== 'PENDING' || claim.lockedBy !== opts.owner) return;
+      claim.lockedBy = null;
+      claim.lockedUntil = null;
       await settleClaim(deps, transaction, order, claim, observed);
     });
   }

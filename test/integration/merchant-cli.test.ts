@@ -64,12 +64,8 @@ describe('merchant command line on the embedded database', () => {
   it('works with the server stopped and while it runs on the same data folder', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stablepay-cli-'));
     fs.chmodSync(dataDir, 0o755);
-    const env = {
-      DATA_DIR: dataDir,
-      EMBEDDED_PG_PORT: String(await freePort()),
-      DATABASE_URL: '',
-      LOG_LEVEL: 'silent',
-    };
+    // No EMBEDDED_PG_PORT: the CLI and the server find the database through the folder alone.
+    const env = { DATA_DIR: dataDir, EMBEDDED_PG_PORT: '', DATABASE_URL: '', LOG_LEVEL: 'silent' };
     try {
       // 1. No server running: the CLI starts the embedded PostgreSQL itself, then stops it.
       const first = await run(['create', '--email', 'first@example.com', '--password', PASSWORD], env);

@@ -1,0 +1,9 @@
+/** Every background job, by the name JOBS uses to pick what an instance runs. */
+export const JOB_NAMES = [
+  'deliver-events',
+  'expire-orders',
+  'verify-payments',
+  'scan-payments',
+  'verify-refunds',
+] as const;
+export type JobName = (typeof JOB_NAMES)[number];

@@ -1,0 +1,65 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { assertPublicUrl, isForbiddenAddress } from '../../server/events/ssrf-guard';
+import { signatureHeader } from '../../server/events/webhook-signature';
+import { constructEvent } from '../../sdk/src/webhooks';
+
+/** Rules that need no database: where a webhook may go, and how it is signed and checked. */
+
+describe('SSRF guard: addresses a webhook must never reach', () => {
+  it.each([
+    '127.0.0.1',
+    '127.255.0.9',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '169.254.169.254', // cloud metadata
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '::1',
+    '::',
+    'fd00::1',
+    'fe80::1',
+    '::ffff:127.0.0.1', // IPv4-mapped loopback
+    '::ffff:10.0.0.1',
+    '64:ff9b::a00:1', // NAT64 of 10.0.0.1
+    'not-an-ip',
+  ])('refuses %s', (address) => expect(isForbiddenAddress(address)).toBe(true));
+
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '192.169.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    'allows %s',
+    (address) => expect(isForbiddenAddress(address)).toBe(false),
+  );
+
+  it('refuses URLs whose host is a forbidden IP literal, without any lookup', async () => {
+    for (const url of [
+      'http://127.0.0.1/hook',
+      'https://[::1]/hook',
+      'http://169.254.169.254/latest/meta-data',
+    ])
+      await expect(assertPublicUrl(url)).rejects.toThrow();
+  });
+});
+
+describe('webhook signatures', () => {
+  const body = JSON.stringify({ id: 'evt_1', type: 'order.paid', data: { order: { reference: 'R' } } });
+  const t = 1_790_000_000;
+
+  it('signs "<t>.<body>" with HMAC-SHA256, one v1 per active secret', () => {
+    const header = signatureHeader(body, ['whsec_new', 'whsec_old'], t);
+    const hmac = (secret: string) => createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
+    expect(header).toBe(`t=${t},v1=${hmac('whsec_new')},v1=${hmac('whsec_old')}`);
+  });
+
+  it("is accepted by the SDK's verifier with either secret, and refused when anything changes", () => {
+    const header = signatureHeader(body, ['whsec_new', 'whsec_old'], t);
+    const now = t + 1; // seconds
+    for (const secret of ['whsec_new', 'whsec_old'])
+      expect(constructEvent({ payload: body, header, secret, now })).toMatchObject({ id: 'evt_1' });
+    expect(() => constructEvent({ payload: body, header, secret: 'whsec_other', now })).toThrow();
+    expect(() => constructEvent({ payload: `${body} `, header, secret: 'whsec_new', now })).toThrow();
+    expect(() => constructEvent({ payload: body, header, secret: 'whsec_new', now: t + 3600 })).toThrow(); // outside the tolerance: a replayed delivery
+  });
+});
