@@ -12,6 +12,20 @@ export type PaymentTarget = {
 };
 
 /**
+ * What a chain needs to build, link and find a refund: tokens sent back from an order's receiving
+ * wallet (which signs and pays the fee) to the refund address, named on chain by the refund's tag.
+ */
+export type RefundTarget = {
+  id: string;
+  tag: string;
+  token: Token;
+  tokenMint: string;
+  from: string;
+  to: string;
+  amountUnits: bigint;
+};
+
+/**
  * The transaction a payer signs. `body` holds the network's own fields of the transaction-request
  * response: Solana `{transaction}` (base64), EVM `{chainId, to, data, value}`.
  */
@@ -55,6 +69,8 @@ export type ScanTarget = {
   key: string;
   token: string;
   recipients: string[];
+  /** Only transfers sent by these wallets (refunds: the receiving wallet); absent: any sender. */
+  senders?: string[];
 };
 
 /** A transaction found paying a watched recipient, and the cursor to keep if it cannot be settled yet. */
@@ -107,4 +123,19 @@ export interface ChainAdapter {
    * bounded number of calls per target, whatever the number of orders.
    */
   scan(target: ScanTarget, cursor: string | null, opts: ScanOptions): Promise<ScanPage>;
+
+  /**
+   * The link the merchant's own wallet opens to send a refund: a Solana Pay transaction request
+   * (`solana:<base>/pay/refunds/<id>/tx-request`), or an EIP-681 transfer.
+   */
+  refundUri(baseUrl: string, target: RefundTarget): string;
+  /** Whether the refund link is a transaction request the service answers (Solana Pay). */
+  readonly refundTransactionRequests: boolean;
+  /**
+   * The unsigned refund, tagged with the refund, sent by `target.from` (its fee payer). Throws
+   * PayerAccountError when that wallet cannot sign a transaction itself.
+   */
+  buildRefundTransaction(target: RefundTarget): Promise<PaymentTransaction>;
+  /** Where `scan` finds the transactions that may be this refund (Solana: its tag; EVM: from -> to logs). */
+  refundScanTarget(target: RefundTarget): ScanTarget;
 }

@@ -1,9 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import type { EventType } from '../../contract';
+import type { EventType, Payment, Refund } from '../../contract';
 import type { Merchant, Order } from '../db/models';
 import type { Deps } from '../deps';
+import { wakeJob } from '../jobs/wake-up';
 import { presentOrder } from '../orders/present-order';
+
+/** What an event carries beside the order: the transfer or refund that caused it. */
+export type EventExtra = { payment?: Payment; refund?: Refund };
 
 /**
  * Writes an order event and its delivery tasks inside the caller's transaction: the event exists
@@ -18,6 +22,7 @@ export async function emitOrderEvent(
   at: Date,
   /** The order's merchant, when the caller already holds it (saves a read on the hot path). */
   knownMerchant?: Merchant,
+  extra: EventExtra = {},
 ): Promise<string> {
   const { Merchant: Merchants, Event, EventDelivery } = deps.db.models;
   const merchant = knownMerchant ?? (await Merchants.findByPk(order.merchantId, { transaction }));
@@ -27,7 +32,7 @@ export async function emitOrderEvent(
     id,
     type,
     createdAt: at.toISOString(),
-    data: { order: presentOrder(deps, order, merchant.fullName) },
+    data: { order: presentOrder(deps, order, merchant.fullName), ...extra },
   });
   await Event.create(
     { id, orderId: order.id, merchantId: merchant.id, type, body, createdAt: at },
@@ -47,5 +52,7 @@ export async function emitOrderEvent(
       { eventId: id, ...task, nextAttemptAt: at, createdAt: at, updatedAt: at },
       { transaction },
     );
+  // Senders in every instance start on it as soon as this commits, not at their next schedule.
+  if (tasks.length > 0) await wakeJob(deps.db.sequelize, transaction, 'deliver-events');
   return id;
 }

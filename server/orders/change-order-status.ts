@@ -4,7 +4,7 @@ import type { Order } from '../db/models';
 import type { AuditActor } from '../db/models/audit-entry';
 import type { Deps } from '../deps';
 import { recordAudit } from '../events/audit';
-import { emitOrderEvent } from '../events/emit-order-event';
+import { emitOrderEvent, type EventExtra } from '../events/emit-order-event';
 
 const EVENT_FOR_STATUS: Partial<Record<OrderStatus, EventType>> = {
   CONFIRMING: 'order.confirming',
@@ -28,6 +28,8 @@ export async function changeOrderStatus(
     data?: Record<string, unknown>;
     /** Default: the status's own event; null: none (the caller sends its own). */
     event?: EventType | null;
+    /** Carried by the event beside the order (the payment that caused the change). */
+    eventExtra?: EventExtra;
   },
 ) {
   const now = deps.clock();
@@ -47,5 +49,5 @@ export async function changeOrderStatus(
     now,
   );
   const event = change.event === undefined ? EVENT_FOR_STATUS[change.to] : change.event;
-  if (event) await emitOrderEvent(deps, transaction, order, event, now);
+  if (event) await emitOrderEvent(deps, transaction, order, event, now, undefined, change.eventExtra);
 }

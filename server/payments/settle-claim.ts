@@ -1,14 +1,17 @@
 import { Op, type Transaction } from 'sequelize';
 import type { OrderStatus } from '../../contract';
 import type { ObservedTransaction } from '../chains/chain-adapter';
-import type { Order, PaymentClaim } from '../db/models';
+import type { Merchant, Order, PaymentClaim } from '../db/models';
 import type { Deps } from '../deps';
 import { recordAudit } from '../events/audit';
 import { emitOrderEvent } from '../events/emit-order-event';
 import { formatUnits } from '../lib/decimal';
 import { changeOrderStatus } from '../orders/change-order-status';
 import { payableNow, payableWhere } from '../orders/payable';
+import { releaseAmount } from '../orders/unique-amount';
 import { CLOCK_SKEW_MS, creditedTo, paysExactly, senderTo } from './credited-to';
+import { presentPayment } from './present-payment';
+import { paysOrder, shortfallUnits, toleranceBps } from './underpayment-tolerance';
 
 export type MatchedBy = 'tag' | 'amount' | 'claim';
 
@@ -83,8 +86,8 @@ export function judge(
   // Full amounts are unique among payable orders; a remainder is not: it counts only when no other
   // payable order's amount (or remainder) is the same, as the scanner would match it there first.
   const due = order.amountUnits - order.amountReceivedUnits;
-  if (credited === order.amountUnits) return accept('amount');
-  if (credited === due && !others.paidExactly) return accept('amount');
+  if (order.amountUnique && credited === order.amountUnits) return accept('amount');
+  if (order.amountUnique && credited === due && !others.paidExactly) return accept('amount');
   const amounts = `${formatUnits(credited)} is neither the order's ${formatUnits(order.amountUnits)} nor the ${formatUnits(due)} due`;
   if (claim.source === 'scanner')
     return { kind: 'reject', reason: `the transaction does not name the order and ${amounts}` };
@@ -96,13 +99,17 @@ export function judge(
   return accept('claim');
 }
 
-/** The status the facts give, once a claim is settled. PAID is terminal. */
+/**
+ * The status the facts give, once a claim is settled. PAID is terminal; an order short by no more
+ * than the underpayment tolerance (`bps` of its amount) is PAID too.
+ */
 async function statusFromFacts(
   deps: Pick<Deps, 'db' | 'clock'>,
   order: Order,
   transaction: Transaction,
+  bps: number,
 ): Promise<OrderStatus> {
-  if (order.status === 'PAID' || order.amountReceivedUnits >= order.amountUnits) return 'PAID';
+  if (order.status === 'PAID' || paysOrder(order, bps)) return 'PAID';
   const pending = await deps.db.models.PaymentClaim.count({
     where: { orderId: order.id, status: 'PENDING' },
     transaction,
@@ -183,16 +190,33 @@ export async function settleClaim(
     );
   }
 
-  const next = await statusFromFacts(deps, order, transaction);
+  // The tolerance matters only while something is still missing: read the merchant then.
+  const merchant: Merchant | null =
+    shortfallUnits(order) > 0n && order.amountReceivedUnits > 0n
+      ? await models.Merchant.findByPk(order.merchantId, { transaction })
+      : null;
+  const bps = toleranceBps(deps.config, merchant);
+  const next = await statusFromFacts(deps, order, transaction, bps);
+  // Events caused by a credited transfer carry it (data.payment) beside the order.
+  const eventExtra = verdict.kind === 'accept' ? { payment: presentPayment(claim) } : {};
   if (next === 'PAID' && order.status !== 'PAID') {
+    // Paid: its amount may serve the next order to this wallet.
+    await releaseAmount(deps, order.reference, transaction);
     const landed = (verdict.kind === 'accept' && verdict.blockTime) || now;
     order.paidAt = landed;
     order.paidLate = landed > order.expiresAt;
+    const short = shortfallUnits(order);
+    const how = short > 0n ? 'paid within the underpayment tolerance' : 'paid in full';
     await changeOrderStatus(deps, transaction, order, {
       to: 'PAID',
       actor: 'system',
-      reason: order.paidLate ? 'paid in full after expiry (late payment)' : 'paid in full',
-      data: { amountReceived: formatUnits(order.amountReceivedUnits), txId: claim.txId },
+      reason: order.paidLate ? `${how} after expiry (late payment)` : how,
+      data: {
+        amountReceived: formatUnits(order.amountReceivedUnits),
+        txId: claim.txId,
+        ...(short > 0n ? { shortBy: formatUnits(short), toleranceBps: bps } : {}),
+      },
+      eventExtra,
     });
   } else if (next !== order.status) {
     await changeOrderStatus(deps, transaction, order, {
@@ -206,10 +230,11 @@ export async function settleClaim(
       // A rejection's news is order.payment_rejected: going back to where the order was is not news
       // (no second order.expired). An expiry with money received is news of a partial payment.
       event: verdict.kind === 'reject' ? null : next === 'EXPIRED' ? 'order.underpaid' : undefined,
+      eventExtra,
     });
   } else if (verdict.kind === 'accept' && next !== 'PAID') {
     // A further partial payment without a status change (UNDERPAID stays UNDERPAID).
-    await emitOrderEvent(deps, transaction, order, 'order.underpaid', now);
+    await emitOrderEvent(deps, transaction, order, 'order.underpaid', now, merchant ?? undefined, eventExtra);
   }
   // After the status change, so the event carries the order as it now is (back to PENDING, say).
   if (verdict.kind === 'reject')

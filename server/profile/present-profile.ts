@@ -12,6 +12,7 @@ export function presentProfile(m: Merchant): z.infer<typeof ZProfile> {
     messenger_chat_id: m.messengerChatId,
     messenger_bot_token_set: m.messengerBotTokenSealed !== null,
     webhook_secret_set: m.webhookSecretSealed !== null,
+    underpayment_tolerance_bps: m.underpaymentToleranceBps ?? null,
     created_at: m.createdAt.toISOString(),
     updated_at: m.updatedAt.toISOString(),
   };

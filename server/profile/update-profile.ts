@@ -19,6 +19,8 @@ export async function updateProfile(
   if (changes.messenger_bot_token !== undefined)
     merchant.messengerBotTokenSealed =
       changes.messenger_bot_token === null ? null : deps.secrets.seal(changes.messenger_bot_token);
+  if (changes.underpayment_tolerance_bps !== undefined)
+    merchant.underpaymentToleranceBps = changes.underpayment_tolerance_bps;
   merchant.updatedAt = deps.clock();
   await merchant.save();
   return presentProfile(merchant);

@@ -24,6 +24,7 @@ beforeAll(async () => {
     WEBHOOK_ALLOW_PRIVATE: 'true',
     JOB_DELIVER_EVENTS_CRON: '* * * * * *',
     JOB_VERIFY_PAYMENTS_CRON: '* * * * * *',
+    JOB_VERIFY_REFUNDS_CRON: '* * * * * *',
     WEBHOOK_RETRY_BASE_MS: '500',
   });
 });
@@ -99,5 +100,55 @@ describe('examples/ against a live local stack', () => {
     });
     expect(forged.status).toBe(400);
     await receiver.waitFor(/rejected: /);
+  }, 120_000);
+
+  it('refund-order shows the ledger, then creates, signs, sends and verifies a refund', async () => {
+    const m = await newMerchant(server);
+    const shop = Keypair.generate();
+    await chain.fundSol(shop.publicKey);
+    await server.api('POST', '/users/me/wallets', {
+      token: m.token,
+      body: { network: 'SOLANA', public_address: shop.publicKey.toBase58() },
+    });
+    const mint = new PublicKey(server.config.USDT_MINT_SOLANA);
+    const order = await server.api('POST', '/orders', {
+      token: m.token,
+      body: { network: 'SOLANA', token: 'USDT', amount: '3' },
+    });
+    const reference = order.body.reference as string;
+    const payer = await chain.newPayer({ mint, units: 5_000_000n });
+    const txId = await chain.transfer({
+      payer,
+      recipientOwner: shop.publicKey,
+      mint,
+      amountUnits: 3_000_000n,
+      reference: new PublicKey(reference),
+    });
+    await server.api('POST', `/pay/${reference}/submit-tx`, { body: { txId } });
+    for (let i = 0; i < 100; i++) {
+      const got = await server.api('GET', `/orders/${reference}`, { token: m.token });
+      if (got.body.status === 'PAID') break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+
+    const refund = run('examples/refund-order.ts', [], {
+      STABLEPAY_URL: server.url,
+      STABLEPAY_EMAIL: m.email,
+      STABLEPAY_PASSWORD: 'correct horse battery staple',
+      ORDER_REFERENCE: reference,
+      REFUND_AMOUNT: '1.25',
+      REFUND_TO: payer.publicKey.toBase58(),
+      REFUND_REASON: 'Damaged item',
+      SOLANA_RPC_URL: chain.url,
+      MERCHANT_SECRET_KEY: JSON.stringify([...shop.secretKey]),
+      WAIT_MS: '60000',
+    });
+    expect(await refund.exited, refund.output()).toBe(0);
+    const out = refund.output();
+    expect(out).toContain(`payment     3.000000 USDT from ${payer.publicKey.toBase58()} (tag) ${txId}`);
+    expect(out).toMatch(/refund\s+rf_[0-9a-f]{32} PENDING 1\.250000 USDT/);
+    expect(out).toMatch(/status\s+SUCCEEDED/);
+    expect(out).toMatch(/refunded\s+1\.250000 USDT/);
+    expect(await chain.tokenBalance(payer.publicKey, mint)).toBe(2_000_000n + 1_250_000n);
   }, 120_000);
 });

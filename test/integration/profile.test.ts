@@ -26,6 +26,7 @@ const PROFILE_KEYS = [
   'messenger_bot_token_set',
   'messenger_chat_id',
   'phone',
+  'underpayment_tolerance_bps',
   'updated_at',
   'webhook_secret_set',
   'webhook_url',

@@ -114,5 +114,32 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
 
     scan: (target, cursor, scan) =>
       scanEvmTransfers(client, { network, confirmations, logRange: opts.logRange }, target, cursor, scan),
+
+    // EIP-681 carries no tag: a refund sent from this link is matched by its exact amount.
+    refundUri: (_baseUrl, target) =>
+      `ethereum:${target.tokenMint}@${opts.chainId}/transfer?address=${target.to}&uint256=${target.amountUnits.toString()}`,
+    refundTransactionRequests: false,
+
+    async buildRefundTransaction(target): Promise<PaymentTransaction> {
+      const to = normalizeEvmAddress(target.to);
+      if (!to) throw new Error(`refund address is not an EVM address: "${target.to}"`);
+      return {
+        body: {
+          chainId: opts.chainId,
+          to: getAddress(target.tokenMint),
+          data: taggedTransferData(to, target.amountUnits, target.tag),
+          value: '0',
+        },
+        message: `Refund ${formatUnits(target.amountUnits, TOKEN_DECIMALS, 0)} ${target.token}`,
+      };
+    },
+
+    // Transfer logs of the token from the receiving wallet to the refund address.
+    refundScanTarget: (target) => ({
+      key: target.tokenMint,
+      token: target.tokenMint,
+      recipients: [target.to],
+      senders: [target.from],
+    }),
   };
 }

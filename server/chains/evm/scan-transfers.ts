@@ -60,6 +60,7 @@ export async function scanEvmTransfers(
       ? maxBigint(0n, BigInt(cursor) + 1n - RESCAN_BLOCKS)
       : await firstBlockAtOrAfter(client, opts.network, scan.since, final);
   const recipientTopics = target.recipients.map((r) => pad(r.toLowerCase() as Address));
+  const senderTopics = target.senders?.map((s) => pad(s.toLowerCase() as Address)) ?? null;
   const found: FoundTransfer[] = [];
   const seen = new Set<string>();
   let scannedTo = start - 1n;
@@ -80,6 +81,7 @@ export async function scanEvmTransfers(
         recipientTopics,
         fromBlock,
         toBlock,
+        senderTopics,
       );
     } catch (error) {
       // Providers refuse ranges with too many results: ask for half as many blocks.
@@ -104,7 +106,7 @@ export async function scanEvmTransfers(
 
 const maxBigint = (a: bigint, b: bigint) => (a > b ? a : b);
 
-/** Transfer logs of `token` to any of the recipients in [fromBlock, toBlock], oldest first. */
+/** Transfer logs of `token` to any of the recipients (from any of the senders, when given) in [fromBlock, toBlock], oldest first. */
 async function transferLogs(
   client: PublicClient,
   network: string,
@@ -112,6 +114,7 @@ async function transferLogs(
   recipientTopics: Hex[],
   fromBlock: bigint,
   toBlock: bigint,
+  senderTopics: Hex[] | null = null,
 ): Promise<RawLog[]> {
   const logs: RawLog[] = [];
   for (let i = 0; i < recipientTopics.length; i += RECIPIENTS_PER_CALL) {
@@ -122,7 +125,7 @@ async function transferLogs(
         params: [
           {
             address: token,
-            topics: [TRANSFER_TOPIC, null, chunk],
+            topics: [TRANSFER_TOPIC, senderTopics, chunk],
             fromBlock: `0x${fromBlock.toString(16)}`,
             toBlock: `0x${toBlock.toString(16)}`,
           },

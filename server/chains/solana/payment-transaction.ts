@@ -27,6 +27,8 @@ export type TransferTransactionInput = {
   blockhash: string;
   lastValidBlockHeight: number;
   microLamportsPerCu: number;
+  /** Default `stablepay:<reference>`. */
+  memo?: string;
 };
 
 /** The merchant's token account for a mint; owners may be off-curve (multisig vaults, PDAs). */
@@ -57,7 +59,7 @@ export function buildTransferTransaction(input: TransferTransactionInput): Trans
   const memo = new TransactionInstruction({
     programId: MEMO_PROGRAM_ID,
     keys: [],
-    data: Buffer.from(`stablepay:${reference.toBase58()}`, 'utf8'),
+    data: Buffer.from(input.memo ?? `stablepay:${reference.toBase58()}`, 'utf8'),
   });
 
   return new Transaction({

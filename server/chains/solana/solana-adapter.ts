@@ -171,5 +171,45 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
 
     scan: (target, cursor, scan) =>
       listSolanaTransactions(connection, opts.commitment, target.key, target.recipients[0]!, cursor, scan),
+
+    refundUri: (baseUrl, target) => `solana:${baseUrl}/pay/refunds/${target.id}/tx-request`,
+    refundTransactionRequests: true,
+
+    async buildRefundTransaction(target): Promise<PaymentTransaction> {
+      const from = new PublicKey(target.from);
+      if (!PublicKey.isOnCurve(from.toBytes()))
+        throw new PayerAccountError(
+          'the receiving wallet is an off-curve address (a program or multisig account): send the refund with its own tools',
+        );
+      const mint = new PublicKey(target.tokenMint);
+      const [microLamportsPerCu, latest] = await Promise.all([
+        priorityFee(merchantTokenAccount(mint, from)),
+        solanaRpc('getLatestBlockhash', () => connection.getLatestBlockhash('confirmed')),
+      ]);
+      // The same shape as a payment, the other way round: the receiving wallet pays the fee and
+      // creates the payer's token account when it is missing; the tag makes the refund findable.
+      const transaction = buildTransferTransaction({
+        payer: from,
+        recipient: new PublicKey(target.to),
+        mint,
+        reference: new PublicKey(target.tag),
+        amountUnits: target.amountUnits,
+        blockhash: latest.blockhash,
+        lastValidBlockHeight: latest.lastValidBlockHeight,
+        microLamportsPerCu,
+        memo: `stablepay-refund:${target.tag}`,
+      });
+      return {
+        body: {
+          transaction: transaction
+            .serialize({ requireAllSignatures: false, verifySignatures: false })
+            .toString('base64'),
+        },
+        message: `Refund ${formatUnits(target.amountUnits, TOKEN_DECIMALS, 0)} ${target.token}`,
+      };
+    },
+
+    // Every transaction naming the refund's tag: the tag is an account key of the transfer.
+    refundScanTarget: (target) => ({ key: target.tag, token: target.tokenMint, recipients: [target.to] }),
   };
 }

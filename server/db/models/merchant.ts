@@ -21,6 +21,8 @@ export class Merchant extends Model<InferAttributes<Merchant>, InferCreationAttr
   declare webhookSecretSealed: CreationOptional<string | null>;
   declare previousWebhookSecretSealed: CreationOptional<string | null>;
   declare previousWebhookSecretExpiresAt: CreationOptional<Date | null>;
+  /** Overrides UNDERPAYMENT_TOLERANCE_BPS when set. */
+  declare underpaymentToleranceBps: CreationOptional<number | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -39,6 +41,7 @@ export class Merchant extends Model<InferAttributes<Merchant>, InferCreationAttr
         webhookSecretSealed: DataTypes.TEXT,
         previousWebhookSecretSealed: DataTypes.TEXT,
         previousWebhookSecretExpiresAt: DataTypes.DATE,
+        underpaymentToleranceBps: DataTypes.INTEGER,
         createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
         updatedAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
       },

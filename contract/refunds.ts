@@ -1,0 +1,234 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import {
+  ZDateTime,
+  ZDecimalAmount,
+  ZDecimalOut,
+  ZNetwork,
+  ZToken,
+  errors,
+  merchantAuth,
+  publicRoute,
+} from './common';
+import { ZIdempotencyHeaders, ZReferenceParams } from './orders';
+import { ZPayErrorBody, ZSolanaPayLabel } from './pay';
+
+const c = initContract();
+
+export const REFUND_STATUSES = ['AWAITING_ADDRESS', 'PENDING', 'SUCCEEDED', 'FAILED'] as const;
+export const ZRefundStatus = z.enum(REFUND_STATUSES);
+export type RefundStatus = z.infer<typeof ZRefundStatus>;
+
+export const MATCHED_BY = ['tag', 'amount', 'claim'] as const;
+export const ZMatchedBy = z
+  .enum(MATCHED_BY)
+  .describe('The evidence that tied the transfer to the order: its tag, its exact amount, or a claim');
+
+/** Refund ids are random (they open a public page): `rf_` and 32 hex digits. */
+export const REFUND_ID_PATTERN = /^rf_[0-9a-f]{32}$/;
+export const ZRefundIdParams = z.object({
+  refundId: z.string().regex(REFUND_ID_PATTERN, 'must be a refund id (rf_ and 32 hex digits)'),
+});
+
+/** One transfer credited to an order: the payments ledger. */
+export const ZPayment = z.object({
+  txId: z.string(),
+  network: ZNetwork,
+  from: z.string().nullable().describe("The sender's wallet (null when the chain does not say)"),
+  amount: ZDecimalOut.describe('What this transfer credited to the order'),
+  matchedBy: ZMatchedBy,
+  blockTime: ZDateTime.nullable(),
+  createdAt: ZDateTime,
+});
+export type Payment = z.infer<typeof ZPayment>;
+
+export const ZSolanaRefundTransaction = z
+  .object({ transaction: z.string().describe('Base64 transaction; the receiving wallet is the fee payer') })
+  .describe('Solana: sign with the receiving wallet (the blockhash is fresh for about a minute)');
+export const ZEvmRefundTransaction = z
+  .object({
+    chainId: z.number().int(),
+    to: z.string().describe('Token contract'),
+    data: z.string().describe("ERC-20 transfer(refund address, amount) followed by the refund's tag"),
+    value: z.literal('0'),
+  })
+  .describe('Polygon/Ethereum: send from the receiving wallet');
+
+export const ZRefund = z.object({
+  id: z.string().describe('rf_…'),
+  orderReference: z.string(),
+  status: ZRefundStatus,
+  network: ZNetwork,
+  token: ZToken,
+  amount: ZDecimalOut,
+  from: z.string().describe("The order's receiving wallet, which sends the refund"),
+  to: z.string().nullable().describe('Where the refund goes; null while the payer has not said'),
+  reason: z.string().nullable(),
+  tag: z.string().describe('Names the refund on chain (Solana reference key; EVM calldata tag)'),
+  refundUrl: z.string().url().describe("The payer's page, where they give an address"),
+  payUrl: z
+    .string()
+    .nullable()
+    .describe(
+      "A link for the merchant's own wallet: Solana Pay transaction request, or EIP-681 transfer (null while no address)",
+    ),
+  qrData: z.string().nullable().describe('Exactly what a QR code must encode (the same as payUrl)'),
+  transaction: z
+    .union([ZSolanaRefundTransaction, ZEvmRefundTransaction])
+    .nullable()
+    .describe('The unsigned refund transaction (null while no address, or while the chain is unreachable)'),
+  txId: z.string().nullable().describe('The verified refund transaction'),
+  failureReason: z.string().nullable(),
+  deadlineAt: ZDateTime.describe('Without a verified transfer by then, the refund FAILS'),
+  createdAt: ZDateTime,
+  updatedAt: ZDateTime,
+});
+export type Refund = z.infer<typeof ZRefund>;
+
+export const ZCreateRefundBody = z
+  .object({
+    amount: ZDecimalAmount.optional().describe('Default: everything refundable (received less refunded)'),
+    reason: z.string().trim().min(1).max(500).optional(),
+    to: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Refund address; without it the payer gives one on refundUrl'),
+  })
+  .strict();
+export type CreateRefundBody = z.infer<typeof ZCreateRefundBody>;
+
+/** What the payer's page shows: nothing of the merchant's private settings. */
+export const ZPublicRefund = z.object({
+  id: z.string(),
+  status: ZRefundStatus,
+  network: ZNetwork,
+  token: ZToken,
+  amount: ZDecimalOut,
+  to: z.string().nullable(),
+  merchantName: z.string().nullable(),
+  orderReference: z.string(),
+  addressFormat: z.string().describe('What a valid address looks like on this network'),
+  txId: z.string().nullable(),
+  deadlineAt: ZDateTime,
+});
+export type PublicRefund = z.infer<typeof ZPublicRefund>;
+
+export const ZRefundAddressBody = z.object({ address: z.string().trim().min(1).max(100) }).strict();
+
+export const ZRefundTxRequest = z.object({
+  transaction: z.string().describe('Base64 transaction for the receiving wallet to sign'),
+  message: z.string(),
+});
+
+/** Solana Pay: errors on the transaction-request path also carry a top-level `message`. */
+const txRequestErrors = (() => {
+  const base = errors(
+    'VALIDATION_ERROR',
+    'NOT_FOUND',
+    'CONFLICT',
+    'UPSTREAM_UNAVAILABLE',
+    'PAYLOAD_TOO_LARGE',
+  );
+  return Object.fromEntries(Object.keys(base).map((s) => [s, ZPayErrorBody])) as {
+    [K in keyof typeof base]: typeof ZPayErrorBody;
+  };
+})();
+
+const list = <T extends z.ZodTypeAny>(item: T) => z.object({ items: z.array(item) });
+const orderErrors = errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'NOT_FOUND');
+
+export const refundsContract = c.router(
+  {
+    payments: {
+      method: 'GET',
+      path: '/orders/:reference/payments',
+      summary: 'The payments ledger: every transfer credited to the order, oldest first',
+      metadata: merchantAuth,
+      pathParams: ZReferenceParams,
+      responses: { 200: list(ZPayment), ...orderErrors },
+    },
+    create: {
+      method: 'POST',
+      path: '/orders/:reference/refunds',
+      summary: 'Refund all or part of what an order received',
+      description:
+        'Never more than received less refunded (pending refunds included). The service builds the unsigned transaction from the receiving wallet; it holds no keys. Without `to`, the payer gives the address on `refundUrl`.',
+      metadata: merchantAuth,
+      pathParams: ZReferenceParams,
+      headers: ZIdempotencyHeaders,
+      body: ZCreateRefundBody,
+      responses: {
+        201: ZRefund,
+        ...errors(
+          'VALIDATION_ERROR',
+          'UNAUTHENTICATED',
+          'NOT_FOUND',
+          'CONFLICT',
+          'PAYLOAD_TOO_LARGE',
+          'UPSTREAM_UNAVAILABLE',
+        ),
+      },
+    },
+    list: {
+      method: 'GET',
+      path: '/orders/:reference/refunds',
+      summary: "The order's refunds, oldest first",
+      metadata: merchantAuth,
+      pathParams: ZReferenceParams,
+      responses: { 200: list(ZRefund), ...orderErrors },
+    },
+    info: {
+      method: 'GET',
+      path: '/pay/refunds/:refundId',
+      summary: "A refund as its payer sees it (the refund page's data)",
+      metadata: publicRoute,
+      pathParams: ZRefundIdParams,
+      responses: { 200: ZPublicRefund, ...errors('VALIDATION_ERROR', 'NOT_FOUND') },
+    },
+    setAddress: {
+      method: 'POST',
+      path: '/pay/refunds/:refundId/address',
+      summary: 'The payer gives the address to refund to (once)',
+      metadata: publicRoute,
+      pathParams: ZRefundIdParams,
+      body: ZRefundAddressBody,
+      responses: {
+        200: ZPublicRefund,
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'),
+      },
+    },
+    page: {
+      method: 'GET',
+      path: '/refund/:refundId',
+      summary: "The payer's refund page (HTML; English, Portuguese or Spanish)",
+      metadata: publicRoute,
+      pathParams: ZRefundIdParams,
+      query: z.object({ lang: z.string().max(20).optional().describe('en, pt-BR or es') }),
+      responses: {
+        200: c.otherResponse({ contentType: 'text/html; charset=utf-8', body: z.string() }),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+      },
+    },
+    txRequest: {
+      method: 'GET',
+      path: '/pay/refunds/:refundId/tx-request',
+      summary: "Solana Pay transaction request for the merchant's wallet: label and icon",
+      metadata: publicRoute,
+      pathParams: ZRefundIdParams,
+      responses: { 200: ZSolanaPayLabel, ...txRequestErrors },
+    },
+    txRequestPost: {
+      method: 'POST',
+      path: '/pay/refunds/:refundId/tx-request',
+      summary: 'Solana Pay transaction request (POST {account}: the receiving wallet)',
+      metadata: publicRoute,
+      pathParams: ZRefundIdParams,
+      body: z.object({ account: z.string().max(100) }),
+      responses: { 200: ZRefundTxRequest, ...txRequestErrors },
+    },
+  },
+  { strictStatusCodes: true },
+);

@@ -1,0 +1,69 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+import type { Network, RefundStatus } from '../../../contract';
+import { bigintColumn } from './bigint-attribute';
+
+/** Tokens sent back from an order's receiving wallet to its payer, verified on chain. */
+export class Refund extends Model<InferAttributes<Refund>, InferCreationAttributes<Refund>> {
+  declare id: string;
+  declare orderId: string;
+  declare merchantId: string;
+  declare network: Network;
+  declare tokenMint: string;
+  /** The order's receiving wallet: it sends the refund and pays the fee. */
+  declare fromAddress: string;
+  declare toAddress: string | null;
+  /** A fresh 32-byte key (base58) naming the refund on chain, like an order's reference. */
+  declare tag: string;
+  declare amountUnits: bigint;
+  declare reason: string | null;
+  declare status: RefundStatus;
+  declare matchedBy: CreationOptional<'tag' | 'amount' | null>;
+  declare txId: CreationOptional<string | null>;
+  declare failureReason: CreationOptional<string | null>;
+  declare scanCursor: CreationOptional<string | null>;
+  declare addressSetAt: Date | null;
+  declare deadlineAt: Date;
+  declare nextCheckAt: CreationOptional<Date>;
+  /** The worker checking it now (server/jobs/lease.ts), and until when. */
+  declare lockedBy: CreationOptional<string | null>;
+  declare lockedUntil: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize) {
+    this.init(
+      {
+        id: { type: DataTypes.TEXT, primaryKey: true },
+        orderId: { type: DataTypes.BIGINT, allowNull: false },
+        merchantId: { type: DataTypes.UUID, allowNull: false },
+        network: { type: DataTypes.TEXT, allowNull: false },
+        tokenMint: { type: DataTypes.TEXT, allowNull: false },
+        fromAddress: { type: DataTypes.TEXT, allowNull: false },
+        toAddress: DataTypes.TEXT,
+        tag: { type: DataTypes.TEXT, allowNull: false },
+        amountUnits: bigintColumn('amountUnits'),
+        reason: DataTypes.TEXT,
+        status: { type: DataTypes.TEXT, allowNull: false },
+        matchedBy: DataTypes.TEXT,
+        txId: DataTypes.TEXT,
+        failureReason: DataTypes.TEXT,
+        scanCursor: DataTypes.TEXT,
+        addressSetAt: DataTypes.DATE,
+        deadlineAt: { type: DataTypes.DATE, allowNull: false },
+        nextCheckAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        lockedBy: DataTypes.TEXT,
+        lockedUntil: DataTypes.DATE,
+        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        updatedAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+      },
+      { sequelize, tableName: 'refunds' },
+    );
+  }
+}

@@ -1,0 +1,9 @@
+import { verifyRefunds } from '../refunds/verify-refunds';
+import type { Job } from './job';
+
+export const verifyRefundsJob: Job = {
+  name: 'verify-refunds',
+  schedule: (config) => config.JOB_VERIFY_REFUNDS_CRON,
+  run: (deps, { workerId }) =>
+    verifyRefunds(deps, { batchSize: deps.config.JOB_BATCH_SIZE, owner: workerId }),
+};

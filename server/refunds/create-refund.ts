@@ -1,0 +1,131 @@
+import type { CreateRefundBody, Refund as RefundBody } from '../../contract';
+import type { Merchant } from '../db/models';
+import type { Deps } from '../deps';
+import { ApiError } from '../errors';
+import { recordAudit } from '../events/audit';
+import { formatUnits, parseUnits } from '../lib/decimal';
+import { findOrder } from '../orders/find-order';
+import {
+  claimKey,
+  findReplay,
+  requestHash,
+  storeResponse,
+  type IdempotencyScope,
+} from '../orders/idempotency';
+import { newReference } from '../orders/new-reference';
+import { committedRefundUnits } from './committed-refunds';
+import { emitRefundEvent } from './emit-refund-event';
+import { newRefundId } from './new-refund-id';
+import { buildRefundBody, presentRefund } from './present-refund';
+import { refundableUnits, refundAmount, refundDeadline } from './refund-rules';
+
+export type CreateRefundResult = { body: RefundBody; replayed: boolean };
+
+/** What the idempotency record keeps: the refund, presented afresh on replay (its transaction expires). */
+type StoredRefund = { refundId: string };
+
+/**
+ * Refunds all or part of what an order received. The order row is locked while what is left to
+ * refund is counted, so concurrent requests can never refund more than was received. The refund is
+ * PENDING when the address is known, else AWAITING_ADDRESS until the payer gives one.
+ */
+export async function createRefund(
+  deps: Deps,
+  input: { merchant: Merchant; reference: string; body: CreateRefundBody; idempotencyKey?: string },
+): Promise<CreateRefundResult> {
+  const { models, sequelize } = deps.db;
+  const { merchant, body } = input;
+  const scope: IdempotencyScope | null = input.idempotencyKey
+    ? {
+        merchantId: merchant.id,
+        key: input.idempotencyKey,
+        requestHash: requestHash({ refundOf: input.reference, ...body }),
+      }
+    : null;
+  if (scope) {
+    const earlier = await findReplay<StoredRefund>(deps, scope);
+    if (earlier) return { body: await presentStored(deps, earlier.body), replayed: true };
+  }
+
+  const probe = await findOrder(models, { reference: input.reference, merchantId: merchant.id });
+  const chain = deps.chains.get(probe.network);
+  const to = body.to === undefined ? null : chain.normalizeAddress(body.to);
+  if (body.to !== undefined && to === null) throw ApiError.field('body.to', chain.addressFormat);
+  if (to !== null && to === probe.recipient)
+    throw ApiError.field('body.to', "is the order's receiving wallet, which sends the refund");
+  const requested = body.amount === undefined ? null : parseUnits(body.amount);
+
+  const created = await sequelize.transaction(async (transaction) => {
+    if (scope) {
+      const earlier = await claimKey<StoredRefund>(deps, scope, transaction);
+      if (earlier) return { stored: earlier.body, replayed: true };
+    }
+    const order = await findOrder(
+      models,
+      { reference: input.reference, merchantId: merchant.id },
+      { transaction, lock: true },
+    );
+    const committed = await committedRefundUnits(deps.db, order.id, transaction);
+    const refundable = refundableUnits(order.amountReceivedUnits, committed);
+    const amount = refundAmount(requested, refundable);
+    if (!amount.ok)
+      throw ApiError.field(
+        'body.amount',
+        `${amount.reason}: the order received ${formatUnits(order.amountReceivedUnits)} ${order.token}, ${formatUnits(committed)} of it is refunded or being refunded, ${formatUnits(refundable)} can be refunded`,
+      );
+
+    const now = deps.clock();
+    const refund = await models.Refund.create(
+      {
+        id: newRefundId(),
+        orderId: order.id,
+        merchantId: merchant.id,
+        network: order.network,
+        tokenMint: order.tokenMint,
+        fromAddress: order.recipient,
+        toAddress: to,
+        tag: newReference(),
+        amountUnits: amount.units,
+        reason: body.reason ?? null,
+        status: to ? 'PENDING' : 'AWAITING_ADDRESS',
+        addressSetAt: to ? now : null,
+        deadlineAt: refundDeadline(now, deps.config.REFUND_DEADLINE_SECONDS),
+        nextCheckAt: now,
+        createdAt: now,
+        updatedAt: now,
+      },
+      { transaction },
+    );
+    await recordAudit(
+      models,
+      transaction,
+      {
+        orderId: order.id,
+        type: 'refund.created',
+        actor: 'merchant',
+        data: {
+          refundId: refund.id,
+          amount: formatUnits(refund.amountUnits),
+          to,
+          reason: refund.reason,
+          status: refund.status,
+        },
+      },
+      now,
+    );
+    await emitRefundEvent(deps, transaction, order, refund, 'refund.created', now, merchant);
+    const stored: StoredRefund = { refundId: refund.id };
+    if (scope) await storeResponse(deps, scope, { status: 201, body: stored }, transaction);
+    return { stored, replayed: false };
+  });
+  return { body: await presentStored(deps, created.stored), replayed: created.replayed };
+}
+
+/** The refund as it is now, with a fresh transaction. */
+async function presentStored(deps: Deps, stored: StoredRefund): Promise<RefundBody> {
+  const { models } = deps.db;
+  const refund = await models.Refund.findByPk(stored.refundId);
+  const order = refund && (await models.Order.findByPk(refund.orderId));
+  if (!refund || !order) throw ApiError.notFound('Refund');
+  return presentRefund(deps, refund, order, await buildRefundBody(deps, refund, order));
+}

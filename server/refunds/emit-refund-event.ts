@@ -1,0 +1,25 @@
+import type { Transaction } from 'sequelize';
+import type { Merchant, Order, Refund } from '../db/models';
+import type { Deps } from '../deps';
+import { emitOrderEvent } from '../events/emit-order-event';
+import { presentRefund } from './present-refund';
+
+export type RefundEventType = 'refund.created' | 'refund.succeeded' | 'refund.failed';
+
+/**
+ * A refund event through the order's outbox (webhook and messenger): `data.refund` beside
+ * `data.order`. The refund is carried without its transaction, which would be stale by delivery.
+ */
+export function emitRefundEvent(
+  deps: Pick<Deps, 'db' | 'config' | 'chains'>,
+  transaction: Transaction,
+  order: Order,
+  refund: Refund,
+  type: RefundEventType,
+  at: Date,
+  merchant?: Merchant,
+) {
+  return emitOrderEvent(deps, transaction, order, type, at, merchant, {
+    refund: presentRefund(deps, refund, order),
+  });
+}

@@ -1,0 +1,26 @@
+import type { Refund as RefundBody } from '../../contract';
+import type { Deps } from '../deps';
+import { findOrder } from '../orders/find-order';
+import { buildRefundBody, presentRefund } from './present-refund';
+
+/** A merchant's order's refunds, oldest first, each pending one with a fresh transaction. */
+export async function listRefunds(
+  deps: Pick<Deps, 'db' | 'config' | 'chains' | 'logger'>,
+  input: { merchantId: string; reference: string },
+): Promise<{ items: RefundBody[] }> {
+  const { models } = deps.db;
+  const order = await findOrder(models, { reference: input.reference, merchantId: input.merchantId });
+  const refunds = await models.Refund.findAll({
+    where: { orderId: order.id },
+    order: [
+      ['createdAt', 'ASC'],
+      ['id', 'ASC'],
+    ],
+  });
+  const items = await Promise.all(
+    refunds.map(async (refund) =>
+      presentRefund(deps, refund, order, await buildRefundBody(deps, refund, order)),
+    ),
+  );
+  return { items };
+}

@@ -1,0 +1,26 @@
+import type { PublicRefund } from '../../contract';
+import type { Order, Refund } from '../db/models';
+import type { Deps } from '../deps';
+import { formatUnits } from '../lib/decimal';
+
+/** What the payer's refund page shows: no merchant settings, no reason (it is the merchant's note). */
+export function presentPublicRefund(
+  deps: Pick<Deps, 'chains'>,
+  refund: Refund,
+  order: Order,
+  merchantName: string | null,
+): PublicRefund {
+  return {
+    id: refund.id,
+    status: refund.status,
+    network: refund.network,
+    token: order.token,
+    amount: formatUnits(refund.amountUnits),
+    to: refund.toAddress,
+    merchantName,
+    orderReference: order.reference,
+    addressFormat: deps.chains.get(refund.network).addressFormat,
+    txId: refund.txId,
+    deadlineAt: refund.deadlineAt.toISOString(),
+  };
+}

@@ -1,0 +1,124 @@
+import { Op, type Transaction } from 'sequelize';
+import type { Deps } from '../deps';
+import { recordAudit } from '../events/audit';
+import { formatUnits } from '../lib/decimal';
+import { emitRefundEvent } from './emit-refund-event';
+import { OPEN_REFUND_STATUSES } from './refund-rules';
+
+/** Locks the order, then the refund (the one lock order of every refund change). */
+async function lockRefund(deps: Pick<Deps, 'db'>, refundId: string, transaction: Transaction) {
+  const { models } = deps.db;
+  const probe = await models.Refund.findByPk(refundId, { attributes: ['orderId'], transaction });
+  if (!probe) return null;
+  const order = await models.Order.findByPk(probe.orderId, { transaction, lock: transaction.LOCK.UPDATE });
+  const refund = await models.Refund.findByPk(refundId, { transaction, lock: transaction.LOCK.UPDATE });
+  return order && refund ? { order, refund } : null;
+}
+
+/**
+ * A verified refund transfer: the refund SUCCEEDED, the order's amountRefunded grows, with audit and
+ * `refund.succeeded` in the same transaction. False when the refund is no longer pending or the
+ * transaction already settled another refund (one transaction refunds at most one refund).
+ */
+export async function succeedRefund(
+  deps: Deps,
+  input: { refundId: string; txId: string; matchedBy: 'tag' | 'amount'; blockTime: Date | null },
+): Promise<boolean> {
+  const { models, sequelize } = deps.db;
+  return sequelize.transaction(async (transaction) => {
+    const locked = await lockRefund(deps, input.refundId, transaction);
+    if (!locked || locked.refund.status !== 'PENDING') return false;
+    const { order, refund } = locked;
+    const taken = await models.Refund.findOne({
+      where: { network: refund.network, txId: input.txId, id: { [Op.ne]: refund.id } },
+      attributes: ['id'],
+      transaction,
+    });
+    if (taken) return false;
+    const now = deps.clock();
+    refund.status = 'SUCCEEDED';
+    refund.txId = input.txId;
+    refund.matchedBy = input.matchedBy;
+    refund.updatedAt = now;
+    await refund.save({ transaction });
+    order.amountRefundedUnits += refund.amountUnits;
+    order.updatedAt = now;
+    await order.save({ transaction });
+    await recordAudit(
+      models,
+      transaction,
+      {
+        orderId: order.id,
+        type: 'refund.succeeded',
+        actor: 'system',
+        data: {
+          refundId: refund.id,
+          txId: input.txId,
+          amount: formatUnits(refund.amountUnits),
+          amountRefunded: formatUnits(order.amountRefundedUnits),
+          to: refund.toAddress,
+          matchedBy: input.matchedBy,
+          blockTime: input.blockTime?.toISOString() ?? null,
+        },
+      },
+      now,
+    );
+    await emitRefundEvent(deps, transaction, order, refund, 'refund.succeeded', now);
+    return true;
+  });
+}
+
+/** The deadline passed without a verified transfer: FAILED, with audit and `refund.failed`. */
+export async function failRefund(deps: Deps, input: { refundId: string; reason: string }): Promise<boolean> {
+  const { models, sequelize } = deps.db;
+  return sequelize.transaction(async (transaction) => {
+    const locked = await lockRefund(deps, input.refundId, transaction);
+    if (!locked || !(OPEN_REFUND_STATUSES as readonly string[]).includes(locked.refund.status)) return false;
+    const { order, refund } = locked;
+    const now = deps.clock();
+    refund.status = 'FAILED';
+    refund.failureReason = input.reason;
+    refund.updatedAt = now;
+    await refund.save({ transaction });
+    await recordAudit(
+      models,
+      transaction,
+      {
+        orderId: order.id,
+        type: 'refund.failed',
+        actor: 'system',
+        data: { refundId: refund.id, amount: formatUnits(refund.amountUnits), reason: input.reason },
+      },
+      now,
+    );
+    await emitRefundEvent(deps, transaction, order, refund, 'refund.failed', now);
+    return true;
+  });
+}
+
+/** A transaction that names or looks like the refund but does not pay it: in the audit, once. */
+export async function recordRefundRejection(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  input: { orderId: string; refundId: string; txId: string; reason: string },
+) {
+  const { models, sequelize } = deps.db;
+  const type = 'refund.transaction_rejected';
+  const seen = await models.AuditEntry.findOne({
+    where: { orderId: input.orderId, type, data: { refundId: input.refundId, txId: input.txId } },
+    attributes: ['id'],
+  });
+  if (seen) return;
+  await sequelize.transaction((transaction) =>
+    recordAudit(
+      models,
+      transaction,
+      {
+        orderId: input.orderId,
+        type,
+        actor: 'system',
+        data: { refundId: input.refundId, txId: input.txId, reason: input.reason },
+      },
+      deps.clock(),
+    ),
+  );
+}

@@ -1,0 +1,111 @@
+import { releaseLease, takeLeases } from '../jobs/lease';
+import { ChainUnavailableError } from '../chains/chain-errors';
+import type { Deps } from '../deps';
+import { CLOCK_SKEW_MS } from '../payments/credited-to';
+import { judgeRefund, type RefundFacts } from './judge-refund';
+import { refundTarget } from './refund-target';
+import { failRefund, recordRefundRejection, succeedRefund } from './settle-refund';
+
+/** Candidate transactions read per refund and cycle; more continue next cycle from the cursor. */
+const MAX_FOUND_PER_CHECK = 50;
+
+/**
+ * One bounded batch of open refunds due for a look, leased by this worker (server/jobs/lease.ts)
+ * so several instances share the work. A PENDING refund is looked for on chain from its own cursor (Solana: transactions
+ * naming its tag; EVM: token transfers from the receiving wallet to the refund address) and each
+ * candidate is judged like a payment; one without a verified transfer by its deadline FAILS.
+ */
+export async function verifyRefunds(deps: Deps, opts: { batchSize: number; owner: string }): Promise<number> {
+  const due = await takeLeases<{ id: string }>(deps, {
+    table: 'refunds',
+    where: "status IN ('AWAITING_ADDRESS', 'PENDING') AND next_check_at <= :now",
+    order: 'next_check_at',
+    limit: opts.batchSize,
+    owner: opts.owner,
+    seconds: deps.config.JOB_LEASE_SECONDS,
+    returning: 'id',
+  });
+  for (const row of due) {
+    await checkRefund(deps, row.id, opts.owner);
+    // Done with it (whatever was written): the lease goes, if this worker still holds it.
+    await releaseLease(deps, {
+      table: 'refunds',
+      key: 'id = :id',
+      replacements: { id: row.id },
+      owner: opts.owner,
+    });
+  }
+  return due.length;
+}
+
+async function checkRefund(deps: Deps, refundId: string, owner: string) {
+  const { models } = deps.db;
+  const refund = await models.Refund.findByPk(refundId);
+  const order = refund && (await models.Order.findByPk(refund.orderId));
+  if (!refund || !order) return;
+  const now = deps.clock();
+  const deadline = `within ${deps.config.REFUND_DEADLINE_SECONDS} s`;
+
+  const target = refundTarget(refund, order);
+  if (refund.status === 'AWAITING_ADDRESS' || !target) {
+    if (now > refund.deadlineAt)
+      await failRefund(deps, { refundId, reason: `the payer gave no refund address ${deadline}` });
+    else
+      await models.Refund.update(
+        { nextCheckAt: refund.deadlineAt },
+        { where: { id: refundId, status: 'AWAITING_ADDRESS' } },
+      );
+    return;
+  }
+  if (refund.status !== 'PENDING') return;
+
+  const chain = deps.chains.get(refund.network);
+  const sendableSince = refund.addressSetAt ?? refund.createdAt;
+  const facts: RefundFacts = { ...target, sendableSince };
+  let cursor = refund.scanCursor;
+  let waiting = false;
+  try {
+    const page = await chain.scan(chain.refundScanTarget(target), cursor, {
+      since: new Date(sendableSince.getTime() - CLOCK_SKEW_MS),
+      limit: MAX_FOUND_PER_CHECK,
+      onGap: (message) => deps.logger.error({ refundId }, message),
+    });
+    cursor = page.cursor;
+    for (const found of page.found) {
+      const verdict = judgeRefund(facts, await chain.readTransaction(found.txId));
+      if (verdict.kind === 'wait') {
+        // Not final yet: look again from just before it, and do not fail the refund meanwhile.
+        cursor = found.resumeBefore;
+        waiting = true;
+        break;
+      }
+      if (verdict.kind === 'reject')
+        await recordRefundRejection(deps, {
+          orderId: order.id,
+          refundId,
+          txId: found.txId,
+          reason: verdict.reason,
+        });
+      if (verdict.kind !== 'accept') continue;
+      if (await succeedRefund(deps, { refundId, txId: found.txId, ...verdict })) return;
+    }
+  } catch (error) {
+    // The chain cannot be reached: try again later; the deadline waits for a look at the chain.
+    if (!(error instanceof ChainUnavailableError)) throw error;
+    deps.logger.warn({ refundId, err: error.message }, 'refund check postponed');
+    await models.Refund.update(
+      { nextCheckAt: new Date(now.getTime() + deps.config.PAYMENT_RECHECK_MS) },
+      { where: { id: refundId, status: 'PENDING' } },
+    );
+    return;
+  }
+  if (now > refund.deadlineAt && !waiting) {
+    await failRefund(deps, { refundId, reason: `no verified refund transfer ${deadline}` });
+    return;
+  }
+  // Only while this worker still holds the refund: a stalled one must not set the cursor back.
+  await models.Refund.update(
+    { scanCursor: cursor, nextCheckAt: new Date(now.getTime() + deps.config.PAYMENT_RECHECK_MS) },
+    { where: { id: refundId, status: 'PENDING', lockedBy: owner } },
+  );
+}

@@ -1,0 +1,620 @@
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { getAddress, toHex, type Address, type Hex } from 'viem';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { decodeBase58 } from '../../server/lib/base58';
+import { createClient } from '../../sdk/src/client';
+import { sendRefund } from '../../sdk/src/refunds';
+import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/local-evm';
+import {
+  sleep,
+  startPaymentHarness,
+  type HarnessShop,
+  type PaidOrder,
+  type PaymentHarness,
+} from '../support/payment-harness';
+import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { expectErrorBody, startTestServer } from '../support/test-server';
+
+/**
+ * The payments ledger, underpayment tolerance and refunds, end to end on the local Solana chain and
+ * a local Polygon chain: the merchant's wallet keys are the test's, the service only builds, links
+ * and verifies. Jobs are driven by hand. A second server with a 2-second REFUND_DEADLINE_SECONDS
+ * (same database, same chains) shows a refund that is never sent failing.
+ */
+
+const DEADLINE_SECONDS = 2;
+const POLYGON_CONFIRMATIONS = 2;
+
+let solana: LocalSolana;
+let polygon: LocalEvm;
+let solanaMint: PublicKey;
+let polygonUsdt: Address;
+let h: PaymentHarness;
+let short: PaymentHarness;
+
+beforeAll(async () => {
+  [solana, polygon] = await Promise.all([startLocalSolana(), startLocalEvm({ chainId: 137 })]);
+  solanaMint = await solana.createMint();
+  polygonUsdt = getAddress(await polygon.deployToken());
+  const env = {
+    SOLANA_RPC_URL: solana.url,
+    USDT_MINT_SOLANA: solanaMint.toBase58(),
+    SOLANA_COMMITMENT: 'finalized',
+    PUBLIC_BASE_URL: 'https://pay.example.test',
+    POLYGON_RPC_URL: polygon.url,
+    USDT_CONTRACT_POLYGON: polygonUsdt,
+    POLYGON_CHAIN_ID: '137',
+    POLYGON_CONFIRMATIONS: String(POLYGON_CONFIRMATIONS),
+    EVM_LOG_RANGE: '50',
+    REFUND_ADDRESS_RATE_LIMIT_MAX: '100000',
+  };
+  h = await startPaymentHarness(env);
+  short = await startPaymentHarness({ ...env, REFUND_DEADLINE_SECONDS: String(DEADLINE_SECONDS) });
+}, 120_000);
+
+afterAll(async () => {
+  await h?.stop();
+  await short?.stop();
+  await solana?.stop();
+  await polygon?.stop();
+});
+
+afterEach(() => {
+  expect(h.takeJobFailures()).toEqual([]);
+  expect(short.takeJobFailures()).toEqual([]);
+});
+
+type Refund = {
+  id: string;
+  orderReference: string;
+  status: string;
+  network: string;
+  amount: string;
+  from: string;
+  to: string | null;
+  tag: string;
+  refundUrl: string;
+  payUrl: string | null;
+  qrData: string | null;
+  transaction: { transaction: string } | { chainId: number; to: string; data: string; value: '0' } | null;
+  txId: string | null;
+  failureReason: string | null;
+  deadlineAt: string;
+};
+type Order = PaidOrder & { amountRefunded: string };
+
+/** One network as the tests drive it: wallets, payments, and sending what the service built. */
+type Driver = {
+  network: 'SOLANA' | 'POLYGON';
+  /** A shop whose receiving wallet the test holds the key of. */
+  newShop(harness?: PaymentHarness): Promise<{ shop: HarnessShop; key: Keypair | LocalWallet }>;
+  /** A payer holding tokens; its address as the service writes it. */
+  newPayer(): Promise<{ address: string; key: Keypair | LocalWallet }>;
+  /** A fresh address nobody uses. */
+  freshAddress(): string;
+  /** A transfer of `units` from `key` to `to`, tagged with `tag` when given; final when it returns. */
+  transfer(key: Keypair | LocalWallet, to: string, units: bigint, tag?: string): Promise<string>;
+  /** Signs and sends the refund as the merchant's wallet would (Solana Pay request / the EVM call). */
+  sendRefund(harness: PaymentHarness, refund: Refund, key: Keypair | LocalWallet): Promise<string>;
+  balance(address: string): Promise<bigint>;
+  /** An address of the right form that fails the network's checks. */
+  badAddress: string;
+};
+
+const solanaDriver: Driver = {
+  network: 'SOLANA',
+  async newShop(harness = h) {
+    const key = Keypair.generate();
+    await solana.fundSol(key.publicKey);
+    return { shop: await harness.newShop('SOLANA', key.publicKey.toBase58()), key };
+  },
+  async newPayer() {
+    const key = await solana.newPayer({ mint: solanaMint, units: 1_000_000_000n });
+    return { address: key.publicKey.toBase58(), key };
+  },
+  freshAddress: () => Keypair.generate().publicKey.toBase58(),
+  transfer: (key, to, units, tag) =>
+    solana.transfer({
+      payer: key as Keypair,
+      recipientOwner: new PublicKey(to),
+      mint: solanaMint,
+      amountUnits: units,
+      reference: tag ? new PublicKey(tag) : undefined,
+    }),
+  async sendRefund(harness, refund, key) {
+    // The merchant's wallet speaks Solana Pay: the link names the request, POST {account} builds it.
+    expect(refund.payUrl).toBe(`solana:https://pay.example.test/pay/refunds/${refund.id}/tx-request`);
+    const label = await harness.server.api('GET', `/pay/refunds/${refund.id}/tx-request`);
+    expect(label.status, label.text).toBe(200);
+    expect(label.body.icon).toBe('https://pay.example.test/pay/icon.svg');
+    const res = await harness.server.api('POST', `/pay/refunds/${refund.id}/tx-request`, {
+      body: { account: (key as Keypair).publicKey.toBase58() },
+    });
+    expect(res.status, res.text).toBe(200);
+    return solana.signAndSend(res.body.transaction, key as Keypair);
+  },
+  balance: (address) => solana.tokenBalance(new PublicKey(address), solanaMint),
+  badAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+};
+
+const polygonDriver: Driver = {
+  network: 'POLYGON',
+  async newShop(harness = h) {
+    const key = await polygon.newWallet();
+    return { shop: await harness.newShop('POLYGON', key.address), key };
+  },
+  async newPayer() {
+    const key = await polygon.newWallet({ token: polygonUsdt, units: 1_000_000_000n });
+    return { address: key.address, key };
+  },
+  freshAddress: () => randomEvmAddress(),
+  async transfer(key, to, units, tag) {
+    const tx = await polygon.transfer({
+      from: key as LocalWallet,
+      token: polygonUsdt,
+      to: to as Address,
+      units,
+      dataSuffix: tag ? toHex(decodeBase58(tag)!) : undefined,
+    });
+    await polygon.mine(POLYGON_CONFIRMATIONS);
+    return tx;
+  },
+  async sendRefund(_harness, refund, key) {
+    const built = refund.transaction as { chainId: number; to: Address; data: Hex; value: '0' };
+    expect(built).toMatchObject({ chainId: 137, to: polygonUsdt, value: '0' });
+    expect(built.data.slice(-64)).toBe(toHex(decodeBase58(refund.tag)!).slice(2));
+    const tx = await polygon.sendTransaction({ from: key as LocalWallet, to: built.to, data: built.data });
+    await polygon.mine(POLYGON_CONFIRMATIONS);
+    return tx;
+  },
+  balance: (address) => polygon.balanceOf(polygonUsdt, address as Address),
+  badAddress: '0x52908400098527886e0F7030069857D2E4169EE7', // bad EIP-55 checksum
+};
+
+function randomEvmAddress(): string {
+  return getAddress(toHex(Keypair.generate().publicKey.toBytes().slice(0, 20)));
+}
+
+const units = (amount: string) => BigInt(Math.round(Number(amount) * 1e6));
+
+describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
+  /** A shop, a payer, and an order of `amount` paid with `paid` (tagged), settled. */
+  async function paidOrder(amount: string, paid = amount, harness = h) {
+    const { shop, key } = await d.newShop(harness);
+    const payer = await d.newPayer();
+    const order = await harness.createOrder(shop, { amount });
+    const txId = await d.transfer(payer.key, shop.wallet, units(paid), order.reference);
+    const status = units(paid) >= units(amount) ? 'PAID' : 'UNDERPAID';
+    const settled = (await harness.settle(shop, order.reference, status)) as Order;
+    return { shop, key, payer, order: settled, txId };
+  }
+
+  const createRefund = (
+    shop: HarnessShop,
+    reference: string,
+    body: object,
+    headers?: Record<string, string>,
+  ) => h.server.api<Refund>('POST', `/orders/${reference}/refunds`, { token: shop.token, body, headers });
+  const listRefunds = async (shop: HarnessShop, reference: string) => {
+    const res = await h.server.api<{ items: Refund[] }>('GET', `/orders/${reference}/refunds`, {
+      token: shop.token,
+    });
+    expect(res.status, res.text).toBe(200);
+    return res.body.items;
+  };
+  const refundOf = async (shop: HarnessShop, reference: string, id: string) =>
+    (await listRefunds(shop, reference)).find((r) => r.id === id)!;
+
+  /** Runs the refund verifier (and the webhook sender) until the refund has `status`. */
+  async function settleRefund(shop: HarnessShop, reference: string, id: string, status: string, harness = h) {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      await harness.server.jobs.runNow('verify-refunds');
+      await harness.deliverWebhooks();
+      const refund = await refundOf(shop, reference, id);
+      if (refund.status === status) return refund;
+      if (Date.now() > deadline) throw new Error(`refund ${id} is ${refund.status}, not ${status}`);
+      await sleep(100);
+    }
+  }
+
+  it('keeps a ledger of credited transfers, and events caused by one carry it', async () => {
+    const { shop, payer, order, txId } = await paidOrder('10');
+    const ledger = await h.server.api('GET', `/orders/${order.reference}/payments`, { token: shop.token });
+    expect(ledger.status, ledger.text).toBe(200);
+    expect(ledger.body.items).toEqual([
+      {
+        txId: d.network === 'SOLANA' ? txId : txId.toLowerCase(),
+        network: d.network,
+        from: payer.address,
+        amount: '10.000000',
+        matchedBy: 'tag',
+        blockTime: expect.any(String),
+        createdAt: expect.any(String),
+      },
+    ]);
+    const paidHook = h.webhooksFor(shop, order.reference).find((w) => w.json.type === 'order.paid')!;
+    expect((paidHook.json.data as { payment?: unknown }).payment).toEqual(ledger.body.items[0]);
+    expect(order.amountRefunded).toBe('0.000000');
+    // Another merchant's order is not found.
+    const other = await d.newShop();
+    expectErrorBody(
+      await h.server.api('GET', `/orders/${order.reference}/payments`, { token: other.shop.token }),
+      404,
+      'NOT_FOUND',
+    );
+  });
+
+  it('refunds everything to a given address: built, sent from the wallet, verified, SUCCEEDED', async () => {
+    const { shop, key, payer, order } = await paidOrder('10');
+    const before = await d.balance(payer.address);
+    const created = await createRefund(shop, order.reference, { to: payer.address, reason: 'Out of stock' });
+    expect(created.status, created.text).toBe(201);
+    const refund = created.body;
+    expect(refund).toMatchObject({
+      orderReference: order.reference,
+      status: 'PENDING',
+      network: d.network,
+      amount: '10.000000',
+      from: shop.wallet,
+      to: payer.address,
+      refundUrl: `https://pay.example.test/refund/${refund.id}`,
+      txId: null,
+    });
+    expect(refund.id).toMatch(/^rf_[0-9a-f]{32}$/);
+    expect(refund.qrData).toBe(refund.payUrl);
+    expect(refund.transaction).not.toBeNull();
+    if (d.network === 'POLYGON')
+      expect(refund.payUrl).toBe(
+        `ethereum:${polygonUsdt}@137/transfer?address=${payer.address}&uint256=10000000`,
+      );
+    // Nothing more is refundable while it is pending.
+    expectErrorBody(
+      await createRefund(shop, order.reference, { amount: '0.000001' }),
+      400,
+      'VALIDATION_ERROR',
+    );
+
+    const sent = await d.sendRefund(h, refund, key);
+    const done = await settleRefund(shop, order.reference, refund.id, 'SUCCEEDED');
+    expect(done.txId).toBe(d.network === 'SOLANA' ? sent : sent.toLowerCase());
+    expect(done.transaction).toBeNull();
+    expect(await d.balance(payer.address)).toBe(before + 10_000_000n);
+    const after = (await h.getOrder(shop, order.reference)) as Order;
+    expect(after).toMatchObject({ status: 'PAID', amountReceived: '10.000000', amountRefunded: '10.000000' });
+
+    const audit = await h.auditOf(shop, order.reference);
+    expect(audit.map((e) => e.type)).toEqual(expect.arrayContaining(['refund.created', 'refund.succeeded']));
+    expect(audit.find((e) => e.type === 'refund.succeeded')!.data).toMatchObject({
+      refundId: refund.id,
+      matchedBy: 'tag',
+      amount: '10.000000',
+    });
+    const hooks = h.webhooksFor(shop, order.reference).filter((w) => w.json.type.startsWith('refund.'));
+    expect(hooks.map((w) => w.json.type)).toEqual(['refund.created', 'refund.succeeded']);
+    const succeeded = hooks[1]!.json.data as unknown as { refund: Refund; order: Order };
+    expect(succeeded.refund).toMatchObject({ id: refund.id, status: 'SUCCEEDED', txId: done.txId });
+    expect(succeeded.order).toMatchObject({ reference: order.reference, amountRefunded: '10.000000' });
+  });
+
+  it('refunds in parts, never more than received less refunded (pending included): 400 above it', async () => {
+    const { shop, key, payer, order } = await paidOrder('10');
+    const first = await createRefund(shop, order.reference, { amount: '3', to: payer.address });
+    expect(first.status, first.text).toBe(201);
+    const tooMuch = await createRefund(shop, order.reference, { amount: '7.000001', to: payer.address });
+    expectErrorBody(tooMuch, 400, 'VALIDATION_ERROR');
+    expect(tooMuch.text).toMatch(/received 10\.000000 USDT, 3\.000000 .* 7\.000000 can be refunded/);
+    await d.sendRefund(h, first.body, key);
+    await settleRefund(shop, order.reference, first.body.id, 'SUCCEEDED');
+    // The rest, by default everything that is left.
+    const rest = await createRefund(shop, order.reference, { to: payer.address });
+    expect(rest.status, rest.text).toBe(201);
+    expect(rest.body.amount).toBe('7.000000');
+    await d.sendRefund(h, rest.body, key);
+    await settleRefund(shop, order.reference, rest.body.id, 'SUCCEEDED');
+    expect(((await h.getOrder(shop, order.reference)) as Order).amountRefunded).toBe('10.000000');
+    expectErrorBody(await createRefund(shop, order.reference, {}), 400, 'VALIDATION_ERROR');
+    expect((await listRefunds(shop, order.reference)).map((r) => [r.amount, r.status])).toEqual([
+      ['3.000000', 'SUCCEEDED'],
+      ['7.000000', 'SUCCEEDED'],
+    ]);
+  });
+
+  it("refunds an overpayment's excess; an order that received nothing has nothing to refund", async () => {
+    const { shop, key, payer, order } = await paidOrder('10', '12.5');
+    expect(order.amountReceived).toBe('12.500000');
+    const excess = await createRefund(shop, order.reference, { amount: '2.5', to: payer.address });
+    expect(excess.status, excess.text).toBe(201);
+    await d.sendRefund(h, excess.body, key);
+    await settleRefund(shop, order.reference, excess.body.id, 'SUCCEEDED');
+    expect(await h.getOrder(shop, order.reference)).toMatchObject({
+      status: 'PAID',
+      amountReceived: '12.500000',
+      amountRefunded: '2.500000',
+    });
+    const unpaid = await h.createOrder(shop, { amount: '5' });
+    expectErrorBody(
+      await createRefund(shop, unpaid.reference, { to: payer.address }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectErrorBody(await createRefund(shop, order.reference, { to: d.badAddress }), 400, 'VALIDATION_ERROR');
+    expectErrorBody(await createRefund(shop, order.reference, { to: shop.wallet }), 400, 'VALIDATION_ERROR');
+  });
+
+  it('refunds to the address the payer gives on the refund page, once', async () => {
+    const { shop, key, payer, order } = await paidOrder('8');
+    const created = await createRefund(shop, order.reference, { amount: '5' });
+    expect(created.status, created.text).toBe(201);
+    const refund = created.body;
+    expect(refund).toMatchObject({ status: 'AWAITING_ADDRESS', to: null, payUrl: null, transaction: null });
+
+    const page = await h.server.api('GET', `/refund/${refund.id}`, {
+      headers: { 'accept-language': 'fr;q=1, pt-BR;q=0.8, en;q=0.5' },
+    });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(page.text).toContain('<html lang="pt-BR">');
+    expect(page.text).toContain('Aguardando o seu endereço');
+    expect((await h.server.api('GET', `/refund/${refund.id}?lang=es`)).text).toContain(
+      'Esperando tu dirección',
+    );
+    const info = await h.server.api('GET', `/pay/refunds/${refund.id}`);
+    expect(info.body).toMatchObject({
+      id: refund.id,
+      status: 'AWAITING_ADDRESS',
+      amount: '5.000000',
+      to: null,
+    });
+    expectErrorBody(await h.server.api('GET', `/pay/refunds/rf_${'0'.repeat(32)}`), 404, 'NOT_FOUND');
+
+    const url = `/pay/refunds/${refund.id}/address`;
+    expectErrorBody(
+      await h.server.api('POST', url, { body: { address: d.badAddress } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    const given = await h.server.api('POST', url, { body: { address: payer.address } });
+    expect(given.status, given.text).toBe(200);
+    expect(given.body).toMatchObject({ status: 'PENDING', to: payer.address });
+    expectErrorBody(
+      await h.server.api('POST', url, { body: { address: d.freshAddress() } }),
+      409,
+      'CONFLICT',
+    );
+    await h.deliverWebhooks();
+    const created2 = h
+      .webhooksFor(shop, order.reference)
+      .filter((w) => w.json.type === 'refund.created')
+      .map((w) => (w.json.data as unknown as { refund: Refund }).refund);
+    expect(created2.map((r) => [r.status, r.to])).toEqual([
+      ['AWAITING_ADDRESS', null],
+      ['PENDING', payer.address],
+    ]);
+
+    const pending = await refundOf(shop, order.reference, refund.id);
+    expect(pending.transaction).not.toBeNull();
+    await d.sendRefund(h, pending, key);
+    await settleRefund(shop, order.reference, refund.id, 'SUCCEEDED');
+    expect((await h.server.api('GET', `/pay/refunds/${refund.id}`)).body.status).toBe('SUCCEEDED');
+    expect((await h.server.api('GET', `/refund/${refund.id}`)).text).toContain('Refund sent');
+  });
+
+  it('does not verify a refund transaction that pays the wrong amount; the right one then succeeds', async () => {
+    const { shop, key, payer, order } = await paidOrder('10');
+    const refund = (await createRefund(shop, order.reference, { amount: '5', to: payer.address })).body;
+    const wrong = await d.transfer(key, payer.address, 4_000_000n, refund.tag);
+    for (let i = 0; i < 3; i++) await h.server.jobs.runNow('verify-refunds');
+    expect((await refundOf(shop, order.reference, refund.id)).status).toBe('PENDING');
+    const rejected = (await h.auditOf(shop, order.reference)).filter(
+      (e) => e.type === 'refund.transaction_rejected',
+    );
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]!.data).toMatchObject({
+      refundId: refund.id,
+      txId: d.network === 'SOLANA' ? wrong : wrong.toLowerCase(),
+      reason: "sends 4.000000, not the refund's 5.000000",
+    });
+    await d.sendRefund(h, await refundOf(shop, order.reference, refund.id), key);
+    const done = await settleRefund(shop, order.reference, refund.id, 'SUCCEEDED');
+    expect(done.txId).not.toBe(wrong);
+    expect(((await h.getOrder(shop, order.reference)) as Order).amountRefunded).toBe('5.000000');
+  });
+
+  it('FAILS a refund never sent after REFUND_DEADLINE_SECONDS, and what it held is refundable again', async () => {
+    const { shop, payer, order } = await paidOrder('6', '6', short);
+    const api = short.server.api;
+    const sent = await api<Refund>('POST', `/orders/${order.reference}/refunds`, {
+      token: shop.token,
+      body: { to: payer.address },
+    });
+    expect(sent.status, sent.text).toBe(201);
+    const waiting = await api<Refund>('POST', `/orders/${order.reference}/refunds`, {
+      token: shop.token,
+      body: {},
+    });
+    expectErrorBody(waiting, 400, 'VALIDATION_ERROR'); // all 6 are held by the first
+    await sleep(DEADLINE_SECONDS * 1000 + 300);
+    const failed = await settleRefund(shop, order.reference, sent.body.id, 'FAILED', short);
+    expect(failed.failureReason).toMatch(/no verified refund transfer within 2 s/);
+    await short.deliverWebhooks();
+    const hook = short.webhooksFor(shop, order.reference).find((w) => w.json.type === 'refund.failed')!;
+    expect((hook.json.data as unknown as { refund: Refund }).refund).toMatchObject({ status: 'FAILED' });
+    expect(((await short.getOrder(shop, order.reference)) as Order).amountRefunded).toBe('0.000000');
+    const again = await api<Refund>('POST', `/orders/${order.reference}/refunds`, {
+      token: shop.token,
+      body: {},
+    });
+    expect(again.status, again.text).toBe(201);
+    expect(again.body).toMatchObject({ amount: '6.000000', status: 'AWAITING_ADDRESS' });
+    // Without an address by the deadline too.
+    await sleep(DEADLINE_SECONDS * 1000 + 300);
+    const unaddressed = await settleRefund(shop, order.reference, again.body.id, 'FAILED', short);
+    expect(unaddressed.failureReason).toMatch(/gave no refund address/);
+  });
+
+  it('concurrent refund requests never exceed what is refundable; Idempotency-Key replays', async () => {
+    const { shop, payer, order } = await paidOrder('10');
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        createRefund(shop, order.reference, { amount: '3', to: payer.address }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    for (const r of results.filter((x) => x.status !== 201)) expectErrorBody(r, 400, 'VALIDATION_ERROR');
+    expect(await listRefunds(shop, order.reference)).toHaveLength(3);
+
+    const headers = { 'idempotency-key': `refund-${order.reference}` };
+    const [a, b] = await Promise.all([
+      createRefund(shop, order.reference, { amount: '0.5', to: payer.address }, headers),
+      createRefund(shop, order.reference, { amount: '0.5', to: payer.address }, headers),
+    ]);
+    const ok = [a, b].filter((r) => r.status === 201);
+    expect(ok.length, `${a.text} ${b.text}`).toBeGreaterThanOrEqual(1);
+    const replay = await createRefund(shop, order.reference, { amount: '0.5', to: payer.address }, headers);
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.id).toBe(ok[0]!.body.id);
+    expect(await listRefunds(shop, order.reference)).toHaveLength(4);
+    expectErrorBody(
+      await createRefund(shop, order.reference, { amount: '0.4', to: payer.address }, headers),
+      409,
+      'CONFLICT',
+    );
+  });
+
+  it('through the SDK: ledger, refunds.create/list, and sendRefund signing with the merchant key', async () => {
+    const { shop, key, payer, order } = await paidOrder('9');
+    const client = createClient({ baseUrl: h.server.url, token: shop.token });
+    const ledger = await client.orders.payments(order.reference);
+    expect(ledger.items.map((p) => [p.amount, p.from, p.matchedBy])).toEqual([
+      ['9.000000', payer.address, 'tag'],
+    ]);
+    const refund = await client.orders.refunds.create(order.reference, { amount: '4', to: payer.address });
+    expect(refund).toMatchObject({ status: 'PENDING', amount: '4.000000' });
+    // A wrong key is refused before anything is signed.
+    const stranger = await d.newShop();
+    await expect(
+      sendRefund({
+        client,
+        reference: order.reference,
+        refundId: refund.id,
+        ...(d.network === 'SOLANA'
+          ? { solana: { keypair: stranger.key as Keypair, connection: solana.connection } }
+          : { evm: { account: stranger.key as LocalWallet, rpcUrl: polygon.url } }),
+      }),
+    ).rejects.toThrow(/not the order's receiving wallet/);
+    const before = await d.balance(payer.address);
+    const { txId } = await sendRefund({
+      client,
+      reference: order.reference,
+      refundId: refund.id,
+      ...(d.network === 'SOLANA'
+        ? { solana: { keypair: key as Keypair, connection: solana.connection } }
+        : { evm: { account: key as LocalWallet, rpcUrl: polygon.url } }),
+    });
+    if (d.network === 'POLYGON') await polygon.mine(POLYGON_CONFIRMATIONS);
+    expect(await d.balance(payer.address)).toBe(before + 4_000_000n);
+    const done = await settleRefund(shop, order.reference, refund.id, 'SUCCEEDED');
+    expect(done.txId).toBe(d.network === 'SOLANA' ? txId : txId.toLowerCase());
+    const listed = await client.orders.refunds.list(order.reference);
+    expect(listed.items.map((r) => r.status)).toEqual(['SUCCEEDED']);
+    expect((await client.orders.get(order.reference)).amountRefunded).toBe('4.000000');
+  });
+
+  it('pays an order short by no more than the tolerance; audit and amountReceived tell the truth', async () => {
+    const { shop } = await d.newShop();
+    const payer = await d.newPayer();
+    const patched = await h.server.api('PATCH', '/users/me', {
+      token: shop.token,
+      body: { underpayment_tolerance_bps: 100 },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.body.underpayment_tolerance_bps).toBe(100);
+    const within = await h.createOrder(shop, { amount: '10' });
+    await d.transfer(payer.key, shop.wallet, 9_900_000n, within.reference);
+    const paid = await h.settle(shop, within.reference, 'PAID');
+    expect(paid.amountReceived).toBe('9.900000');
+    const change = (await h.auditOf(shop, within.reference)).find(
+      (e) => e.type === 'status.changed' && e.data.to === 'PAID',
+    )!;
+    expect(change.data).toMatchObject({
+      reason: 'paid within the underpayment tolerance',
+      shortBy: '0.100000',
+      toleranceBps: 100,
+      amountReceived: '9.900000',
+    });
+
+    const beyond = await h.createOrder(shop, { amount: '10' });
+    await d.transfer(payer.key, shop.wallet, 9_899_999n, beyond.reference);
+    expect((await h.settle(shop, beyond.reference, 'UNDERPAID')).amountReceived).toBe('9.899999');
+    expectErrorBody(
+      await h.server.api('PATCH', '/users/me', {
+        token: shop.token,
+        body: { underpayment_tolerance_bps: 5000 },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+});
+
+describe('POLYGON refunds sent from the EIP-681 link', () => {
+  it('match an untagged transfer of exactly the refund amount from the wallet to the address', async () => {
+    const merchant = await polygon.newWallet();
+    const shop = await h.newShop('POLYGON', merchant.address);
+    const payer = await polygon.newWallet({ token: polygonUsdt, units: 100_000_000n });
+    const order = await h.createOrder(shop, { amount: '20' });
+    await polygonDriver.transfer(payer, shop.wallet, 20_000_000n, order.reference);
+    await h.settle(shop, order.reference, 'PAID');
+    const refund = (
+      await h.server.api<Refund>('POST', `/orders/${order.reference}/refunds`, {
+        token: shop.token,
+        body: { amount: '7.25', to: payer.address },
+      })
+    ).body;
+    const link =
+      /^ethereum:(0x[0-9a-fA-F]{40})@137\/transfer\?address=(0x[0-9a-fA-F]{40})&uint256=(\d+)$/.exec(
+        refund.payUrl!,
+      );
+    expect(link, refund.payUrl!).not.toBeNull();
+    // A transfer of another amount on the same path first (a slip of the merchant): never the
+    // refund; recorded in the audit so the merchant sees why it did not count.
+    await polygonDriver.transfer(merchant, payer.address, 1_000_000n);
+    const sent = await polygonDriver.transfer(merchant, link![2]!, BigInt(link![3]!));
+    const deadline = Date.now() + 20_000;
+    let current: Refund;
+    do {
+      await h.server.jobs.runNow('verify-refunds');
+      const list = await h.server.api<{ items: Refund[] }>('GET', `/orders/${order.reference}/refunds`, {
+        token: shop.token,
+      });
+      current = list.body.items[0]!;
+      if (Date.now() > deadline) throw new Error(`refund is ${current.status}`);
+    } while (current.status !== 'SUCCEEDED');
+    expect(current.txId).toBe(sent.toLowerCase());
+    const audit = await h.auditOf(shop, order.reference);
+    expect(audit.find((e) => e.type === 'refund.succeeded')!.data.matchedBy).toBe('amount');
+    expect(audit.filter((e) => e.type === 'refund.transaction_rejected').map((e) => e.data.reason)).toEqual([
+      "sends 1.000000, not the refund's 7.250000",
+    ]);
+  });
+});
+
+describe('the refund address form', () => {
+  it('is rate-limited per client address (429 with Retry-After)', async () => {
+    // Counts live in the database, shared by every server of this file: a client address of its own.
+    const server = await startTestServer({ REFUND_ADDRESS_RATE_LIMIT_MAX: '2', TRUST_PROXY: '1' });
+    const headers = { 'x-forwarded-for': `198.51.100.${Math.floor(Math.random() * 250) + 1}` };
+    try {
+      const url = `/pay/refunds/rf_${'ab'.repeat(16)}/address`;
+      for (let i = 0; i < 2; i++)
+        expectErrorBody(await server.api('POST', url, { body: { address: 'x' }, headers }), 404, 'NOT_FOUND');
+      const limited = await server.api('POST', url, { body: { address: 'x' }, headers });
+      expectErrorBody(limited, 429, 'RATE_LIMITED');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await server.stop();
+    }
+  });
+});
