@@ -5,7 +5,7 @@ import { createChainRegistry } from './chains/registry';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
 import type { Deps } from './deps';
-import { createRateProvider } from './fx';
+import { createRateProvider, rateFeeds } from './fx';
 import { createLogger } from './lib/logger';
 import { createMetrics } from './lib/metrics';
 import { createSecretBox } from './lib/secret-box';
@@ -72,8 +72,16 @@ async function main() {
     {
       url: config.PUBLIC_BASE_URL,
       database: running.deps.db.embedded ? `embedded (${config.DATA_DIR})` : 'DATABASE_URL',
+      fxFeeds: rateFeeds(config),
     },
     `stablepay listening on port ${config.PORT}; API reference at ${config.PUBLIC_BASE_URL}/docs`,
+  );
+  const [feed, ...fallbacks] = rateFeeds(config);
+  logger.info(
+    { fxFeeds: rateFeeds(config) },
+    feed === 'static'
+      ? 'quotes are priced at the fixed FX_STATIC_RATES (static feed): not live rates'
+      : `quotes are priced by the ${feed} feed${fallbacks.length ? `, falling back to ${fallbacks.join(', ')}` : ''}`,
   );
   let stopping = false;
   const shutdown = (signal: string) => {

@@ -29,7 +29,11 @@ export function httpConfig(opts: {
   timeoutMs?: number;
   retry?: Partial<Omit<RetryOptions, 'maxRetries'>>;
 }): HttpConfig {
-  const fetchImpl = opts.fetch ?? (globalThis.fetch as FetchLike | undefined);
+  // Browsers throw "Illegal invocation" when window.fetch is called as another object's method
+  // (config.fetch(...) below): the global one is bound to globalThis.
+  const fetchImpl =
+    opts.fetch ??
+    (typeof globalThis.fetch === 'function' ? (globalThis.fetch.bind(globalThis) as FetchLike) : undefined);
   if (typeof fetchImpl !== 'function')
     throw new TypeError('No fetch implementation: pass `fetch` in the options (Node 18+ has one built in)');
   const maxRetries = opts.maxRetries ?? DEFAULT_RETRY.maxRetries;

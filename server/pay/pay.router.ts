@@ -6,7 +6,7 @@ import { submitPaymentClaim } from '../orders/submit-payment-claim';
 import { buildPaymentTransaction } from './build-payment-transaction';
 import { findPublicOrder } from './find-public-order';
 import { PAY_ICON_SVG } from './icon';
-import { checkoutPage } from '../checkout/checkout.router';
+import { renderCheckout } from '../checkout/render-checkout';
 import { presentPaymentInfo } from './present-payment-info';
 import { renderQr } from './render-qr';
 
@@ -36,9 +36,15 @@ export function payRouter(deps: Deps) {
       const { order, merchantName } = await findPublicOrder(deps, params.reference);
       return { status: 200, body: presentPaymentInfo(deps, order, merchantName) };
     },
-    checkout: async ({ params }) => {
-      await findPublicOrder(deps, params.reference); // an unknown reference is a 404, not an empty page
-      return { status: 200, body: checkoutPage(params.reference) };
+    checkout: async ({ params, query, req, res }) => {
+      const body = await renderCheckout(deps, {
+        reference: params.reference,
+        lang: query.lang,
+        acceptLanguage: req.get('accept-language'),
+      });
+      // The page carries the live order: never from a cache.
+      res.setHeader('Cache-Control', 'no-store');
+      return { status: 200, body };
     },
     icon: async ({ res }) => {
       res.setHeader('Cache-Control', 'public, max-age=86400');

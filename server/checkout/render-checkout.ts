@@ -1,0 +1,32 @@
+import type { Deps } from '../deps';
+import { findPublicOrder } from '../pay/find-public-order';
+import { presentPaymentInfo } from '../pay/present-payment-info';
+import { acceptLanguageTags, pickLocale } from './i18n';
+import { networkView } from './networks';
+import { renderCheckoutPage } from './page';
+
+/** The language: `?lang=` when it names one we speak, else the browser's Accept-Language. */
+export function checkoutLocale(lang: string | undefined, acceptLanguage: string | undefined) {
+  const fromQuery = lang ? pickLocale([lang]) : null;
+  const queryMatches = fromQuery !== null && (fromQuery !== 'en' || /^en\b/i.test(lang ?? ''));
+  return queryMatches
+    ? { locale: fromQuery, fromQuery: true }
+    : { locale: pickLocale(acceptLanguageTags(acceptLanguage)), fromQuery: false };
+}
+
+/** GET /checkout/{reference}: the page with the order in it (unknown references throw 404). */
+export async function renderCheckout(
+  deps: Deps,
+  input: { reference: string; lang?: string; acceptLanguage?: string },
+): Promise<string> {
+  const { order, merchantName } = await findPublicOrder(deps, input.reference);
+  const { locale, fromQuery } = checkoutLocale(input.lang, input.acceptLanguage);
+  return renderCheckoutPage({
+    reference: order.reference,
+    locale,
+    localeFromQuery: fromQuery,
+    info: presentPaymentInfo(deps, order, merchantName),
+    network: networkView(deps.config, order.network),
+    serverNow: deps.clock().toISOString(),
+  });
+}

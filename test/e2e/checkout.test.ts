@@ -1,0 +1,281 @@
+import { Keypair, PublicKey } from '@solana/web3.js';
+import type { Browser, Page } from 'puppeteer-core';
+import { getAddress, toHex, type Address } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeBase58 } from '../../server/lib/base58';
+import { startLocalEvm, type LocalEvm } from '../support/evm/local-evm';
+import { startPaymentHarness, type HarnessShop, type PaymentHarness } from '../support/payment-harness';
+import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import {
+  expectAccessible,
+  launchBrowser,
+  openPage,
+  screenshot,
+  visibleText,
+  waitForStatus,
+} from './support/browser';
+import { injectEvmWallet, injectSolanaWallet } from './support/test-wallets';
+
+/**
+ * The hosted checkout in a real Chromium against the real service, a local Solana chain (litesvm)
+ * and a local Polygon chain (Hardhat, chain id 137): a payer clicks through to PAID with a Wallet
+ * Standard wallet and with an EIP-1193 wallet, and sees every state in words, in three languages.
+ * Screenshots of each state go to docs/checkout/.
+ */
+
+const CONFIRMATIONS = 2;
+const RETURN_URL = 'https://shop.example.com/orders/1001';
+
+let solana: LocalSolana;
+let usdtSolana: string;
+let evm: LocalEvm;
+let usdtPolygon: Address;
+let h: PaymentHarness;
+let solShop: HarnessShop;
+let polyShop: HarnessShop;
+let browser: Browser;
+
+beforeAll(async () => {
+  const started = performance.now();
+  [solana, evm, browser] = await Promise.all([
+    startLocalSolana(),
+    startLocalEvm({ chainId: 137 }),
+    launchBrowser(),
+  ]);
+  usdtSolana = (await solana.createMint()).toBase58();
+  usdtPolygon = getAddress(await evm.deployToken());
+  h = await startPaymentHarness({
+    SOLANA_RPC_URL: solana.url,
+    USDT_MINT_SOLANA: usdtSolana,
+    POLYGON_RPC_URL: evm.url,
+    USDT_CONTRACT_POLYGON: usdtPolygon,
+    POLYGON_CHAIN_ID: '137',
+    POLYGON_CONFIRMATIONS: String(CONFIRMATIONS),
+  });
+  solShop = await h.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
+  polyShop = await h.newShop('POLYGON', (await evm.newWallet()).address);
+  console.log(
+    `[e2e checkout] chains, service and Chromium up in ${(performance.now() - started).toFixed(0)} ms`,
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await h?.stop();
+  await Promise.all([solana?.stop(), evm?.stop()]);
+});
+
+const checkoutUrl = (reference: string, query = '') => `${h.server.url}/checkout/${reference}${query}`;
+const tagOf = (reference: string) => toHex(decodeBase58(reference)!);
+
+/** Runs the payment jobs (verification, scanning) until the order has `status`, as the service's cron would. */
+const settle = (shop: HarnessShop, reference: string, status: string) => h.settle(shop, reference, status);
+
+async function clickWallet(page: Page, name: string) {
+  const button = await page.waitForSelector(`xpath/.//button[contains(., ${JSON.stringify(name)})]`, {
+    visible: true,
+  });
+  await button!.click();
+}
+
+describe('Solana: a Wallet Standard wallet', () => {
+  it('pays in the page through the transaction request: waiting, confirming, paid with the transaction and the way back', async () => {
+    const order = await h.createOrder(solShop, {
+      amount: '12.5',
+      description: 'Order #1001 · 2 coffees',
+      returnUrl: RETURN_URL,
+    });
+    const payer = await solana.newPayer({ mint: new PublicKey(usdtSolana), units: 50_000_000n });
+    const page = await openPage(browser);
+    const wallet = await injectSolanaWallet(page, solana, payer);
+    await page.goto(checkoutUrl(order.reference), { waitUntil: 'networkidle0' });
+
+    // Waiting: the amount, the network in words, the warning, a countdown, the QR and its text.
+    await waitForStatus(page, 'Waiting for your payment');
+    expect(await page.$eval('h1', (n) => n.textContent)).toBe('Payment to Chain Shop');
+    expect(await visibleText(page, '#amount-value')).toBe('12.50 USDT');
+    expect(await visibleText(page, '#network-warning')).toContain('Send only USDT on Solana (localnet)');
+    expect(await visibleText(page, '#token-contract')).toBe(usdtSolana);
+    expect(await visibleText(page, '#pay-link')).toBe(order.payUrl);
+    expect(await visibleText(page, '#countdown')).toMatch(/Time left to pay: 1[45]:\d\d/);
+    expect(await page.$eval('#qr', (n) => (n as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expectAccessible(page, 'solana waiting');
+    await screenshot(page, 'solana-1-waiting');
+
+    // The wallet signs and sends the service's transaction; the page reports it: confirming.
+    solana.holdFinality(true);
+    await clickWallet(page, 'Pay with Test Solana Wallet');
+    await waitForStatus(page, 'Payment seen, waiting for confirmation');
+    expect(wallet.signatures).toHaveLength(1);
+    expect(await visibleText(page, '#pay')).toBe(''); // nothing to pay twice with while confirming
+    await screenshot(page, 'solana-2-confirming');
+
+    // Final on chain: paid, with the transaction's explorer link and the way back to the shop.
+    solana.holdFinality(false);
+    solana.finalizeAll();
+    await settle(solShop, order.reference, 'PAID');
+    await waitForStatus(page, 'Paid. Thank you!');
+    const signature = wallet.signatures[0]!;
+    expect(await page.$eval('#tx-link', (a) => (a as HTMLAnchorElement).href)).toBe(
+      `https://explorer.solana.com/tx/${signature}?cluster=custom`,
+    );
+    expect(await page.$eval('#back-to-shop', (a) => (a as HTMLAnchorElement).href)).toBe(RETURN_URL);
+    expect(await visibleText(page, '#back-to-shop')).toBe('Back to the shop');
+    expect(await visibleText(page, '#qr')).toBe('');
+    expect(await page.$('#qr[src]')).toBeNull();
+    await expectAccessible(page, 'solana paid');
+    await screenshot(page, 'solana-3-paid');
+    await page.close();
+  });
+});
+
+describe('Polygon: an EIP-1193 / EIP-6963 wallet', () => {
+  it('underpaid, then pays the rest in the page: the link, QR and wallet ask only for what is due (Spanish)', async () => {
+    const order = await h.createOrder(polyShop, { amount: '10', returnUrl: RETURN_URL });
+    const payerWallet = await evm.newWallet({ token: usdtPolygon, units: 50_000_000n });
+    const page = await openPage(browser, { languages: ['es-ES', 'es'] });
+    const wallet = await injectEvmWallet(page, evm, payerWallet, 1);
+    await page.goto(checkoutUrl(order.reference), { waitUntil: 'networkidle0' });
+    await waitForStatus(page, 'Esperando tu pago');
+    expect(await visibleText(page, '#network-warning')).toContain('Envía solo USDT en la red Polygon PoS');
+
+    // A first transfer of 4 from elsewhere (tagged, as the service's transaction request builds it).
+    await evm.transfer({
+      from: payerWallet,
+      token: usdtPolygon,
+      to: order.recipient as Address,
+      units: 4_000_000n,
+      dataSuffix: tagOf(order.reference),
+    });
+    await evm.mine(CONFIRMATIONS);
+    await settle(polyShop, order.reference, 'UNDERPAID');
+    await waitForStatus(page, 'Pagado en parte: faltan 6,00 USDT');
+    expect(await visibleText(page, '#amount-value')).toBe('6,00 USDT');
+    expect(await visibleText(page, '#received')).toBe('Recibido hasta ahora: 4,00 USDT');
+    expect(await visibleText(page, '#pay-link')).toContain('uint256=6000000');
+    expect(await page.$eval('#qr', (n) => n.getAttribute('src'))).toContain('due=6.000000');
+    await expectAccessible(page, 'polygon underpaid');
+    await screenshot(page, 'polygon-1-underpaid-es');
+
+    // Pay the rest with the browser wallet: it is switched from Ethereum to Polygon, then sends.
+    await clickWallet(page, 'Pagar con Test EVM Wallet');
+    await waitForStatus(page, 'Pago recibido, esperando confirmación');
+    expect(wallet.calls.map((c) => c.method)).toContain('wallet_switchEthereumChain');
+    await screenshot(page, 'polygon-2-confirming-es');
+    await evm.mine(CONFIRMATIONS);
+    await settle(polyShop, order.reference, 'PAID');
+    await waitForStatus(page, 'Pagado. ¡Gracias!');
+    expect(await page.$eval('#tx-link', (a) => (a as HTMLAnchorElement).href)).toBe(
+      `https://polygonscan.com/tx/${wallet.sent[0]}`,
+    );
+    expect(await visibleText(page, '#back-to-shop')).toBe('Volver a la tienda');
+    await screenshot(page, 'polygon-3-paid-es');
+    await page.close();
+  });
+
+  it('is usable by keyboard at 320 px, and says so when the payer rejects in the wallet (Portuguese)', async () => {
+    const order = await h.createOrder(polyShop, { quoteCurrency: 'BRL', quoteAmount: '6481.125' });
+    const payerWallet = await evm.newWallet({ token: usdtPolygon, units: 5_000_000_000n });
+    const page = await openPage(browser, { languages: ['pt-BR', 'pt', 'en'], width: 320, height: 700 });
+    const wallet = await injectEvmWallet(page, evm, payerWallet, 137);
+    await page.goto(checkoutUrl(order.reference), { waitUntil: 'networkidle0' });
+    await waitForStatus(page, 'Aguardando seu pagamento');
+    // Locale formatting: 6481.125 BRL at 5.25 is 1234.500000 USDT -> "1.234,50 USDT"; the price in reais.
+    expect(await visibleText(page, '#amount-value')).toBe('1.234,50 USDT');
+    expect(await visibleText(page, '#quote')).toContain('R$');
+    // Nothing wider than the phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await expectAccessible(page, 'polygon 320px pt-BR');
+    await screenshot(page, 'polygon-0-waiting-pt-BR-320px');
+
+    // Tab to the wallet button and press Enter; the payer rejects in the wallet.
+    wallet.rejectNextSend();
+    let focused = '';
+    for (let i = 0; i < 30 && !focused.includes('Pagar com'); i++) {
+      await page.keyboard.press('Tab');
+      focused = await page.evaluate(() => document.activeElement?.textContent ?? '');
+    }
+    expect(focused).toBe('Pagar com Test EVM Wallet');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() =>
+      /cancelou/.test(document.querySelector('#wallet-message')?.textContent ?? ''),
+    );
+    expect(await visibleText(page, '#wallet-message')).toBe(
+      'Você cancelou o pedido na carteira. Nada foi enviado.',
+    );
+    expect((await h.getOrder(polyShop, order.reference)).status).toBe('PENDING');
+    await page.close();
+  });
+});
+
+describe('expiry and late payment', () => {
+  it('leaves nothing payable once expired, and shows a payment that arrives late', async () => {
+    const order = await h.createOrder(polyShop, { amount: '3' });
+    const page = await openPage(browser);
+    await page.goto(checkoutUrl(order.reference), { waitUntil: 'networkidle0' });
+    await waitForStatus(page, 'Waiting for your payment');
+
+    // The order's time runs out (moved into the past rather than waited for) and the job expires it.
+    await h.server.deps.db.models.Order.update(
+      { expiresAt: new Date(Date.now() - 1000) },
+      { where: { reference: order.reference } },
+    );
+    await h.server.jobs.runNow('expire-orders');
+    await waitForStatus(page, 'This payment request has expired');
+    for (const selector of ['#pay', '#countdown', '#qr', '#recipient', '#wallets', '#open-wallet'])
+      expect(await visibleText(page, selector), selector).toBe('');
+    expect(await page.$('#qr[src]')).toBeNull();
+    const shown = await page.evaluate(() => document.body.innerText);
+    expect(shown).not.toContain(order.payUrl);
+    expect(shown).not.toContain(order.recipient);
+    expect(await page.$eval('#pay-link', (n) => n.textContent)).toBe('');
+    await expectAccessible(page, 'expired');
+    await screenshot(page, 'state-expired');
+
+    // Money sent anyway (tagged) still counts: the page turns to "paid late" by itself.
+    const payerWallet = await evm.newWallet({ token: usdtPolygon, units: 3_000_000n });
+    await evm.transfer({
+      from: payerWallet,
+      token: usdtPolygon,
+      to: order.recipient as Address,
+      units: 3_000_000n,
+      dataSuffix: tagOf(order.reference),
+    });
+    await evm.mine(CONFIRMATIONS);
+    await settle(polyShop, order.reference, 'PAID');
+    await waitForStatus(page, 'Paid after the deadline', 15_000);
+    await screenshot(page, 'state-paid-late');
+    await page.close();
+  });
+});
+
+describe('languages and bad links', () => {
+  it('follows the browser languages, ?lang= overrides them', async () => {
+    const order = await h.createOrder(solShop, { amount: '1' });
+    const page = await openPage(browser, { languages: ['pt-BR'] });
+    await page.goto(checkoutUrl(order.reference), { waitUntil: 'networkidle0' });
+    await waitForStatus(page, 'Aguardando seu pagamento');
+    expect(await page.$eval('html', (n) => n.lang)).toBe('pt-BR');
+    await page.goto(checkoutUrl(order.reference, '?lang=es'), { waitUntil: 'networkidle0' });
+    await waitForStatus(page, 'Esperando tu pago');
+    expect(await page.$eval('html', (n) => n.lang)).toBe('es');
+    // The switcher is plain links, in each language's own name.
+    await page.click('a[hreflang="en"]');
+    await waitForStatus(page, 'Waiting for your payment');
+    await page.close();
+  });
+
+  it('answers a bad or unknown link with an HTML page in the payer’s language', async () => {
+    const page = await openPage(browser, { languages: ['es'] });
+    const unknown = await page.goto(checkoutUrl(Keypair.generate().publicKey.toBase58()));
+    expect(unknown!.status()).toBe(404);
+    expect(unknown!.headers()['content-type']).toMatch(/^text\/html/);
+    expect(await page.$eval('h1', (n) => n.textContent)).toBe('Página de pago no encontrada');
+    await expectAccessible(page, 'unknown reference');
+    const bad = await page.goto(checkoutUrl('not-a-reference', '?lang=en'));
+    expect(bad!.status()).toBe(400);
+    expect(await visibleText(page, '[role=alert]')).toContain('This payment link is not valid');
+    await screenshot(page, 'state-bad-link');
+    await page.close();
+  });
+});

@@ -1,0 +1,197 @@
+import type { Keypair } from '@solana/web3.js';
+import type { Page } from 'puppeteer-core';
+import { createWalletClient, hexToNumber, http, numberToHex, type Hex } from 'viem';
+import { decodeBase58 } from '../../../server/lib/base58';
+import type { LocalEvm, LocalWallet } from '../../support/evm/local-evm';
+import type { LocalSolana } from '../../support/solana/local-solana';
+
+/**
+ * Wallets injected into the page before it loads, as browser extensions inject theirs: an EIP-1193
+ * provider (window.ethereum and an EIP-6963 announcement) and a Wallet Standard Solana wallet. The
+ * page side only forwards; signing happens in Node (exposeFunction) with local keys against the
+ * local chains, so the page pays for real.
+ */
+
+const ICON =
+  'data:image/svg+xml;base64,' +
+  Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><rect width="24" height="24" rx="6" fill="#7c3aed"/></svg>',
+  ).toString('base64');
+
+export type EvmWalletControl = {
+  /** Requests the page made, in order. */
+  calls: { method: string; params: unknown }[];
+  /** The next eth_sendTransaction is refused like a user clicking Reject (4001). */
+  rejectNextSend(): void;
+  sent: Hex[];
+};
+
+/**
+ * An EVM browser wallet holding `account`; it starts on `startChainId` and knows that chain and the
+ * local node's, so paying a Polygon order makes the page switch it first (EIP-3326).
+ */
+export async function injectEvmWallet(
+  page: Page,
+  evm: LocalEvm,
+  account: LocalWallet,
+  startChainId: number,
+): Promise<EvmWalletControl> {
+  const client = createWalletClient({
+    account,
+    chain: evm.chain,
+    transport: http(evm.nodeUrl, { retryCount: 0 }),
+  });
+  const known = new Set([startChainId, evm.chainId]);
+  let current = startChainId;
+  let rejectSend = false;
+  const control: EvmWalletControl = { calls: [], sent: [], rejectNextSend: () => (rejectSend = true) };
+
+  async function handle(method: string, params: unknown): Promise<unknown> {
+    control.calls.push({ method, params });
+    switch (method) {
+      case 'eth_requestAccounts':
+      case 'eth_accounts':
+        return [account.address.toLowerCase()];
+      case 'eth_chainId':
+        return numberToHex(current);
+      case 'wallet_switchEthereumChain': {
+        const [{ chainId }] = params as [{ chainId: Hex }];
+        if (!known.has(hexToNumber(chainId)))
+          throw { code: 4902, message: `Unrecognized chain ID ${chainId}` };
+        current = hexToNumber(chainId);
+        return null;
+      }
+      case 'eth_sendTransaction': {
+        if (rejectSend) {
+          rejectSend = false;
+          throw { code: 4001, message: 'User rejected the request.' };
+        }
+        if (current !== evm.chainId) throw { code: -32603, message: `not on chain ${evm.chainId}` };
+        const [tx] = params as [{ to: Hex; data: Hex }];
+        const hash = await client.sendTransaction({ to: tx.to, data: tx.data, value: 0n, chain: evm.chain });
+        control.sent.push(hash);
+        return hash;
+      }
+      default:
+        throw { code: 4200, message: `unsupported method ${method}` };
+    }
+  }
+
+  await page.exposeFunction('__testEvmRequest', async (json: string) => {
+    const { method, params } = JSON.parse(json) as { method: string; params: unknown };
+    try {
+      return JSON.stringify({ result: await handle(method, params) });
+    } catch (error) {
+      const { code, message } = error as { code?: number; message?: string };
+      return JSON.stringify({ error: { code: code ?? -32603, message: message ?? String(error) } });
+    }
+  });
+  await page.evaluateOnNewDocument((icon: string) => {
+    type Bridge = { __testEvmRequest(json: string): Promise<string> };
+    const bridge = window as unknown as Bridge;
+    const provider = {
+      async request({ method, params }: { method: string; params?: unknown }) {
+        const answer = JSON.parse(
+          await bridge.__testEvmRequest(JSON.stringify({ method, params: params ?? [] })),
+        );
+        if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+        return answer.result;
+      },
+      on() {},
+      removeListener() {},
+    };
+    (window as unknown as { ethereum: typeof provider }).ethereum = provider;
+    const info = Object.freeze({
+      uuid: '5f0e2b8e-0000-4000-8000-000000000001',
+      name: 'Test EVM Wallet',
+      icon,
+      rdns: 'test.stablepay.evm',
+    });
+    const announce = () =>
+      window.dispatchEvent(
+        new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info, provider }) }),
+      );
+    window.addEventListener('eip6963:requestProvider', announce);
+    announce();
+  }, ICON);
+  return control;
+}
+
+export type SolanaWalletControl = { signatures: string[]; rejectNext(): void };
+
+/** A Wallet Standard wallet (standard:connect, solana:signAndSendTransaction) holding `payer`. */
+export async function injectSolanaWallet(
+  page: Page,
+  chain: LocalSolana,
+  payer: Keypair,
+): Promise<SolanaWalletControl> {
+  let reject = false;
+  const control: SolanaWalletControl = { signatures: [], rejectNext: () => (reject = true) };
+  await page.exposeFunction('__testSolanaSignAndSend', async (base64Tx: string) => {
+    if (reject) {
+      reject = false;
+      return JSON.stringify({ error: { code: 4001, message: 'User rejected the request.' } });
+    }
+    const signature = await chain.signAndSend(base64Tx, payer);
+    control.signatures.push(signature);
+    return JSON.stringify({ signature: Buffer.from(decodeBase58(signature)!).toString('base64') });
+  });
+  await page.evaluateOnNewDocument(
+    (address: string, publicKey: number[], icon: string) => {
+      type Bridge = { __testSolanaSignAndSend(tx: string): Promise<string> };
+      const bridge = window as unknown as Bridge;
+      const chains = ['solana:mainnet', 'solana:devnet', 'solana:testnet', 'solana:localnet'] as const;
+      const account = Object.freeze({
+        address,
+        publicKey: new Uint8Array(publicKey),
+        chains,
+        features: ['solana:signAndSendTransaction'],
+      });
+      let accounts: (typeof account)[] = [];
+      const toBase64 = (bytes: Uint8Array) => btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(''));
+      const wallet = {
+        version: '1.0.0',
+        name: 'Test Solana Wallet',
+        icon,
+        chains,
+        get accounts() {
+          return accounts;
+        },
+        features: {
+          'standard:connect': {
+            version: '1.0.0',
+            async connect() {
+              accounts = [account];
+              return { accounts };
+            },
+          },
+          'standard:events': { version: '1.0.0', on: () => () => {} },
+          'solana:signAndSendTransaction': {
+            version: '1.0.0',
+            supportedTransactionVersions: ['legacy', 0],
+            async signAndSendTransaction(...inputs: { transaction: Uint8Array }[]) {
+              return Promise.all(
+                inputs.map(async ({ transaction }) => {
+                  const answer = JSON.parse(await bridge.__testSolanaSignAndSend(toBase64(transaction)));
+                  if (answer.error)
+                    throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+                  return { signature: Uint8Array.from(atob(answer.signature), (c) => c.charCodeAt(0)) };
+                }),
+              );
+            },
+          },
+        },
+      };
+      // The Wallet Standard handshake, both ways round: whoever loads first, the app gets the wallet.
+      const callback = ({ register }: { register(w: typeof wallet): unknown }) => register(wallet);
+      window.dispatchEvent(new CustomEvent('wallet-standard:register-wallet', { detail: callback }));
+      window.addEventListener('wallet-standard:app-ready', (event) =>
+        callback((event as CustomEvent<{ register(w: typeof wallet): unknown }>).detail),
+      );
+    },
+    payer.publicKey.toBase58(),
+    Array.from(payer.publicKey.toBytes()),
+    ICON,
+  );
+  return control;
+}
