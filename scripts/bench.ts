@@ -50,6 +50,8 @@ import { createMerchant } from '../server/merchants/create-merchant';
 import { startLocalEvm, type LocalEvm, type LocalWallet } from '../test/support/evm/local-evm';
 import { startLocalSolana, type LocalSolana } from '../test/support/solana/local-solana';
 import { freePort } from '../test/support/free-port';
+import { startWebhookReceiver } from '../test/support/webhook-receiver';
+import { benchRequestPath, printPathReport } from './bench/request-path';
 
 /** Every request count is fixed here: the run is bounded and the same each time. */
 const SIZES = {
@@ -67,6 +69,7 @@ const SIZES = {
   scanSmall: 10,
   scanLarge: 1000,
   webhooks: 200,
+  wakeups: 20,
   jobBatch: 50,
   evmPayments: 100,
   evmScanSmall: 10,
@@ -86,6 +89,8 @@ const PARTS = [
   'webhooks',
   'evm-payments',
   'evm-scan',
+  'wakeups',
+  'request-path',
 ] as const;
 type Part = (typeof PARTS)[number];
 const PART_GROUPS: Record<string, Part[]> = {
@@ -1127,6 +1132,64 @@ function printReport(facts: string[], report: Report): void {
 
 // ---------------------------------------------------------------------------------------------
 
+// 9. Payment final -> webhook received, with a second instance that only delivers events
+
+/**
+ * A payment is verified (the order becomes PAID) in the bench's server; a second instance on the
+ * same database runs only deliver-events, on its default schedule (every 2 s). The time from the
+ * PAID commit to the webhook's arrival shows whether the sender is woken (LISTEN/NOTIFY) or waits
+ * for its next run.
+ */
+async function benchWakeups(ctx: Ctx, report: Report): Promise<void> {
+  progress('payment final -> webhook received (a second instance runs deliver-events only)');
+  const receiver = await startWebhookReceiver();
+  ctx.addCleanup('wake-up webhook receiver', receiver.stop);
+  await ctx.api.json('POST', '/users/me/webhook-secret', { token: ctx.token });
+  await ctx.api.json('PATCH', '/users/me', { token: ctx.token, body: { webhook_url: receiver.url } });
+  const sender = await startServer(
+    loadConfig({
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATABASE_URL: ctx.server.deps.db.url,
+      JOBS: 'deliver-events',
+      SOLANA_RPC_URL: 'http://127.0.0.1:9',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+    }),
+  );
+  ctx.addCleanup('deliver-events instance', () => sender.stop());
+  await sleep(500); // its listener connects
+
+  const n = SIZES.wakeups;
+  const orders = await createOrders(ctx, n);
+  for (const order of orders) {
+    const payer = await ctx.chain.newPayer({ mint: ctx.mint, units: 1_000_000_000n });
+    const built = await ctx.api.json<SolanaTransactionResponse>(
+      'GET',
+      `/pay/tx-request/${order.reference}?account=${payer.publicKey.toBase58()}`,
+    );
+    const txId = await ctx.chain.signAndSend(built.transaction, payer);
+    await ctx.api.json('POST', `/pay/${order.reference}/submit-tx`, { body: { txId }, expect: 202 });
+  }
+  const references = orders.map((o) => o.reference);
+  await runJobUntil(ctx, 'verify-payments', async () => (await countPaid(ctx, references)) === n, 10);
+  const deadline = Date.now() + 15_000;
+  const paidHooks = () =>
+    receiver.received.filter(
+      (h) => h.json.type === 'order.paid' && references.includes(String(h.json.data.order.reference)),
+    );
+  while (paidHooks().length < n && Date.now() < deadline) await sleep(20);
+  const latencies = paidHooks().map(
+    (h) => h.at - Date.parse(String((h.json as { createdAt?: string }).createdAt)),
+  );
+  if (latencies.length < n) throw new Error(`${latencies.length} of ${n} order.paid webhooks arrived`);
+  report.rows.push(rowFrom('payment final (PAID committed) -> order.paid webhook received', latencies));
+  report.notes.push(
+    `wake-ups: the deliver-events instance polls every 2 s by schedule; ${n} order.paid webhooks arrived p50 ${percentile(latencies, 50).toFixed(0)} ms, max ${Math.max(...latencies).toFixed(0)} ms after PAID`,
+  );
+}
+
 async function runBenches(ctx: Ctx, parts: ReadonlySet<Part>): Promise<Report> {
   const report: Report = { rows: [], notes: [] };
   if (parts.has('orders') || parts.has('listing') || parts.has('qr')) {
@@ -1144,6 +1207,7 @@ async function runBenches(ctx: Ctx, parts: ReadonlySet<Part>): Promise<Report> {
   if (parts.has('webhooks')) await benchWebhooks(ctx, report);
   if (parts.has('evm-payments')) await benchEvmPayments(ctx, report);
   if (parts.has('evm-scan')) await benchEvmScan(ctx, report);
+  if (parts.has('wakeups')) await benchWakeups(ctx, report);
   return report;
 }
 
@@ -1201,6 +1265,16 @@ async function main(): Promise<number> {
     const facts = await machineFacts(ctx);
     const report = await runBenches(ctx, parts);
     printReport(facts, report);
+    if (parts.has('request-path')) {
+      const path = await benchRequestPath(cleanup.add, progress, {
+        seconds: Number(process.env.BENCH_SECONDS ?? 5),
+        depthRows: Number(process.env.BENCH_DEPTH_ROWS ?? 100_000),
+      });
+      console.log(
+        '\nrequest path, each route against its bare baseline in the same run (ratio = req/s ÷ baseline req/s)\n',
+      );
+      printPathReport(path, (line) => console.log(line));
+    }
     console.log(`\nwhole run (set-up included): ${((now() - started) / 1000).toFixed(1)} s`);
     return await finish(0);
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { Transaction } from 'sequelize';
 import type { CreateOrderBody, Order as OrderBody } from '../../contract';
 import type { Merchant } from '../db/models';
 import type { Deps } from '../deps';
@@ -11,7 +12,7 @@ import { newReference } from './new-reference';
 import { presentOrder } from './present-order';
 import { priceOrder } from './price-order';
 import { resolveWallet } from './resolve-wallet';
-import { uniqueAmount } from './unique-amount';
+import { MAX_AMOUNT_ADJUSTMENT, releaseAmount, reserveAmount } from './unique-amount';
 
 export type CreateOrderResult = { status: 201; body: OrderBody; replayed: boolean };
 
@@ -37,22 +38,20 @@ export async function createOrder(
   const price = await priceOrder(deps, body);
   const now = deps.clock();
   const expiresAt = new Date(now.getTime() + (body.expiresInSeconds ?? deps.config.ORDER_TTL_SECONDS) * 1000);
+  const reference = newReference();
+  // Reserved in a statement of its own, before the order's transaction: no lock is held across it.
+  const reserved = await reserveAmount(
+    deps,
+    { network: body.network, recipient: wallet.publicAddress, tokenMint, amountUnits: price.amountUnits },
+    { reference, heldUntil: new Date(expiresAt.getTime() + deps.config.LATE_PAYMENT_WINDOW_SECONDS * 1000) },
+  );
+  const amountUnits = reserved.amountUnits;
 
-  return deps.db.sequelize.transaction(async (transaction) => {
-    if (scope) {
-      const earlier = await claimKey<OrderBody>(deps, scope, transaction);
-      if (earlier) return { status: 201 as const, body: earlier.body, replayed: true };
-    }
-    const target = {
-      network: body.network,
-      recipient: wallet.publicAddress,
-      tokenMint,
-      amountUnits: price.amountUnits,
-    };
-    const amountUnits = await uniqueAmount(deps, target, transaction);
+  const insertOrder = async (transaction: Transaction): Promise<CreateOrderResult> => {
     const order = await deps.db.models.Order.create(
       {
-        reference: newReference(),
+        reference,
+        amountUnique: reserved.unique,
         merchantId: merchant.id,
         walletId: wallet.id,
         network: body.network,
@@ -69,6 +68,7 @@ export async function createOrder(
         description: body.description ?? null,
         metadata: body.metadata ?? null,
         webhookUrl: body.webhookUrl ?? null,
+        returnUrl: body.returnUrl ?? null,
         messengerChatId: body.messengerChatId ?? null,
         expiresAt,
         createdAt: now,
@@ -89,9 +89,15 @@ export async function createOrder(
           ...(amountUnits !== price.amountUnits
             ? {
                 amountAdjustedFrom: formatUnits(price.amountUnits),
-                reason: 'made unique among open orders to this wallet',
+                reason: 'made unique among payable orders to this wallet',
               }
             : {}),
+          ...(reserved.unique
+            ? {}
+            : {
+                amountUnique: false,
+                reason: `no free amount within ${formatUnits(MAX_AMOUNT_ADJUSTMENT)} of the price: matched by tag or claim only`,
+              }),
           ...(price.quote
             ? { quoteCurrency: price.quote.currency, fxRate: price.quote.rate, fxSource: price.quote.source }
             : {}),
@@ -104,5 +110,21 @@ export async function createOrder(
     const response = { status: 201 as const, body: presentOrder(deps, order, merchant.fullName) };
     if (scope) await storeResponse(deps, scope, response, transaction);
     return { ...response, replayed: false };
-  });
+  };
+
+  const created = await deps.db.sequelize
+    .transaction(async (transaction) => {
+      if (scope) {
+        const earlier = await claimKey<OrderBody>(deps, scope, transaction);
+        if (earlier) return { status: 201 as const, body: earlier.body, replayed: true };
+      }
+      return insertOrder(transaction);
+    })
+    .catch(async (error: unknown) => {
+      await releaseAmount(deps, reference).catch(() => {});
+      throw error;
+    });
+  // Replayed: this request's reservation was never used.
+  if (created.replayed) await releaseAmount(deps, reference);
+  return created;
 }

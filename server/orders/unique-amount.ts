@@ -1,45 +1,110 @@
-import { Op, type Transaction } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import type { Deps } from '../deps';
-import { ApiError } from '../errors';
-import { payableNow, payableWhere } from './payable';
 
 /** At most this many base units (0.001 token) are added to make an amount unique. */
 export const MAX_AMOUNT_ADJUSTMENT = 1000n;
+/** Free amounts tried (each lost to a concurrent creation) before settling for a non-unique one. */
+const MAX_TRIES = 64;
+
+export type AmountTarget = { network: string; recipient: string; tokenMint: string; amountUnits: bigint };
+export type ReservedAmount = { amountUnits: bigint; unique: boolean };
 
 /**
- * Payments that carry no tag (plain EVM transfers from the EIP-681 link, Solana wallets that drop
- * the reference) are matched by recipient and exact amount, so two payable orders to one recipient
- * must never share an amount. Takes a transaction-scoped lock on the recipient so concurrent
- * creations queue, then returns the smallest free amount >= `amount`.
+ * Payments that carry no tag (plain transfers from the EIP-681 link, Solana wallets that drop the
+ * reference) are matched by recipient and exact amount, so payable orders to one recipient never
+ * share an amount: the order reserves the smallest free amount >= its price, up to
+ * MAX_AMOUNT_ADJUSTMENT more, as a row of its own (server/db/migrations/0008). Each attempt is one
+ * statement that holds nothing afterwards; creation never fails for lack of an amount: beyond the
+ * bound the plain amount is used and marked not unique.
  */
-export async function uniqueAmount(
-  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
-  target: { network: string; recipient: string; tokenMint: string; amountUnits: bigint },
-  transaction: Transaction,
-): Promise<bigint> {
-  const { sequelize, models } = deps.db;
-  await sequelize.query('SELECT pg_advisory_xact_lock(hashtextextended(:lockKey, 0))', {
-    replacements: { lockKey: `${target.network}:${target.recipient}:${target.tokenMint}` },
-    transaction,
-  });
-  const taken = await models.Order.findAll({
-    attributes: ['amountUnits'],
-    where: {
-      network: target.network,
-      recipient: target.recipient,
-      tokenMint: target.tokenMint,
-      amountUnits: {
-        [Op.between]: [
-          target.amountUnits.toString(),
-          (target.amountUnits + MAX_AMOUNT_ADJUSTMENT).toString(),
-        ],
+export async function reserveAmount(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  target: AmountTarget,
+  holder: { reference: string; heldUntil: Date },
+): Promise<ReservedAmount> {
+  if (await tryReserve(deps, target, target.amountUnits, holder))
+    return { amountUnits: target.amountUnits, unique: true };
+  // Taken: try the free amounts above it, smallest first. A concurrent creation may take one
+  // between the read and the insert; then the next one is tried.
+  const high = target.amountUnits + MAX_AMOUNT_ADJUSTMENT;
+  let tries = 0;
+  for (let round = 0; round < 2; round++) {
+    for (const amount of await freeAmounts(deps, target, target.amountUnits + 1n, high)) {
+      if (tries++ >= MAX_TRIES) return { amountUnits: target.amountUnits, unique: false };
+      if (await tryReserve(deps, target, amount, holder)) return { amountUnits: amount, unique: true };
+    }
+  }
+  return { amountUnits: target.amountUnits, unique: false };
+}
+
+/** Takes `amount` if nobody holds it (or its holder's time is over). */
+async function tryReserve(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  target: AmountTarget,
+  amount: bigint,
+  holder: { reference: string; heldUntil: Date },
+): Promise<boolean> {
+  const rows = await deps.db.sequelize.query(
+    `INSERT INTO amount_reservations AS r (network, recipient, token_mint, amount_units, reference, held_until)
+     VALUES (:network, :recipient, :tokenMint, :amount, :reference, :heldUntil)
+     ON CONFLICT (network, recipient, token_mint, amount_units) DO UPDATE
+       SET reference = EXCLUDED.reference, held_until = EXCLUDED.held_until
+       WHERE r.held_until <= :now
+     RETURNING 1`,
+    {
+      type: QueryTypes.SELECT,
+      replacements: {
+        network: target.network,
+        recipient: target.recipient,
+        tokenMint: target.tokenMint,
+        amount: amount.toString(),
+        reference: holder.reference,
+        heldUntil: holder.heldUntil,
+        now: deps.clock(),
       },
-      ...payableWhere(payableNow(deps)),
-    } as never,
+    },
+  );
+  return rows.length > 0;
+}
+
+/** The amounts in [low, high] nobody holds now, smallest first (at most MAX_TRIES). One range read. */
+async function freeAmounts(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  target: AmountTarget,
+  low: bigint,
+  high: bigint,
+): Promise<bigint[]> {
+  const held = await deps.db.sequelize.query<{ amount_units: string }>(
+    `SELECT amount_units FROM amount_reservations
+      WHERE network = :network AND recipient = :recipient AND token_mint = :tokenMint
+        AND amount_units BETWEEN :low AND :high AND held_until > :now`,
+    {
+      type: QueryTypes.SELECT,
+      replacements: {
+        network: target.network,
+        recipient: target.recipient,
+        tokenMint: target.tokenMint,
+        low: low.toString(),
+        high: high.toString(),
+        now: deps.clock(),
+      },
+    },
+  );
+  const taken = new Set(held.map((row) => BigInt(row.amount_units)));
+  const free: bigint[] = [];
+  for (let amount = low; amount <= high && free.length < MAX_TRIES; amount++)
+    if (!taken.has(amount)) free.push(amount);
+  return free;
+}
+
+/** Gives an order's amount back (it was paid, or its creation did not go through). */
+export async function releaseAmount(
+  deps: Pick<Deps, 'db'>,
+  reference: string,
+  transaction?: Transaction,
+): Promise<void> {
+  await deps.db.sequelize.query('DELETE FROM amount_reservations WHERE reference = :reference', {
+    replacements: { reference },
     transaction,
   });
-  const used = new Set(taken.map((o) => o.amountUnits));
-  for (let amount = target.amountUnits; amount <= target.amountUnits + MAX_AMOUNT_ADJUSTMENT; amount++)
-    if (!used.has(amount)) return amount;
-  throw ApiError.conflict('Too many open orders with this amount to this wallet; try again later');
 }

@@ -29,7 +29,9 @@ export function senderTo(transfers: Transfer[], recipient: string, token: string
 /** Orders whose amount, or amount still due, is exactly `units`: the "exact amount" evidence. */
 export function paysExactly(units: bigint): WhereOptions<Order> {
   // `units` is a bigint: its digits are safe in SQL.
+  // Only a unique amount identifies an order: amounts shared by several orders are nobody's evidence.
   return {
+    amountUnique: true,
     [Op.or]: [
       { amountUnits: units.toString() },
       literal(`amount_units - amount_received_units = ${units.toString()}`),

@@ -29,6 +29,7 @@ const order = (over: Partial<Order> = {}) =>
     recipient: RECIPIENT,
     amountUnits: 10_000_000n,
     amountReceivedUnits: 0n,
+    amountUnique: true,
     createdAt: new Date(NOW.getTime() - 60_000),
     ...over,
   }) as Order;
@@ -82,6 +83,19 @@ describe('the evidence ladder', () => {
     // Its own full amount is unique among payable orders: that match stands.
     expect(judge(deps, order(), claim(), tx([transfer(10_000_000n)]), theirs)).toMatchObject({
       matchedBy: 'amount',
+    });
+  });
+
+  it('an amount shared with other orders (amountUnique false) is no evidence: tag or claim only', () => {
+    const shared = order({ amountUnique: false });
+    expect(judge(deps, shared, claim('scanner'), tx([transfer(10_000_000n)]))).toMatchObject({
+      kind: 'reject',
+    });
+    expect(judge(deps, shared, claim('payer'), tx([transfer(10_000_000n)]))).toMatchObject({
+      matchedBy: 'claim',
+    });
+    expect(judge(deps, shared, claim('scanner'), tx([transfer(10_000_000n)], [reference]))).toMatchObject({
+      matchedBy: 'tag',
     });
   });
 

@@ -20,6 +20,10 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare recipient: string;
   declare amountUnits: bigint;
   declare amountReceivedUnits: CreationOptional<bigint>;
+  /** Whether no other payable order to the recipient has this amount (so the amount identifies it). */
+  declare amountUnique: CreationOptional<boolean>;
+  /** Sum of verified refunds. */
+  declare amountRefundedUnits: CreationOptional<bigint>;
   declare quoteCurrency: string | null;
   declare quoteUnits: bigint | null;
   declare fxRate: string | null;
@@ -29,6 +33,7 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare description: string | null;
   declare metadata: Record<string, unknown> | null;
   declare webhookUrl: string | null;
+  declare returnUrl: CreationOptional<string | null>;
   declare messengerChatId: string | null;
   declare txId: CreationOptional<string | null>;
   declare paidAt: CreationOptional<Date | null>;
@@ -50,6 +55,8 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         recipient: { type: DataTypes.TEXT, allowNull: false },
         amountUnits: bigintColumn('amountUnits'),
         amountReceivedUnits: { ...bigintColumn('amountReceivedUnits'), defaultValue: '0' },
+        amountUnique: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+        amountRefundedUnits: { ...bigintColumn('amountRefundedUnits'), defaultValue: '0' },
         quoteCurrency: DataTypes.TEXT,
         quoteUnits: bigintColumn('quoteUnits', true),
         fxRate: DataTypes.TEXT,
@@ -59,6 +66,7 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         description: DataTypes.TEXT,
         metadata: DataTypes.JSONB,
         webhookUrl: DataTypes.TEXT,
+        returnUrl: DataTypes.TEXT,
         messengerChatId: DataTypes.TEXT,
         txId: DataTypes.TEXT,
         paidAt: DataTypes.DATE,
