@@ -1,8 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
+/** Process-spawning and long suites: `npm run test:slow` (vitest.slow.config.ts), not `npm test`. */
+export const SLOW_SUITES = [
+  'test/integration/events-instances.test.ts',
+  'test/integration/demo.test.ts',
+  'test/integration/merchant-cli.test.ts',
+  'test/integration/examples.test.ts',
+  'test/sdk/packaging.test.ts',
+  // Not a process of its own, but 1,500 order creations: with the slow ones.
+  'test/integration/unique-amounts.test.ts',
+];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Browser tests are slow: their own command (npm run test:e2e, vitest.e2e.config.ts).
+    exclude: ['test/e2e/**', 'node_modules/**', ...SLOW_SUITES],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

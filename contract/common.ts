@@ -45,8 +45,12 @@ export type ErrorBody = z.infer<typeof ZErrorBody>;
 /** Error responses of a route, spread into its `responses` so they reach OpenAPI and the SDK. */
 export function errors<const C extends ErrorCode>(...codes: C[]) {
   const all = [...new Set<ErrorCode>([ErrorCode.RATE_LIMITED, ErrorCode.INTERNAL_ERROR, ...codes])];
-  return Object.fromEntries(all.map((code) => [errorStatus[code], ZErrorBody])) as {
-    [K in (typeof errorStatus)[C | 'RATE_LIMITED' | 'INTERNAL_ERROR']]: typeof ZErrorBody;
+  // 503: the database cannot be reached (UPSTREAM_UNAVAILABLE with Retry-After), on every route.
+  return {
+    ...Object.fromEntries(all.map((code) => [errorStatus[code], ZErrorBody])),
+    503: ZErrorBody.describe('The database cannot be reached (UPSTREAM_UNAVAILABLE, with Retry-After)'),
+  } as {
+    [K in (typeof errorStatus)[C | 'RATE_LIMITED' | 'INTERNAL_ERROR'] | 503]: typeof ZErrorBody;
   };
 }
 export type { ErrorStatus };

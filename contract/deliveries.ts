@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ZDateTime, errors, merchantAuth } from './common';
 import { ZOrder, ZReferenceParams } from './orders';
+import { ZPayment, ZRefund } from './refunds';
 
 const c = initContract();
 
@@ -12,16 +13,23 @@ export const EVENT_TYPES = [
   'order.underpaid',
   'order.expired',
   'order.payment_rejected',
+  'refund.created',
+  'refund.succeeded',
+  'refund.failed',
 ] as const;
 export const ZEventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof ZEventType>;
 
-/** The body of every webhook: the event and the order as it was when the event happened. */
+/**
+ * The body of every webhook: the event and the order as it was when the event happened; with the
+ * credited transfer that caused it (`payment`) or the refund it is about (`refund`, without its
+ * transaction).
+ */
 export const ZWebhookEvent = z.object({
   id: z.string().describe('evt_…: the same on every attempt (X-Webhook-Id)'),
   type: ZEventType,
   createdAt: ZDateTime,
-  data: z.object({ order: ZOrder }),
+  data: z.object({ order: ZOrder, payment: ZPayment.optional(), refund: ZRefund.optional() }),
 });
 export type WebhookEventBody = z.infer<typeof ZWebhookEvent>;
 

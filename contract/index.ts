@@ -5,6 +5,7 @@ import { healthContract } from './health';
 import { ordersContract } from './orders';
 import { payContract } from './pay';
 import { profileContract } from './profile';
+import { refundsContract } from './refunds';
 import { walletsContract } from './wallets';
 
 const c = initContract();
@@ -17,6 +18,7 @@ export const contract = c.router({
   profile: profileContract,
   wallets: walletsContract,
   pay: payContract,
+  refunds: refundsContract,
   health: healthContract,
 });
 export type Contract = typeof contract;
@@ -29,4 +31,5 @@ export * from './deliveries';
 export * from './profile';
 export * from './wallets';
 export * from './pay';
+export * from './refunds';
 export * from './health';

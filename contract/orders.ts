@@ -50,6 +50,9 @@ export const ZCreateOrderBody = z
     quoteCurrency: ZFiatCurrency.optional().describe('Fiat currency of the quote (BRL, EUR)'),
     quoteAmount: ZDecimalAmount.optional().describe('Fiat amount converted to token units at a live rate'),
     webhookUrl: ZHttpUrl.optional().describe("Webhook URL for this order only (else the profile's)"),
+    returnUrl: ZHttpUrl.optional().describe(
+      'Where the hosted checkout page sends the payer after paying ("Back to the shop")',
+    ),
     messengerChatId: ZMessengerChatId.optional(),
     merchantWalletId: z
       .string()
@@ -95,15 +98,27 @@ export type CreateOrderBody = z.infer<typeof ZCreateOrderBody>;
 
 export const ZOrder = z.object({
   reference: ZReference,
-  status: ZOrderStatus,
+  status: ZOrderStatus.describe(
+    'PENDING (no payment seen) -> CONFIRMING (a transaction awaits finality) -> PAID (final payments reach amount); UNDERPAID (final payments below amount, still payable until expiry); EXPIRED (expiresAt passed without full payment; a late payment still makes it PAID with paidLate)',
+  ),
   network: ZNetwork,
   token: ZToken,
-  amount: ZDecimalOut.describe('Amount due in token units (6 decimals)'),
+  amount: ZDecimalOut.describe(
+    'What the payer must send, in token units (6 decimals). For a quote: quoteAmount / fxRate rounded up, so the merchant never receives less; it may then be raised by a few base units so that no two payable orders to one wallet share an amount (a plain transfer is matched by its exact amount)',
+  ),
   amountReceived: ZDecimalOut.describe('Sum of final payments seen on chain'),
+  amountUnique: z
+    .boolean()
+    .describe(
+      'Whether no other payable order to this wallet has this amount, so a payment without the order tag is matched by its amount. False only when no free amount was left within 0.001 of the price: such an order is matched by tag or a reported claim',
+    ),
+  amountRefunded: ZDecimalOut.describe('Sum of verified refunds (GET /orders/{reference}/refunds)'),
   tokenMintOrContract: z.string(),
   recipient: z.string().describe("Merchant's receiving address"),
   quoteCurrency: z.string().nullable(),
-  quoteAmount: ZDecimalOut.nullable(),
+  quoteAmount: ZDecimalOut.nullable().describe(
+    'The fiat price the order was created with (null for orders given in token units); amount is what is paid',
+  ),
   quotedAt: ZDateTime.nullable(),
   fxRate: ZDecimalOut.nullable().describe('Fiat per 1 token'),
   fxRateLabel: z.string().nullable(),
@@ -118,8 +133,11 @@ export const ZOrder = z.object({
   updatedAt: ZDateTime,
   txId: z.string().nullable().describe('The payment transaction, once known'),
   paidAt: ZDateTime.nullable(),
-  paidLate: z.boolean(),
+  paidLate: z
+    .boolean()
+    .describe('True when the payment became final after expiresAt (within LATE_PAYMENT_WINDOW_SECONDS)'),
   webhookUrl: z.string().nullable(),
+  returnUrl: z.string().nullable().describe('Where the checkout page sends the payer after paying'),
   messengerChatId: z.string().nullable(),
   merchantWalletId: z.string().uuid(),
   description: z.string().nullable(),
@@ -182,6 +200,8 @@ export const ordersContract = c.router(
       method: 'POST',
       path: '/orders',
       summary: 'Create a payment order',
+      description:
+        'Give `amount` (token units) or `quoteCurrency` + `quoteAmount` (a fiat price converted at the live rate; the answer says the rate, its label and its feed). Send an `Idempotency-Key` header: the same key and body within 24 h return the first order (with `Idempotent-Replayed: true`), another body is a 409. Send the payer to `checkoutUrl`, or show `qrData` as a QR code.',
       metadata: merchantAuth,
       headers: ZIdempotencyHeaders,
       body: ZCreateOrderBody,

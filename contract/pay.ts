@@ -39,6 +39,7 @@ export const ZPaymentInfo = z.object({
   paidAt: ZDateTime.nullable(),
   paidLate: z.boolean(),
   txId: z.string().nullable(),
+  returnUrl: z.string().nullable().describe("The shop's page to go back to after paying"),
 });
 
 /** Solana Pay: errors on the transaction-request path also carry a top-level `message`. */
@@ -129,8 +130,17 @@ export const payContract = c.router(
       method: 'GET',
       path: '/checkout/:reference',
       summary: 'The hosted payment page behind checkoutUrl (HTML)',
+      description:
+        "What the payer sees: amount due, live status, a countdown, payment with a browser wallet (Wallet Standard on Solana, EIP-1193/EIP-6963 on Polygon/Ethereum), a QR code and link for mobile wallets, in English, Brazilian Portuguese or Spanish (from `lang`, else the browser's languages). A browser (Accept: text/html) gets an HTML page for a bad or unknown reference too; other clients get the error body below.",
       metadata: publicRoute,
       pathParams: ZReferenceParams,
+      query: z.object({
+        lang: z
+          .string()
+          .max(35)
+          .optional()
+          .describe('Language of the page: en, pt-BR or es (default: from Accept-Language)'),
+      }),
       responses: {
         200: c.otherResponse({ contentType: 'text/html; charset=utf-8', body: z.string() }),
         ...errors('VALIDATION_ERROR', 'NOT_FOUND'),

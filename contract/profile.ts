@@ -16,6 +16,13 @@ export const ZProfile = z.object({
   messenger_chat_id: z.string().nullable(),
   messenger_bot_token_set: z.boolean().describe('The bot token itself is never returned'),
   webhook_secret_set: z.boolean(),
+  underpayment_tolerance_bps: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'Basis points of an amount an order may fall short and still be PAID (null: the server default)',
+    ),
   created_at: ZDateTime,
   updated_at: ZDateTime,
 });
@@ -36,6 +43,13 @@ export const ZUpdateProfileBody = z
     webhook_url: ZHttpUrl.nullable(),
     messenger_chat_id: ZMessengerChatId.nullable(),
     messenger_bot_token: ZBotToken.nullable(),
+    underpayment_tolerance_bps: z
+      .number()
+      .int()
+      .min(0)
+      .max(1000)
+      .nullable()
+      .describe('0 to 1000 (10 %); null: UNDERPAYMENT_TOLERANCE_BPS'),
   })
   .partial()
   .strict()

@@ -236,6 +236,8 @@ async function main() {
     DATA_DIR: process.env.DATA_DIR ?? './data/demo',
     EMBEDDED_PG_PORT: process.env.EMBEDDED_PG_PORT ?? '54330',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    // The demo runs offline on local chains: fixed rates unless a live feed is asked for.
+    FX_PROVIDER: process.env.FX_PROVIDER ?? 'static',
     ...chain.env,
     WEBHOOK_ALLOW_PRIVATE: 'true',
     JOB_DELIVER_EVENTS_CRON: '* * * * * *',

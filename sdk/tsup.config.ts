@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', payer: 'src/payer.ts' },
+  entry: { index: 'src/index.ts', payer: 'src/payer.ts', refunds: 'src/refunds.ts' },
   format: ['esm', 'cjs'],
   target: 'es2022',
   platform: 'neutral',
@@ -13,5 +13,5 @@ export default defineConfig({
   treeshake: true,
   removeNodeProtocol: false,
   // The contract (../contract, relative imports) is bundled; these stay dependencies.
-  external: ['@ts-rest/core', 'zod', '@solana/web3.js', 'node:crypto'],
+  external: ['@ts-rest/core', 'zod', '@solana/web3.js', 'viem', 'node:crypto'],
 });

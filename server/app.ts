@@ -6,18 +6,20 @@ import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { contract } from '../contract';
 import { authRouter } from './auth/auth.router';
 import { createAuthenticator } from './auth/passport';
-import { checkoutAssets } from './checkout/checkout.router';
+import { checkoutAssets, checkoutErrorPage } from './checkout/checkout.router';
 import { deliveriesRouter } from './deliveries/deliveries.router';
 import type { Deps } from './deps';
 import { docsRouter } from './docs/docs';
 import { healthRouter } from './health/health.router';
 import { openCors } from './http/cors';
 import { errorHandler, fromRequestValidation, notFoundHandler } from './http/error-handler';
-import { apiRateLimit, loginRateLimits } from './http/rate-limits';
+import { createRateLimits } from './http/rate-limits';
 import { rejectUnstorableText } from './http/reject-unstorable-text';
+import { conciseRequestLogs } from './lib/request-log';
 import { ordersRouter } from './orders/orders.router';
 import { payRouter } from './pay/pay.router';
 import { profileRouter } from './profile/profile.router';
+import { refundsRouter } from './refunds/refunds.router';
 import { walletsRouter } from './wallets/wallets.router';
 
 export const MAX_BODY = '100kb';
@@ -31,6 +33,7 @@ export function createApp(deps: Deps): Express {
   app.use(
     pinoHttp({
       logger,
+      ...conciseRequestLogs,
       genReqId: (req, res) => {
         const given = req.headers['x-request-id'];
         const id = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
@@ -56,20 +59,26 @@ export function createApp(deps: Deps): Express {
   app.use(['/pay', '/checkout'], openCors);
   app.use(express.json({ limit: MAX_BODY, type: ['application/json', 'application/*+json'] }));
   app.use(rejectUnstorableText);
-  const apiLimiter = apiRateLimit(config);
-  const unlimited = new Set(['/healthz', '/readyz', '/metrics']);
-  app.use((req, res, next) => (unlimited.has(req.path) ? next() : apiLimiter(req, res, next)));
-  app.post('/auth/login', ...loginRateLimits(config));
-  app.post('/users/me/password', ...loginRateLimits(config));
+  const limits = createRateLimits(config, deps.db.sequelize);
+  app.post('/auth/login', limits.login);
+  app.post('/users/me/password', limits.login);
+  app.post('/pay/refunds/:refundId/address', limits.refundAddress);
 
   app.use(docsRouter());
   app.use(checkoutAssets());
 
   const authenticate = createAuthenticator(config.JWT_SECRET, deps.db.models);
-  // Auth is route metadata in the contract, checked once here for every route that declares it.
-  const requireAuthWhereDeclared = (req: Request, res: Response, next: NextFunction) => {
+  const unlimited = new Set(['/healthz', '/readyz', '/metrics']);
+  // Auth is route metadata in the contract, checked once here for every route that declares it;
+  // merchants' calls are limited per merchant, everything else per client address.
+  const authAndLimits = (req: Request, res: Response, next: NextFunction) => {
     const route = (req as Request & { tsRestRoute?: { metadata?: { auth?: string } } }).tsRestRoute;
-    return route?.metadata?.auth === 'merchant' ? authenticate(req, res, next) : next();
+    if (route?.metadata?.auth !== 'merchant')
+      return unlimited.has(req.path) ? next() : limits.publicRoute(req, res, next);
+    authenticate(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      limits.merchant(req.user!.merchant.id).then(() => next(), next);
+    });
   };
 
   const server = initServer();
@@ -82,6 +91,7 @@ export function createApp(deps: Deps): Express {
       profile: profileRouter(deps),
       wallets: walletsRouter(deps),
       pay: payRouter(deps),
+      refunds: refundsRouter(deps),
       health: healthRouter(deps),
     }),
     app,
@@ -90,12 +100,13 @@ export function createApp(deps: Deps): Express {
       jsonQuery: false,
       // Responses are parsed by their schemas: a handler cannot drift from the contract or leak a field.
       responseValidation: true,
-      globalMiddleware: [requireAuthWhereDeclared as never],
+      globalMiddleware: [authAndLimits as never],
       requestValidationErrorHandler: (err, _req, _res, next) => next(fromRequestValidation(err)),
     },
   );
 
   app.use(notFoundHandler);
+  app.use(checkoutErrorPage);
   app.use(errorHandler(logger));
   return app;
 }

@@ -1,5 +1,6 @@
 import { validate as cronValidate } from 'node-cron';
 import { z } from 'zod';
+import { JOB_NAMES, type JobName } from './jobs/job-names';
 
 /** Mainnet defaults: a merchant who sets nothing gets the real tokens. */
 const MAINNET_USDT_MINT_SOLANA = 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB';
@@ -65,7 +66,8 @@ export const configSchema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
       .optional(),
     DATA_DIR: z.string().default('./data'),
-    EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+    /** Unset: a free port chosen once for DATA_DIR and kept there (DATA_DIR/postgres.port). */
+    EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     DB_POOL_MAX: positiveInt.default(10),
 
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -78,7 +80,12 @@ export const configSchema = z
 
     LOGIN_RATE_LIMIT_MAX: positiveInt.default(10),
     LOGIN_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(900),
-    API_RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
+    /** Authenticated API calls per merchant and second, counted across instances (Stripe's live limit). */
+    API_RATE_LIMIT_PER_SECOND: positiveInt.default(100),
+    /** Requests to public routes per client address and minute, counted across instances. */
+    PUBLIC_RATE_LIMIT_PER_MINUTE: positiveInt.optional(),
+    /** The older name of PUBLIC_RATE_LIMIT_PER_MINUTE. */
+    API_RATE_LIMIT_PER_MINUTE: positiveInt.optional(),
 
     ORDER_TTL_SECONDS: z.coerce.number().int().min(60).max(86400).default(900),
     LATE_PAYMENT_WINDOW_SECONDS: z.coerce.number().int().min(0).default(86400),
@@ -110,8 +117,19 @@ export const configSchema = z
     PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: positiveInt.default(600),
     /** Delay between two checks of a reported transaction that is not final yet. */
     PAYMENT_RECHECK_MS: positiveInt.default(3000),
+    /** An order short by at most this many basis points of its amount is PAID (a profile may override it). */
+    UNDERPAYMENT_TOLERANCE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
+    /** A refund without a verified transfer this long after it became sendable (or was created) FAILS. */
+    REFUND_DEADLINE_SECONDS: positiveInt.default(86400),
+    /** Payer refund-address submissions per client address and window. */
+    REFUND_ADDRESS_RATE_LIMIT_MAX: positiveInt.default(20),
+    REFUND_ADDRESS_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(900),
 
-    FX_PROVIDER: z.enum(['static', 'coinbase']).default('static'),
+    /** The feed that prices quotes: live by default; `static` (FX_STATIC_RATES) only when chosen. */
+    FX_PROVIDER: z.enum(['coinbase', 'frankfurter', 'static']).default('coinbase'),
+    /** Asked when FX_PROVIDER cannot answer (a second, independent live feed); `none` to fail instead. */
+    FX_FALLBACK_PROVIDER: z.enum(['frankfurter', 'coinbase', 'none']).default('frankfurter'),
+    FX_FRANKFURTER_URL: url.default('https://api.frankfurter.dev'),
     FX_STATIC_RATES: staticRates.default('BRL:5.25,EUR:0.92'),
     FX_COINBASE_URL: url.default('https://api.coinbase.com'),
     FX_CACHE_SECONDS: z.coerce.number().int().min(0).default(60),
@@ -133,16 +151,45 @@ export const configSchema = z
     /** Allow webhook URLs on loopback/private addresses. Default: allowed outside production. */
     WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).optional(),
 
-    /** Background jobs (node-cron, 6 fields with seconds). JOBS_ENABLED=false runs none (e.g. API-only instances). */
-    JOBS_ENABLED: z.enum(['true', 'false']).default('true'),
+    /**
+     * What background work this instance runs: `all`, `none` (an API-only instance), or a comma
+     * list of job names. JOBS_ENABLED=false is the older spelling of `none`.
+     */
+    JOBS: z
+      .string()
+      .transform((raw) =>
+        raw
+          .split(',')
+          .map((j) => j.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.union([
+          z.tuple([z.enum(['all', 'none'])]),
+          z.array(z.enum(JOB_NAMES, { message: `each job must be one of ${JOB_NAMES.join(', ')}` })).min(1),
+        ]),
+      )
+      .optional(),
+    JOBS_ENABLED: z.enum(['true', 'false']).optional(),
+    /** Background jobs' schedules (node-cron, 6 fields with seconds). */
     JOB_DELIVER_EVENTS_CRON: cron.default('*/2 * * * * *'),
     JOB_EXPIRE_ORDERS_CRON: cron.default('*/10 * * * * *'),
     JOB_VERIFY_PAYMENTS_CRON: cron.default('*/2 * * * * *'),
+    JOB_VERIFY_REFUNDS_CRON: cron.default('*/5 * * * * *'),
     JOB_SCAN_PAYMENTS_CRON: cron.default('*/10 * * * * *'),
+    /** How long a worker holds a leased piece of work (scan cursor, claim) between renewals. */
+    JOB_LEASE_SECONDS: positiveInt.default(60),
     JOB_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
   })
   .superRefine((cfg, ctx) => {
     if (cfg.NODE_ENV === 'production') {
+      if (!cfg.DATABASE_URL)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['DATABASE_URL'],
+          message:
+            'is required when NODE_ENV=production (the embedded PostgreSQL is for development and demos only)',
+        });
       if (!cfg.JWT_SECRET)
         ctx.addIssue({
           code: 'custom',
@@ -180,10 +227,22 @@ export const configSchema = z
     webhookAllowPrivate: cfg.WEBHOOK_ALLOW_PRIVATE
       ? cfg.WEBHOOK_ALLOW_PRIVATE === 'true'
       : cfg.NODE_ENV !== 'production',
-    jobsEnabled: cfg.JOBS_ENABLED === 'true',
+    jobs: jobSelection(cfg.JOBS, cfg.JOBS_ENABLED),
+    PUBLIC_RATE_LIMIT_PER_MINUTE: cfg.PUBLIC_RATE_LIMIT_PER_MINUTE ?? cfg.API_RATE_LIMIT_PER_MINUTE ?? 600,
   }));
 
 export type Config = z.infer<typeof configSchema>;
+
+/** The jobs an instance runs, from JOBS (or the older JOBS_ENABLED). */
+function jobSelection(
+  jobs: string[] | undefined,
+  enabled: 'true' | 'false' | undefined,
+): ReadonlySet<JobName> {
+  if (!jobs) return new Set(enabled === 'false' ? [] : JOB_NAMES);
+  if (jobs[0] === 'all') return new Set(JOB_NAMES);
+  if (jobs[0] === 'none') return new Set();
+  return new Set(jobs as JobName[]);
+}
 
 function decodeKey(raw: string): Buffer | null {
   const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');

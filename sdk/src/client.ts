@@ -10,6 +10,7 @@ import {
   MAX_PER_PAGE,
   type ZAuditEntry,
   type ZChangePasswordBody,
+  type ZCreateRefundBody,
   type ZCreateOrderBody,
   type ZCreateWalletBody,
   type ZListOrdersQuery,
@@ -19,7 +20,9 @@ import {
   type ZOrder,
   type ZOrderCursorPage,
   type ZOrderPage,
+  type ZPayment,
   type ZProfile,
+  type ZRefund,
   type ZUpdateProfileBody,
   type ZWallet,
   type ZWebhookDelivery,
@@ -57,6 +60,11 @@ export type WebhookSecret = z.infer<typeof ZWebhookSecret>;
 export type Wallet = z.infer<typeof ZWallet>;
 export type WalletList = { items: Wallet[] };
 export type CreateWalletParams = z.input<typeof ZCreateWalletBody>;
+export type Payment = z.infer<typeof ZPayment>;
+export type PaymentList = { items: Payment[] };
+export type Refund = z.infer<typeof ZRefund>;
+export type RefundList = { items: Refund[] };
+export type CreateRefundParams = z.input<typeof ZCreateRefundBody>;
 
 export type ClientOptions = {
   /** Where the service runs, e.g. `https://pay.example.com` (no trailing path). */
@@ -74,7 +82,7 @@ export type ClientOptions = {
 };
 
 export type RequestOptions = {
-  /** `Idempotency-Key` of an order creation: the same key and body within 24 h give the same order. */
+  /** `Idempotency-Key` of a creation: the same key and body within 24 h give the same order or refund. */
   idempotencyKey?: string;
 };
 
@@ -193,6 +201,36 @@ export function createClient(options: ClientOptions) {
       /** POST /orders/{reference}/submit-tx: report the paying transaction (a claim, verified on chain). */
       async submitTx(reference: string, txId: string): Promise<Order> {
         return success(raw.orders.submitTx({ params: { reference: segment(reference) }, body: { txId } }));
+      },
+      /** GET /orders/{reference}/payments: the ledger of credited transfers (txId, from, amount, matchedBy). */
+      async payments(reference: string): Promise<PaymentList> {
+        return success(raw.refunds.payments({ params: { reference: segment(reference) } }));
+      },
+      refunds: {
+        /**
+         * POST /orders/{reference}/refunds: refund all (no amount) or part of what the order
+         * received, to `to` or to the address the payer gives on `refundUrl`. Always sends an
+         * Idempotency-Key (yours, or a random UUID), the same on every retry. Sign and send it with
+         * `sendRefund` from `@stablepay/sdk/refunds`, or open `payUrl` in the receiving wallet.
+         */
+        async create(
+          reference: string,
+          body: CreateRefundParams = {},
+          opts: RequestOptions = {},
+        ): Promise<Refund> {
+          const key = opts.idempotencyKey ?? newIdempotencyKey();
+          return success(
+            raw.refunds.create({
+              params: { reference: segment(reference) },
+              body,
+              headers: { 'idempotency-key': key },
+            }),
+          );
+        },
+        /** GET /orders/{reference}/refunds: oldest first; pending ones carry a fresh transaction. */
+        async list(reference: string): Promise<RefundList> {
+          return success(raw.refunds.list({ params: { reference: segment(reference) } }));
+        },
       },
       /** GET /orders/{reference}/audit: the order's timeline, oldest first. */
       async audit(reference: string): Promise<AuditList> {

@@ -9,7 +9,8 @@ export type SdkErrorCode =
   | 'EVM_PAYMENT_FAILED'
   | 'EVM_REQUEST_REJECTED'
   | 'EVM_CHAIN_NOT_ADDED'
-  | 'INVALID_PAY_URL';
+  | 'INVALID_PAY_URL'
+  | 'REFUND_SEND_FAILED';
 
 export type StablepayErrorCode = ErrorCode | SdkErrorCode;
 export type ErrorDetail = NonNullable<ErrorBody['error']['details']>[number];
@@ -162,6 +163,20 @@ export class SolanaPaymentError extends StablepayError {
   constructor(message: string, opts: { signature?: string; cause?: unknown } = {}) {
     super({ message, code: 'SOLANA_PAYMENT_FAILED', cause: opts.cause });
     this.signature = opts.signature;
+  }
+}
+
+/**
+ * A refund could not be signed and sent with the merchant's key (`sendRefund`), or it did not
+ * settle in time (`waitForRefund`). `txId` is set when the transaction had been sent.
+ */
+export class RefundSendError extends StablepayError {
+  static override readonly kind = 'RefundSendError';
+  declare readonly code: 'REFUND_SEND_FAILED';
+  readonly txId: string | undefined;
+  constructor(message: string, opts: { txId?: string; cause?: unknown } = {}) {
+    super({ message, code: 'REFUND_SEND_FAILED', cause: opts.cause });
+    this.txId = opts.txId;
   }
 }
 

@@ -9,6 +9,7 @@ export type {
   ChangePasswordParams,
   ClientOptions,
   CreateOrderParams,
+  CreateRefundParams,
   CreateWalletParams,
   ListAllOrdersQuery,
   ListOrdersQuery,
@@ -19,7 +20,11 @@ export type {
   Order,
   OrderCursorPage,
   OrderPage,
+  Payment,
+  PaymentList,
   Profile,
+  Refund,
+  RefundList,
   RequestOptions,
   StablepayClient,
   UpdateProfileParams,
@@ -40,6 +45,7 @@ export {
   InternalServerError,
   NotFoundError,
   PayloadTooLargeError,
+  RefundSendError,
   RateLimitError,
   SolanaPaymentError,
   StablepayConnectionError,
@@ -78,5 +84,5 @@ export type { FetchLike } from './http';
 export type { RetryOptions } from './retry';
 
 /** Names and values shared with the service, from its contract. */
-export { ErrorCode, EVENT_TYPES, NETWORKS, ORDER_STATUSES, TOKENS } from '../../contract';
-export type { EventType, Network, OrderStatus, Token } from '../../contract';
+export { ErrorCode, EVENT_TYPES, NETWORKS, ORDER_STATUSES, REFUND_STATUSES, TOKENS } from '../../contract';
+export type { EventType, Network, OrderStatus, RefundStatus, Token } from '../../contract';

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { EventType, Order } from '../../contract';
+import type { EventType, Order, Payment, Refund } from '../../contract';
 import { WebhookSignatureVerificationError } from './errors';
 
 /**
@@ -12,13 +12,16 @@ import { WebhookSignatureVerificationError } from './errors';
 export const SIGNATURE_HEADER = 'x-webhook-signature';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/** The body of every webhook: the event envelope around the order as it is now. */
+/**
+ * The body of every webhook: the event envelope around the order as it is now; events caused by a
+ * credited transfer carry it (`payment`), refund events carry the refund (`refund`).
+ */
 export type WebhookEvent = {
   /** `evt_...`: the same on every attempt; de-duplicate on it. */
   id: string;
   type: EventType;
   createdAt: string;
-  data: { order: Order };
+  data: { order: Order; payment?: Payment; refund?: Refund };
 };
 
 export type ConstructEventParams = {

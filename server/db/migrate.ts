@@ -4,6 +4,10 @@ import * as m0001 from './migrations/0001-initial';
 import * as m0002 from './migrations/0002-event-outbox';
 import * as m0003 from './migrations/0003-payment-verification';
 import * as m0004 from './migrations/0004-evidence-ladder';
+import * as m0005 from './migrations/0005-refunds';
+import * as m0006 from './migrations/0006-shared-limits';
+import * as m0007 from './migrations/0007-return-url';
+import * as m0008 from './migrations/0008-amount-reservations';
 
 /** Migrations get a query runner that takes plain SQL, bound to the migration transaction. */
 export type MigrationContext = { query(sql: string): Promise<unknown> };
@@ -15,6 +19,10 @@ const migrations = [
   { name: '0002-event-outbox', ...m0002 },
   { name: '0003-payment-verification', ...m0003 },
   { name: '0004-evidence-ladder', ...m0004 },
+  { name: '0005-refunds', ...m0005 },
+  { name: '0006-shared-limits', ...m0006 },
+  { name: '0007-return-url', ...m0007 },
+  { name: '0008-amount-reservations', ...m0008 },
 ];
 
 const LOCK_ID = 7_301_955_001;

@@ -18,6 +18,8 @@ const order = {
   token: 'USDT',
   amount: '9.504754',
   amountReceived: '0.000000',
+  amountRefunded: '0.000000',
+  amountUnique: true,
   tokenMintOrContract: usdt,
   recipient: wallet,
   quoteCurrency: 'BRL',
@@ -38,6 +40,7 @@ const order = {
   paidAt: null,
   paidLate: false,
   webhookUrl: null,
+  returnUrl: 'https://shop.example.com/orders/1001',
   messengerChatId: null,
   merchantWalletId: '3f1c2a8e-5b7d-4c1e-9a2f-6d8b0e4c7a15',
   description: 'Order #1001',
@@ -76,6 +79,7 @@ const paymentInfo = {
   paidAt: null,
   paidLate: false,
   txId: null,
+  returnUrl: 'https://shop.example.com/orders/1001',
 };
 
 const profile = {
@@ -87,6 +91,7 @@ const profile = {
   messenger_chat_id: '-1001234567890',
   messenger_bot_token_set: true,
   webhook_secret_set: true,
+  underpayment_tolerance_bps: 50,
   created_at: '2026-11-01T09:00:00.000Z',
   updated_at: '2026-11-20T17:30:00.000Z',
 };
@@ -139,6 +144,45 @@ const solanaTransaction = {
   message: 'Order #1001',
   transaction:
     'AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA==',
+};
+
+const payer = 'HXtBm8XZbxaTt41uqaKhwUAa6Z1aPyvJdsZVENiWsetg';
+const refundId = 'rf_9c1f4b2a7d3e4f5a8b6c0d1e2f3a4b5c';
+const refundTag = 'FkPqgq8hM4G1m3m6sBdQzWcYvXkPnLtR2aJ9yUe5oHbT';
+const refundPayUrl = `solana:${base}/pay/refunds/${refundId}/tx-request`;
+const refund = {
+  id: refundId,
+  orderReference: reference,
+  status: 'PENDING',
+  network: 'SOLANA',
+  token: 'USDT',
+  amount: '4.000000',
+  from: wallet,
+  to: payer,
+  reason: 'Item out of stock',
+  tag: refundTag,
+  refundUrl: `${base}/refund/${refundId}`,
+  payUrl: refundPayUrl,
+  qrData: refundPayUrl,
+  transaction: { transaction: solanaTransaction.transaction },
+  txId: null,
+  failureReason: null,
+  deadlineAt: '2026-11-23T11:00:00.000Z',
+  createdAt: '2026-11-22T11:00:00.000Z',
+  updatedAt: '2026-11-22T11:00:00.000Z',
+};
+const publicRefund = {
+  id: refundId,
+  status: 'AWAITING_ADDRESS',
+  network: 'SOLANA',
+  token: 'USDT',
+  amount: '4.000000',
+  to: null,
+  merchantName: 'Loja Azul',
+  orderReference: reference,
+  addressFormat: 'must be a Solana public key (base58, 32 bytes)',
+  txId: null,
+  deadlineAt: '2026-11-23T11:00:00.000Z',
 };
 
 export type OperationExamples = { request?: unknown; responses: Record<number, unknown> };
@@ -256,6 +300,40 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   },
   'pay.submitTx': { request: { txId }, responses: { 202: { ...paymentInfo, status: 'CONFIRMING' } } },
   'pay.info': { responses: { 200: paymentInfo } },
+  'refunds.payments': {
+    responses: {
+      200: {
+        items: [
+          {
+            txId,
+            network: 'SOLANA',
+            from: payer,
+            amount: '9.504754',
+            matchedBy: 'tag',
+            blockTime: '2026-11-22T10:03:12.000Z',
+            createdAt: '2026-11-22T10:03:13.000Z',
+          },
+        ],
+      },
+    },
+  },
+  'refunds.create': {
+    request: { amount: '4', reason: 'Item out of stock', to: payer },
+    responses: { 201: refund },
+  },
+  'refunds.list': { responses: { 200: { items: [refund] } } },
+  'refunds.info': { responses: { 200: publicRefund } },
+  'refunds.setAddress': {
+    request: { address: payer },
+    responses: { 200: { ...publicRefund, status: 'PENDING', to: payer } },
+  },
+  'refunds.txRequest': {
+    responses: { 200: { label: 'Loja Azul refund', icon: `${base}/pay/icon.svg` } },
+  },
+  'refunds.txRequestPost': {
+    request: { account: wallet },
+    responses: { 200: { transaction: solanaTransaction.transaction, message: 'Refund 4 USDT' } },
+  },
   'health.healthz': { responses: { 200: { status: 'ok' } } },
   'health.readyz': {
     responses: {
@@ -281,8 +359,15 @@ const ERROR_EXAMPLES: Record<Code, { message: string; details?: { path: string; 
   UPSTREAM_UNAVAILABLE: { message: 'Solana RPC unavailable: getLatestBlockhash failed (timed out)' },
 };
 
-/** The error body example for an HTTP status of the error table. */
+/** The error body example for an HTTP status of the error table (503: the database is unreachable). */
 export function errorExample(status: number) {
+  if (status === 503)
+    return {
+      error: {
+        code: ErrorCode.UPSTREAM_UNAVAILABLE,
+        message: 'The database cannot be reached: try again shortly',
+      },
+    };
   const code = (Object.keys(errorStatus) as Code[]).find((c) => errorStatus[c] === status);
   if (!code) return undefined;
   return { error: { code: ErrorCode[code], ...ERROR_EXAMPLES[code] } };

@@ -9,7 +9,7 @@ type Json = Record<string, unknown>;
 /** Adds the example of each documented body (request, success and error responses). */
 function withExamples(operation: OperationObject, path: string): OperationObject {
   // Solana Pay wallets read a top-level `message` on the transaction-request path (as the server sends).
-  const solanaPay = path.startsWith('/pay/tx-request/');
+  const solanaPay = /^\/pay\/(tx-request\/|refunds\/[^/]+\/tx-request)/.test(path);
   const examples = OPERATION_EXAMPLES[operation.operationId ?? ''];
   const json = (content: Json | undefined) => content?.['application/json'] as Json | undefined;
   const requestContent = json((operation.requestBody as { content?: Json } | undefined)?.content);
@@ -32,6 +32,12 @@ function normaliseSchemas(node: unknown): void {
   const obj = node as Json;
   const typed = ['type', '$ref', 'oneOf', 'anyOf', 'allOf'].some((k) => k in obj);
   if (obj.nullable === true && !typed) delete obj.nullable;
+  // A nullable union: OpenAPI 3.0 wants `nullable` beside a `type`, so each member carries it.
+  for (const union of ['anyOf', 'oneOf'] as const)
+    if (obj.nullable === true && !('type' in obj) && Array.isArray(obj[union])) {
+      for (const member of obj[union] as Json[]) if ('type' in member) member.nullable = true;
+      delete obj.nullable;
+    }
   Object.values(obj).forEach(normaliseSchemas);
 }
 

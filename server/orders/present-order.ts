@@ -76,6 +76,7 @@ export function sharedOrderFields(
     txId: order.txId,
     paidAt: iso(order.paidAt),
     paidLate: order.paidLate,
+    returnUrl: order.returnUrl ?? null,
   };
 }
 
@@ -87,6 +88,7 @@ export function presentOrder(
 ): OrderBody {
   return {
     ...sharedOrderFields(deps, order, merchantName),
+    amountRefunded: formatUnits(order.amountRefundedUnits ?? 0n),
     quotedAt: iso(order.quotedAt),
     fxRate: order.fxRate,
     fxSource: order.fxSource,
@@ -95,6 +97,7 @@ export function presentOrder(
     webhookUrl: order.webhookUrl,
     messengerChatId: order.messengerChatId,
     merchantWalletId: order.walletId,
+    amountUnique: order.amountUnique,
     metadata: order.metadata,
   };
 }

@@ -2,11 +2,16 @@ import { UniqueConstraintError } from 'sequelize';
 import type { Order } from '../db/models';
 import type { ClaimSource } from '../db/models/payment-claim';
 import type { Deps } from '../deps';
+import { ErrorCode } from '../../contract';
 import { ApiError } from '../errors';
 import { recordAudit } from '../events/audit';
 import { changeOrderStatus } from './change-order-status';
 import { findOrder } from './find-order';
+import { wakeJob } from '../jobs/wake-up';
 import { assertPayable } from './payable';
+
+/** Reported transactions a payer may have under check for one order at a time. */
+export const MAX_OPEN_PAYER_CLAIMS = 3;
 
 /**
  * Records a reported transaction id as a claim to verify against the chain. A claim is never
@@ -39,6 +44,20 @@ export async function submitPaymentClaim(
         throw ApiError.conflict('This transaction was already submitted for another order');
       if (existing && existing.orderId === order.id && existing.status !== 'REJECTED') return order;
       assertPayable(order, { now, lateWindowSeconds: deps.config.LATE_PAYMENT_WINDOW_SECONDS });
+      // Anyone may report on the public route: made-up ids must not pile up checks on the chain.
+      if (input.source === 'payer') {
+        const open = await models.PaymentClaim.count({
+          where: { orderId: order.id, status: 'PENDING', source: 'payer' },
+          transaction,
+        });
+        if (open >= MAX_OPEN_PAYER_CLAIMS)
+          throw new ApiError(
+            ErrorCode.RATE_LIMITED,
+            `This order already has ${open} reported transactions being checked: wait until they are settled`,
+            undefined,
+            { 'Retry-After': String(Math.ceil(deps.config.PAYMENT_RECHECK_MS / 1000) + 1) },
+          );
+      }
 
       await models.PaymentClaim.create(
         {
@@ -51,6 +70,7 @@ export async function submitPaymentClaim(
         },
         { transaction },
       );
+      await wakeJob(deps.db.sequelize, transaction, 'verify-payments');
       const actor = input.source;
       await recordAudit(
         models,

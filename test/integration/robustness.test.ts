@@ -15,7 +15,11 @@ import {
 let server: TestServer;
 beforeAll(async () => {
   // The sweep sends hundreds of bad requests: limits high enough that they reach validation.
-  server = await startTestServer({ API_RATE_LIMIT_PER_MINUTE: '100000', LOGIN_RATE_LIMIT_MAX: '100000' });
+  server = await startTestServer({
+    API_RATE_LIMIT_PER_MINUTE: '100000',
+    LOGIN_RATE_LIMIT_MAX: '100000',
+    REFUND_ADDRESS_RATE_LIMIT_MAX: '100000',
+  });
 });
 afterAll(() => server?.stop());
 
@@ -137,7 +141,6 @@ describe('unknown and malformed requests', () => {
       ['DELETE', '/orders'],
       ['PUT', '/users/me'],
       ['GET', '/pay'],
-      ['GET', '/'],
     ] as const) {
       for (const token of [undefined, m.token]) {
         const res = await server.api(method, path, { token });
@@ -266,7 +269,13 @@ function routesOf(router: AppRouter, prefix = ''): Route[] {
 
 /** A value of the right form for a path parameter that names nothing that exists. */
 const unknownValue = (param: string) =>
-  param === 'wallet_id' ? randomUUID() : param === 'reference' ? unknownReference() : '987654321';
+  param === 'wallet_id'
+    ? randomUUID()
+    : param === 'reference'
+      ? unknownReference()
+      : param === 'refundId'
+        ? `rf_${randomBytes(16).toString('hex')}`
+        : '987654321';
 const paramsOf = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 const fillPath = (path: string, values: Record<string, string>) =>
   path.replace(/:(\w+)/g, (_all, name: string) => values[name] ?? 'x');

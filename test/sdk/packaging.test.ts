@@ -84,6 +84,10 @@ describe('npm package @stablepay/sdk', () => {
       'dist/payer.cjs',
       'dist/payer.d.ts',
       'dist/payer.d.cts',
+      'dist/refunds.js',
+      'dist/refunds.cjs',
+      'dist/refunds.d.ts',
+      'dist/refunds.d.cts',
     ])
       expect(files, file).toContain(file);
     expect(files.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md')).toEqual(
@@ -110,6 +114,10 @@ describe('npm package @stablepay/sdk', () => {
     const payerJs = fs.readFileSync(path.join(SDK, 'dist/payer.js'), 'utf8');
     expect(payerJs).not.toMatch(/node:|from ["']zod["']|@ts-rest/);
     expect(payerJs).toContain('wallet_switchEthereumChain');
+    // The server-side refund signer loads its chain libraries only when used: no static import.
+    const refundsJs = fs.readFileSync(path.join(SDK, 'dist/refunds.js'), 'utf8');
+    expect(refundsJs).not.toMatch(/from ["'](viem|@solana\/web3\.js)["']/);
+    expect(payerJs).not.toMatch(/viem/);
     const tarball = path.join(work, info!.filename);
 
     // 3. Install into an empty project, from the npm cache the root install filled.

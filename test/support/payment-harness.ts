@@ -39,7 +39,7 @@ export async function startPaymentHarness(env: Record<string, string>) {
   const logger = pino({ level: 'warn' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
   const server: TestServer = await startTestServer(
     {
-      JOBS_ENABLED: 'false',
+      JOBS: 'none',
       PAYMENT_RECHECK_MS: '50',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_RETRY_BASE_MS: '50',

@@ -51,6 +51,9 @@ export async function startTestServer(env: Record<string, string> = {}, override
     FX_STATIC_RATES: 'BRL:5.25,EUR:0.92',
     SOLANA_RPC_URL: 'http://127.0.0.1:9',
     RPC_TIMEOUT_MS: '2000',
+    // Limits out of the way unless a test is about them (it sets its own).
+    API_RATE_LIMIT_PER_SECOND: '100000',
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
     DB_POOL_MAX: '5',
     ...env,
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config';
+import { JOB_NAMES } from '../../server/jobs/job-names';
 
 describe('configuration', () => {
   it('has working defaults for development', () => {
@@ -22,8 +23,12 @@ describe('configuration', () => {
       /DATA_ENCRYPTION_KEY/,
     );
     expect(
-      loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40), DATA_ENCRYPTION_KEY: 'a'.repeat(64) })
-        .NODE_ENV,
+      loadConfig({
+        NODE_ENV: 'production',
+        JWT_SECRET: 'x'.repeat(40),
+        DATA_ENCRYPTION_KEY: 'a'.repeat(64),
+        DATABASE_URL: 'postgres://db/stablepay',
+      }).NODE_ENV,
     ).toBe('production');
   });
 
@@ -40,6 +45,8 @@ describe('configuration', () => {
     ['ETHEREUM_RPC_URL', ' , '],
     ['ETHEREUM_CONFIRMATIONS', '-1'],
     ['EVM_LOG_RANGE', '0'],
+    ['JOBS', 'deliver-events,mine-bitcoin'],
+    ['JOBS', 'all,none'],
     ['DATA_ENCRYPTION_KEY', 'too-short'],
   ])('a bad %s stops start-up with a message naming it', (name, value) => {
     let error: unknown;
@@ -52,11 +59,18 @@ describe('configuration', () => {
     expect((error as Error).message).toContain(name);
   });
 
-  it('needs a static rate for every quote currency', () => {
-    expect(() => loadConfig({ QUOTE_CURRENCIES: 'BRL,EUR,GBP' })).toThrow(/GBP/);
+  it('needs a static rate for every quote currency, with the static feed', () => {
+    expect(() => loadConfig({ FX_PROVIDER: 'static', QUOTE_CURRENCIES: 'BRL,EUR,GBP' })).toThrow(/GBP/);
     expect(
-      loadConfig({ QUOTE_CURRENCIES: 'BRL,GBP', FX_STATIC_RATES: 'BRL:5,GBP:0.8' }).QUOTE_CURRENCIES,
+      loadConfig({ FX_PROVIDER: 'static', QUOTE_CURRENCIES: 'BRL,GBP', FX_STATIC_RATES: 'BRL:5,GBP:0.8' })
+        .QUOTE_CURRENCIES,
     ).toEqual(['BRL', 'GBP']);
+  });
+
+  it('prices quotes with a live feed by default, a second live feed as fallback', () => {
+    const config = loadConfig({});
+    expect([config.FX_PROVIDER, config.FX_FALLBACK_PROVIDER]).toEqual(['coinbase', 'frankfurter']);
+    expect(loadConfig({ QUOTE_CURRENCIES: 'BRL,GBP' }).QUOTE_CURRENCIES).toEqual(['BRL', 'GBP']);
   });
 
   it('reads RPC endpoint lists in order, and documented confirmation defaults', () => {
@@ -66,5 +80,20 @@ describe('configuration', () => {
     expect(config.ETHEREUM_CONFIRMATIONS).toBe(12);
     expect(config.POLYGON_CONFIRMATIONS).toBe(128);
     expect(config.EVM_LOG_RANGE).toBe(1000);
+  });
+
+  it('JOBS picks what an instance runs: all, none (API only), or a list', () => {
+    const all = [...JOB_NAMES];
+    expect(all).toEqual(
+      expect.arrayContaining(['deliver-events', 'expire-orders', 'verify-payments', 'scan-payments']),
+    );
+    expect([...loadConfig({}).jobs].sort()).toEqual([...all].sort());
+    expect([...loadConfig({ JOBS: 'all' }).jobs].sort()).toEqual([...all].sort());
+    expect(loadConfig({ JOBS: 'none' }).jobs.size).toBe(0);
+    expect([...loadConfig({ JOBS: ' scan-payments , deliver-events ' }).jobs]).toEqual([
+      'scan-payments',
+      'deliver-events',
+    ]);
+    expect(loadConfig({ JOBS_ENABLED: 'false' }).jobs.size).toBe(0); // the older spelling
   });
 });

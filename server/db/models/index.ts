@@ -7,6 +7,7 @@ import { Merchant } from './merchant';
 import { MessengerDelivery } from './messenger-delivery';
 import { Order } from './order';
 import { PaymentClaim } from './payment-claim';
+import { Refund } from './refund';
 import { Wallet } from './wallet';
 import { WebhookDelivery } from './webhook-delivery';
 
@@ -19,6 +20,7 @@ export {
   MessengerDelivery,
   Order,
   PaymentClaim,
+  Refund,
   Wallet,
   WebhookDelivery,
 };
@@ -38,6 +40,7 @@ export function initModels(sequelize: Sequelize) {
     MessengerDelivery: class MessengerDeliveryModel extends MessengerDelivery {},
     Order: class OrderModel extends Order {},
     PaymentClaim: class PaymentClaimModel extends PaymentClaim {},
+    Refund: class RefundModel extends Refund {},
     Wallet: class WalletModel extends Wallet {},
     WebhookDelivery: class WebhookDeliveryModel extends WebhookDelivery {},
   };

@@ -30,6 +30,9 @@ export class PaymentClaim extends Model<
   /** The wallet that sent the credited transfer. */
   declare sender: CreationOptional<string | null>;
   declare attempts: CreationOptional<number>;
+  /** The worker checking it now (server/jobs/lease.ts), and until when. */
+  declare lockedBy: CreationOptional<string | null>;
+  declare lockedUntil: CreationOptional<Date | null>;
   declare nextCheckAt: CreationOptional<Date>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
@@ -49,6 +52,8 @@ export class PaymentClaim extends Model<
         matchedBy: DataTypes.TEXT,
         sender: DataTypes.TEXT,
         attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        lockedBy: DataTypes.TEXT,
+        lockedUntil: DataTypes.DATE,
         nextCheckAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
         createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
         updatedAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
