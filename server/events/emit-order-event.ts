@@ -6,6 +6,22 @@ import type { Deps } from '../deps';
 import { wakeJob } from '../jobs/wake-up';
 import { presentOrder } from '../orders/present-order';
 
+/** Where an order's events go: the order's own settings, else the merchant's. */
+export function deliveryTargets(
+  order: Pick<Order, 'webhookUrl' | 'messengerChatId'>,
+  merchant: Pick<Merchant, 'webhookUrl' | 'messengerChatId' | 'messengerBotTokenSealed'>,
+) {
+  const webhookUrl = order.webhookUrl ?? merchant.webhookUrl;
+  const chatId = order.messengerChatId ?? merchant.messengerChatId;
+  return [
+    ...(webhookUrl ? [{ channel: 'webhook' as const, target: webhookUrl }] : []),
+    ...(chatId && merchant.messengerBotTokenSealed ? [{ channel: 'messenger' as const, target: chatId }] : []),
+  ];
+}
+
+/** A new event's id. */
+export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
+
 /** What an event carries beside the order: the transfer or refund that caused it. */
 export type EventExtra = { payment?: Payment; refund?: Refund };
 
@@ -27,7 +43,7 @@ export async function emitOrderEvent(
   const { Merchant: Merchants, Event, EventDelivery } = deps.db.models;
   const merchant = knownMerchant ?? (await Merchants.findByPk(order.merchantId, { transaction }));
   if (!merchant) throw new Error(`order ${order.reference} has no merchant`);
-  const id = `evt_${randomBytes(16).toString('hex')}`;
+  const id = newEventId();
   const body = JSON.stringify({
     id,
     type,
@@ -39,14 +55,7 @@ export async function emitOrderEvent(
     { transaction },
   );
 
-  const webhookUrl = order.webhookUrl ?? merchant.webhookUrl;
-  const chatId = order.messengerChatId ?? merchant.messengerChatId;
-  const tasks = [
-    ...(webhookUrl ? [{ channel: 'webhook' as const, target: webhookUrl }] : []),
-    ...(chatId && merchant.messengerBotTokenSealed
-      ? [{ channel: 'messenger' as const, target: chatId }]
-      : []),
-  ];
+  const tasks = deliveryTargets(order, merchant);
   for (const task of tasks)
     await EventDelivery.create(
       { eventId: id, ...task, nextAttemptAt: at, createdAt: at, updatedAt: at },

@@ -8,11 +8,11 @@ import { JOB_NAMES, type JobName } from './job-names';
  * (PostgreSQL LISTEN/NOTIFY), instead of waiting for the next scheduled run. A notification sent
  * inside a transaction is delivered when it commits, and not at all if it rolls back.
  */
-const CHANNEL = 'stablepay_jobs';
+export const WAKE_CHANNEL = 'stablepay_jobs';
 
 export async function wakeJob(sequelize: Sequelize, transaction: Transaction, job: JobName) {
   await sequelize.query('SELECT pg_notify(:channel, :job)', {
-    replacements: { channel: CHANNEL, job },
+    replacements: { channel: WAKE_CHANNEL, job },
     transaction,
   });
 }
@@ -37,7 +37,7 @@ export function listenForWakeUps(url: string, onWake: (job: JobName) => void, lo
     });
     try {
       await next.connect();
-      await next.query(`LISTEN ${CHANNEL}`);
+      await next.query(`LISTEN ${WAKE_CHANNEL}`);
       if (stopped) return void next.end().catch(() => {});
       client = next;
     } catch (err) {

@@ -1,18 +1,17 @@
-import type { Transaction } from 'sequelize';
 import type { CreateOrderBody, Order as OrderBody } from '../../contract';
 import type { Merchant } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { recordAudit } from '../events/audit';
 import { checkWebhookUrl } from '../events/check-webhook-url';
-import { emitOrderEvent } from '../events/emit-order-event';
+import { deliveryTargets, newEventId } from '../events/emit-order-event';
 import { formatUnits } from '../lib/decimal';
-import { claimKey, findReplay, requestHash, storeResponse, type IdempotencyScope } from './idempotency';
+import { findReplay, requestHash, type IdempotencyScope } from './idempotency';
+import { insertCreatedOrder } from './insert-created-order';
 import { newReference } from './new-reference';
 import { presentOrder } from './present-order';
 import { priceOrder } from './price-order';
 import { resolveWallet } from './resolve-wallet';
-import { MAX_AMOUNT_ADJUSTMENT, releaseAmount, reserveAmount } from './unique-amount';
+import { MAX_AMOUNT_ADJUSTMENT, releaseAmount, reserveAmount, type ReservedAmount } from './unique-amount';
 
 export type CreateOrderResult = { status: 201; body: OrderBody; replayed: boolean };
 
@@ -39,92 +38,113 @@ export async function createOrder(
   const now = deps.clock();
   const expiresAt = new Date(now.getTime() + (body.expiresInSeconds ?? deps.config.ORDER_TTL_SECONDS) * 1000);
   const reference = newReference();
-  // Reserved in a statement of its own, before the order's transaction: no lock is held across it.
-  const reserved = await reserveAmount(
-    deps,
-    { network: body.network, recipient: wallet.publicAddress, tokenMint, amountUnits: price.amountUnits },
-    { reference, heldUntil: new Date(expiresAt.getTime() + deps.config.LATE_PAYMENT_WINDOW_SECONDS * 1000) },
-  );
-  const amountUnits = reserved.amountUnits;
+  const heldUntil = new Date(expiresAt.getTime() + deps.config.LATE_PAYMENT_WINDOW_SECONDS * 1000);
 
-  const insertOrder = async (transaction: Transaction): Promise<CreateOrderResult> => {
-    const order = await deps.db.models.Order.create(
-      {
-        reference,
-        amountUnique: reserved.unique,
-        merchantId: merchant.id,
-        walletId: wallet.id,
-        network: body.network,
-        token: body.token,
-        tokenMint,
-        recipient: wallet.publicAddress,
-        amountUnits,
-        quoteCurrency: price.quote?.currency ?? null,
-        quoteUnits: price.quote?.units ?? null,
-        fxRate: price.quote?.rate ?? null,
-        fxSource: price.quote?.source ?? null,
-        quotedAt: price.quote?.at ?? null,
-        status: 'PENDING',
-        description: body.description ?? null,
-        metadata: body.metadata ?? null,
-        webhookUrl: body.webhookUrl ?? null,
-        returnUrl: body.returnUrl ?? null,
-        messengerChatId: body.messengerChatId ?? null,
-        expiresAt,
-        createdAt: now,
-        updatedAt: now,
-      },
-      { transaction },
-    );
-    await recordAudit(
-      deps.db.models,
-      transaction,
-      {
-        orderId: order.id,
-        type: 'order.created',
-        actor: 'merchant',
-        data: {
-          status: 'PENDING',
-          amount: formatUnits(amountUnits),
-          ...(amountUnits !== price.amountUnits
-            ? {
-                amountAdjustedFrom: formatUnits(price.amountUnits),
-                reason: 'made unique among payable orders to this wallet',
-              }
-            : {}),
-          ...(reserved.unique
-            ? {}
-            : {
-                amountUnique: false,
-                reason: `no free amount within ${formatUnits(MAX_AMOUNT_ADJUSTMENT)} of the price: matched by tag or claim only`,
-              }),
-          ...(price.quote
-            ? { quoteCurrency: price.quote.currency, fxRate: price.quote.rate, fxSource: price.quote.source }
-            : {}),
-          expiresAt: expiresAt.toISOString(),
+  /** The rows of the new order at `amount`, and the response that presents it. */
+  const rowsFor = (amount: ReservedAmount) => {
+    const values = {
+      reference,
+      merchantId: merchant.id,
+      walletId: wallet.id,
+      network: body.network,
+      token: body.token,
+      tokenMint,
+      recipient: wallet.publicAddress,
+      amountUnits: amount.amountUnits,
+      amountUnique: amount.unique,
+      quoteCurrency: price.quote?.currency ?? null,
+      quoteUnits: price.quote?.units ?? null,
+      fxRate: price.quote?.rate ?? null,
+      fxSource: price.quote?.source ?? null,
+      quotedAt: price.quote?.at ?? null,
+      status: 'PENDING' as const,
+      description: body.description ?? null,
+      metadata: body.metadata ?? null,
+      webhookUrl: body.webhookUrl ?? null,
+      returnUrl: body.returnUrl ?? null,
+      messengerChatId: body.messengerChatId ?? null,
+      expiresAt,
+      createdAt: now,
+      updatedAt: now,
+    };
+    // As the database will hold it (the columns creation leaves to their defaults included).
+    const order = deps.db.models.Order.build({
+      ...values,
+      amountReceivedUnits: 0n,
+      amountRefundedUnits: 0n,
+      txId: null,
+      paidAt: null,
+      paidLate: false,
+    });
+    const presented = presentOrder(deps, order, merchant.fullName);
+    const eventId = newEventId();
+    const response = { status: 201 as const, body: presented };
+    return {
+      response,
+      rows: {
+        order: values,
+        audit: createdAudit(amount),
+        event: {
+          id: eventId,
+          merchantId: merchant.id,
+          body: JSON.stringify({
+            id: eventId,
+            type: 'order.created',
+            createdAt: now.toISOString(),
+            data: { order: presented },
+          }),
         },
+        deliveries: deliveryTargets(values, merchant),
+        at: now,
+        ...(scope ? { idempotency: { scope, response } } : {}),
       },
-      now,
-    );
-    await emitOrderEvent(deps, transaction, order, 'order.created', now, merchant);
-    const response = { status: 201 as const, body: presentOrder(deps, order, merchant.fullName) };
-    if (scope) await storeResponse(deps, scope, response, transaction);
-    return { ...response, replayed: false };
+    };
   };
 
-  const created = await deps.db.sequelize
-    .transaction(async (transaction) => {
-      if (scope) {
-        const earlier = await claimKey<OrderBody>(deps, scope, transaction);
-        if (earlier) return { status: 201 as const, body: earlier.body, replayed: true };
-      }
-      return insertOrder(transaction);
-    })
-    .catch(async (error: unknown) => {
-      await releaseAmount(deps, reference).catch(() => {});
-      throw error;
-    });
-  // Replayed: this request's reservation was never used.
-  if (created.replayed) await releaseAmount(deps, reference);
-  return created;
+  const createdAudit = (amount: ReservedAmount) => ({
+    status: 'PENDING',
+    amount: formatUnits(amount.amountUnits),
+    ...(amount.amountUnits !== price.amountUnits
+      ? {
+          amountAdjustedFrom: formatUnits(price.amountUnits),
+          reason: 'made unique among payable orders to this wallet',
+        }
+      : {}),
+    ...(amount.unique
+      ? {}
+      : {
+          amountUnique: false,
+          reason: `no free amount within ${formatUnits(MAX_AMOUNT_ADJUSTMENT)} of the price: matched by tag or claim only`,
+        }),
+    ...(price.quote
+      ? { quoteCurrency: price.quote.currency, fxRate: price.quote.rate, fxSource: price.quote.source }
+      : {}),
+    expiresAt: expiresAt.toISOString(),
+  });
+
+  try {
+    // The common case, one statement: the price's own amount is free and reserved with the order.
+    let amount: ReservedAmount = { amountUnits: price.amountUnits, unique: true };
+    let attempt = rowsFor(amount);
+    let outcome = await insertCreatedOrder(deps, { ...attempt.rows, reservation: { heldUntil } });
+    if (!outcome.inserted && outcome.blockedBy === 'amount') {
+      // Taken by another payable order: find a free one (each try a statement that holds nothing).
+      amount = await reserveAmount(
+        deps,
+        { network: body.network, recipient: wallet.publicAddress, tokenMint, amountUnits: price.amountUnits },
+        { reference, heldUntil },
+      );
+      attempt = rowsFor(amount);
+      outcome = await insertCreatedOrder(deps, attempt.rows);
+    }
+    if (outcome.inserted) return { ...attempt.response, replayed: false };
+  } catch (error) {
+    await releaseAmount(deps, reference).catch(() => {});
+    throw error;
+  }
+  // The Idempotency-Key was claimed by a request that has committed by now: its response stands.
+  await releaseAmount(deps, reference);
+  const earlier = scope ? await findReplay<OrderBody>(deps, scope) : null;
+  if (!earlier) throw ApiError.conflict('A request with this Idempotency-Key is still in progress');
+  return { status: 201, body: earlier.body, replayed: true };
 }
