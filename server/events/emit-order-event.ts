@@ -15,7 +15,9 @@ export function deliveryTargets(
   const chatId = order.messengerChatId ?? merchant.messengerChatId;
   return [
     ...(webhookUrl ? [{ channel: 'webhook' as const, target: webhookUrl }] : []),
-    ...(chatId && merchant.messengerBotTokenSealed ? [{ channel: 'messenger' as const, target: chatId }] : []),
+    ...(chatId && merchant.messengerBotTokenSealed
+      ? [{ channel: 'messenger' as const, target: chatId }]
+      : []),
   ];
 }
 
