@@ -98,8 +98,9 @@ export function createApp(deps: Deps): Express {
     {
       logInitialization: false,
       jsonQuery: false,
-      // Responses are parsed by their schemas: a handler cannot drift from the contract or leak a field.
-      responseValidation: true,
+      // Responses are parsed by their schemas: a handler cannot drift from the contract or leak a
+      // field. Every test runs with it; production leaves it to RESPONSE_VALIDATION (see config).
+      responseValidation: config.responseValidation,
       globalMiddleware: [authAndLimits as never],
       requestValidationErrorHandler: (err, _req, _res, next) => next(fromRequestValidation(err)),
     },

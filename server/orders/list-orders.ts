@@ -1,4 +1,4 @@
-import { Op, type WhereOptions } from 'sequelize';
+import { Op, QueryTypes, type WhereOptions } from 'sequelize';
 import type { z } from 'zod';
 import type { ZListOrdersQuery } from '../../contract';
 import type { Merchant, Order } from '../db/models';
@@ -8,6 +8,20 @@ import { decodeCursor, encodeCursor } from './order-cursor';
 import { presentOrder } from './present-order';
 
 export const DEFAULT_PER_PAGE = 20;
+
+/** A merchant's orders, by the counts the database keeps (migration 0009): no rows are counted. */
+async function countOrders(
+  deps: Pick<Deps, 'db'>,
+  filter: { merchantId: string; status?: string; network?: string },
+): Promise<number> {
+  const [row] = await deps.db.sequelize.query<{ total: string | null }>(
+    `SELECT sum(n) AS total FROM order_counts
+      WHERE merchant_id = :merchantId
+        ${filter.status ? 'AND status = :status' : ''} ${filter.network ? 'AND network = :network' : ''}`,
+    { type: QueryTypes.SELECT, replacements: filter },
+  );
+  return Number(row?.total ?? 0);
+}
 
 /**
  * Newest first. Page mode counts and offsets; cursor mode is a keyset walk on (merchant_id, id)
@@ -42,11 +56,14 @@ export async function listOrders(deps: Deps, merchant: Merchant, query: z.infer<
   }
 
   const page = query.page ?? 1;
-  const { rows, count } = await deps.db.models.Order.findAndCountAll({
-    where,
-    order: [['id', 'DESC']],
-    limit: perPage,
-    offset: (page - 1) * perPage,
-  });
-  return { items: rows.map(present), page, per_page: perPage, total: count };
+  const [rows, total] = await Promise.all([
+    deps.db.models.Order.findAll({
+      where,
+      order: [['id', 'DESC']],
+      limit: perPage,
+      offset: (page - 1) * perPage,
+    }),
+    countOrders(deps, { merchantId: merchant.id, status: query.status, network: query.network }),
+  ]);
+  return { items: rows.map(present), page, per_page: perPage, total };
 }
