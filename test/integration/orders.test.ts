@@ -477,6 +477,11 @@ describe('GET /users/me/orders', () => {
     expect(confirming.body.items.map((o: { reference: string }) => o.reference)).toEqual([refs[0]]);
     const polygon = await list('?network=POLYGON');
     expect(polygon.body.items.map((o: { reference: string }) => o.reference)).toEqual([refs[4], refs[3]]);
+    // Totals come from the counts the database keeps: they follow status changes and filters.
+    expect((await list('?status=CONFIRMING')).body.total).toBe(1);
+    expect(polygon.body.total).toBe(2);
+    expect((await list('?status=CONFIRMING&network=POLYGON')).body.total).toBe(0);
+    expect((await list('')).body.total).toBe(5);
     expectInvalid(await list('?status=pending'), 'query.status');
     expectInvalid(await list('?network=BITCOIN'), 'query.network');
   });
