@@ -163,7 +163,11 @@ export async function benchRequestPath(
     body: JSON.stringify({ network: 'SOLANA', public_address: WALLET }),
   });
   let cents = 0;
-  const amount = () => `${1 + (cents++ % 900_000) / 100}`;
+  // Varied amounts as exact decimal strings (float division would print 1.1500000000000001).
+  const amount = () => {
+    const c = 100 + (cents++ % 900_000);
+    return `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
+  };
   const orderBody = () => JSON.stringify({ network: 'SOLANA', token: 'USDT', amount: amount() });
   const first = (await (
     await fetch(`${base}/orders`, {

@@ -5,7 +5,8 @@ import type { Merchant, Order } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { decodeCursor, encodeCursor } from './order-cursor';
-import { presentOrder } from './present-order';
+import { findOrderRows } from './order-rows';
+import { presentOrder, type OrderView } from './present-order';
 
 export const DEFAULT_PER_PAGE = 20;
 
@@ -34,14 +35,14 @@ export async function listOrders(deps: Deps, merchant: Merchant, query: z.infer<
     ...(query.status ? { status: query.status } : {}),
     ...(query.network ? { network: query.network } : {}),
   };
-  const present = (o: Order) => presentOrder(deps, o, merchant.fullName);
+  const present = (o: OrderView) => presentOrder(deps, o, merchant.fullName);
 
   // An empty cursor starts cursor mode only without a page; with a page it is page mode.
   const cursorMode = query.cursor !== undefined && !(query.cursor === '' && query.page !== undefined);
   if (cursorMode && query.cursor !== undefined) {
     if (query.page !== undefined) throw ApiError.field('query.page', 'cannot be combined with a cursor');
     const after = decodeCursor(query.cursor);
-    const rows = await deps.db.models.Order.findAll({
+    const rows = await findOrderRows(deps, {
       where: after ? { ...where, id: { [Op.lt]: after } } : where,
       order: [['id', 'DESC']],
       limit: perPage + 1,

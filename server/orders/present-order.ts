@@ -1,6 +1,10 @@
 import type { Order as OrderBody } from '../../contract';
 import type { PaymentTarget } from '../chains/chain-adapter';
+import type { InferAttributes } from 'sequelize';
 import type { Order } from '../db/models';
+
+/** An order's data: a model instance, or a plain row read without one (the list's hot path). */
+export type OrderView = InferAttributes<Order>;
 import type { Deps } from '../deps';
 import { formatRate, formatUnits, parseDecimal } from '../lib/decimal';
 
@@ -14,7 +18,7 @@ export function amountDueUnits(order: Pick<Order, 'amountUnits' | 'amountReceive
  * What a chain needs to build or describe this order's payment: after a partial payment, the
  * payment link, QR code and transaction ask for the remainder, not the whole amount again.
  */
-export function paymentTarget(order: Order, merchantName: string | null): PaymentTarget {
+export function paymentTarget(order: OrderView, merchantName: string | null): PaymentTarget {
   const due = amountDueUnits(order);
   return {
     reference: order.reference,
@@ -30,7 +34,7 @@ export function paymentTarget(order: Order, merchantName: string | null): Paymen
 /** Links derived from the order: computed on read, so they always follow the order's own fields. */
 export function paymentLinks(
   deps: Pick<Deps, 'config' | 'chains'>,
-  order: Order,
+  order: OrderView,
   merchantName: string | null,
 ) {
   const base = deps.config.PUBLIC_BASE_URL;
@@ -55,7 +59,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 /** The fields merchant and payer both see; each view adds its own. */
 export function sharedOrderFields(
   deps: Pick<Deps, 'config' | 'chains'>,
-  order: Order,
+  order: OrderView,
   merchantName: string | null,
 ) {
   return {
@@ -83,7 +87,7 @@ export function sharedOrderFields(
 /** The merchant's view of an order. */
 export function presentOrder(
   deps: Pick<Deps, 'config' | 'chains'>,
-  order: Order,
+  order: OrderView,
   merchantName: string | null,
 ): OrderBody {
   return {
