@@ -6,7 +6,7 @@ const c = initContract();
 
 export const ZLoginBody = z
   .object({
-    email: z.string().trim().email().max(254),
+    email: z.string().trim().email().max(254).describe('The merchant account e-mail'),
     password: z.string().min(1).max(1024),
   })
   .strict();
@@ -23,7 +23,7 @@ export const authContract = c.router({
     path: '/auth/login',
     summary: 'Log in with e-mail and password and receive a JWT',
     description:
-      'Failed attempts are rate-limited per client and e-mail (429 with Retry-After). A wrong password and an unknown e-mail get the same answer.',
+      'Public. Returns a JWT to send as `Authorization: Bearer <token>` on merchant routes until `expiresAt` (JWT_TTL, default 7 days), or until the password changes. A wrong password and an unknown e-mail get the same 401. Failed attempts are rate-limited per client and e-mail (429 with Retry-After).',
     metadata: publicRoute,
     body: ZLoginBody,
     responses: { 200: ZLoginResponse, ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'PAYLOAD_TOO_LARGE') },

@@ -30,13 +30,18 @@ export const ZFiatCurrency = z.string().regex(/^[A-Z]{3}$/, 'three upper-case le
 /** The Solana public key (base58) that identifies an order everywhere. */
 export const ZReference = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be an order reference');
 
-export const ZErrorDetail = z.object({ path: z.string(), message: z.string() });
+export const ZErrorDetail = z.object({
+  path: z.string().describe('Where the problem is, e.g. body.amount or query.per_page'),
+  message: z.string(),
+});
 export const ZErrorBody = z
   .object({
     error: z.object({
-      code: z.nativeEnum(ErrorCode),
-      message: z.string(),
-      details: z.array(ZErrorDetail).optional(),
+      code: z
+        .nativeEnum(ErrorCode)
+        .describe('Stable, machine-readable; the HTTP status follows from it (see the API description)'),
+      message: z.string().describe('For people; may change'),
+      details: z.array(ZErrorDetail).optional().describe('For VALIDATION_ERROR: each bad field'),
     }),
   })
   .describe('The one error body of every failed request');

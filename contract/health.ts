@@ -9,6 +9,7 @@ export const healthContract = c.router({
     method: 'GET',
     path: '/healthz',
     summary: 'The process is alive',
+    description: 'Liveness: answers 200 while the process runs, without touching the database.',
     metadata: publicRoute,
     responses: { 200: z.object({ status: z.literal('ok') }) },
   },
@@ -16,6 +17,7 @@ export const healthContract = c.router({
     method: 'GET',
     path: '/readyz',
     summary: 'The database is reachable',
+    description: 'Readiness: 200 when the database answers, else 503 (take the instance out of rotation).',
     metadata: publicRoute,
     responses: {
       200: z.object({ status: z.literal('ok'), database: z.literal('ok') }),
@@ -26,6 +28,8 @@ export const healthContract = c.router({
     method: 'GET',
     path: '/metrics',
     summary: 'Prometheus metrics (bearer METRICS_TOKEN when one is configured)',
+    description:
+      'Prometheus text format: requests by contract route and status, database backlog, RPC endpoint health, process metrics. When METRICS_TOKEN is set, send it as a bearer token (401 otherwise).',
     metadata: publicRoute,
     responses: {
       200: c.otherResponse({ contentType: 'text/plain; version=0.0.4', body: z.string() }),

@@ -53,7 +53,9 @@ export const ZCreateOrderBody = z
     returnUrl: ZHttpUrl.optional().describe(
       'Where the hosted checkout page sends the payer after paying ("Back to the shop")',
     ),
-    messengerChatId: ZMessengerChatId.optional(),
+    messengerChatId: ZMessengerChatId.optional().describe(
+      "Messenger (Telegram) chat to notify for this order (else the profile's)",
+    ),
     merchantWalletId: z
       .string()
       .uuid()
@@ -70,6 +72,9 @@ export const ZCreateOrderBody = z
     metadata: ZMetadata.optional(),
   })
   .strict()
+  .describe(
+    'Give either `amount` (token units) or `quoteCurrency` + `quoteAmount` (a fiat price), never both. USDC only on SOLANA, and only when the server enables it',
+  )
   .superRefine((body, ctx) => {
     const hasAmount = body.amount !== undefined;
     const hasQuote = body.quoteCurrency !== undefined || body.quoteAmount !== undefined;
@@ -96,53 +101,91 @@ export const ZCreateOrderBody = z
   });
 export type CreateOrderBody = z.infer<typeof ZCreateOrderBody>;
 
-export const ZOrder = z.object({
-  reference: ZReference,
-  status: ZOrderStatus.describe(
-    'PENDING (no payment seen) -> CONFIRMING (a transaction awaits finality) -> PAID (final payments reach amount); UNDERPAID (final payments below amount, still payable until expiry); EXPIRED (expiresAt passed without full payment; a late payment still makes it PAID with paidLate)',
-  ),
-  network: ZNetwork,
-  token: ZToken,
-  amount: ZDecimalOut.describe(
-    'What the payer must send, in token units (6 decimals). For a quote: quoteAmount / fxRate rounded up, so the merchant never receives less; it may then be raised by a few base units so that no two payable orders to one wallet share an amount (a plain transfer is matched by its exact amount)',
-  ),
-  amountReceived: ZDecimalOut.describe('Sum of final payments seen on chain'),
-  amountUnique: z
-    .boolean()
-    .describe(
-      'Whether no other payable order to this wallet has this amount, so a payment without the order tag is matched by its amount. False only when no free amount was left within 0.001 of the price: such an order is matched by tag or a reported claim',
+export const ZOrder = z
+  .object({
+    reference: ZReference.describe(
+      'Identifies the order everywhere: a fresh Solana public key (base58), used as the Solana Pay reference; the same form on every network',
     ),
-  amountRefunded: ZDecimalOut.describe('Sum of verified refunds (GET /orders/{reference}/refunds)'),
-  tokenMintOrContract: z.string(),
-  recipient: z.string().describe("Merchant's receiving address"),
-  quoteCurrency: z.string().nullable(),
-  quoteAmount: ZDecimalOut.nullable().describe(
-    'The fiat price the order was created with (null for orders given in token units); amount is what is paid',
-  ),
-  quotedAt: ZDateTime.nullable(),
-  fxRate: ZDecimalOut.nullable().describe('Fiat per 1 token'),
-  fxRateLabel: z.string().nullable(),
-  fxSource: z.string().nullable(),
-  payUrl: z.string().describe('Wallet payment URI: Solana Pay transfer request or EIP-681'),
-  qrData: z.string().describe('Exactly what a QR code must encode'),
-  qrImageUrl: z.string().url(),
-  checkoutUrl: z.string().url(),
-  txRequestUrl: z.string().nullable().describe('Solana Pay transaction request URL (Solana only)'),
-  expiresAt: ZDateTime,
-  createdAt: ZDateTime,
-  updatedAt: ZDateTime,
-  txId: z.string().nullable().describe('The payment transaction, once known'),
-  paidAt: ZDateTime.nullable(),
-  paidLate: z
-    .boolean()
-    .describe('True when the payment became final after expiresAt (within LATE_PAYMENT_WINDOW_SECONDS)'),
-  webhookUrl: z.string().nullable(),
-  returnUrl: z.string().nullable().describe('Where the checkout page sends the payer after paying'),
-  messengerChatId: z.string().nullable(),
-  merchantWalletId: z.string().uuid(),
-  description: z.string().nullable(),
-  metadata: z.record(z.unknown()).nullable(),
-});
+    status: ZOrderStatus.describe(
+      'PENDING (no payment seen) -> CONFIRMING (a transaction awaits finality) -> PAID (final payments reach amount); UNDERPAID (final payments below amount, still payable until expiry); EXPIRED (expiresAt passed without full payment; a late payment still makes it PAID with paidLate)',
+    ),
+    network: ZNetwork,
+    token: ZToken,
+    amount: ZDecimalOut.describe(
+      'What the payer must send, in token units (6 decimals). For a quote: quoteAmount / fxRate rounded up, so the merchant never receives less; it may then be raised by a few base units so that no two payable orders to one wallet share an amount (a plain transfer is matched by its exact amount)',
+    ),
+    amountReceived: ZDecimalOut.describe(
+      'Sum of the final payments credited to the order (GET /orders/{reference}/payments); may exceed amount',
+    ),
+    amountUnique: z
+      .boolean()
+      .describe(
+        'Whether no other payable order to this wallet has this amount, so a payment without the order tag is matched by its amount. False only when no free amount was left within 0.001 of the price: such an order is matched by tag or a reported claim',
+      ),
+    amountRefunded: ZDecimalOut.describe('Sum of verified refunds (GET /orders/{reference}/refunds)'),
+    tokenMintOrContract: z
+      .string()
+      .describe('The token: SPL mint (Solana) or ERC-20 contract (Polygon/Ethereum)'),
+    recipient: z.string().describe("Merchant's receiving address"),
+    quoteCurrency: z
+      .string()
+      .nullable()
+      .describe('Fiat currency of the quote (null for orders given in token units)'),
+    quoteAmount: ZDecimalOut.nullable().describe(
+      'The fiat price the order was created with (null for orders given in token units); amount is what is paid',
+    ),
+    quotedAt: ZDateTime.nullable().describe('When the rate was taken (null without a quote)'),
+    fxRate: ZDecimalOut.nullable().describe(
+      'The rate used: fiat per 1 token (USDT and USDC use the USD rate); null without a quote',
+    ),
+    fxRateLabel: z.string().nullable().describe('The rate in words, e.g. "1 USDT = 5.412300 BRL"'),
+    fxSource: z.string().nullable().describe('The rate feed that gave fxRate'),
+    payUrl: z
+      .string()
+      .describe(
+        'Wallet payment URI: a Solana Pay transfer request (solana:<recipient>?amount=…&spl-token=…&reference=…) or an EIP-681 transfer (ethereum:<token>@<chainId>/transfer?address=…&uint256=…)',
+      ),
+    qrData: z.string().describe('Exactly what a QR code must encode (the same as payUrl)'),
+    qrImageUrl: z
+      .string()
+      .url()
+      .describe('The QR code as an image: GET /pay/{reference}/qr.svg (qr.png too)'),
+    checkoutUrl: z
+      .string()
+      .url()
+      .describe('The hosted payment page to send the payer to: /checkout/{reference}'),
+    txRequestUrl: z
+      .string()
+      .nullable()
+      .describe(
+        'Solana Pay transaction request URL, solana:<base>/pay/tx-request/{reference} (null off Solana)',
+      ),
+    expiresAt: ZDateTime.describe(
+      'When a PENDING or UNDERPAID order becomes EXPIRED; a payment still counts if it becomes final within the late-payment window after it',
+    ),
+    createdAt: ZDateTime,
+    updatedAt: ZDateTime,
+    txId: z
+      .string()
+      .nullable()
+      .describe(
+        'The verified payment transaction (the latest credited one when several paid the order); null until one is verified',
+      ),
+    paidAt: ZDateTime.nullable().describe('When the order became PAID'),
+    paidLate: z
+      .boolean()
+      .describe('True when the payment became final after expiresAt (within LATE_PAYMENT_WINDOW_SECONDS)'),
+    webhookUrl: z.string().nullable().describe("This order's own webhook URL (null: the profile's)"),
+    returnUrl: z.string().nullable().describe('Where the checkout page sends the payer after paying'),
+    messengerChatId: z.string().nullable().describe("This order's own messenger chat (null: the profile's)"),
+    merchantWalletId: z.string().uuid().describe('The receiving wallet (wallet_id)'),
+    description: z.string().nullable().describe('Shown to the payer'),
+    metadata: z
+      .record(z.unknown())
+      .nullable()
+      .describe("The merchant's free-form object, as given at creation (null when none)"),
+  })
+  .describe('A payment order');
 export type Order = z.infer<typeof ZOrder>;
 
 export const MAX_PER_PAGE = 50;
@@ -161,21 +204,25 @@ export const ZListOrdersQuery = z.object({
     .max(200)
     .optional()
     .describe('Cursor mode: empty to start, then the previous nextCursor'),
-  status: ZOrderStatus.optional(),
-  network: ZNetwork.optional(),
+  status: ZOrderStatus.optional().describe('Only orders in this status'),
+  network: ZNetwork.optional().describe('Only orders on this network'),
 });
 
-export const ZOrderPage = z.object({
-  items: z.array(ZOrder),
-  page: z.number().int(),
-  per_page: z.number().int(),
-  total: z.number().int(),
-});
-export const ZOrderCursorPage = z.object({
-  items: z.array(ZOrder),
-  per_page: z.number().int(),
-  nextCursor: z.string().nullable(),
-});
+export const ZOrderPage = z
+  .object({
+    items: z.array(ZOrder).describe('Newest first'),
+    page: z.number().int(),
+    per_page: z.number().int(),
+    total: z.number().int().describe('Orders matching the filters, on all pages'),
+  })
+  .describe('Page mode (page / per_page)');
+export const ZOrderCursorPage = z
+  .object({
+    items: z.array(ZOrder).describe('Newest first'),
+    per_page: z.number().int(),
+    nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+  })
+  .describe('Cursor mode (cursor / per_page)');
 
 export const ZSubmitTxBody = z
   .object({
@@ -183,7 +230,7 @@ export const ZSubmitTxBody = z
   })
   .strict();
 
-export const ZReferenceParams = z.object({ reference: ZReference });
+export const ZReferenceParams = z.object({ reference: ZReference.describe('The order reference') });
 
 export const ZIdempotencyHeaders = z.object({
   'idempotency-key': z
@@ -201,7 +248,7 @@ export const ordersContract = c.router(
       path: '/orders',
       summary: 'Create a payment order',
       description:
-        'Give `amount` (token units) or `quoteCurrency` + `quoteAmount` (a fiat price converted at the live rate; the answer says the rate, its label and its feed). Send an `Idempotency-Key` header: the same key and body within 24 h return the first order (with `Idempotent-Replayed: true`), another body is a 409. Send the payer to `checkoutUrl`, or show `qrData` as a QR code.',
+        'Give `amount` (token units) or `quoteCurrency` + `quoteAmount` (a fiat price converted at the live rate, `amount = quoteAmount / fxRate` rounded up to 6 decimals so the merchant never receives less; the answer says the rate, its label and its feed). When another payable order to the same wallet already has that amount, the new one is raised by a few base units so a plain transfer can be matched by its exact amount; if no free amount is left within 0.001, it keeps its price with `amountUnique: false` and is matched by tag or claim only. The order starts PENDING and expires after `expiresInSeconds` (default 15 min).\n\nSend an `Idempotency-Key` header: the same key and body within 24 h return the first order (with `Idempotent-Replayed: true`), another body is a 409 CONFLICT. Send the payer to `checkoutUrl`, or show `qrData` as a QR code.\n\nErrors: 400 for a bad field, both or neither of amount and quote, USDC off Solana or not enabled, or no receiving wallet on the network; 404 when `merchantWalletId` names no wallet of this merchant; 502 when the rate feed cannot be reached.',
       metadata: merchantAuth,
       headers: ZIdempotencyHeaders,
       body: ZCreateOrderBody,
@@ -222,6 +269,8 @@ export const ordersContract = c.router(
       method: 'GET',
       path: '/users/me/orders',
       summary: "List the merchant's orders, newest first (page or cursor mode)",
+      description:
+        "Page mode (default): `page` (from 1) and `per_page` (default 20, at most 50) give `{items, page, per_page, total}`, `total` counting every order that matches the filters. Cursor mode, which costs the same at any depth: start with `cursor=` (empty, without `page`), then pass each answer's `nextCursor` until it is null; the answer is `{items, per_page, nextCursor}`. A non-empty cursor with `page` is a 400, as are `per_page` over 50 and a cursor this API did not return. Filter with `status` and `network`.",
       metadata: merchantAuth,
       query: ZListOrdersQuery,
       responses: {
@@ -233,6 +282,8 @@ export const ordersContract = c.router(
       method: 'GET',
       path: '/orders/:reference',
       summary: 'Get one order',
+      description:
+        "The order as it is now: poll it, or better, listen to webhooks. Status goes PENDING -> CONFIRMING (a payment awaits finality) -> PAID; UNDERPAID when final payments fall short (still payable until expiry); EXPIRED at `expiresAt` without a full payment. A payment that becomes final after expiry (within the late-payment window) still makes the order PAID with `paidLate: true`. PAID is terminal. 404 for an unknown reference or another merchant's order.",
       metadata: merchantAuth,
       pathParams: ZReferenceParams,
       responses: { 200: ZOrder, ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'NOT_FOUND') },
@@ -242,7 +293,7 @@ export const ordersContract = c.router(
       path: '/orders/:reference/submit-tx',
       summary: 'Report the transaction that pays an order (server-side integration)',
       description:
-        'The txId is a claim: the order becomes PAID only after the transaction is read and verified on chain.',
+        'The txId is only a claim: the order moves to CONFIRMING (202) and becomes PAID only after the service reads the transaction from the chain and finds it succeeded, final, of the right token, to the right recipient, crediting the order. A claim that fails verification is rejected (recorded in the audit with the reason) and the order goes back to PENDING or UNDERPAID. Payments are also found without this call, by scanning the chain. Reporting the same txId again for the same order is accepted; 409 when the txId was already submitted for another order or the order can no longer be paid (PAID, or expired past the late-payment window).',
       metadata: merchantAuth,
       pathParams: ZReferenceParams,
       body: ZSubmitTxBody,

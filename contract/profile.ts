@@ -7,25 +7,32 @@ const c = initContract();
 
 export const MIN_PASSWORD_LENGTH = 10;
 
-export const ZProfile = z.object({
-  id: z.string().uuid(),
-  email: z.string(),
-  full_name: z.string().nullable(),
-  phone: z.string().nullable(),
-  webhook_url: z.string().nullable(),
-  messenger_chat_id: z.string().nullable(),
-  messenger_bot_token_set: z.boolean().describe('The bot token itself is never returned'),
-  webhook_secret_set: z.boolean(),
-  underpayment_tolerance_bps: z
-    .number()
-    .int()
-    .nullable()
-    .describe(
-      'Basis points of an amount an order may fall short and still be PAID (null: the server default)',
-    ),
-  created_at: ZDateTime,
-  updated_at: ZDateTime,
-});
+export const ZProfile = z
+  .object({
+    id: z.string().uuid(),
+    email: z.string().describe('The login e-mail'),
+    full_name: z.string().nullable().describe('Shown to payers as the merchant name'),
+    phone: z.string().nullable(),
+    webhook_url: z
+      .string()
+      .nullable()
+      .describe("Where order and refund events are sent (an order's own webhookUrl wins)"),
+    messenger_chat_id: z.string().nullable().describe('Messenger (Telegram) chat notified of events'),
+    messenger_bot_token_set: z.boolean().describe('The bot token itself is never returned'),
+    webhook_secret_set: z
+      .boolean()
+      .describe('Whether a webhook signing secret exists (it is shown only when rotated)'),
+    underpayment_tolerance_bps: z
+      .number()
+      .int()
+      .nullable()
+      .describe(
+        'Basis points of an amount an order may fall short and still be PAID (null: the server default)',
+      ),
+    created_at: ZDateTime,
+    updated_at: ZDateTime,
+  })
+  .describe('The merchant profile: never the password, the bot token or the webhook secret');
 
 /** Telegram bot tokens look like `123456789:AA...` */
 export const ZBotToken = z
@@ -40,9 +47,9 @@ export const ZUpdateProfileBody = z
       .regex(/^\+?[0-9 ()-]{5,32}$/, 'must be a phone number, e.g. +55 11 91234-5678')
       .refine((v) => (v.match(/\d/g) ?? []).length >= 5, 'must have at least 5 digits')
       .nullable(),
-    webhook_url: ZHttpUrl.nullable(),
-    messenger_chat_id: ZMessengerChatId.nullable(),
-    messenger_bot_token: ZBotToken.nullable(),
+    webhook_url: ZHttpUrl.nullable().describe('A public http(s) URL for events'),
+    messenger_chat_id: ZMessengerChatId.nullable().describe('Numeric chat id or @channel username'),
+    messenger_bot_token: ZBotToken.nullable().describe('Telegram bot token; stored sealed, never returned'),
     underpayment_tolerance_bps: z
       .number()
       .int()
@@ -57,17 +64,20 @@ export const ZUpdateProfileBody = z
 
 export const ZChangePasswordBody = z
   .object({
-    current_password: z.string().min(1).max(1024),
+    current_password: z.string().min(1).max(1024).describe('Must match the current password'),
     new_password: z
       .string()
       .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
-      .max(1024),
+      .max(1024)
+      .describe('At least 10 characters, different from the current one'),
   })
   .strict();
 
 export const ZWebhookSecret = z.object({
   webhook_secret: z.string().describe('Shown only this once; the previous secret keeps signing for 24 h'),
-  previous_secret_expires_at: ZDateTime.nullable(),
+  previous_secret_expires_at: ZDateTime.nullable().describe(
+    'Until when the previous secret also signs (null when there was none)',
+  ),
 });
 
 export const profileContract = c.router(
@@ -76,6 +86,8 @@ export const profileContract = c.router(
       method: 'GET',
       path: '/users/me',
       summary: "The merchant's profile (never the password)",
+      description:
+        'The merchant behind the bearer token. Secrets are never returned: `messenger_bot_token_set` and `webhook_secret_set` say whether they exist.',
       metadata: merchantAuth,
       responses: { 200: ZProfile, ...errors('UNAUTHENTICATED') },
     },
@@ -83,6 +95,8 @@ export const profileContract = c.router(
       method: 'PATCH',
       path: '/users/me',
       summary: 'Update the profile',
+      description:
+        'Partial update: only the fields sent change, and null clears one. `webhook_url` must be a public http(s) URL (400 otherwise). Returns the profile as it is now.',
       metadata: merchantAuth,
       body: ZUpdateProfileBody,
       responses: { 200: ZProfile, ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'PAYLOAD_TOO_LARGE') },
@@ -91,6 +105,8 @@ export const profileContract = c.router(
       method: 'POST',
       path: '/users/me/password',
       summary: 'Change the password; tokens issued before stop working',
+      description:
+        '`current_password` must match and `new_password` must have at least 10 characters and differ from it (400 otherwise). 204 on success: every token issued before, this one included, stops working (401); log in again.',
       metadata: merchantAuth,
       body: ZChangePasswordBody,
       responses: {
@@ -102,6 +118,8 @@ export const profileContract = c.router(
       method: 'POST',
       path: '/users/me/webhook-secret',
       summary: 'Create or rotate the webhook signing secret',
+      description:
+        'Returns the new secret: the only time it is shown. Webhooks are signed with it (`X-Webhook-Signature: t=<unix>,v1=<HMAC-SHA256 hex of "<t>.<raw body>">`); the previous secret keeps signing beside it (a second `v1=`) for 24 h so receivers can switch.',
       metadata: merchantAuth,
       body: c.noBody(),
       responses: { 200: ZWebhookSecret, ...errors('UNAUTHENTICATED') },

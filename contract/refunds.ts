@@ -16,7 +16,11 @@ import { ZPayErrorBody, ZSolanaPayLabel } from './pay';
 const c = initContract();
 
 export const REFUND_STATUSES = ['AWAITING_ADDRESS', 'PENDING', 'SUCCEEDED', 'FAILED'] as const;
-export const ZRefundStatus = z.enum(REFUND_STATUSES);
+export const ZRefundStatus = z
+  .enum(REFUND_STATUSES)
+  .describe(
+    'AWAITING_ADDRESS (the payer has not given an address) -> PENDING (waiting for the verified transfer) -> SUCCEEDED; FAILED when no verified transfer arrives by deadlineAt',
+  );
 export type RefundStatus = z.infer<typeof ZRefundStatus>;
 
 export const MATCHED_BY = ['tag', 'amount', 'claim'] as const;
@@ -27,19 +31,26 @@ export const ZMatchedBy = z
 /** Refund ids are random (they open a public page): `rf_` and 32 hex digits. */
 export const REFUND_ID_PATTERN = /^rf_[0-9a-f]{32}$/;
 export const ZRefundIdParams = z.object({
-  refundId: z.string().regex(REFUND_ID_PATTERN, 'must be a refund id (rf_ and 32 hex digits)'),
+  refundId: z
+    .string()
+    .regex(REFUND_ID_PATTERN, 'must be a refund id (rf_ and 32 hex digits)')
+    .describe('The refund id (rf_ and 32 hex digits)'),
 });
 
 /** One transfer credited to an order: the payments ledger. */
-export const ZPayment = z.object({
-  txId: z.string(),
-  network: ZNetwork,
-  from: z.string().nullable().describe("The sender's wallet (null when the chain does not say)"),
-  amount: ZDecimalOut.describe('What this transfer credited to the order'),
-  matchedBy: ZMatchedBy,
-  blockTime: ZDateTime.nullable(),
-  createdAt: ZDateTime,
-});
+export const ZPayment = z
+  .object({
+    txId: z.string().describe('The transaction that made the transfer'),
+    network: ZNetwork,
+    from: z.string().nullable().describe("The sender's wallet (null when the chain does not say)"),
+    amount: ZDecimalOut.describe('What this transfer credited to the order'),
+    matchedBy: ZMatchedBy,
+    blockTime: ZDateTime.nullable().describe(
+      'When the block holding it was produced (null when the chain does not say)',
+    ),
+    createdAt: ZDateTime.describe('When the service recorded it'),
+  })
+  .describe('A transfer credited to an order, verified and final on chain');
 export type Payment = z.infer<typeof ZPayment>;
 
 export const ZSolanaRefundTransaction = z
@@ -54,69 +65,84 @@ export const ZEvmRefundTransaction = z
   })
   .describe('Polygon/Ethereum: send from the receiving wallet');
 
-export const ZRefund = z.object({
-  id: z.string().describe('rf_…'),
-  orderReference: z.string(),
-  status: ZRefundStatus,
-  network: ZNetwork,
-  token: ZToken,
-  amount: ZDecimalOut,
-  from: z.string().describe("The order's receiving wallet, which sends the refund"),
-  to: z.string().nullable().describe('Where the refund goes; null while the payer has not said'),
-  reason: z.string().nullable(),
-  tag: z.string().describe('Names the refund on chain (Solana reference key; EVM calldata tag)'),
-  refundUrl: z.string().url().describe("The payer's page, where they give an address"),
-  payUrl: z
-    .string()
-    .nullable()
-    .describe(
-      "A link for the merchant's own wallet: Solana Pay transaction request, or EIP-681 transfer (null while no address)",
-    ),
-  qrData: z.string().nullable().describe('Exactly what a QR code must encode (the same as payUrl)'),
-  transaction: z
-    .union([ZSolanaRefundTransaction, ZEvmRefundTransaction])
-    .nullable()
-    .describe('The unsigned refund transaction (null while no address, or while the chain is unreachable)'),
-  txId: z.string().nullable().describe('The verified refund transaction'),
-  failureReason: z.string().nullable(),
-  deadlineAt: ZDateTime.describe('Without a verified transfer by then, the refund FAILS'),
-  createdAt: ZDateTime,
-  updatedAt: ZDateTime,
-});
+export const ZRefund = z
+  .object({
+    id: z.string().describe('rf_…'),
+    orderReference: z.string().describe('The refunded order'),
+    status: ZRefundStatus,
+    network: ZNetwork,
+    token: ZToken,
+    amount: ZDecimalOut.describe('What is refunded, in token units'),
+    from: z.string().describe("The order's receiving wallet, which sends the refund"),
+    to: z.string().nullable().describe('Where the refund goes; null while the payer has not said'),
+    reason: z.string().nullable().describe("The merchant's reason, as given"),
+    tag: z.string().describe('Names the refund on chain (Solana reference key; EVM calldata tag)'),
+    refundUrl: z.string().url().describe("The payer's page, where they give an address"),
+    payUrl: z
+      .string()
+      .nullable()
+      .describe(
+        "A link for the merchant's own wallet: Solana Pay transaction request, or EIP-681 transfer (null while no address)",
+      ),
+    qrData: z.string().nullable().describe('Exactly what a QR code must encode (the same as payUrl)'),
+    transaction: z
+      .union([ZSolanaRefundTransaction, ZEvmRefundTransaction])
+      .nullable()
+      .describe('The unsigned refund transaction (null while no address, or while the chain is unreachable)'),
+    txId: z.string().nullable().describe('The verified refund transaction'),
+    failureReason: z.string().nullable().describe('Why the refund FAILED'),
+    deadlineAt: ZDateTime.describe('Without a verified transfer by then, the refund FAILS'),
+    createdAt: ZDateTime,
+    updatedAt: ZDateTime,
+  })
+  .describe("A refund of all or part of an order's payments, sent by the merchant's receiving wallet");
 export type Refund = z.infer<typeof ZRefund>;
 
 export const ZCreateRefundBody = z
   .object({
     amount: ZDecimalAmount.optional().describe('Default: everything refundable (received less refunded)'),
-    reason: z.string().trim().min(1).max(500).optional(),
+    reason: z.string().trim().min(1).max(500).optional().describe('Kept with the refund, for the merchant'),
     to: z
       .string()
       .trim()
       .min(1)
       .max(100)
       .optional()
-      .describe('Refund address; without it the payer gives one on refundUrl'),
+      .describe(
+        "Refund address, validated per network (not the order's receiving wallet); without it the payer gives one on refundUrl",
+      ),
   })
   .strict();
 export type CreateRefundBody = z.infer<typeof ZCreateRefundBody>;
 
 /** What the payer's page shows: nothing of the merchant's private settings. */
-export const ZPublicRefund = z.object({
-  id: z.string(),
-  status: ZRefundStatus,
-  network: ZNetwork,
-  token: ZToken,
-  amount: ZDecimalOut,
-  to: z.string().nullable(),
-  merchantName: z.string().nullable(),
-  orderReference: z.string(),
-  addressFormat: z.string().describe('What a valid address looks like on this network'),
-  txId: z.string().nullable(),
-  deadlineAt: ZDateTime,
-});
+export const ZPublicRefund = z
+  .object({
+    id: z.string(),
+    status: ZRefundStatus,
+    network: ZNetwork,
+    token: ZToken,
+    amount: ZDecimalOut,
+    to: z.string().nullable().describe('Where the refund goes; null until the payer gives it'),
+    merchantName: z.string().nullable(),
+    orderReference: z.string(),
+    addressFormat: z.string().describe('What a valid address looks like on this network'),
+    txId: z.string().nullable().describe('The verified refund transaction'),
+    deadlineAt: ZDateTime,
+  })
+  .describe("A refund as its payer sees it: nothing of the merchant's private settings");
 export type PublicRefund = z.infer<typeof ZPublicRefund>;
 
-export const ZRefundAddressBody = z.object({ address: z.string().trim().min(1).max(100) }).strict();
+export const ZRefundAddressBody = z
+  .object({
+    address: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .describe("The wallet to receive the refund, on the refund's network (not the merchant's wallet)"),
+  })
+  .strict();
 
 export const ZRefundTxRequest = z.object({
   transaction: z.string().describe('Base64 transaction for the receiving wallet to sign'),
@@ -146,6 +172,8 @@ export const refundsContract = c.router(
       method: 'GET',
       path: '/orders/:reference/payments',
       summary: 'The payments ledger: every transfer credited to the order, oldest first',
+      description:
+        "Each verified, final transfer with its sender and `matchedBy`: the evidence that tied it to the order (`tag`: the transaction names the order; `amount`: exactly the amount due to the recipient; `claim`: reported through submit-tx, the weakest). Their sum is the order's `amountReceived`. 404 for an unknown reference or another merchant's order.",
       metadata: merchantAuth,
       pathParams: ZReferenceParams,
       responses: { 200: list(ZPayment), ...orderErrors },
@@ -155,7 +183,7 @@ export const refundsContract = c.router(
       path: '/orders/:reference/refunds',
       summary: 'Refund all or part of what an order received',
       description:
-        'Never more than received less refunded (pending refunds included). The service builds the unsigned transaction from the receiving wallet; it holds no keys. Without `to`, the payer gives the address on `refundUrl`.',
+        "Never more than received less refunded (pending refunds included): asking for more, or for anything when nothing is left, is a 400; `amount` defaults to all that is left. The service holds no keys: it builds the unsigned transaction from the order's receiving wallet (`transaction`, `payUrl`), then verifies the transfer on chain like a payment. With `to` the refund is PENDING; without it, AWAITING_ADDRESS until the payer gives the address on `refundUrl`. The order keeps its status; its `amountRefunded` grows when the refund SUCCEEDS.\n\n`Idempotency-Key` is honoured: the same key and body within 24 h return the first refund (as it is now, with `Idempotent-Replayed: true`); another body is a 409.",
       metadata: merchantAuth,
       pathParams: ZReferenceParams,
       headers: ZIdempotencyHeaders,
@@ -176,6 +204,8 @@ export const refundsContract = c.router(
       method: 'GET',
       path: '/orders/:reference/refunds',
       summary: "The order's refunds, oldest first",
+      description:
+        "Every refund of the order with its status, and for a PENDING one the unsigned transaction to send from the receiving wallet. 404 for an unknown reference or another merchant's order.",
       metadata: merchantAuth,
       pathParams: ZReferenceParams,
       responses: { 200: list(ZRefund), ...orderErrors },
@@ -184,6 +214,8 @@ export const refundsContract = c.router(
       method: 'GET',
       path: '/pay/refunds/:refundId',
       summary: "A refund as its payer sees it (the refund page's data)",
+      description:
+        'Public (the random refund id is the key): status, amount, where it goes and what a valid address looks like on its network. 404 for an unknown refund id.',
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
       responses: { 200: ZPublicRefund, ...errors('VALIDATION_ERROR', 'NOT_FOUND') },
@@ -192,6 +224,8 @@ export const refundsContract = c.router(
       method: 'POST',
       path: '/pay/refunds/:refundId/address',
       summary: 'The payer gives the address to refund to (once)',
+      description:
+        "Public, rate-limited per client. The address is validated per network and may not be the merchant's wallet (400). The refund becomes PENDING, its deadline starts again, and the merchant gets `refund.created` with the address. 409 when an address was already given or the refund takes none.",
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
       body: ZRefundAddressBody,
@@ -204,6 +238,8 @@ export const refundsContract = c.router(
       method: 'GET',
       path: '/refund/:refundId',
       summary: "The payer's refund page (HTML; English, Portuguese or Spanish)",
+      description:
+        "The page behind `refundUrl`, where the payer gives the address to refund to and then follows the refund. Language from `lang`, else the browser's languages. 404 for an unknown refund id.",
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
       query: z.object({ lang: z.string().max(20).optional().describe('en, pt-BR or es') }),
@@ -216,6 +252,8 @@ export const refundsContract = c.router(
       method: 'GET',
       path: '/pay/refunds/:refundId/tx-request',
       summary: "Solana Pay transaction request for the merchant's wallet: label and icon",
+      description:
+        "The first step of the Solana Pay handshake behind a Solana refund's `payUrl`. Solana refunds only (400 otherwise: send the refund's `transaction` instead). Errors also carry a top-level `message`.",
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
       responses: { 200: ZSolanaPayLabel, ...txRequestErrors },
@@ -224,6 +262,8 @@ export const refundsContract = c.router(
       method: 'POST',
       path: '/pay/refunds/:refundId/tx-request',
       summary: 'Solana Pay transaction request (POST {account}: the receiving wallet)',
+      description:
+        "The refund transaction for the merchant's wallet to sign: `account` must be the order's receiving wallet, which pays the fee (400 otherwise). 409 while the payer has not given an address or once the refund is no longer PENDING. Errors also carry a top-level `message`.",
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
       body: z.object({ account: z.string().max(100) }),

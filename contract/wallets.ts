@@ -4,17 +4,21 @@ import { ZDateTime, ZNetwork, errors, merchantAuth } from './common';
 
 const c = initContract();
 
-export const ZWallet = z.object({
-  wallet_id: z.string().uuid(),
-  name: z.string().nullable(),
-  network: ZNetwork,
-  public_address: z.string(),
-  created_at: ZDateTime,
-});
+export const ZWallet = z
+  .object({
+    wallet_id: z.string().uuid().describe("Pass as an order's merchantWalletId to choose it"),
+    name: z.string().nullable().describe("The merchant's label"),
+    network: ZNetwork,
+    public_address: z
+      .string()
+      .describe('The receiving address (Solana: owner public key; EVM: EIP-55 checksummed address)'),
+    created_at: ZDateTime,
+  })
+  .describe('A receiving wallet of the merchant');
 
 export const ZCreateWalletBody = z
   .object({
-    name: z.string().trim().min(1).max(100).nullish(),
+    name: z.string().trim().min(1).max(100).nullish().describe('A label of your own'),
     network: ZNetwork,
     public_address: z
       .string()
@@ -33,6 +37,8 @@ export const walletsContract = c.router(
       method: 'GET',
       path: '/users/me/wallets',
       summary: "List the merchant's receiving wallets",
+      description:
+        "The wallets orders are paid into. An order without `merchantWalletId` uses the merchant's first wallet on its network.",
       metadata: merchantAuth,
       responses: { 200: z.object({ items: z.array(ZWallet) }), ...errors('UNAUTHENTICATED') },
     },
@@ -40,6 +46,8 @@ export const walletsContract = c.router(
       method: 'POST',
       path: '/users/me/wallets',
       summary: 'Add a receiving wallet',
+      description:
+        'The address is validated per network: a Solana base58 32-byte public key, or an EVM 0x address (EIP-55 checksum checked when mixed case, stored checksummed). 400 for an invalid address; 409 when the wallet is already registered.',
       metadata: merchantAuth,
       body: ZCreateWalletBody,
       responses: {
@@ -51,8 +59,10 @@ export const walletsContract = c.router(
       method: 'DELETE',
       path: '/users/me/wallets/:wallet_id',
       summary: 'Remove a wallet (refused while open orders use it)',
+      description:
+        'Past orders keep their wallet. 409 while an order that can still be paid uses it (not PAID, and not expired past the late-payment window); 404 for an unknown wallet or one of another merchant.',
       metadata: merchantAuth,
-      pathParams: z.object({ wallet_id: z.string().uuid() }),
+      pathParams: z.object({ wallet_id: z.string().uuid().describe('The wallet to remove') }),
       body: c.noBody(),
       responses: {
         204: c.noBody(),

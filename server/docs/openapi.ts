@@ -1,6 +1,27 @@
+import { initContract } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
 import type { OpenAPIObject, OperationObject } from 'openapi3-ts';
-import { contract } from '../../contract';
+import type { ZodTypeAny } from 'zod';
+import {
+  ZAuditEntry,
+  ZErrorBody,
+  ZEvmTransaction,
+  ZMessengerDelivery,
+  ZOrder,
+  ZOrderCursorPage,
+  ZOrderPage,
+  ZPayErrorBody,
+  ZPayment,
+  ZPaymentInfo,
+  ZProfile,
+  ZPublicRefund,
+  ZRefund,
+  ZSolanaPayLabel,
+  ZSolanaTransaction,
+  ZWallet,
+  ZWebhookDelivery,
+  contract,
+} from '../../contract';
 import pkg from '../../package.json' with { type: 'json' };
 import { OPERATION_EXAMPLES, errorExample } from './examples';
 
@@ -41,6 +62,112 @@ function normaliseSchemas(node: unknown): void {
   Object.values(obj).forEach(normaliseSchemas);
 }
 
+/**
+ * Schemas that several operations answer with, written once under `components.schemas` and referenced
+ * everywhere else. Each is converted from its zod schema by ts-rest itself, so an occurrence in a route
+ * is recognised by exact equality. Bigger schemas are matched first (an OrderPage is not taken apart).
+ */
+export const SHARED_SCHEMAS: Record<string, ZodTypeAny> = {
+  OrderPage: ZOrderPage,
+  OrderCursorPage: ZOrderCursorPage,
+  Order: ZOrder,
+  PaymentInfo: ZPaymentInfo,
+  ErrorBody: ZErrorBody,
+  PayErrorBody: ZPayErrorBody,
+  Wallet: ZWallet,
+  Profile: ZProfile,
+  Refund: ZRefund,
+  PublicRefund: ZPublicRefund,
+  Payment: ZPayment,
+  AuditEntry: ZAuditEntry,
+  WebhookDelivery: ZWebhookDelivery,
+  MessengerDelivery: ZMessengerDelivery,
+  SolanaTransaction: ZSolanaTransaction,
+  EvmTransaction: ZEvmTransaction,
+  SolanaPayLabel: ZSolanaPayLabel,
+};
+
+const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** JSON with the keys of every object sorted: equal schemas give equal strings. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    isObject(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/** A response schema exactly as ts-rest writes it in an operation (then normalised like the paths). */
+function responseSchema(schema: ZodTypeAny): Json {
+  const c = initContract();
+  const probe = c.router({ probe: { method: 'GET', path: '/probe', responses: { 200: schema } } });
+  const doc = generateOpenApi(probe, { info: { title: 'probe', version: '0' } });
+  const operation = doc.paths['/probe'].get as OperationObject;
+  const generated = (operation.responses['200'].content as Json)['application/json'] as Json;
+  normaliseSchemas(generated.schema);
+  return generated.schema as Json;
+}
+
+/**
+ * Moves the shared schemas to `components.schemas`: every schema in the paths (parameters, request
+ * bodies, responses, and inside the shared schemas themselves) deep-equal to one of them becomes a
+ * `$ref`. Examples are left alone. The one tolerated difference is a top-level `description` that
+ * only repeats its response's description (ZErrorBody described as the 503 answer): the response
+ * keeps saying it.
+ */
+function shareSchemas(document: OpenAPIObject): Record<string, Json> {
+  const shared = Object.entries(SHARED_SCHEMAS).map(([name, zod]) => ({ name, schema: responseSchema(zod) }));
+  const withoutDescription = ({ description: _description, ...rest }: Json) => canonical(rest);
+  const names = new Map<string, string>();
+  const undescribed = new Map<string, string>();
+  for (const { name, schema } of shared) {
+    const key = canonical(schema);
+    if (names.has(key)) throw new Error(`${name} and ${names.get(key)} are the same schema`);
+    names.set(key, name);
+    undescribed.set(withoutDescription(schema), name);
+  }
+  const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+  const nameOf = (node: Json, responseDescription?: string) =>
+    names.get(canonical(node)) ??
+    (responseDescription !== undefined && node.description === responseDescription
+      ? undescribed.get(withoutDescription(node))
+      : undefined);
+  /** The schema in `holder[key]`: a reference when it is shared, else its parts are looked at. */
+  const visit = (holder: Json | unknown[], key: string | number, responseDescription?: string) => {
+    const node = (holder as Record<string | number, unknown>)[key];
+    if (!isObject(node)) return;
+    const name = nameOf(node, responseDescription);
+    if (name) (holder as Record<string | number, unknown>)[key] = ref(name);
+    else visitParts(node);
+  };
+  const visitParts = (schema: Json) => {
+    for (const key of ['items', 'additionalProperties', 'not']) visit(schema, key);
+    if (isObject(schema.properties))
+      for (const key of Object.keys(schema.properties)) visit(schema.properties, key);
+    for (const key of ['anyOf', 'oneOf', 'allOf'])
+      if (Array.isArray(schema[key]))
+        (schema[key] as unknown[]).forEach((_, i) => visit(schema[key] as unknown[], i));
+  };
+  const visitContent = (content: unknown, responseDescription?: string) => {
+    if (isObject(content))
+      for (const media of Object.values(content))
+        if (isObject(media)) visit(media, 'schema', responseDescription);
+  };
+
+  for (const pathItem of Object.values(document.paths) as Json[])
+    for (const operation of Object.values(pathItem) as OperationObject[]) {
+      for (const parameter of (operation.parameters ?? []) as Json[]) visit(parameter, 'schema');
+      visitContent((operation.requestBody as Json | undefined)?.content);
+      for (const response of Object.values(operation.responses as Record<string, Json>))
+        visitContent(response.content, response.description as string);
+    }
+  const components: Record<string, Json> = {};
+  for (const { name, schema } of shared) {
+    visitParts(schema);
+    components[name] = schema;
+  }
+  return components;
+}
+
 /** openapi.json is generated from the contract, never written by hand; a test compares the two. */
 export function generateOpenApiDocument(): OpenAPIObject {
   const document = generateOpenApi(
@@ -49,8 +176,14 @@ export function generateOpenApiDocument(): OpenAPIObject {
       info: {
         title: 'stablepay API',
         version: pkg.version,
-        description:
-          'Stablecoin payment orders (USDT and USDC on Solana, USDT on Polygon and Ethereum). Amounts are decimal strings with at most 6 decimal places. Every error has the body {"error": {"code", "message", "details"}}.',
+        description: [
+          'Stablecoin payment orders (USDT and USDC on Solana, USDT on Polygon and Ethereum). Amounts are decimal strings with at most 6 decimal places, never JSON numbers; times are ISO-8601 UTC.',
+          '**Authentication**: merchant routes take `Authorization: Bearer <token>` from POST /auth/login. Payer-facing routes (/pay, /checkout, /refund) are public: the order reference or refund id is the key.',
+          '**Amount and quote**: an order is created from `amount` (token units) or from `quoteCurrency` + `quoteAmount` (a fiat price; `amount = quoteAmount / fxRate`, rounded up). `amount` is always what the payer sends. It may be raised by a few base units so that no two payable orders to one wallet share an amount (`amountUnique`), which lets a plain transfer be matched by its exact amount.',
+          '**Statuses**: PENDING -> CONFIRMING -> PAID; UNDERPAID when final payments fall short (still payable until expiry); EXPIRED at `expiresAt`. A payment that becomes final after expiry still makes the order PAID with `paidLate: true`. A reported transaction id is only a claim: orders become PAID only from transactions the service has read and verified on chain, final.',
+          '**Idempotency**: POST /orders and POST /orders/{reference}/refunds honour an `Idempotency-Key` header: the same key and body within 24 h return the first order or refund again (with `Idempotent-Replayed: true`); another body is a 409.',
+          '**Errors**: every error has the body `{"error": {"code", "message", "details"}}`: 400 VALIDATION_ERROR (with `details`), 401 UNAUTHENTICATED, 404 NOT_FOUND (also for another merchant\'s resources), 409 CONFLICT, 413 PAYLOAD_TOO_LARGE (over 100 KB), 429 RATE_LIMITED (with Retry-After), 502 UPSTREAM_UNAVAILABLE (chain RPC or rate feed), 503 UPSTREAM_UNAVAILABLE (database, with Retry-After).',
+        ].join('\n\n'),
       },
       servers: [{ url: '/' }],
       components: {
@@ -74,5 +207,6 @@ export function generateOpenApiDocument(): OpenAPIObject {
     },
   );
   normaliseSchemas(document.paths);
+  document.components = { schemas: shareSchemas(document), ...document.components };
   return document;
 }

@@ -13,6 +13,7 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 type Route = { method: string; path: string; metadata?: { auth?: string } };
+type Json = Record<string, unknown>;
 function routes(router: object): Route[] {
   return Object.values(router).flatMap((r: Route | object) =>
     'method' in r && 'path' in r ? [r as Route] : routes(r),
@@ -44,6 +45,79 @@ describe('OpenAPI document', () => {
       )
         expect(op.responses['429'], `${route.path} 429`).toBeDefined();
     }
+  });
+
+  it('names the shared schemas once under components.schemas and refers to them everywhere', () => {
+    const doc = generateOpenApiDocument();
+    const schemas = (doc.components?.schemas ?? {}) as Record<string, Json>;
+    for (const name of [
+      'Order',
+      'OrderPage',
+      'OrderCursorPage',
+      'ErrorBody',
+      'PayErrorBody',
+      'Wallet',
+      'Profile',
+      'Refund',
+      'Payment',
+      'AuditEntry',
+      'WebhookDelivery',
+      'MessengerDelivery',
+      'PaymentInfo',
+    ])
+      expect(schemas[name], name).toMatchObject({ type: 'object' });
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const answer = (path: string, method: string, status: number) =>
+      doc.paths[path]?.[method]?.responses[status]?.content['application/json'].schema;
+    // Order is referenced, not inlined, by create, get and both forms of the list.
+    expect(answer('/orders', 'post', 201)).toEqual(ref('Order'));
+    expect(answer('/orders/{reference}', 'get', 200)).toEqual(ref('Order'));
+    expect(answer('/orders/{reference}/submit-tx', 'post', 202)).toEqual(ref('Order'));
+    expect(answer('/users/me/orders', 'get', 200)).toEqual({
+      oneOf: [ref('OrderPage'), ref('OrderCursorPage')],
+    });
+    expect((schemas.OrderPage!.properties as Json).items).toMatchObject({ items: ref('Order') });
+    expect((schemas.OrderCursorPage!.properties as Json).items).toMatchObject({ items: ref('Order') });
+    expect(answer('/orders', 'post', 400)).toEqual(ref('ErrorBody'));
+    expect(answer('/pay/tx-request/{reference}', 'get', 400)).toEqual(ref('PayErrorBody'));
+
+    // Every component is used, and no operation carries an inline copy of one (same property names).
+    const refs = new Set<string>();
+    const inline: string[] = [];
+    const shapes = new Map(
+      Object.entries(schemas).map(([name, s]) => [
+        Object.keys(s.properties ?? {})
+          .sort()
+          .join(),
+        name,
+      ]),
+    );
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}/${i}`));
+      if (!node || typeof node !== 'object') return;
+      const obj = node as Json;
+      if (typeof obj.$ref === 'string') refs.add(obj.$ref);
+      const shape =
+        typeof obj.properties === 'object'
+          ? Object.keys(obj.properties as Json)
+              .sort()
+              .join()
+          : '';
+      if (shape && shapes.has(shape) && where.startsWith('#/paths'))
+        inline.push(`${where}: ${shapes.get(shape)}`);
+      for (const [key, value] of Object.entries(obj)) if (key !== 'example') walk(value, `${where}/${key}`);
+    };
+    walk(doc, '#');
+    expect(inline).toEqual([]);
+    for (const name of Object.keys(schemas))
+      expect(refs.has(`#/components/schemas/${name}`), name).toBe(true);
+  });
+
+  it('describes every operation', () => {
+    const doc = generateOpenApiDocument();
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Json>>))
+      for (const [method, op] of Object.entries(item))
+        expect(String(op.description ?? '').length, `${method} ${path}`).toBeGreaterThan(40);
   });
 
   it('is served at /openapi.json', async () => {
