@@ -46,7 +46,8 @@ export const ZPaymentInfo = z
 
 /** Solana Pay: errors on the transaction-request path also carry a top-level `message`. */
 export const ZPayErrorBody = ZErrorBody.extend({ message: z.string() });
-const payErrors = (() => {
+/** The errors of the public transaction-request routes (payer's and refund's): with `message`. */
+export const payErrors = (() => {
   const base = errors(
     'VALIDATION_ERROR',
     'NOT_FOUND',

@@ -11,7 +11,7 @@ import {
   publicRoute,
 } from './common';
 import { ZIdempotencyHeaders, ZReferenceParams } from './orders';
-import { ZPayErrorBody, ZSolanaPayLabel } from './pay';
+import { payErrors, ZSolanaPayLabel } from './pay';
 
 const c = initContract();
 
@@ -150,18 +150,7 @@ export const ZRefundTxRequest = z.object({
 });
 
 /** Solana Pay: errors on the transaction-request path also carry a top-level `message`. */
-const txRequestErrors = (() => {
-  const base = errors(
-    'VALIDATION_ERROR',
-    'NOT_FOUND',
-    'CONFLICT',
-    'UPSTREAM_UNAVAILABLE',
-    'PAYLOAD_TOO_LARGE',
-  );
-  return Object.fromEntries(Object.keys(base).map((s) => [s, ZPayErrorBody])) as {
-    [K in keyof typeof base]: typeof ZPayErrorBody;
-  };
-})();
+const txRequestErrors = payErrors;
 
 const list = <T extends z.ZodTypeAny>(item: T) => z.object({ items: z.array(item) });
 const orderErrors = errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'NOT_FOUND');
