@@ -52,6 +52,7 @@ import { startLocalSolana, type LocalSolana } from '../test/support/solana/local
 import { freePort } from '../test/support/free-port';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
 import { benchRequestPath, printPathReport } from './bench/request-path';
+import { createCleanup, errorMessage, finisher, type Cleanup } from './lib/cleanup';
 
 /** Every request count is fixed here: the run is bounded and the same each time. */
 const SIZES = {
@@ -203,43 +204,6 @@ function percentile(samples: readonly number[], p: number): number {
 
 // ---------------------------------------------------------------------------------------------
 // Resources and cleanup
-
-type Cleanup = { add(name: string, step: () => Promise<void>): void; run(): Promise<string[]> };
-
-/** Steps to undo, run last-added first, once (a failure and Ctrl-C may both ask); returns failures. */
-function createCleanup(): Cleanup {
-  const steps: { name: string; step: () => Promise<void> }[] = [];
-  let running: Promise<string[]> | undefined;
-  const runAll = async () => {
-    const failures: string[] = [];
-    for (const { name, step } of [...steps].reverse()) {
-      try {
-        await withTimeout(step(), CLEANUP_STEP_TIMEOUT_MS, name);
-      } catch (error) {
-        failures.push(`${name}: ${errorMessage(error)}`);
-      }
-    }
-    return failures;
-  };
-  return {
-    add: (name, step) => void steps.push({ name, step }),
-    run: () => (running ??= runAll()),
-  };
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const TEMP_PREFIX = 'stablepay-bench-';
 /** Names the process a temporary folder belongs to (see removeAbandonedRuns). */
@@ -1242,13 +1206,9 @@ function selectedParts(): Set<Part> | null {
 async function main(): Promise<number> {
   const parts = selectedParts();
   if (!parts) return 2;
-  const cleanup = createCleanup();
+  const cleanup = createCleanup(CLEANUP_STEP_TIMEOUT_MS);
   let interrupted = false;
-  const finish = async (code: number) => {
-    const failures = await cleanup.run();
-    for (const failure of failures) console.error(`cleanup failed: ${failure}`);
-    return failures.length > 0 ? 1 : code;
-  };
+  const finish = finisher(cleanup);
   for (const [signal, code] of [
     ['SIGINT', 130],
     ['SIGTERM', 143],

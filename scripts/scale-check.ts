@@ -39,6 +39,7 @@ import { createMerchant } from '../server/merchants/create-merchant';
 import { freePort } from '../test/support/free-port';
 import { startLocalSolana, type LocalSolana } from '../test/support/solana/local-solana';
 import { startWebhookReceiver, type ReceivedWebhook } from '../test/support/webhook-receiver';
+import { createCleanup, errorMessage, finisher, type Cleanup } from './lib/cleanup';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const HAPROXY_CFG = path.join(ROOT, 'deploy', 'haproxy.cfg');
@@ -84,56 +85,10 @@ const PASSWORD = 'scale-check-password-123';
 const CLOSED = 'http://127.0.0.1:9';
 
 const progress = (message: string) => process.stderr.write(`· ${message}\n`);
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 // ---------------------------------------------------------------------------------------------
 // Cleanup, child processes, and runs that were killed before they could clean up
-
-type Cleanup = {
-  add(name: string, step: () => Promise<void>): void;
-  run(): Promise<string[]>;
-  /** True once run() was called: start nothing new. */
-  started(): boolean;
-};
-
-/**
- * Steps to undo, run last-added first, once (a failure and Ctrl-C may both ask), steps added
- * meanwhile included; returns failures.
- */
-function createCleanup(): Cleanup {
-  const steps: { name: string; step: () => Promise<void> }[] = [];
-  let running: Promise<string[]> | undefined;
-  const runAll = async () => {
-    const failures: string[] = [];
-    for (let next = steps.pop(); next; next = steps.pop()) {
-      const { name, step } = next;
-      try {
-        await withTimeout(step(), CLEANUP_STEP_TIMEOUT_MS, name);
-      } catch (error) {
-        failures.push(`${name}: ${errorMessage(error)}`);
-      }
-    }
-    return failures;
-  };
-  return {
-    add: (name, step) => void steps.push({ name, step }),
-    run: () => (running ??= runAll()),
-    started: () => running !== undefined,
-  };
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms / 1000} s`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const TEMP_PREFIX = 'stablepay-scale-';
 /** What the guard undoes if this process is killed before its cleanup is done. */
@@ -1318,13 +1273,9 @@ async function main(): Promise<number> {
     return 2;
   }
 
-  const cleanup = createCleanup();
+  const cleanup = createCleanup(CLEANUP_STEP_TIMEOUT_MS);
   let interrupted = false;
-  const finish = async (code: number) => {
-    const failures = await cleanup.run();
-    for (const failure of failures) console.error(`cleanup failed: ${failure}`);
-    return failures.length > 0 ? 1 : code;
-  };
+  const finish = finisher(cleanup);
   for (const [signal, code] of [
     ['SIGINT', 130],
     ['SIGTERM', 143],

@@ -21,6 +21,10 @@ export function deliveryTargets(
   ];
 }
 
+/** The stored (and delivered) body of an event: the webhook payload. */
+export const eventBody = (id: string, type: EventType, at: Date, data: Record<string, unknown>) =>
+  JSON.stringify({ id, type, createdAt: at.toISOString(), data });
+
 /** A new event's id. */
 export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
 
@@ -46,12 +50,7 @@ export async function emitOrderEvent(
   const merchant = knownMerchant ?? (await Merchants.findByPk(order.merchantId, { transaction }));
   if (!merchant) throw new Error(`order ${order.reference} has no merchant`);
   const id = newEventId();
-  const body = JSON.stringify({
-    id,
-    type,
-    createdAt: at.toISOString(),
-    data: { order: presentOrder(deps, order, merchant.fullName), ...extra },
-  });
+  const body = eventBody(id, type, at, { order: presentOrder(deps, order, merchant.fullName), ...extra });
   await Event.create(
     { id, orderId: order.id, merchantId: merchant.id, type, body, createdAt: at },
     { transaction },

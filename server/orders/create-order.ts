@@ -3,7 +3,7 @@ import type { Merchant } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { checkWebhookUrl } from '../events/check-webhook-url';
-import { deliveryTargets, newEventId } from '../events/emit-order-event';
+import { deliveryTargets, eventBody, newEventId } from '../events/emit-order-event';
 import { formatUnits } from '../lib/decimal';
 import { findReplay, requestHash, type IdempotencyScope } from './idempotency';
 import { insertCreatedOrder } from './insert-created-order';
@@ -87,12 +87,7 @@ export async function createOrder(
         event: {
           id: eventId,
           merchantId: merchant.id,
-          body: JSON.stringify({
-            id: eventId,
-            type: 'order.created',
-            createdAt: now.toISOString(),
-            data: { order: presented },
-          }),
+          body: eventBody(eventId, 'order.created', now, { order: presented }),
         },
         deliveries: deliveryTargets(values, merchant),
         at: now,

@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import type { Deps } from '../deps';
 import { WAKE_CHANNEL } from '../jobs/wake-up';
-import type { IdempotencyScope } from './idempotency';
+import { IDEMPOTENCY_WINDOW_HOURS, type IdempotencyScope } from './idempotency';
 
 /** The rows a new order is: the order, its first audit entry, its order.created event and delivery tasks. */
 export type CreatedOrderRows = {
@@ -90,7 +90,7 @@ export async function insertCreatedOrder(
        ON CONFLICT (merchant_id, key) DO UPDATE
          SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
              response_body = EXCLUDED.response_body, created_at = now()
-         WHERE k.created_at <= now() - interval '24 hours'
+         WHERE k.created_at <= now() - interval '${IDEMPOTENCY_WINDOW_HOURS} hours'
        RETURNING 1`
     : 'SELECT 1 WHERE EXISTS (SELECT 1 FROM r)';
   if (rows.idempotency) {
