@@ -87,6 +87,22 @@ export type ScanOptions = {
   onGap?: (message: string) => void;
 };
 
+/** How a network is shown to payers (the checkout page). */
+export type ChainPresentation = {
+  /** The network in words, as payers know it. */
+  name: string;
+  /** Which browser wallets pay on it. */
+  walletProtocol: 'wallet-standard' | 'eip-1193';
+  /** What the token's address is called there. */
+  tokenKind: 'mint' | 'contract';
+  /** EVM chain id (a wallet is switched to it); null elsewhere. */
+  chainId: number | null;
+  /** Wallet Standard chain (`solana:mainnet`...); null elsewhere. */
+  walletChain: string | null;
+  /** `txUrl` holds `{tx}`; null when no public explorer knows the chain (a local one). */
+  explorer: { name: string; txUrl: string } | null;
+};
+
 /**
  * One network. Solana and each EVM network implement the same interface; the registry picks by
  * network, and nothing outside server/chains/ asks which network it is. Methods that talk to the
@@ -94,6 +110,8 @@ export type ScanOptions = {
  */
 export interface ChainAdapter {
   readonly network: Network;
+  /** How the network is shown to payers. */
+  readonly presentation: ChainPresentation;
   /** The mint or contract used for a token, or null when the token is not enabled on this network. */
   tokenMint(token: Token): string | null;
   /** Why `tokenMint(token)` is null, for the merchant. */

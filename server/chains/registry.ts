@@ -2,6 +2,7 @@ import type { Network } from '../../contract';
 import type { Config } from '../config';
 import type { ChainAdapter } from './chain-adapter';
 import { createEvmAdapter } from './evm/evm-adapter';
+import { evmPresentation } from './evm/presentation';
 import { createRpcEndpointPool, type EndpointHealth, type RpcEndpointPool } from './rpc-endpoints';
 import { createSolanaAdapter } from './solana/solana-adapter';
 
@@ -30,10 +31,18 @@ export function createChainRegistry(config: Config): ChainRegistry {
   };
   const evm = (
     network: Network,
-    o: { chainId: number; usdt: string; rpc: string[]; confirmations: number },
+    o: {
+      name: string;
+      mainnetChainId: number;
+      chainId: number;
+      usdt: string;
+      rpc: string[];
+      confirmations: number;
+    },
   ) =>
     createEvmAdapter({
       network,
+      presentation: evmPresentation(o),
       chainId: o.chainId,
       usdtContract: o.usdt,
       rpc: pool(network, o.rpc),
@@ -50,12 +59,16 @@ export function createChainRegistry(config: Config): ChainRegistry {
       usdcMint: config.USDC_MINT_SOLANA,
     }),
     POLYGON: evm('POLYGON', {
+      name: 'Polygon PoS',
+      mainnetChainId: 137,
       chainId: config.POLYGON_CHAIN_ID,
       usdt: config.USDT_CONTRACT_POLYGON,
       rpc: config.POLYGON_RPC_URL,
       confirmations: config.POLYGON_CONFIRMATIONS,
     }),
     ETHEREUM: evm('ETHEREUM', {
+      name: 'Ethereum',
+      mainnetChainId: 1,
       chainId: config.ETHEREUM_CHAIN_ID,
       usdt: config.USDT_CONTRACT_ETHEREUM,
       rpc: config.ETHEREUM_RPC_URL,

@@ -13,10 +13,14 @@ export type NetworkView = {
   network: Network;
   /** The network in words, as payers know it. */
   name: string;
-  /** EVM chain id (the page switches the wallet to it); null on Solana. */
+  /** Which browser wallets pay on it: Wallet Standard wallets, or EIP-1193 ones. */
+  walletProtocol: 'wallet-standard' | 'eip-1193';
+  /** What the token's address is called there. */
+  tokenKind: 'mint' | 'contract';
+  /** EVM chain id (the page switches the wallet to it); null elsewhere. */
   chainId: number | null;
-  /** Wallet Standard chain (`solana:mainnet`...) on Solana; null elsewhere. */
-  solanaChain: string | null;
+  /** Wallet Standard chain (`solana:mainnet`...); null elsewhere. */
+  walletChain: string | null;
   /** `txUrl` holds `{tx}`; null when no public explorer knows the chain (a local one). */
   explorer: Explorer | null;
 };

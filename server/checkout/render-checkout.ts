@@ -2,7 +2,6 @@ import type { Deps } from '../deps';
 import { findPublicOrder } from '../pay/find-public-order';
 import { presentPaymentInfo } from '../pay/present-payment-info';
 import { acceptLanguageTags, pickLocale } from './i18n';
-import { networkView } from './networks';
 import { renderCheckoutPage } from './page';
 
 /** The language: `?lang=` when it names one we speak, else the browser's Accept-Language. */
@@ -26,7 +25,8 @@ export async function renderCheckout(
     locale,
     localeFromQuery: fromQuery,
     info: presentPaymentInfo(deps, order, merchantName),
-    network: networkView(deps.config, order.network),
+    // What is said of the network comes from its chain adapter: this page asks no network questions.
+    network: { network: order.network, ...deps.chains.get(order.network).presentation },
     serverNow: deps.clock().toISOString(),
   });
 }

@@ -52,7 +52,9 @@ describe('GET /checkout/{reference}', () => {
     expect(config.network).toMatchObject({
       network: 'SOLANA',
       name: 'Solana (localnet)',
-      solanaChain: 'solana:localnet',
+      walletChain: 'solana:localnet',
+      walletProtocol: 'wallet-standard',
+      tokenKind: 'mint',
     });
 
     const es = await get(`/checkout/${o.reference}?lang=es`, { 'accept-language': 'pt-BR' });

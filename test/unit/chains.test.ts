@@ -27,6 +27,7 @@ import { ApiError } from '../../server/errors';
 import { toApiError } from '../../server/http/error-handler';
 import { createRpcEndpointPool } from '../../server/chains/rpc-endpoints';
 import { tagOf } from '../../server/chains/evm/order-tag';
+import { evmPresentation } from '../../server/chains/evm/presentation';
 
 const USDT_MINT = 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB';
 const USDC_MINT = 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v';
@@ -50,7 +51,12 @@ function solana(rpcUrl = 'http://127.0.0.1:1', rpcTimeoutMs = 2000, usdcMint?: s
     usdcMint,
   });
 }
-const evmOptions = { rpcTimeoutMs: 2000, confirmations: 2, logRange: 1000 };
+const evmOptions = {
+  rpcTimeoutMs: 2000,
+  confirmations: 2,
+  logRange: 1000,
+  presentation: evmPresentation({ name: 'Test EVM', chainId: 137, mainnetChainId: 137 }),
+};
 const polygon = createEvmAdapter({
   network: 'POLYGON',
   chainId: 137,

@@ -1,7 +1,7 @@
 import { erc20Abi, getAddress, type Address } from 'viem';
 import type { Network, Token } from '../../../contract';
 import { formatUnits, TOKEN_DECIMALS } from '../../lib/decimal';
-import type { ChainAdapter, PaymentTarget, PaymentTransaction } from '../chain-adapter';
+import type { ChainAdapter, ChainPresentation, PaymentTarget, PaymentTransaction } from '../chain-adapter';
 import { PayerAccountError } from '../chain-errors';
 import type { RpcEndpointPool } from '../rpc-endpoints';
 import { normalizeEvmAddress } from './address';
@@ -14,6 +14,7 @@ export { normalizeEvmAddress } from './address';
 
 export type EvmAdapterOptions = {
   network: Network;
+  presentation: ChainPresentation;
   chainId: number;
   usdtContract: string;
   rpc: RpcEndpointPool;
@@ -62,6 +63,7 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
 
   return {
     network,
+    presentation: opts.presentation,
 
     tokenMint: (token) => contracts[token],
     tokenUnavailableReason: (token) => `${token} is not available on ${network}`,

@@ -9,6 +9,7 @@ import type { Token } from '../../../contract';
 import { formatUnits, TOKEN_DECIMALS } from '../../lib/decimal';
 import type { ChainAdapter, PaymentTarget, PaymentTransaction } from '../chain-adapter';
 import { PayerAccountError } from '../chain-errors';
+import { solanaPresentation } from './presentation';
 import type { RpcEndpointPool } from '../rpc-endpoints';
 import { decodeBase58 } from '../../lib/base58';
 import { buildTransferTransaction, merchantTokenAccount } from './payment-transaction';
@@ -89,6 +90,7 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
 
   return {
     network: 'SOLANA',
+    presentation: solanaPresentation(opts.rpc.urls),
 
     tokenMint: (token) => mints[token],
 

@@ -59,8 +59,8 @@ function start() {
     }
   };
   const discover =
-    config.network.network === 'SOLANA'
-      ? solanaWallets(payer, config.reference, config.network.solanaChain ?? 'solana:mainnet')
+    config.network.walletProtocol === 'wallet-standard'
+      ? solanaWallets(payer, config.reference, config.network.walletChain ?? 'solana:mainnet')
       : evmWallets(payer, config.reference, t('browserWallet'));
   discover((found) => {
     wallets = found;

@@ -136,7 +136,7 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
         { class: 'details' },
         row('network', document.createTextNode(network.name)),
         row('token', document.createTextNode(info.token)),
-        row(network.network === 'SOLANA' ? 'tokenMint' : 'tokenContract', contract),
+        row(network.tokenKind === 'mint' ? 'tokenMint' : 'tokenContract', contract),
         row(
           'recipient',
           recipient,
