@@ -1,4 +1,5 @@
 import type { Config } from './config';
+import type { Caches } from './db/caches';
 import type { Database } from './db/database';
 import type { ChainRegistry } from './chains/registry';
 import type { RateProvider } from './fx/rate-provider';
@@ -11,6 +12,8 @@ import type { Metrics } from './lib/metrics';
 export type Deps = {
   config: Config;
   db: Database;
+  /** Merchants and wallets as the request path reads them (server/db/caches.ts). */
+  cache: Caches;
   logger: Logger;
   clock: () => Date;
   rates: RateProvider;

@@ -3,6 +3,7 @@ import { createApp } from './app';
 import { createTokenIssuer } from './auth/tokens';
 import { createChainRegistry } from './chains/registry';
 import { ConfigError, loadConfig, type Config } from './config';
+import { createCaches } from './db/caches';
 import { openDatabase } from './db/database';
 import type { Deps } from './deps';
 import { createRateProvider, rateFeeds } from './fx';
@@ -21,6 +22,7 @@ export async function buildDeps(config: Config, overrides: Partial<Deps> = {}): 
     logger,
     clock,
     db,
+    cache: overrides.cache ?? createCaches(db),
     rates: overrides.rates ?? createRateProvider(config, clock),
     chains: overrides.chains ?? createChainRegistry(config),
     tokens: overrides.tokens ?? createTokenIssuer(config.JWT_SECRET, config.JWT_TTL, clock),

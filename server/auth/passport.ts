@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { ApiError } from '../errors';
+import type { Caches } from '../db/caches';
 import type { Models } from '../db/models';
 import type { Merchant } from '../db/models/merchant';
 import { JWT_ALGORITHM, TOKEN_ISSUER, type TokenClaims } from './tokens';
@@ -18,9 +19,14 @@ declare global {
 
 /**
  * The JWT check: HS256 only (no `alg: none`, no algorithm confusion), issuer and expiry checked by
- * passport-jwt, then the merchant must exist and the token's version match the current one.
+ * passport-jwt, then the merchant must exist and the token's version match the current one. The
+ * merchant comes from the cache: a password change or reset reaches it when it commits (at once
+ * on this instance, within the announcement's delay on the others).
  */
-export function createAuthenticator(secret: string, models: Models): RequestHandler {
+export function createAuthenticator(
+  secret: string,
+  deps: { models: Pick<Models, 'Merchant'>; merchants: Caches['merchants'] },
+): RequestHandler {
   const authenticator = new passport.Passport();
   authenticator.use(
     new JwtStrategy(
@@ -35,9 +41,16 @@ export function createAuthenticator(secret: string, models: Models): RequestHand
       (claims: Partial<TokenClaims>, done: (err: unknown, user?: Express.User | false) => void) => {
         if (typeof claims.sub !== 'string' || !UUID.test(claims.sub) || typeof claims.ver !== 'number')
           return done(null, false);
-        models.Merchant.findByPk(claims.sub)
-          .then((merchant) =>
-            done(null, merchant && merchant.tokenVersion === claims.ver ? { merchant } : false),
+        deps.merchants
+          .get(claims.sub)
+          .then((row) =>
+            done(
+              null,
+              row && row.tokenVersion === claims.ver
+                ? // A model of its own per request: a handler may change it without touching the cache.
+                  { merchant: deps.models.Merchant.build(row, { isNewRecord: false, raw: true }) }
+                : false,
+            ),
           )
           .catch(done);
       },

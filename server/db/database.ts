@@ -1,5 +1,6 @@
 import { Sequelize } from 'sequelize';
 import type { Config } from '../config';
+import { CHANGES_CHANNEL, createChangeFeed, type ChangeFeed } from './change-feed';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { migrate } from './migrate';
 import { initModels, type Models } from './models';
@@ -9,6 +10,8 @@ export type Database = {
   models: Models;
   url: string;
   embedded: boolean;
+  /** Committed changes to cached rows, as they are announced (opened by the first cache). */
+  changes: ChangeFeed;
   close(): Promise<void>;
 };
 
@@ -42,12 +45,22 @@ export async function openDatabase(config: Config, log?: Log): Promise<Database>
     await embedded?.stop().catch(() => {});
     throw error;
   }
+  const changes = createChangeFeed({
+    url,
+    log: { warn: (obj, msg) => log?.warn(obj, msg) },
+    notify: (payload) =>
+      sequelize.query('SELECT pg_notify(:channel, :payload)', {
+        replacements: { channel: CHANGES_CHANNEL, payload },
+      }),
+  });
   return {
     sequelize,
     models: initModels(sequelize),
     url,
     embedded: embedded !== null,
+    changes,
     async close() {
+      await changes.stop();
       await sequelize.close();
       await embedded?.stop();
     },

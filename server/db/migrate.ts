@@ -9,6 +9,7 @@ import * as m0006 from './migrations/0006-shared-limits';
 import * as m0007 from './migrations/0007-return-url';
 import * as m0008 from './migrations/0008-amount-reservations';
 import * as m0009 from './migrations/0009-order-counts';
+import * as m0010 from './migrations/0010-announced-changes';
 
 /** Migrations get a query runner that takes plain SQL, bound to the migration transaction. */
 export type MigrationContext = { query(sql: string): Promise<unknown> };
@@ -25,6 +26,7 @@ const migrations = [
   { name: '0007-return-url', ...m0007 },
   { name: '0008-amount-reservations', ...m0008 },
   { name: '0009-order-counts', ...m0009 },
+  { name: '0010-announced-changes', ...m0010 },
 ];
 
 const LOCK_ID = 7_301_955_001;

@@ -8,7 +8,7 @@ import { formatUnits } from '../lib/decimal';
 import { findReplay, requestHash, type IdempotencyScope } from './idempotency';
 import { insertCreatedOrder } from './insert-created-order';
 import { newReference } from './new-reference';
-import { presentOrder } from './present-order';
+import { presentOrder, type OrderView } from './present-order';
 import { priceOrder } from './price-order';
 import { resolveWallet } from './resolve-wallet';
 import { MAX_AMOUNT_ADJUSTMENT, releaseAmount, reserveAmount, type ReservedAmount } from './unique-amount';
@@ -18,6 +18,7 @@ export type CreateOrderResult = { status: 201; body: OrderBody; replayed: boolea
 export async function createOrder(
   deps: Deps,
   input: { merchant: Merchant; body: CreateOrderBody; idempotencyKey?: string },
+  opts: { freshWallet?: boolean } = {},
 ): Promise<CreateOrderResult> {
   const { merchant, body } = input;
   const scope: IdempotencyScope | null = input.idempotencyKey
@@ -32,7 +33,9 @@ export async function createOrder(
   const tokenMint = chain.tokenMint(body.token);
   if (!tokenMint) throw ApiError.field('body.token', chain.tokenUnavailableReason(body.token));
   if (body.webhookUrl) await checkWebhookUrl(deps, body.webhookUrl, 'body.webhookUrl');
-  const wallet = await resolveWallet(deps, merchant.id, body.network, body.merchantWalletId);
+  const wallet = await resolveWallet(deps, merchant.id, body.network, body.merchantWalletId, {
+    fresh: opts.freshWallet,
+  });
   // Rates come from outside: fetched before the transaction so no lock waits on the network.
   const price = await priceOrder(deps, body);
   const now = deps.clock();
@@ -68,14 +71,10 @@ export async function createOrder(
       updatedAt: now,
     };
     // As the database will hold it (the columns creation leaves to their defaults included).
-    const order = deps.db.models.Order.build({
-      ...values,
-      amountReceivedUnits: 0n,
-      amountRefundedUnits: 0n,
-      txId: null,
-      paidAt: null,
-      paidLate: false,
-    });
+    const order: OrderView = Object.assign(
+      { id: '', amountReceivedUnits: 0n, amountRefundedUnits: 0n, txId: null, paidAt: null, paidLate: false },
+      values,
+    );
     const presented = presentOrder(deps, order, merchant.fullName);
     const eventId = newEventId();
     const response = { status: 201 as const, body: presented };
@@ -91,6 +90,7 @@ export async function createOrder(
         },
         deliveries: deliveryTargets(values, merchant),
         at: now,
+        tokenVersion: merchant.tokenVersion,
         ...(scope ? { idempotency: { scope, response } } : {}),
       },
     };
@@ -133,6 +133,17 @@ export async function createOrder(
       outcome = await insertCreatedOrder(deps, attempt.rows);
     }
     if (outcome.inserted) return { ...attempt.response, replayed: false };
+    if (outcome.blockedBy === 'token' || outcome.blockedBy === 'wallet') {
+      await releaseAmount(deps, reference);
+      if (outcome.blockedBy === 'token') {
+        deps.cache.merchants.forget(merchant.id);
+        throw ApiError.unauthenticated('Token is no longer valid: log in again');
+      }
+      // The wallet was removed since it was cached: decide again on what the database holds.
+      deps.cache.wallets.forget(merchant.id);
+      if (!opts.freshWallet) return await createOrder(deps, input, { freshWallet: true });
+      throw ApiError.conflict('The receiving wallet was removed while the order was being created');
+    }
   } catch (error) {
     await releaseAmount(deps, reference).catch(() => {});
     throw error;

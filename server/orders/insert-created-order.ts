@@ -1,4 +1,4 @@
-import { QueryTypes } from 'sequelize';
+import { runPrepared } from '../db/prepared-statement';
 import type { Deps } from '../deps';
 import { WAKE_CHANNEL } from '../jobs/wake-up';
 import { IDEMPOTENCY_WINDOW_HOURS, type IdempotencyScope } from './idempotency';
@@ -14,10 +14,16 @@ export type CreatedOrderRows = {
   idempotency?: { scope: IdempotencyScope; response: { status: number; body: unknown } };
   /** Reserves the order's amount in the same statement (the common case: the price's amount is free). */
   reservation?: { heldUntil: Date };
+  /**
+   * Checked by the statement itself, whatever the caller read before: the token's version is
+   * still the merchant's (no order under a token a password change ended) and the wallet is still
+   * in use.
+   */
+  tokenVersion: number;
 };
 
 export type InsertOutcome =
-  { inserted: true; orderId: string } | { inserted: false; blockedBy: 'amount' | 'key' };
+  { inserted: true; orderId: string } | { inserted: false; blockedBy: 'amount' | 'key' | 'token' | 'wallet' };
 
 /** Columns of orders written at creation, in the order of the statement's values. */
 const ORDER_COLUMNS: [string, string, string][] = [
@@ -47,27 +53,84 @@ const ORDER_COLUMNS: [string, string, string][] = [
   ['updated_at', 'updatedAt', 'timestamptz'],
 ];
 
+/** The statement's text for one shape of creation, built once per shape. */
+const statements = new Map<string, string>();
+function statementFor(shape: { reserve: boolean; claim: boolean; targets: number }): string {
+  const key = `${shape.reserve}:${shape.claim}:${shape.targets}`;
+  let text = statements.get(key);
+  if (text) return text;
+  const reserve = shape.reserve
+    ? `INSERT INTO amount_reservations AS x (network, recipient, token_mint, amount_units, reference, held_until)
+       SELECT CAST($network AS text), CAST($recipient AS text), CAST($tokenMint AS text), CAST($amountUnits AS bigint),
+              CAST($reference AS text), CAST($heldUntil AS timestamptz)
+        WHERE (SELECT ok FROM v)
+       ON CONFLICT (network, recipient, token_mint, amount_units) DO UPDATE
+         SET reference = EXCLUDED.reference, held_until = EXCLUDED.held_until
+         WHERE x.held_until <= CAST($now AS timestamptz)
+       RETURNING 1`
+    : 'SELECT 1 WHERE (SELECT ok FROM v)';
+  const claim = shape.claim
+    ? `INSERT INTO idempotency_keys AS k (merchant_id, key, request_hash, response_status, response_body)
+       SELECT CAST($idemMerchant AS uuid), CAST($idemKey AS text), CAST($idemHash AS text), CAST($idemStatus AS int),
+              CAST($idemBody AS jsonb) WHERE EXISTS (SELECT 1 FROM r)
+       ON CONFLICT (merchant_id, key) DO UPDATE
+         SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
+             response_body = EXCLUDED.response_body, created_at = now()
+         WHERE k.created_at <= now() - interval '${IDEMPOTENCY_WINDOW_HOURS} hours'
+       RETURNING 1`
+    : 'SELECT 1 WHERE EXISTS (SELECT 1 FROM r)';
+  const targets = Array.from(
+    { length: shape.targets },
+    (_, i) => `(CAST($channel${i} AS text), CAST($target${i} AS text))`,
+  );
+  const deliveries = targets.length
+    ? `INSERT INTO event_deliveries (event_id, channel, target, next_attempt_at, created_at, updated_at)
+       SELECT e.id, t.channel, t.target, CAST($at AS timestamptz), CAST($at AS timestamptz), CAST($at AS timestamptz)
+         FROM e, (VALUES ${targets.join(', ')}) AS t(channel, target)
+       RETURNING 1`
+    : 'SELECT 1 WHERE false';
+  text = `WITH c AS (SELECT EXISTS (SELECT 1 FROM merchants WHERE id = CAST($merchantId AS uuid)
+                                  AND token_version = CAST($tokenVersion AS int)) AS token_current,
+                       EXISTS (SELECT 1 FROM wallets WHERE id = CAST($walletId AS uuid)
+                                  AND merchant_id = CAST($merchantId AS uuid) AND deleted_at IS NULL) AS wallet_in_use),
+          v AS (SELECT token_current AND wallet_in_use AS ok FROM c),
+          r AS (${reserve}),
+          k AS (${claim}),
+          o AS (INSERT INTO orders (${ORDER_COLUMNS.map(([c]) => c).join(', ')})
+                SELECT ${ORDER_COLUMNS.map(([, n, cast]) => `CAST($${n} AS ${cast})`).join(', ')}
+                 WHERE EXISTS (SELECT 1 FROM k)
+                RETURNING id),
+          a AS (INSERT INTO audit_entries (order_id, type, actor, data, created_at)
+                SELECT id, 'order.created', 'merchant', CAST($audit AS jsonb), CAST($at AS timestamptz) FROM o),
+          e AS (INSERT INTO events (id, order_id, merchant_id, type, body, created_at)
+                SELECT CAST($eventId AS text), id, CAST($eventMerchantId AS uuid), 'order.created', CAST($eventBody AS text),
+                       CAST($at AS timestamptz) FROM o
+                RETURNING id),
+          d AS (${deliveries})
+     SELECT c.token_current, c.wallet_in_use,
+            (SELECT count(*) FROM r)::int AS reserved, (SELECT count(*) FROM k)::int AS claimed,
+            (SELECT id FROM o) AS order_id,
+            -- The senders of every instance start on the tasks once this commits (server/jobs/wake-up.ts).
+            CASE WHEN EXISTS (SELECT 1 FROM d) THEN pg_notify($wakeChannel, 'deliver-events') END AS woken
+       FROM c`;
+  statements.set(key, text);
+  return text;
+}
+
 /**
  * Writes a new order in ONE statement (data-modifying CTEs: atomic on its own, no BEGIN/COMMIT):
- * its amount reservation and Idempotency-Key claim first, then, only if both went through, the
- * order, its audit entry, its event and delivery tasks, and the wake-up of the senders. One round
- * trip instead of seven: order creation is the hot path.
+ * the merchant's token and the wallet checked, its amount reservation and Idempotency-Key claim,
+ * then, only if all went through, the order, its audit entry, its event and delivery tasks, and
+ * the wake-up of the senders. One round trip instead of seven: order creation is the hot path. A
+ * prepared statement (planned once per connection), values bound, never written into the text
+ * (escaping them in JavaScript cost more than running the statement).
  */
 export async function insertCreatedOrder(
   deps: Pick<Deps, 'db' | 'clock'>,
   rows: CreatedOrderRows,
 ): Promise<InsertOutcome> {
   const o = rows.order;
-  const replacements: Record<string, unknown> = {
-    ...Object.fromEntries(
-      ORDER_COLUMNS.map(([, name, cast]) => {
-        const value = o[name];
-        if (value === undefined || value === null) return [name, null];
-        if (cast === 'bigint') return [name, String(value)];
-        if (cast === 'jsonb') return [name, JSON.stringify(value)];
-        return [name, value];
-      }),
-    ),
+  const bind: Record<string, unknown> = {
     at: rows.at,
     audit: JSON.stringify(rows.audit),
     eventId: rows.event.id,
@@ -75,27 +138,23 @@ export async function insertCreatedOrder(
     eventBody: rows.event.body,
     now: deps.clock(),
     wakeChannel: WAKE_CHANNEL,
+    tokenVersion: rows.tokenVersion,
   };
-  const reserve = rows.reservation
-    ? `INSERT INTO amount_reservations AS x (network, recipient, token_mint, amount_units, reference, held_until)
-       VALUES (:network, :recipient, :tokenMint, CAST(:amountUnits AS bigint), :reference, CAST(:heldUntil AS timestamptz))
-       ON CONFLICT (network, recipient, token_mint, amount_units) DO UPDATE
-         SET reference = EXCLUDED.reference, held_until = EXCLUDED.held_until WHERE x.held_until <= :now
-       RETURNING 1`
-    : 'SELECT 1';
-  if (rows.reservation) replacements.heldUntil = rows.reservation.heldUntil;
-  const claim = rows.idempotency
-    ? `INSERT INTO idempotency_keys AS k (merchant_id, key, request_hash, response_status, response_body)
-       SELECT :idemMerchant, :idemKey, :idemHash, :idemStatus, CAST(:idemBody AS jsonb) WHERE EXISTS (SELECT 1 FROM r)
-       ON CONFLICT (merchant_id, key) DO UPDATE
-         SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
-             response_body = EXCLUDED.response_body, created_at = now()
-         WHERE k.created_at <= now() - interval '${IDEMPOTENCY_WINDOW_HOURS} hours'
-       RETURNING 1`
-    : 'SELECT 1 WHERE EXISTS (SELECT 1 FROM r)';
+  for (const [, name, cast] of ORDER_COLUMNS) {
+    const value = o[name];
+    bind[name] =
+      value === undefined || value === null
+        ? null
+        : cast === 'bigint'
+          ? String(value)
+          : cast === 'jsonb'
+            ? JSON.stringify(value)
+            : value;
+  }
+  if (rows.reservation) bind.heldUntil = rows.reservation.heldUntil;
   if (rows.idempotency) {
     const { scope, response } = rows.idempotency;
-    Object.assign(replacements, {
+    Object.assign(bind, {
       idemMerchant: scope.merchantId,
       idemKey: scope.key,
       idemHash: scope.requestHash,
@@ -103,40 +162,26 @@ export async function insertCreatedOrder(
       idemBody: JSON.stringify(response.body),
     });
   }
-  const targets = rows.deliveries.map((d, i) => {
-    replacements[`channel${i}`] = d.channel;
-    replacements[`target${i}`] = d.target;
-    return `(:channel${i}, :target${i})`;
+  rows.deliveries.forEach((d, i) => {
+    bind[`channel${i}`] = d.channel;
+    bind[`target${i}`] = d.target;
   });
-  const deliveries = targets.length
-    ? `INSERT INTO event_deliveries (event_id, channel, target, next_attempt_at, created_at, updated_at)
-       SELECT e.id, t.channel, t.target, :at, :at, :at FROM e, (VALUES ${targets.join(', ')}) AS t(channel, target)
-       RETURNING 1`
-    : 'SELECT 1 WHERE false';
+  const text = statementFor({
+    reserve: rows.reservation !== undefined,
+    claim: rows.idempotency !== undefined,
+    targets: rows.deliveries.length,
+  });
 
-  const [result] = await deps.db.sequelize.query<{
+  const [result] = await runPrepared<{
+    token_current: boolean;
+    wallet_in_use: boolean;
     reserved: number;
     claimed: number;
     order_id: string | null;
-  }>(
-    `WITH r AS (${reserve}),
-          k AS (${claim}),
-          o AS (INSERT INTO orders (${ORDER_COLUMNS.map(([c]) => c).join(', ')})
-                SELECT ${ORDER_COLUMNS.map(([, n, cast]) => `CAST(:${n} AS ${cast})`).join(', ')}
-                 WHERE EXISTS (SELECT 1 FROM k)
-                RETURNING id),
-          a AS (INSERT INTO audit_entries (order_id, type, actor, data, created_at)
-                SELECT id, 'order.created', 'merchant', CAST(:audit AS jsonb), :at FROM o),
-          e AS (INSERT INTO events (id, order_id, merchant_id, type, body, created_at)
-                SELECT :eventId, id, :eventMerchantId, 'order.created', :eventBody, :at FROM o
-                RETURNING id),
-          d AS (${deliveries})
-     SELECT (SELECT count(*) FROM r)::int AS reserved, (SELECT count(*) FROM k)::int AS claimed,
-            (SELECT id FROM o) AS order_id,
-            -- The senders of every instance start on the tasks once this commits (server/jobs/wake-up.ts).
-            CASE WHEN EXISTS (SELECT 1 FROM d) THEN pg_notify(:wakeChannel, 'deliver-events') END AS woken`,
-    { type: QueryTypes.SELECT, replacements },
-  );
-  if (result?.order_id) return { inserted: true, orderId: String(result.order_id) };
-  return { inserted: false, blockedBy: result && result.reserved === 0 ? 'amount' : 'key' };
+  }>(deps.db.sequelize, text, bind);
+  if (!result) throw new Error('order insert returned no row');
+  if (result.order_id) return { inserted: true, orderId: String(result.order_id) };
+  if (!result.token_current) return { inserted: false, blockedBy: 'token' };
+  if (!result.wallet_in_use) return { inserted: false, blockedBy: 'wallet' };
+  return { inserted: false, blockedBy: result.reserved === 0 ? 'amount' : 'key' };
 }

@@ -1,29 +1,30 @@
 import type { Network } from '../../contract';
+import type { WalletRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 
-/** The wallet named by the request, else the merchant's first wallet on the network. */
+/**
+ * The wallet named by the request, else the merchant's first wallet on the network. Read from the
+ * cache; a wallet missing there is looked for in the database before the request is refused, and
+ * one found there is checked again by the statement that writes the order (it may be gone since).
+ */
 export async function resolveWallet(
-  deps: Pick<Deps, 'db'>,
+  deps: Pick<Deps, 'cache'>,
   merchantId: string,
   network: Network,
   walletId: string | undefined,
-) {
-  const { Wallet } = deps.db.models;
+  opts: { fresh?: boolean } = {},
+): Promise<WalletRow> {
+  const pick = (wallets: WalletRow[] | null) =>
+    wallets?.find((w) => (walletId ? w.id === walletId : w.network === network));
+  let wallet = pick(await deps.cache.wallets.get(merchantId, opts));
+  if (!wallet && !opts.fresh) wallet = pick(await deps.cache.wallets.get(merchantId, { fresh: true }));
   if (walletId) {
-    const wallet = await Wallet.findOne({ where: { id: walletId, merchantId, deletedAt: null } });
     if (!wallet) throw ApiError.notFound('Wallet');
     if (wallet.network !== network)
       throw ApiError.field('body.merchantWalletId', `is a ${wallet.network} wallet, not ${network}`);
     return wallet;
   }
-  const wallet = await Wallet.findOne({
-    where: { merchantId, network, deletedAt: null },
-    order: [
-      ['createdAt', 'ASC'],
-      ['id', 'ASC'],
-    ],
-  });
   if (!wallet)
     throw ApiError.field(
       'body.network',

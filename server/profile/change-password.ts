@@ -10,7 +10,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords';
  * that a change should have ended: the loser gets 401 like any other stale token.
  */
 export async function changePassword(
-  deps: Pick<Deps, 'db' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'cache'>,
   merchant: Merchant,
   input: { current_password: string; new_password: string },
 ) {
@@ -23,5 +23,6 @@ export async function changePassword(
     { passwordHash, tokenVersion: merchant.tokenVersion + 1, updatedAt: deps.clock() },
     { where: { id: merchant.id, tokenVersion: merchant.tokenVersion } },
   );
+  deps.cache.merchants.forget(merchant.id);
   if (changed !== 1) throw ApiError.unauthenticated('Token is no longer valid: log in again');
 }

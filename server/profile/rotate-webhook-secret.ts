@@ -11,12 +11,12 @@ export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
  * "previous" secret, which would leave the first caller holding a secret that no longer signs.
  */
 export async function rotateWebhookSecret(
-  deps: Pick<Deps, 'db' | 'secrets' | 'clock'>,
+  deps: Pick<Deps, 'db' | 'secrets' | 'clock' | 'cache'>,
   merchant: Pick<Merchant, 'id'>,
 ) {
   const secret = `whsec_${randomBytes(32).toString('base64url')}`;
   const sealed = deps.secrets.seal(secret);
-  return deps.db.sequelize.transaction(async (transaction) => {
+  const rotated = await deps.db.sequelize.transaction(async (transaction) => {
     const row = await deps.db.models.Merchant.findByPk(merchant.id, {
       transaction,
       lock: transaction.LOCK.UPDATE,
@@ -33,4 +33,6 @@ export async function rotateWebhookSecret(
     await row.save({ transaction });
     return { webhook_secret: secret, previous_secret_expires_at: previousExpiresAt?.toISOString() ?? null };
   });
+  deps.cache.merchants.forget(merchant.id);
+  return rotated;
 }

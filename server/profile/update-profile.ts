@@ -6,7 +6,7 @@ import { checkWebhookUrl } from '../events/check-webhook-url';
 import { presentProfile } from './present-profile';
 
 export async function updateProfile(
-  deps: Pick<Deps, 'secrets' | 'clock' | 'config'>,
+  deps: Pick<Deps, 'secrets' | 'clock' | 'config' | 'cache'>,
   merchant: Merchant,
   changes: z.infer<typeof ZUpdateProfileBody>,
 ) {
@@ -23,5 +23,6 @@ export async function updateProfile(
     merchant.underpaymentToleranceBps = changes.underpayment_tolerance_bps;
   merchant.updatedAt = deps.clock();
   await merchant.save();
+  deps.cache.merchants.forget(merchant.id);
   return presentProfile(merchant);
 }

@@ -496,6 +496,7 @@ describe('SSRF guard', () => {
     await guarded.deps.db.sequelize.query('UPDATE merchants SET webhook_url = :url WHERE id = :id', {
       replacements: { url: receiver.url, id: m.id },
     });
+    await guarded.deps.db.changes.sync(); // the server hears of the change when it commits
     const before = receiver.received.length;
     const res = await guarded.api('POST', '/orders', {
       token: m.token,

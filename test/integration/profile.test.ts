@@ -512,6 +512,8 @@ describe('accounts made outside the API (merchant:create, merchant:reset-passwor
       email: m.email.toUpperCase(),
       password: 'reset by the operator',
     });
+    // As from `merchant:reset-password` in another process: the server hears of it when it commits.
+    await server.deps.db.changes.sync();
     expectErrorBody(await server.api('GET', '/users/me', { token: m.token }), 401, 'UNAUTHENTICATED');
     const login = await server.api('POST', '/auth/login', {
       body: { email: m.email, password: 'reset by the operator' },

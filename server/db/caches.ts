@@ -1,0 +1,49 @@
+import type { InferAttributes } from 'sequelize';
+import type { Database } from './database';
+import type { Merchant, Wallet } from './models';
+import { createRowCache, type RowCache } from './row-cache';
+
+export type MerchantRow = InferAttributes<Merchant>;
+export type WalletRow = InferAttributes<Wallet>;
+
+/**
+ * What nearly every merchant request reads before doing anything: the merchant (for the token
+ * check) and, to create an order, its wallets. Kept in memory while the change feed is live; what
+ * decides money is checked again in the statement that writes it (server/orders/insert-created-order.ts).
+ */
+export type Caches = {
+  merchants: RowCache<MerchantRow>;
+  /** A merchant's wallets still in use, oldest first. */
+  wallets: RowCache<WalletRow[]>;
+};
+
+const TRUSTED_FOR_MS = 60_000;
+const MAX_MERCHANTS = 10_000;
+
+export function createCaches(db: Pick<Database, 'models' | 'changes'>): Caches {
+  const { Merchant, Wallet } = db.models;
+  return {
+    merchants: createRowCache({
+      feed: db.changes,
+      topic: 'merchant',
+      load: async (id) => (await Merchant.findByPk(id, { raw: true })) as MerchantRow | null,
+      ttlMs: TRUSTED_FOR_MS,
+      max: MAX_MERCHANTS,
+    }),
+    wallets: createRowCache({
+      feed: db.changes,
+      topic: 'wallets',
+      load: async (merchantId) =>
+        (await Wallet.findAll({
+          where: { merchantId, deletedAt: null },
+          order: [
+            ['createdAt', 'ASC'],
+            ['id', 'ASC'],
+          ],
+          raw: true,
+        })) as WalletRow[],
+      ttlMs: TRUSTED_FOR_MS,
+      max: MAX_MERCHANTS,
+    }),
+  };
+}

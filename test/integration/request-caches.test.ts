@@ -1,0 +1,173 @@
+import { Keypair } from '@solana/web3.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCaches } from '../../server/db/caches';
+import type { ChangeFeed } from '../../server/db/change-feed';
+import {
+  expectErrorBody,
+  newMerchant,
+  startTestServer,
+  TEST_PASSWORD,
+  type TestServer,
+} from '../support/test-server';
+
+/**
+ * What instances remember of merchants and wallets (server/db/caches.ts): changes reach every
+ * instance when they commit, and what decides money is checked again where it is written.
+ */
+let a: TestServer;
+let b: TestServer;
+/** An instance whose announcements never arrive: the worst a slow feed can do. */
+let deaf: TestServer;
+
+beforeAll(async () => {
+  a = await startTestServer({ JOBS: 'none' });
+  b = await startTestServer({ JOBS: 'none' });
+  const neverAnnounced: ChangeFeed = {
+    live: true,
+    subscribe: () => {},
+    sync: async () => {},
+    stop: async () => {},
+  };
+  deaf = await startTestServer(
+    { JOBS: 'none' },
+    { cache: createCaches({ models: a.deps.db.models, changes: neverAnnounced }) },
+  );
+});
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop(), deaf?.stop()]);
+});
+
+const me = (server: TestServer, token: string) => server.api('GET', '/users/me', { token });
+
+describe('merchants as instances remember them', () => {
+  it('a password change ends the old token on its own instance at once, and on the others once announced', async () => {
+    const m = await newMerchant(a);
+    expect((await me(b, m.token)).status).toBe(200); // b now remembers the merchant
+    const changed = await a.api('POST', '/users/me/password', {
+      token: m.token,
+      body: { current_password: TEST_PASSWORD, new_password: 'a brand new passphrase' },
+    });
+    expect(changed.status, changed.text).toBe(204);
+    expectErrorBody(await me(a, m.token), 401, 'UNAUTHENTICATED');
+    await b.deps.db.changes.sync();
+    expectErrorBody(await me(b, m.token), 401, 'UNAUTHENTICATED');
+  });
+
+  it('a profile change through one instance is what the others show once announced', async () => {
+    const m = await newMerchant(a, { name: 'Before' });
+    expect((await me(b, m.token)).body.full_name).toBe('Before');
+    const patched = await a.api('PATCH', '/users/me', { token: m.token, body: { full_name: 'After' } });
+    expect(patched.status, patched.text).toBe(200);
+    expect((await me(a, m.token)).body.full_name).toBe('After');
+    await b.deps.db.changes.sync();
+    expect((await me(b, m.token)).body.full_name).toBe('After');
+  });
+
+  it('creates no order under a token that a cache still accepts but the database no longer does', async () => {
+    const m = await newMerchant(deaf, { wallets: ['SOLANA'] });
+    await a.deps.db.sequelize.query('UPDATE merchants SET token_version = token_version + 1 WHERE id = :id', {
+      replacements: { id: m.id },
+    });
+    // The deaf instance still takes the token for reads (a feed that never delivers is as stale as it gets) ...
+    expect((await me(deaf, m.token)).status).toBe(200);
+    // ... but the statement that writes an order checks the token's version itself.
+    const order = await deaf.api('POST', '/orders', {
+      token: m.token,
+      body: { network: 'SOLANA', token: 'USDT', amount: '1.25' },
+    });
+    expectErrorBody(order, 401, 'UNAUTHENTICATED');
+    const [rows] = await a.deps.db.sequelize.query('SELECT id FROM orders WHERE merchant_id = :id', {
+      replacements: { id: m.id },
+    });
+    expect(rows).toHaveLength(0);
+    const [held] = await a.deps.db.sequelize.query(
+      'SELECT 1 FROM amount_reservations WHERE amount_units = 1250000 AND held_until > now()',
+    );
+    expect(held).toHaveLength(0);
+    // And once it has been told, the read is refused too.
+    expectErrorBody(await me(deaf, m.token), 401, 'UNAUTHENTICATED');
+  });
+
+  it('keeps nothing while the feed is down: a change counts at once, announced or not', async () => {
+    const m = await newMerchant(a);
+    expect((await me(a, m.token)).status).toBe(200);
+    await a.deps.db.sequelize.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE query = 'LISTEN stablepay_changes' AND datname = current_database()`,
+    );
+    await until(() => !a.deps.db.changes.live);
+    await b.deps.db.sequelize.query('UPDATE merchants SET token_version = token_version + 1 WHERE id = :id', {
+      replacements: { id: m.id },
+    });
+    expectErrorBody(await me(a, m.token), 401, 'UNAUTHENTICATED');
+    // It reconnects by itself, and remembers again from then on.
+    await until(() => a.deps.db.changes.live, 10_000);
+    const login = await a.api('POST', '/auth/login', { body: { email: m.email, password: TEST_PASSWORD } });
+    expect((await me(a, login.body.token)).status).toBe(200);
+    await b.deps.db.sequelize.query('UPDATE merchants SET full_name = :name WHERE id = :id', {
+      replacements: { id: m.id, name: 'Renamed by an operator' },
+    });
+    await a.deps.db.changes.sync();
+    expect((await me(a, login.body.token)).body.full_name).toBe('Renamed by an operator');
+  });
+});
+
+describe('wallets as instances remember them', () => {
+  it('sends no order to a wallet removed after it was remembered: the next one in use takes it', async () => {
+    const m = await newMerchant(deaf, { wallets: ['SOLANA'] });
+    const first = m.wallets.SOLANA!;
+    await deaf.deps.cache.wallets.get(m.id); // remembered, and never told otherwise
+    const second = await deaf.api('POST', '/users/me/wallets', {
+      token: m.token,
+      body: { network: 'SOLANA', public_address: Keypair.generate().publicKey.toBase58() },
+    });
+    expect(second.status, second.text).toBe(201);
+    const removed = await deaf.api('DELETE', `/users/me/wallets/${first}`, { token: m.token });
+    expect(removed.status, removed.text).toBe(204);
+    const order = await deaf.api('POST', '/orders', {
+      token: m.token,
+      body: { network: 'SOLANA', token: 'USDT', amount: '2' },
+    });
+    expect(order.status, order.text).toBe(201);
+    expect(order.body.merchantWalletId).toBe(second.body.wallet_id);
+    expect(order.body.recipient).toBe(second.body.public_address);
+  });
+
+  it('finds a wallet added after the others were remembered, and refuses one named after its removal', async () => {
+    const m = await newMerchant(deaf, { wallets: ['SOLANA'] });
+    await deaf.deps.cache.wallets.get(m.id);
+    const added = await deaf.api('POST', '/users/me/wallets', {
+      token: m.token,
+      body: { network: 'POLYGON', public_address: '0x52908400098527886E0F7030069857D2E4169EE7' },
+    });
+    expect(added.status, added.text).toBe(201);
+    const polygon = await deaf.api('POST', '/orders', {
+      token: m.token,
+      body: { network: 'POLYGON', token: 'USDT', amount: '3' },
+    });
+    expect(polygon.status, polygon.text).toBe(201);
+    expect(polygon.body.merchantWalletId).toBe(added.body.wallet_id);
+
+    const spare = await deaf.api('POST', '/users/me/wallets', {
+      token: m.token,
+      body: { network: 'SOLANA', public_address: Keypair.generate().publicKey.toBase58() },
+    });
+    await deaf.deps.cache.wallets.get(m.id, { fresh: true }); // remembered with the spare in it
+    expect(
+      (await deaf.api('DELETE', `/users/me/wallets/${spare.body.wallet_id}`, { token: m.token })).status,
+    ).toBe(204);
+    const named = await deaf.api('POST', '/orders', {
+      token: m.token,
+      body: { network: 'SOLANA', token: 'USDT', amount: '4', merchantWalletId: spare.body.wallet_id },
+    });
+    expectErrorBody(named, 404, 'NOT_FOUND');
+  });
+});
+
+async function until(check: () => boolean, ms = 5000) {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
