@@ -1,6 +1,9 @@
 import type { Transaction } from 'sequelize';
 import type { Models } from '../db/models';
+import type { Deps } from '../deps';
 import { ApiError } from '../errors';
+import { findOrderRows } from './order-rows';
+import type { OrderView } from './present-order';
 
 /**
  * An order by reference; with `merchantId`, only that merchant's (another merchant's order is as
@@ -17,6 +20,21 @@ export async function findOrder(
       : { reference: where.reference },
     transaction: options.transaction,
     lock: options.lock && options.transaction ? options.transaction.LOCK.UPDATE : undefined,
+  });
+  if (!order) throw ApiError.notFound('Order');
+  return order;
+}
+
+/** The same order as a plain row, to present it (a read path: no model instance). */
+export async function readOrder(
+  deps: Pick<Deps, 'db'>,
+  where: { reference: string; merchantId?: string },
+): Promise<OrderView> {
+  const [order] = await findOrderRows(deps, {
+    where: where.merchantId
+      ? { reference: where.reference, merchantId: where.merchantId }
+      : { reference: where.reference },
+    limit: 1,
   });
   if (!order) throw ApiError.notFound('Order');
   return order;

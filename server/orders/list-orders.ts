@@ -58,12 +58,7 @@ export async function listOrders(deps: Deps, merchant: Merchant, query: z.infer<
 
   const page = query.page ?? 1;
   const [rows, total] = await Promise.all([
-    deps.db.models.Order.findAll({
-      where,
-      order: [['id', 'DESC']],
-      limit: perPage,
-      offset: (page - 1) * perPage,
-    }),
+    findOrderRows(deps, { where, order: [['id', 'DESC']], limit: perPage, offset: (page - 1) * perPage }),
     countOrders(deps, { merchantId: merchant.id, status: query.status, network: query.network }),
   ]);
   return { items: rows.map(present), page, per_page: perPage, total };

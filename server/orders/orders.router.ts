@@ -3,7 +3,7 @@ import { ordersContract } from '../../contract';
 import type { Deps } from '../deps';
 import { currentMerchant } from '../http/current-merchant';
 import { createOrder } from './create-order';
-import { findOrder } from './find-order';
+import { readOrder } from './find-order';
 import { listOrders } from './list-orders';
 import { presentOrder } from './present-order';
 import { submitPaymentClaim } from './submit-payment-claim';
@@ -25,7 +25,7 @@ export function ordersRouter(deps: Deps) {
     }),
     get: async ({ req, params }) => {
       const merchant = currentMerchant(req);
-      const order = await findOrder(deps.db.models, { reference: params.reference, merchantId: merchant.id });
+      const order = await readOrder(deps, { reference: params.reference, merchantId: merchant.id });
       return { status: 200, body: presentOrder(deps, order, merchant.fullName) };
     },
     submitTx: async ({ req, params, body }) => {

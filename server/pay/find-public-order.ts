@@ -1,9 +1,9 @@
 import type { Deps } from '../deps';
-import { findOrder } from '../orders/find-order';
+import { readOrder } from '../orders/find-order';
 
-/** An order by its public reference, with the merchant's display name. */
-export async function findPublicOrder(deps: Pick<Deps, 'db'>, reference: string) {
-  const order = await findOrder(deps.db.models, { reference });
-  const merchant = await deps.db.models.Merchant.findByPk(order.merchantId, { attributes: ['fullName'] });
+/** An order by its public reference, with the merchant's display name (as the instance remembers it). */
+export async function findPublicOrder(deps: Pick<Deps, 'db' | 'cache'>, reference: string) {
+  const order = await readOrder(deps, { reference });
+  const merchant = await deps.cache.merchants.get(order.merchantId);
   return { order, merchantName: merchant?.fullName ?? null };
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ZPaymentInfo } from '../../contract';
-import type { Order } from '../db/models';
+import type { OrderView } from '../orders/present-order';
 import type { Deps } from '../deps';
 import { formatUnits } from '../lib/decimal';
 import { amountDueUnits, sharedOrderFields } from '../orders/present-order';
@@ -8,12 +8,11 @@ import { amountDueUnits, sharedOrderFields } from '../orders/present-order';
 /** What the payer's page shows: no merchant e-mail, webhook URL, metadata or secrets. */
 export function presentPaymentInfo(
   deps: Pick<Deps, 'config' | 'chains'>,
-  order: Order,
+  order: OrderView,
   merchantName: string | null,
 ): z.infer<typeof ZPaymentInfo> {
-  return {
-    ...sharedOrderFields(deps, order, merchantName),
+  return Object.assign(sharedOrderFields(deps, order, merchantName), {
     amountDue: formatUnits(amountDueUnits(order)),
     merchantName,
-  };
+  });
 }

@@ -446,6 +446,37 @@ describe('GET /users/me/orders', () => {
     expect(seen).toEqual(newestFirst());
   });
 
+  it('walks an index to a page, also for a merchant that grew since the last ANALYZE', async () => {
+    const big = await merchant();
+    const first = await big.createOk({ amount: '1' });
+    const db = server.deps.db.sequelize;
+    await db.query('ANALYZE orders'); // the planner last saw this merchant with one order ...
+    await db.query(
+      `INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient, amount_units,
+                           status, expires_at, created_at, updated_at, amount_unique)
+       SELECT translate(md5(:ref || g), '0', 'z'), o.merchant_id, o.wallet_id, o.network, o.token, o.token_mint,
+              o.recipient, 1000000 + g, 'EXPIRED', o.expires_at, o.created_at, now(), false
+         FROM generate_series(1, 5000) AS g, (SELECT * FROM orders WHERE reference = :ref) AS o`,
+      { replacements: { ref: first.reference } },
+    ); // ... and it has 5,001 now: pages must not fetch and sort them all
+    const plan = async (sql: string) =>
+      ((await db.query(`EXPLAIN ${sql}`, { replacements: { id: big.id } }))[0] as { 'QUERY PLAN': string }[])
+        .map((row) => row['QUERY PLAN'])
+        .join('\n');
+    for (const page of [
+      'SELECT * FROM orders WHERE merchant_id = :id ORDER BY id DESC LIMIT 20 OFFSET 0',
+      'SELECT * FROM orders WHERE merchant_id = :id AND id < 9223372036854775807 ORDER BY id DESC LIMIT 21',
+    ]) {
+      const shown = await plan(page);
+      expect(shown, shown).toMatch(/Index Scan using orders_merchant_idx/);
+      expect(shown, shown).not.toMatch(/Sort/);
+    }
+    const res = await big.api('GET', '/users/me/orders?per_page=20');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.total).toBe(5001);
+    expect(res.body.items).toHaveLength(20);
+  });
+
   it('refuses a cursor it did not issue, and a cursor with a page', async () => {
     const forged = [
       'garbage',
