@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import type { EventType, Payment, Refund } from '../../contract';
 import type { Merchant, Order } from '../db/models';
 import type { Deps } from '../deps';
 import { wakeJob } from '../jobs/wake-up';
+import { randomBytesPooled } from '../lib/random-pool';
 import { presentOrder } from '../orders/present-order';
 
 /** Where an order's events go: the order's own settings, else the merchant's. */
@@ -26,7 +26,7 @@ export const eventBody = (id: string, type: EventType, at: Date, data: Record<st
   JSON.stringify({ id, type, createdAt: at.toISOString(), data });
 
 /** A new event's id. */
-export const newEventId = () => `evt_${randomBytes(16).toString('hex')}`;
+export const newEventId = () => `evt_${randomBytesPooled(16).toString('hex')}`;
 
 /** What an event carries beside the order: the transfer or refund that caused it. */
 export type EventExtra = { payment?: Payment; refund?: Refund };

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { encodeBase58 } from '../lib/base58';
+import { randomBytesPooled } from '../lib/random-pool';
 
 /**
  * A fresh random 32-byte key in base58: the Solana Pay reference and the order's id on every
@@ -7,5 +7,5 @@ import { encodeBase58 } from '../lib/base58';
  * more than the rest of order creation's CPU).
  */
 export function newReference(): string {
-  return encodeBase58(randomBytes(32));
+  return encodeBase58(randomBytesPooled(32));
 }
