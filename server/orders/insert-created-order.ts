@@ -91,8 +91,12 @@ function statementFor(shape: { reserve: boolean; claim: boolean; targets: number
     : 'SELECT 1 WHERE false';
   text = `WITH c AS (SELECT EXISTS (SELECT 1 FROM merchants WHERE id = CAST($merchantId AS uuid)
                                   AND token_version = CAST($tokenVersion AS int)) AS token_current,
+                       -- FOR SHARE: a removal in progress (server/wallets/delete-wallet.ts locks the wallet
+                       -- FOR UPDATE) is waited for and then seen; one that comes after waits for this
+                       -- order and counts it. The foreign key already locks this row in key-share mode.
                        EXISTS (SELECT 1 FROM wallets WHERE id = CAST($walletId AS uuid)
-                                  AND merchant_id = CAST($merchantId AS uuid) AND deleted_at IS NULL) AS wallet_in_use),
+                                  AND merchant_id = CAST($merchantId AS uuid) AND deleted_at IS NULL
+                                  FOR SHARE) AS wallet_in_use),
           v AS (SELECT token_current AND wallet_in_use AS ok FROM c),
           r AS (${reserve}),
           k AS (${claim}),

@@ -164,6 +164,36 @@ describe('wallets as instances remember them', () => {
   });
 });
 
+describe('a wallet removed while an order to it is being created', () => {
+  it('the creation waits for the removal and then refuses the wallet: no order to a removed wallet', async () => {
+    const m = await newMerchant(a, { wallets: ['SOLANA'] });
+    const walletId = m.wallets.SOLANA!;
+    // A removal in progress, as server/wallets/delete-wallet.ts does it: row locked, open orders
+    // counted (none), marked removed, not yet committed.
+    const removal = await a.deps.db.sequelize.transaction();
+    await a.deps.db.sequelize.query('SELECT id FROM wallets WHERE id = :id FOR UPDATE', {
+      replacements: { id: walletId },
+      transaction: removal,
+    });
+    await a.deps.db.sequelize.query('UPDATE wallets SET deleted_at = now() WHERE id = :id', {
+      replacements: { id: walletId },
+      transaction: removal,
+    });
+    const creating = b.api('POST', '/orders', {
+      token: m.token,
+      body: { network: 'SOLANA', token: 'USDT', amount: '6.5' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the creation is waiting on the row
+    await removal.commit();
+    const order = await creating;
+    expectErrorBody(order, 400, 'VALIDATION_ERROR');
+    const [rows] = await a.deps.db.sequelize.query('SELECT id FROM orders WHERE wallet_id = :id', {
+      replacements: { id: walletId },
+    });
+    expect(rows).toHaveLength(0);
+  });
+});
+
 async function until(check: () => boolean, ms = 5000) {
   const deadline = Date.now() + ms;
   while (!check()) {
