@@ -67,10 +67,7 @@ export function createApp(deps: Deps): Express {
   app.use(docsRouter());
   app.use(checkoutAssets());
 
-  const authenticate = createAuthenticator(config.JWT_SECRET, {
-    models: deps.db.models,
-    merchants: deps.cache.merchants,
-  });
+  const authenticate = createAuthenticator(config.JWT_SECRET, { merchants: deps.cache.merchants });
   const unlimited = new Set(['/healthz', '/readyz', '/metrics']);
   // Auth is route metadata in the contract, checked once here for every route that declares it;
   // merchants' calls are limited per merchant, everything else per client address.

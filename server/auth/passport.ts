@@ -3,16 +3,15 @@ import type { RequestHandler } from 'express';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { ApiError } from '../errors';
-import type { Caches } from '../db/caches';
-import type { Models } from '../db/models';
-import type { Merchant } from '../db/models/merchant';
+import type { Caches, MerchantRow } from '../db/caches';
 import { JWT_ALGORITHM, TOKEN_ISSUER, type TokenClaims } from './tokens';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Express {
     interface User {
-      merchant: Merchant;
+      /** As the instance remembers it: a plain row, shared, never to be changed in place. */
+      merchant: MerchantRow;
     }
   }
 }
@@ -25,7 +24,7 @@ declare global {
  */
 export function createAuthenticator(
   secret: string,
-  deps: { models: Pick<Models, 'Merchant'>; merchants: Caches['merchants'] },
+  deps: { merchants: Caches['merchants'] },
 ): RequestHandler {
   const authenticator = new passport.Passport();
   authenticator.use(
@@ -43,15 +42,7 @@ export function createAuthenticator(
           return done(null, false);
         deps.merchants
           .get(claims.sub)
-          .then((row) =>
-            done(
-              null,
-              row && row.tokenVersion === claims.ver
-                ? // A model of its own per request: a handler may change it without touching the cache.
-                  { merchant: deps.models.Merchant.build(row, { isNewRecord: false, raw: true }) }
-                : false,
-            ),
-          )
+          .then((row) => done(null, row && row.tokenVersion === claims.ver ? { merchant: row } : false))
           .catch(done);
       },
     ),

@@ -26,7 +26,11 @@ export function createCaches(db: Pick<Database, 'models' | 'changes'>): Caches {
     merchants: createRowCache({
       feed: db.changes,
       topic: 'merchant',
-      load: async (id) => (await Merchant.findByPk(id, { raw: true })) as MerchantRow | null,
+      // Frozen: one row serves every request for the merchant, and none may change it in place.
+      load: async (id) => {
+        const row = (await Merchant.findByPk(id, { raw: true })) as MerchantRow | null;
+        return row && Object.freeze(row);
+      },
       ttlMs: TRUSTED_FOR_MS,
       max: MAX_MERCHANTS,
     }),

@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { EventType, Payment, Refund } from '../../contract';
+import type { MerchantRow } from '../db/caches';
 import type { Merchant, Order } from '../db/models';
 import type { Deps } from '../deps';
 import { wakeJob } from '../jobs/wake-up';
@@ -43,7 +44,7 @@ export async function emitOrderEvent(
   type: EventType,
   at: Date,
   /** The order's merchant, when the caller already holds it (saves a read on the hot path). */
-  knownMerchant?: Merchant,
+  knownMerchant?: MerchantRow,
   extra: EventExtra = {},
 ): Promise<string> {
   const { Merchant: Merchants, Event, EventDelivery } = deps.db.models;

@@ -11,6 +11,7 @@ const pathOf = (req: IncomingMessage) => (req.url ?? '').split('?')[0]!.slice(0,
 
 export const conciseRequestLogs: Options<IncomingMessage, ServerResponse> = {
   quietReqLogger: true,
+  wrapSerializers: false,
   serializers: {
     req: (req: IncomingMessage & { id?: unknown }) => ({ id: req.id, method: req.method, path: pathOf(req) }),
     res: (res: ServerResponse) => ({ status: res.statusCode }),

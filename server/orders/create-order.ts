@@ -1,5 +1,5 @@
 import type { CreateOrderBody, Order as OrderBody } from '../../contract';
-import type { Merchant } from '../db/models';
+import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { checkWebhookUrl } from '../events/check-webhook-url';
@@ -17,7 +17,7 @@ export type CreateOrderResult = { status: 201; body: OrderBody; replayed: boolea
 
 export async function createOrder(
   deps: Deps,
-  input: { merchant: Merchant; body: CreateOrderBody; idempotencyKey?: string },
+  input: { merchant: MerchantRow; body: CreateOrderBody; idempotencyKey?: string },
   opts: { freshWallet?: boolean } = {},
 ): Promise<CreateOrderResult> {
   const { merchant, body } = input;

@@ -1,6 +1,7 @@
 import { Op, QueryTypes, type WhereOptions } from 'sequelize';
 import type { z } from 'zod';
 import type { ZListOrdersQuery } from '../../contract';
+import type { MerchantRow } from '../db/caches';
 import type { Merchant, Order } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
@@ -28,7 +29,7 @@ async function countOrders(
  * Newest first. Page mode counts and offsets; cursor mode is a keyset walk on (merchant_id, id)
  * whose cost does not grow with depth.
  */
-export async function listOrders(deps: Deps, merchant: Merchant, query: z.infer<typeof ZListOrdersQuery>) {
+export async function listOrders(deps: Deps, merchant: MerchantRow, query: z.infer<typeof ZListOrdersQuery>) {
   const perPage = query.per_page ?? DEFAULT_PER_PAGE;
   const where: WhereOptions<Order> = {
     merchantId: merchant.id,

@@ -1,4 +1,4 @@
-import type { Merchant } from '../db/models';
+import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { hashPassword, verifyPassword } from '../auth/passwords';
@@ -11,7 +11,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords';
  */
 export async function changePassword(
   deps: Pick<Deps, 'db' | 'clock' | 'cache'>,
-  merchant: Merchant,
+  merchant: MerchantRow,
   input: { current_password: string; new_password: string },
 ) {
   if (!(await verifyPassword(merchant.passwordHash, input.current_password)))

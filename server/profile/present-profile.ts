@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { ZProfile } from '../../contract';
-import type { Merchant } from '../db/models';
+import type { MerchantRow } from '../db/caches';
 
-export function presentProfile(m: Merchant): z.infer<typeof ZProfile> {
+export function presentProfile(m: MerchantRow): z.infer<typeof ZProfile> {
   return {
     id: m.id,
     email: m.email,

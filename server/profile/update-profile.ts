@@ -1,28 +1,35 @@
 import type { z } from 'zod';
 import type { ZUpdateProfileBody } from '../../contract';
-import type { Merchant } from '../db/models';
+import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
+import { ApiError } from '../errors';
 import { checkWebhookUrl } from '../events/check-webhook-url';
 import { presentProfile } from './present-profile';
 
+/** Writes only the fields the request names; the merchant as authenticated is never changed in place. */
 export async function updateProfile(
-  deps: Pick<Deps, 'secrets' | 'clock' | 'config' | 'cache'>,
-  merchant: Merchant,
+  deps: Pick<Deps, 'db' | 'secrets' | 'clock' | 'config' | 'cache'>,
+  merchant: MerchantRow,
   changes: z.infer<typeof ZUpdateProfileBody>,
 ) {
   // The merchant-level webhook gets the same save-time check as an order's own webhookUrl.
   if (changes.webhook_url) await checkWebhookUrl(deps, changes.webhook_url, 'body.webhook_url');
-  if (changes.full_name !== undefined) merchant.fullName = changes.full_name;
-  if (changes.phone !== undefined) merchant.phone = changes.phone;
-  if (changes.webhook_url !== undefined) merchant.webhookUrl = changes.webhook_url;
-  if (changes.messenger_chat_id !== undefined) merchant.messengerChatId = changes.messenger_chat_id;
+  const values: Partial<MerchantRow> = { updatedAt: deps.clock() };
+  if (changes.full_name !== undefined) values.fullName = changes.full_name;
+  if (changes.phone !== undefined) values.phone = changes.phone;
+  if (changes.webhook_url !== undefined) values.webhookUrl = changes.webhook_url;
+  if (changes.messenger_chat_id !== undefined) values.messengerChatId = changes.messenger_chat_id;
   if (changes.messenger_bot_token !== undefined)
-    merchant.messengerBotTokenSealed =
+    values.messengerBotTokenSealed =
       changes.messenger_bot_token === null ? null : deps.secrets.seal(changes.messenger_bot_token);
   if (changes.underpayment_tolerance_bps !== undefined)
-    merchant.underpaymentToleranceBps = changes.underpayment_tolerance_bps;
-  merchant.updatedAt = deps.clock();
-  await merchant.save();
+    values.underpaymentToleranceBps = changes.underpayment_tolerance_bps;
+  const [, updated] = await deps.db.models.Merchant.update(values, {
+    where: { id: merchant.id },
+    returning: true,
+  });
   deps.cache.merchants.forget(merchant.id);
-  return presentProfile(merchant);
+  const row = updated[0];
+  if (!row) throw ApiError.unauthenticated();
+  return presentProfile(row);
 }

@@ -1,4 +1,5 @@
 import type { CreateRefundBody, Refund as RefundBody } from '../../contract';
+import type { MerchantRow } from '../db/caches';
 import type { Merchant } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
@@ -31,7 +32,7 @@ type StoredRefund = { refundId: string };
  */
 export async function createRefund(
   deps: Deps,
-  input: { merchant: Merchant; reference: string; body: CreateRefundBody; idempotencyKey?: string },
+  input: { merchant: MerchantRow; reference: string; body: CreateRefundBody; idempotencyKey?: string },
 ): Promise<CreateRefundResult> {
   const { models, sequelize } = deps.db;
   const { merchant, body } = input;

@@ -1,4 +1,5 @@
 import type { Transaction } from 'sequelize';
+import type { MerchantRow } from '../db/caches';
 import type { Merchant, Order, Refund } from '../db/models';
 import type { Deps } from '../deps';
 import { emitOrderEvent } from '../events/emit-order-event';
@@ -17,7 +18,7 @@ export function emitRefundEvent(
   refund: Refund,
   type: RefundEventType,
   at: Date,
-  merchant?: Merchant,
+  merchant?: MerchantRow,
 ) {
   return emitOrderEvent(deps, transaction, order, type, at, merchant, {
     refund: presentRefund(deps, refund, order),
