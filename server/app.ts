@@ -64,9 +64,6 @@ export function createApp(deps: Deps): Express {
   app.post('/users/me/password', limits.login);
   app.post('/pay/refunds/:refundId/address', limits.refundAddress);
 
-  app.use(docsRouter());
-  app.use(checkoutAssets());
-
   const authenticate = createAuthenticator(config.JWT_SECRET, { merchants: deps.cache.merchants });
   const unlimited = new Set(['/healthz', '/readyz', '/metrics']);
   // Auth is route metadata in the contract, checked once here for every route that declares it;
@@ -106,6 +103,9 @@ export function createApp(deps: Deps): Express {
     },
   );
 
+  // After the API: every API request would otherwise be matched against these routes first.
+  app.use(docsRouter());
+  app.use(checkoutAssets());
   app.use(notFoundHandler);
   app.use(checkoutErrorPage);
   app.use(errorHandler(logger));
