@@ -10,6 +10,7 @@ import * as m0007 from './migrations/0007-return-url';
 import * as m0008 from './migrations/0008-amount-reservations';
 import * as m0009 from './migrations/0009-order-counts';
 import * as m0010 from './migrations/0010-announced-changes';
+import * as m0011 from './migrations/0011-count-shards';
 
 /** Migrations get a query runner that takes plain SQL, bound to the migration transaction. */
 export type MigrationContext = { query(sql: string): Promise<unknown> };
@@ -27,6 +28,7 @@ const migrations = [
   { name: '0008-amount-reservations', ...m0008 },
   { name: '0009-order-counts', ...m0009 },
   { name: '0010-announced-changes', ...m0010 },
+  { name: '0011-count-shards', ...m0011 },
 ];
 
 const LOCK_ID = 7_301_955_001;

@@ -477,6 +477,34 @@ describe('GET /users/me/orders', () => {
     expect(res.body.items).toHaveLength(20);
   });
 
+  it("keeps page totals equal to the orders' own counts through concurrent creations and status changes", async () => {
+    const busy = await merchant(['SOLANA', 'POLYGON']);
+    const created = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        busy.createOk({ network: i % 3 ? 'SOLANA' : 'POLYGON', amount: `${i + 1}.5` }),
+      ),
+    );
+    // Status changes from several connections at once, as expiry and settlement make them.
+    const db = server.deps.db.sequelize;
+    await Promise.all(
+      created.slice(0, 16).map((o: { reference: string }, i: number) =>
+        db.query('UPDATE orders SET status = :status WHERE reference = :ref', {
+          replacements: { ref: o.reference, status: i % 2 ? 'EXPIRED' : 'CONFIRMING' },
+        }),
+      ),
+    );
+    const [counted] = (await db.query(
+      `SELECT status, network, count(*)::int AS n FROM orders WHERE merchant_id = :id GROUP BY status, network`,
+      { replacements: { id: busy.id } },
+    )) as [{ status: string; network: string; n: number }[], unknown];
+    for (const { status, network, n } of counted) {
+      const res = await busy.api('GET', `/users/me/orders?status=${status}&network=${network}&per_page=1`);
+      expect(res.body.total, `${status} ${network}`).toBe(n);
+    }
+    expect((await busy.api('GET', '/users/me/orders?per_page=1')).body.total).toBe(24);
+    expect((await busy.api('GET', '/users/me/orders?status=PENDING&per_page=1')).body.total).toBe(8);
+  });
+
   it('refuses a cursor it did not issue, and a cursor with a page', async () => {
     const forged = [
       'garbage',
