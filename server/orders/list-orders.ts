@@ -2,7 +2,7 @@ import { Op, QueryTypes, type WhereOptions } from 'sequelize';
 import type { z } from 'zod';
 import type { ZListOrdersQuery } from '../../contract';
 import type { MerchantRow } from '../db/caches';
-import type { Merchant, Order } from '../db/models';
+import type { Order } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { decodeCursor, encodeCursor } from './order-cursor';

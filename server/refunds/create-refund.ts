@@ -1,6 +1,5 @@
 import type { CreateRefundBody, Refund as RefundBody } from '../../contract';
 import type { MerchantRow } from '../db/caches';
-import type { Merchant } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { recordAudit } from '../events/audit';

@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { MerchantRow } from '../db/caches';
-import type { Merchant, Order, Refund } from '../db/models';
+import type { Order, Refund } from '../db/models';
 import type { Deps } from '../deps';
 import { emitOrderEvent } from '../events/emit-order-event';
 import { presentRefund } from './present-refund';
