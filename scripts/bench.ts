@@ -52,7 +52,7 @@ import { startLocalSolana, type LocalSolana } from '../test/support/solana/local
 import { freePort } from '../test/support/free-port';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
 import { benchRequestPath, printPathReport } from './bench/request-path';
-import { createCleanup, errorMessage, finisher, type Cleanup } from './lib/cleanup';
+import { createCleanup, errorMessage, finisher, stopOnSignals, type Cleanup } from './lib/cleanup';
 
 /** Every request count is fixed here: the run is bounded and the same each time. */
 const SIZES = {
@@ -1207,17 +1207,8 @@ async function main(): Promise<number> {
   const parts = selectedParts();
   if (!parts) return 2;
   const cleanup = createCleanup(CLEANUP_STEP_TIMEOUT_MS);
-  let interrupted = false;
   const finish = finisher(cleanup);
-  for (const [signal, code] of [
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-  ] as const)
-    process.once(signal, () => {
-      interrupted = true;
-      progress(`${signal}: stopping and cleaning up`);
-      void finish(code).then((c) => process.exit(c));
-    });
+  const run = stopOnSignals(finish, progress);
 
   try {
     const started = now();
@@ -1239,7 +1230,7 @@ async function main(): Promise<number> {
     return await finish(0);
   } catch (error) {
     // Interrupted: what fails next is the cleanup pulling the stack away, not a finding.
-    if (!interrupted)
+    if (!run.interrupted)
       console.error('bench failed:', error instanceof Error ? (error.stack ?? error.message) : error);
     return finish(1);
   }

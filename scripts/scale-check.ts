@@ -39,7 +39,7 @@ import { createMerchant } from '../server/merchants/create-merchant';
 import { freePort } from '../test/support/free-port';
 import { startLocalSolana, type LocalSolana } from '../test/support/solana/local-solana';
 import { startWebhookReceiver, type ReceivedWebhook } from '../test/support/webhook-receiver';
-import { createCleanup, errorMessage, finisher, type Cleanup } from './lib/cleanup';
+import { createCleanup, errorMessage, finisher, stopOnSignals, type Cleanup } from './lib/cleanup';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const HAPROXY_CFG = path.join(ROOT, 'deploy', 'haproxy.cfg');
@@ -1274,26 +1274,14 @@ async function main(): Promise<number> {
   }
 
   const cleanup = createCleanup(CLEANUP_STEP_TIMEOUT_MS);
-  let interrupted = false;
   const finish = finisher(cleanup);
-  for (const [signal, code] of [
-    ['SIGINT', 130],
-    ['SIGTERM', 143],
-  ] as const)
-    // `on`, not `once`: tsx may relay the signal a second time, and a signal without a listener
-    // would end the process at once, in the middle of the cleanup.
-    process.on(signal, () => {
-      if (interrupted) return;
-      interrupted = true;
-      progress(`${signal}: stopping and cleaning up`);
-      void finish(code).then((c) => process.exit(c));
-    });
+  const run = stopOnSignals(finish, progress);
   // Last resort (an exception past everything, process.exit elsewhere): no child outlives the run.
   process.on('exit', () => childGroups.forEach((pgid) => signalGroup(pgid, 'SIGKILL')));
   const state: RunState = { keepLogs: false };
   const watchdog = setTimeout(() => {
     progress(`the run took longer than ${seconds(RUN_TIMEOUT_MS)}: stopping`);
-    interrupted = true;
+    run.interrupted = true;
     void finish(1).then((c) => process.exit(c));
   }, RUN_TIMEOUT_MS);
 
@@ -1320,7 +1308,7 @@ async function main(): Promise<number> {
     if (state.keepLogs) console.log(`\nLogs of the instances and haproxy: kept in ${stack.dir}`);
     return await finish(code);
   } catch (error) {
-    if (!interrupted) {
+    if (!run.interrupted) {
       console.error('scale:check failed:', error instanceof Error ? (error.stack ?? error.message) : error);
       state.keepLogs = state.dir !== undefined;
       if (state.dir) console.error(`Logs of the instances and haproxy: kept in ${state.dir}`);

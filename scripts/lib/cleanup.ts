@@ -56,3 +56,27 @@ export function finisher(cleanup: Cleanup) {
     return failures.length > 0 ? 1 : code;
   };
 }
+
+/**
+ * Ctrl-C or SIGTERM: say so, run the cleanup, exit 130/143. `interrupted` tells the run that what
+ * fails next is the cleanup pulling the stack away, not a finding. `on`, not `once`: tsx may relay
+ * a signal a second time, and a signal without a listener would end the process in the middle of
+ * the cleanup.
+ */
+export function stopOnSignals(
+  finish: (code: number) => Promise<number>,
+  progress: (message: string) => void,
+): { interrupted: boolean } {
+  const run = { interrupted: false };
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)
+    process.on(signal, () => {
+      if (run.interrupted) return;
+      run.interrupted = true;
+      progress(`${signal}: stopping and cleaning up`);
+      void finish(code).then((c) => process.exit(c));
+    });
+  return run;
+}

@@ -53,17 +53,11 @@ export async function takeLeases<Row extends object>(
   );
 }
 
+/** A lease this worker took: its row (`key`, with its `replacements`) and the worker's name. */
+type HeldLease = { table: LeasedTable; key: string; replacements: Record<string, unknown>; owner: string };
+
 /** Extends a lease this worker holds; false when it no longer holds it (it must stop). */
-export async function renewLease(
-  deps: Db,
-  opts: {
-    table: LeasedTable;
-    key: string;
-    replacements: Record<string, unknown>;
-    owner: string;
-    seconds: number;
-  },
-): Promise<boolean> {
+export async function renewLease(deps: Db, opts: HeldLease & { seconds: number }): Promise<boolean> {
   const rows = await deps.db.sequelize.query(
     `UPDATE ${opts.table} SET locked_until = :until WHERE (${opts.key}) AND locked_by = :owner RETURNING 1`,
     {
@@ -78,16 +72,7 @@ export async function renewLease(
  * Writes `set` and gives the lease up, only if this worker still holds it: a worker that lost its
  * lease cannot overwrite what the new holder did. Returns whether it wrote.
  */
-export async function releaseLease(
-  deps: Db,
-  opts: {
-    table: LeasedTable;
-    key: string;
-    replacements: Record<string, unknown>;
-    owner: string;
-    set?: string;
-  },
-): Promise<boolean> {
+export async function releaseLease(deps: Db, opts: HeldLease & { set?: string }): Promise<boolean> {
   const rows = await deps.db.sequelize.query(
     `UPDATE ${opts.table} SET ${opts.set ? `${opts.set}, ` : ''}locked_until = NULL, locked_by = NULL
       WHERE (${opts.key}) AND locked_by = :owner RETURNING 1`,

@@ -5,6 +5,11 @@ import { ApiError } from '../errors';
 import { findOrderRows } from './order-rows';
 import type { OrderView } from './present-order';
 
+const byReference = (where: { reference: string; merchantId?: string }) =>
+  where.merchantId
+    ? { reference: where.reference, merchantId: where.merchantId }
+    : { reference: where.reference };
+
 /**
  * An order by reference; with `merchantId`, only that merchant's (another merchant's order is as
  * unknown as a missing one). `lock` takes a row lock for the caller's transaction.
@@ -15,9 +20,7 @@ export async function findOrder(
   options: { transaction?: Transaction; lock?: boolean } = {},
 ) {
   const order = await models.Order.findOne({
-    where: where.merchantId
-      ? { reference: where.reference, merchantId: where.merchantId }
-      : { reference: where.reference },
+    where: byReference(where),
     transaction: options.transaction,
     lock: options.lock && options.transaction ? options.transaction.LOCK.UPDATE : undefined,
   });
@@ -30,12 +33,7 @@ export async function readOrder(
   deps: Pick<Deps, 'db'>,
   where: { reference: string; merchantId?: string },
 ): Promise<OrderView> {
-  const [order] = await findOrderRows(deps, {
-    where: where.merchantId
-      ? { reference: where.reference, merchantId: where.merchantId }
-      : { reference: where.reference },
-    limit: 1,
-  });
+  const [order] = await findOrderRows(deps, { where: byReference(where), limit: 1 });
   if (!order) throw ApiError.notFound('Order');
   return order;
 }

@@ -1,5 +1,26 @@
 import type { Migration } from '../migrate';
 
+/** migration 0009's count_orders(), with the shard its increments go to and where a decrement looks first. */
+const countOrders = (shard: string, decrementOrder: string) => `
+    CREATE OR REPLACE FUNCTION count_orders() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+      s smallint := ${shard};
+    BEGIN
+      IF TG_OP = 'UPDATE' THEN
+        IF NEW.status IS NOT DISTINCT FROM OLD.status AND NEW.network = OLD.network THEN RETURN NULL; END IF;
+        UPDATE order_counts SET n = n - 1
+         WHERE (merchant_id, network, status, shard) =
+               (SELECT merchant_id, network, status, shard FROM order_counts
+                 WHERE merchant_id = OLD.merchant_id AND network = OLD.network AND status = OLD.status AND n > 0
+                 ${decrementOrder}
+                 LIMIT 1);
+      END IF;
+      INSERT INTO order_counts AS c (merchant_id, network, status, shard, n)
+      VALUES (NEW.merchant_id, NEW.network, NEW.status, s, 1)
+      ON CONFLICT (merchant_id, network, status, shard) DO UPDATE SET n = c.n + 1;
+      RETURN NULL;
+    END $$;`;
+
 /**
  * Order counts (migration 0009) over 64 shards instead of 8, each connection writing its own
  * (its backend's pid modulo 64) and taking back from its own first: with 8 random shards, 32
@@ -8,46 +29,9 @@ import type { Migration } from '../migrate';
  * with 64). A page's total still sums a handful of rows.
  */
 export const up: Migration = async ({ context: db }) => {
-  await db.query(`
-    CREATE OR REPLACE FUNCTION count_orders() RETURNS trigger LANGUAGE plpgsql AS $$
-    DECLARE
-      s smallint := (pg_backend_pid() % 64)::smallint;
-    BEGIN
-      IF TG_OP = 'UPDATE' THEN
-        IF NEW.status IS NOT DISTINCT FROM OLD.status AND NEW.network = OLD.network THEN RETURN NULL; END IF;
-        UPDATE order_counts SET n = n - 1
-         WHERE (merchant_id, network, status, shard) =
-               (SELECT merchant_id, network, status, shard FROM order_counts
-                 WHERE merchant_id = OLD.merchant_id AND network = OLD.network AND status = OLD.status AND n > 0
-                 ORDER BY shard = s DESC
-                 LIMIT 1);
-      END IF;
-      INSERT INTO order_counts AS c (merchant_id, network, status, shard, n)
-      VALUES (NEW.merchant_id, NEW.network, NEW.status, s, 1)
-      ON CONFLICT (merchant_id, network, status, shard) DO UPDATE SET n = c.n + 1;
-      RETURN NULL;
-    END $$;
-  `);
+  await db.query(countOrders('(pg_backend_pid() % 64)::smallint', 'ORDER BY shard = s DESC'));
 };
 
 export const down: Migration = async ({ context: db }) => {
-  await db.query(`
-    CREATE OR REPLACE FUNCTION count_orders() RETURNS trigger LANGUAGE plpgsql AS $$
-    DECLARE
-      s smallint := floor(random() * 8)::smallint;
-    BEGIN
-      IF TG_OP = 'UPDATE' THEN
-        IF NEW.status IS NOT DISTINCT FROM OLD.status AND NEW.network = OLD.network THEN RETURN NULL; END IF;
-        UPDATE order_counts SET n = n - 1
-         WHERE (merchant_id, network, status, shard) =
-               (SELECT merchant_id, network, status, shard FROM order_counts
-                 WHERE merchant_id = OLD.merchant_id AND network = OLD.network AND status = OLD.status AND n > 0
-                 LIMIT 1);
-      END IF;
-      INSERT INTO order_counts AS c (merchant_id, network, status, shard, n)
-      VALUES (NEW.merchant_id, NEW.network, NEW.status, s, 1)
-      ON CONFLICT (merchant_id, network, status, shard) DO UPDATE SET n = c.n + 1;
-      RETURN NULL;
-    END $$;
-  `);
+  await db.query(countOrders('floor(random() * 8)::smallint', ''));
 };

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../read-body';
 
 /**
  * The endpoint the service sees: an HTTP proxy in front of a Hardhat node that counts JSON-RPC
@@ -76,7 +77,7 @@ export class RpcProxy {
 
   private async forward(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     try {
-      const body = await readBody(req);
+      const body = await readBody(req, MAX_BODY_BYTES);
       if (req.method === 'POST') this.count(body);
       const upstream = await fetch(this.upstream, {
         method: req.method,
@@ -96,20 +97,4 @@ export class RpcProxy {
         res.writeHead(502, { 'content-type': 'text/plain' }).end(`proxy: ${(error as Error).message}`);
     }
   }
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('body too large'));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

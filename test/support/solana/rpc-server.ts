@@ -4,6 +4,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { SolanaLedger, TxRecord } from './ledger';
 import { RpcError } from './rpc-error';
 import type { RpcMethod } from './rpc-methods';
+import { readBody } from '../read-body';
 
 /**
  * JSON-RPC 2.0 over HTTP (single and batch requests) on `port`, and the PubSub websocket on
@@ -131,7 +132,7 @@ export class RpcServer {
     }
     let body: string;
     try {
-      body = await readBody(req);
+      body = await readBody(req, MAX_BODY_BYTES);
     } catch {
       res.writeHead(413).end();
       return;
@@ -278,22 +279,6 @@ function sendJson(res: http.ServerResponse, body: unknown): void {
 
 function send(socket: WebSocket, body: unknown): void {
   if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(body));
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new Error('body too large'));
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function listenOn(server: http.Server, port: number, host: string): Promise<void> {
