@@ -1,7 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { contract } from '../contract';
 import { authRouter } from './auth/auth.router';
@@ -15,7 +12,8 @@ import { openCors } from './http/cors';
 import { errorHandler, fromRequestValidation, notFoundHandler } from './http/error-handler';
 import { createRateLimits } from './http/rate-limits';
 import { rejectUnstorableText } from './http/reject-unstorable-text';
-import { conciseRequestLogs } from './lib/request-log';
+import { requestLogs } from './http/request-log';
+import { securityHeaders } from './http/security-headers';
 import { ordersRouter } from './orders/orders.router';
 import { payRouter } from './pay/pay.router';
 import { profileRouter } from './profile/profile.router';
@@ -30,20 +28,8 @@ export function createApp(deps: Deps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
 
-  app.use(
-    pinoHttp({
-      logger,
-      ...conciseRequestLogs,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && /^[\w.-]{1,100}$/.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') },
-    }),
-  );
-  app.use(helmet());
+  app.use(requestLogs(logger));
+  app.use(securityHeaders());
   app.use((req, res, next) => {
     const stop = deps.metrics.httpDuration.startTimer();
     res.on('finish', () => {

@@ -55,7 +55,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (res.headersSent) return next(err);
     let apiError = toApiError(err);
     if (!apiError) {
-      (req.log ?? logger).error({ err }, 'unhandled error');
+      logger.error({ err, reqId: req.id }, 'unhandled error');
       apiError = new ApiError(ErrorCode.INTERNAL_ERROR, 'Internal server error');
     }
     for (const [name, value] of Object.entries(apiError.headers ?? {})) res.setHeader(name, value);
