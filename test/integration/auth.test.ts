@@ -109,6 +109,30 @@ describe('bearer tokens', () => {
     ).toBe(200);
   });
 
+  it('checks a token it has verified before as strictly: altered or re-signed copies fail, expiry holds', async () => {
+    const m = await newMerchant(server);
+    const exp = Math.floor(Date.now() / 1000) + 2;
+    const token = sign({ ver: 0, exp }, secret(), { subject: m.id });
+    expect((await server.api('GET', '/users/me', { token })).status).toBe(200);
+    expect((await server.api('GET', '/users/me', { token })).status).toBe(200);
+    const [header, payload] = token.split('.');
+    const foreign = sign({ ver: 0, exp }, 'another-secret-of-at-least-thirty-two-chars', { subject: m.id });
+    const otherClaims = Buffer.from(JSON.stringify({ ...jwt.decode(token, { json: true }), ver: 1 })).toString(
+      'base64url',
+    );
+    for (const altered of [
+      `${header}.${payload}.${foreign.split('.')[2]}`, // the remembered claims, another key's signature
+      `${header}.${otherClaims}.${token.split('.')[2]}`, // other claims under the remembered signature
+      `${token}x`,
+    ])
+      expectErrorBody(await server.api('GET', '/users/me', { token: altered }), 401, 'UNAUTHENTICATED');
+    // Expiry is checked on every use, to the second, as jsonwebtoken checks it.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, exp * 1000 - Date.now()) + 50));
+    const late = await server.api('GET', '/users/me', { token });
+    expectErrorBody(late, 401, 'UNAUTHENTICATED');
+    expect(late.body.error.message).toMatch(/expired/i);
+  });
+
   it('says when a token has expired', async () => {
     const m = await newMerchant(server);
     const expired = sign({ ver: 0, exp: Math.floor(Date.now() / 1000) - 10 }, secret(), { subject: m.id });

@@ -133,6 +133,16 @@ describe('Solana adapter: addresses, tx ids, URIs', () => {
     expect(decodeBase58(merchant.toBase58())).toEqual(merchant.toBytes());
   });
 
+  it('encodes base58 as @solana/web3.js does (bs58), for keys with and without leading zero bytes', () => {
+    for (let i = 0; i < 200; i++) {
+      const bytes = Keypair.generate().publicKey.toBytes();
+      bytes.fill(0, 0, i % 4); // some with 1-3 leading zero bytes
+      expect(encodeBase58(bytes)).toBe(new PublicKey(bytes).toBase58());
+    }
+    expect(encodeBase58(new Uint8Array(32))).toBe(PublicKey.default.toBase58());
+    expect(encodeBase58(new Uint8Array(0))).toBe('');
+  });
+
   it('recognises 64-byte base58 signatures only', () => {
     const sig64 = encodeBase58(Keypair.generate().secretKey);
     const leadingZeros = encodeBase58(new Uint8Array(64).fill(0, 0, 3).fill(9, 3));
