@@ -117,9 +117,9 @@ describe('bearer tokens', () => {
     expect((await server.api('GET', '/users/me', { token })).status).toBe(200);
     const [header, payload] = token.split('.');
     const foreign = sign({ ver: 0, exp }, 'another-secret-of-at-least-thirty-two-chars', { subject: m.id });
-    const otherClaims = Buffer.from(JSON.stringify({ ...jwt.decode(token, { json: true }), ver: 1 })).toString(
-      'base64url',
-    );
+    const otherClaims = Buffer.from(
+      JSON.stringify({ ...jwt.decode(token, { json: true }), ver: 1 }),
+    ).toString('base64url');
     for (const altered of [
       `${header}.${payload}.${foreign.split('.')[2]}`, // the remembered claims, another key's signature
       `${header}.${otherClaims}.${token.split('.')[2]}`, // other claims under the remembered signature
