@@ -1220,9 +1220,11 @@ async function main(): Promise<number> {
       const path = await benchRequestPath(cleanup.add, progress, {
         seconds: Number(process.env.BENCH_SECONDS ?? 5),
         depthRows: Number(process.env.BENCH_DEPTH_ROWS ?? 100_000),
+        rounds: Number(process.env.BENCH_ROUNDS ?? 3),
       });
       console.log(
-        '\nrequest path, each route against its bare baseline in the same run (ratio = req/s ÷ baseline req/s)\n',
+        '\nrequest path, each route against its bare baseline in the same run (ratio = req/s ÷ baseline req/s,\n' +
+          'the median of rounds measuring both back to back; medians of req/s and latencies)\n',
       );
       printPathReport(path, (line) => console.log(line));
     }

@@ -24,11 +24,15 @@ const WALLET = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 export type PathRow = {
   route: string;
   connections: number;
+  /** Medians over the rounds. */
   rps: number;
   p50: number;
   p99: number;
   baseline: string;
   baselineRps: number;
+  /** The median of the rounds' ratios (route ÷ baseline, measured back to back), and their range. */
+  ratio: number;
+  ratioRange: [number, number];
   errors: number;
 };
 export type PathReport = { rows: PathRow[]; notes: string[] };
@@ -66,7 +70,15 @@ type Load = {
   seconds: number;
 };
 
-async function load(l: Load) {
+type Measured = { rps: number; p50: number; p99: number; errors: number };
+
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+async function load(l: Load): Promise<Measured> {
   const result = await autocannon({
     url: l.url,
     connections: l.connections,
@@ -87,7 +99,7 @@ async function load(l: Load) {
 export async function benchRequestPath(
   cleanup: Cleanup,
   progress: (m: string) => void,
-  opts: { seconds: number; depthRows: number },
+  opts: { seconds: number; depthRows: number; rounds: number },
 ): Promise<PathReport> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stablepay-path-'));
   fs.chmodSync(dataDir, 0o755);
@@ -247,17 +259,35 @@ export async function benchRequestPath(
   const analyze = new pg.Client({ connectionString: db.url });
   await analyze.connect();
   await analyze.query('ANALYZE').finally(() => analyze.end());
+  // Each route is measured in rounds, each round its baseline and itself back to back (in turns,
+  // which goes first): the ratio is taken per round and the median reported, so a change in the
+  // machine's speed during the run (this shared machine's rates drift by a third in an afternoon),
+  // or the database's background work after a heavy run, falls on both sides of a ratio.
   for (const connections of [1, 32]) {
-    const measured = { insert: await baselines.insert(connections), read: await baselines.read(connections) };
     for (const r of routes) {
-      progress(`request path: ${r.route} at ${connections} connection(s)`);
-      const res = await r.run(connections);
+      progress(`request path: ${r.route} at ${connections} connection(s), ${opts.rounds} round(s)`);
+      const rounds: { route: Measured; base: Measured }[] = [];
+      for (let round = 0; round < opts.rounds; round++) {
+        if (round % 2 === 0) {
+          const base = await baselines[r.baseline](connections);
+          rounds.push({ base, route: await r.run(connections) });
+        } else {
+          const route = await r.run(connections);
+          rounds.push({ route, base: await baselines[r.baseline](connections) });
+        }
+      }
+      const ratios = rounds.map((x) => x.route.rps / x.base.rps);
       report.rows.push({
         route: r.route,
         connections,
-        ...res,
+        rps: median(rounds.map((x) => x.route.rps)),
+        p50: median(rounds.map((x) => x.route.p50)),
+        p99: median(rounds.map((x) => x.route.p99)),
+        errors: rounds.reduce((n, x) => n + x.route.errors, 0),
         baseline: r.baseline === 'insert' ? 'bare INSERT' : 'bare HS256 + SELECT',
-        baselineRps: measured[r.baseline].rps,
+        baselineRps: median(rounds.map((x) => x.base.rps)),
+        ratio: median(ratios),
+        ratioRange: [Math.min(...ratios), Math.max(...ratios)],
       });
     }
   }
@@ -339,7 +369,18 @@ export async function benchRequestPath(
 }
 
 export function printPathReport(report: PathReport, print: (line: string) => void) {
-  const header = ['route', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'baseline', 'base req/s', 'ratio', 'errors'];
+  const header = [
+    'route',
+    'conns',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'baseline',
+    'base req/s',
+    'ratio',
+    'rounds range',
+    'errors',
+  ];
   const lines = report.rows.map((r) => [
     r.route,
     String(r.connections),
@@ -348,7 +389,8 @@ export function printPathReport(report: PathReport, print: (line: string) => voi
     r.p99.toFixed(1),
     r.baseline,
     r.baselineRps.toFixed(0),
-    (r.rps / r.baselineRps).toFixed(2),
+    r.ratio.toFixed(2),
+    `${r.ratioRange[0].toFixed(2)}–${r.ratioRange[1].toFixed(2)}`,
     String(r.errors),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
