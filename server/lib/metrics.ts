@@ -22,6 +22,12 @@ export function createMetrics() {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
+    orderWriteBatch: new Histogram({
+      name: 'stablepay_order_write_batch_size',
+      help: 'Orders written by one creation statement (concurrent creations are written together)',
+      buckets: [1, 2, 4, 8, 16, 32],
+      registers: [registry],
+    }),
     jobRuns: new Counter({
       name: 'stablepay_job_runs_total',
       help: 'Background job runs by job and outcome',

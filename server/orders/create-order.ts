@@ -6,12 +6,12 @@ import { checkWebhookUrl } from '../events/check-webhook-url';
 import { deliveryTargets, eventBody, newEventId } from '../events/emit-order-event';
 import { formatUnits } from '../lib/decimal';
 import { findReplay, requestHash, type IdempotencyScope } from './idempotency';
-import { insertCreatedOrder } from './insert-created-order';
 import { newReference } from './new-reference';
 import { presentOrder, type OrderView } from './present-order';
 import { priceOrder } from './price-order';
 import { resolveWallet } from './resolve-wallet';
 import { MAX_AMOUNT_ADJUSTMENT, releaseAmount, reserveAmount, type ReservedAmount } from './unique-amount';
+import { writeCreatedOrder } from './write-created-order';
 
 export type CreateOrderResult = { status: 201; body: OrderBody; replayed: boolean };
 
@@ -121,7 +121,7 @@ export async function createOrder(
     // The common case, one statement: the price's own amount is free and reserved with the order.
     let amount: ReservedAmount = { amountUnits: price.amountUnits, unique: true };
     let attempt = rowsFor(amount);
-    let outcome = await insertCreatedOrder(deps, { ...attempt.rows, reservation: { heldUntil } });
+    let outcome = await writeCreatedOrder(deps, { ...attempt.rows, reservation: { heldUntil } });
     if (!outcome.inserted && outcome.blockedBy === 'amount') {
       // Taken by another payable order: find a free one (each try a statement that holds nothing).
       amount = await reserveAmount(
@@ -130,7 +130,7 @@ export async function createOrder(
         { reference, heldUntil },
       );
       attempt = rowsFor(amount);
-      outcome = await insertCreatedOrder(deps, attempt.rows);
+      outcome = await writeCreatedOrder(deps, attempt.rows);
     }
     if (outcome.inserted) return { ...attempt.response, replayed: false };
     if (outcome.blockedBy === 'token' || outcome.blockedBy === 'wallet') {

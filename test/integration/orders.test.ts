@@ -399,6 +399,148 @@ describe('POST /orders', () => {
   });
 });
 
+describe('concurrent creations, written together', () => {
+  /** Statements that wrote more than one order so far, and the orders they wrote. */
+  async function sharedStatements() {
+    const { values } = await server.deps.metrics.orderWriteBatch.get();
+    const value = (name: string, le?: number) =>
+      values.find((v) => v.metricName === name && (le === undefined || v.labels.le === le))?.value ?? 0;
+    const name = 'stablepay_order_write_batch_size';
+    return { statements: value(`${name}_count`) - value(`${name}_bucket`, 1), orders: value(`${name}_sum`) };
+  }
+
+  it('gives each order, its audit entry, event and delivery exactly what writing it alone gives', async () => {
+    const u = await merchant(['SOLANA', 'POLYGON']);
+    const before = await sharedStatements();
+    const bodies = Array.from({ length: 30 }, (_, i) => ({
+      network: i % 3 ? 'SOLANA' : 'POLYGON',
+      // Every fifth shares one price: one statement never reserves an amount twice.
+      amount: i % 5 === 0 ? '7' : `${i + 1}.25`,
+      description: `it's "order" {${i}}, \\ with, commas`,
+      metadata: { i, note: 'quote " backslash \\ brace } comma , ünïcödé', nested: [null, { a: 1 }] },
+      ...(i % 4 === 0 ? { webhookUrl: 'https://shop.example.com/hooks/stablepay' } : {}),
+    }));
+    const created = await Promise.all(bodies.map((body) => u.createOk(body)));
+    const after = await sharedStatements();
+    expect(after.statements).toBeGreaterThan(before.statements);
+
+    for (const [i, order] of created.entries()) {
+      expect(order.description).toBe(bodies[i]!.description);
+      expect(order.metadata).toEqual(bodies[i]!.metadata);
+      expect(order.webhookUrl).toBe(bodies[i]!.webhookUrl ?? null);
+      expect((await u.api('GET', `/orders/${order.reference}`)).body).toEqual(order);
+    }
+    // The shared price became distinct amounts per wallet (0.000001 apart).
+    for (const network of ['SOLANA', 'POLYGON']) {
+      const sevens = created
+        .filter((o) => o.network === network && o.amount.startsWith('7.'))
+        .map((o) => o.amount);
+      expect(new Set(sevens).size).toBe(sevens.length);
+    }
+    const [rows] = (await server.deps.db.sequelize.query(
+      `SELECT o.reference,
+              (SELECT count(*)::int FROM audit_entries a WHERE a.order_id = o.id AND a.type = 'order.created') AS audits,
+              (SELECT count(*)::int FROM events e WHERE e.order_id = o.id) AS events,
+              (SELECT count(*)::int FROM event_deliveries d JOIN events e ON e.id = d.event_id
+                WHERE e.order_id = o.id AND d.channel = 'webhook'
+                  AND d.target = 'https://shop.example.com/hooks/stablepay') AS deliveries,
+              (SELECT body FROM events e WHERE e.order_id = o.id) AS body,
+              (SELECT data FROM audit_entries a WHERE a.order_id = o.id) AS audit
+         FROM orders o WHERE o.merchant_id = :id`,
+      { replacements: { id: u.id } },
+    )) as [
+      { reference: string; audits: number; events: number; deliveries: number; body: string; audit: Body }[],
+      unknown,
+    ];
+    expect(rows).toHaveLength(30);
+    for (const row of rows) {
+      const i = created.findIndex((o) => o.reference === row.reference);
+      expect([row.audits, row.events, row.deliveries]).toEqual([1, 1, i % 4 === 0 ? 1 : 0]);
+      expect(JSON.parse(row.body)).toMatchObject({ type: 'order.created', data: { order: created[i] } });
+      expect(row.audit).toMatchObject({ status: 'PENDING', amount: created[i]!.amount });
+    }
+    expect((await u.api('GET', '/users/me/orders?per_page=1')).body.total).toBe(30);
+  });
+
+  it('refuses, within a shared statement, only the orders whose token ended or wallet went', async () => {
+    const { insertCreatedOrders } = await import('../../server/orders/insert-created-order');
+    const u = await merchant(['SOLANA']);
+    const gone = await merchant(['SOLANA']);
+    const db = server.deps.db.sequelize;
+    const [[wallet]] = (await db.query('SELECT id, public_address FROM wallets WHERE merchant_id = :id', {
+      replacements: { id: u.id },
+    })) as [{ id: string; public_address: string }[], unknown];
+    const [[goneWallet]] = (await db.query('SELECT id, public_address FROM wallets WHERE merchant_id = :id', {
+      replacements: { id: gone.id },
+    })) as [{ id: string; public_address: string }[], unknown];
+    await db.query('UPDATE wallets SET deleted_at = now() WHERE id = :id', {
+      replacements: { id: goneWallet!.id },
+    });
+    const now = new Date();
+    const rowsFor = (
+      merchantId: string,
+      w: { id: string; public_address: string },
+      amount: bigint,
+      ver = 0,
+    ) => {
+      const reference = encodeBase58(randomBytes(32));
+      const eventId = `evt_${randomBytes(16).toString('hex')}`;
+      return {
+        order: {
+          reference,
+          merchantId,
+          walletId: w.id,
+          network: 'SOLANA',
+          token: 'USDT',
+          tokenMint: USDT_SOLANA,
+          recipient: w.public_address,
+          amountUnits: amount,
+          amountUnique: true,
+          status: 'PENDING',
+          expiresAt: new Date(now.getTime() + 900_000),
+          createdAt: now,
+          updatedAt: now,
+        },
+        audit: { status: 'PENDING' },
+        event: { id: eventId, merchantId, body: JSON.stringify({ id: eventId }) },
+        deliveries: [],
+        at: now,
+        tokenVersion: ver,
+        reservation: { heldUntil: new Date(now.getTime() + 86_400_000) },
+      };
+    };
+    const taken = rowsFor(u.id, wallet!, 5_000_000n);
+    expect(await insertCreatedOrders(server.deps, [taken, rowsFor(u.id, wallet!, 5_100_000n)])).toEqual([
+      { inserted: true, orderId: expect.any(String) },
+      { inserted: true, orderId: expect.any(String) },
+    ]);
+    const outcomes = await insertCreatedOrders(server.deps, [
+      rowsFor(u.id, wallet!, 6_000_000n),
+      rowsFor(u.id, wallet!, 6_100_000n, 1), // a token version the merchant no longer has
+      rowsFor(gone.id, goneWallet!, 6_200_000n), // a wallet removed since it was read
+      rowsFor(u.id, wallet!, 5_000_000n), // an amount another payable order holds
+    ]);
+    expect(outcomes).toEqual([
+      { inserted: true, orderId: expect.any(String) },
+      { inserted: false, blockedBy: 'token' },
+      { inserted: false, blockedBy: 'wallet' },
+      { inserted: false, blockedBy: 'amount' },
+    ]);
+    // Nothing of the refused orders stays: no order, no reservation.
+    const [[left]] = (await db.query(
+      `SELECT (SELECT count(*)::int FROM orders WHERE merchant_id IN (:ids)) AS orders,
+              (SELECT count(*)::int FROM amount_reservations WHERE recipient IN (:addresses)) AS reservations`,
+      {
+        replacements: {
+          ids: [u.id, gone.id],
+          addresses: [wallet!.public_address, goneWallet!.public_address],
+        },
+      },
+    )) as [{ orders: number; reservations: number }[], unknown];
+    expect(left).toEqual({ orders: 3, reservations: 3 });
+  });
+});
+
 describe('GET /users/me/orders', () => {
   let m: Merchant;
   let refs: string[]; // oldest first: 3 SOLANA, then 2 POLYGON

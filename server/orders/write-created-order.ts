@@ -1,0 +1,44 @@
+import type { Deps } from '../deps';
+import { createWriteBatcher } from '../lib/write-batcher';
+import {
+  insertCreatedOrder,
+  insertCreatedOrders,
+  type CreatedOrderRows,
+  type InsertOutcome,
+} from './insert-created-order';
+
+/** Orders written by one statement at most: beyond this, the statement's size outgrows the gain. */
+const MAX_BATCH = 32;
+
+const batchers = new WeakMap<Deps, (rows: CreatedOrderRows) => Promise<InsertOutcome>>();
+
+/**
+ * Writes a new order's rows, in a statement shared with the creations running at the same time
+ * when there are any (server/lib/write-batcher.ts): alone while the service is quiet; under load,
+ * the creations that arrive while earlier ones are being written leave together. At most half the
+ * pool's connections write orders at once, the rest stay for everything else. A creation that
+ * claims an Idempotency-Key is written alone (its claim's conflicts are per request).
+ */
+export function writeCreatedOrder(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'metrics'>,
+  rows: CreatedOrderRows,
+): Promise<InsertOutcome> {
+  if (rows.idempotency) return insertCreatedOrder(deps, rows);
+  let write = batchers.get(deps as Deps);
+  if (!write) {
+    write = createWriteBatcher<CreatedOrderRows, InsertOutcome>({
+      writeOne: (one) => insertCreatedOrder(deps, one),
+      writeMany: (many) => insertCreatedOrders(deps, many),
+      // One statement cannot reserve the same amount twice: such an order waits for the next.
+      conflictKey: (one) =>
+        one.reservation
+          ? `${String(one.order.network)} ${String(one.order.recipient)} ${String(one.order.tokenMint)} ${String(one.order.amountUnits)}`
+          : null,
+      maxInFlight: Math.max(1, Math.floor(deps.config.DB_POOL_MAX / 2)),
+      maxBatch: MAX_BATCH,
+      onBatch: (size) => deps.metrics.orderWriteBatch.observe(size),
+    });
+    batchers.set(deps as Deps, write);
+  }
+  return write(rows);
+}
