@@ -4,7 +4,7 @@
  * that arrive meanwhile queue and leave together, as one batch, when a write finishes. A batch
  * whose statement fails is written again item by item, so each item's own error reaches its own
  * caller and no item is lost with another's. Items that must not share a statement (it cannot
- * touch one row twice) give the same `conflictKey`: the later waits until the earlier's write has
+ * touch one row twice) give a common key in `conflictKeys`: the later waits until the earlier's write has
  * finished (two statements taking one row in opposite orders could deadlock; one waiting on the
  * other's row would hold its whole batch).
  */
@@ -13,7 +13,7 @@ export type WriteBatcherOptions<In, Out> = {
   writeMany(items: In[]): Promise<Out[]>;
   /** Writes one item on its own: a batch of one, and each item of a batch whose statement failed. */
   writeOne(item: In): Promise<Out>;
-  conflictKey?(item: In): string | null;
+  conflictKeys?(item: In): string[];
   maxInFlight: number;
   maxBatch: number;
   /** Told each batch's size as it leaves (for metrics). */
@@ -32,12 +32,12 @@ export function createWriteBatcher<In, Out>(opts: WriteBatcherOptions<In, Out>):
   function takeBatch(): Waiting<In, Out>[] {
     const batch: Waiting<In, Out>[] = [];
     for (let i = 0; i < queue.length && batch.length < opts.maxBatch;) {
-      const key = opts.conflictKey?.(queue[i]!.item) ?? null;
-      if (key !== null && writing.has(key)) {
+      const keys = opts.conflictKeys?.(queue[i]!.item) ?? [];
+      if (keys.some((key) => writing.has(key))) {
         i++;
         continue;
       }
-      if (key !== null) writing.add(key);
+      for (const key of keys) writing.add(key);
       batch.push(queue.splice(i, 1)[0]!);
     }
     return batch;
@@ -65,10 +65,7 @@ export function createWriteBatcher<In, Out>(opts: WriteBatcherOptions<In, Out>):
       if (batch.length === 0) return; // all that waits conflicts with a write under way
       inFlight++;
       void write(batch).finally(() => {
-        for (const w of batch) {
-          const key = opts.conflictKey?.(w.item) ?? null;
-          if (key !== null) writing.delete(key);
-        }
+        for (const w of batch) for (const key of opts.conflictKeys?.(w.item) ?? []) writing.delete(key);
         inFlight--;
         pump();
       });

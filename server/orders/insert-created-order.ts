@@ -198,6 +198,11 @@ const BATCH_EXTRA: [string, string][] = [
   ['eventMerchantId', 'uuid'],
   ['eventBody', 'text'],
   ['at', 'timestamptz'],
+  // The Idempotency-Key claim, NULL without one (the key is the merchant's: the order's merchant).
+  ['idemKey', 'text'],
+  ['idemHash', 'text'],
+  ['idemStatus', 'int'],
+  ['idemBody', 'jsonb'],
 ];
 const BATCH_COLUMNS: [string, string][] = [
   ...ORDER_COLUMNS.map(([, n, cast]): [string, string] => [n, cast]),
@@ -207,9 +212,9 @@ const column = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase
 
 /**
  * The statement insertCreatedOrder runs, for several orders at once: each order's values come as
- * one array per column (unnested into rows), each order checked, reserved and written as alone.
- * Idempotency-Key claims are not batched (see writeCreatedOrder). Orders whose checks or
- * reservation fail are left out, and said so in their row of the answer.
+ * one array per column (unnested into rows), each order checked, reserved, its Idempotency-Key
+ * claimed and written as alone. Orders whose checks, reservation or claim fail are left out, and
+ * said so in their row of the answer.
  */
 const BATCH_STATEMENT = `
   WITH i AS (SELECT * FROM unnest(${BATCH_COLUMNS.map(([n, cast]) => `CAST($${n} AS ${cast}[])`).join(', ')})
@@ -229,11 +234,24 @@ const BATCH_STATEMENT = `
                SET reference = EXCLUDED.reference, held_until = EXCLUDED.held_until
                WHERE x.held_until <= CAST($now AS timestamptz)
              RETURNING reference),
+       ok AS (SELECT i.reference, i.merchant_id, i.idem_key,
+                     NOT i.reserve OR i.reference IN (SELECT reference FROM r) AS reserved
+                FROM i JOIN c USING (reference)
+               WHERE c.token_current AND c.wallet_in_use),
+       claims AS (INSERT INTO idempotency_keys AS k (merchant_id, key, request_hash, response_status, response_body)
+                  SELECT i.merchant_id, i.idem_key, i.idem_hash, i.idem_status, i.idem_body
+                    FROM i JOIN ok USING (reference)
+                   WHERE ok.reserved AND i.idem_key IS NOT NULL
+                  ON CONFLICT (merchant_id, key) DO UPDATE
+                    SET request_hash = EXCLUDED.request_hash, response_status = EXCLUDED.response_status,
+                        response_body = EXCLUDED.response_body, created_at = now()
+                    WHERE k.created_at <= now() - interval '${IDEMPOTENCY_WINDOW_HOURS} hours'
+                  RETURNING merchant_id, key),
        o AS (INSERT INTO orders (${ORDER_COLUMNS.map(([c]) => c).join(', ')})
              SELECT ${ORDER_COLUMNS.map(([c]) => `i.${c}`).join(', ')}
-               FROM i JOIN c USING (reference)
-              WHERE c.token_current AND c.wallet_in_use
-                AND (NOT i.reserve OR i.reference IN (SELECT reference FROM r))
+               FROM i JOIN ok USING (reference)
+              WHERE ok.reserved
+                AND (ok.idem_key IS NULL OR (ok.merchant_id, ok.idem_key) IN (SELECT merchant_id, key FROM claims))
              RETURNING id, reference),
        a AS (INSERT INTO audit_entries (order_id, type, actor, data, created_at)
              SELECT o.id, 'order.created', 'merchant', i.audit, i.at FROM o JOIN i USING (reference)),
@@ -247,16 +265,16 @@ const BATCH_STATEMENT = `
                            CAST($deliveryTarget AS text[])) AS t(reference, channel, target)
                JOIN i USING (reference) JOIN e ON e.id = i.event_id
              RETURNING 1)
-  SELECT c.reference, c.token_current, c.wallet_in_use, o.id AS order_id,
+  SELECT c.reference, c.token_current, c.wallet_in_use, coalesce(ok.reserved, false) AS reserved, o.id AS order_id,
          (SELECT CASE WHEN EXISTS (SELECT 1 FROM d) THEN pg_notify($wakeChannel, 'deliver-events') END) AS woken
-    FROM c LEFT JOIN o USING (reference)`;
+    FROM c LEFT JOIN ok USING (reference) LEFT JOIN o USING (reference)`;
 
 /**
  * Several new orders in ONE statement (see insertCreatedOrder for one): under load, concurrent
  * creations are written together (server/orders/write-created-order.ts), which spreads the
  * statement's fixed costs (start-up over five tables and fourteen indexes, the round trip, the
  * commit) over them: pgbench, 4 orders a statement, 3.4 times the orders a second of one each.
- * The orders must not claim Idempotency-Keys, nor two of them reserve one amount.
+ * No two of the orders may reserve one amount or claim one Idempotency-Key.
  */
 export async function insertCreatedOrders(
   deps: Pick<Deps, 'db' | 'clock'>,
@@ -270,7 +288,9 @@ export async function insertCreatedOrders(
     deliveryTarget: [] as string[],
   };
   for (const rows of orders) {
-    if (rows.idempotency) throw new Error('Idempotency-Key claims are written one order at a time');
+    const claim = rows.idempotency;
+    if (claim && claim.scope.merchantId !== rows.order.merchantId)
+      throw new Error("an order claims its own merchant's Idempotency-Key");
     const values: Record<string, unknown> = {
       ...rows.order,
       tokenVersion: rows.tokenVersion,
@@ -281,6 +301,10 @@ export async function insertCreatedOrders(
       eventMerchantId: rows.event.merchantId,
       eventBody: rows.event.body,
       at: rows.at,
+      idemKey: claim?.scope.key ?? null,
+      idemHash: claim?.scope.requestHash ?? null,
+      idemStatus: claim?.response.status ?? null,
+      idemBody: claim?.response.body ?? null,
     };
     for (const [name, cast] of BATCH_COLUMNS) (bind[name] as unknown[]).push(bound(values[name], cast));
     for (const d of rows.deliveries) {
@@ -294,6 +318,7 @@ export async function insertCreatedOrders(
     reference: string;
     token_current: boolean;
     wallet_in_use: boolean;
+    reserved: boolean;
     order_id: string | null;
   }>(deps.db.sequelize, BATCH_STATEMENT, bind);
   const byReference = new Map(answer.map((row) => [row.reference, row]));
@@ -303,6 +328,6 @@ export async function insertCreatedOrders(
     if (row.order_id) return { inserted: true, orderId: String(row.order_id) };
     if (!row.token_current) return { inserted: false, blockedBy: 'token' };
     if (!row.wallet_in_use) return { inserted: false, blockedBy: 'wallet' };
-    return { inserted: false, blockedBy: 'amount' };
+    return { inserted: false, blockedBy: row.reserved ? 'key' : 'amount' };
   });
 }

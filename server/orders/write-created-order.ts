@@ -16,24 +16,26 @@ const batchers = new WeakMap<Deps, (rows: CreatedOrderRows) => Promise<InsertOut
  * Writes a new order's rows, in a statement shared with the creations running at the same time
  * when there are any (server/lib/write-batcher.ts): alone while the service is quiet; under load,
  * the creations that arrive while earlier ones are being written leave together. At most half the
- * pool's connections write orders at once, the rest stay for everything else. A creation that
- * claims an Idempotency-Key is written alone (its claim's conflicts are per request).
+ * pool's connections write orders at once, the rest stay for everything else.
  */
 export function writeCreatedOrder(
   deps: Pick<Deps, 'db' | 'clock' | 'config' | 'metrics'>,
   rows: CreatedOrderRows,
 ): Promise<InsertOutcome> {
-  if (rows.idempotency) return insertCreatedOrder(deps, rows);
   let write = batchers.get(deps as Deps);
   if (!write) {
     write = createWriteBatcher<CreatedOrderRows, InsertOutcome>({
       writeOne: (one) => insertCreatedOrder(deps, one),
       writeMany: (many) => insertCreatedOrders(deps, many),
-      // One statement cannot reserve the same amount twice: such an order waits for the next.
-      conflictKey: (one) =>
-        one.reservation
-          ? `${String(one.order.network)} ${String(one.order.recipient)} ${String(one.order.tokenMint)} ${String(one.order.amountUnits)}`
-          : null,
+      // One statement cannot reserve one amount or claim one key twice: such orders go one by one.
+      conflictKeys: (one) => [
+        ...(one.reservation
+          ? [
+              `amount ${String(one.order.network)} ${String(one.order.recipient)} ${String(one.order.tokenMint)} ${String(one.order.amountUnits)}`,
+            ]
+          : []),
+        ...(one.idempotency ? [`key ${one.idempotency.scope.merchantId} ${one.idempotency.scope.key}`] : []),
+      ],
       maxInFlight: Math.max(1, Math.floor(deps.config.DB_POOL_MAX / 2)),
       maxBatch: MAX_BATCH,
       onBatch: (size) => deps.metrics.orderWriteBatch.observe(size),

@@ -462,7 +462,32 @@ describe('concurrent creations, written together', () => {
     expect((await u.api('GET', '/users/me/orders?per_page=1')).body.total).toBe(30);
   });
 
-  it('refuses, within a shared statement, only the orders whose token ended or wallet went', async () => {
+  it('keeps Idempotency-Keys exact across shared statements: one order per key, replays for the rest', async () => {
+    const u = await merchant(['SOLANA']);
+    const before = await sharedStatements();
+    const keys = Array.from({ length: 12 }, (_, i) => `batch-key-${i}-${randomUUID()}`);
+    // Each key sent three times at once (same body), all 36 requests concurrently.
+    const requests = keys.flatMap((key, i) =>
+      [0, 1, 2].map(() => u.create({ amount: `${i + 1}.5`, description: key }, { 'idempotency-key': key })),
+    );
+    const answers = await Promise.all(requests);
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 201));
+    expect((await sharedStatements()).statements).toBeGreaterThan(before.statements);
+    for (const [i, key] of keys.entries()) {
+      const mine = answers.slice(i * 3, i * 3 + 3);
+      expect(new Set(mine.map((a) => a.body.reference)).size).toBe(1);
+      expect(mine.every((a) => a.body.description === key)).toBe(true);
+      expect(mine.filter((a) => a.headers.get('idempotent-replayed') === 'true')).toHaveLength(2);
+    }
+    const [[stored]] = (await server.deps.db.sequelize.query(
+      `SELECT (SELECT count(*)::int FROM orders WHERE merchant_id = :id) AS orders,
+              (SELECT count(*)::int FROM idempotency_keys WHERE merchant_id = :id) AS keys`,
+      { replacements: { id: u.id } },
+    )) as [{ orders: number; keys: number }[], unknown];
+    expect(stored).toEqual({ orders: 12, keys: 12 });
+  });
+
+  it('refuses, within a shared statement, exactly the orders whose token ended, wallet went, or amount or key is taken', async () => {
     const { insertCreatedOrders } = await import('../../server/orders/insert-created-order');
     const u = await merchant(['SOLANA']);
     const gone = await merchant(['SOLANA']);
@@ -514,17 +539,40 @@ describe('concurrent creations, written together', () => {
       { inserted: true, orderId: expect.any(String) },
       { inserted: true, orderId: expect.any(String) },
     ]);
+    const claiming = (rows: ReturnType<typeof rowsFor>, key: string) => ({
+      ...rows,
+      idempotency: {
+        scope: { merchantId: u.id, key, requestHash: 'h' },
+        response: { status: 201, body: { reference: rows.order.reference } },
+      },
+    });
+    const claimed = claiming(rowsFor(u.id, wallet!, 5_200_000n), 'held-key');
+    expect(await insertCreatedOrders(server.deps, [claimed])).toEqual([
+      { inserted: true, orderId: expect.any(String) },
+    ]);
     const outcomes = await insertCreatedOrders(server.deps, [
       rowsFor(u.id, wallet!, 6_000_000n),
       rowsFor(u.id, wallet!, 6_100_000n, 1), // a token version the merchant no longer has
       rowsFor(gone.id, goneWallet!, 6_200_000n), // a wallet removed since it was read
       rowsFor(u.id, wallet!, 5_000_000n), // an amount another payable order holds
+      claiming(rowsFor(u.id, wallet!, 6_300_000n), 'held-key'), // a key another request claimed
+      claiming(rowsFor(u.id, wallet!, 6_400_000n), 'fresh-key'),
     ]);
     expect(outcomes).toEqual([
       { inserted: true, orderId: expect.any(String) },
       { inserted: false, blockedBy: 'token' },
       { inserted: false, blockedBy: 'wallet' },
       { inserted: false, blockedBy: 'amount' },
+      { inserted: false, blockedBy: 'key' },
+      { inserted: true, orderId: expect.any(String) },
+    ]);
+    const [claims] = (await db.query(
+      'SELECT key, response_body FROM idempotency_keys WHERE merchant_id = :id ORDER BY key',
+      { replacements: { id: u.id } },
+    )) as [{ key: string; response_body: unknown }[], unknown];
+    expect(claims).toEqual([
+      { key: 'fresh-key', response_body: { reference: expect.any(String) } },
+      { key: 'held-key', response_body: { reference: claimed.order.reference } },
     ]);
     // Nothing of the refused orders stays: no order, no reservation.
     const [[left]] = (await db.query(
@@ -537,7 +585,8 @@ describe('concurrent creations, written together', () => {
         },
       },
     )) as [{ orders: number; reservations: number }[], unknown];
-    expect(left).toEqual({ orders: 3, reservations: 3 });
+    // (The reservation of the order refused for its key is released by its caller, as alone.)
+    expect(left).toEqual({ orders: 5, reservations: 6 });
   });
 });
 

@@ -64,7 +64,7 @@ describe('write batcher', () => {
     const store = storeUnderTest();
     const write = createWriteBatcher({
       ...store,
-      conflictKey: (item: string) => (item.startsWith('x') ? 'x' : null),
+      conflictKeys: (item: string) => (item.startsWith('x') ? ['x', item] : [item]),
       maxInFlight: 2,
       maxBatch: 3,
     });
