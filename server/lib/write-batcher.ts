@@ -20,7 +20,7 @@ export type WriteBatcherOptions<In, Out> = {
   onBatch?(size: number): void;
 };
 
-type Waiting<In, Out> = { item: In; resolve(out: Out): void; reject(error: unknown): void };
+type Waiting<In, Out> = { item: In; keys: string[]; resolve(out: Out): void; reject(error: unknown): void };
 
 export function createWriteBatcher<In, Out>(opts: WriteBatcherOptions<In, Out>): (item: In) => Promise<Out> {
   const queue: Waiting<In, Out>[] = [];
@@ -32,7 +32,7 @@ export function createWriteBatcher<In, Out>(opts: WriteBatcherOptions<In, Out>):
   function takeBatch(): Waiting<In, Out>[] {
     const batch: Waiting<In, Out>[] = [];
     for (let i = 0; i < queue.length && batch.length < opts.maxBatch;) {
-      const keys = opts.conflictKeys?.(queue[i]!.item) ?? [];
+      const { keys } = queue[i]!;
       if (keys.some((key) => writing.has(key))) {
         i++;
         continue;
@@ -65,7 +65,7 @@ export function createWriteBatcher<In, Out>(opts: WriteBatcherOptions<In, Out>):
       if (batch.length === 0) return; // all that waits conflicts with a write under way
       inFlight++;
       void write(batch).finally(() => {
-        for (const w of batch) for (const key of opts.conflictKeys?.(w.item) ?? []) writing.delete(key);
+        for (const w of batch) for (const key of w.keys) writing.delete(key);
         inFlight--;
         pump();
       });
@@ -74,7 +74,7 @@ export function createWriteBatcher<In, Out>(opts: WriteBatcherOptions<In, Out>):
 
   return (item) =>
     new Promise<Out>((resolve, reject) => {
-      queue.push({ item, resolve, reject });
+      queue.push({ item, keys: opts.conflictKeys?.(item) ?? [], resolve, reject });
       pump();
     });
 }

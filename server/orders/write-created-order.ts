@@ -10,7 +10,8 @@ import {
 /** Orders written by one statement at most: beyond this, the statement's size outgrows the gain. */
 const MAX_BATCH = 32;
 
-const batchers = new WeakMap<Deps, (rows: CreatedOrderRows) => Promise<InsertOutcome>>();
+/** One batcher per app (its deps): statements go to that app's database. */
+const batchers = new WeakMap<object, (rows: CreatedOrderRows) => Promise<InsertOutcome>>();
 
 /**
  * Writes a new order's rows, in a statement shared with the creations running at the same time
@@ -22,7 +23,7 @@ export function writeCreatedOrder(
   deps: Pick<Deps, 'db' | 'clock' | 'config' | 'metrics'>,
   rows: CreatedOrderRows,
 ): Promise<InsertOutcome> {
-  let write = batchers.get(deps as Deps);
+  let write = batchers.get(deps);
   if (!write) {
     write = createWriteBatcher<CreatedOrderRows, InsertOutcome>({
       writeOne: (one) => insertCreatedOrder(deps, one),
@@ -40,7 +41,7 @@ export function writeCreatedOrder(
       maxBatch: MAX_BATCH,
       onBatch: (size) => deps.metrics.orderWriteBatch.observe(size),
     });
-    batchers.set(deps as Deps, write);
+    batchers.set(deps, write);
   }
   return write(rows);
 }
