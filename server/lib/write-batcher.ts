@@ -4,9 +4,9 @@
  * that arrive meanwhile queue and leave together, as one batch, when a write finishes. A batch
  * whose statement fails is written again item by item, so each item's own error reaches its own
  * caller and no item is lost with another's. Items that must not share a statement (it cannot
- * touch one row twice) give a common key in `conflictKeys`: the later waits until the earlier's write has
- * finished (two statements taking one row in opposite orders could deadlock; one waiting on the
- * other's row would hold its whole batch).
+ * touch one row twice) give a common key in `conflictKeys`: the later waits until the earlier's
+ * write has finished (two statements taking one row in opposite orders could deadlock; one waiting
+ * on the other's row would hold its whole batch).
  */
 export type WriteBatcherOptions<In, Out> = {
   /** Writes several items in one statement: one outcome per item, in the items' order. */
