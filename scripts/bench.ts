@@ -53,6 +53,7 @@ import { freePort } from '../test/support/free-port';
 import { startWebhookReceiver } from '../test/support/webhook-receiver';
 import { benchRequestPath, printPathReport } from './bench/request-path';
 import { createCleanup, errorMessage, finisher, stopOnSignals, type Cleanup } from './lib/cleanup';
+import { percentile } from './lib/percentile';
 
 /** Every request count is fixed here: the run is bounded and the same each time. */
 const SIZES = {
@@ -194,13 +195,6 @@ const totalCalls = (calls: Record<string, number>) => Object.values(calls).reduc
 
 /** "b vs a (×r)" for two counts: r is b / a (whole, or to two decimals). */
 const versus = (a: number, b: number) => `${b} vs ${a} (×${(b / a).toFixed(b % a === 0 ? 0 : 2)})`;
-
-/** Nearest-rank percentile. */
-function percentile(samples: readonly number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank] ?? Number.NaN;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Resources and cleanup

@@ -40,6 +40,7 @@ import { freePort } from '../test/support/free-port';
 import { startLocalSolana, type LocalSolana } from '../test/support/solana/local-solana';
 import { startWebhookReceiver, type ReceivedWebhook } from '../test/support/webhook-receiver';
 import { createCleanup, errorMessage, finisher, stopOnSignals, type Cleanup } from './lib/cleanup';
+import { percentile } from './lib/percentile';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const HAPROXY_CFG = path.join(ROOT, 'deploy', 'haproxy.cfg');
@@ -857,12 +858,6 @@ type OrderFacts = {
   paid_events: number;
   expired_events: number;
 };
-
-function percentile(samples: readonly number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[rank] ?? Number.NaN;
-}
 
 type Line = { label: string; value: string; ok?: boolean };
 

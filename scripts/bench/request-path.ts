@@ -13,6 +13,7 @@ import autocannon from 'autocannon';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../server/db/embedded-postgres';
+import { percentile } from '../lib/percentile';
 import { freePort } from '../../test/support/free-port';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -72,11 +73,7 @@ type Load = {
 
 type Measured = { rps: number; p50: number; p99: number; errors: number };
 
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
+const median = (xs: number[]) => percentile(xs, 50);
 
 async function load(l: Load): Promise<Measured> {
   const result = await autocannon({

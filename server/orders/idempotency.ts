@@ -6,6 +6,10 @@ import { stableStringify } from '../lib/stable-json';
 
 export const IDEMPOTENCY_WINDOW_HOURS = 24;
 
+/** A stored key (row `alias`) whose window has passed: a new request may claim it again. */
+export const keyExpired = (alias: string) =>
+  `${alias}.created_at <= now() - interval '${IDEMPOTENCY_WINDOW_HOURS} hours'`;
+
 export type IdempotencyScope = { merchantId: string; key: string; requestHash: string };
 type Stored = { request_hash: string; response_status: number | null; response_body: unknown };
 
@@ -41,7 +45,7 @@ export async function claimKey<T>(deps: Pick<Deps, 'db'>, scope: IdempotencyScop
     `INSERT INTO idempotency_keys (merchant_id, key, request_hash) VALUES (:merchantId, :key, :requestHash)
      ON CONFLICT (merchant_id, key) DO UPDATE
        SET request_hash = EXCLUDED.request_hash, response_status = NULL, response_body = NULL, created_at = now()
-       WHERE idempotency_keys.created_at <= now() - interval '${IDEMPOTENCY_WINDOW_HOURS} hours'
+       WHERE ${keyExpired('idempotency_keys')}
      RETURNING key`,
     { type: QueryTypes.SELECT, replacements: scope, transaction },
   );

@@ -37,6 +37,15 @@ export async function reserveAmount(
   return { amountUnits: target.amountUnits, unique: false };
 }
 
+/**
+ * The tail of an insert into amount_reservations (aliased `alias`) that takes the amount only if
+ * nobody holds it or its holder's time is over at `now`. Every reservation goes through it.
+ */
+export const takeAmountIfFree = (alias: string, now: string) =>
+  `ON CONFLICT (network, recipient, token_mint, amount_units) DO UPDATE
+     SET reference = EXCLUDED.reference, held_until = EXCLUDED.held_until
+     WHERE ${alias}.held_until <= ${now}`;
+
 /** Takes `amount` if nobody holds it (or its holder's time is over). */
 async function tryReserve(
   deps: Pick<Deps, 'db' | 'clock'>,
@@ -47,9 +56,7 @@ async function tryReserve(
   const rows = await deps.db.sequelize.query(
     `INSERT INTO amount_reservations AS r (network, recipient, token_mint, amount_units, reference, held_until)
      VALUES (:network, :recipient, :tokenMint, :amount, :reference, :heldUntil)
-     ON CONFLICT (network, recipient, token_mint, amount_units) DO UPDATE
-       SET reference = EXCLUDED.reference, held_until = EXCLUDED.held_until
-       WHERE r.held_until <= :now
+     ${takeAmountIfFree('r', ':now')}
      RETURNING 1`,
     {
       type: QueryTypes.SELECT,
