@@ -3,7 +3,7 @@ import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { contract } from '../contract';
 import { authRouter } from './auth/auth.router';
 import { createAuthenticator } from './auth/passport';
-import { checkoutAssets, checkoutErrorPage } from './checkout/checkout.router';
+import { checkoutAssets, checkoutErrorPage, checkoutPageRoute } from './checkout/checkout.router';
 import { deliveriesRouter } from './deliveries/deliveries.router';
 import type { Deps } from './deps';
 import { docsRouter } from './docs/docs';
@@ -73,7 +73,7 @@ export function createApp(deps: Deps): Express {
       deliveries: deliveriesRouter(deps),
       profile: profileRouter(deps),
       wallets: walletsRouter(deps),
-      pay: payRouter(deps),
+      pay: { ...payRouter(deps), ...checkoutPageRoute(deps) },
       refunds: refundsRouter(deps),
       health: healthRouter(deps),
     }),

@@ -1,14 +1,36 @@
+import { initServer } from '@ts-rest/express';
 import express, { type ErrorRequestHandler, type Router } from 'express';
+import { payContract } from '../../contract';
+import type { Deps } from '../deps';
 import { toApiError } from '../http/error-handler';
 import { checkoutScript } from './bundle';
-import { checkoutLocale } from './render-checkout';
+import { checkoutLocale, renderCheckout } from './render-checkout';
 import { renderErrorPage } from './page';
 import { CHECKOUT_CSS } from './styles';
 
 /** Browsers revalidate with the ETag Express adds; five minutes saves the round trip meanwhile. */
 const ASSET_CACHE = 'public, max-age=300';
 
-/** The page's script and stylesheet (the page itself is a contract route: pay.checkout). */
+/** The page itself: the contract's pay.checkout route, served alongside the rest of payContract. */
+export function checkoutPageRoute(deps: Deps) {
+  return initServer().router(
+    { checkout: payContract.checkout },
+    {
+      checkout: async ({ params, query, req, res }) => {
+        const body = await renderCheckout(deps, {
+          reference: params.reference,
+          lang: query.lang,
+          acceptLanguage: req.get('accept-language'),
+        });
+        // The page carries the live order: never from a cache.
+        res.setHeader('Cache-Control', 'no-store');
+        return { status: 200, body };
+      },
+    },
+  );
+}
+
+/** The page's script and stylesheet (the page itself is checkoutPageRoute). */
 export function checkoutAssets(): Router {
   void checkoutScript().catch(() => undefined); // warm up: the first payer should not wait for the build
   const router = express.Router();

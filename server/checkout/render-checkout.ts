@@ -1,6 +1,6 @@
 import type { Deps } from '../deps';
-import { findPublicOrder } from '../pay/find-public-order';
-import { presentPaymentInfo } from '../pay/present-payment-info';
+import { findPublicOrder } from '../orders/find-public-order';
+import { presentPaymentInfo } from '../orders/present-payment-info';
 import { acceptLanguageTags, pickLocale } from './i18n';
 import { renderCheckoutPage } from './page';
 

@@ -36,11 +36,27 @@ function fromHttpError(err: { status?: unknown; statusCode?: unknown; type?: unk
   return ApiError.validation('Malformed request');
 }
 
+/** Where a transaction request carries the payer's account: GET's query or the POST body. */
+export type AccountPath = 'query.account' | 'body.account';
+
+/**
+ * Runs a chain build that checks an account; a PayerAccountError it throws becomes a validation
+ * error at `path`, where the request gave the account. Only the service knows that place, so it
+ * calls this; toApiError does not guess one.
+ */
+export async function blamingAccountField<T>(path: AccountPath, build: () => Promise<T>): Promise<T> {
+  try {
+    return await build();
+  } catch (error) {
+    if (error instanceof PayerAccountError) throw ApiError.field(path, error.message);
+    throw error;
+  }
+}
+
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   if (err instanceof ChainUnavailableError) return ApiError.upstream(err.message);
   if (isDatabaseUnavailable(err)) return ApiError.databaseUnavailable();
-  if (err instanceof PayerAccountError) return ApiError.field('query.account', err.message);
   if (err instanceof RequestValidationError) return fromRequestValidation(err);
   if (err && typeof err === 'object') return fromHttpError(err);
   return null;

@@ -3,10 +3,11 @@ import type { ZEvmTransaction, ZSolanaTransaction } from '../../contract';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { recordAudit } from '../events/audit';
+import { blamingAccountField, type AccountPath } from '../http/error-handler';
 import { formatUnits } from '../lib/decimal';
 import { assertPayable, payableNow } from '../orders/payable';
+import { findPublicOrder } from '../orders/find-public-order';
 import { paymentTarget } from '../orders/present-order';
-import { findPublicOrder } from './find-public-order';
 
 type PaymentTransactionBody = z.infer<typeof ZSolanaTransaction> | z.infer<typeof ZEvmTransaction>;
 
@@ -28,7 +29,7 @@ async function auditIssued(deps: Deps, orderId: string, account: string | null) 
   if (seen.length >= MAX_TX_REQUEST_AUDITS || seen.some((e) => (e.data.account ?? null) === account)) return;
   await sequelize.transaction((transaction) =>
     recordAudit(
-      models,
+      deps.db,
       transaction,
       { orderId, type: ISSUED, actor: 'payer', data: { account } },
       deps.clock(),
@@ -40,11 +41,16 @@ async function auditIssued(deps: Deps, orderId: string, account: string | null) 
  * The transaction the payer signs (Solana Pay transaction request, or EVM call data).
  * Refused for an order that can no longer be paid; recorded in the audit once built.
  * `solanaPayOnly` (the POST form of the Solana Pay request) refuses orders on networks without
- * that protocol before anything is built or recorded.
+ * that protocol before anything is built or recorded. An account the chain refuses is a
+ * validation error at the field it came in (`account.path`).
  */
 export async function buildPaymentTransaction(
   deps: Deps,
-  input: { reference: string; account?: string; solanaPayOnly?: boolean },
+  input: {
+    reference: string;
+    account: { value: string | undefined; path: AccountPath };
+    solanaPayOnly?: boolean;
+  },
 ) {
   const { order, merchantName } = await findPublicOrder(deps, input.reference);
   const chain = deps.chains.get(order.network);
@@ -55,22 +61,20 @@ export async function buildPaymentTransaction(
     );
   assertPayable(order, payableNow(deps));
   // Solana Pay's first request (no account yet): what the wallet shows before asking for the transaction.
-  if (chain.needsPayerAccount && input.account === undefined)
+  if (chain.needsPayerAccount && input.account.value === undefined)
     return { label: merchantName ?? 'stablepay', icon: `${deps.config.PUBLIC_BASE_URL}/pay/icon.svg` };
   // paymentTarget asks a partly paid order for what is still due, not the whole amount again.
   const target = paymentTarget(order, merchantName);
   const payUnits = target.amountUnits;
   const amount = formatUnits(payUnits);
-  const built = await chain.buildPaymentTransaction(
-    {
-      ...target,
-      message:
-        order.description ??
-        `Pay ${formatUnits(payUnits, 6, 0)} ${order.token}${merchantName ? ` to ${merchantName}` : ''}`,
-    },
-    input.account,
+  const message =
+    order.description ??
+    `Pay ${formatUnits(payUnits, 6, 0)} ${order.token}${merchantName ? ` to ${merchantName}` : ''}`;
+  const { account } = input;
+  const built = await blamingAccountField(account.path, () =>
+    chain.buildPaymentTransaction({ ...target, message }, account.value),
   );
-  await auditIssued(deps, order.id, input.account ?? null);
+  await auditIssued(deps, order.id, account.value ?? null);
   // The network's own fields; the contract's response schema checks their shape on the way out.
   return {
     reference: order.reference,

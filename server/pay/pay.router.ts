@@ -2,26 +2,31 @@ import { initServer } from '@ts-rest/express';
 import { payContract } from '../../contract';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
+import { findPublicOrder } from '../orders/find-public-order';
+import { presentPaymentInfo } from '../orders/present-payment-info';
 import { submitPaymentClaim } from '../orders/submit-payment-claim';
 import { buildPaymentTransaction } from './build-payment-transaction';
-import { findPublicOrder } from './find-public-order';
 import { PAY_ICON_SVG } from './icon';
-import { renderCheckout } from '../checkout/render-checkout';
-import { presentPaymentInfo } from './present-payment-info';
 import { renderQr } from './render-qr';
 
 const QR_CACHE = 'public, max-age=300';
 
+/** payContract's routes but the checkout page, which server/checkout serves (checkoutPageRoute). */
+const { checkout: _checkoutPage, ...payRoutes } = payContract;
+
 export function payRouter(deps: Deps) {
-  return initServer().router(payContract, {
+  return initServer().router(payRoutes, {
     txRequest: async ({ params, query }) => ({
       status: 200,
-      body: await buildPaymentTransaction(deps, { reference: params.reference, account: query.account }),
+      body: await buildPaymentTransaction(deps, {
+        reference: params.reference,
+        account: { value: query.account, path: 'query.account' },
+      }),
     }),
     txRequestPost: async ({ params, body }) => {
       const built = await buildPaymentTransaction(deps, {
         reference: params.reference,
-        account: body.account,
+        account: { value: body.account, path: 'body.account' },
         solanaPayOnly: true,
       });
       if (!('transaction' in built)) throw ApiError.field('params.reference', 'is not a Solana order');
@@ -35,16 +40,6 @@ export function payRouter(deps: Deps) {
     info: async ({ params }) => {
       const { order, merchantName } = await findPublicOrder(deps, params.reference);
       return { status: 200, body: presentPaymentInfo(deps, order, merchantName) };
-    },
-    checkout: async ({ params, query, req, res }) => {
-      const body = await renderCheckout(deps, {
-        reference: params.reference,
-        lang: query.lang,
-        acceptLanguage: req.get('accept-language'),
-      });
-      // The page carries the live order: never from a cache.
-      res.setHeader('Cache-Control', 'no-store');
-      return { status: 200, body };
     },
     icon: async ({ res }) => {
       res.setHeader('Cache-Control', 'public, max-age=86400');

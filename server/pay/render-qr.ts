@@ -1,7 +1,7 @@
 import QRCode, { type QRCodeErrorCorrectionLevel } from 'qrcode';
 import type { Deps } from '../deps';
+import { findPublicOrder } from '../orders/find-public-order';
 import { paymentLinks } from '../orders/present-order';
-import { findPublicOrder } from './find-public-order';
 
 const MARGIN = 2;
 

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { PayerAccountError } from '../chains/chain-errors';
+import { blamingAccountField } from '../http/error-handler';
 import { findPublicRefund } from './find-public-refund';
 import { refundTarget } from './refund-target';
 
@@ -29,13 +29,11 @@ export async function buildRefundTxRequest(
   if (refund.status !== 'PENDING') throw ApiError.conflict(`The refund is ${refund.status}`);
   if (input.account !== refund.fromAddress)
     throw ApiError.field('body.account', `must be the order's receiving wallet ${refund.fromAddress}`);
-  try {
-    const built = await deps.chains.get(refund.network).buildRefundTransaction(target);
-    return { transaction: String(built.body.transaction), message: built.message };
-  } catch (error) {
-    if (error instanceof PayerAccountError) throw ApiError.field('body.account', error.message);
-    throw error;
-  }
+  // target.from is the account (checked above): what the chain refuses in that wallet is body.account's.
+  const built = await blamingAccountField('body.account', () =>
+    deps.chains.get(refund.network).buildRefundTransaction(target),
+  );
+  return { transaction: String(built.body.transaction), message: built.message };
 }
 
 function assertSolanaPay(deps: Pick<Deps, 'chains'>, network: Parameters<Deps['chains']['get']>[0]) {

@@ -337,6 +337,54 @@ describe('EVM transaction request', () => {
   });
 });
 
+/** A 400 at the field the request gave the account in; the message names that field first. */
+function expectAccountError(res: ApiResponse, path: 'query.account' | 'body.account', message: RegExp) {
+  expectPayError(res, 400, 'VALIDATION_ERROR');
+  const body = res.body as { message: string; error: { details: { path: string; message: string }[] } };
+  expect(body.error.details).toHaveLength(1);
+  const [detail] = body.error.details;
+  expect(detail!.path).toBe(path);
+  expect(detail!.message).toMatch(message);
+  expect(body.message).toBe(`${path}: ${detail!.message}`);
+}
+
+describe('a refused payer account is named where the request carried it', () => {
+  const offCurve = PublicKey.findProgramAddressSync([Buffer.from('pda')], TOKEN_PROGRAM_ID)[0].toBase58();
+
+  it('Solana: GET ?account= at query.account, POST {account} at body.account', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const order = await solanaOrder(m);
+    const url = `/pay/tx-request/${order.reference}`;
+    for (const [account, message] of [
+      ['not-a-key', /^must be a Solana public key$/],
+      [offCurve, /^must be a wallet address/],
+    ] as const) {
+      expectAccountError(
+        await server.api('GET', `${url}?account=${encodeURIComponent(account)}`),
+        'query.account',
+        message,
+      );
+      expectAccountError(await server.api('POST', url, { body: { account } }), 'body.account', message);
+    }
+    expectAccountError(await server.api('GET', `${url}?account=`), 'query.account', /^is required/);
+    expectAccountError(
+      await server.api('POST', url, { body: { account: '' } }),
+      'body.account',
+      /^is required/,
+    );
+  });
+
+  it('EVM: GET ?account= at query.account', async () => {
+    const m = await newMerchant(server, { wallets: ['POLYGON'] });
+    const order = await polygonOrder(m);
+    expectAccountError(
+      await server.api('GET', `/pay/tx-request/${order.reference}?account=${payerAccount()}`),
+      'query.account',
+      /^must be an EVM address/,
+    );
+  });
+});
+
 describe('POST /pay/{reference}/submit-tx', () => {
   it('refuses malformed transaction ids per network', async () => {
     const m = await newMerchant(server, { wallets: ['SOLANA', 'POLYGON'] });
@@ -656,6 +704,20 @@ describe('Solana Pay transaction request against a reachable RPC', () => {
       });
       expectErrorBody(poor, 400, 'VALIDATION_ERROR');
       expect(poor.body.message).toMatch(/holds 0.000001 USDT, less than/);
+    } finally {
+      rpc.state.payerBalance = 10n ** 12n;
+    }
+  });
+
+  it('names the field the account came in when the payer cannot pay: query.account or body.account', async () => {
+    const { order } = await newSolanaOrder();
+    const url = `/pay/tx-request/${order.reference}`;
+    const payer = Keypair.generate().publicKey.toBase58();
+    try {
+      rpc.state.payerBalance = 1n;
+      const short = /^holds 0.000001 USDT, less than the [\d.]+ USDT due$/;
+      expectAccountError(await withRpc.api('GET', `${url}?account=${payer}`), 'query.account', short);
+      expectAccountError(await withRpc.api('POST', url, { body: { account: payer } }), 'body.account', short);
     } finally {
       rpc.state.payerBalance = 10n ** 12n;
     }

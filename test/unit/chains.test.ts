@@ -24,7 +24,7 @@ import { medianNonZeroFee } from '../../server/chains/solana/rpc';
 import { createSolanaAdapter } from '../../server/chains/solana/solana-adapter';
 import { tokenAccountInfoResult } from '../support/token-account-info';
 import { ApiError } from '../../server/errors';
-import { toApiError } from '../../server/http/error-handler';
+import { blamingAccountField, toApiError } from '../../server/http/error-handler';
 import { createRpcEndpointPool } from '../../server/chains/rpc-endpoints';
 import { tagOf } from '../../server/chains/evm/order-tag';
 import { evmPresentation } from '../../server/chains/evm/presentation';
@@ -94,9 +94,9 @@ function evmTarget(overrides: Partial<PaymentTarget> = {}): PaymentTarget {
   };
 }
 
-/** The error a chain call fails with, as the HTTP edge maps it. */
+/** The error a chain call fails with, as a transaction request with `?account=` answers it. */
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const error: unknown = await promise.then(
+  const error: unknown = await blamingAccountField('query.account', () => promise).then(
     () => undefined,
     (e: unknown) => e,
   );

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps';
-import { readOrder } from '../orders/find-order';
+import { readOrder } from './find-order';
 
 /** An order by its public reference, with the merchant's display name (as the instance remembers it). */
 export async function findPublicOrder(deps: Pick<Deps, 'db' | 'cache'>, reference: string) {

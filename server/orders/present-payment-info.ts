@@ -1,9 +1,8 @@
 import type { z } from 'zod';
 import type { ZPaymentInfo } from '../../contract';
-import type { OrderView } from '../orders/present-order';
 import type { Deps } from '../deps';
 import { formatUnits } from '../lib/decimal';
-import { amountDueUnits, sharedOrderFields } from '../orders/present-order';
+import { amountDueUnits, sharedOrderFields, type OrderView } from './present-order';
 
 /** What the payer's page shows: no merchant e-mail, webhook URL, metadata or secrets. */
 export function presentPaymentInfo(
