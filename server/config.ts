@@ -1,6 +1,6 @@
 import { validate as cronValidate } from 'node-cron';
 import { z } from 'zod';
-import { JOB_NAMES, type JobName } from './jobs/job-names';
+import { JOB_NAMES, type JobName } from './lib/job-names';
 
 /** Mainnet defaults: a merchant who sets nothing gets the real tokens. */
 const MAINNET_USDT_MINT_SOLANA = 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB';

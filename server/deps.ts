@@ -7,6 +7,7 @@ import type { TokenIssuer } from './auth/tokens';
 import type { SecretBox } from './lib/secret-box';
 import type { Logger } from './lib/logger';
 import type { Metrics } from './lib/metrics';
+import type { OrderWriter } from './orders/write-created-order';
 
 /** Everything services need, passed in (never imported as globals) so tests can swap pieces. */
 export type Deps = {
@@ -21,4 +22,6 @@ export type Deps = {
   tokens: TokenIssuer;
   secrets: SecretBox;
   metrics: Metrics;
+  /** Writes new orders, several in one statement under load (server/orders/write-created-order.ts). */
+  writeCreatedOrder: OrderWriter;
 };

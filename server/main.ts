@@ -10,6 +10,8 @@ import { createRateProvider, rateFeeds } from './fx';
 import { createLogger } from './lib/logger';
 import { createMetrics } from './lib/metrics';
 import { createSecretBox } from './lib/secret-box';
+import { createOrderWriter } from './orders/write-created-order';
+import { BACKGROUND_JOBS } from './background-jobs';
 import { startJobs } from './jobs/scheduler';
 
 /** Everything the app and the jobs share, built once. */
@@ -17,17 +19,19 @@ export async function buildDeps(config: Config, overrides: Partial<Deps> = {}): 
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const clock = overrides.clock ?? (() => new Date());
   const db = overrides.db ?? (await openDatabase(config, logger));
+  const metrics = overrides.metrics ?? createMetrics();
   return {
     config,
     logger,
     clock,
     db,
+    metrics,
+    writeCreatedOrder: overrides.writeCreatedOrder ?? createOrderWriter({ db, clock, config, metrics }),
     cache: overrides.cache ?? createCaches(db),
     rates: overrides.rates ?? createRateProvider(config, clock),
     chains: overrides.chains ?? createChainRegistry(config),
     tokens: overrides.tokens ?? createTokenIssuer(config.JWT_SECRET, config.JWT_TTL, clock),
     secrets: overrides.secrets ?? createSecretBox(config.encryptionKey),
-    metrics: overrides.metrics ?? createMetrics(),
   };
 }
 
@@ -38,7 +42,7 @@ export async function startServer(config: Config, overrides: Partial<Deps> = {})
     const s = app.listen(config.PORT, config.HOST, () => resolve(s));
     s.once('error', reject);
   });
-  const jobs = startJobs(deps);
+  const jobs = startJobs(deps, BACKGROUND_JOBS);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   return {

@@ -3,11 +3,14 @@ import type { Config } from '../config';
 import { CHANGES_CHANNEL, createChangeFeed, type ChangeFeed } from './change-feed';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { migrate } from './migrate';
+import { createPreparedStatements, type PreparedStatements } from './prepared-statements';
 import { initModels, type Models } from './models';
 
 export type Database = {
   sequelize: Sequelize;
   models: Models;
+  /** Named prepared statements on the pool's connections, for the request path's large statements. */
+  prepared: PreparedStatements;
   url: string;
   embedded: boolean;
   /** Committed changes to cached rows, as they are announced (opened by the first cache). */
@@ -56,6 +59,7 @@ export async function openDatabase(config: Config, log?: Log): Promise<Database>
   return {
     sequelize,
     models: initModels(sequelize),
+    prepared: createPreparedStatements(sequelize),
     url,
     embedded: embedded !== null,
     changes,

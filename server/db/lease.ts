@@ -1,68 +1,136 @@
 import { QueryTypes } from 'sequelize';
-import type { Deps } from '../deps';
+import type { Database } from './database';
 
 /**
  * The one way background work is shared between instances: a row of work (a delivery, a claim, a
- * scan cursor) is leased by a worker (`locked_by`) until `locked_until`; the holder renews it while
- * it works, and its writes only land while it still holds it. A worker that dies loses its leases
- * when they run out; one that stalls past its lease finds its renewal and its writes refused.
- * Times come from the job clock (deps.clock), so tests drive leases with it.
+ * refund, a scan cursor) is leased by a worker (`locked_by`) until `locked_until`; the holder
+ * renews it while it works, and its writes only land while it still holds it. A worker that dies
+ * loses its leases when they run out; one that stalls past its lease finds its renewal and its
+ * writes refused. Times come from the job clock, so tests drive leases with it.
+ *
+ * Callers say which rows by typed conditions; the SQL is written here alone, from the table
+ * descriptions below (names, never input).
  */
-export type LeasedTable = 'event_deliveries' | 'payment_claims' | 'scan_cursors' | 'refunds';
+const TABLES = {
+  event_deliveries: { due: 'next_attempt_at', key: ['id'] },
+  payment_claims: { due: 'next_check_at', key: ['id'] },
+  refunds: { due: 'next_check_at', key: ['id'] },
+  scan_cursors: { due: null, key: ['network', 'address'] },
+} as const;
 
-type Db = Pick<Deps, 'db' | 'clock'>;
+export type LeasedTable = keyof typeof TABLES;
+/** Tables whose work falls due at a time (a status among some, and its due column reached). */
+export type DueTable = 'event_deliveries' | 'payment_claims' | 'refunds';
 
-const until = (deps: Db, seconds: number) => new Date(deps.clock().getTime() + seconds * 1000);
+/** The columns a lease may return or a release may write, per table. */
+type Columns = {
+  event_deliveries: { id: string; status: string; next_attempt_at: Date };
+  payment_claims: { id: string; network: string; tx_id: string; status: string; next_check_at: Date };
+  refunds: { id: string; status: string; next_check_at: Date };
+  scan_cursors: { network: string; address: string; cursor: string | null; scanned_at: Date | null };
+};
 
-/**
- * Leases up to `limit` free rows of `table` matching `where` (SQL over the table's columns, with
- * `:name` replacements), in `order`. SKIP LOCKED lets instances take disjoint batches at once.
- */
-export async function takeLeases<Row extends object>(
-  deps: Db,
-  opts: {
-    table: LeasedTable;
-    where: string;
-    order: string;
-    limit: number;
-    owner: string;
-    seconds: number;
-    returning: string;
-    replacements?: Record<string, unknown>;
-  },
+/** A leased row's key: the columns that name it. */
+export type LeaseKey<T extends LeasedTable> = T extends 'scan_cursors'
+  ? { network: string; address: string }
+  : { id: string };
+
+/** Structurally the services' deps: the database and the job clock. */
+type Db = { db: Pick<Database, 'sequelize'>; clock: () => Date };
+type Holder = { owner: string; seconds: number };
+
+const until = (db: Db, seconds: number) => new Date(db.clock().getTime() + seconds * 1000);
+/** A column name as the statements write it; names come from the types above, checked anyway. */
+function column(name: string): string {
+  if (!/^[a-z_]+$/.test(name)) throw new Error(`not a column name: ${name}`);
+  return `"${name}"`;
+}
+const columnList = (names: readonly string[]) => names.map(column).join(', ');
+
+/** Takes up to `limit` free rows matched by `match` (SQL over the table, with `replacements`). */
+async function take<Row extends object>(
+  db: Db,
+  table: LeasedTable,
+  lease: Holder & { match: string; order: string; limit: number; returning: readonly string[] },
+  replacements: Record<string, unknown>,
 ): Promise<Row[]> {
-  return deps.db.sequelize.query<Row>(
-    `UPDATE ${opts.table} SET locked_until = :until, locked_by = :owner
+  // SKIP LOCKED lets instances take disjoint batches at once.
+  return db.db.sequelize.query<Row>(
+    `UPDATE ${table} SET locked_until = :until, locked_by = :owner
       WHERE ctid IN (
-        SELECT ctid FROM ${opts.table}
-         WHERE (${opts.where}) AND (locked_until IS NULL OR locked_until < :now)
-         ORDER BY ${opts.order}
+        SELECT ctid FROM ${table}
+         WHERE (${lease.match}) AND (locked_until IS NULL OR locked_until < :now)
+         ORDER BY ${lease.order}
          LIMIT :limit
          FOR UPDATE SKIP LOCKED)
-      RETURNING ${opts.returning}`,
+      RETURNING ${columnList(lease.returning)}`,
     {
       type: QueryTypes.SELECT,
       replacements: {
-        ...opts.replacements,
-        now: deps.clock(),
-        until: until(deps, opts.seconds),
-        owner: opts.owner,
-        limit: opts.limit,
+        ...replacements,
+        now: db.clock(),
+        until: until(db, lease.seconds),
+        owner: lease.owner,
+        limit: lease.limit,
       },
     },
   );
 }
 
-/** A lease this worker took: its row (`key`, with its `replacements`) and the worker's name. */
-type HeldLease = { table: LeasedTable; key: string; replacements: Record<string, unknown>; owner: string };
+/** Leases up to `limit` rows of `table` in one of `statuses` whose due time has come, earliest first. */
+export function leaseDueRows<T extends DueTable, C extends keyof Columns[T] & string>(
+  db: Db,
+  opts: Holder & { table: T; statuses: readonly string[]; limit: number; returning: readonly C[] },
+): Promise<Pick<Columns[T], C>[]> {
+  const due = TABLES[opts.table].due;
+  return take(
+    db,
+    opts.table,
+    { ...opts, match: `status IN (:statuses) AND "${due}" <= :now`, order: `"${due}"` },
+    { statuses: opts.statuses },
+  );
+}
+
+/** Leases the scan cursors of these addresses on `network` (rows that exist; missing ones are not made). */
+export function leaseScanCursors(
+  db: Db,
+  opts: Holder & { network: string; addresses: string[] },
+): Promise<Pick<Columns['scan_cursors'], 'address' | 'cursor' | 'scanned_at'>[]> {
+  return take(
+    db,
+    'scan_cursors',
+    {
+      ...opts,
+      match: 'network = :network AND address IN (:addresses)',
+      order: 'address',
+      limit: opts.addresses.length,
+      returning: ['address', 'cursor', 'scanned_at'],
+    },
+    { network: opts.network, addresses: opts.addresses },
+  );
+}
+
+/** `WHERE` over a row's key columns, with its values as replacements prefixed `key_`. */
+function keyCondition<T extends LeasedTable>(table: T, key: LeaseKey<T>) {
+  const values = key as Record<string, unknown>;
+  const names = TABLES[table].key;
+  return {
+    sql: names.map((name) => `${column(name)} = :key_${name}`).join(' AND '),
+    replacements: Object.fromEntries(names.map((name) => [`key_${name}`, values[name]])),
+  };
+}
 
 /** Extends a lease this worker holds; false when it no longer holds it (it must stop). */
-export async function renewLease(deps: Db, opts: HeldLease & { seconds: number }): Promise<boolean> {
-  const rows = await deps.db.sequelize.query(
-    `UPDATE ${opts.table} SET locked_until = :until WHERE (${opts.key}) AND locked_by = :owner RETURNING 1`,
+export async function renewLease<T extends LeasedTable>(
+  db: Db,
+  opts: Holder & { table: T; key: LeaseKey<T> },
+): Promise<boolean> {
+  const key = keyCondition(opts.table, opts.key);
+  const rows = await db.db.sequelize.query(
+    `UPDATE ${opts.table} SET locked_until = :until WHERE ${key.sql} AND locked_by = :owner RETURNING 1`,
     {
       type: QueryTypes.SELECT,
-      replacements: { ...opts.replacements, until: until(deps, opts.seconds), owner: opts.owner },
+      replacements: { ...key.replacements, until: until(db, opts.seconds), owner: opts.owner },
     },
   );
   return rows.length > 0;
@@ -72,11 +140,24 @@ export async function renewLease(deps: Db, opts: HeldLease & { seconds: number }
  * Writes `set` and gives the lease up, only if this worker still holds it: a worker that lost its
  * lease cannot overwrite what the new holder did. Returns whether it wrote.
  */
-export async function releaseLease(deps: Db, opts: HeldLease & { set?: string }): Promise<boolean> {
-  const rows = await deps.db.sequelize.query(
-    `UPDATE ${opts.table} SET ${opts.set ? `${opts.set}, ` : ''}locked_until = NULL, locked_by = NULL
-      WHERE (${opts.key}) AND locked_by = :owner RETURNING 1`,
-    { type: QueryTypes.SELECT, replacements: { ...opts.replacements, owner: opts.owner } },
+export async function releaseLease<T extends LeasedTable>(
+  db: Pick<Db, 'db'>,
+  opts: { table: T; key: LeaseKey<T>; owner: string; set?: Partial<Columns[T]> },
+): Promise<boolean> {
+  const key = keyCondition(opts.table, opts.key);
+  const set = Object.entries(opts.set ?? {});
+  const rows = await db.db.sequelize.query(
+    `UPDATE ${opts.table}
+        SET ${set.map(([name]) => `${column(name)} = :set_${name}, `).join('')}locked_until = NULL, locked_by = NULL
+      WHERE ${key.sql} AND locked_by = :owner RETURNING 1`,
+    {
+      type: QueryTypes.SELECT,
+      replacements: {
+        ...key.replacements,
+        ...Object.fromEntries(set.map(([name, value]) => [`set_${name}`, value])),
+        owner: opts.owner,
+      },
+    },
   );
   return rows.length > 0;
 }

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { listen, type Listener } from '../db/listen';
+import { JOB_NAMES, type JobName } from '../lib/job-names';
 import type { Logger } from '../lib/logger';
-import { JOB_NAMES, type JobName } from './job-names';
+import { listen, type Listener } from './listen';
 
 /**
  * Work committed in one instance wakes the job that handles it in every instance at once
@@ -10,11 +10,11 @@ import { JOB_NAMES, type JobName } from './job-names';
  */
 export const WAKE_CHANNEL = 'stablepay_jobs';
 
+/** The SQL expression that wakes `job` (a name from JOB_NAMES, never input). */
+export const wakeJobSql = (job: JobName) => `pg_notify('${WAKE_CHANNEL}', '${job}')`;
+
 export async function wakeJob(sequelize: Sequelize, transaction: Transaction, job: JobName) {
-  await sequelize.query('SELECT pg_notify(:channel, :job)', {
-    replacements: { channel: WAKE_CHANNEL, job },
-    transaction,
-  });
+  await sequelize.query(`SELECT ${wakeJobSql(job)}`, { transaction });
 }
 
 /** Every instance's wake-up listener; the schedule still runs while it reconnects. */

@@ -1,5 +1,5 @@
-import { deliverDueEvents } from '../events/deliver-events';
-import type { Job } from './job';
+import { deliverDueEvents } from './deliver-events';
+import type { Job } from '../jobs/job';
 
 export const deliverEventsJob: Job = {
   name: 'deliver-events',

@@ -1,7 +1,7 @@
 import type { Order as OrderBody, Refund as RefundBody } from '../../contract';
 import type { EventDelivery, Merchant } from '../db/models';
 import type { Deps } from '../deps';
-import { takeLeases } from '../jobs/lease';
+import { leaseDueRows } from '../db/lease';
 import { recordAudit } from './audit';
 import { postJson } from './http-post';
 import { messengerText } from './message-text';
@@ -37,20 +37,19 @@ export function retryDelayMs(deps: Pick<Deps, 'config'>, attempts: number): numb
   return deps.config.WEBHOOK_RETRY_BASE_MS * 2 ** (attempts - 1);
 }
 
-/** Leases up to `batchSize` due tasks for this worker (server/jobs/lease.ts); the lease covers one send. */
+/** Leases up to `batchSize` due tasks for this worker (server/db/lease.ts); the lease covers one send. */
 async function claimDue(
   deps: Pick<Deps, 'db' | 'config' | 'clock'>,
   workerId: string,
   batchSize: number,
 ): Promise<string[]> {
-  const rows = await takeLeases<{ id: string }>(deps, {
+  const rows = await leaseDueRows(deps, {
     table: 'event_deliveries',
-    where: "status = 'PENDING' AND next_attempt_at <= :now",
-    order: 'next_attempt_at',
+    statuses: ['PENDING'],
     limit: batchSize,
     owner: workerId,
     seconds: leaseSeconds(deps),
-    returning: 'id',
+    returning: ['id'],
   });
   return rows.map((r) => r.id);
 }
@@ -222,7 +221,7 @@ export async function recordAttempt(
             { transaction },
           );
     await recordAudit(
-      models,
+      deps.db,
       transaction,
       {
         orderId: event.orderId,

@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import type { Deps } from '../deps';
-import type { JobName } from './job-names';
+import type { JobName } from '../lib/job-names';
 
 /** A background job: a bounded batch that is safe to run on several instances at once. */
 export type Job = {

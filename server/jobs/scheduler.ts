@@ -1,21 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Deps } from '../deps';
-import { deliverEventsJob } from './deliver-events.job';
-import { expireOrdersJob } from './expire-orders.job';
+import { listenForWakeUps } from '../db/wake-up';
 import type { Job } from './job';
-import { scanPaymentsJob } from './scan-payments.job';
-import { verifyPaymentsJob } from './verify-payments.job';
-import { listenForWakeUps } from './wake-up';
-import { verifyRefundsJob } from './verify-refunds.job';
-
-export const JOBS: Job[] = [
-  deliverEventsJob,
-  expireOrdersJob,
-  verifyPaymentsJob,
-  scanPaymentsJob,
-  verifyRefundsJob,
-];
 
 export type JobRunner = {
   workerId: string;
@@ -25,7 +12,8 @@ export type JobRunner = {
   stop(): Promise<void>;
 };
 
-export function startJobs(deps: Deps, jobs: Job[] = JOBS): JobRunner {
+/** Runs `jobs` (those config.jobs names) on their schedules and on wake-ups from any instance. */
+export function startJobs(deps: Deps, jobs: Job[]): JobRunner {
   const workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
   const inFlight = new Set<Promise<unknown>>();
   const log = deps.logger.child({ component: 'jobs', workerId });

@@ -4,7 +4,7 @@ import type { Order } from '../db/models';
 import type { AuditActor } from '../db/models/audit-entry';
 import type { Deps } from '../deps';
 import { recordAudit } from '../events/audit';
-import { emitOrderEvent, type EventExtra } from '../events/emit-order-event';
+import { emitOrderEvent, type EventExtra } from './emit-order-event';
 
 const EVENT_FOR_STATUS: Partial<Record<OrderStatus, EventType>> = {
   CONFIRMING: 'order.confirming',
@@ -38,7 +38,7 @@ export async function changeOrderStatus(
   order.updatedAt = now;
   await order.save({ transaction });
   await recordAudit(
-    deps.db.models,
+    deps.db,
     transaction,
     {
       orderId: order.id,

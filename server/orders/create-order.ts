@@ -3,15 +3,16 @@ import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { checkWebhookUrl } from '../events/check-webhook-url';
-import { deliveryTargets, eventBody, newEventId } from '../events/emit-order-event';
+import { eventBody, newEventId } from '../events/append-events';
 import { formatUnits } from '../lib/decimal';
+import { deliveryTargets } from './delivery-targets';
 import { findReplay, requestHash, type IdempotencyScope } from './idempotency';
+import type { CreatedOrder, NewOrderRow } from './insert-created-order';
 import { newReference } from './new-reference';
-import { presentOrder, type OrderView } from './present-order';
+import { presentOrder } from './present-order';
 import { priceOrder } from './price-order';
 import { resolveWallet } from './resolve-wallet';
 import { MAX_AMOUNT_ADJUSTMENT, releaseAmount, reserveAmount, type ReservedAmount } from './unique-amount';
-import { writeCreatedOrder } from './write-created-order';
 
 export type CreateOrderResult = { status: 201; body: OrderBody; replayed: boolean };
 
@@ -43,9 +44,9 @@ export async function createOrder(
   const reference = newReference();
   const heldUntil = new Date(expiresAt.getTime() + deps.config.LATE_PAYMENT_WINDOW_SECONDS * 1000);
 
-  /** The rows of the new order at `amount`, and the response that presents it. */
-  const rowsFor = (amount: ReservedAmount) => {
-    const values = {
+  /** The new order at `amount`, as it is written, and the response that presents that row. */
+  const orderAt = (amount: ReservedAmount) => {
+    const order: NewOrderRow = {
       reference,
       merchantId: merchant.id,
       walletId: wallet.id,
@@ -54,46 +55,39 @@ export async function createOrder(
       tokenMint,
       recipient: wallet.publicAddress,
       amountUnits: amount.amountUnits,
+      amountReceivedUnits: 0n,
       amountUnique: amount.unique,
+      amountRefundedUnits: 0n,
       quoteCurrency: price.quote?.currency ?? null,
       quoteUnits: price.quote?.units ?? null,
       fxRate: price.quote?.rate ?? null,
       fxSource: price.quote?.source ?? null,
       quotedAt: price.quote?.at ?? null,
-      status: 'PENDING' as const,
+      status: 'PENDING',
       description: body.description ?? null,
       metadata: body.metadata ?? null,
       webhookUrl: body.webhookUrl ?? null,
       returnUrl: body.returnUrl ?? null,
       messengerChatId: body.messengerChatId ?? null,
+      txId: null,
+      paidAt: null,
+      paidLate: false,
       expiresAt,
       createdAt: now,
       updatedAt: now,
     };
-    // As the database will hold it (the columns creation leaves to their defaults included).
-    const order: OrderView = Object.assign(
-      { id: '', amountReceivedUnits: 0n, amountRefundedUnits: 0n, txId: null, paidAt: null, paidLate: false },
-      values,
-    );
     const presented = presentOrder(deps, order, merchant.fullName);
     const eventId = newEventId();
     const response = { status: 201 as const, body: presented };
-    return {
-      response,
-      rows: {
-        order: values,
-        audit: createdAudit(amount),
-        event: {
-          id: eventId,
-          merchantId: merchant.id,
-          body: eventBody(eventId, 'order.created', now, { order: presented }),
-        },
-        deliveries: deliveryTargets(values, merchant),
-        at: now,
-        tokenVersion: merchant.tokenVersion,
-        ...(scope ? { idempotency: { scope, response } } : {}),
-      },
+    const created: CreatedOrder = {
+      order,
+      audit: createdAudit(amount),
+      event: { id: eventId, body: eventBody(eventId, 'order.created', now, { order: presented }) },
+      targets: deliveryTargets(order, merchant),
+      tokenVersion: merchant.tokenVersion,
+      ...(scope ? { idempotency: { scope, response } } : {}),
     };
+    return { response, created };
   };
 
   const createdAudit = (amount: ReservedAmount) => ({
@@ -120,8 +114,8 @@ export async function createOrder(
   try {
     // The common case, one statement: the price's own amount is free and reserved with the order.
     let amount: ReservedAmount = { amountUnits: price.amountUnits, unique: true };
-    let attempt = rowsFor(amount);
-    let outcome = await writeCreatedOrder(deps, { ...attempt.rows, reservation: { heldUntil } });
+    let attempt = orderAt(amount);
+    let outcome = await deps.writeCreatedOrder({ ...attempt.created, reservation: { heldUntil } });
     if (!outcome.inserted && outcome.blockedBy === 'amount') {
       // Taken by another payable order: find a free one (each try a statement that holds nothing).
       amount = await reserveAmount(
@@ -129,8 +123,8 @@ export async function createOrder(
         { network: body.network, recipient: wallet.publicAddress, tokenMint, amountUnits: price.amountUnits },
         { reference, heldUntil },
       );
-      attempt = rowsFor(amount);
-      outcome = await writeCreatedOrder(deps, attempt.rows);
+      attempt = orderAt(amount);
+      outcome = await deps.writeCreatedOrder(attempt.created);
     }
     if (outcome.inserted) return { ...attempt.response, replayed: false };
     if (outcome.blockedBy === 'token' || outcome.blockedBy === 'wallet') {

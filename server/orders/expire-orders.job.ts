@@ -1,5 +1,5 @@
-import { expireDueOrders } from '../orders/expire-due-orders';
-import type { Job } from './job';
+import { expireDueOrders } from './expire-due-orders';
+import type { Job } from '../jobs/job';
 
 export const expireOrdersJob: Job = {
   name: 'expire-orders',

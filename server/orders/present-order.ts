@@ -5,6 +5,8 @@ import type { Order } from '../db/models';
 
 /** An order's data: a model instance, or a plain row read without one (the list's hot path). */
 export type OrderView = InferAttributes<Order>;
+/** What presenting an order reads: every column but the identity, which no view shows. */
+type Presentable = Omit<OrderView, 'id'>;
 import type { Deps } from '../deps';
 import { formatRate, formatUnits, parseDecimal } from '../lib/decimal';
 
@@ -18,7 +20,7 @@ export function amountDueUnits(order: Pick<Order, 'amountUnits' | 'amountReceive
  * What a chain needs to build or describe this order's payment: after a partial payment, the
  * payment link, QR code and transaction ask for the remainder, not the whole amount again.
  */
-export function paymentTarget(order: OrderView, merchantName: string | null): PaymentTarget {
+export function paymentTarget(order: Presentable, merchantName: string | null): PaymentTarget {
   const due = amountDueUnits(order);
   return {
     reference: order.reference,
@@ -34,7 +36,7 @@ export function paymentTarget(order: OrderView, merchantName: string | null): Pa
 /** Links derived from the order: computed on read, so they always follow the order's own fields. */
 export function paymentLinks(
   deps: Pick<Deps, 'config' | 'chains'>,
-  order: OrderView,
+  order: Presentable,
   merchantName: string | null,
 ) {
   const base = deps.config.PUBLIC_BASE_URL;
@@ -63,7 +65,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  */
 export function sharedOrderFields(
   deps: Pick<Deps, 'config' | 'chains'>,
-  order: OrderView,
+  order: Presentable,
   merchantName: string | null,
 ) {
   const links = paymentLinks(deps, order, merchantName);
@@ -96,7 +98,7 @@ export function sharedOrderFields(
 /** The merchant's view of an order. */
 export function presentOrder(
   deps: Pick<Deps, 'config' | 'chains'>,
-  order: OrderView,
+  order: Presentable,
   merchantName: string | null,
 ): OrderBody {
   return Object.assign(sharedOrderFields(deps, order, merchantName), {

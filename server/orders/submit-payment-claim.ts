@@ -7,7 +7,7 @@ import { ApiError } from '../errors';
 import { recordAudit } from '../events/audit';
 import { changeOrderStatus } from './change-order-status';
 import { findOrder } from './find-order';
-import { wakeJob } from '../jobs/wake-up';
+import { wakeJob } from '../db/wake-up';
 import { assertPayable } from './payable';
 
 /** Reported transactions a payer may have under check for one order at a time. */
@@ -73,7 +73,7 @@ export async function submitPaymentClaim(
       await wakeJob(deps.db.sequelize, transaction, 'verify-payments');
       const actor = input.source;
       await recordAudit(
-        models,
+        deps.db,
         transaction,
         { orderId: order.id, type: 'tx.submitted', actor, data: { txId } },
         now,

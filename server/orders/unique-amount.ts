@@ -37,14 +37,29 @@ export async function reserveAmount(
   return { amountUnits: target.amountUnits, unique: false };
 }
 
+/** An amount reservation (row `alias`) still held at `now`: no other payable order may take it. */
+const stillHeld = (alias: string, now: string) => `${alias}.held_until > ${now}`;
+
 /**
- * The tail of an insert into amount_reservations (aliased `alias`) that takes the amount only if
- * nobody holds it or its holder's time is over at `now`. Every reservation goes through it.
+ * The one way amounts are reserved: an INSERT of the reservations `wanted` selects (columns
+ * network, recipient, token_mint, amount_units, reference, held_until) that takes each amount only
+ * if nobody holds it or its holder's time is over at `now`; it returns the references that got
+ * theirs. Order creation runs it inside its own statement, tryReserve alone.
  */
-export const takeAmountIfFree = (alias: string, now: string) =>
-  `ON CONFLICT (network, recipient, token_mint, amount_units) DO UPDATE
+export const takeAmountsSql = (wanted: string, now: string) =>
+  `INSERT INTO amount_reservations AS held (network, recipient, token_mint, amount_units, reference, held_until)
+   SELECT network, recipient, token_mint, amount_units, reference, held_until FROM (${wanted}) AS wanted
+   ON CONFLICT (network, recipient, token_mint, amount_units) DO UPDATE
      SET reference = EXCLUDED.reference, held_until = EXCLUDED.held_until
-     WHERE ${alias}.held_until <= ${now}`;
+     WHERE NOT (${stillHeld('held', now)})
+   RETURNING reference`;
+
+const TAKE_ONE = takeAmountsSql(
+  `SELECT CAST(:network AS text) AS network, CAST(:recipient AS text) AS recipient,
+          CAST(:tokenMint AS text) AS token_mint, CAST(:amount AS bigint) AS amount_units,
+          CAST(:reference AS text) AS reference, CAST(:heldUntil AS timestamptz) AS held_until`,
+  'CAST(:now AS timestamptz)',
+);
 
 /** Takes `amount` if nobody holds it (or its holder's time is over). */
 async function tryReserve(
@@ -53,24 +68,18 @@ async function tryReserve(
   amount: bigint,
   holder: { reference: string; heldUntil: Date },
 ): Promise<boolean> {
-  const rows = await deps.db.sequelize.query(
-    `INSERT INTO amount_reservations AS r (network, recipient, token_mint, amount_units, reference, held_until)
-     VALUES (:network, :recipient, :tokenMint, :amount, :reference, :heldUntil)
-     ${takeAmountIfFree('r', ':now')}
-     RETURNING 1`,
-    {
-      type: QueryTypes.SELECT,
-      replacements: {
-        network: target.network,
-        recipient: target.recipient,
-        tokenMint: target.tokenMint,
-        amount: amount.toString(),
-        reference: holder.reference,
-        heldUntil: holder.heldUntil,
-        now: deps.clock(),
-      },
+  const rows = await deps.db.sequelize.query(TAKE_ONE, {
+    type: QueryTypes.SELECT,
+    replacements: {
+      network: target.network,
+      recipient: target.recipient,
+      tokenMint: target.tokenMint,
+      amount: amount.toString(),
+      reference: holder.reference,
+      heldUntil: holder.heldUntil,
+      now: deps.clock(),
     },
-  );
+  });
   return rows.length > 0;
 }
 
@@ -82,9 +91,9 @@ async function freeAmounts(
   high: bigint,
 ): Promise<bigint[]> {
   const held = await deps.db.sequelize.query<{ amount_units: string }>(
-    `SELECT amount_units FROM amount_reservations
+    `SELECT amount_units FROM amount_reservations AS held
       WHERE network = :network AND recipient = :recipient AND token_mint = :tokenMint
-        AND amount_units BETWEEN :low AND :high AND held_until > :now`,
+        AND amount_units BETWEEN :low AND :high AND ${stillHeld('held', 'CAST(:now AS timestamptz)')}`,
     {
       type: QueryTypes.SELECT,
       replacements: {

@@ -1,5 +1,5 @@
-import { scanPayments } from '../payments/scan-payments';
-import type { Job } from './job';
+import { scanPayments } from './scan-payments';
+import type { Job } from '../jobs/job';
 
 /** Finds payments nobody reported, by reading each receiving address's new transactions. */
 export const scanPaymentsJob: Job = {

@@ -4,7 +4,7 @@ import type { ChainAdapter, FoundTransfer, ScanTarget } from '../chains/chain-ad
 import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
-import { releaseLease, renewLease, takeLeases } from '../jobs/lease';
+import { leaseScanCursors, releaseLease, renewLease } from '../db/lease';
 import { payableNow, payableWhere } from '../orders/payable';
 import { CLOCK_SKEW_MS, creditedTo, paysExactly } from './credited-to';
 import { settleClaim } from './settle-claim';
@@ -39,22 +39,17 @@ async function leaseCursors(deps: Deps, scan: Scan, keys: string[]) {
      ON CONFLICT DO NOTHING`,
     { replacements: { network: scan.network, keys } },
   );
-  return takeLeases<{ address: string; cursor: string | null; scanned_at: Date | null }>(deps, {
-    table: 'scan_cursors',
-    where: 'network = :network AND address IN (:keys)',
-    order: 'address',
-    limit: keys.length,
+  return leaseScanCursors(deps, {
+    network: scan.network,
+    addresses: keys,
     owner: scan.owner,
     seconds: scan.leaseSeconds,
-    returning: 'address, cursor, scanned_at',
-    replacements: { network: scan.network, keys },
   });
 }
 
 const cursorKey = (scan: Scan, address: string) => ({
   table: 'scan_cursors' as const,
-  key: 'network = :network AND address = :address',
-  replacements: { network: scan.network, address },
+  key: { network: scan.network, address },
   owner: scan.owner,
 });
 
@@ -236,8 +231,7 @@ export async function scanPayments(
       // set the cursor over the one the new holder moved.
       await releaseLease(deps, {
         ...cursorKey(scan, row.address),
-        set: advanced ? 'cursor = :next, scanned_at = :scannedAt' : undefined,
-        replacements: { ...cursorKey(scan, row.address).replacements, next, scannedAt: deps.clock() },
+        set: advanced ? { cursor: next, scanned_at: deps.clock() } : undefined,
       });
     }
   }

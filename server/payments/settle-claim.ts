@@ -4,7 +4,7 @@ import type { ObservedTransaction } from '../chains/chain-adapter';
 import type { Merchant, Order, PaymentClaim } from '../db/models';
 import type { Deps } from '../deps';
 import { recordAudit } from '../events/audit';
-import { emitOrderEvent } from '../events/emit-order-event';
+import { emitOrderEvent } from '../orders/emit-order-event';
 import { formatUnits } from '../lib/decimal';
 import { changeOrderStatus } from '../orders/change-order-status';
 import { payableNow, payableWhere } from '../orders/payable';
@@ -148,7 +148,7 @@ export async function settleClaim(
     claim.reason = verdict.reason;
     await claim.save({ transaction });
     await recordAudit(
-      models,
+      deps.db,
       transaction,
       {
         orderId: order.id,
@@ -170,7 +170,7 @@ export async function settleClaim(
     order.updatedAt = now;
     await order.save({ transaction });
     await recordAudit(
-      models,
+      deps.db,
       transaction,
       {
         orderId: order.id,

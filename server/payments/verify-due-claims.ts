@@ -1,7 +1,7 @@
 import type { Network } from '../../contract';
 import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Deps } from '../deps';
-import { releaseLease, takeLeases } from '../jobs/lease';
+import { leaseDueRows, releaseLease } from '../db/lease';
 import { settleClaim } from './settle-claim';
 
 /**
@@ -14,14 +14,13 @@ export async function verifyDueClaims(
   opts: { batchSize: number; owner: string },
 ): Promise<number> {
   const { sequelize, models } = deps.db;
-  const due = await takeLeases<{ id: string; network: string; tx_id: string }>(deps, {
+  const due = await leaseDueRows(deps, {
     table: 'payment_claims',
-    where: "status = 'PENDING' AND next_check_at <= :now",
-    order: 'next_check_at',
+    statuses: ['PENDING'],
     limit: opts.batchSize,
     owner: opts.owner,
     seconds: deps.config.JOB_LEASE_SECONDS,
-    returning: 'id, network, tx_id',
+    returning: ['id', 'network', 'tx_id'],
   });
 
   for (const row of due) {
@@ -35,10 +34,9 @@ export async function verifyDueClaims(
       deps.logger.warn({ txId: row.tx_id, err: error.message }, 'payment check postponed');
       await releaseLease(deps, {
         table: 'payment_claims',
-        key: 'id = :id',
+        key: { id: row.id },
         owner: opts.owner,
-        set: 'next_check_at = :next',
-        replacements: { id: row.id, next: new Date(deps.clock().getTime() + deps.config.PAYMENT_RECHECK_MS) },
+        set: { next_check_at: new Date(deps.clock().getTime() + deps.config.PAYMENT_RECHECK_MS) },
       });
       continue;
     }

@@ -1,5 +1,5 @@
-import { verifyDueClaims } from '../payments/verify-due-claims';
-import type { Job } from './job';
+import { verifyDueClaims } from './verify-due-claims';
+import type { Job } from '../jobs/job';
 
 export const verifyPaymentsJob: Job = {
   name: 'verify-payments',

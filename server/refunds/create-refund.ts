@@ -97,7 +97,7 @@ export async function createRefund(
       { transaction },
     );
     await recordAudit(
-      models,
+      deps.db,
       transaction,
       {
         orderId: order.id,

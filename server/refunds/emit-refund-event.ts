@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { MerchantRow } from '../db/caches';
 import type { Order, Refund } from '../db/models';
 import type { Deps } from '../deps';
-import { emitOrderEvent } from '../events/emit-order-event';
+import { emitOrderEvent } from '../orders/emit-order-event';
 import { presentRefund } from './present-refund';
 
 export type RefundEventType = 'refund.created' | 'refund.succeeded' | 'refund.failed';

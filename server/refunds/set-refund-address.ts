@@ -44,7 +44,7 @@ export async function setRefundAddress(
     refund.updatedAt = now;
     await refund.save({ transaction });
     await recordAudit(
-      models,
+      deps.db,
       transaction,
       { orderId: order.id, type: 'refund.address_set', actor: 'payer', data: { refundId: refund.id, to } },
       now,

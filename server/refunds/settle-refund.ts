@@ -45,7 +45,7 @@ export async function succeedRefund(
     order.updatedAt = now;
     await order.save({ transaction });
     await recordAudit(
-      models,
+      deps.db,
       transaction,
       {
         orderId: order.id,
@@ -70,7 +70,7 @@ export async function succeedRefund(
 
 /** The deadline passed without a verified transfer: FAILED, with audit and `refund.failed`. */
 export async function failRefund(deps: Deps, input: { refundId: string; reason: string }): Promise<boolean> {
-  const { models, sequelize } = deps.db;
+  const { sequelize } = deps.db;
   return sequelize.transaction(async (transaction) => {
     const locked = await lockRefund(deps, input.refundId, transaction);
     if (!locked || !(OPEN_REFUND_STATUSES as readonly string[]).includes(locked.refund.status)) return false;
@@ -81,7 +81,7 @@ export async function failRefund(deps: Deps, input: { refundId: string; reason: 
     refund.updatedAt = now;
     await refund.save({ transaction });
     await recordAudit(
-      models,
+      deps.db,
       transaction,
       {
         orderId: order.id,
@@ -110,7 +110,7 @@ export async function recordRefundRejection(
   if (seen) return;
   await sequelize.transaction((transaction) =>
     recordAudit(
-      models,
+      deps.db,
       transaction,
       {
         orderId: input.orderId,

@@ -1,5 +1,5 @@
-import { verifyRefunds } from '../refunds/verify-refunds';
-import type { Job } from './job';
+import { verifyRefunds } from './verify-refunds';
+import type { Job } from '../jobs/job';
 
 export const verifyRefundsJob: Job = {
   name: 'verify-refunds',

@@ -1,8 +1,9 @@
-import { releaseLease, takeLeases } from '../jobs/lease';
+import { leaseDueRows, releaseLease } from '../db/lease';
 import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Deps } from '../deps';
 import { CLOCK_SKEW_MS } from '../payments/credited-to';
 import { judgeRefund, type RefundFacts } from './judge-refund';
+import { OPEN_REFUND_STATUSES } from './refund-rules';
 import { refundTarget } from './refund-target';
 import { failRefund, recordRefundRejection, succeedRefund } from './settle-refund';
 
@@ -10,30 +11,24 @@ import { failRefund, recordRefundRejection, succeedRefund } from './settle-refun
 const MAX_FOUND_PER_CHECK = 50;
 
 /**
- * One bounded batch of open refunds due for a look, leased by this worker (server/jobs/lease.ts)
+ * One bounded batch of open refunds due for a look, leased by this worker (server/db/lease.ts)
  * so several instances share the work. A PENDING refund is looked for on chain from its own cursor (Solana: transactions
  * naming its tag; EVM: token transfers from the receiving wallet to the refund address) and each
  * candidate is judged like a payment; one without a verified transfer by its deadline FAILS.
  */
 export async function verifyRefunds(deps: Deps, opts: { batchSize: number; owner: string }): Promise<number> {
-  const due = await takeLeases<{ id: string }>(deps, {
+  const due = await leaseDueRows(deps, {
     table: 'refunds',
-    where: "status IN ('AWAITING_ADDRESS', 'PENDING') AND next_check_at <= :now",
-    order: 'next_check_at',
+    statuses: OPEN_REFUND_STATUSES,
     limit: opts.batchSize,
     owner: opts.owner,
     seconds: deps.config.JOB_LEASE_SECONDS,
-    returning: 'id',
+    returning: ['id'],
   });
   for (const row of due) {
     await checkRefund(deps, row.id, opts.owner);
     // Done with it (whatever was written): the lease goes, if this worker still holds it.
-    await releaseLease(deps, {
-      table: 'refunds',
-      key: 'id = :id',
-      replacements: { id: row.id },
-      owner: opts.owner,
-    });
+    await releaseLease(deps, { table: 'refunds', key: { id: row.id }, owner: opts.owner });
   }
   return due.length;
 }

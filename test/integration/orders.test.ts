@@ -3,6 +3,7 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../server/lib/base58';
+import { insertCreatedOrders, type NewOrderRow } from '../../server/orders/insert-created-order';
 import {
   expectErrorBody,
   newMerchant,
@@ -488,7 +489,6 @@ describe('concurrent creations, written together', () => {
   });
 
   it('refuses, within a shared statement, exactly the orders whose token ended, wallet went, or amount or key is taken', async () => {
-    const { insertCreatedOrders } = await import('../../server/orders/insert-created-order');
     const u = await merchant(['SOLANA']);
     const gone = await merchant(['SOLANA']);
     const db = server.deps.db.sequelize;
@@ -510,26 +510,41 @@ describe('concurrent creations, written together', () => {
     ) => {
       const reference = encodeBase58(randomBytes(32));
       const eventId = `evt_${randomBytes(16).toString('hex')}`;
+      const order: NewOrderRow = {
+        reference,
+        merchantId,
+        walletId: w.id,
+        network: 'SOLANA',
+        token: 'USDT',
+        tokenMint: USDT_SOLANA,
+        recipient: w.public_address,
+        amountUnits: amount,
+        amountReceivedUnits: 0n,
+        amountUnique: true,
+        amountRefundedUnits: 0n,
+        quoteCurrency: null,
+        quoteUnits: null,
+        fxRate: null,
+        fxSource: null,
+        quotedAt: null,
+        status: 'PENDING',
+        description: null,
+        metadata: null,
+        webhookUrl: null,
+        returnUrl: null,
+        messengerChatId: null,
+        txId: null,
+        paidAt: null,
+        paidLate: false,
+        expiresAt: new Date(now.getTime() + 900_000),
+        createdAt: now,
+        updatedAt: now,
+      };
       return {
-        order: {
-          reference,
-          merchantId,
-          walletId: w.id,
-          network: 'SOLANA',
-          token: 'USDT',
-          tokenMint: USDT_SOLANA,
-          recipient: w.public_address,
-          amountUnits: amount,
-          amountUnique: true,
-          status: 'PENDING',
-          expiresAt: new Date(now.getTime() + 900_000),
-          createdAt: now,
-          updatedAt: now,
-        },
+        order,
         audit: { status: 'PENDING' },
-        event: { id: eventId, merchantId, body: JSON.stringify({ id: eventId }) },
-        deliveries: [],
-        at: now,
+        event: { id: eventId, body: JSON.stringify({ id: eventId }) },
+        targets: [],
         tokenVersion: ver,
         reservation: { heldUntil: new Date(now.getTime() + 86_400_000) },
       };
@@ -758,6 +773,32 @@ describe('GET /orders/{reference}', () => {
     expectErrorBody(await m.api('GET', `/orders/${solanaAddress()}`), 404, 'NOT_FOUND');
     for (const bad of ['not-a-reference', '0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl'])
       expectInvalid(await m.api('GET', `/orders/${bad}`), 'params.reference');
+  });
+
+  it('answers a creation with exactly what a read of the stored row presents, every optional field set', async () => {
+    const m = await merchant();
+    const created = await m.createOk({
+      quoteCurrency: 'BRL',
+      quoteAmount: '99.90',
+      description: 'Café ☕ "quoted" \\ order',
+      metadata: { z: [1, { b: null }], a: 'ü' },
+      webhookUrl: 'https://hooks.example.com/order',
+      returnUrl: 'https://shop.example.com/thanks',
+      messengerChatId: '-100123',
+      expiresInSeconds: 600,
+    });
+    const [[stored]] = (await server.deps.db.sequelize.query(
+      'SELECT amount_received_units, amount_refunded_units, tx_id, paid_at, paid_late FROM orders WHERE reference = :r',
+      { replacements: { r: created.reference } },
+    )) as [Record<string, unknown>[], unknown];
+    expect(stored).toEqual({
+      amount_received_units: '0',
+      amount_refunded_units: '0',
+      tx_id: null,
+      paid_at: null,
+      paid_late: false,
+    });
+    expect((await m.api('GET', `/orders/${created.reference}`)).body).toEqual(created);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../server/config';
-import { JOB_NAMES } from '../../server/jobs/job-names';
+import { JOB_NAMES } from '../../server/lib/job-names';
 
 describe('configuration', () => {
   it('has working defaults for development', () => {

@@ -2,7 +2,6 @@ import type { Sequelize } from 'sequelize';
 import { AuditEntry } from './audit-entry';
 import { Event } from './event';
 import { EventDelivery } from './event-delivery';
-import { IdempotencyKey } from './idempotency-key';
 import { Merchant } from './merchant';
 import { MessengerDelivery } from './messenger-delivery';
 import { Order } from './order';
@@ -15,7 +14,6 @@ export {
   AuditEntry,
   Event,
   EventDelivery,
-  IdempotencyKey,
   Merchant,
   MessengerDelivery,
   Order,
@@ -35,7 +33,6 @@ export function initModels(sequelize: Sequelize) {
     AuditEntry: class AuditEntryModel extends AuditEntry {},
     Event: class EventModel extends Event {},
     EventDelivery: class EventDeliveryModel extends EventDelivery {},
-    IdempotencyKey: class IdempotencyKeyModel extends IdempotencyKey {},
     Merchant: class MerchantModel extends Merchant {},
     MessengerDelivery: class MessengerDeliveryModel extends MessengerDelivery {},
     Order: class OrderModel extends Order {},

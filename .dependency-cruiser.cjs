@@ -1,0 +1,116 @@
+/**
+ * The layering of server/ (docs/architecture.md), checked by `npm run lint`:
+ *
+ *   composition (main.ts, app.ts, background-jobs.ts, cli/)
+ *     -> domains (auth, merchants, profile, wallets, orders, payments, refunds, pay, checkout,
+ *                 deliveries, health, docs), which use each other one way only
+ *     -> events, jobs, http
+ *     -> db, chains, fx
+ *     -> lib, config.ts, errors.ts, contract/
+ *
+ * deps.ts is the services' parameter type: every layer may name it; it only imports types.
+ */
+const DOMAINS = 'auth|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|health|docs';
+const COMPOSITION = '^server/(main|app|background-jobs)[.]ts$|^server/cli/';
+const under = (folders) => `^server/(${folders})/`;
+
+/** Domains that a domain must not import: the one way between domains. */
+const DOMAIN_ORDER = [
+  // [domain, the domains it must not import]
+  ['orders', 'payments|refunds|pay|checkout|deliveries|profile|wallets|health|docs|merchants'],
+  ['payments', 'refunds|pay|checkout|deliveries|profile|wallets|health|docs|merchants'],
+  ['refunds', 'pay|checkout|deliveries|profile|wallets|health|docs|merchants'],
+  ['pay', 'checkout|deliveries|profile|wallets|health|docs|merchants'],
+  ['checkout', 'pay|deliveries|profile|wallets|health|docs|merchants'],
+  ['deliveries', 'payments|refunds|pay|checkout|profile|wallets|health|docs|merchants'],
+  ['wallets', 'payments|refunds|pay|checkout|deliveries|profile|health|docs|merchants'],
+  ['auth', 'merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|health|docs'],
+];
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Imports run one way: no module reaches itself again (type-only imports aside).',
+      from: { path: '^(server|contract)/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'contract-stands-alone',
+      severity: 'error',
+      comment: 'The contract is shared by the server, the SDK and the dashboard: it imports none of them.',
+      from: { path: '^contract/' },
+      to: { path: '^(server|sdk|test|bench|scripts)/' },
+    },
+    {
+      name: 'server-not-harness',
+      severity: 'error',
+      comment: 'The product never imports its tests, bench or scripts.',
+      from: { path: '^server/' },
+      to: { path: '^(test|bench|scripts|examples)/' },
+    },
+    {
+      name: 'nothing-imports-composition',
+      severity: 'error',
+      comment: 'main.ts, app.ts and background-jobs.ts put the layers together; no layer imports them.',
+      from: { path: '^server/', pathNot: COMPOSITION },
+      to: { path: COMPOSITION },
+    },
+    {
+      name: 'lib-is-the-bottom',
+      severity: 'error',
+      comment: 'server/lib holds plain helpers: it imports nothing else of the server.',
+      from: { path: '^server/lib/' },
+      to: { path: '^server/', pathNot: '^server/lib/' },
+    },
+    {
+      name: 'base-below-everything',
+      severity: 'error',
+      comment: 'config.ts and errors.ts sit just above lib.',
+      from: { path: '^server/(config|errors)[.]ts$' },
+      to: { path: '^server/', pathNot: '^server/(lib/|config[.]ts$|errors[.]ts$)' },
+    },
+    {
+      name: 'infrastructure-below-events-and-jobs',
+      severity: 'error',
+      comment: 'db, chains and fx are infrastructure: no events, jobs, http or domain in them.',
+      from: { path: under('db|chains|fx') },
+      to: { path: `${under(`events|jobs|http|${DOMAINS}`)}|^server/deps[.]ts$` },
+    },
+    {
+      name: 'events-and-jobs-take-plain-data',
+      severity: 'error',
+      comment: 'Domains use events and jobs, never the reverse: events and jobs take plain data or a function.',
+      from: { path: under('events|jobs') },
+      to: { path: under(`http|${DOMAINS}`) },
+    },
+    {
+      name: 'jobs-below-events',
+      severity: 'error',
+      comment: 'The scheduler runs jobs it is given; it knows no event.',
+      from: { path: under('jobs') },
+      to: { path: under('events') },
+    },
+    {
+      name: 'http-below-domains',
+      severity: 'error',
+      comment: 'server/http is the request plumbing every router shares: it imports no domain.',
+      from: { path: under('http') },
+      to: { path: under(DOMAINS) },
+    },
+    ...DOMAIN_ORDER.map(([domain, not]) => ({
+      name: `one-way-from-${domain}`,
+      severity: 'error',
+      comment: `${domain} does not import ${not.split('|').join(', ')}.`,
+      from: { path: `^server/${domain}/` },
+      to: { path: under(not) },
+    })),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^server/checkout/client/' },
+  },
+};

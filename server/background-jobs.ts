@@ -1,0 +1,15 @@
+import { deliverEventsJob } from './events/deliver-events.job';
+import type { Job } from './jobs/job';
+import { expireOrdersJob } from './orders/expire-orders.job';
+import { scanPaymentsJob } from './payments/scan-payments.job';
+import { verifyPaymentsJob } from './payments/verify-payments.job';
+import { verifyRefundsJob } from './refunds/verify-refunds.job';
+
+/** Every background job; each is defined beside the work it does, the scheduler only runs them. */
+export const BACKGROUND_JOBS: Job[] = [
+  deliverEventsJob,
+  expireOrdersJob,
+  verifyPaymentsJob,
+  scanPaymentsJob,
+  verifyRefundsJob,
+];

@@ -1,0 +1,83 @@
+import type { Transaction } from 'sequelize';
+import type { EventType } from '../../contract';
+import type { Database } from '../db/database';
+import { wakeJobSql } from '../db/wake-up';
+import { randomBytesPooled } from '../lib/random-pool';
+
+/** Where an event goes: a webhook URL or a messenger chat. */
+export type DeliveryTarget = { channel: 'webhook' | 'messenger'; target: string };
+
+/** An event as it is appended: plain data, its body already the payload its webhook carries. */
+export type NewEvent = {
+  id: string;
+  orderId: string;
+  merchantId: string;
+  type: EventType;
+  body: string;
+  at: Date;
+  targets: DeliveryTarget[];
+};
+
+/** A new event's id. */
+export const newEventId = () => `evt_${randomBytesPooled(16).toString('hex')}`;
+
+/** The stored (and delivered) body of an event: the webhook payload. */
+export const eventBody = (id: string, type: EventType, at: Date, data: Record<string, unknown>) =>
+  JSON.stringify({ id, type, createdAt: at.toISOString(), data });
+
+/**
+ * The one way events are written, as common table expressions for a statement of the caller's:
+ * the events `events` selects (columns id, order_id, merchant_id, type, body, at), a delivery task
+ * for each row `targets` selects (event_id, channel, target) whose event was appended, and the
+ * wake-up of every instance's senders when there is a task (delivered on commit). The statement's
+ * final SELECT must include `woken` (a one-value expression): PostgreSQL runs an unreferenced
+ * SELECT expression not at all.
+ */
+export function appendEventsSql(events: string, targets: string): { ctes: string; woken: string } {
+  return {
+    ctes: `appended_events AS (
+             INSERT INTO events (id, order_id, merchant_id, type, body, created_at)
+             SELECT id, order_id, merchant_id, type, body, at FROM (${events}) AS new_event
+             RETURNING id, created_at),
+           appended_deliveries AS (
+             INSERT INTO event_deliveries (event_id, channel, target, next_attempt_at, created_at, updated_at)
+             SELECT t.event_id, t.channel, t.target, e.created_at, e.created_at, e.created_at
+               FROM (${targets}) AS t JOIN appended_events e ON e.id = t.event_id
+             RETURNING 1),
+           woken_senders AS (SELECT ${wakeJobSql('deliver-events')} AS woken
+                               WHERE EXISTS (SELECT 1 FROM appended_deliveries))`,
+    woken: '(SELECT count(*) FROM woken_senders)',
+  };
+}
+
+const APPEND_ONE = appendEventsSql(
+  `SELECT CAST($id AS text) AS id, CAST($orderId AS bigint) AS order_id, CAST($merchantId AS uuid) AS merchant_id,
+          CAST($type AS text) AS type, CAST($body AS text) AS body, CAST($at AS timestamptz) AS at`,
+  `SELECT CAST($id AS text) AS event_id, channel, target
+     FROM unnest(CAST($channels AS text[]), CAST($targets AS text[])) AS d(channel, target)`,
+);
+const APPEND_ONE_STATEMENT = `WITH ${APPEND_ONE.ctes} SELECT ${APPEND_ONE.woken} AS woken`;
+
+/**
+ * Appends one event and its delivery tasks inside the caller's transaction: the event exists
+ * exactly when the change that caused it does.
+ */
+export async function appendEvent(
+  db: Pick<Database, 'sequelize'>,
+  transaction: Transaction,
+  event: NewEvent,
+) {
+  await db.sequelize.query(APPEND_ONE_STATEMENT, {
+    bind: {
+      id: event.id,
+      orderId: event.orderId,
+      merchantId: event.merchantId,
+      type: event.type,
+      body: event.body,
+      at: event.at,
+      channels: event.targets.map((t) => t.channel),
+      targets: event.targets.map((t) => t.target),
+    },
+    transaction,
+  });
+}
