@@ -1,0 +1,161 @@
+import { QueryTypes } from 'sequelize';
+import { getAddress } from 'viem';
+import type { Order } from '../contract';
+import { parseUnits } from '../server/lib/decimal';
+import type { LocalWallet } from '../test/support/harness';
+import { evmTag, requireEvm } from './evm';
+import { addEvmWallet, closeOpenOrders, countOpen, countPaid, createOrders, insertOrders } from './fixtures';
+import { progress } from './lib/progress';
+import { callsByMethod, timed, totalCalls, versus, type Report } from './measure';
+import { EVM_CONFIRMATIONS, EVM_NETWORK, SIZES } from './settings';
+import type { Ctx, EvmCtx, EvmWallet } from './stack';
+
+type EvmScanRun = { ctx: Ctx; evm: EvmCtx; report: Report; payer: LocalWallet; walletsAdded: number };
+/** A payment nobody reports: tagged with its order, or only of its exact amount. */
+type Payment = { order: Order | undefined; tagged: boolean };
+/** RPC calls of a cycle with no new payment, and of one with a tagged payment. */
+type IdleAndPaid = { idle: number; paid: number };
+
+/**
+ * EVM scan cycles and their RPC calls: one wallet with a few and with 10,000 open orders, then
+ * 100 and 250 watched wallets.
+ */
+export async function benchEvmScan(ctx: Ctx, report: Report): Promise<void> {
+  const evm = requireEvm(ctx);
+  const { evmScanSmall, evmScanLarge, evmWallets, evmWalletsMore } = SIZES;
+  progress(
+    `${EVM_NETWORK} scan-payments with ${evmScanSmall} and ${evmScanLarge.toLocaleString('en')} open orders, ` +
+      `1, ${evmWallets} and ${evmWalletsMore} watched wallets`,
+  );
+  await closeOpenOrders(ctx);
+  const payer = await evm.chain.newWallet({ token: evm.usdt, units: 1_000_000_000_000n });
+  const run: EvmScanRun = { ctx, evm, report, payer, walletsAdded: 0 };
+
+  const { wallet, orders } = await firstCycle(run);
+  const small = await idleAndPaid(run, orders[0]);
+  const large = await scanManyOrders(run, wallet, orders);
+  report.notes.push(
+    `${EVM_NETWORK} scan RPC calls per cycle, ${evmScanLarge.toLocaleString('en')} vs ${evmScanSmall} open orders on one wallet: ` +
+      `no new payment ${versus(small.idle, large.idle)}, one payment by tag ${versus(small.paid, large.paid)}`,
+  );
+  await scanManyWallets(run, small);
+}
+
+const scan = (ctx: Ctx) => ctx.server.jobs.runNow('scan-payments');
+
+/** One wallet with a few open orders; its first cycle starts the token's cursor. */
+async function firstCycle(run: EvmScanRun): Promise<{ wallet: EvmWallet; orders: Order[] }> {
+  const { ctx, evm } = run;
+  const wallet = await addEvmWallet(ctx, 'evm scan');
+  const orders = await createOrders(ctx, SIZES.evmScanSmall, wallet);
+  evm.chain.resetRpcCalls();
+  await scan(ctx);
+  const head = await evm.chain.blockNumber();
+  run.report.notes.push(
+    `${EVM_NETWORK} scan, the first cycle of a new cursor (a binary search on block times for the ` +
+      `oldest watched order, chain of ${head} blocks): RPC calls ${callsByMethod(evm.chain.rpcCalls)}; ` +
+      `later cycles read from the cursor, eth_getLogs ranges of ${ctx.server.deps.config.EVM_LOG_RANGE} blocks`,
+  );
+  return { wallet, orders };
+}
+
+const idleAndPaid = async (run: EvmScanRun, toPay: Order | undefined): Promise<IdleAndPaid> => ({
+  idle: await measuredScan(run),
+  paid: await measuredScan(run, { order: toPay, tagged: true }),
+});
+
+/** The same wallet with 10,000 open orders: a cycle idle, with a tagged and with an untagged payment. */
+async function scanManyOrders(run: EvmScanRun, wallet: EvmWallet, orders: Order[]): Promise<IdleAndPaid> {
+  const [template] = orders;
+  if (!template) throw new Error('no scan order');
+  await insertOrders(run.ctx, {
+    template: template.reference,
+    count: SIZES.evmScanLarge - (await countOpen(run.ctx, wallet.address)),
+    status: 'PENDING',
+    baseUnits: 500_000_000n,
+  });
+  const large = await idleAndPaid(run, orders[1]);
+  await measuredScan(run, { order: orders[2], tagged: false });
+  return large;
+}
+
+/** 100 watched wallets, as many open orders each as the one wallet before had; then 250. */
+async function scanManyWallets(run: EvmScanRun, small: IdleAndPaid): Promise<void> {
+  const { evmScanSmall, evmWallets, evmWalletsMore } = SIZES;
+  await closeOpenOrders(run.ctx);
+  const many = await idleAndPaid(run, await openWallets(run, evmWallets, evmScanSmall));
+  const most = await idleAndPaid(run, await openWallets(run, evmWalletsMore - evmWallets, evmScanSmall));
+  run.report.notes.push(
+    `${EVM_NETWORK} scan RPC calls per cycle, ${evmWallets} vs 1 watched wallets (${evmScanSmall} open orders each): ` +
+      `no new payment ${versus(small.idle, many.idle)}, one payment by tag ${versus(small.paid, many.paid)}; ` +
+      `${evmWalletsMore} wallets: ${most.idle} and ${most.paid}`,
+  );
+}
+
+/** `count` new wallets, each with `perWallet` open orders (one through the API, the rest inserted). */
+async function openWallets(run: EvmScanRun, count: number, perWallet: number): Promise<Order | undefined> {
+  const opened: Order[] = [];
+  for (let i = 0; i < count; i++)
+    opened.push(
+      ...(await createOrders(run.ctx, 1, await addEvmWallet(run.ctx, `evm scan ${++run.walletsAdded}`))),
+    );
+  await insertOrders(run.ctx, {
+    template: opened.map((o) => o.reference),
+    count: perWallet - 1,
+    status: 'PENDING',
+    baseUnits: 600_000_000n,
+  });
+  /** The API-made order of the wallet in the middle, to pay. */
+  return opened[Math.floor(opened.length / 2)];
+}
+
+/** Orders open on the EVM network, and the wallets they are to. */
+async function openOnNetwork(ctx: Ctx): Promise<{ orders: number; wallets: number }> {
+  const [row] = await ctx.server.deps.db.sequelize.query<{ orders: number; wallets: number }>(
+    `SELECT count(*)::int AS orders, count(DISTINCT recipient)::int AS wallets FROM orders
+      WHERE network = :network AND status IN ('PENDING', 'CONFIRMING', 'UNDERPAID')`,
+    { type: QueryTypes.SELECT, replacements: { network: EVM_NETWORK } },
+  );
+  return { orders: row?.orders ?? 0, wallets: row?.wallets ?? 0 };
+}
+
+/**
+ * One scan cycle after the cursor caught up: with `pay`, one new payment nobody reports, else
+ * none; either way the same number of new final blocks to read. Timed, with its RPC calls, which
+ * it returns.
+ */
+async function measuredScan(run: EvmScanRun, pay?: Payment): Promise<number> {
+  const { ctx, evm } = run;
+  await scan(ctx); // the cursor is up to date
+  const open = await openOnNetwork(ctx);
+  await payOrWait(run, pay);
+  evm.chain.resetRpcCalls();
+  const { value: found, ms } = await timed(() => scan(ctx));
+  const calls = { ...evm.chain.rpcCalls };
+  const expected = pay ? 1 : 0;
+  const paid = pay?.order ? await countPaid(ctx, [pay.order.reference]) : 0;
+  if (found !== expected || paid !== expected)
+    throw new Error(`scan-payments found ${found} payment(s), not ${expected}; ${paid} order(s) PAID`);
+  const how = !pay ? 'no new payment' : pay.tagged ? 'one payment, by tag' : 'one payment, by amount, no tag';
+  const where = `${open.orders} open orders, ${open.wallets} wallet${open.wallets === 1 ? '' : 's'}`;
+  run.report.rows.push({ name: `${EVM_NETWORK} scan-payments, ${where}, ${how}`, count: 1, totalMs: ms });
+  run.report.notes.push(
+    `${EVM_NETWORK} scan, ${where} (${how}): RPC calls ${callsByMethod(calls)} (${totalCalls(calls)})`,
+  );
+  return totalCalls(calls);
+}
+
+/** Sends `pay` and mines it final, or mines as many blocks without a payment. */
+async function payOrWait(run: EvmScanRun, pay: Payment | undefined): Promise<void> {
+  const { evm } = run;
+  if (!pay) return evm.chain.mine(EVM_CONFIRMATIONS + 1);
+  if (!pay.order) throw new Error('no order to pay');
+  await evm.chain.transfer({
+    from: run.payer,
+    token: evm.usdt,
+    to: getAddress(pay.order.recipient),
+    units: parseUnits(pay.order.amount),
+    dataSuffix: pay.tagged ? evmTag(pay.order.reference) : undefined,
+  });
+  await evm.chain.mine(EVM_CONFIRMATIONS);
+}

@@ -1,0 +1,96 @@
+import { parseArgs } from 'node:util';
+import { errorMessage } from './lib/cleanup';
+
+/** The parts `--only` picks from; a group names several. */
+export const PARTS = [
+  'orders',
+  'listing',
+  'qr',
+  'payments',
+  'scan',
+  'webhooks',
+  'evm-payments',
+  'evm-scan',
+  'wakeups',
+  'request-path',
+] as const;
+export type Part = (typeof PARTS)[number];
+const PART_GROUPS: Record<string, Part[]> = {
+  solana: ['payments', 'scan'],
+  evm: ['evm-payments', 'evm-scan'],
+};
+
+/** The request-path part's run length; the environment variables are the older way to set them. */
+export type RequestPathOptions = { seconds: number; rounds: number; depthRows: number };
+
+export type Options = { parts: Set<Part>; requestPath: RequestPathOptions };
+
+const USAGE = `npm run bench [-- options]
+  --only <parts>       a comma list of parts (default: every part):
+                         ${PARTS.join(', ')},
+                         or the groups ${Object.keys(PART_GROUPS).join(', ')}
+  --seconds <s>        request-path: seconds of load per measurement (BENCH_SECONDS, default 5)
+  --rounds <n>         request-path: rounds of each route against its baseline (BENCH_ROUNDS, default 3)
+  --depth-rows <n>     request-path: orders of one merchant for the pages at depth, at least 100
+                       (BENCH_DEPTH_ROWS, default 100000)
+  --help               this text`;
+
+/** The options given, or the exit code once the usage was printed (--help) or an error said why not. */
+export function parseOptions(args: string[]): Options | { exitCode: number } {
+  try {
+    const { values } = parseArgs({
+      args,
+      options: {
+        only: { type: 'string' },
+        seconds: { type: 'string' },
+        rounds: { type: 'string' },
+        'depth-rows': { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    });
+    if (values.help) {
+      console.log(USAGE);
+      return { exitCode: 0 };
+    }
+    const requestPath = {
+      seconds: wholeAtLeast('--seconds', values.seconds ?? process.env.BENCH_SECONDS ?? '5', 1),
+      rounds: wholeAtLeast('--rounds', values.rounds ?? process.env.BENCH_ROUNDS ?? '3', 1),
+      depthRows: wholeAtLeast(
+        '--depth-rows',
+        values['depth-rows'] ?? process.env.BENCH_DEPTH_ROWS ?? '100000',
+        100,
+      ),
+    };
+    return { parts: selectedParts(values.only), requestPath };
+  } catch (error) {
+    console.error(errorMessage(error));
+    return { exitCode: 2 };
+  }
+}
+
+/** A whole number of at least `min` (autocannon averages req/s over whole seconds). */
+function wholeAtLeast(option: string, text: string, min: number): number {
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < min)
+    throw new Error(`${option}: a whole number of at least ${min}, not "${text}"`);
+  return value;
+}
+
+/** The parts `--only` names (every part without it). */
+function selectedParts(only: string | undefined): Set<Part> {
+  if (only === undefined) return new Set(PARTS);
+  const parts = new Set<Part>();
+  for (const name of only.split(',').map((p) => p.trim().toLowerCase())) {
+    const group = Object.hasOwn(PART_GROUPS, name)
+      ? PART_GROUPS[name]
+      : PARTS.includes(name as Part)
+        ? [name as Part]
+        : undefined;
+    if (!group)
+      throw new Error(
+        `Unknown part "${name}" in --only: one of ${[...PARTS, ...Object.keys(PART_GROUPS)].join(', ')}`,
+      );
+    group.forEach((part) => parts.add(part));
+  }
+  return parts;
+}

@@ -1,0 +1,168 @@
+import fs from 'node:fs';
+import { PublicKey } from '@solana/web3.js';
+import { getAddress, type Address } from 'viem';
+import type { z } from 'zod';
+import type { ZLoginResponse } from '../contract';
+import {
+  createMerchant,
+  freePort,
+  loadConfig,
+  startLocalEvm,
+  startLocalSolana,
+  startServer,
+  type LocalEvm,
+  type LocalSolana,
+} from '../test/support/harness';
+import { createApi, type Api } from './api';
+import { addEvmWallet, addWallet, amountSequence } from './fixtures';
+import type { Cleanup } from './lib/cleanup';
+import { progress } from './lib/progress';
+import { makeRunFolder, removeAbandonedRuns, stopLeftoverPostgres } from './run-folder';
+import { EVM_CHAIN_ID, EVM_CONFIRMATIONS, EVM_NETWORK, SIZES } from './settings';
+
+const PASSWORD = 'bench-password-123';
+/** Never contacted in these runs (networks not benchmarked, rates, messenger): a closed local port all the same. */
+const CLOSED = 'http://127.0.0.1:9';
+
+export type RunningServer = Awaited<ReturnType<typeof startServer>>;
+
+export type Wallet = { id: string; owner: PublicKey };
+/** A receiving wallet on the EVM network (no key: nothing is ever sent from it). */
+export type EvmWallet = { id: string; address: Address };
+
+export type EvmCtx = {
+  chain: LocalEvm;
+  /** The USDT stand-in (6 decimals), checksummed. */
+  usdt: Address;
+  /** The merchant's main EVM receiving wallet. */
+  wallet: EvmWallet;
+};
+
+export type Ctx = {
+  server: RunningServer;
+  chain: LocalSolana;
+  mint: PublicKey;
+  /** The local EVM chain, when an EVM part runs. */
+  evm?: EvmCtx;
+  api: Api;
+  merchantId: string;
+  /** The merchant's bearer token. */
+  token: string;
+  /** The merchant's main receiving wallet. */
+  wallet: Wallet;
+  /** Distinct order amounts (0.01 apart), so no order is nudged to stay unique among open ones. */
+  nextAmount: () => string;
+  addCleanup: Cleanup['add'];
+};
+
+type Chains = { chain: LocalSolana; mint: PublicKey; evm?: { chain: LocalEvm; usdt: Address } };
+
+/**
+ * Everything on 127.0.0.1, all of it registered with `cleanup` as it starts: a run folder, the
+ * local chains, the server on an embedded PostgreSQL (background jobs off), a merchant logged in
+ * with its receiving wallets.
+ */
+export async function setUp(cleanup: Cleanup, opts: { evm: boolean }): Promise<Ctx> {
+  const dataDir = await prepareRunFolder(cleanup);
+  const chains = await startChains(cleanup, opts);
+  const server = await startBenchServer(cleanup, dataDir, chains);
+  const ctx = await logInMerchant(server, chains, cleanup);
+  ctx.wallet = await addWallet(ctx, 'main');
+  if (chains.evm) ctx.evm = { ...chains.evm, wallet: await addEvmWallet(ctx, 'evm main') };
+  return ctx;
+}
+
+async function prepareRunFolder(cleanup: Cleanup): Promise<string> {
+  const abandoned = await removeAbandonedRuns();
+  if (abandoned > 0) progress(`removed ${abandoned} folder(s) left by interrupted runs`);
+  const dataDir = makeRunFolder();
+  cleanup.add('temporary folder', async () =>
+    fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 5 }),
+  );
+  cleanup.add('leftover PostgreSQL', () => stopLeftoverPostgres(dataDir));
+  return dataDir;
+}
+
+async function startChains(cleanup: Cleanup, opts: { evm: boolean }): Promise<Chains> {
+  progress('starting the local Solana chain');
+  const chain = await startLocalSolana();
+  cleanup.add('local Solana chain', () => chain.stop());
+  const mint = await chain.createMint();
+  if (!opts.evm) return { chain, mint };
+
+  progress(`starting the local EVM chain (a Hardhat node, chain id ${EVM_CHAIN_ID})`);
+  const evmChain = await startLocalEvm({ chainId: EVM_CHAIN_ID });
+  cleanup.add('local EVM chain', () => evmChain.stop());
+  return { chain, mint, evm: { chain: evmChain, usdt: getAddress(await evmChain.deployToken()) } };
+}
+
+/** The EVM settings: the benchmarked network on the local chain when it runs; closed ports otherwise. */
+function evmEnv(evm: Chains['evm']): Record<string, string> {
+  return {
+    POLYGON_RPC_URL: CLOSED,
+    ETHEREUM_RPC_URL: CLOSED,
+    ...(evm && {
+      [`${EVM_NETWORK}_RPC_URL`]: evm.chain.url,
+      [`USDT_CONTRACT_${EVM_NETWORK}`]: evm.usdt,
+      [`${EVM_NETWORK}_CHAIN_ID`]: String(EVM_CHAIN_ID),
+      [`${EVM_NETWORK}_CONFIRMATIONS`]: String(EVM_CONFIRMATIONS),
+    }),
+  };
+}
+
+async function startBenchServer(cleanup: Cleanup, dataDir: string, chains: Chains): Promise<RunningServer> {
+  progress(`starting the server on an embedded PostgreSQL in ${dataDir}`);
+  const port = await freePort();
+  // Only what is given here: never the caller's environment (DATABASE_URL could be a real database).
+  const config = loadConfig({
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    // Out of the measurements' way: the merchant's API per second, the payer's routes per minute.
+    API_RATE_LIMIT_PER_SECOND: '1000000',
+    PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
+    JOBS_ENABLED: 'false',
+    JOB_BATCH_SIZE: String(SIZES.jobBatch),
+    SOLANA_RPC_URL: chains.chain.url,
+    USDT_MINT_SOLANA: chains.mint.toBase58(),
+    ...evmEnv(chains.evm),
+    FX_PROVIDER: 'static',
+    FX_COINBASE_URL: CLOSED,
+    MESSENGER_API_BASE_URL: CLOSED,
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+  });
+  // Registered before it is up: interrupted while starting, the cleanup waits for the start to
+  // settle (the database may be half-way through initdb) and stops what started.
+  const starting = startServer(config);
+  cleanup.add('server', async () => (await starting.catch(() => null))?.stop());
+  return starting;
+}
+
+/** A merchant made with the service's own call, logged in over HTTP; its wallets come next. */
+async function logInMerchant(server: RunningServer, chains: Chains, cleanup: Cleanup): Promise<Ctx> {
+  const api = createApi(server.url);
+  const email = 'bench@stablepay.local';
+  const merchant = await createMerchant(server.deps.db.models, {
+    email,
+    password: PASSWORD,
+    name: 'Bench Shop',
+  });
+  const { token } = await api.json<z.infer<typeof ZLoginResponse>>('POST', '/auth/login', {
+    body: { email, password: PASSWORD },
+  });
+  return {
+    server,
+    chain: chains.chain,
+    mint: chains.mint,
+    api,
+    merchantId: merchant.id,
+    token,
+    wallet: { id: '', owner: PublicKey.default },
+    nextAmount: amountSequence('10.00'),
+    addCleanup: cleanup.add,
+  };
+}
