@@ -6,8 +6,13 @@ import type { PathMerchant } from './merchant';
 import type { PathRow } from './report';
 import { JWT_SECRET, type PathStack } from './stack';
 
-type Baseline = 'insert' | 'read';
-const BASELINE_NAMES: Record<Baseline, string> = { insert: 'bare INSERT', read: 'bare HS256 + SELECT' };
+type Baseline = 'insert' | 'me' | 'order' | 'page';
+const BASELINE_NAMES: Record<Baseline, string> = {
+  insert: 'bare INSERT',
+  me: 'bare HS256, row in memory',
+  order: 'bare HS256 + SELECT 1',
+  page: 'bare HS256 + SELECT 20',
+};
 
 type Run = (connections: number) => Promise<Measured>;
 type Route = { route: string; baseline: Baseline; run: Run };
@@ -20,6 +25,7 @@ export function pathLoads(stack: PathStack, merchant: PathMerchant, seconds: num
   const { base, bareBase } = stack;
   const { auth, merchantId, amount } = merchant;
   const bareToken = jwt.sign({ sub: merchantId }, JWT_SECRET, { algorithm: 'HS256', expiresIn: '1h' });
+  const bareAuth = { authorization: `Bearer ${bareToken}` };
   const get = (url: string, headers: Record<string, string>) => (connections: number) =>
     load({ url, headers, connections, seconds });
   const post = (url: string, headers: Record<string, string>, body: () => string) => (connections: number) =>
@@ -29,19 +35,21 @@ export function pathLoads(stack: PathStack, merchant: PathMerchant, seconds: num
       insert: post(`${bareBase}/orders`, {}, () =>
         JSON.stringify({ merchantId, network: 'SOLANA', token: 'USDT', amount: amount() }),
       ),
-      read: get(`${bareBase}/me`, { authorization: `Bearer ${bareToken}` }),
+      me: get(`${bareBase}/me`, bareAuth),
+      order: get(`${bareBase}/orders/${merchant.firstReference}`, bareAuth),
+      page: get(`${bareBase}/orders`, bareAuth),
     },
     routes: [
       { route: 'POST /orders', baseline: 'insert', run: post(`${base}/orders`, auth, merchant.orderBody) },
-      { route: 'GET /users/me', baseline: 'read', run: get(`${base}/users/me`, auth) },
+      { route: 'GET /users/me', baseline: 'me', run: get(`${base}/users/me`, auth) },
       {
         route: 'GET /orders/{reference}',
-        baseline: 'read',
+        baseline: 'order',
         run: get(`${base}/orders/${merchant.firstReference}`, auth),
       },
       {
         route: 'GET /users/me/orders (20)',
-        baseline: 'read',
+        baseline: 'page',
         run: get(`${base}/users/me/orders?per_page=20`, auth),
       },
     ],
