@@ -31,9 +31,18 @@ export const eventBody = (id: string, type: EventType, at: Date, data: Record<st
  * for each row `targets` selects (event_id, channel, target) whose event was appended, and the
  * wake-up of every instance's senders when there is a task (delivered on commit). The statement's
  * final SELECT must include `woken` (a one-value expression): PostgreSQL runs an unreferenced
- * SELECT expression not at all.
+ * SELECT expression not at all. `targets` null: the caller knows there are none, and the statement
+ * does not touch event_deliveries at all (each table a statement writes costs its start-up).
  */
-export function appendEventsSql(events: string, targets: string): { ctes: string; woken: string } {
+export function appendEventsSql(events: string, targets: string | null): { ctes: string; woken: string } {
+  if (targets === null)
+    return {
+      ctes: `appended_events AS (
+               INSERT INTO events (id, order_id, merchant_id, type, body, created_at)
+               SELECT id, order_id, merchant_id, type, body, at FROM (${events}) AS new_event
+               RETURNING id, created_at)`,
+      woken: '0',
+    };
   return {
     ctes: `appended_events AS (
              INSERT INTO events (id, order_id, merchant_id, type, body, created_at)

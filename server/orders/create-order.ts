@@ -7,7 +7,7 @@ import { eventBody, newEventId } from '../events/append-events';
 import { formatUnits } from '../lib/decimal';
 import { deliveryTargets } from './delivery-targets';
 import { findReplay, requestHash, type IdempotencyScope } from './idempotency';
-import type { CreatedOrder, NewOrderRow } from './insert-created-order';
+import type { CreatedOrder, NewOrderRow } from './created-order';
 import { newReference } from './new-reference';
 import { presentOrder } from './present-order';
 import { priceOrder } from './price-order';

@@ -2,7 +2,8 @@ import type { Config } from '../config';
 import type { Database } from '../db/database';
 import type { Metrics } from '../lib/metrics';
 import { createWriteBatcher } from '../lib/write-batcher';
-import { insertCreatedOrders, type CreatedOrder, type InsertOutcome } from './insert-created-order';
+import type { CreatedOrder, InsertOutcome } from './created-order';
+import { insertCreatedOrders } from './insert-created-order';
 
 /** Orders written by one statement at most: beyond this, the statement's size outgrows the gain. */
 const MAX_BATCH = 32;

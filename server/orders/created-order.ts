@@ -1,0 +1,128 @@
+import type { DeliveryTarget } from '../events/append-events';
+import type { IdempotencyScope } from './idempotency';
+import type { OrderView } from './present-order';
+
+/** A new order's row: every column but the identity, written as it is (no column left to a default). */
+export type NewOrderRow = Omit<OrderView, 'id'>;
+
+/** A new order and what is written with it: its first audit entry, its order.created event and delivery tasks. */
+export type CreatedOrder = {
+  order: NewOrderRow;
+  audit: Record<string, unknown>;
+  /** The order.created event; its body presents `order`, the row as written. */
+  event: { id: string; body: string };
+  targets: DeliveryTarget[];
+  /**
+   * Checked by the statement itself, whatever the caller read before: the token's version is
+   * still the merchant's (no order under a token a password change ended). The wallet is checked
+   * to be still in use too.
+   */
+  tokenVersion: number;
+  /** Reserves the order's amount with it (the common case: the price's amount is free). */
+  reservation?: { heldUntil: Date };
+  /** Claims the Idempotency-Key (the order's merchant's) with the response already in it. */
+  idempotency?: { scope: IdempotencyScope; response: { status: number; body: unknown } };
+};
+
+export type InsertOutcome =
+  { inserted: true; orderId: string } | { inserted: false; blockedBy: 'amount' | 'key' | 'token' | 'wallet' };
+
+export type SqlType = 'text' | 'uuid' | 'bigint' | 'boolean' | 'int' | 'jsonb' | 'timestamptz';
+
+/** Every column of a new order with its type: a field added to orders must be added here to compile. */
+const ORDER_COLUMNS: { [K in keyof NewOrderRow]-?: SqlType } = {
+  reference: 'text',
+  merchantId: 'uuid',
+  walletId: 'uuid',
+  network: 'text',
+  token: 'text',
+  tokenMint: 'text',
+  recipient: 'text',
+  amountUnits: 'bigint',
+  amountReceivedUnits: 'bigint',
+  amountUnique: 'boolean',
+  amountRefundedUnits: 'bigint',
+  quoteCurrency: 'text',
+  quoteUnits: 'bigint',
+  fxRate: 'text',
+  fxSource: 'text',
+  quotedAt: 'timestamptz',
+  status: 'text',
+  description: 'text',
+  metadata: 'jsonb',
+  webhookUrl: 'text',
+  returnUrl: 'text',
+  messengerChatId: 'text',
+  txId: 'text',
+  paidAt: 'timestamptz',
+  paidLate: 'boolean',
+  expiresAt: 'timestamptz',
+  createdAt: 'timestamptz',
+  updatedAt: 'timestamptz',
+};
+
+/** What each new order brings to its statement beside its row. */
+type Extras = {
+  tokenVersion: number;
+  reserve: boolean;
+  heldUntil: Date | null;
+  audit: Record<string, unknown>;
+  eventId: string;
+  eventBody: string;
+  idemKey: string | null;
+  idemHash: string | null;
+  idemStatus: number | null;
+  idemBody: unknown;
+};
+const EXTRA_COLUMNS: { [K in keyof Extras]-?: SqlType } = {
+  tokenVersion: 'int',
+  reserve: 'boolean',
+  heldUntil: 'timestamptz',
+  audit: 'jsonb',
+  eventId: 'text',
+  eventBody: 'text',
+  idemKey: 'text',
+  idemHash: 'text',
+  idemStatus: 'int',
+  idemBody: 'jsonb',
+};
+
+export type InputRow = NewOrderRow & Extras;
+export type InputColumn = { name: keyof InputRow; column: string; type: SqlType };
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const columns = (types: Record<string, SqlType>) =>
+  Object.entries(types).map(([name, type]) => ({ name, column: snake(name), type }) as InputColumn);
+
+/** The order's own columns, in the statement's order. */
+export const ORDER_INPUT = columns(ORDER_COLUMNS);
+/** Every value a new order binds: its columns, then the extras. */
+export const INPUT = [...ORDER_INPUT, ...columns(EXTRA_COLUMNS)];
+
+/** A value as the statements bind it: bigints and JSON as their text, absent as NULL. */
+export function bound(value: unknown, type: SqlType): unknown {
+  if (value === undefined || value === null) return null;
+  if (type === 'bigint') return String(value);
+  if (type === 'jsonb') return JSON.stringify(value);
+  return value;
+}
+
+/** The values a new order binds, by name. */
+export function inputRow(created: CreatedOrder): InputRow {
+  const claim = created.idempotency;
+  if (claim && claim.scope.merchantId !== created.order.merchantId)
+    throw new Error("an order claims its own merchant's Idempotency-Key");
+  // Fields assigned onto the row, not spread into a literal with more after it: V8's slow path.
+  return Object.assign({}, created.order, {
+    tokenVersion: created.tokenVersion,
+    reserve: created.reservation !== undefined,
+    heldUntil: created.reservation?.heldUntil ?? null,
+    audit: created.audit,
+    eventId: created.event.id,
+    eventBody: created.event.body,
+    idemKey: claim?.scope.key ?? null,
+    idemHash: claim?.scope.requestHash ?? null,
+    idemStatus: claim?.response.status ?? null,
+    idemBody: claim?.response.body ?? null,
+  });
+}
