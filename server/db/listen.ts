@@ -4,13 +4,28 @@ type Log = { warn(obj: object, msg: string): void };
 
 export type Listener = { stop(): Promise<void> };
 
+/** The bounds every connection of the service opens with (server/db/database.ts connectionLimits). */
+export type ConnectionLimits = {
+  connectionTimeoutMillis: number;
+  statement_timeout: number;
+  query_timeout: number;
+  idle_in_transaction_session_timeout: number;
+  keepAlive: boolean;
+};
+
+/** How often a listening connection proves it still reaches the server. */
+const HEARTBEAT_MS = 1000;
+
 /**
  * LISTEN on a connection of its own, reconnecting after a loss. `onState(true)` once LISTEN is in
  * place, `onState(false)` when the connection is lost: notifications sent meanwhile are missed,
- * so whoever relies on them must not trust what they remembered in between.
+ * so whoever relies on them must not trust what they remembered in between. A connection that
+ * stops answering without closing (a partition drops packets, no reset) is noticed by a heartbeat
+ * that must come back within the connect timeout: it counts as lost.
  */
 export function listen(opts: {
   url: string;
+  limits: ConnectionLimits;
   channel: string;
   onMessage: (payload: string) => void;
   onState?: (live: boolean) => void;
@@ -21,6 +36,7 @@ export function listen(opts: {
   let client: pg.Client | null = null;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
 
   const lost = (next: pg.Client) => {
     void next.end().catch(() => {});
@@ -31,7 +47,7 @@ export function listen(opts: {
     schedule();
   };
   const connect = async () => {
-    const next = new pg.Client({ connectionString: opts.url });
+    const next = new pg.Client({ connectionString: opts.url, ...opts.limits });
     next.on('notification', (message) => opts.onMessage(message.payload ?? ''));
     next.on('error', (err) => {
       opts.log.warn({ err: err.message }, `${opts.what} lost its connection`);
@@ -46,11 +62,30 @@ export function listen(opts: {
       if (stopped) return void next.end().catch(() => {});
       client = next;
       opts.onState?.(true);
+      beat(next);
     } catch (err) {
       opts.log.warn({ err: (err as Error).message }, `${opts.what} cannot connect; retrying`);
       void next.end().catch(() => {});
       schedule();
     }
+  };
+  const beat = (current: pg.Client) => {
+    clearInterval(heartbeat);
+    heartbeat = setInterval(() => {
+      if (client !== current) return clearInterval(heartbeat);
+      let timer: NodeJS.Timeout | undefined;
+      const silence = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('no answer in time')), opts.limits.connectionTimeoutMillis);
+      });
+      Promise.race([current.query('SELECT 1'), silence])
+        .catch((err: Error) => {
+          if (client !== current) return;
+          opts.log.warn({ err: err.message }, `${opts.what} stopped answering`);
+          lost(current);
+        })
+        .finally(() => clearTimeout(timer));
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
   };
   const schedule = () => {
     if (stopped || retry) return;
@@ -65,6 +100,7 @@ export function listen(opts: {
     async stop() {
       stopped = true;
       clearTimeout(retry);
+      clearInterval(heartbeat);
       const last = client;
       client = null;
       if (last) opts.onState?.(false);

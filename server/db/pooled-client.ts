@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Sequelize } from 'sequelize';
+import { isDatabaseUnavailable } from './is-database-unavailable';
 
 /**
  * The one place that uses a connection of Sequelize's pool directly: named prepared statements
@@ -14,11 +15,18 @@ export async function withPooledClient<T>(
 ): Promise<T> {
   const manager = sequelize.connectionManager;
   const connection = await manager.getConnection({ type: 'write' });
+  let broken = false;
   try {
     if (!(connection instanceof pg.Client))
       throw new Error("Sequelize's pool handed out something other than a pg.Client");
     return await use(connection);
+  } catch (error) {
+    // A connection that failed under a query (cut, or silent past its timeout) is not given back:
+    // the next statement would queue behind the one that never answered.
+    broken = isDatabaseUnavailable(error);
+    throw error;
   } finally {
-    manager.releaseConnection(connection);
+    if (broken) await manager.destroyConnection(connection).catch(() => {});
+    else manager.releaseConnection(connection);
   }
 }

@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { JOB_NAMES, type JobName } from '../lib/job-names';
 import type { Logger } from '../lib/logger';
+import type { Database } from './database';
 import { listen, type Listener } from './listen';
 
 /**
@@ -18,9 +19,14 @@ export async function wakeJob(sequelize: Sequelize, transaction: Transaction, jo
 }
 
 /** Every instance's wake-up listener; the schedule still runs while it reconnects. */
-export function listenForWakeUps(url: string, onWake: (job: JobName) => void, logger: Logger): Listener {
+export function listenForWakeUps(
+  db: Pick<Database, 'url' | 'limits'>,
+  onWake: (job: JobName) => void,
+  logger: Logger,
+): Listener {
   return listen({
-    url,
+    url: db.url,
+    limits: db.limits,
     channel: WAKE_CHANNEL,
     onMessage: (payload) => {
       const job = JOB_NAMES.find((name) => name === payload);

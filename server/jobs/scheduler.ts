@@ -69,7 +69,7 @@ export function startJobs(deps: Deps, jobs: Job[]): JobRunner {
   const listener =
     mine.length > 0
       ? listenForWakeUps(
-          deps.db.url,
+          deps.db,
           (name) => {
             const job = mine.find((j) => j.name === name);
             if (job) trigger(job);

@@ -1,21 +1,33 @@
 import net from 'node:net';
 
 /**
- * A TCP proxy in front of a real server (PostgreSQL, say): `cut()` drops every connection and
- * refuses new ones, as an outage would; `restore()` listens again on the same port.
+ * A TCP relay in front of a real server (PostgreSQL, say), to break the way between them:
+ * - `cut()` drops every connection and refuses new ones, as a stopped host would; `restore()`
+ *   listens again on the same port;
+ * - `reset()` ends every connection with a TCP reset (RST), as a middlebox that forgets them;
+ * - `partition()` stops forwarding in both directions without closing anything, and holds new
+ *   connections unanswered, as a network that drops packets does; `heal()` forwards again,
+ *   everything held included.
  */
 export async function startTcpProxy(target: { host: string; port: number }) {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
+  const pairs = new Set<{ client: net.Socket; upstream: net.Socket | null }>();
+  let partitioned = false;
+
+  const join = (pair: { client: net.Socket; upstream: net.Socket | null }) => {
     const upstream = net.connect(target.port, target.host);
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s));
-      s.on('error', () => s.destroy());
-    }
-    client.pipe(upstream).pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
+    pair.upstream = upstream;
+    upstream.on('error', () => upstream.destroy());
+    upstream.on('close', () => pair.client.destroy());
+    pair.client.on('close', () => upstream.destroy());
+    pair.client.pipe(upstream).pipe(pair.client);
+  };
+  const server = net.createServer((client) => {
+    const pair = { client, upstream: null as net.Socket | null };
+    pairs.add(pair);
+    client.on('error', () => client.destroy());
+    client.on('close', () => pairs.delete(pair));
+    if (partitioned) client.pause();
+    else join(pair);
   });
   const listen = (port: number) =>
     new Promise<number>((resolve, reject) => {
@@ -23,18 +35,46 @@ export async function startTcpProxy(target: { host: string; port: number }) {
       server.listen(port, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port));
     });
   const port = await listen(0);
+  const close = () =>
+    server.listening ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+
   return {
     port,
     async cut() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const { client, upstream } of pairs) (client.destroy(), upstream?.destroy());
+      await close();
     },
     async restore() {
       await listen(port);
     },
+    reset() {
+      for (const { client, upstream } of pairs) (client.resetAndDestroy(), upstream?.resetAndDestroy());
+    },
+    partition() {
+      partitioned = true;
+      for (const { client, upstream } of pairs) {
+        client.unpipe();
+        upstream?.unpipe();
+        client.pause();
+        upstream?.pause();
+      }
+    },
+    heal() {
+      partitioned = false;
+      for (const pair of pairs) {
+        if (!pair.upstream) {
+          join(pair);
+          pair.client.resume();
+          continue;
+        }
+        pair.client.pipe(pair.upstream).pipe(pair.client);
+        pair.client.resume();
+        pair.upstream.resume();
+      }
+    },
     async stop() {
-      for (const s of sockets) s.destroy();
-      if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const { client, upstream } of pairs) (client.destroy(), upstream?.destroy());
+      await close();
     },
   };
 }

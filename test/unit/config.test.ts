@@ -48,6 +48,10 @@ describe('configuration', () => {
     ['JOBS', 'deliver-events,mine-bitcoin'],
     ['JOBS', 'all,none'],
     ['DATA_ENCRYPTION_KEY', 'too-short'],
+    ['DB_CONNECT_TIMEOUT_MS', 'soon'],
+    ['DB_ACQUIRE_TIMEOUT_MS', '0'],
+    ['DB_STATEMENT_TIMEOUT_MS', '-5'],
+    ['READY_TIMEOUT_MS', '1e9'],
   ])('a bad %s stops start-up with a message naming it', (name, value) => {
     let error: unknown;
     try {
@@ -95,5 +99,26 @@ describe('configuration', () => {
       'deliver-events',
     ]);
     expect(loadConfig({ JOBS_ENABLED: 'false' }).jobs.size).toBe(0); // the older spelling
+  });
+});
+
+describe('bounded waits on the database', () => {
+  it('default to a few seconds and reach every connection the service opens', async () => {
+    const { connectionLimits } = await import('../../server/db/database');
+    const config = loadConfig({});
+    expect([
+      config.DB_CONNECT_TIMEOUT_MS,
+      config.DB_ACQUIRE_TIMEOUT_MS,
+      config.DB_STATEMENT_TIMEOUT_MS,
+    ]).toEqual([3000, 3000, 5000]);
+    expect(
+      connectionLimits(loadConfig({ DB_CONNECT_TIMEOUT_MS: '700', DB_STATEMENT_TIMEOUT_MS: '2000' })),
+    ).toEqual({
+      connectionTimeoutMillis: 700,
+      statement_timeout: 2000,
+      query_timeout: 3000,
+      idle_in_transaction_session_timeout: 4000,
+      keepAlive: true,
+    });
   });
 });
