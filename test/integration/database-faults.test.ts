@@ -1,4 +1,3 @@
-import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOwnPostgres, type OwnPostgres } from '../support/own-postgres';
 import { startTcpProxy } from '../support/tcp-proxy';

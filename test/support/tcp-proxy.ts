@@ -41,14 +41,20 @@ export async function startTcpProxy(target: { host: string; port: number }) {
   return {
     port,
     async cut() {
-      for (const { client, upstream } of pairs) (client.destroy(), upstream?.destroy());
+      for (const { client, upstream } of pairs) {
+        client.destroy();
+        upstream?.destroy();
+      }
       await close();
     },
     async restore() {
       await listen(port);
     },
     reset() {
-      for (const { client, upstream } of pairs) (client.resetAndDestroy(), upstream?.resetAndDestroy());
+      for (const { client, upstream } of pairs) {
+        client.resetAndDestroy();
+        upstream?.resetAndDestroy();
+      }
     },
     partition() {
       partitioned = true;
@@ -73,7 +79,10 @@ export async function startTcpProxy(target: { host: string; port: number }) {
       }
     },
     async stop() {
-      for (const { client, upstream } of pairs) (client.destroy(), upstream?.destroy());
+      for (const { client, upstream } of pairs) {
+        client.destroy();
+        upstream?.destroy();
+      }
       await close();
     },
   };
