@@ -50,7 +50,7 @@ export class ApiError extends Error {
   static databaseUnavailable(retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS) {
     return new ApiError(
       ErrorCode.UPSTREAM_UNAVAILABLE,
-      'The database cannot be reached: try again shortly',
+      'The database cannot be reached right now: try again shortly. An order or refund being created may or may not have been: repeat the request with the same Idempotency-Key and it is created once',
       undefined,
       { 'Retry-After': String(retryAfterSeconds) },
       503,

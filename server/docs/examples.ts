@@ -365,7 +365,8 @@ export function errorExample(status: number) {
     return {
       error: {
         code: ErrorCode.UPSTREAM_UNAVAILABLE,
-        message: 'The database cannot be reached: try again shortly',
+        message:
+          'The database cannot be reached right now: try again shortly. An order or refund being created may or may not have been: repeat the request with the same Idempotency-Key and it is created once',
       },
     };
   const code = (Object.keys(errorStatus) as Code[]).find((c) => errorStatus[c] === status);
