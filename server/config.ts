@@ -74,6 +74,9 @@ export const configSchema = z
     DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
     DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
     DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+    // A client that sends its request too slowly (headers, then the whole request) is answered 408.
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     READY_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
 
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
