@@ -1,0 +1,172 @@
+import { LRUCache } from 'lru-cache';
+import { QueryTypes, type Sequelize } from 'sequelize';
+
+/** The table every rate limit counts in (migration 0006). */
+const TABLE = 'rate_limits';
+
+/**
+ * How long an attempt refused while others of its key are being checked waits for one of them to
+ * settle, and how long it waits in all (while they keep settling: a burst of correct logins
+ * queues for the password checks, which cost tens of ms of CPU each).
+ */
+export const LOGIN_SETTLE_WAIT_MS = 3_000;
+export const LOGIN_WAIT_MAX_MS = 15_000;
+/** How often a waiting attempt looks at the store again (attempts on other instances settle there). */
+const LOGIN_POLL_MS = 100;
+/** An in-flight mark outlives any check; one left by an instance that died mid-check ends after this. */
+const IN_FLIGHT_TTL_MS = 60_000;
+
+const NOW_MS = `(extract(epoch FROM now()) * 1000)::bigint`;
+
+/** Takes a point of `key` when one is left (or its window has ended), and marks it in flight. */
+const TAKE = `
+  WITH taken AS (
+    INSERT INTO ${TABLE} AS r (key, points, expire) VALUES (:key, 1, ${NOW_MS} + :windowMs)
+    ON CONFLICT (key) DO UPDATE SET
+      points = CASE WHEN r.expire > ${NOW_MS} THEN r.points + 1 ELSE 1 END,
+      expire = CASE WHEN r.expire > ${NOW_MS} THEN r.expire ELSE EXCLUDED.expire END
+    WHERE r.expire IS NULL OR r.expire <= ${NOW_MS} OR r.points < :limit
+    RETURNING r.expire
+  ), flight AS (
+    INSERT INTO ${TABLE} AS f (key, points, expire)
+    SELECT :flightKey, 1, ${NOW_MS} + ${IN_FLIGHT_TTL_MS} FROM taken
+    ON CONFLICT (key) DO UPDATE SET
+      points = CASE WHEN f.expire > ${NOW_MS} THEN f.points + 1 ELSE 1 END,
+      expire = EXCLUDED.expire
+    RETURNING 1
+  )
+  SELECT expire::text AS expire FROM taken`;
+
+/** After a refusal (a statement of its own, so it sees every take committed before it). */
+const STATE = `
+  SELECT (r.expire - ${NOW_MS})::float8 AS ms_left,
+    COALESCE((SELECT f.points FROM ${TABLE} f WHERE f.key = :flightKey AND f.expire > ${NOW_MS}), 0)
+      AS in_flight
+  FROM (SELECT 1) AS one LEFT JOIN ${TABLE} r ON r.key = :key`;
+
+type Held = { key: string; expire: string };
+type Admission = { held: Held[] } | { retryAfterMs: number };
+
+/**
+ * Login attempts, counted in the rate_limits table under one key per counter (client and e-mail,
+ * client). Every attempt takes a point of each before the password is checked, so attempts sent
+ * at once cannot slip past the limit; a success gives its points back, so only failures count.
+ *
+ * An attempt that finds a counter full while attempts holding its points are still being checked
+ * (their number is kept in the store too, an in-flight mark per key) waits for them: a correct one
+ * will give its point back. It tries again as each attempt of this instance settles, and every
+ * LOGIN_POLL_MS for those of other instances; it gives up after LOGIN_SETTLE_WAIT_MS without any
+ * of them settling, or LOGIN_WAIT_MAX_MS in all. When nothing is in flight the counter's points are
+ * all failures, kept until its window ends: the answer is 429 with Retry-After the end of the
+ * window, and this instance remembers that until then (the store could not say otherwise), so a
+ * flood costs no database write per request. Retry-After is always the end of the window that
+ * refused: a login after it is never refused by that window again.
+ */
+export function createLoginAttempts(
+  sequelize: Sequelize,
+  counters: { prefix: string; limit: number }[],
+  windowMs: number,
+) {
+  const blockedUntil = new LRUCache<string, number>({ max: 10_000 });
+  const waiters = new Map<string, Set<() => void>>();
+  const flightKey = (key: string) => `login:in-flight:${key}`;
+
+  async function take(key: string, limit: number): Promise<string | null> {
+    const rows = await sequelize.query<{ expire: string }>(TAKE, {
+      type: QueryTypes.SELECT,
+      replacements: { key, limit, windowMs, flightKey: flightKey(key) },
+    });
+    return rows[0]?.expire ?? null;
+  }
+
+  async function state(key: string) {
+    const rows = await sequelize.query<{ ms_left: number | null; in_flight: number }>(STATE, {
+      type: QueryTypes.SELECT,
+      replacements: { key, flightKey: flightKey(key) },
+    });
+    return { msLeft: Number(rows[0]?.ms_left ?? 0), inFlight: Number(rows[0]?.in_flight ?? 0) };
+  }
+
+  /** An attempt is over: its in-flight marks go, and with `giveBack` its points (of their window). */
+  async function settle(held: Held[], giveBack: boolean) {
+    if (!held.length) return;
+    const replacements: Record<string, string | string[]> = { flights: held.map((h) => flightKey(h.key)) };
+    const points = held.map((h, i) => {
+      replacements[`k${i}`] = h.key;
+      replacements[`e${i}`] = h.expire;
+      return `(key = :k${i} AND expire = :e${i})`;
+    });
+    try {
+      await sequelize.query(
+        `UPDATE ${TABLE} SET points = GREATEST(points - 1, 0)
+         WHERE key IN (:flights)${giveBack ? ` OR ${points.join(' OR ')}` : ''}`,
+        { replacements },
+      );
+    } catch {
+      // The database is away: the marks end on their own; a success's point stays a failure.
+    } finally {
+      for (const { key } of held) for (const wake of waiters.get(key) ?? []) wake();
+    }
+  }
+
+  /** Until an attempt of `key` on this instance settles (true), or `ms` pass (false). */
+  function settledOrTimeout(key: string, ms: number) {
+    return new Promise<boolean>((resolve) => {
+      const set = waiters.get(key) ?? new Set();
+      waiters.set(key, set);
+      const done = (settled: boolean) => {
+        clearTimeout(timer);
+        set.delete(wake);
+        if (!set.size && waiters.get(key) === set) waiters.delete(key);
+        resolve(settled);
+      };
+      const wake = () => done(true);
+      const timer = setTimeout(() => done(false), ms);
+      set.add(wake);
+    });
+  }
+
+  /** Takes a point of each counter, all or none: the key refused, or what was taken. */
+  async function takeAll(keys: string[]): Promise<{ held: Held[]; refused?: string }> {
+    const held: Held[] = [];
+    for (const [i, key] of keys.entries()) {
+      const expire = await take(key, counters[i]!.limit);
+      if (expire === null) {
+        await settle(held, true);
+        return { held: [], refused: key };
+      }
+      held.push({ key, expire });
+    }
+    return { held };
+  }
+
+  /** `keys[i]` is counted by `counters[i]`. */
+  async function admit(keys: string[]): Promise<Admission> {
+    const full = keys.map((key, i) => `${counters[i]!.prefix}:${key}`);
+    const started = Date.now();
+    let patience = started + LOGIN_SETTLE_WAIT_MS;
+    let seen = -1;
+    for (;;) {
+      const now = Date.now();
+      const blocked = Math.max(0, ...full.map((key) => (blockedUntil.get(key) ?? 0) - now));
+      if (blocked > 0) return { retryAfterMs: blocked };
+      const { held, refused } = await takeAll(full);
+      if (refused === undefined) return { held };
+      const { msLeft, inFlight } = await state(refused);
+      if (inFlight === 0 && msLeft > 0) {
+        // Every point is a failure, kept until the window ends: nothing can change that before.
+        blockedUntil.set(refused, Date.now() + msLeft, { ttl: msLeft });
+        return { retryAfterMs: msLeft };
+      }
+      // Attempts that settle (here, or on another instance: the number in flight changes) are progress.
+      if (inFlight !== seen) patience = Date.now() + LOGIN_SETTLE_WAIT_MS;
+      seen = inFlight;
+      const left = Math.min(patience, started + LOGIN_WAIT_MAX_MS) - Date.now();
+      if (left <= 0) return { retryAfterMs: Math.max(msLeft, 1000) };
+      if (inFlight > 0 && (await settledOrTimeout(refused, Math.min(LOGIN_POLL_MS, left))))
+        patience = Date.now() + LOGIN_SETTLE_WAIT_MS;
+    }
+  }
+
+  return { admit, settle };
+}
