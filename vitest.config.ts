@@ -9,6 +9,10 @@ export const SLOW_SUITES = [
   'test/sdk/packaging.test.ts',
   // Not a process of its own, but 1,500 order creations: with the slow ones.
   'test/integration/unique-amounts.test.ts',
+  // 12,000 generated hostile requests over every route (under a minute on 2 cores).
+  'test/integration/fuzz.test.ts',
+  // A PostgreSQL of its own, stopped, partitioned and restarted under traffic.
+  'test/integration/database-faults.test.ts',
 ];
 
 export default defineConfig({

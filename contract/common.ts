@@ -25,10 +25,16 @@ export const ZDecimalAmount = z
 /** A decimal string as the server writes it (may be zero). */
 export const ZDecimalOut = z.string().regex(/^\d+(\.\d+)?$/);
 export const ZDateTime = z.string().datetime({ offset: true }).describe('ISO-8601 UTC time');
-export const ZFiatCurrency = z.string().regex(/^[A-Z]{3}$/, 'three upper-case letters, e.g. BRL');
+export const ZFiatCurrency = z
+  .string()
+  .max(3)
+  .regex(/^[A-Z]{3}$/, 'three upper-case letters, e.g. BRL');
 
 /** The Solana public key (base58) that identifies an order everywhere. */
-export const ZReference = z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be an order reference');
+export const ZReference = z
+  .string()
+  .max(44)
+  .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be an order reference');
 
 export const ZErrorDetail = z.object({
   path: z.string().describe('Where the problem is, e.g. body.amount or query.per_page'),

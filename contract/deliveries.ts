@@ -99,7 +99,10 @@ export const deliveriesContract = c.router(
         'Signs and sends the same event (same id and body) to the current target, records the attempt and returns it. A success ends any pending retries of that event. 404 for an unknown delivery id of this order.',
       metadata: merchantAuth,
       pathParams: ZReferenceParams.extend({
-        id: z.string().regex(/^[1-9]\d{0,17}$/, 'must be a delivery id'),
+        id: z
+          .string()
+          .max(18)
+          .regex(/^[1-9]\d{0,17}$/, 'must be a delivery id'),
       }),
       body: c.noBody(),
       // 409: the delivery cannot be sent yet (no webhook signing secret, say).

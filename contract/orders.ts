@@ -26,6 +26,7 @@ export const ZHttpUrl = z
 /** Telegram chat ids: a (possibly negative) integer or an @channel username. */
 export const ZMessengerChatId = z
   .string()
+  .max(33)
   .regex(/^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/, 'must be a numeric chat id or an @username');
 
 /** Size as JSON; anything that cannot be serialised (e.g. nested too deep) counts as too big. */
@@ -58,6 +59,7 @@ export const ZCreateOrderBody = z
     ),
     merchantWalletId: z
       .string()
+      .max(36)
       .uuid()
       .optional()
       .describe("Receiving wallet; default: the merchant's wallet for the network"),

@@ -37,6 +37,7 @@ export const ZProfile = z
 /** Telegram bot tokens look like `123456789:AA...` */
 export const ZBotToken = z
   .string()
+  .max(121)
   .regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'must be a bot token like 123456:ABC...');
 
 export const ZUpdateProfileBody = z
@@ -44,6 +45,7 @@ export const ZUpdateProfileBody = z
     full_name: z.string().trim().min(1).max(200).nullable(),
     phone: z
       .string()
+      .max(33)
       .regex(/^\+?[0-9 ()-]{5,32}$/, 'must be a phone number, e.g. +55 11 91234-5678')
       .refine((v) => (v.match(/\d/g) ?? []).length >= 5, 'must have at least 5 digits')
       .nullable(),

@@ -33,6 +33,7 @@ export const REFUND_ID_PATTERN = /^rf_[0-9a-f]{32}$/;
 export const ZRefundIdParams = z.object({
   refundId: z
     .string()
+    .max(35)
     .regex(REFUND_ID_PATTERN, 'must be a refund id (rf_ and 32 hex digits)')
     .describe('The refund id (rf_ and 32 hex digits)'),
 });

@@ -62,7 +62,7 @@ export const walletsContract = c.router(
       description:
         'Past orders keep their wallet. 409 while an order that can still be paid uses it (not PAID, and not expired past the late-payment window); 404 for an unknown wallet or one of another merchant.',
       metadata: merchantAuth,
-      pathParams: z.object({ wallet_id: z.string().uuid().describe('The wallet to remove') }),
+      pathParams: z.object({ wallet_id: z.string().max(36).uuid().describe('The wallet to remove') }),
       body: c.noBody(),
       responses: {
         204: c.noBody(),
