@@ -7,6 +7,7 @@ import { createCaches } from './db/caches';
 import { openDatabase } from './db/database';
 import type { Deps } from './deps';
 import { createRateProvider, rateFeeds } from './fx';
+import { answerClientError } from './http/client-errors';
 import { createLogger } from './lib/logger';
 import { createMetrics } from './lib/metrics';
 import { createSecretBox } from './lib/secret-box';
@@ -47,6 +48,7 @@ export async function startServer(config: Config, overrides: Partial<Deps> = {})
     },
     app,
   );
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());

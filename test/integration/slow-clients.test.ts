@@ -38,6 +38,9 @@ describe('slow clients', () => {
   it('headers that never finish: 408 within the headers timeout (and the check interval)', async () => {
     const { answer, ms } = await trickle(['GET /healthz HTTP/1.1\r\n', 'Host: x\r\n', 'X-A: 1\r\n'], 200);
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: { code: 'VALIDATION_ERROR', message: 'The request was not received in time' },
+    });
     expect(ms).toBeLessThan(600 + 1000 + 500);
   });
 
@@ -47,5 +50,17 @@ describe('slow clients', () => {
     const { answer, ms } = await trickle([head, '{"email":', '"a@b.c",'], 300);
     expect(answer).toMatch(/^HTTP\/1\.1 408/);
     expect(ms).toBeLessThan(1200 + 1000 + 500);
+  });
+
+  it('a malformed request or headers over 16 KB: the one error body, not a bare status', async () => {
+    const bad = await trickle(['GET /healthz HTTP/1.1\r\nHost x\r\n\r\n'], 10);
+    expect(bad.answer).toMatch(/^HTTP\/1\.1 400/);
+    expect(bad.answer).toContain('"code":"VALIDATION_ERROR"');
+    const huge = await trickle(
+      [`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`],
+      10,
+    );
+    expect(huge.answer).toMatch(/^HTTP\/1\.1 431/);
+    expect(huge.answer).toContain('"code":"VALIDATION_ERROR"');
   });
 });

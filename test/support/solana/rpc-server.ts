@@ -54,6 +54,8 @@ export class RpcServer {
     this.wsHttp = http.createServer((_req, res) => res.writeHead(426, { connection: 'close' }).end());
     this.wss = new WebSocketServer({ server: this.wsHttp });
     this.wss.on('connection', (socket) => this.onSocket(socket));
+    // A taken port surfaces on the HTTP server's listen (and is retried there), not as an uncaught error here.
+    this.wss.on('error', () => {});
     ledger.events.on('processed', (record) => this.notifySignature(record));
     ledger.events.on('finalized', (record) => this.notifySignature(record));
     ledger.events.on('slot', (slot) => this.notifySlot(slot));
