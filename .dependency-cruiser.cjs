@@ -81,7 +81,8 @@ module.exports = {
     {
       name: 'events-and-jobs-take-plain-data',
       severity: 'error',
-      comment: 'Domains use events and jobs, never the reverse: events and jobs take plain data or a function.',
+      comment:
+        'Domains use events and jobs, never the reverse: events and jobs take plain data or a function.',
       from: { path: under('events|jobs') },
       to: { path: under(`http|${DOMAINS}`) },
     },

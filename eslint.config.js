@@ -21,6 +21,7 @@ export default tseslint.config(
         URL: 'readonly',
         Buffer: 'readonly',
         require: 'readonly',
+        module: 'writable',
       },
     },
   },
