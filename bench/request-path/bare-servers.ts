@@ -3,7 +3,8 @@
  * least a Node stack can do for each kind of request, on the fast paths the service takes too
  * (statements prepared once per connection, an HS256 key made once). Run as a child process:
  *   tsx bench/request-path/bare-servers.ts <port> <databaseUrl> <jwtSecret>
- * - POST /orders: parse the JSON body, one INSERT of an order-sized row, answer it as JSON;
+ * - POST /orders: parse the JSON body, one INSERT of an order-sized row, answer it as JSON (with
+ *   `?unprepared`, the INSERT unnamed: the baseline of earlier runs, kept to compare with them);
  * - GET /me: the bearer token's merchant, answered from memory (the service keeps merchants in
  *   memory too, so the bare stack's fastest form of this request reads no database either);
  * - GET /orders/:reference: one SELECT of the merchant's order by reference, answered as stored;
@@ -62,10 +63,11 @@ const merchants = new Map<string, unknown>();
 
 const app = express();
 app.use(express.json({ limit: '100kb' }));
+/** `?unprepared`: the same INSERT parsed and planned each time, the baseline of runs before 2026-11-24. */
 app.post('/orders', async (req, res) => {
   const body = req.body as { merchantId: string; amount: string; network: string; token: string };
   const { rows } = await pool.query({
-    ...INSERT_ORDER,
+    ...(req.query.unprepared === undefined ? INSERT_ORDER : { text: INSERT_ORDER.text }),
     values: [
       randomBytes(32).toString('base64url'),
       body.merchantId,

@@ -6,9 +6,10 @@ import type { PathMerchant } from './merchant';
 import type { PathRow } from './report';
 import { JWT_SECRET, type PathStack } from './stack';
 
-type Baseline = 'insert' | 'me' | 'order' | 'page';
+type Baseline = 'insert' | 'unpreparedInsert' | 'me' | 'order' | 'page';
 const BASELINE_NAMES: Record<Baseline, string> = {
   insert: 'bare INSERT',
+  unpreparedInsert: 'bare INSERT, unprepared',
   me: 'bare HS256, row in memory',
   order: 'bare HS256 + SELECT 1',
   page: 'bare HS256 + SELECT 20',
@@ -26,21 +27,27 @@ export function pathLoads(stack: PathStack, merchant: PathMerchant, seconds: num
   const { auth, merchantId, amount } = merchant;
   const bareToken = jwt.sign({ sub: merchantId }, JWT_SECRET, { algorithm: 'HS256', expiresIn: '1h' });
   const bareAuth = { authorization: `Bearer ${bareToken}` };
+  const bareOrder = () => JSON.stringify({ merchantId, network: 'SOLANA', token: 'USDT', amount: amount() });
   const get = (url: string, headers: Record<string, string>) => (connections: number) =>
     load({ url, headers, connections, seconds });
   const post = (url: string, headers: Record<string, string>, body: () => string) => (connections: number) =>
     load({ url, method: 'POST', headers, body, connections, seconds });
   return {
     baselines: {
-      insert: post(`${bareBase}/orders`, {}, () =>
-        JSON.stringify({ merchantId, network: 'SOLANA', token: 'USDT', amount: amount() }),
-      ),
+      insert: post(`${bareBase}/orders`, {}, bareOrder),
+      unpreparedInsert: post(`${bareBase}/orders?unprepared`, {}, bareOrder),
       me: get(`${bareBase}/me`, bareAuth),
       order: get(`${bareBase}/orders/${merchant.firstReference}`, bareAuth),
       page: get(`${bareBase}/orders`, bareAuth),
     },
     routes: [
       { route: 'POST /orders', baseline: 'insert', run: post(`${base}/orders`, auth, merchant.orderBody) },
+      // Against the baseline of earlier runs (an unnamed INSERT), to compare with their figures.
+      {
+        route: 'POST /orders',
+        baseline: 'unpreparedInsert',
+        run: post(`${base}/orders`, auth, merchant.orderBody),
+      },
       { route: 'GET /users/me', baseline: 'me', run: get(`${base}/users/me`, auth) },
       {
         route: 'GET /orders/{reference}',

@@ -89,49 +89,30 @@ function paidKinds(work: Work): Line {
   };
 }
 
-function paidRows(findings: Findings, paidFacts: (OrderFacts | undefined)[]): Line[] {
-  const { fraction } = findings;
-  return [
-    fraction(
-      'paid orders PAID',
-      all(paidFacts, (f) => f.status === 'PAID'),
-      SIZES.paid,
-    ),
-    fraction(
-      '... exactly one payment.verified audit entry',
-      all(paidFacts, (f) => f.verified_audits === 1),
-      SIZES.paid,
-    ),
-    fraction(
-      '... exactly one VERIFIED claim, credited once',
-      all(paidFacts, (f) => f.verified_claims === 1 && f.amount_received_units === f.amount_units),
-      SIZES.paid,
-    ),
-    fraction(
-      '... exactly one order.paid event',
-      all(paidFacts, (f) => f.paid_events === 1),
-      SIZES.paid,
-    ),
-  ];
-}
+type Check = [label: string, holds: (facts: OrderFacts) => boolean];
 
-function expiredRows(findings: Findings, expFacts: (OrderFacts | undefined)[]): Line[] {
-  const { fraction } = findings;
-  return [
-    fraction(
-      'expiring orders EXPIRED',
-      all(expFacts, (f) => f.status === 'EXPIRED'),
-      SIZES.expiring,
-    ),
-    fraction(
-      '... exactly one status.changed to EXPIRED',
-      all(expFacts, (f) => f.expired_audits === 1),
-      SIZES.expiring,
-    ),
-    fraction(
-      '... exactly one order.expired event',
-      all(expFacts, (f) => f.expired_events === 1),
-      SIZES.expiring,
-    ),
-  ];
-}
+/** One line per check: the share of `facts` (out of `size` orders) it holds for. */
+const checkRows = (
+  findings: Findings,
+  facts: (OrderFacts | undefined)[],
+  size: number,
+  checks: Check[],
+): Line[] => checks.map(([label, holds]) => findings.fraction(label, all(facts, holds), size));
+
+const paidRows = (findings: Findings, paidFacts: (OrderFacts | undefined)[]) =>
+  checkRows(findings, paidFacts, SIZES.paid, [
+    ['paid orders PAID', (f) => f.status === 'PAID'],
+    ['... exactly one payment.verified audit entry', (f) => f.verified_audits === 1],
+    [
+      '... exactly one VERIFIED claim, credited once',
+      (f) => f.verified_claims === 1 && f.amount_received_units === f.amount_units,
+    ],
+    ['... exactly one order.paid event', (f) => f.paid_events === 1],
+  ]);
+
+const expiredRows = (findings: Findings, expFacts: (OrderFacts | undefined)[]) =>
+  checkRows(findings, expFacts, SIZES.expiring, [
+    ['expiring orders EXPIRED', (f) => f.status === 'EXPIRED'],
+    ['... exactly one status.changed to EXPIRED', (f) => f.expired_audits === 1],
+    ['... exactly one order.expired event', (f) => f.expired_events === 1],
+  ]);
