@@ -77,7 +77,8 @@ export function listen(opts: {
       const silence = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error('no answer in time')), opts.limits.connectionTimeoutMillis);
       });
-      Promise.race([current.query('SELECT 1'), silence])
+      // LISTEN again (a no-op for a channel already listened to): the session still shows what it does.
+      Promise.race([current.query(`LISTEN ${opts.channel}`), silence])
         .catch((err: Error) => {
           if (client !== current) return;
           opts.log.warn({ err: err.message }, `${opts.what} stopped answering`);
