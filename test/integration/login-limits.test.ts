@@ -1,12 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  TEST_PASSWORD,
-  expectErrorBody,
-  newMerchant,
-  startTestServer,
-  type ApiResponse,
-  type TestServer,
-} from '../support/test-server';
+import { TEST_PASSWORD, expectErrorBody, newMerchant, startTestServer } from '../support/test-server';
+import type { ApiResponse, TestServer } from '../support/test-server';
 
 /**
  * Logins sent at once: correct ones all get in, failures stay limited (at most
