@@ -1,4 +1,4 @@
-import { initContract } from '@ts-rest/core';
+import { initContract, isAppRouteOtherResponse, type AppRoute } from '@ts-rest/core';
 import { generateOpenApi } from '@ts-rest/open-api';
 import type { OpenAPIObject, OperationObject } from 'openapi3-ts';
 import type { ZodTypeAny } from 'zod';
@@ -42,6 +42,26 @@ function withExamples(operation: OperationObject, path: string): OperationObject
       examples?.responses[Number(status)] ??
       (error && solanaPay ? { ...error, message: error.error.message } : error);
     if (content && example !== undefined) content.example = example;
+  }
+  return operation;
+}
+
+/**
+ * Responses that are not JSON (images, HTML pages, Prometheus text) are declared in the contract
+ * with their media type (`c.otherResponse`), which @ts-rest/open-api drops: they would show as a
+ * status without a body. Each gets its media type and a string schema (binary for images).
+ */
+function withMediaTypes(operation: OperationObject, route: AppRoute): OperationObject {
+  for (const [status, declared] of Object.entries(route.responses)) {
+    if (!isAppRouteOtherResponse(declared)) continue;
+    const type = declared.contentType;
+    const schema =
+      type.startsWith('image/') && !type.includes('svg')
+        ? { type: 'string', format: 'binary' }
+        : { type: 'string' };
+    const response = (operation.responses as Record<string, Json>)[status] ?? { description: status };
+    response.content = { [type]: { schema } };
+    (operation.responses as Record<string, Json>)[status] = response;
   }
   return operation;
 }
@@ -194,14 +214,17 @@ export function generateOpenApiDocument(): OpenAPIObject {
       setOperationId: 'concatenated-path',
       operationMapper: (operation: OperationObject, route) =>
         withExamples(
-          {
-            ...operation,
-            // Merchant routes take the bearer token; public routes say explicitly that they need none.
-            security:
-              (route.metadata as { auth?: string } | undefined)?.auth === 'merchant'
-                ? [{ bearerAuth: [] }]
-                : [],
-          },
+          withMediaTypes(
+            {
+              ...operation,
+              // Merchant routes take the bearer token; public routes say explicitly that they need none.
+              security:
+                (route.metadata as { auth?: string } | undefined)?.auth === 'merchant'
+                  ? [{ bearerAuth: [] }]
+                  : [],
+            },
+            route,
+          ),
           route.path,
         ),
     },

@@ -4,7 +4,7 @@ import { contract } from '../../contract';
 import { ZodType, type ZodTypeAny } from 'zod';
 import { OPERATION_EXAMPLES } from '../../server/docs/examples';
 import { generateOpenApiDocument } from '../../server/docs/openapi';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { newMerchant, startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -111,6 +111,37 @@ describe('OpenAPI document', () => {
     expect(inline).toEqual([]);
     for (const name of Object.keys(schemas))
       expect(refs.has(`#/components/schemas/${name}`), name).toBe(true);
+  });
+
+  it('gives every answer with a body its media type, and the service answers with it', async () => {
+    const doc = generateOpenApiDocument();
+    for (const [path, operations] of Object.entries(doc.paths as Record<string, Record<string, Json>>))
+      for (const [method, op] of Object.entries(operations))
+        for (const [status, response] of Object.entries(op.responses as Record<string, Json>))
+          if (status !== '204') expect(response.content, `${method} ${path} ${status}`).toBeDefined();
+
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const order = await server.api('POST', '/orders', {
+      token: m.token,
+      body: { network: 'SOLANA', token: 'USDT', amount: '1' },
+    });
+    const reference = order.body.reference as string;
+    for (const [path, documented, headers] of [
+      ['/pay/{reference}/qr.png', '/pay/{reference}/qr.png', {}],
+      ['/pay/{reference}/qr.svg', '/pay/{reference}/qr.svg', {}],
+      ['/pay/icon.svg', '/pay/icon.svg', {}],
+      ['/checkout/{reference}', '/checkout/{reference}', { accept: 'text/html' }],
+      ['/metrics', '/metrics', {}],
+    ] as [string, string, Record<string, string>][]) {
+      const res = await fetch(`${server.url}${path.replace('{reference}', reference)}`, { headers });
+      expect(res.status, path).toBe(200);
+      const served = res.headers.get('content-type')!.split(';')[0];
+      const content = (doc.paths[documented]!.get.responses['200'] as Json).content as Json;
+      expect(
+        Object.keys(content).map((type) => type.split(';')[0]),
+        path,
+      ).toEqual([served]);
+    }
   });
 
   it('describes every operation', () => {
