@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { settlesWithin } from '../lib/settles-within';
 
 type Log = { warn(obj: object, msg: string): void };
 
@@ -73,18 +74,14 @@ export function listen(opts: {
     clearInterval(heartbeat);
     heartbeat = setInterval(() => {
       if (client !== current) return clearInterval(heartbeat);
-      let timer: NodeJS.Timeout | undefined;
-      const silence = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error('no answer in time')), opts.limits.connectionTimeoutMillis);
-      });
       // LISTEN again (a no-op for a channel already listened to): the session still shows what it does.
-      Promise.race([current.query(`LISTEN ${opts.channel}`), silence])
-        .catch((err: Error) => {
-          if (client !== current) return;
-          opts.log.warn({ err: err.message }, `${opts.what} stopped answering`);
+      void settlesWithin(current.query(`LISTEN ${opts.channel}`), opts.limits.connectionTimeoutMillis).then(
+        (answered) => {
+          if (answered || client !== current) return;
+          opts.log.warn({}, `${opts.what} stopped answering`);
           lost(current);
-        })
-        .finally(() => clearTimeout(timer));
+        },
+      );
     }, HEARTBEAT_MS);
     heartbeat.unref();
   };

@@ -35,19 +35,13 @@ export const eventBody = (id: string, type: EventType, at: Date, data: Record<st
  * does not touch event_deliveries at all (each table a statement writes costs its start-up).
  */
 export function appendEventsSql(events: string, targets: string | null): { ctes: string; woken: string } {
-  if (targets === null)
-    return {
-      ctes: `appended_events AS (
-               INSERT INTO events (id, order_id, merchant_id, type, body, created_at)
-               SELECT id, order_id, merchant_id, type, body, at FROM (${events}) AS new_event
-               RETURNING id, created_at)`,
-      woken: '0',
-    };
-  return {
-    ctes: `appended_events AS (
+  const appended = `appended_events AS (
              INSERT INTO events (id, order_id, merchant_id, type, body, created_at)
              SELECT id, order_id, merchant_id, type, body, at FROM (${events}) AS new_event
-             RETURNING id, created_at),
+             RETURNING id, created_at)`;
+  if (targets === null) return { ctes: appended, woken: '0' };
+  return {
+    ctes: `${appended},
            appended_deliveries AS (
              INSERT INTO event_deliveries (event_id, channel, target, next_attempt_at, created_at, updated_at)
              SELECT t.event_id, t.channel, t.target, e.created_at, e.created_at, e.created_at
@@ -59,11 +53,18 @@ export function appendEventsSql(events: string, targets: string | null): { ctes:
   };
 }
 
+/**
+ * The delivery tasks of one event (`eventId`, an SQL expression) for appendEventsSql: one per
+ * target, the targets bound as two arrays, $deliveryChannel and $deliveryTarget.
+ */
+export const oneEventTargetsSql = (eventId: string) =>
+  `SELECT ${eventId} AS event_id, channel, target
+     FROM unnest(CAST($deliveryChannel AS text[]), CAST($deliveryTarget AS text[])) AS d(channel, target)`;
+
 const APPEND_ONE = appendEventsSql(
   `SELECT CAST($id AS text) AS id, CAST($orderId AS bigint) AS order_id, CAST($merchantId AS uuid) AS merchant_id,
           CAST($type AS text) AS type, CAST($body AS text) AS body, CAST($at AS timestamptz) AS at`,
-  `SELECT CAST($id AS text) AS event_id, channel, target
-     FROM unnest(CAST($channels AS text[]), CAST($targets AS text[])) AS d(channel, target)`,
+  oneEventTargetsSql('CAST($id AS text)'),
 );
 const APPEND_ONE_STATEMENT = `WITH ${APPEND_ONE.ctes} SELECT ${APPEND_ONE.woken} AS woken`;
 
@@ -84,8 +85,8 @@ export async function appendEvent(
       type: event.type,
       body: event.body,
       at: event.at,
-      channels: event.targets.map((t) => t.channel),
-      targets: event.targets.map((t) => t.target),
+      deliveryChannel: event.targets.map((t) => t.channel),
+      deliveryTarget: event.targets.map((t) => t.target),
     },
     transaction,
   });

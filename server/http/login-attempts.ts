@@ -2,15 +2,15 @@ import { LRUCache } from 'lru-cache';
 import { QueryTypes, type Sequelize } from 'sequelize';
 
 /** The table every rate limit counts in (migration 0006). */
-const TABLE = 'rate_limits';
+export const RATE_LIMIT_TABLE = 'rate_limits';
 
 /**
  * How long an attempt refused while others of its key are being checked waits for one of them to
  * settle, and how long it waits in all (while they keep settling: a burst of correct logins
  * queues for the password checks, which cost tens of ms of CPU each).
  */
-export const LOGIN_SETTLE_WAIT_MS = 3_000;
-export const LOGIN_WAIT_MAX_MS = 15_000;
+const LOGIN_SETTLE_WAIT_MS = 3_000;
+const LOGIN_WAIT_MAX_MS = 15_000;
 /** How often a waiting attempt looks at the store again (attempts on other instances settle there). */
 const LOGIN_POLL_MS = 100;
 /** An in-flight mark outlives any check; one left by an instance that died mid-check ends after this. */
@@ -21,14 +21,14 @@ const NOW_MS = `(extract(epoch FROM now()) * 1000)::bigint`;
 /** Takes a point of `key` when one is left (or its window has ended), and marks it in flight. */
 const TAKE = `
   WITH taken AS (
-    INSERT INTO ${TABLE} AS r (key, points, expire) VALUES (:key, 1, ${NOW_MS} + :windowMs)
+    INSERT INTO ${RATE_LIMIT_TABLE} AS r (key, points, expire) VALUES (:key, 1, ${NOW_MS} + :windowMs)
     ON CONFLICT (key) DO UPDATE SET
       points = CASE WHEN r.expire > ${NOW_MS} THEN r.points + 1 ELSE 1 END,
       expire = CASE WHEN r.expire > ${NOW_MS} THEN r.expire ELSE EXCLUDED.expire END
     WHERE r.expire IS NULL OR r.expire <= ${NOW_MS} OR r.points < :limit
     RETURNING r.expire
   ), flight AS (
-    INSERT INTO ${TABLE} AS f (key, points, expire)
+    INSERT INTO ${RATE_LIMIT_TABLE} AS f (key, points, expire)
     SELECT :flightKey, 1, ${NOW_MS} + ${IN_FLIGHT_TTL_MS} FROM taken
     ON CONFLICT (key) DO UPDATE SET
       points = CASE WHEN f.expire > ${NOW_MS} THEN f.points + 1 ELSE 1 END,
@@ -40,9 +40,9 @@ const TAKE = `
 /** After a refusal (a statement of its own, so it sees every take committed before it). */
 const STATE = `
   SELECT (r.expire - ${NOW_MS})::float8 AS ms_left,
-    COALESCE((SELECT f.points FROM ${TABLE} f WHERE f.key = :flightKey AND f.expire > ${NOW_MS}), 0)
+    COALESCE((SELECT f.points FROM ${RATE_LIMIT_TABLE} f WHERE f.key = :flightKey AND f.expire > ${NOW_MS}), 0)
       AS in_flight
-  FROM (SELECT 1) AS one LEFT JOIN ${TABLE} r ON r.key = :key`;
+  FROM (SELECT 1) AS one LEFT JOIN ${RATE_LIMIT_TABLE} r ON r.key = :key`;
 
 type Held = { key: string; expire: string };
 type Admission = { held: Held[] } | { retryAfterMs: number };
@@ -98,7 +98,7 @@ export function createLoginAttempts(
     });
     try {
       await sequelize.query(
-        `UPDATE ${TABLE} SET points = GREATEST(points - 1, 0)
+        `UPDATE ${RATE_LIMIT_TABLE} SET points = GREATEST(points - 1, 0)
          WHERE key IN (:flights)${giveBack ? ` OR ${points.join(' OR ')}` : ''}`,
         { replacements },
       );

@@ -4,7 +4,7 @@ import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Sequelize } from 'sequelize';
 import { ErrorCode } from '../../contract';
 import type { Config } from '../config';
-import { createLoginAttempts } from './login-attempts';
+import { createLoginAttempts, RATE_LIMIT_TABLE } from './login-attempts';
 import { createSharedQuota } from './shared-quota';
 import { ApiError } from '../errors';
 
@@ -24,13 +24,11 @@ export type RateLimits = {
   refundAddress: RequestHandler;
 };
 
-const TABLE = 'rate_limits';
-
 function limiter(sequelize: Sequelize, keyPrefix: string, points: number, duration: number) {
   return new RateLimiterPostgres({
     storeClient: sequelize,
     storeType: 'sequelize',
-    tableName: TABLE,
+    tableName: RATE_LIMIT_TABLE,
     tableCreated: true, // by migration 0006
     keyPrefix,
     points,

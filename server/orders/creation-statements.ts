@@ -1,5 +1,5 @@
 import { appendAuditSql } from '../events/audit';
-import { appendEventsSql } from '../events/append-events';
+import { appendEventsSql, oneEventTargetsSql } from '../events/append-events';
 import { INPUT, ORDER_INPUT } from './created-order';
 import { claimKeysSql } from './idempotency';
 import { takeAmountsSql } from './unique-amount';
@@ -22,10 +22,6 @@ export type Shape = { reserve: boolean; claim: boolean; deliver: boolean };
 
 const param = (name: string, type: string) => `CAST($${name} AS ${type})`;
 const orderColumnList = ORDER_INPUT.map((c) => c.column).join(', ');
-const EVENT_TARGETS = (eventId: string) =>
-  `SELECT ${eventId} AS event_id, channel, target
-     FROM unnest(CAST($deliveryChannel AS text[]), CAST($deliveryTarget AS text[])) AS d(channel, target)`;
-
 /** One order: every value a parameter of its own. Answers one row. */
 function forOneOrder(shape: Shape): string {
   const v = (name: string) => param(name, INPUT.find((c) => c.name === name)!.type);
@@ -33,7 +29,7 @@ function forOneOrder(shape: Shape): string {
   const events = appendEventsSql(
     `SELECT ${v('eventId')} AS id, o.id AS order_id, ${v('merchantId')} AS merchant_id,
             'order.created' AS type, ${v('eventBody')} AS body, ${v('createdAt')} AS at FROM o`,
-    shape.deliver ? EVENT_TARGETS(v('eventId')) : null,
+    shape.deliver ? oneEventTargetsSql(v('eventId')) : null,
   );
   const reserve = shape.reserve
     ? takeAmountsSql(
