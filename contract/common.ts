@@ -66,6 +66,26 @@ export function errors<const C extends ErrorCode>(...codes: C[]) {
 }
 export type { ErrorStatus };
 
-/** Metadata read by the server's auth middleware and the OpenAPI security mapper. */
-export const merchantAuth = { auth: 'merchant' } as const;
+/**
+ * What an API key may be allowed to do. A key opens the merchant routes whose scope it holds; the
+ * login token opens every merchant route.
+ */
+export const API_KEY_SCOPES = [
+  'orders:read',
+  'orders:write',
+  'refunds:write',
+  'account:read',
+  'account:write',
+] as const;
+export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/**
+ * Route metadata read by the server's auth middleware and the OpenAPI security mapper: a merchant
+ * route names the scope an API key needs for it.
+ */
+export const merchantAuth = <const S extends ApiKeyScope>(scope: S) => ({ auth: 'merchant', scope }) as const;
+/** Merchant routes that only the login token opens (key management, the password): never an API key. */
+export const loginOnly = { auth: 'merchant', scope: null } as const;
 export const publicRoute = { auth: 'public' } as const;
+/** The auth metadata of a route, as the contract declares it. */
+export type RouteAuth = ReturnType<typeof merchantAuth> | typeof loginOnly | typeof publicRoute;

@@ -87,7 +87,7 @@ export const deliveriesContract = c.router(
       summary: "History of the order's webhook attempts, oldest first",
       description:
         "Every attempt to deliver the order's events, with the signed body and the receiver's answer. Delivery is at least once: a non-2xx answer or a 10 s timeout is a failed attempt, retried with exponential back-off for about 24 h. 404 for an unknown reference or another merchant's order.",
-      metadata: merchantAuth,
+      metadata: merchantAuth('orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: list(ZWebhookDelivery), ...orderErrors },
     },
@@ -97,7 +97,7 @@ export const deliveriesContract = c.router(
       summary: 'Send the event of a recorded webhook attempt again, now',
       description:
         'Signs and sends the same event (same id and body) to the current target, records the attempt and returns it. A success ends any pending retries of that event. 404 for an unknown delivery id of this order.',
-      metadata: merchantAuth,
+      metadata: merchantAuth('orders:write'),
       pathParams: ZReferenceParams.extend({
         id: z
           .string()
@@ -117,7 +117,7 @@ export const deliveriesContract = c.router(
       summary: "History of the order's messenger sends, oldest first",
       description:
         "Every messenger (Telegram Bot API) message sent or tried for the order's events, with the same retry rules as webhooks. The bot token never appears. 404 for an unknown reference or another merchant's order.",
-      metadata: merchantAuth,
+      metadata: merchantAuth('orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: list(ZMessengerDelivery), ...orderErrors },
     },
@@ -127,7 +127,7 @@ export const deliveriesContract = c.router(
       summary: 'Alias of /messenger-deliveries',
       description: 'Deprecated: the same answer as GET /orders/{reference}/messenger-deliveries; use that.',
       deprecated: true,
-      metadata: merchantAuth,
+      metadata: merchantAuth('orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: list(ZMessengerDelivery), ...orderErrors },
     },
@@ -137,7 +137,7 @@ export const deliveriesContract = c.router(
       summary: "The order's event timeline, oldest first",
       description:
         "What happened to the order and who did it (`merchant`, `payer`, `system`): creation (with any amount adjustment for uniqueness), reported transactions, verified or rejected payments with the reason, status changes, refunds. 404 for an unknown reference or another merchant's order.",
-      metadata: merchantAuth,
+      metadata: merchantAuth('orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: list(ZAuditEntry), ...orderErrors },
     },

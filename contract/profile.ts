@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { ZDateTime, errors, merchantAuth } from './common';
+import { ZDateTime, errors, loginOnly, merchantAuth } from './common';
 import { ZHttpUrl, ZMessengerChatId } from './orders';
 
 const c = initContract();
@@ -90,7 +90,7 @@ export const profileContract = c.router(
       summary: "The merchant's profile (never the password)",
       description:
         'The merchant behind the bearer token. Secrets are never returned: `messenger_bot_token_set` and `webhook_secret_set` say whether they exist.',
-      metadata: merchantAuth,
+      metadata: merchantAuth('account:read'),
       responses: { 200: ZProfile, ...errors('UNAUTHENTICATED') },
     },
     update: {
@@ -99,7 +99,7 @@ export const profileContract = c.router(
       summary: 'Update the profile',
       description:
         'Partial update: only the fields sent change, and null clears one. `webhook_url` must be a public http(s) URL (400 otherwise). Returns the profile as it is now.',
-      metadata: merchantAuth,
+      metadata: merchantAuth('account:write'),
       body: ZUpdateProfileBody,
       responses: { 200: ZProfile, ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'PAYLOAD_TOO_LARGE') },
     },
@@ -109,7 +109,7 @@ export const profileContract = c.router(
       summary: 'Change the password; tokens issued before stop working',
       description:
         '`current_password` must match and `new_password` must have at least 10 characters and differ from it (400 otherwise). 204 on success: every token issued before, this one included, stops working (401); log in again.',
-      metadata: merchantAuth,
+      metadata: loginOnly,
       body: ZChangePasswordBody,
       responses: {
         204: c.noBody(),
@@ -122,7 +122,7 @@ export const profileContract = c.router(
       summary: 'Create or rotate the webhook signing secret',
       description:
         'Returns the new secret: the only time it is shown. Webhooks are signed with it (`X-Webhook-Signature: t=<unix>,v1=<HMAC-SHA256 hex of "<t>.<raw body>">`); the previous secret keeps signing beside it (a second `v1=`) for 24 h so receivers can switch.',
-      metadata: merchantAuth,
+      metadata: merchantAuth('account:write'),
       body: c.noBody(),
       responses: { 200: ZWebhookSecret, ...errors('UNAUTHENTICATED') },
     },

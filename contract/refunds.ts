@@ -164,7 +164,7 @@ export const refundsContract = c.router(
       summary: 'The payments ledger: every transfer credited to the order, oldest first',
       description:
         "Each verified, final transfer with its sender and `matchedBy`: the evidence that tied it to the order (`tag`: the transaction names the order; `amount`: exactly the amount due to the recipient; `claim`: reported through submit-tx, the weakest). Their sum is the order's `amountReceived`. 404 for an unknown reference or another merchant's order.",
-      metadata: merchantAuth,
+      metadata: merchantAuth('orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: list(ZPayment), ...orderErrors },
     },
@@ -174,7 +174,7 @@ export const refundsContract = c.router(
       summary: 'Refund all or part of what an order received',
       description:
         "Never more than received less refunded (pending refunds included): asking for more, or for anything when nothing is left, is a 400; `amount` defaults to all that is left. The service holds no keys: it builds the unsigned transaction from the order's receiving wallet (`transaction`, `payUrl`), then verifies the transfer on chain like a payment. With `to` the refund is PENDING; without it, AWAITING_ADDRESS until the payer gives the address on `refundUrl`. The order keeps its status; its `amountRefunded` grows when the refund SUCCEEDS.\n\n`Idempotency-Key` is honoured: the same key and body within 24 h return the first refund (as it is now, with `Idempotent-Replayed: true`); another body is a 409.",
-      metadata: merchantAuth,
+      metadata: merchantAuth('refunds:write'),
       pathParams: ZReferenceParams,
       headers: ZIdempotencyHeaders,
       body: ZCreateRefundBody,
@@ -196,7 +196,7 @@ export const refundsContract = c.router(
       summary: "The order's refunds, oldest first",
       description:
         "Every refund of the order with its status, and for a PENDING one the unsigned transaction to send from the receiving wallet. 404 for an unknown reference or another merchant's order.",
-      metadata: merchantAuth,
+      metadata: merchantAuth('orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: list(ZRefund), ...orderErrors },
     },

@@ -39,7 +39,7 @@ export const walletsContract = c.router(
       summary: "List the merchant's receiving wallets",
       description:
         "The wallets orders are paid into. An order without `merchantWalletId` uses the merchant's first wallet on its network.",
-      metadata: merchantAuth,
+      metadata: merchantAuth('account:read'),
       responses: { 200: z.object({ items: z.array(ZWallet) }), ...errors('UNAUTHENTICATED') },
     },
     create: {
@@ -48,7 +48,7 @@ export const walletsContract = c.router(
       summary: 'Add a receiving wallet',
       description:
         'The address is validated per network: a Solana base58 32-byte public key, or an EVM 0x address (EIP-55 checksum checked when mixed case, stored checksummed). 400 for an invalid address; 409 when the wallet is already registered.',
-      metadata: merchantAuth,
+      metadata: merchantAuth('account:write'),
       body: ZCreateWalletBody,
       responses: {
         201: ZWallet,
@@ -61,7 +61,7 @@ export const walletsContract = c.router(
       summary: 'Remove a wallet (refused while open orders use it)',
       description:
         'Past orders keep their wallet. 409 while an order that can still be paid uses it (not PAID, and not expired past the late-payment window); 404 for an unknown wallet or one of another merchant.',
-      metadata: merchantAuth,
+      metadata: merchantAuth('account:write'),
       pathParams: z.object({ wallet_id: z.string().max(36).uuid().describe('The wallet to remove') }),
       body: c.noBody(),
       responses: {
