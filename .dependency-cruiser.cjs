@@ -2,15 +2,16 @@
  * The layering of server/ (docs/architecture.md), checked by `npm run lint`:
  *
  *   composition (main.ts, app.ts, background-jobs.ts, cli/)
- *     -> domains (auth, merchants, profile, wallets, orders, payments, refunds, pay, checkout,
- *                 deliveries, health, docs), which use each other one way only
+ *     -> domains (auth, api-keys, merchants, profile, wallets, orders, payments, refunds, pay, checkout,
+ *                 deliveries, event-log, health, docs), which use each other one way only
  *     -> events, jobs, http
  *     -> db, chains, fx
  *     -> lib, config.ts, errors.ts, contract/
  *
  * deps.ts is the services' parameter type: every layer may name it; it only imports types.
  */
-const DOMAINS = 'auth|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|health|docs';
+const DOMAINS =
+  'auth|api-keys|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|health|docs';
 const COMPOSITION = '^server/(main|app|background-jobs)[.]ts$|^server/cli/';
 const under = (folders) => `^server/(${folders})/`;
 
