@@ -25,7 +25,18 @@ const DOMAIN_ORDER = [
   ['checkout', 'pay|deliveries|profile|wallets|health|docs|merchants'],
   ['deliveries', 'payments|refunds|pay|checkout|profile|wallets|health|docs|merchants'],
   ['wallets', 'payments|refunds|pay|checkout|deliveries|profile|health|docs|merchants'],
-  ['auth', 'merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|health|docs'],
+  [
+    'event-log',
+    'api-keys|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|health|docs',
+  ],
+  [
+    'auth',
+    'api-keys|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|health|docs',
+  ],
+  [
+    'api-keys',
+    'merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|health|docs',
+  ],
 ];
 
 module.exports = {

@@ -12,9 +12,13 @@ export const ZLoginBody = z
   .strict();
 
 export const ZLoginResponse = z.object({
-  token: z.string().describe('JWT for `Authorization: Bearer <token>`'),
+  token: z
+    .string()
+    .max(2048)
+    .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
+    .describe('JWT for `Authorization: Bearer <token>`'),
   tokenType: z.literal('Bearer'),
-  expiresAt: z.string().datetime().describe('When the token stops working; log in again after it'),
+  expiresAt: z.string().max(40).datetime().describe('When the token stops working; log in again after it'),
 });
 
 export const authContract = c.router({

@@ -22,13 +22,50 @@ export const ZDecimalAmount = z
   )
   .refine((v) => !/^0(\.0+)?$/.test(v), 'must be greater than zero');
 
-/** A decimal string as the server writes it (may be zero). */
-export const ZDecimalOut = z.string().regex(/^\d+(\.\d+)?$/);
-export const ZDateTime = z.string().datetime({ offset: true }).describe('ISO-8601 UTC time');
+/** A decimal string as the server writes it (may be zero): room for any sum of uint256 amounts. */
+export const ZDecimalOut = z
+  .string()
+  .max(100)
+  .regex(/^\d+(\.\d+)?$/);
+export const ZDateTime = z.string().max(40).datetime({ offset: true }).describe('ISO-8601 UTC time');
 export const ZFiatCurrency = z
   .string()
   .max(3)
   .regex(/^[A-Z]{3}$/, 'three upper-case letters, e.g. BRL');
+
+/** Bounds of text the API takes and gives back (a longer input is a 400). */
+export const URL_MAX = 2048;
+export const TX_ID_MAX = 200;
+export const ADDRESS_MAX = 100;
+export const DESCRIPTION_MAX = 200;
+/** A wallet payment URI: a Solana Pay link carries the merchant name and description, URL-encoded. */
+export const PAYMENT_URI_MAX = 4096;
+
+/** A URL the service gives (built from PUBLIC_BASE_URL, or one the merchant gave). */
+export const ZUrlOut = z.string().max(URL_MAX).url();
+/** A wallet address or token contract, as stored: Solana base58 (32 bytes), EVM 0x and 40 hex digits. */
+export const ZAddress = z
+  .string()
+  .max(ADDRESS_MAX)
+  .regex(/^([1-9A-HJ-NP-Za-km-z]{32,44}|0x[0-9a-fA-F]{40})$/);
+/** A transaction id: a Solana signature (base58) or an EVM hash (0x hex). */
+export const ZTxId = z.string().max(TX_ID_MAX);
+/** A wallet payment URI (Solana Pay or EIP-681). */
+export const ZPaymentUri = z
+  .string()
+  .max(PAYMENT_URI_MAX)
+  .regex(/^(solana|ethereum):/);
+
+/**
+ * A binary body (an image) of at most `max` bytes. The bound rides along as `maxBytes` for the
+ * OpenAPI document, which says it as the body's maxLength.
+ */
+export function zBytes(max: number, what: string) {
+  return Object.assign(
+    z.custom<Uint8Array>((v) => v instanceof Uint8Array && v.length <= max, `${what}, at most ${max} bytes`),
+    { maxBytes: max },
+  );
+}
 
 /** The Solana public key (base58) that identifies an order everywhere. */
 export const ZReference = z
@@ -36,9 +73,17 @@ export const ZReference = z
   .max(44)
   .regex(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/, 'must be an order reference');
 
+/**
+ * Bounds of an error body: messages may quote the request (an unknown field's name, a bad value),
+ * so the server cuts them to these lengths, and lists at most ERROR_DETAILS_MAX problems.
+ */
+export const ERROR_MESSAGE_MAX = 1000;
+export const ERROR_PATH_MAX = 200;
+export const ERROR_DETAILS_MAX = 50;
+
 export const ZErrorDetail = z.object({
-  path: z.string().describe('Where the problem is, e.g. body.amount or query.per_page'),
-  message: z.string(),
+  path: z.string().max(ERROR_PATH_MAX).describe('Where the problem is, e.g. body.amount or query.per_page'),
+  message: z.string().max(ERROR_MESSAGE_MAX),
 });
 export const ZErrorBody = z
   .object({
@@ -46,8 +91,12 @@ export const ZErrorBody = z
       code: z
         .nativeEnum(ErrorCode)
         .describe('Stable, machine-readable; the HTTP status follows from it (see the API description)'),
-      message: z.string().describe('For people; may change'),
-      details: z.array(ZErrorDetail).optional().describe('For VALIDATION_ERROR: each bad field'),
+      message: z.string().max(ERROR_MESSAGE_MAX).describe('For people; may change'),
+      details: z
+        .array(ZErrorDetail)
+        .max(ERROR_DETAILS_MAX)
+        .optional()
+        .describe(`For VALIDATION_ERROR: each bad field (the first ${ERROR_DETAILS_MAX})`),
     }),
   })
   .describe('The one error body of every failed request');
@@ -55,13 +104,23 @@ export type ErrorBody = z.infer<typeof ZErrorBody>;
 
 /** Error responses of a route, spread into its `responses` so they reach OpenAPI and the SDK. */
 export function errors<const C extends ErrorCode>(...codes: C[]) {
-  const all = [...new Set<ErrorCode>([ErrorCode.RATE_LIMITED, ErrorCode.INTERNAL_ERROR, ...codes])];
+  // 400: any request may be malformed (a body that is not JSON, say), whatever the route takes.
+  const all = [
+    ...new Set<ErrorCode>([
+      ErrorCode.VALIDATION_ERROR,
+      ErrorCode.RATE_LIMITED,
+      ErrorCode.INTERNAL_ERROR,
+      ...codes,
+    ]),
+  ];
   // 503: the database cannot be reached (UPSTREAM_UNAVAILABLE with Retry-After), on every route.
   return {
     ...Object.fromEntries(all.map((code) => [errorStatus[code], ZErrorBody])),
     503: ZErrorBody.describe('The database cannot be reached (UPSTREAM_UNAVAILABLE, with Retry-After)'),
   } as {
-    [K in (typeof errorStatus)[C | 'RATE_LIMITED' | 'INTERNAL_ERROR'] | 503]: typeof ZErrorBody;
+    [
+      K in (typeof errorStatus)[C | 'VALIDATION_ERROR' | 'RATE_LIMITED' | 'INTERNAL_ERROR'] | 503
+    ]: typeof ZErrorBody;
   };
 }
 export type { ErrorStatus };

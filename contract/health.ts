@@ -4,6 +4,12 @@ import { errors, publicRoute } from './common';
 
 const c = initContract();
 
+/** The Prometheus text, generously bounded (its series are per contract route, status and endpoint). */
+export const METRICS_TEXT_MAX = 4 * 1024 * 1024;
+
+/** /metrics is never rate-limited (nor /healthz, /readyz): its errors, without the 429. */
+const { 429: _neverLimited, ...metricsErrors } = errors('UNAUTHENTICATED');
+
 export const healthContract = c.router({
   healthz: {
     method: 'GET',
@@ -32,8 +38,11 @@ export const healthContract = c.router({
       'Prometheus text format: requests by contract route and status, database backlog, RPC endpoint health, process metrics. When METRICS_TOKEN is set, send it as a bearer token (401 otherwise).',
     metadata: publicRoute,
     responses: {
-      200: c.otherResponse({ contentType: 'text/plain; version=0.0.4', body: z.string() }),
-      ...errors('UNAUTHENTICATED'),
+      200: c.otherResponse({
+        contentType: 'text/plain; version=0.0.4',
+        body: z.string().max(METRICS_TEXT_MAX),
+      }),
+      ...metricsErrors,
     },
   },
 });

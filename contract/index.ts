@@ -1,6 +1,8 @@
 import { initContract } from '@ts-rest/core';
+import { apiKeysContract } from './api-keys';
 import { authContract } from './auth';
 import { deliveriesContract } from './deliveries';
+import { eventLogContract } from './event-log';
 import { healthContract } from './health';
 import { ordersContract } from './orders';
 import { payContract } from './pay';
@@ -13,8 +15,10 @@ const c = initContract();
 /** The whole interface: the server implements it, openapi.json and the SDK are derived from it. */
 export const contract = c.router({
   auth: authContract,
+  apiKeys: apiKeysContract,
   orders: ordersContract,
   deliveries: deliveriesContract,
+  events: eventLogContract,
   profile: profileContract,
   wallets: walletsContract,
   pay: payContract,
@@ -26,8 +30,11 @@ export type Contract = typeof contract;
 export * from './common';
 export * from './errors';
 export * from './auth';
+export * from './api-keys';
 export * from './orders';
 export * from './deliveries';
+export * from './event-log';
+export * from './api-versions';
 export * from './profile';
 export * from './wallets';
 export * from './pay';

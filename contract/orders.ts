@@ -1,14 +1,21 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
+  DESCRIPTION_MAX,
+  TX_ID_MAX,
+  URL_MAX,
+  ZAddress,
   ZDateTime,
   ZDecimalAmount,
   ZDecimalOut,
   ZFiatCurrency,
   ZNetwork,
   ZOrderStatus,
+  ZPaymentUri,
   ZReference,
   ZToken,
+  ZTxId,
+  ZUrlOut,
   errors,
   merchantAuth,
 } from './common';
@@ -19,7 +26,7 @@ export const METADATA_MAX_BYTES = 4096;
 
 export const ZHttpUrl = z
   .string()
-  .max(2048)
+  .max(URL_MAX)
   .url()
   .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
 
@@ -70,7 +77,7 @@ export const ZCreateOrderBody = z
       .max(86400)
       .optional()
       .describe('Lifetime; default ORDER_TTL_SECONDS (900)'),
-    description: z.string().trim().min(1).max(200).optional().describe('Shown to the payer'),
+    description: z.string().trim().min(1).max(DESCRIPTION_MAX).optional().describe('Shown to the payer'),
     metadata: ZMetadata.optional(),
   })
   .strict()
@@ -125,14 +132,13 @@ export const ZOrder = z
         'Whether no other payable order to this wallet has this amount, so a payment without the order tag is matched by its amount. False only when no free amount was left within 0.001 of the price: such an order is matched by tag or a reported claim',
       ),
     amountRefunded: ZDecimalOut.describe('Sum of verified refunds (GET /orders/{reference}/refunds)'),
-    tokenMintOrContract: z
-      .string()
-      .describe('The token: SPL mint (Solana) or ERC-20 contract (Polygon/Ethereum)'),
-    recipient: z.string().describe("Merchant's receiving address"),
-    quoteCurrency: z
-      .string()
-      .nullable()
-      .describe('Fiat currency of the quote (null for orders given in token units)'),
+    tokenMintOrContract: ZAddress.describe(
+      'The token: SPL mint (Solana) or ERC-20 contract (Polygon/Ethereum)',
+    ),
+    recipient: ZAddress.describe("Merchant's receiving address"),
+    quoteCurrency: ZFiatCurrency.nullable().describe(
+      'Fiat currency of the quote (null for orders given in token units)',
+    ),
     quoteAmount: ZDecimalOut.nullable().describe(
       'The fiat price the order was created with (null for orders given in token units); amount is what is paid',
     ),
@@ -140,24 +146,18 @@ export const ZOrder = z
     fxRate: ZDecimalOut.nullable().describe(
       'The rate used: fiat per 1 token (USDT and USDC use the USD rate); null without a quote',
     ),
-    fxRateLabel: z.string().nullable().describe('The rate in words, e.g. "1 USDT = 5.412300 BRL"'),
-    fxSource: z.string().nullable().describe('The rate feed that gave fxRate'),
-    payUrl: z
-      .string()
-      .describe(
-        'Wallet payment URI: a Solana Pay transfer request (solana:<recipient>?amount=…&spl-token=…&reference=…) or an EIP-681 transfer (ethereum:<token>@<chainId>/transfer?address=…&uint256=…)',
-      ),
-    qrData: z.string().describe('Exactly what a QR code must encode (the same as payUrl)'),
-    qrImageUrl: z
-      .string()
-      .url()
-      .describe('The QR code as an image: GET /pay/{reference}/qr.svg (qr.png too)'),
-    checkoutUrl: z
-      .string()
-      .url()
-      .describe('The hosted payment page to send the payer to: /checkout/{reference}'),
+    fxRateLabel: z.string().max(200).nullable().describe('The rate in words, e.g. "1 USDT = 5.412300 BRL"'),
+    fxSource: z.string().max(200).nullable().describe('The rate feed that gave fxRate'),
+    payUrl: ZPaymentUri.describe(
+      'Wallet payment URI: a Solana Pay transfer request (solana:<recipient>?amount=…&spl-token=…&reference=…) or an EIP-681 transfer (ethereum:<token>@<chainId>/transfer?address=…&uint256=…)',
+    ),
+    qrData: ZPaymentUri.describe('Exactly what a QR code must encode (the same as payUrl)'),
+    qrImageUrl: ZUrlOut.describe('The QR code as an image: GET /pay/{reference}/qr.svg (qr.png too)'),
+    checkoutUrl: ZUrlOut.describe('The hosted payment page to send the payer to: /checkout/{reference}'),
     txRequestUrl: z
       .string()
+      .max(URL_MAX)
+      .regex(/^solana:/)
       .nullable()
       .describe(
         'Solana Pay transaction request URL, solana:<base>/pay/tx-request/{reference} (null off Solana)',
@@ -167,21 +167,20 @@ export const ZOrder = z
     ),
     createdAt: ZDateTime,
     updatedAt: ZDateTime,
-    txId: z
-      .string()
-      .nullable()
-      .describe(
-        'The verified payment transaction (the latest credited one when several paid the order); null until one is verified',
-      ),
+    txId: ZTxId.nullable().describe(
+      'The verified payment transaction (the latest credited one when several paid the order); null until one is verified',
+    ),
     paidAt: ZDateTime.nullable().describe('When the order became PAID'),
     paidLate: z
       .boolean()
       .describe('True when the payment became final after expiresAt (within LATE_PAYMENT_WINDOW_SECONDS)'),
-    webhookUrl: z.string().nullable().describe("This order's own webhook URL (null: the profile's)"),
-    returnUrl: z.string().nullable().describe('Where the checkout page sends the payer after paying'),
-    messengerChatId: z.string().nullable().describe("This order's own messenger chat (null: the profile's)"),
-    merchantWalletId: z.string().uuid().describe('The receiving wallet (wallet_id)'),
-    description: z.string().nullable().describe('Shown to the payer'),
+    webhookUrl: ZUrlOut.nullable().describe("This order's own webhook URL (null: the profile's)"),
+    returnUrl: ZUrlOut.nullable().describe('Where the checkout page sends the payer after paying'),
+    messengerChatId: ZMessengerChatId.nullable().describe(
+      "This order's own messenger chat (null: the profile's)",
+    ),
+    merchantWalletId: z.string().max(36).uuid().describe('The receiving wallet (wallet_id)'),
+    description: z.string().max(DESCRIPTION_MAX).nullable().describe('Shown to the payer'),
     metadata: z
       .record(z.unknown())
       .nullable()
@@ -191,44 +190,56 @@ export const ZOrder = z
 export type Order = z.infer<typeof ZOrder>;
 
 export const MAX_PER_PAGE = 50;
+/** Page mode goes this deep at most (cursor mode has no such end). */
+export const MAX_PAGE = 100000;
+
+/** Opaque page cursors: base64url, as the API writes them. */
+export const ZCursor = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z0-9_-]*$/, 'is not a cursor returned by this API');
+
+/** The page size of every list. */
+export const ZPerPage = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_PER_PAGE)
+  .optional()
+  .describe('Items per page (default 20, max 50)');
 
 export const ZListOrdersQuery = z.object({
-  page: z.coerce.number().int().min(1).max(100000).optional().describe('Page number (default 1)'),
-  per_page: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PER_PAGE)
-    .optional()
-    .describe('Items per page (default 20, max 50)'),
-  cursor: z
-    .string()
-    .max(200)
-    .optional()
-    .describe('Cursor mode: empty to start, then the previous nextCursor'),
+  page: z.coerce.number().int().min(1).max(MAX_PAGE).optional().describe('Page number (default 1)'),
+  per_page: ZPerPage,
+  cursor: ZCursor.optional().describe('Cursor mode: empty to start, then the previous nextCursor'),
   status: ZOrderStatus.optional().describe('Only orders in this status'),
   network: ZNetwork.optional().describe('Only orders on this network'),
 });
 
 export const ZOrderPage = z
   .object({
-    items: z.array(ZOrder).describe('Newest first'),
-    page: z.number().int(),
-    per_page: z.number().int(),
-    total: z.number().int().describe('Orders matching the filters, on all pages'),
+    items: z.array(ZOrder).max(MAX_PER_PAGE).describe('Newest first'),
+    page: z.number().int().min(1).max(MAX_PAGE),
+    per_page: z.number().int().min(1).max(MAX_PER_PAGE),
+    total: z
+      .number()
+      .int()
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .describe('Orders matching the filters, on all pages'),
   })
   .describe('Page mode (page / per_page)');
 export const ZOrderCursorPage = z
   .object({
-    items: z.array(ZOrder).describe('Newest first'),
-    per_page: z.number().int(),
-    nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page'),
+    items: z.array(ZOrder).max(MAX_PER_PAGE).describe('Newest first'),
+    per_page: z.number().int().min(1).max(MAX_PER_PAGE),
+    nextCursor: ZCursor.nullable().describe('Pass as `cursor` for the next page; null on the last page'),
   })
   .describe('Cursor mode (cursor / per_page)');
 
 export const ZSubmitTxBody = z
   .object({
-    txId: z.string().trim().min(1).max(200).describe('Transaction signature (Solana) or hash (EVM)'),
+    txId: z.string().trim().min(1).max(TX_ID_MAX).describe('Transaction signature (Solana) or hash (EVM)'),
   })
   .strict();
 
@@ -260,6 +271,7 @@ export const ordersContract = c.router(
         ...errors(
           'VALIDATION_ERROR',
           'UNAUTHENTICATED',
+          'FORBIDDEN',
           'NOT_FOUND',
           'CONFLICT',
           'PAYLOAD_TOO_LARGE',
@@ -277,7 +289,7 @@ export const ordersContract = c.router(
       query: ZListOrdersQuery,
       responses: {
         200: z.union([ZOrderPage, ZOrderCursorPage]),
-        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED'),
+        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN'),
       },
     },
     get: {
@@ -288,7 +300,7 @@ export const ordersContract = c.router(
         "The order as it is now: poll it, or better, listen to webhooks. Status goes PENDING -> CONFIRMING (a payment awaits finality) -> PAID; UNDERPAID when final payments fall short (still payable until expiry); EXPIRED at `expiresAt` without a full payment. A payment that becomes final after expiry (within the late-payment window) still makes the order PAID with `paidLate: true`. PAID is terminal. 404 for an unknown reference or another merchant's order.",
       metadata: merchantAuth('orders:read'),
       pathParams: ZReferenceParams,
-      responses: { 200: ZOrder, ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'NOT_FOUND') },
+      responses: { 200: ZOrder, ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND') },
     },
     submitTx: {
       method: 'POST',
@@ -301,7 +313,14 @@ export const ordersContract = c.router(
       body: ZSubmitTxBody,
       responses: {
         202: ZOrder,
-        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'),
+        ...errors(
+          'VALIDATION_ERROR',
+          'UNAUTHENTICATED',
+          'FORBIDDEN',
+          'NOT_FOUND',
+          'CONFLICT',
+          'PAYLOAD_TOO_LARGE',
+        ),
       },
     },
   },

@@ -1,51 +1,76 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
+  DESCRIPTION_MAX,
+  ERROR_MESSAGE_MAX,
+  URL_MAX,
+  ZAddress,
   ZDateTime,
   ZDecimalOut,
   ZErrorBody,
+  ZFiatCurrency,
   ZNetwork,
   ZOrderStatus,
+  ZPaymentUri,
+  ZReference,
   ZToken,
+  ZTxId,
+  ZUrlOut,
   errors,
   publicRoute,
+  zBytes,
 } from './common';
 import { ZReferenceParams, ZSubmitTxBody } from './orders';
+
+/** A merchant name (full_name) as payers see it. */
+const MERCHANT_NAME_MAX = 200;
+/** A serialized Solana transaction (at most 1,232 bytes), base64. */
+export const ZBase64Transaction = z
+  .string()
+  .max(2048)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/);
+/** What a wallet shows the payer about a transaction. */
+export const ZWalletMessage = z.string().max(500);
 
 const c = initContract();
 
 /** What the payment page needs, and nothing of the merchant's private settings. */
 export const ZPaymentInfo = z
   .object({
-    reference: z.string().describe('The order reference'),
+    reference: ZReference.describe('The order reference'),
     status: ZOrderStatus,
     network: ZNetwork,
     token: ZToken,
     amount: ZDecimalOut.describe('The order amount in token units'),
     amountReceived: ZDecimalOut.describe('Sum of final payments credited so far'),
     amountDue: ZDecimalOut.describe('What is still to pay'),
-    tokenMintOrContract: z.string().describe('SPL mint (Solana) or ERC-20 contract'),
-    recipient: z.string().describe("Merchant's receiving address"),
-    merchantName: z.string().nullable(),
-    description: z.string().nullable(),
-    quoteCurrency: z.string().nullable(),
+    tokenMintOrContract: ZAddress.describe('SPL mint (Solana) or ERC-20 contract'),
+    recipient: ZAddress.describe("Merchant's receiving address"),
+    merchantName: z.string().max(MERCHANT_NAME_MAX).nullable(),
+    description: z.string().max(DESCRIPTION_MAX).nullable(),
+    quoteCurrency: ZFiatCurrency.nullable(),
     quoteAmount: ZDecimalOut.nullable().describe('The fiat price (null for orders given in token units)'),
-    fxRateLabel: z.string().nullable(),
-    payUrl: z.string().describe('Wallet payment URI (Solana Pay transfer request or EIP-681)'),
-    qrData: z.string().describe('Exactly what a QR code must encode'),
-    qrImageUrl: z.string().url(),
-    txRequestUrl: z.string().nullable().describe('Solana Pay transaction request URL (Solana only)'),
-    checkoutUrl: z.string().url(),
+    fxRateLabel: z.string().max(200).nullable(),
+    payUrl: ZPaymentUri.describe('Wallet payment URI (Solana Pay transfer request or EIP-681)'),
+    qrData: ZPaymentUri.describe('Exactly what a QR code must encode'),
+    qrImageUrl: ZUrlOut,
+    txRequestUrl: z
+      .string()
+      .max(URL_MAX)
+      .regex(/^solana:/)
+      .nullable()
+      .describe('Solana Pay transaction request URL (Solana only)'),
+    checkoutUrl: ZUrlOut,
     expiresAt: ZDateTime,
     paidAt: ZDateTime.nullable(),
     paidLate: z.boolean().describe('True when the payment became final after expiresAt'),
-    txId: z.string().nullable().describe('The verified payment transaction, once there is one'),
-    returnUrl: z.string().nullable().describe("The shop's page to go back to after paying"),
+    txId: ZTxId.nullable().describe('The verified payment transaction, once there is one'),
+    returnUrl: ZUrlOut.nullable().describe("The shop's page to go back to after paying"),
   })
   .describe("An order as the payer sees it: nothing of the merchant's private settings");
 
 /** Solana Pay: errors on the transaction-request path also carry a top-level `message`. */
-export const ZPayErrorBody = ZErrorBody.extend({ message: z.string() });
+export const ZPayErrorBody = ZErrorBody.extend({ message: z.string().max(ERROR_MESSAGE_MAX) });
 /** The errors of the public transaction-request routes (payer's and refund's): with `message`. */
 export const payErrors = (() => {
   const base = errors(
@@ -60,28 +85,47 @@ export const payErrors = (() => {
   };
 })();
 
-export const ZSolanaPayLabel = z.object({ label: z.string(), icon: z.string().url() });
+export const ZSolanaPayLabel = z.object({
+  label: z.string().max(MERCHANT_NAME_MAX + 20),
+  icon: ZUrlOut,
+});
 export const ZSolanaTransaction = z.object({
-  transaction: z.string().describe('Base64 serialized transaction for the payer to sign'),
-  message: z.string(),
+  transaction: ZBase64Transaction.describe('Base64 serialized transaction for the payer to sign'),
+  message: ZWalletMessage,
   network: z.literal('SOLANA'),
-  reference: z.string(),
+  reference: ZReference,
   amount: ZDecimalOut,
 });
+/** An EVM chain id (EIP-155; at most 2^53 - 1, what wallets handle). */
+export const ZChainId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+/** An EVM address, 0x and 40 hex digits. */
+export const ZEvmAddress = z
+  .string()
+  .max(42)
+  .regex(/^0x[0-9a-fA-F]{40}$/);
+/** EVM call data, hex. */
+export const ZCallData = z
+  .string()
+  .max(1024)
+  .regex(/^0x([0-9a-fA-F]{2})*$/);
 export const ZEvmTransaction = z.object({
-  chainId: z.number().int(),
-  to: z.string().describe('Token contract'),
-  data: z
-    .string()
-    .describe(
-      "ERC-20 transfer(recipient, amountDue) call data followed by the order's tag (its reference as 32 bytes)",
-    ),
+  chainId: ZChainId,
+  to: ZEvmAddress.describe('Token contract'),
+  data: ZCallData.describe(
+    "ERC-20 transfer(recipient, amountDue) call data followed by the order's tag (its reference as 32 bytes)",
+  ),
   value: z.literal('0'),
   network: z.enum(['POLYGON', 'ETHEREUM']),
-  reference: z.string(),
+  reference: ZReference,
   amount: ZDecimalOut,
-  message: z.string(),
+  message: ZWalletMessage,
 });
+
+/** Bounds of the non-JSON answers (HTML pages, images), generous: see test/integration/docs.test.ts. */
+export const HTML_PAGE_MAX = 262144;
+export const ICON_SVG_MAX = 16384;
+export const QR_SVG_MAX = 262144;
+export const QR_PNG_MAX = 262144;
 
 const ZAccountQuery = z.object({
   account: z.string().max(100).optional().describe("The payer's public key (required on Solana)"),
@@ -151,7 +195,10 @@ export const payContract = c.router(
           .describe('Language of the page: en, pt-BR or es (default: from Accept-Language)'),
       }),
       responses: {
-        200: c.otherResponse({ contentType: 'text/html; charset=utf-8', body: z.string() }),
+        200: c.otherResponse({
+          contentType: 'text/html; charset=utf-8',
+          body: z.string().max(HTML_PAGE_MAX),
+        }),
         ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
       },
     },
@@ -161,7 +208,10 @@ export const payContract = c.router(
       summary: 'Icon shown by Solana Pay wallets',
       description: 'The SVG icon named by the Solana Pay label answer. Public and cacheable for a day.',
       metadata: publicRoute,
-      responses: { 200: c.otherResponse({ contentType: 'image/svg+xml', body: z.string() }), ...errors() },
+      responses: {
+        200: c.otherResponse({ contentType: 'image/svg+xml', body: z.string().max(ICON_SVG_MAX) }),
+        ...errors(),
+      },
     },
     qrSvg: {
       method: 'GET',
@@ -172,7 +222,7 @@ export const payContract = c.router(
       metadata: publicRoute,
       pathParams: ZReferenceParams,
       responses: {
-        200: c.otherResponse({ contentType: 'image/svg+xml', body: z.string() }),
+        200: c.otherResponse({ contentType: 'image/svg+xml', body: z.string().max(QR_SVG_MAX) }),
         ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
       },
     },
@@ -185,10 +235,7 @@ export const payContract = c.router(
       metadata: publicRoute,
       pathParams: ZReferenceParams,
       responses: {
-        200: c.otherResponse({
-          contentType: 'image/png',
-          body: z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'PNG bytes'),
-        }),
+        200: c.otherResponse({ contentType: 'image/png', body: zBytes(QR_PNG_MAX, 'PNG bytes') }),
         ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
       },
     },

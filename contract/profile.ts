@@ -1,30 +1,42 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { ZDateTime, errors, loginOnly, merchantAuth } from './common';
+import { ZApiVersion } from './api-versions';
+import { ZDateTime, ZUrlOut, errors, loginOnly, merchantAuth } from './common';
+import { ZMessengerDelivery, ZWebhookDelivery } from './deliveries';
 import { ZHttpUrl, ZMessengerChatId } from './orders';
 
 const c = initContract();
 
 export const MIN_PASSWORD_LENGTH = 10;
+export const MAX_UNDERPAYMENT_TOLERANCE_BPS = 1000;
+
+const ZPhone = z
+  .string()
+  .max(33)
+  .regex(/^\+?[0-9 ()-]{5,32}$/, 'must be a phone number, e.g. +55 11 91234-5678');
 
 export const ZProfile = z
   .object({
-    id: z.string().uuid(),
-    email: z.string().describe('The login e-mail'),
-    full_name: z.string().nullable().describe('Shown to payers as the merchant name'),
-    phone: z.string().nullable(),
-    webhook_url: z
-      .string()
-      .nullable()
-      .describe("Where order and refund events are sent (an order's own webhookUrl wins)"),
-    messenger_chat_id: z.string().nullable().describe('Messenger (Telegram) chat notified of events'),
+    id: z.string().max(36).uuid(),
+    email: z.string().max(254).email().describe('The login e-mail'),
+    full_name: z.string().max(200).nullable().describe('Shown to payers as the merchant name'),
+    phone: ZPhone.nullable(),
+    webhook_url: ZUrlOut.nullable().describe(
+      "Where order and refund events are sent (an order's own webhookUrl wins)",
+    ),
+    messenger_chat_id: ZMessengerChatId.nullable().describe('Messenger (Telegram) chat notified of events'),
     messenger_bot_token_set: z.boolean().describe('The bot token itself is never returned'),
     webhook_secret_set: z
       .boolean()
       .describe('Whether a webhook signing secret exists (it is shown only when rotated)'),
+    webhook_api_version: ZApiVersion.nullable().describe(
+      'The version events are rendered at (`apiVersion`): pinned to the latest when the first webhook secret is created; null until then (events get the latest)',
+    ),
     underpayment_tolerance_bps: z
       .number()
       .int()
+      .min(0)
+      .max(MAX_UNDERPAYMENT_TOLERANCE_BPS)
       .nullable()
       .describe(
         'Basis points of an amount an order may fall short and still be PAID (null: the server default)',
@@ -43,12 +55,7 @@ export const ZBotToken = z
 export const ZUpdateProfileBody = z
   .object({
     full_name: z.string().trim().min(1).max(200).nullable(),
-    phone: z
-      .string()
-      .max(33)
-      .regex(/^\+?[0-9 ()-]{5,32}$/, 'must be a phone number, e.g. +55 11 91234-5678')
-      .refine((v) => (v.match(/\d/g) ?? []).length >= 5, 'must have at least 5 digits')
-      .nullable(),
+    phone: ZPhone.refine((v) => (v.match(/\d/g) ?? []).length >= 5, 'must have at least 5 digits').nullable(),
     webhook_url: ZHttpUrl.nullable().describe('A public http(s) URL for events'),
     messenger_chat_id: ZMessengerChatId.nullable().describe('Numeric chat id or @channel username'),
     messenger_bot_token: ZBotToken.nullable().describe('Telegram bot token; stored sealed, never returned'),
@@ -56,9 +63,12 @@ export const ZUpdateProfileBody = z
       .number()
       .int()
       .min(0)
-      .max(1000)
+      .max(MAX_UNDERPAYMENT_TOLERANCE_BPS)
       .nullable()
       .describe('0 to 1000 (10 %); null: UNDERPAYMENT_TOLERANCE_BPS'),
+    webhook_api_version: ZApiVersion.describe(
+      'Move the event payload version (cannot be cleared): events emitted from now on are rendered at it; events already emitted keep their body',
+    ),
   })
   .partial()
   .strict()
@@ -76,7 +86,11 @@ export const ZChangePasswordBody = z
   .strict();
 
 export const ZWebhookSecret = z.object({
-  webhook_secret: z.string().describe('Shown only this once; the previous secret keeps signing for 24 h'),
+  webhook_secret: z
+    .string()
+    .max(100)
+    .regex(/^whsec_[A-Za-z0-9_-]+$/)
+    .describe('Shown only this once; the previous secret keeps signing for 24 h'),
   previous_secret_expires_at: ZDateTime.nullable().describe(
     'Until when the previous secret also signs (null when there was none)',
   ),
@@ -91,17 +105,20 @@ export const profileContract = c.router(
       description:
         'The merchant behind the bearer token. Secrets are never returned: `messenger_bot_token_set` and `webhook_secret_set` say whether they exist.',
       metadata: merchantAuth('account:read'),
-      responses: { 200: ZProfile, ...errors('UNAUTHENTICATED') },
+      responses: { 200: ZProfile, ...errors('UNAUTHENTICATED', 'FORBIDDEN') },
     },
     update: {
       method: 'PATCH',
       path: '/users/me',
       summary: 'Update the profile',
       description:
-        'Partial update: only the fields sent change, and null clears one. `webhook_url` must be a public http(s) URL (400 otherwise). Returns the profile as it is now.',
+        'Partial update: only the fields sent change, and null clears one. `webhook_url` must be a public http(s) URL (400 otherwise). `webhook_api_version` moves the event payload version (one of the versions, never null: 400 otherwise); events emitted afterwards are rendered at it, events already emitted keep their body. Returns the profile as it is now.',
       metadata: merchantAuth('account:write'),
       body: ZUpdateProfileBody,
-      responses: { 200: ZProfile, ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'PAYLOAD_TOO_LARGE') },
+      responses: {
+        200: ZProfile,
+        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'PAYLOAD_TOO_LARGE'),
+      },
     },
     changePassword: {
       method: 'POST',
@@ -113,7 +130,7 @@ export const profileContract = c.router(
       body: ZChangePasswordBody,
       responses: {
         204: c.noBody(),
-        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'PAYLOAD_TOO_LARGE'),
+        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'PAYLOAD_TOO_LARGE'),
       },
     },
     rotateWebhookSecret: {
@@ -124,7 +141,33 @@ export const profileContract = c.router(
         'Returns the new secret: the only time it is shown. Webhooks are signed with it (`X-Webhook-Signature: t=<unix>,v1=<HMAC-SHA256 hex of "<t>.<raw body>">`); the previous secret keeps signing beside it (a second `v1=`) for 24 h so receivers can switch.',
       metadata: merchantAuth('account:write'),
       body: c.noBody(),
-      responses: { 200: ZWebhookSecret, ...errors('UNAUTHENTICATED') },
+      responses: { 200: ZWebhookSecret, ...errors('UNAUTHENTICATED', 'FORBIDDEN') },
+    },
+    sendTestWebhook: {
+      method: 'POST',
+      path: '/users/me/webhook-test',
+      summary: 'Send a signed test event (`ping`) to the webhook URL now',
+      description:
+        "Signs a `ping` event like any other and POSTs it to the profile's `webhook_url` now, once (never retried), and answers with the attempt, also when it failed (`error`, `responseStatus`). The event is stored and the attempt recorded like any delivery. 409 without a `webhook_url` or a signing secret, or when `webhook_api_version` is 2025-01-01, which knows no `ping` (move it on to 2026-11-24 with PATCH /users/me). At most 5 a minute (429 with Retry-After).",
+      metadata: merchantAuth('account:write'),
+      body: c.noBody(),
+      responses: {
+        200: ZWebhookDelivery,
+        ...errors('UNAUTHENTICATED', 'FORBIDDEN', 'CONFLICT'),
+      },
+    },
+    sendTestMessage: {
+      method: 'POST',
+      path: '/users/me/messenger-test',
+      summary: 'Send a test message (`ping`) to the messenger chat now',
+      description:
+        "Sends the text of a `ping` event to the profile's `messenger_chat_id` with its bot token now, once (never retried), and answers with the attempt, also when it failed. The event is stored and the attempt recorded like any delivery. 409 without a `messenger_chat_id` or `messenger_bot_token`, or when `webhook_api_version` is 2025-01-01, which knows no `ping` (move it on to 2026-11-24 with PATCH /users/me). At most 5 a minute (429 with Retry-After).",
+      metadata: merchantAuth('account:write'),
+      body: c.noBody(),
+      responses: {
+        200: ZMessengerDelivery,
+        ...errors('UNAUTHENTICATED', 'FORBIDDEN', 'CONFLICT'),
+      },
     },
   },
   { strictStatusCodes: true },

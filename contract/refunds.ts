@@ -1,17 +1,46 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
+  ADDRESS_MAX,
+  ZAddress,
   ZDateTime,
   ZDecimalAmount,
   ZDecimalOut,
   ZNetwork,
+  ZPaymentUri,
+  ZReference,
   ZToken,
+  ZTxId,
+  ZUrlOut,
   errors,
   merchantAuth,
   publicRoute,
 } from './common';
 import { ZIdempotencyHeaders, ZReferenceParams } from './orders';
-import { payErrors, ZSolanaPayLabel } from './pay';
+import {
+  ZBase64Transaction,
+  ZCallData,
+  ZChainId,
+  ZEvmAddress,
+  ZWalletMessage,
+  HTML_PAGE_MAX,
+  payErrors,
+  ZSolanaPayLabel,
+} from './pay';
+
+/** The merchant's reason for a refund. */
+const REASON_MAX = 500;
+
+/** The most items a per-order list answers (oldest first): payments, refunds, deliveries, audit. */
+export const MAX_ORDER_LIST_ITEMS = 1000;
+/** A per-order list: `{items}`, oldest first, the first MAX_ORDER_LIST_ITEMS. */
+export const orderList = <T extends z.ZodTypeAny>(item: T) =>
+  z.object({
+    items: z
+      .array(item)
+      .max(MAX_ORDER_LIST_ITEMS)
+      .describe(`Oldest first; the first ${MAX_ORDER_LIST_ITEMS}`),
+  });
 
 const c = initContract();
 
@@ -30,6 +59,7 @@ export const ZMatchedBy = z
 
 /** Refund ids are random (they open a public page): `rf_` and 32 hex digits. */
 export const REFUND_ID_PATTERN = /^rf_[0-9a-f]{32}$/;
+const ZRefundId = z.string().max(35).regex(REFUND_ID_PATTERN);
 export const ZRefundIdParams = z.object({
   refundId: z
     .string()
@@ -41,9 +71,9 @@ export const ZRefundIdParams = z.object({
 /** One transfer credited to an order: the payments ledger. */
 export const ZPayment = z
   .object({
-    txId: z.string().describe('The transaction that made the transfer'),
+    txId: ZTxId.describe('The transaction that made the transfer'),
     network: ZNetwork,
-    from: z.string().nullable().describe("The sender's wallet (null when the chain does not say)"),
+    from: ZAddress.nullable().describe("The sender's wallet (null when the chain does not say)"),
     amount: ZDecimalOut.describe('What this transfer credited to the order'),
     matchedBy: ZMatchedBy,
     blockTime: ZDateTime.nullable().describe(
@@ -55,43 +85,44 @@ export const ZPayment = z
 export type Payment = z.infer<typeof ZPayment>;
 
 export const ZSolanaRefundTransaction = z
-  .object({ transaction: z.string().describe('Base64 transaction; the receiving wallet is the fee payer') })
+  .object({
+    transaction: ZBase64Transaction.describe('Base64 transaction; the receiving wallet is the fee payer'),
+  })
   .describe('Solana: sign with the receiving wallet (the blockhash is fresh for about a minute)');
 export const ZEvmRefundTransaction = z
   .object({
-    chainId: z.number().int(),
-    to: z.string().describe('Token contract'),
-    data: z.string().describe("ERC-20 transfer(refund address, amount) followed by the refund's tag"),
+    chainId: ZChainId,
+    to: ZEvmAddress.describe('Token contract'),
+    data: ZCallData.describe("ERC-20 transfer(refund address, amount) followed by the refund's tag"),
     value: z.literal('0'),
   })
   .describe('Polygon/Ethereum: send from the receiving wallet');
 
 export const ZRefund = z
   .object({
-    id: z.string().describe('rf_…'),
-    orderReference: z.string().describe('The refunded order'),
+    id: ZRefundId.describe('rf_…'),
+    orderReference: ZReference.describe('The refunded order'),
     status: ZRefundStatus,
     network: ZNetwork,
     token: ZToken,
     amount: ZDecimalOut.describe('What is refunded, in token units'),
-    from: z.string().describe("The order's receiving wallet, which sends the refund"),
-    to: z.string().nullable().describe('Where the refund goes; null while the payer has not said'),
-    reason: z.string().nullable().describe("The merchant's reason, as given"),
-    tag: z.string().describe('Names the refund on chain (Solana reference key; EVM calldata tag)'),
-    refundUrl: z.string().url().describe("The payer's page, where they give an address"),
-    payUrl: z
-      .string()
-      .nullable()
-      .describe(
-        "A link for the merchant's own wallet: Solana Pay transaction request, or EIP-681 transfer (null while no address)",
-      ),
-    qrData: z.string().nullable().describe('Exactly what a QR code must encode (the same as payUrl)'),
+    from: ZAddress.describe("The order's receiving wallet, which sends the refund"),
+    to: ZAddress.nullable().describe('Where the refund goes; null while the payer has not said'),
+    reason: z.string().max(REASON_MAX).nullable().describe("The merchant's reason, as given"),
+    tag: ZReference.describe(
+      'Names the refund on chain: a reference key (Solana: a key of the transfer; EVM: its 32 bytes after the call data)',
+    ),
+    refundUrl: ZUrlOut.describe("The payer's page, where they give an address"),
+    payUrl: ZPaymentUri.nullable().describe(
+      "A link for the merchant's own wallet: Solana Pay transaction request, or EIP-681 transfer (null while no address)",
+    ),
+    qrData: ZPaymentUri.nullable().describe('Exactly what a QR code must encode (the same as payUrl)'),
     transaction: z
       .union([ZSolanaRefundTransaction, ZEvmRefundTransaction])
       .nullable()
       .describe('The unsigned refund transaction (null while no address, or while the chain is unreachable)'),
-    txId: z.string().nullable().describe('The verified refund transaction'),
-    failureReason: z.string().nullable().describe('Why the refund FAILED'),
+    txId: ZTxId.nullable().describe('The verified refund transaction'),
+    failureReason: z.string().max(500).nullable().describe('Why the refund FAILED'),
     deadlineAt: ZDateTime.describe('Without a verified transfer by then, the refund FAILS'),
     createdAt: ZDateTime,
     updatedAt: ZDateTime,
@@ -102,12 +133,18 @@ export type Refund = z.infer<typeof ZRefund>;
 export const ZCreateRefundBody = z
   .object({
     amount: ZDecimalAmount.optional().describe('Default: everything refundable (received less refunded)'),
-    reason: z.string().trim().min(1).max(500).optional().describe('Kept with the refund, for the merchant'),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(REASON_MAX)
+      .optional()
+      .describe('Kept with the refund, for the merchant'),
     to: z
       .string()
       .trim()
       .min(1)
-      .max(100)
+      .max(ADDRESS_MAX)
       .optional()
       .describe(
         "Refund address, validated per network (not the order's receiving wallet); without it the payer gives one on refundUrl",
@@ -119,16 +156,16 @@ export type CreateRefundBody = z.infer<typeof ZCreateRefundBody>;
 /** What the payer's page shows: nothing of the merchant's private settings. */
 export const ZPublicRefund = z
   .object({
-    id: z.string(),
+    id: ZRefundId,
     status: ZRefundStatus,
     network: ZNetwork,
     token: ZToken,
     amount: ZDecimalOut,
-    to: z.string().nullable().describe('Where the refund goes; null until the payer gives it'),
-    merchantName: z.string().nullable(),
-    orderReference: z.string(),
-    addressFormat: z.string().describe('What a valid address looks like on this network'),
-    txId: z.string().nullable().describe('The verified refund transaction'),
+    to: ZAddress.nullable().describe('Where the refund goes; null until the payer gives it'),
+    merchantName: z.string().max(200).nullable(),
+    orderReference: ZReference,
+    addressFormat: z.string().max(200).describe('What a valid address looks like on this network'),
+    txId: ZTxId.nullable().describe('The verified refund transaction'),
     deadlineAt: ZDateTime,
   })
   .describe("A refund as its payer sees it: nothing of the merchant's private settings");
@@ -140,21 +177,20 @@ export const ZRefundAddressBody = z
       .string()
       .trim()
       .min(1)
-      .max(100)
+      .max(ADDRESS_MAX)
       .describe("The wallet to receive the refund, on the refund's network (not the merchant's wallet)"),
   })
   .strict();
 
 export const ZRefundTxRequest = z.object({
-  transaction: z.string().describe('Base64 transaction for the receiving wallet to sign'),
-  message: z.string(),
+  transaction: ZBase64Transaction.describe('Base64 transaction for the receiving wallet to sign'),
+  message: ZWalletMessage,
 });
 
 /** Solana Pay: errors on the transaction-request path also carry a top-level `message`. */
 const txRequestErrors = payErrors;
 
-const list = <T extends z.ZodTypeAny>(item: T) => z.object({ items: z.array(item) });
-const orderErrors = errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'NOT_FOUND');
+const orderErrors = errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND');
 
 export const refundsContract = c.router(
   {
@@ -166,7 +202,7 @@ export const refundsContract = c.router(
         "Each verified, final transfer with its sender and `matchedBy`: the evidence that tied it to the order (`tag`: the transaction names the order; `amount`: exactly the amount due to the recipient; `claim`: reported through submit-tx, the weakest). Their sum is the order's `amountReceived`. 404 for an unknown reference or another merchant's order.",
       metadata: merchantAuth('orders:read'),
       pathParams: ZReferenceParams,
-      responses: { 200: list(ZPayment), ...orderErrors },
+      responses: { 200: orderList(ZPayment), ...orderErrors },
     },
     create: {
       method: 'POST',
@@ -183,6 +219,7 @@ export const refundsContract = c.router(
         ...errors(
           'VALIDATION_ERROR',
           'UNAUTHENTICATED',
+          'FORBIDDEN',
           'NOT_FOUND',
           'CONFLICT',
           'PAYLOAD_TOO_LARGE',
@@ -198,7 +235,7 @@ export const refundsContract = c.router(
         "Every refund of the order with its status, and for a PENDING one the unsigned transaction to send from the receiving wallet. 404 for an unknown reference or another merchant's order.",
       metadata: merchantAuth('orders:read'),
       pathParams: ZReferenceParams,
-      responses: { 200: list(ZRefund), ...orderErrors },
+      responses: { 200: orderList(ZRefund), ...orderErrors },
     },
     info: {
       method: 'GET',
@@ -234,7 +271,10 @@ export const refundsContract = c.router(
       pathParams: ZRefundIdParams,
       query: z.object({ lang: z.string().max(20).optional().describe('en, pt-BR or es') }),
       responses: {
-        200: c.otherResponse({ contentType: 'text/html; charset=utf-8', body: z.string() }),
+        200: c.otherResponse({
+          contentType: 'text/html; charset=utf-8',
+          body: z.string().max(HTML_PAGE_MAX),
+        }),
         ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
       },
     },
@@ -256,7 +296,7 @@ export const refundsContract = c.router(
         "The refund transaction for the merchant's wallet to sign: `account` must be the order's receiving wallet, which pays the fee (400 otherwise). 409 while the payer has not given an address or once the refund is no longer PENDING. Errors also carry a top-level `message`.",
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
-      body: z.object({ account: z.string().max(100) }),
+      body: z.object({ account: z.string().max(ADDRESS_MAX) }),
       responses: { 200: ZRefundTxRequest, ...txRequestErrors },
     },
   },

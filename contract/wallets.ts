@@ -1,30 +1,34 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { ZDateTime, ZNetwork, errors, merchantAuth } from './common';
+import { ADDRESS_MAX, ZAddress, ZDateTime, ZNetwork, errors, merchantAuth } from './common';
 
 const c = initContract();
 
+/** Receiving wallets a merchant may have (409 beyond). */
+export const MAX_WALLETS = 100;
+const WALLET_NAME_MAX = 100;
+
 export const ZWallet = z
   .object({
-    wallet_id: z.string().uuid().describe("Pass as an order's merchantWalletId to choose it"),
-    name: z.string().nullable().describe("The merchant's label"),
+    wallet_id: z.string().max(36).uuid().describe("Pass as an order's merchantWalletId to choose it"),
+    name: z.string().max(WALLET_NAME_MAX).nullable().describe("The merchant's label"),
     network: ZNetwork,
-    public_address: z
-      .string()
-      .describe('The receiving address (Solana: owner public key; EVM: EIP-55 checksummed address)'),
+    public_address: ZAddress.describe(
+      'The receiving address (Solana: owner public key; EVM: EIP-55 checksummed address)',
+    ),
     created_at: ZDateTime,
   })
   .describe('A receiving wallet of the merchant');
 
 export const ZCreateWalletBody = z
   .object({
-    name: z.string().trim().min(1).max(100).nullish().describe('A label of your own'),
+    name: z.string().trim().min(1).max(WALLET_NAME_MAX).nullish().describe('A label of your own'),
     network: ZNetwork,
     public_address: z
       .string()
       .trim()
       .min(1)
-      .max(100)
+      .max(ADDRESS_MAX)
       .describe(
         'Solana: base58 public key of the owner wallet; EVM: 0x address (EIP-55 checked when mixed case)',
       ),
@@ -40,19 +44,21 @@ export const walletsContract = c.router(
       description:
         "The wallets orders are paid into. An order without `merchantWalletId` uses the merchant's first wallet on its network.",
       metadata: merchantAuth('account:read'),
-      responses: { 200: z.object({ items: z.array(ZWallet) }), ...errors('UNAUTHENTICATED') },
+      responses: {
+        200: z.object({ items: z.array(ZWallet).max(MAX_WALLETS) }),
+        ...errors('UNAUTHENTICATED', 'FORBIDDEN'),
+      },
     },
     create: {
       method: 'POST',
       path: '/users/me/wallets',
       summary: 'Add a receiving wallet',
-      description:
-        'The address is validated per network: a Solana base58 32-byte public key, or an EVM 0x address (EIP-55 checksum checked when mixed case, stored checksummed). 400 for an invalid address; 409 when the wallet is already registered.',
+      description: `The address is validated per network: a Solana base58 32-byte public key, or an EVM 0x address (EIP-55 checksum checked when mixed case, stored checksummed). 400 for an invalid address; 409 when the wallet is already registered, or when the merchant already has ${MAX_WALLETS} wallets (remove one first).`,
       metadata: merchantAuth('account:write'),
       body: ZCreateWalletBody,
       responses: {
         201: ZWallet,
-        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'CONFLICT', 'PAYLOAD_TOO_LARGE'),
+        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'CONFLICT', 'PAYLOAD_TOO_LARGE'),
       },
     },
     remove: {
@@ -66,7 +72,7 @@ export const walletsContract = c.router(
       body: c.noBody(),
       responses: {
         204: c.noBody(),
-        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'NOT_FOUND', 'CONFLICT'),
+        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT'),
       },
     },
   },

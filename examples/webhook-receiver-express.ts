@@ -33,6 +33,12 @@ app.post('/webhooks/stablepay', express.raw({ type: 'application/json' }), (req,
   if (seen.has(event.id)) return res.status(200).send('duplicate');
   seen.add(event.id);
 
+  // `event.type` tells the events apart (and narrows `data`); answer 2xx to types you do not handle.
+  if (event.type === 'ping') {
+    // POST /users/me/webhook-test: the signature verified, so this endpoint is ready.
+    console.log(`verified ping (API version ${event.apiVersion})`);
+    return res.status(200).send('pong');
+  }
   const order = event.data.order;
   console.log(
     `verified ${event.type} ${order.reference} ${order.status} ${order.amountReceived}/${order.amount} ${order.token}`,

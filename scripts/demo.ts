@@ -69,7 +69,8 @@ async function startReceiver(getSecret: () => string) {
           secret: getSecret(),
         });
         events.push(event);
-        console.log(`  webhook ${bold(event.type)} (signature verified) order ${event.data.order.status}`);
+        const about = event.type === 'ping' ? 'a test' : `order ${event.data.order.status}`;
+        console.log(`  webhook ${bold(event.type)} (signature verified) ${about}`);
         waiters.splice(0).forEach((w) => w());
         res.writeHead(200).end('ok');
       } catch (error) {
@@ -82,7 +83,7 @@ async function startReceiver(getSecret: () => string) {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
     events,
-    async waitFor(type: string, timeoutMs = 30_000) {
+    async waitFor<T extends WebhookEvent['type']>(type: T, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (!events.some((e) => e.type === type)) {
         if (Date.now() > deadline) throw new Error(`no ${type} webhook within ${timeoutMs / 1000} s`);
@@ -91,7 +92,7 @@ async function startReceiver(getSecret: () => string) {
           setTimeout(resolve, 250);
         });
       }
-      return events.find((e) => e.type === type)!;
+      return events.find((e): e is Extract<WebhookEvent, { type: T }> => e.type === type)!;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,15 +1,20 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
-import { contract } from '../contract';
+import { contract, type RouteAuth } from '../contract';
 import { authRouter } from './auth/auth.router';
+import { createKeyUsage } from './auth/api-key-usage';
+import { checkScope } from './auth/check-scope';
 import { createAuthenticator } from './auth/passport';
+import { apiKeysRouter } from './api-keys/api-keys.router';
 import { checkoutAssets, checkoutErrorPage, checkoutPageRoute } from './checkout/checkout.router';
 import { deliveriesRouter } from './deliveries/deliveries.router';
+import { eventLogRouter } from './event-log/event-log.router';
 import type { Deps } from './deps';
 import { docsRouter } from './docs/docs';
 import { healthRouter } from './health/health.router';
-import { openCors } from './http/cors';
+import { OPEN_CORS_PATHS, openCors } from './http/cors';
 import { errorHandler, fromRequestValidation, notFoundHandler } from './http/error-handler';
+import { UNLIMITED_PATHS } from './http/rate-limit-headers';
 import { createRateLimits } from './http/rate-limits';
 import { rejectUnstorableText } from './http/reject-unstorable-text';
 import { requestLogs } from './http/request-log';
@@ -42,7 +47,7 @@ export function createApp(deps: Deps): Express {
     });
     next();
   });
-  app.use(['/pay', '/checkout'], openCors);
+  app.use(OPEN_CORS_PATHS, openCors);
   app.use(express.json({ limit: MAX_BODY, type: ['application/json', 'application/*+json'] }));
   app.use(rejectUnstorableText);
   const limits = createRateLimits(config, deps.db.sequelize);
@@ -50,17 +55,23 @@ export function createApp(deps: Deps): Express {
   app.post('/users/me/password', limits.login);
   app.post('/pay/refunds/:refundId/address', limits.refundAddress);
 
-  const authenticate = createAuthenticator(config.JWT_SECRET, { merchants: deps.cache.merchants });
-  const unlimited = new Set(['/healthz', '/readyz', '/metrics']);
+  const authenticate = createAuthenticator(config.JWT_SECRET, {
+    merchants: deps.cache.merchants,
+    apiKeys: deps.cache.apiKeys,
+    keyUsed: createKeyUsage(deps.db.sequelize, deps.clock, logger),
+  });
+  const unlimited = new Set<string>(UNLIMITED_PATHS);
   // Auth is route metadata in the contract, checked once here for every route that declares it;
   // merchants' calls are limited per merchant, everything else per client address.
   const authAndLimits = (req: Request, res: Response, next: NextFunction) => {
-    const route = (req as Request & { tsRestRoute?: { metadata?: { auth?: string } } }).tsRestRoute;
-    if (route?.metadata?.auth !== 'merchant')
+    const auth = (req as Request & { tsRestRoute?: { metadata?: RouteAuth } }).tsRestRoute?.metadata;
+    if (auth?.auth !== 'merchant')
       return unlimited.has(req.path) ? next() : limits.publicRoute(req, res, next);
     authenticate(req, res, (error?: unknown) => {
       if (error) return next(error);
-      limits.merchant(req.user!.merchant.id).then(() => next(), next);
+      const refused = checkScope(req.user!.apiKey, auth.scope);
+      if (refused) return next(refused);
+      limits.merchant(req.user!.merchant.id, res).then(() => next(), next);
     });
   };
 
@@ -69,9 +80,11 @@ export function createApp(deps: Deps): Express {
     contract,
     server.router(contract, {
       auth: authRouter(deps),
+      apiKeys: apiKeysRouter(deps),
       orders: ordersRouter(deps),
       deliveries: deliveriesRouter(deps),
-      profile: profileRouter(deps),
+      events: eventLogRouter(deps),
+      profile: profileRouter(deps, limits),
       wallets: walletsRouter(deps),
       pay: { ...payRouter(deps), ...checkoutPageRoute(deps) },
       refunds: refundsRouter(deps),

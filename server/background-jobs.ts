@@ -1,3 +1,4 @@
+import { pruneEventsJob } from './event-log/prune-events.job';
 import { deliverEventsJob } from './events/deliver-events.job';
 import type { Job } from './jobs/job';
 import { expireOrdersJob } from './orders/expire-orders.job';
@@ -12,4 +13,5 @@ export const BACKGROUND_JOBS: Job[] = [
   verifyPaymentsJob,
   scanPaymentsJob,
   verifyRefundsJob,
+  pruneEventsJob,
 ];

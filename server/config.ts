@@ -57,7 +57,8 @@ export const configSchema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().default('0.0.0.0'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    PUBLIC_BASE_URL: url.optional(),
+    /** At most 1,024 characters: the links built on it must stay within the API's 2,048 (URL_MAX). */
+    PUBLIC_BASE_URL: url.max(1024).optional(),
     /** Trust X-Forwarded-For from this many proxies (rate limits key on the client IP). */
     TRUST_PROXY: z.coerce.number().int().min(0).default(0),
 
@@ -150,6 +151,11 @@ export const configSchema = z
     /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 
+    /**
+     * Days an event is kept (GET /events), then deleted with its delivery records by the
+     * prune-events job. At least 30: the events API promises a month.
+     */
+    EVENT_RETENTION_DAYS: z.coerce.number().int().min(30).max(36_500).default(30),
     /** Webhook attempts per event (the first included) before it is given up. */
     WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(12),
     /** Delay before retry n is base * 2^(n-1): 42 s gives 12 attempts over about 24 h. */
@@ -193,6 +199,8 @@ export const configSchema = z
     JOB_VERIFY_PAYMENTS_CRON: cron.default('*/2 * * * * *'),
     JOB_VERIFY_REFUNDS_CRON: cron.default('*/5 * * * * *'),
     JOB_SCAN_PAYMENTS_CRON: cron.default('*/10 * * * * *'),
+    /** Retention runs: each deletes up to 1,000 expired events (and wakes itself while there are more). */
+    JOB_PRUNE_EVENTS_CRON: cron.default('0 * * * * *'),
     /** How long a worker holds a leased piece of work (scan cursor, claim) between renewals. */
     JOB_LEASE_SECONDS: positiveInt.default(60),
     JOB_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),

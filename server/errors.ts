@@ -1,25 +1,48 @@
 import type { ZodError } from 'zod';
-import { ErrorCode, errorStatus, type ErrorBody } from '../contract';
+import {
+  ERROR_DETAILS_MAX,
+  ERROR_MESSAGE_MAX,
+  ERROR_PATH_MAX,
+  ErrorCode,
+  errorStatus,
+  type ErrorBody,
+} from '../contract';
 
 export type ErrorDetail = { path: string; message: string };
 
 /** What a client is told to wait when the database cannot be reached. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
-/** The one error type of the service; the error handler turns it into the one error body. */
+/** At most `max` UTF-16 units (what JSON Schema's maxLength counts), ending with … when cut. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  if (/[\uD800-\uDBFF]/.test(text.charAt(end - 1))) end--; // never half a surrogate pair
+  return `${text.slice(0, end)}…`;
+}
+
+/**
+ * The one error type of the service; the error handler turns it into the one error body. Messages
+ * may quote the request (a field's name, a bad value): they are cut to the contract's bounds.
+ */
 export class ApiError extends Error {
   override name = 'ApiError';
   readonly status: number;
+  readonly details?: ErrorDetail[];
 
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details?: ErrorDetail[],
+    details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
     status?: number,
   ) {
-    super(message);
+    super(clip(message, ERROR_MESSAGE_MAX));
     this.status = status ?? errorStatus[code];
+    this.details = details?.slice(0, ERROR_DETAILS_MAX).map((d) => ({
+      path: clip(d.path, ERROR_PATH_MAX),
+      message: clip(d.message, ERROR_MESSAGE_MAX),
+    }));
   }
 
   toBody(): ErrorBody {
@@ -36,6 +59,10 @@ export class ApiError extends Error {
   }
   static unauthenticated(message = 'Authentication required: send Authorization: Bearer <token>') {
     return new ApiError(ErrorCode.UNAUTHENTICATED, message);
+  }
+  /** An API key without the scope the route needs, or on a route only the login token opens. */
+  static forbidden(message: string) {
+    return new ApiError(ErrorCode.FORBIDDEN, message);
   }
   static notFound(what: string) {
     return new ApiError(ErrorCode.NOT_FOUND, `${what} not found`);

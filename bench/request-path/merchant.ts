@@ -10,6 +10,8 @@ export type PathMerchant = {
   merchantId: string;
   /** The service's bearer token, as a header. */
   auth: { authorization: string };
+  /** An API key of the same merchant (scope orders:read), as a header. */
+  keyAuth: { authorization: string };
   /** Varied amounts as exact decimal strings, shared by the service's and the baseline's orders. */
   amount: () => string;
   /** A POST /orders body for the service. */
@@ -30,9 +32,13 @@ export async function seedMerchant(stack: PathStack): Promise<PathMerchant> {
   const first = (await (await postJson(stack.base, '/orders', auth, orderBody())).json()) as {
     reference: string;
   };
+  const key = (await (
+    await postJson(stack.base, '/users/me/api-keys', auth, { name: 'bench', scopes: ['orders:read'] })
+  ).json()) as { secret: string };
   return {
     merchantId: String(jwt.decode(token, { json: true })?.sub),
     auth,
+    keyAuth: { authorization: `Bearer ${key.secret}` },
     amount,
     orderBody,
     firstReference: first.reference,

@@ -6,13 +6,14 @@ import type { PathMerchant } from './merchant';
 import type { PathRow } from './report';
 import { JWT_SECRET, type PathStack } from './stack';
 
-type Baseline = 'insert' | 'unpreparedInsert' | 'me' | 'order' | 'page';
+type Baseline = 'insert' | 'unpreparedInsert' | 'me' | 'order' | 'page' | 'orderWithLoginToken';
 const BASELINE_NAMES: Record<Baseline, string> = {
   insert: 'bare INSERT',
   unpreparedInsert: 'bare INSERT, unprepared',
   me: 'bare HS256, row in memory',
   order: 'bare HS256 + SELECT 1',
   page: 'bare HS256 + SELECT 20',
+  orderWithLoginToken: 'the same route with the login token',
 };
 
 type Run = (connections: number) => Promise<Measured>;
@@ -39,6 +40,7 @@ export function pathLoads(stack: PathStack, merchant: PathMerchant, seconds: num
       me: get(`${bareBase}/me`, bareAuth),
       order: get(`${bareBase}/orders/${merchant.firstReference}`, bareAuth),
       page: get(`${bareBase}/orders`, bareAuth),
+      orderWithLoginToken: get(`${base}/orders/${merchant.firstReference}`, auth),
     },
     routes: [
       { route: 'POST /orders', baseline: 'insert', run: post(`${base}/orders`, auth, merchant.orderBody) },
@@ -53,6 +55,12 @@ export function pathLoads(stack: PathStack, merchant: PathMerchant, seconds: num
         route: 'GET /orders/{reference}',
         baseline: 'order',
         run: get(`${base}/orders/${merchant.firstReference}`, auth),
+      },
+      // An API key costs what the login token costs: both are a memory read once seen.
+      {
+        route: 'GET /orders/{reference}, API key',
+        baseline: 'orderWithLoginToken',
+        run: get(`${base}/orders/${merchant.firstReference}`, merchant.keyAuth),
       },
       {
         route: 'GET /users/me/orders (20)',

@@ -8,11 +8,17 @@ import type { z } from 'zod';
 import {
   contract,
   MAX_PER_PAGE,
+  type ZApiKey,
+  type ZApiKeyScope,
+  type ZCreateApiKeyBody,
+  type ZCreatedApiKey,
   type ZAuditEntry,
   type ZChangePasswordBody,
   type ZCreateRefundBody,
   type ZCreateOrderBody,
   type ZCreateWalletBody,
+  type ZEventPage,
+  type ZListEventsQuery,
   type ZListOrdersQuery,
   type ZLoginBody,
   type ZLoginResponse,
@@ -26,6 +32,7 @@ import {
   type ZUpdateProfileBody,
   type ZWallet,
   type ZWebhookDelivery,
+  type ZWebhookEvent,
   type ZWebhookSecret,
 } from '../../contract';
 import { assertJsonObject, httpConfig, normalizeBaseUrl, send, type FetchLike } from './http';
@@ -65,12 +72,28 @@ export type PaymentList = { items: Payment[] };
 export type Refund = z.infer<typeof ZRefund>;
 export type RefundList = { items: Refund[] };
 export type CreateRefundParams = z.input<typeof ZCreateRefundBody>;
+export type ApiKey = z.infer<typeof ZApiKey>;
+export type ApiKeyList = { items: ApiKey[] };
+export type CreatedApiKey = z.infer<typeof ZCreatedApiKey>;
+export type CreateApiKeyParams = z.input<typeof ZCreateApiKeyBody>;
+export type ApiKeyScope = z.infer<typeof ZApiKeyScope>;
+/** An event exactly as its webhook carries it (GET /events/{id}, the items of GET /events). */
+export type WebhookEventBody = z.infer<typeof ZWebhookEvent>;
+export type ListEventsQuery = z.input<typeof ZListEventsQuery>;
+export type EventPage = z.infer<typeof ZEventPage>;
+/** Filters of events.listAll(): cursor and page size are driven by the iterator. */
+export type ListAllEventsQuery = Omit<ListEventsQuery, 'cursor' | 'per_page'>;
 
 export type ClientOptions = {
   /** Where the service runs, e.g. `https://pay.example.com` (no trailing path). */
   baseUrl: string;
   /** A merchant JWT from `auth.login()`; optional when you log in with this client. */
   token?: string;
+  /**
+   * An API key (`sk_…`, from `apiKeys.create()` or the dashboard): the credential of a server
+   * integration. It opens the routes its scopes allow; give either this or `token`.
+   */
+  apiKey?: string;
   /** Your own fetch (default: the global one). */
   fetch?: FetchLike;
   /** Retries after the first attempt on network errors, 429 and 5xx (default 2); 0 turns them off. */
@@ -89,7 +112,10 @@ export type RequestOptions = {
 /** Routes that must not run twice when the first attempt's outcome is unknown (5xx, no answer). */
 const UNSAFE_ROUTES: ReadonlySet<AppRoute> = new Set<AppRoute>([
   contract.profile.changePassword,
+  contract.apiKeys.create,
   contract.profile.rotateWebhookSecret,
+  contract.profile.sendTestWebhook,
+  contract.profile.sendTestMessage,
   contract.wallets.create,
   contract.wallets.remove,
   contract.deliveries.redeliverWebhook,
@@ -120,7 +146,9 @@ function segment(value: string): string {
 export function createClient(options: ClientOptions) {
   const baseUrl = normalizeBaseUrl(options.baseUrl);
   const http = httpConfig(options);
-  let token = options.token;
+  if (options.token !== undefined && options.apiKey !== undefined)
+    throw new TypeError('give either options.token or options.apiKey, not both');
+  let token = options.token ?? options.apiKey;
 
   const raw = initClient(contract, {
     baseUrl,
@@ -163,6 +191,28 @@ export function createClient(options: ClientOptions) {
     }
   }
 
+  type ListEventsArgs = ClientInferRequest<Contract['events']['list']>['query'];
+
+  async function listEvents(query: ListEventsQuery = {}): Promise<EventPage> {
+    return success(raw.events.list({ query: query satisfies ListEventsArgs }));
+  }
+
+  async function* listAllEvents(
+    query: ListAllEventsQuery = {},
+  ): AsyncGenerator<WebhookEventBody, void, undefined> {
+    // Paging is the iterator's own: a cursor or per_page slipped in (from JS) is dropped.
+    const { cursor: _cursor, per_page: _perPage, ...filters } = query as ListEventsQuery;
+    const { ending_before: after, ...rest } = filters;
+    // After ending_before the pages walk toward newer events: each is reversed, so a backlog comes
+    // oldest first, the order to process it in. The cursor carries the place and the direction.
+    let page = await listEvents({ ...filters, per_page: MAX_PER_PAGE });
+    for (;;) {
+      yield* after === undefined ? page.items : [...page.items].reverse();
+      if (page.nextCursor === null) return;
+      page = await listEvents({ ...rest, cursor: page.nextCursor, per_page: MAX_PER_PAGE });
+    }
+  }
+
   return {
     /** The token sent on merchant routes (set by the options, setToken() or the first login()). */
     get token(): string | undefined {
@@ -178,6 +228,21 @@ export function createClient(options: ClientOptions) {
         const result = await success(raw.auth.login({ body }));
         token ??= result.token;
         return result;
+      },
+    },
+
+    apiKeys: {
+      /** POST /users/me/api-keys (login token only): the answer holds the secret, shown this once. */
+      async create(body: CreateApiKeyParams): Promise<CreatedApiKey> {
+        return success(raw.apiKeys.create({ body }));
+      },
+      /** GET /users/me/api-keys (login token only): the keys in use, without their secrets. */
+      async list(): Promise<ApiKeyList> {
+        return success(raw.apiKeys.list());
+      },
+      /** DELETE /users/me/api-keys/{id} (login token only): refused everywhere from then on. */
+      async revoke(id: string): Promise<void> {
+        await success(raw.apiKeys.revoke({ params: { id: segment(id) } }));
       },
     },
 
@@ -270,6 +335,36 @@ export function createClient(options: ClientOptions) {
       /** POST /users/me/webhook-secret: the new secret, shown only this once (never retried on 5xx). */
       async rotateWebhookSecret(): Promise<WebhookSecret> {
         return success(raw.profile.rotateWebhookSecret());
+      },
+      /**
+       * POST /users/me/webhook-test: a signed `ping` event to your webhook URL now; the attempt,
+       * failed or not (ConflictError without a URL or secret, or at API version 2025-01-01).
+       */
+      async sendTestWebhook(): Promise<WebhookDelivery> {
+        return success(raw.profile.sendTestWebhook());
+      },
+      /** POST /users/me/messenger-test: a `ping` message to your messenger chat now; the attempt. */
+      async sendTestMessage(): Promise<MessengerDelivery> {
+        return success(raw.profile.sendTestMessage());
+      },
+    },
+
+    events: {
+      /**
+       * GET /events: one page of the merchant's events, newest first, each exactly as its webhook
+       * carries it; pass `nextCursor` back as `cursor` (same filters) until it is null. With
+       * `ending_before` (the last event id you processed): the events right after it, and a
+       * `nextCursor` toward newer ones.
+       */
+      list: listEvents,
+      /**
+       * Every event matching the filters across cursor pages of 50: newest first; with
+       * `ending_before`, the events after that one, oldest first (catching up after downtime).
+       */
+      listAll: listAllEvents,
+      /** GET /events/{id}: one event, exactly as its webhook carries it. */
+      async get(id: string): Promise<WebhookEventBody> {
+        return success(raw.events.get({ params: { id: segment(id) } }));
       },
     },
 

@@ -86,6 +86,15 @@ export class AuthenticationError extends StablepayError {
   declare readonly code: 'UNAUTHENTICATED';
 }
 
+/**
+ * 403 FORBIDDEN: an API key without the scope the route needs (the message names it), or an API key
+ * on a route only the login token opens (API keys, the password).
+ */
+export class ForbiddenError extends StablepayError {
+  static override readonly kind = 'ForbiddenError';
+  declare readonly code: 'FORBIDDEN';
+}
+
 /** 404 NOT_FOUND: unknown (or another merchant's) order, wallet or route. */
 export class NotFoundError extends StablepayError {
   static override readonly kind = 'NotFoundError';
@@ -234,6 +243,7 @@ export class EvmChainNotAddedError extends EvmPaymentError {
 const BY_CODE: Record<ErrorCode, typeof StablepayError> = {
   VALIDATION_ERROR: ValidationError,
   UNAUTHENTICATED: AuthenticationError,
+  FORBIDDEN: ForbiddenError,
   NOT_FOUND: NotFoundError,
   CONFLICT: ConflictError,
   PAYLOAD_TOO_LARGE: PayloadTooLargeError,
@@ -245,6 +255,7 @@ const BY_CODE: Record<ErrorCode, typeof StablepayError> = {
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'VALIDATION_ERROR',
   401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',

@@ -4,6 +4,11 @@
  */
 export { createClient } from './client';
 export type {
+  ApiKey,
+  ApiKeyList,
+  ApiKeyScope,
+  CreateApiKeyParams,
+  CreatedApiKey,
   AuditEntry,
   AuditList,
   ChangePasswordParams,
@@ -11,6 +16,9 @@ export type {
   CreateOrderParams,
   CreateRefundParams,
   CreateWalletParams,
+  EventPage,
+  ListAllEventsQuery,
+  ListEventsQuery,
   ListAllOrdersQuery,
   ListOrdersQuery,
   LoginBody,
@@ -32,11 +40,13 @@ export type {
   WalletList,
   WebhookDelivery,
   WebhookDeliveryList,
+  WebhookEventBody,
   WebhookSecret,
 } from './client';
 
 export {
   AuthenticationError,
+  ForbiddenError,
   ConflictError,
   errorFromResponse,
   EvmChainNotAddedError,
@@ -69,7 +79,14 @@ export {
   SIGNATURE_HEADER,
   webhooks,
 } from './webhooks';
-export type { ConstructEventParams, GenerateTestHeaderParams, WebhookEvent } from './webhooks';
+export type {
+  ConstructEventParams,
+  GenerateTestHeaderParams,
+  OrderEvent,
+  PingEvent,
+  RefundEvent,
+  WebhookEvent,
+} from './webhooks';
 
 export { parsePayUrl, PayUrlError } from './pay-url';
 export type {
@@ -84,5 +101,24 @@ export type { FetchLike } from './http';
 export type { RetryOptions } from './retry';
 
 /** Names and values shared with the service, from its contract. */
-export { ErrorCode, EVENT_TYPES, NETWORKS, ORDER_STATUSES, REFUND_STATUSES, TOKENS } from '../../contract';
-export type { EventType, Network, OrderStatus, RefundStatus, Token } from '../../contract';
+export {
+  API_KEY_SCOPES,
+  API_VERSIONS,
+  ErrorCode,
+  EVENT_TYPES,
+  LATEST_API_VERSION,
+  NETWORKS,
+  ORDER_STATUSES,
+  REFUND_STATUSES,
+  TOKENS,
+} from '../../contract';
+export type {
+  ApiVersion,
+  EventType,
+  Network,
+  OrderEventType,
+  OrderStatus,
+  RefundEventType,
+  RefundStatus,
+  Token,
+} from '../../contract';

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { EventType, Order, Payment, Refund } from '../../contract';
+import type { z } from 'zod';
+import type { OrderEventType, RefundEventType, ZWebhookEvent } from '../../contract';
 import { WebhookSignatureVerificationError } from './errors';
 
 /**
@@ -13,16 +14,22 @@ export const SIGNATURE_HEADER = 'x-webhook-signature';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /**
- * The body of every webhook: the event envelope around the order as it is now; events caused by a
- * credited transfer carry it (`payment`), refund events carry the refund (`refund`).
+ * The body of every webhook, one type per event type (from the service's contract), told apart by
+ * `type`: `switch (event.type)` narrows `data`, and a receiver should answer 2xx to types it does
+ * not handle. Each carries `id` (`evt_...`, the same on every attempt: de-duplicate on it),
+ * `apiVersion` (the version it was rendered at: your profile's `webhook_api_version`) and
+ * `createdAt`.
  */
-export type WebhookEvent = {
-  /** `evt_...`: the same on every attempt; de-duplicate on it. */
-  id: string;
-  type: EventType;
-  createdAt: string;
-  data: { order: Order; payment?: Payment; refund?: Refund };
-};
+export type WebhookEvent = z.infer<typeof ZWebhookEvent>;
+/**
+ * An order event: `data.order` as it was when the event happened, and `data.payment`, the credited
+ * transfer that caused it, when one did. `OrderEvent<'order.paid'>` is one type; `OrderEvent` all.
+ */
+export type OrderEvent<T extends OrderEventType = OrderEventType> = Extract<WebhookEvent, { type: T }>;
+/** A refund event: `data.refund` (its `transaction` null) and its `data.order`. */
+export type RefundEvent<T extends RefundEventType = RefundEventType> = Extract<WebhookEvent, { type: T }>;
+/** A test delivery (POST /users/me/webhook-test; API version 2026-11-24 on): about no order. */
+export type PingEvent = Extract<WebhookEvent, { type: 'ping' }>;
 
 export type ConstructEventParams = {
   /** The raw request body, exactly as received (string, Buffer or Uint8Array), never parsed JSON. */

@@ -4,7 +4,10 @@ import { LRUCache } from 'lru-cache';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { ApiError } from '../errors';
+import type { ApiKeyScope } from '../../contract';
 import type { Caches, MerchantRow } from '../db/caches';
+import { hashApiKeySecret, isApiKeySecret, looksLikeApiKey } from './api-key-secret';
+import type { KeyUsage } from './api-key-usage';
 import { JWT_ALGORITHM, TOKEN_ISSUER, type TokenClaims } from './tokens';
 
 declare global {
@@ -13,6 +16,8 @@ declare global {
     interface User {
       /** As the instance remembers it: a plain row, shared, never to be changed in place. */
       merchant: MerchantRow;
+      /** The API key that opened the request; null for the login token. */
+      apiKey: { id: string; name: string; scopes: readonly ApiKeyScope[] } | null;
     }
   }
 }
@@ -34,14 +39,15 @@ type VerifiedToken = { sub: string; ver: number; exp: number };
  */
 export function createAuthenticator(
   secret: string,
-  deps: { merchants: Caches['merchants'] },
+  deps: { merchants: Caches['merchants']; apiKeys: Caches['apiKeys']; keyUsed: KeyUsage },
 ): RequestHandler {
   const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
   const verified = new LRUCache<string, VerifiedToken>({ max: 10_000 });
   const userFor = async (claims: { sub: string; ver: number }): Promise<Express.User | false> => {
     const row = await deps.merchants.get(claims.sub);
-    return row && row.tokenVersion === claims.ver ? { merchant: row } : false;
+    return row && row.tokenVersion === claims.ver ? { merchant: row, apiKey: null } : false;
   };
+  const keyHolder = createApiKeyCheck(deps);
 
   const authenticator = new passport.Passport();
   authenticator.use(
@@ -70,6 +76,14 @@ export function createAuthenticator(
   );
   return (req, res, next) => {
     const token = bearerToken(req);
+    if (token && looksLikeApiKey(token)) {
+      keyHolder(token).then((user) => {
+        if (!user) return next(ApiError.unauthenticated('Invalid or revoked API key'));
+        req.user = user;
+        next();
+      }, next);
+      return;
+    }
     const known = token ? verified.get(token) : undefined;
     if (known && Math.floor(Date.now() / 1000) < known.exp) {
       userFor(known).then((user) => {
@@ -90,6 +104,36 @@ export function createAuthenticator(
         next();
       },
     )(req, res, next);
+  };
+}
+
+/**
+ * API keys: the secret's hash is looked up in the key cache (a revocation is announced to every
+ * instance when it commits), then the merchant; a key is independent of the merchant's token
+ * version, so it outlives a password change. Hashes that name no key are remembered for a minute:
+ * a client trying made-up keys costs no database read per request (nobody can guess a key before
+ * it is created, so none of them can become valid in that minute).
+ */
+function createApiKeyCheck(deps: {
+  merchants: Caches['merchants'];
+  apiKeys: Caches['apiKeys'];
+  keyUsed: KeyUsage;
+}) {
+  const unknown = new LRUCache<string, true>({ max: 10_000, ttl: 60_000 });
+  return async (secret: string): Promise<Express.User | false> => {
+    if (!isApiKeySecret(secret)) return false;
+    const hash = hashApiKeySecret(secret);
+    if (unknown.has(hash)) return false;
+    const key = await deps.apiKeys.get(hash);
+    if (!key) {
+      unknown.set(hash, true);
+      return false;
+    }
+    if (key.revokedAt) return false;
+    const merchant = await deps.merchants.get(key.merchantId);
+    if (!merchant) return false;
+    deps.keyUsed(key.id);
+    return { merchant, apiKey: { id: key.id, name: key.name, scopes: key.scopes } };
   };
 }
 

@@ -1,10 +1,11 @@
 import type { InferAttributes } from 'sequelize';
 import type { Database } from './database';
-import type { Merchant, Wallet } from './models';
+import type { ApiKey, Merchant, Wallet } from './models';
 import { createRowCache, type RowCache } from './row-cache';
 
 export type MerchantRow = InferAttributes<Merchant>;
 export type WalletRow = InferAttributes<Wallet>;
+export type ApiKeyRow = InferAttributes<ApiKey>;
 
 /**
  * What nearly every merchant request reads before doing anything: the merchant (for the token
@@ -15,13 +16,15 @@ export type Caches = {
   merchants: RowCache<MerchantRow>;
   /** A merchant's wallets still in use, oldest first. */
   wallets: RowCache<WalletRow[]>;
+  /** API keys by the SHA-256 of their secret (revoked ones too: a revocation is announced). */
+  apiKeys: RowCache<ApiKeyRow>;
 };
 
 const TRUSTED_FOR_MS = 60_000;
 const MAX_MERCHANTS = 10_000;
 
 export function createCaches(db: Pick<Database, 'models' | 'changes'>): Caches {
-  const { Merchant, Wallet } = db.models;
+  const { ApiKey, Merchant, Wallet } = db.models;
   return {
     merchants: createRowCache({
       feed: db.changes,
@@ -46,6 +49,16 @@ export function createCaches(db: Pick<Database, 'models' | 'changes'>): Caches {
           ],
           raw: true,
         })) as WalletRow[],
+      ttlMs: TRUSTED_FOR_MS,
+      max: MAX_MERCHANTS,
+    }),
+    apiKeys: createRowCache({
+      feed: db.changes,
+      topic: 'api_key',
+      load: async (secretHash) => {
+        const row = (await ApiKey.findOne({ where: { secretHash }, raw: true })) as ApiKeyRow | null;
+        return row && Object.freeze(row);
+      },
       ttlMs: TRUSTED_FOR_MS,
       max: MAX_MERCHANTS,
     }),

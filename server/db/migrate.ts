@@ -11,6 +11,9 @@ import * as m0008 from './migrations/0008-amount-reservations';
 import * as m0009 from './migrations/0009-order-counts';
 import * as m0010 from './migrations/0010-announced-changes';
 import * as m0011 from './migrations/0011-count-shards';
+import * as m0012 from './migrations/0012-api-keys';
+import * as m0013 from './migrations/0013-event-log';
+import * as m0014 from './migrations/0014-api-versions';
 
 /** Migrations get a query runner that takes plain SQL, bound to the migration transaction. */
 export type MigrationContext = { query(sql: string): Promise<unknown> };
@@ -29,6 +32,9 @@ const migrations = [
   { name: '0009-order-counts', ...m0009 },
   { name: '0010-announced-changes', ...m0010 },
   { name: '0011-count-shards', ...m0011 },
+  { name: '0012-api-keys', ...m0012 },
+  { name: '0013-event-log', ...m0013 },
+  { name: '0014-api-versions', ...m0014 },
 ];
 
 const LOCK_ID = 7_301_955_001;

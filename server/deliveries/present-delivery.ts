@@ -1,8 +1,17 @@
 import type { z } from 'zod';
-import type { ZMessengerDelivery, ZWebhookDelivery } from '../../contract';
+import {
+  DELIVERY_ERROR_MAX,
+  MESSENGER_TEXT_MAX,
+  type ZMessengerDelivery,
+  type ZWebhookDelivery,
+} from '../../contract';
 import type { MessengerDelivery, WebhookDelivery } from '../db/models';
 
 type EventType = z.infer<typeof ZWebhookDelivery>['eventType'];
+
+/** Errors may quote what the receiver or a resolver said: at most `max` characters are shown. */
+const cut = (text: string | null, max: number) =>
+  text === null || text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 
 export function presentWebhookDelivery(d: WebhookDelivery): z.infer<typeof ZWebhookDelivery> {
   return {
@@ -14,7 +23,7 @@ export function presentWebhookDelivery(d: WebhookDelivery): z.infer<typeof ZWebh
     requestBody: d.requestBody,
     responseStatus: d.responseStatus,
     responseBody: d.responseBody,
-    error: d.error,
+    error: cut(d.error, DELIVERY_ERROR_MAX),
     durationMs: d.durationMs,
     createdAt: d.createdAt.toISOString(),
     nextRetryAt: d.nextRetryAt ? d.nextRetryAt.toISOString() : null,
@@ -26,11 +35,11 @@ export function presentMessengerDelivery(d: MessengerDelivery): z.infer<typeof Z
     id: d.id,
     eventType: d.eventType as EventType,
     chatId: d.chatId,
-    text: d.text,
+    text: cut(d.text, MESSENGER_TEXT_MAX)!,
     status: d.status,
     responseStatus: d.responseStatus,
     responseBody: d.responseBody,
-    error: d.error,
+    error: cut(d.error, DELIVERY_ERROR_MAX),
     attempt: d.attempt,
     createdAt: d.createdAt.toISOString(),
   };

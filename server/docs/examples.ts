@@ -1,4 +1,10 @@
-import { ErrorCode, errorStatus, type ErrorCode as Code } from '../../contract';
+import {
+  ErrorCode,
+  LATEST_API_VERSION,
+  errorStatus,
+  type ErrorCode as Code,
+  type EventType,
+} from '../../contract';
 
 /**
  * Examples for the API reference, by operation (`<router>.<route>`). A test parses each one with
@@ -91,6 +97,7 @@ const profile = {
   messenger_chat_id: '-1001234567890',
   messenger_bot_token_set: true,
   webhook_secret_set: true,
+  webhook_api_version: LATEST_API_VERSION,
   underpayment_tolerance_bps: 50,
   created_at: '2026-11-01T09:00:00.000Z',
   updated_at: '2026-11-20T17:30:00.000Z',
@@ -104,12 +111,15 @@ const walletItem = {
   created_at: '2026-11-01T09:05:00.000Z',
 };
 
-const eventBody = JSON.stringify({
+/** Events as GET /events answers them: each exactly as its webhook carried it. */
+const paidEvent = {
   id: 'evt_4f0c9b8e2d7a4c61b3e5f2a1d0c9b8e7',
   type: 'order.paid',
+  apiVersion: LATEST_API_VERSION,
   createdAt: paidOrder.updatedAt,
   data: { order: paidOrder },
-});
+};
+const eventBody = JSON.stringify(paidEvent);
 const webhookDelivery = {
   id: '42',
   eventId: 'evt_4f0c9b8e2d7a4c61b3e5f2a1d0c9b8e7',
@@ -135,6 +145,14 @@ const messengerDelivery = {
   error: null,
   attempt: 1,
   createdAt: '2026-11-22T10:03:15.000Z',
+};
+
+const createdEvent = {
+  id: 'evt_0b6e1d3c5a7f49e28c1d4b6a8e0f2c3d',
+  type: 'order.created',
+  apiVersion: LATEST_API_VERSION,
+  createdAt: order.createdAt,
+  data: { order },
 };
 
 const solanaTransaction = {
@@ -185,7 +203,110 @@ const publicRefund = {
   deadlineAt: '2026-11-23T11:00:00.000Z',
 };
 
+/** The credited transfer an order.paid event carries. */
+const payment = {
+  txId,
+  network: 'SOLANA',
+  from: payer,
+  amount: '9.504754',
+  matchedBy: 'tag',
+  blockTime: '2026-11-22T10:03:12.000Z',
+  createdAt: '2026-11-22T10:03:13.000Z',
+};
+
+/** A test delivery's event (POST /users/me/webhook-test). */
+const pingEvent = {
+  id: 'evt_9d2e4f6a8b0c4d1e3f5a7b9c1d3e5f70',
+  type: 'ping',
+  apiVersion: LATEST_API_VERSION,
+  createdAt: '2026-11-24T09:00:00.000Z',
+  data: {
+    message:
+      'A test delivery from stablepay: when its signature verifies, this endpoint is ready for events.',
+  },
+};
+const PING_MESSENGER_TEXT =
+  "A test message from stablepay: this chat receives the merchant's order and refund events.";
+
+/** The body of each event type's webhook, as `x-webhooks` in openapi.json shows it. */
+const refundEventBody = { ...refund, status: 'SUCCEEDED', transaction: null, txId };
+export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
+  'order.created': { ...paidEventOf('order.created'), createdAt: order.createdAt, data: { order } },
+  'order.confirming': {
+    ...paidEventOf('order.confirming'),
+    createdAt: '2026-11-22T10:02:52.000Z',
+    data: { order: { ...order, status: 'CONFIRMING', updatedAt: '2026-11-22T10:02:52.000Z' } },
+  },
+  'order.paid': paidEventOf('order.paid'),
+  'order.underpaid': {
+    ...paidEventOf('order.underpaid'),
+    data: {
+      order: { ...paidOrder, status: 'UNDERPAID', amountReceived: '5.000000', paidAt: null },
+      payment: { ...payment, amount: '5.000000' },
+    },
+  },
+  'order.expired': {
+    ...paidEventOf('order.expired'),
+    createdAt: order.expiresAt,
+    data: { order: { ...order, status: 'EXPIRED', updatedAt: order.expiresAt } },
+  },
+  'order.payment_rejected': {
+    ...paidEventOf('order.payment_rejected'),
+    createdAt: '2026-11-22T10:04:00.000Z',
+    data: { order: { ...order, updatedAt: '2026-11-22T10:04:00.000Z' } },
+  },
+  'refund.created': {
+    ...paidEventOf('refund.created'),
+    createdAt: refund.createdAt,
+    data: { order: paidOrder, refund: { ...refund, transaction: null } },
+  },
+  'refund.succeeded': {
+    ...paidEventOf('refund.succeeded'),
+    createdAt: '2026-11-22T11:05:00.000Z',
+    data: {
+      order: { ...paidOrder, amountRefunded: '4.000000', updatedAt: '2026-11-22T11:05:00.000Z' },
+      refund: { ...refundEventBody, updatedAt: '2026-11-22T11:05:00.000Z' },
+    },
+  },
+  'refund.failed': {
+    ...paidEventOf('refund.failed'),
+    createdAt: refund.deadlineAt,
+    data: {
+      order: paidOrder,
+      refund: {
+        ...refund,
+        status: 'FAILED',
+        transaction: null,
+        failureReason: 'no verified transfer before the deadline',
+        updatedAt: refund.deadlineAt,
+      },
+    },
+  },
+  ping: pingEvent,
+};
+
+/** An order.paid-like event body of another type (a fresh id per type). */
+function paidEventOf(type: EventType) {
+  const id = `evt_${Buffer.from(type).toString('hex').padEnd(32, '0').slice(0, 32)}`;
+  return {
+    id,
+    type,
+    apiVersion: LATEST_API_VERSION,
+    createdAt: paidOrder.updatedAt,
+    data: { order: paidOrder, payment } as Record<string, unknown>,
+  };
+}
+
 export type OperationExamples = { request?: unknown; responses: Record<number, unknown> };
+
+const apiKeyItem = {
+  id: '0f6d6a8e-3c1b-4d2a-9b7e-5a4c3d2e1f00',
+  name: 'shop backend',
+  scopes: ['orders:write', 'orders:read'],
+  last4: 'aN2o',
+  createdAt: '2026-11-24T12:00:00.000Z',
+  lastUsedAt: null,
+};
 
 export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'auth.login': {
@@ -261,6 +382,17 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       },
     },
   },
+  'events.list': {
+    responses: {
+      200: {
+        items: [paidEvent, createdEvent],
+        per_page: 2,
+        nextCursor:
+          'eyJ2IjoxLCJkIjoibyIsImF0IjoiMjAyNi0xMS0yMlQxMDowMDowMC4wMDAwMDBaIiwiaWQiOiJldnRfMGI2ZTFkM2M1YTdmNDllMjhjMWQ0YjZhOGUwZjJjM2QifQ',
+      },
+    },
+  },
+  'events.get': { responses: { 200: paidEvent } },
   'profile.get': { responses: { 200: profile } },
   'profile.update': {
     request: { webhook_url: profile.webhook_url, messenger_chat_id: profile.messenger_chat_id },
@@ -273,6 +405,31 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     },
     responses: {},
   },
+  'profile.sendTestWebhook': {
+    responses: {
+      200: {
+        ...webhookDelivery,
+        id: '58',
+        eventId: pingEvent.id,
+        eventType: 'ping',
+        requestBody: JSON.stringify(pingEvent),
+        durationMs: 61,
+        createdAt: pingEvent.createdAt,
+      },
+    },
+  },
+  'profile.sendTestMessage': {
+    responses: {
+      200: {
+        ...messengerDelivery,
+        id: '18',
+        eventType: 'ping',
+        text: `🔔 Test message from stablepay\n${PING_MESSENGER_TEXT}`,
+        responseBody: '{"ok":true,"result":{"message_id":382}}',
+        createdAt: pingEvent.createdAt,
+      },
+    },
+  },
   'profile.rotateWebhookSecret': {
     responses: {
       200: {
@@ -281,6 +438,16 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       },
     },
   },
+  'apiKeys.create': {
+    request: { name: 'shop backend', scopes: ['orders:write', 'orders:read'] },
+    responses: {
+      201: { ...apiKeyItem, secret: 'sk_3q2-7wLxQe0Vb9n4uJt8ZkR5sYc1mHdA6pFgWl0aN2o', last4: 'aN2o' },
+    },
+  },
+  'apiKeys.list': {
+    responses: { 200: { items: [{ ...apiKeyItem, lastUsedAt: '2026-11-24T12:41:07.000Z' }] } },
+  },
+  'apiKeys.revoke': { responses: {} },
   'wallets.list': { responses: { 200: { items: [walletItem] } } },
   'wallets.create': {
     request: { name: 'main', network: 'SOLANA', public_address: wallet },
@@ -351,6 +518,7 @@ const ERROR_EXAMPLES: Record<Code, { message: string; details?: { path: string; 
     ],
   },
   UNAUTHENTICATED: { message: 'Invalid token' },
+  FORBIDDEN: { message: 'This API key lacks the scope orders:write' },
   NOT_FOUND: { message: 'Order not found' },
   CONFLICT: { message: 'This transaction was already submitted for another order' },
   PAYLOAD_TOO_LARGE: { message: 'Request body is larger than 100 KB' },

@@ -5,6 +5,7 @@ import type { ZodTypeAny } from 'zod';
 import {
   ZAuditEntry,
   ZErrorBody,
+  ZEventPage,
   ZEvmTransaction,
   ZMessengerDelivery,
   ZOrder,
@@ -20,10 +21,14 @@ import {
   ZSolanaTransaction,
   ZWallet,
   ZWebhookDelivery,
+  ZWebhookEvent,
   contract,
+  type RouteAuth,
 } from '../../contract';
 import pkg from '../../package.json' with { type: 'json' };
 import { OPERATION_EXAMPLES, errorExample } from './examples';
+import { documentResponseHeaders } from './response-headers';
+import { addWebhooks, WEBHOOK_EVENT_COMPONENTS } from './webhooks-doc';
 
 type Json = Record<string, unknown>;
 
@@ -55,10 +60,13 @@ function withMediaTypes(operation: OperationObject, route: AppRoute): OperationO
   for (const [status, declared] of Object.entries(route.responses)) {
     if (!isAppRouteOtherResponse(declared)) continue;
     const type = declared.contentType;
+    // The bound of the body: a text body is z.string().max(n), an image zBytes(n) (contract/common.ts).
+    const body = declared.body as { maxLength?: number | null; maxBytes?: number };
+    const maxLength = body.maxBytes ?? body.maxLength ?? undefined;
     const schema =
       type.startsWith('image/') && !type.includes('svg')
-        ? { type: 'string', format: 'binary' }
-        : { type: 'string' };
+        ? { type: 'string', format: 'binary', maxLength }
+        : { type: 'string', maxLength };
     const response = (operation.responses as Record<string, Json>)[status] ?? { description: status };
     response.content = { [type]: { schema } };
     (operation.responses as Record<string, Json>)[status] = response;
@@ -66,11 +74,23 @@ function withMediaTypes(operation: OperationObject, route: AppRoute): OperationO
   return operation;
 }
 
-/** `z.unknown()` comes out as `{nullable: true}` with no type, which OpenAPI 3.0 does not allow: it means any value. */
+const INT32 = { minimum: -(2 ** 31), maximum: 2 ** 31 - 1 };
+
+/**
+ * `z.unknown()` comes out as `{nullable: true}` with no type, which OpenAPI 3.0 does not allow: it
+ * means any value. Integers get the `format` their bounds fit (int32, else int64), which zod does
+ * not say.
+ */
 function normaliseSchemas(node: unknown): void {
   if (!node || typeof node !== 'object') return;
   if (Array.isArray(node)) return node.forEach(normaliseSchemas);
   const obj = node as Json;
+  if (obj.type === 'integer' && obj.format === undefined) {
+    const fits = (bound: unknown, limit: number, side: 1 | -1) =>
+      typeof bound === 'number' && bound * side <= limit * side;
+    obj.format =
+      fits(obj.minimum, INT32.minimum, -1) && fits(obj.maximum, INT32.maximum, 1) ? 'int32' : 'int64';
+  }
   const typed = ['type', '$ref', 'oneOf', 'anyOf', 'allOf'].some((k) => k in obj);
   if (obj.nullable === true && !typed) delete obj.nullable;
   // A nullable union: OpenAPI 3.0 wants `nullable` beside a `type`, so each member carries it.
@@ -78,6 +98,11 @@ function normaliseSchemas(node: unknown): void {
     if (obj.nullable === true && !('type' in obj) && Array.isArray(obj[union])) {
       for (const member of obj[union] as Json[]) if ('type' in member) member.nullable = true;
       delete obj.nullable;
+      // Then null matches every member, which `oneOf` (exactly one) refuses: any of them will do.
+      if (union === 'oneOf' && (obj.oneOf as Json[]).length > 1) {
+        obj.anyOf = obj.oneOf;
+        delete obj.oneOf;
+      }
     }
   Object.values(obj).forEach(normaliseSchemas);
 }
@@ -90,6 +115,7 @@ function normaliseSchemas(node: unknown): void {
 export const SHARED_SCHEMAS: Record<string, ZodTypeAny> = {
   OrderPage: ZOrderPage,
   OrderCursorPage: ZOrderCursorPage,
+  EventPage: ZEventPage,
   Order: ZOrder,
   PaymentInfo: ZPaymentInfo,
   ErrorBody: ZErrorBody,
@@ -101,6 +127,9 @@ export const SHARED_SCHEMAS: Record<string, ZodTypeAny> = {
   Payment: ZPayment,
   AuditEntry: ZAuditEntry,
   WebhookDelivery: ZWebhookDelivery,
+  WebhookEvent: ZWebhookEvent,
+  // Each event type's payload (OrderPaidEvent, PingEvent, …): the members of WebhookEvent, and x-webhooks.
+  ...WEBHOOK_EVENT_COMPONENTS,
   MessengerDelivery: ZMessengerDelivery,
   SolanaTransaction: ZSolanaTransaction,
   EvmTransaction: ZEvmTransaction,
@@ -188,6 +217,31 @@ function shareSchemas(document: OpenAPIObject): Record<string, Json> {
   return components;
 }
 
+/**
+ * Who may call a route: merchant routes take the login token, and an API key holding the route's
+ * scope (named in `x-required-scope`) unless only the login token opens it; public routes say
+ * explicitly that they need nothing.
+ */
+function securityOf(auth: RouteAuth | undefined): Json {
+  if (auth?.auth !== 'merchant') return { security: [] };
+  if (auth.scope === null) return { security: [{ bearerAuth: [] }] };
+  return { security: [{ bearerAuth: [] }, { apiKey: [] }], 'x-required-scope': auth.scope };
+}
+
+/** The operations are tagged with their contract router's name; each tag says what it groups. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  auth: 'Logging in (the login token)',
+  apiKeys: 'API keys for server integrations (login token only)',
+  orders: "Payment orders: creating, listing, reading, reporting a payment's transaction",
+  deliveries: "An order's webhook and messenger deliveries and its audit timeline",
+  events: 'Every event, with the body its webhook carries',
+  profile: "The merchant's profile, password, webhook secret and test deliveries",
+  wallets: "The merchant's receiving wallets",
+  pay: 'Payer-facing, public: payment page data, transaction requests, QR codes, the checkout page',
+  refunds: "Refunds and the payments ledger; the payer's refund page and address",
+  health: 'Probes and metrics for operators',
+};
+
 /** openapi.json is generated from the contract, never written by hand; a test compares the two. */
 export function generateOpenApiDocument(): OpenAPIObject {
   const document = generateOpenApi(
@@ -198,38 +252,52 @@ export function generateOpenApiDocument(): OpenAPIObject {
         version: pkg.version,
         description: [
           'Stablecoin payment orders (USDT and USDC on Solana, USDT on Polygon and Ethereum). Amounts are decimal strings with at most 6 decimal places, never JSON numbers; times are ISO-8601 UTC.',
-          '**Authentication**: merchant routes take `Authorization: Bearer <token>` from POST /auth/login. Payer-facing routes (/pay, /checkout, /refund) are public: the order reference or refund id is the key.',
+          '**Authentication**: merchant routes take `Authorization: Bearer <token>`, with the login token from POST /auth/login or an API key (`sk_…`, POST /users/me/api-keys). A key opens the routes whose scope (`x-required-scope`) it holds: 403 FORBIDDEN otherwise; API keys and the password are managed with the login token only. Payer-facing routes (/pay, /checkout, /refund) are public: the order reference or refund id is the key.',
           '**Amount and quote**: an order is created from `amount` (token units) or from `quoteCurrency` + `quoteAmount` (a fiat price; `amount = quoteAmount / fxRate`, rounded up). `amount` is always what the payer sends. It may be raised by a few base units so that no two payable orders to one wallet share an amount (`amountUnique`), which lets a plain transfer be matched by its exact amount.',
           '**Statuses**: PENDING -> CONFIRMING -> PAID; UNDERPAID when final payments fall short (still payable until expiry); EXPIRED at `expiresAt`. A payment that becomes final after expiry still makes the order PAID with `paidLate: true`. A reported transaction id is only a claim: orders become PAID only from transactions the service has read and verified on chain, final.',
           '**Idempotency**: POST /orders and POST /orders/{reference}/refunds honour an `Idempotency-Key` header: the same key and body within 24 h return the first order or refund again (with `Idempotent-Replayed: true`); another body is a 409.',
+          '**Rate limits**: merchant calls per merchant and second, public routes per client address and minute, failed logins per client and e-mail, refund addresses per client address; counted across instances. Every answer a limit counted (success or error) carries `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds); a 429 adds `Retry-After`. /healthz, /readyz and /metrics are not limited.',
           '**Errors**: every error has the body `{"error": {"code", "message", "details"}}`: 400 VALIDATION_ERROR (with `details`), 401 UNAUTHENTICATED, 404 NOT_FOUND (also for another merchant\'s resources), 409 CONFLICT, 413 PAYLOAD_TOO_LARGE (over 100 KB), 429 RATE_LIMITED (with Retry-After), 502 UPSTREAM_UNAVAILABLE (chain RPC or rate feed), 503 UPSTREAM_UNAVAILABLE (database, with Retry-After).',
         ].join('\n\n'),
       },
-      servers: [{ url: '/' }],
+      // The service itself, wherever it runs: its API is meant for the public (merchants and payers).
+      servers: [{ url: '/', 'x-internal': false }],
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description:
+              'The login token from POST /auth/login: a JWT issued and checked as RFC8725 (JSON Web Token Best Current Practices) advises: HS256 only (`alg: none` and any other algorithm refused), issuer and expiry checked, a secret of at least 32 characters',
+          },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'sk_…',
+            description:
+              'An API key from POST /users/me/api-keys: opens the routes whose `x-required-scope` it holds',
+          },
+        },
       },
     },
     {
       setOperationId: 'concatenated-path',
       operationMapper: (operation: OperationObject, route) =>
         withExamples(
-          withMediaTypes(
-            {
-              ...operation,
-              // Merchant routes take the bearer token; public routes say explicitly that they need none.
-              security:
-                (route.metadata as { auth?: string } | undefined)?.auth === 'merchant'
-                  ? [{ bearerAuth: [] }]
-                  : [],
-            },
-            route,
-          ),
+          withMediaTypes({ ...operation, ...securityOf(route.metadata as RouteAuth | undefined) }, route),
           route.path,
         ),
     },
   );
   normaliseSchemas(document.paths);
   document.components = { schemas: shareSchemas(document), ...document.components };
+  addWebhooks(document);
+  documentResponseHeaders(document);
+  document.info.contact = { name: 'The operator of this stablepay instance' };
+  document.tags = Object.keys(contract).map((name) => ({
+    name,
+    ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
+  }));
   return document;
 }

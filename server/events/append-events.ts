@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { EventType } from '../../contract';
+import { isApiVersion, LATEST_API_VERSION, type ApiVersion, type EventType } from '../../contract';
 import type { Database } from '../db/database';
 import { wakeJobSql } from '../db/wake-up';
 import { randomBytesPooled } from '../lib/random-pool';
@@ -10,7 +10,8 @@ export type DeliveryTarget = { channel: 'webhook' | 'messenger'; target: string 
 /** An event as it is appended: plain data, its body already the payload its webhook carries. */
 export type NewEvent = {
   id: string;
-  orderId: string;
+  /** Null for an event about no order (a test `ping`). */
+  orderId: string | null;
   merchantId: string;
   type: EventType;
   body: string;
@@ -21,9 +22,26 @@ export type NewEvent = {
 /** A new event's id. */
 export const newEventId = () => `evt_${randomBytesPooled(16).toString('hex')}`;
 
-/** The stored (and delivered) body of an event: the webhook payload. */
-export const eventBody = (id: string, type: EventType, at: Date, data: Record<string, unknown>) =>
-  JSON.stringify({ id, type, createdAt: at.toISOString(), data });
+/**
+ * The version a merchant's events are rendered at: its pinned `webhook_api_version`, else (no
+ * webhook secret yet, or a version this code does not know) the latest.
+ */
+export const eventApiVersion = (merchant: { webhookApiVersion: string | null }): ApiVersion =>
+  isApiVersion(merchant.webhookApiVersion) ? merchant.webhookApiVersion : LATEST_API_VERSION;
+
+/**
+ * The stored (and delivered) body of an event, the webhook payload, rendered at `version`: the one
+ * place an event body is built, so a version that renames or removes a field differs here. The
+ * versions so far differ only in the event types they know (contract/api-versions.ts), which the
+ * callers check.
+ */
+export const eventBody = (
+  id: string,
+  type: EventType,
+  at: Date,
+  data: Record<string, unknown>,
+  version: ApiVersion,
+) => JSON.stringify({ id, type, apiVersion: version, createdAt: at.toISOString(), data });
 
 /**
  * The one way events are written, as common table expressions for a statement of the caller's:

@@ -2,6 +2,12 @@ import type { Transaction } from 'sequelize';
 import type { Database } from '../db/database';
 import type { AuditActor } from '../db/models/audit-entry';
 
+/** The API key a merchant's request came with (null: the login token). */
+export type ActingKey = { id: string; name: string } | null;
+
+/** What an audit entry written for a merchant's request says of the key that made it. */
+export const actingKeyData = (key: ActingKey) => (key ? { apiKey: { id: key.id, name: key.name } } : {});
+
 export type AuditInput = { orderId: string; type: string; actor: AuditActor; data?: Record<string, unknown> };
 
 /**

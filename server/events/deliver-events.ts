@@ -1,10 +1,11 @@
-import type { Order as OrderBody, Refund as RefundBody } from '../../contract';
-import type { EventDelivery, Merchant } from '../db/models';
+import { randomUUID } from 'node:crypto';
+import type { EventDelivery, Merchant, MessengerDelivery, WebhookDelivery } from '../db/models';
 import type { Deps } from '../deps';
 import { leaseDueRows } from '../db/lease';
+import { appendEvent, type DeliveryTarget, type NewEvent } from './append-events';
 import { recordAudit } from './audit';
 import { postJson } from './http-post';
-import { messengerText } from './message-text';
+import { eventMessengerText, type EventData } from './message-text';
 import { sendTelegramMessage } from './send-telegram-message';
 import { signatureHeader } from './webhook-signature';
 
@@ -66,7 +67,10 @@ function activeSecrets(deps: Pick<Deps, 'secrets'>, merchant: Merchant, now: Dat
   return secrets;
 }
 
-/** One send of one task, on its channel. Never throws: every failure is an outcome to record. */
+/**
+ * One send of one task, on its channel. Never throws: every failure is an outcome to record. An
+ * event about no order (a test `ping`) goes where the merchant's profile says.
+ */
 export async function attemptDelivery(
   deps: Deps,
   task: EventDelivery,
@@ -75,15 +79,17 @@ export async function attemptDelivery(
   const { Event, Merchant, Order } = deps.db.models;
   const event = await Event.findByPk(task.eventId);
   const merchant = event && (await Merchant.findByPk(event.merchantId));
-  const order = event && (await Order.findByPk(event.orderId));
-  if (!event || !merchant || !order) return failure('event, order or merchant missing', '', true);
+  const order = event?.orderId != null ? await Order.findByPk(event.orderId) : null;
+  if (!event || !merchant || (event.orderId != null && !order))
+    return failure('event, order or merchant missing', '', true);
   const now = deps.clock();
+  const removedFrom = order ? 'the order and the profile' : 'the profile';
 
   // The settings in force now, not when the event was written: a merchant who corrects a wrong
   // webhook URL or chat gets the pending (and redelivered) events there.
   if (task.channel === 'webhook') {
-    const url = order.webhookUrl ?? merchant.webhookUrl;
-    if (!url) return failure('the webhook URL was removed from the order and the profile', event.body, true);
+    const url = order?.webhookUrl ?? merchant.webhookUrl;
+    if (!url) return failure(`the webhook URL was removed from ${removedFrom}`, event.body, true);
     const secrets = activeSecrets(deps, merchant, now);
     if (secrets.length === 0)
       return {
@@ -114,10 +120,10 @@ export async function attemptDelivery(
     };
   }
 
-  const { data } = JSON.parse(event.body) as { data: { order: OrderBody; refund?: RefundBody } };
-  const text = messengerText(event.type, data.order, data.refund);
-  const chatId = order.messengerChatId ?? merchant.messengerChatId;
-  if (!chatId) return failure('the messenger chat was removed from the order and the profile', text, true);
+  const { data } = JSON.parse(event.body) as { data: EventData };
+  const text = eventMessengerText(event.type, data);
+  const chatId = order?.messengerChatId ?? merchant.messengerChatId;
+  if (!chatId) return failure(`the messenger chat was removed from ${removedFrom}`, text, true);
   if (!merchant.messengerBotTokenSealed)
     return failure('messenger bot token was removed from the profile', text, true);
   const result = await sendTelegramMessage({
@@ -220,27 +226,72 @@ export async function recordAttempt(
             },
             { transaction },
           );
-    await recordAudit(
-      deps.db,
-      transaction,
-      {
-        orderId: event.orderId,
-        type: `${task.channel}.${outcome.ok ? 'delivered' : task.status === 'FAILED' ? 'gave_up' : 'failed'}`,
-        actor: 'system',
-        data: {
-          eventId: event.id,
-          eventType: event.type,
-          attempt,
-          ...(opts.manual ? { manual: true } : {}),
-          responseStatus: outcome.status,
-          ...(outcome.ok ? {} : { error: outcome.error }),
-          ...(nextRetryAt ? { nextRetryAt: nextRetryAt.toISOString() } : {}),
+    // The audit is an order's timeline: an event about no order (a test ping) has no entry.
+    if (event.orderId !== null)
+      await recordAudit(
+        deps.db,
+        transaction,
+        {
+          orderId: event.orderId,
+          type: `${task.channel}.${outcome.ok ? 'delivered' : task.status === 'FAILED' ? 'gave_up' : 'failed'}`,
+          actor: 'system',
+          data: {
+            eventId: event.id,
+            eventType: event.type,
+            attempt,
+            ...(opts.manual ? { manual: true } : {}),
+            responseStatus: outcome.status,
+            ...(outcome.ok ? {} : { error: outcome.error }),
+            ...(nextRetryAt ? { nextRetryAt: nextRetryAt.toISOString() } : {}),
+          },
         },
-      },
-      now,
-    );
+        now,
+      );
     return record;
   });
+}
+
+/**
+ * Writes an event with one delivery task and sends it now, once (a test delivery): the task is
+ * written leased to this call, so no worker takes it, and its outcome is final (a failure is not
+ * retried; nothing is held for a missing secret). The same send, signature and record as every
+ * delivery. Returns the recorded attempt.
+ */
+export async function deliverOnce(
+  deps: Deps,
+  event: Omit<NewEvent, 'targets'>,
+  target: DeliveryTarget,
+): Promise<WebhookDelivery | MessengerDelivery> {
+  const owner = `once:${randomUUID()}`;
+  const task = await deps.db.sequelize.transaction(async (transaction) => {
+    await appendEvent(deps.db, transaction, { ...event, targets: [] });
+    return deps.db.models.EventDelivery.create(
+      {
+        eventId: event.id,
+        channel: target.channel,
+        target: target.target,
+        status: 'PENDING',
+        attempts: 0,
+        nextAttemptAt: event.at,
+        lockedBy: owner,
+        lockedUntil: new Date(deps.clock().getTime() + leaseSeconds(deps) * 1000),
+        createdAt: event.at,
+        updatedAt: event.at,
+      },
+      { transaction },
+    );
+  });
+  const outcome = await attemptDelivery(deps, task, 1).catch((error: unknown): AttemptOutcome =>
+    failure(error instanceof Error ? error.message : String(error), ''),
+  );
+  const record = await recordAttempt(
+    deps,
+    task.id,
+    { ...outcome, deferred: false, permanent: true },
+    { workerId: owner },
+  );
+  if (!record) throw new Error(`delivery task ${task.id} vanished`);
+  return record;
 }
 
 /** One bounded batch: lease due tasks, send them concurrently, record each. Returns how many. */

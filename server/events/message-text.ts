@@ -1,6 +1,7 @@
-import type { Order, Refund } from '../../contract';
+import type { EventType, Order, Refund } from '../../contract';
 
-const HEADLINES: Record<string, string> = {
+/** One per event type: a new type needs its headline (a ping included). */
+const HEADLINES: Record<EventType, string> = {
   'order.created': '🧾 New payment order',
   'order.confirming': '⏳ Payment seen, waiting for finality',
   'order.paid': '✅ Payment received',
@@ -10,6 +11,7 @@ const HEADLINES: Record<string, string> = {
   'refund.created': '↩️ Refund created',
   'refund.succeeded': '✅ Refund sent and verified',
   'refund.failed': '❌ Refund failed',
+  ping: '🔔 Test message from stablepay',
 };
 
 /** The refund's lines of a refund event's message. */
@@ -26,7 +28,7 @@ function refundLines(refund: Refund): string[] {
 /** A plain-text message (no parse mode, so nothing needs escaping). */
 export function messengerText(type: string, order: Order, refund?: Refund): string {
   const lines = [
-    HEADLINES[type] ?? type,
+    HEADLINES[type as EventType] ?? type,
     ...(refund ? refundLines(refund) : []),
     `${order.amount} ${order.token} on ${order.network}`,
     ...(order.quoteAmount ? [`(${order.quoteAmount} ${order.quoteCurrency})`] : []),
@@ -37,4 +39,13 @@ export function messengerText(type: string, order: Order, refund?: Refund): stri
     `Checkout: ${order.checkoutUrl}`,
   ];
   return lines.join('\n');
+}
+
+/** The data of a stored event body, of any type. */
+export type EventData = { order?: Order; refund?: Refund; message?: string };
+
+/** The message of an event: an order or refund event's lines, or a test (`ping`) message. */
+export function eventMessengerText(type: string, data: EventData): string {
+  if (data.order) return messengerText(type, data.order, data.refund);
+  return [HEADLINES[type as EventType] ?? type, ...(data.message ? [data.message] : [])].join('\n');
 }

@@ -1,6 +1,12 @@
 import type { MerchantRow } from '../db/caches';
 import { ApiError } from '../errors';
 
+/** The API key the request came with, as audit entries name it; null for the login token. */
+export function actingKey(req: { user?: Express.User }): { id: string; name: string } | null {
+  const key = req.user?.apiKey;
+  return key ? { id: key.id, name: key.name } : null;
+}
+
 /** The authenticated merchant; the auth middleware has put it there for every merchant route. */
 export function currentMerchant(req: { user?: Express.User }): MerchantRow {
   if (!req.user) throw ApiError.unauthenticated();

@@ -26,7 +26,7 @@ const TAKE = `
       points = CASE WHEN r.expire > ${NOW_MS} THEN r.points + 1 ELSE 1 END,
       expire = CASE WHEN r.expire > ${NOW_MS} THEN r.expire ELSE EXCLUDED.expire END
     WHERE r.expire IS NULL OR r.expire <= ${NOW_MS} OR r.points < :limit
-    RETURNING r.expire
+    RETURNING r.expire, r.points, (r.expire - ${NOW_MS})::float8 AS ms_left
   ), flight AS (
     INSERT INTO ${RATE_LIMIT_TABLE} AS f (key, points, expire)
     SELECT :flightKey, 1, ${NOW_MS} + ${IN_FLIGHT_TTL_MS} FROM taken
@@ -35,7 +35,7 @@ const TAKE = `
       expire = EXCLUDED.expire
     RETURNING 1
   )
-  SELECT expire::text AS expire FROM taken`;
+  SELECT expire::text AS expire, points, ms_left FROM taken`;
 
 /** After a refusal (a statement of its own, so it sees every take committed before it). */
 const STATE = `
@@ -44,8 +44,10 @@ const STATE = `
       AS in_flight
   FROM (SELECT 1) AS one LEFT JOIN ${RATE_LIMIT_TABLE} r ON r.key = :key`;
 
-type Held = { key: string; expire: string };
-type Admission = { held: Held[] } | { retryAfterMs: number };
+/** A point taken: its counter's key, limit and window end, and the points taken in that window. */
+type Held = { key: string; expire: string; limit: number; points: number; resetMs: number };
+/** Taken (every counter's point), or refused by the counter with that limit until its window ends. */
+type Admission = { held: Held[] } | { retryAfterMs: number; limit: number; resetMs: number };
 
 /**
  * Login attempts, counted in the rate_limits table under one key per counter (client and e-mail,
@@ -71,12 +73,15 @@ export function createLoginAttempts(
   const waiters = new Map<string, Set<() => void>>();
   const flightKey = (key: string) => `login:in-flight:${key}`;
 
-  async function take(key: string, limit: number): Promise<string | null> {
-    const rows = await sequelize.query<{ expire: string }>(TAKE, {
+  async function take(key: string, limit: number): Promise<Held | null> {
+    const rows = await sequelize.query<{ expire: string; points: number; ms_left: number }>(TAKE, {
       type: QueryTypes.SELECT,
       replacements: { key, limit, windowMs, flightKey: flightKey(key) },
     });
-    return rows[0]?.expire ?? null;
+    const row = rows[0];
+    return row
+      ? { key, expire: row.expire, limit, points: Number(row.points), resetMs: Number(row.ms_left) }
+      : null;
   }
 
   async function state(key: string) {
@@ -127,15 +132,15 @@ export function createLoginAttempts(
   }
 
   /** Takes a point of each counter, all or none: the key refused, or what was taken. */
-  async function takeAll(keys: string[]): Promise<{ held: Held[]; refused?: string }> {
+  async function takeAll(keys: string[]): Promise<{ held: Held[]; refused?: number }> {
     const held: Held[] = [];
     for (const [i, key] of keys.entries()) {
-      const expire = await take(key, counters[i]!.limit);
-      if (expire === null) {
+      const point = await take(key, counters[i]!.limit);
+      if (point === null) {
         await settle(held, true);
-        return { held: [], refused: key };
+        return { held: [], refused: i };
       }
-      held.push({ key, expire });
+      held.push(point);
     }
     return { held };
   }
@@ -148,21 +153,27 @@ export function createLoginAttempts(
     let seen = -1;
     for (;;) {
       const now = Date.now();
-      const blocked = Math.max(0, ...full.map((key) => (blockedUntil.get(key) ?? 0) - now));
-      if (blocked > 0) return { retryAfterMs: blocked };
-      const { held, refused } = await takeAll(full);
-      if (refused === undefined) return { held };
+      const blocked = full.map((key) => (blockedUntil.get(key) ?? 0) - now);
+      const longest = blocked.indexOf(Math.max(...blocked));
+      if (blocked[longest]! > 0) {
+        const ms = blocked[longest]!;
+        return { retryAfterMs: ms, limit: counters[longest]!.limit, resetMs: ms };
+      }
+      const { held, refused: index } = await takeAll(full);
+      if (index === undefined) return { held };
+      const refused = full[index]!;
+      const limit = counters[index]!.limit;
       const { msLeft, inFlight } = await state(refused);
       if (inFlight === 0 && msLeft > 0) {
         // Every point is a failure, kept until the window ends: nothing can change that before.
         blockedUntil.set(refused, Date.now() + msLeft, { ttl: msLeft });
-        return { retryAfterMs: msLeft };
+        return { retryAfterMs: msLeft, limit, resetMs: msLeft };
       }
       // Attempts that settle (here, or on another instance: the number in flight changes) are progress.
       if (inFlight !== seen) patience = Date.now() + LOGIN_SETTLE_WAIT_MS;
       seen = inFlight;
       const left = Math.min(patience, started + LOGIN_WAIT_MAX_MS) - Date.now();
-      if (left <= 0) return { retryAfterMs: Math.max(msLeft, 1000) };
+      if (left <= 0) return { retryAfterMs: Math.max(msLeft, 1000), limit, resetMs: Math.max(msLeft, 0) };
       if (inFlight > 0 && (await settledOrTimeout(refused, Math.min(LOGIN_POLL_MS, left))))
         patience = Date.now() + LOGIN_SETTLE_WAIT_MS;
     }

@@ -5,5 +5,6 @@ export const JOB_NAMES = [
   'verify-payments',
   'scan-payments',
   'verify-refunds',
+  'prune-events',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];

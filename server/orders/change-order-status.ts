@@ -1,12 +1,12 @@
 import type { Transaction } from 'sequelize';
-import type { EventType, OrderStatus } from '../../contract';
+import type { OrderEventType, OrderStatus } from '../../contract';
 import type { Order } from '../db/models';
 import type { AuditActor } from '../db/models/audit-entry';
 import type { Deps } from '../deps';
 import { recordAudit } from '../events/audit';
 import { emitOrderEvent, type EventExtra } from './emit-order-event';
 
-const EVENT_FOR_STATUS: Partial<Record<OrderStatus, EventType>> = {
+const EVENT_FOR_STATUS: Partial<Record<OrderStatus, OrderEventType>> = {
   CONFIRMING: 'order.confirming',
   PAID: 'order.paid',
   UNDERPAID: 'order.underpaid',
@@ -27,7 +27,7 @@ export async function changeOrderStatus(
     reason: string;
     data?: Record<string, unknown>;
     /** Default: the status's own event; null: none (the caller sends its own). */
-    event?: EventType | null;
+    event?: OrderEventType | null;
     /** Carried by the event beside the order (the payment that caused the change). */
     eventExtra?: EventExtra;
   },

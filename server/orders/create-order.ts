@@ -3,7 +3,8 @@ import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { checkWebhookUrl } from '../events/check-webhook-url';
-import { eventBody, newEventId } from '../events/append-events';
+import { eventApiVersion, eventBody, newEventId } from '../events/append-events';
+import { actingKeyData, type ActingKey } from '../events/audit';
 import { formatUnits } from '../lib/decimal';
 import { deliveryTargets } from './delivery-targets';
 import { findReplay, requestHash, type IdempotencyScope } from './idempotency';
@@ -18,7 +19,7 @@ export type CreateOrderResult = { status: 201; body: OrderBody; replayed: boolea
 
 export async function createOrder(
   deps: Deps,
-  input: { merchant: MerchantRow; body: CreateOrderBody; idempotencyKey?: string },
+  input: { merchant: MerchantRow; body: CreateOrderBody; idempotencyKey?: string; actingKey?: ActingKey },
   opts: { freshWallet?: boolean } = {},
 ): Promise<CreateOrderResult> {
   const { merchant, body } = input;
@@ -82,7 +83,11 @@ export async function createOrder(
     const created: CreatedOrder = {
       order,
       audit: createdAudit(amount),
-      event: { id: eventId, body: eventBody(eventId, 'order.created', now, { order: presented }) },
+      // Every version knows order.created; the version is the cached merchant row's (no query).
+      event: {
+        id: eventId,
+        body: eventBody(eventId, 'order.created', now, { order: presented }, eventApiVersion(merchant)),
+      },
       targets: deliveryTargets(order, merchant),
       tokenVersion: merchant.tokenVersion,
       ...(scope ? { idempotency: { scope, response } } : {}),
@@ -108,6 +113,7 @@ export async function createOrder(
     ...(price.quote
       ? { quoteCurrency: price.quote.currency, fxRate: price.quote.rate, fxSource: price.quote.source }
       : {}),
+    ...actingKeyData(input.actingKey ?? null),
     expiresAt: expiresAt.toISOString(),
   });
 

@@ -1,9 +1,15 @@
 import type { Transaction } from 'sequelize';
-import type { EventType, Payment, Refund } from '../../contract';
+import {
+  versionKnowsEventType,
+  type OrderEventType,
+  type Payment,
+  type Refund,
+  type RefundEventType,
+} from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
-import { appendEvent, eventBody, newEventId } from '../events/append-events';
+import { appendEvent, eventApiVersion, eventBody, newEventId } from '../events/append-events';
 import { deliveryTargets } from './delivery-targets';
 import { presentOrder } from './present-order';
 
@@ -11,30 +17,34 @@ import { presentOrder } from './present-order';
 export type EventExtra = { payment?: Payment; refund?: Refund };
 
 /**
- * Writes an order event (its body: the order as it is now, and `extra`) and its delivery tasks
- * inside the caller's transaction. Targets are fixed now (the order's own settings, else the
- * merchant's); the bot token is read at send time and never copied.
+ * Writes an order event (its body: the order as it is now, and `extra`, at the merchant's API
+ * version) and its delivery tasks inside the caller's transaction. Targets are fixed now (the
+ * order's own settings, else the merchant's); the bot token is read at send time and never copied.
+ * A type the merchant's version does not know is not written (null): merchants are sent only the
+ * event types their version knows.
  */
 export async function emitOrderEvent(
   deps: Pick<Deps, 'db' | 'config' | 'chains'>,
   transaction: Transaction,
   order: Order,
-  type: EventType,
+  type: OrderEventType | RefundEventType,
   at: Date,
   /** The order's merchant, when the caller already holds it (saves a read). */
   knownMerchant?: MerchantRow,
   extra: EventExtra = {},
-): Promise<string> {
+): Promise<string | null> {
   const merchant =
     knownMerchant ?? (await deps.db.models.Merchant.findByPk(order.merchantId, { transaction }));
   if (!merchant) throw new Error(`order ${order.reference} has no merchant`);
+  const version = eventApiVersion(merchant);
+  if (!versionKnowsEventType(version, type)) return null;
   const id = newEventId();
   await appendEvent(deps.db, transaction, {
     id,
     orderId: order.id,
     merchantId: merchant.id,
     type,
-    body: eventBody(id, type, at, { order: presentOrder(deps, order, merchant.fullName), ...extra }),
+    body: eventBody(id, type, at, { order: presentOrder(deps, order, merchant.fullName), ...extra }, version),
     at,
     targets: deliveryTargets(order, merchant),
   });

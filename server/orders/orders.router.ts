@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { ordersContract } from '../../contract';
 import type { Deps } from '../deps';
-import { currentMerchant } from '../http/current-merchant';
+import { actingKey, currentMerchant } from '../http/current-merchant';
 import { createOrder } from './create-order';
 import { readOrder } from './find-order';
 import { listOrders } from './list-orders';
@@ -15,6 +15,7 @@ export function ordersRouter(deps: Deps) {
         merchant: currentMerchant(req),
         body,
         idempotencyKey: headers['idempotency-key'],
+        actingKey: actingKey(req),
       });
       if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
       return { status: 201, body: result.body };
@@ -35,6 +36,7 @@ export function ordersRouter(deps: Deps) {
         merchantId: merchant.id,
         txId: body.txId,
         source: 'merchant',
+        actingKey: actingKey(req),
       });
       return { status: 202, body: presentOrder(deps, order, merchant.fullName) };
     },

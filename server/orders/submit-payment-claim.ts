@@ -4,7 +4,7 @@ import type { ClaimSource } from '../db/models/payment-claim';
 import type { Deps } from '../deps';
 import { ErrorCode } from '../../contract';
 import { ApiError } from '../errors';
-import { recordAudit } from '../events/audit';
+import { actingKeyData, recordAudit, type ActingKey } from '../events/audit';
 import { changeOrderStatus } from './change-order-status';
 import { findOrder } from './find-order';
 import { wakeJob } from '../db/wake-up';
@@ -21,7 +21,14 @@ export const MAX_OPEN_PAYER_CLAIMS = 3;
  */
 export async function submitPaymentClaim(
   deps: Pick<Deps, 'db' | 'chains' | 'clock' | 'config'>,
-  input: { reference: string; merchantId?: string; txId: string; source: Exclude<ClaimSource, 'scanner'> },
+  input: {
+    reference: string;
+    merchantId?: string;
+    txId: string;
+    source: Exclude<ClaimSource, 'scanner'>;
+    /** The API key of a merchant's report. */
+    actingKey?: ActingKey;
+  },
 ): Promise<Order> {
   const { models, sequelize } = deps.db;
   const probe = await findOrder(models, { reference: input.reference, merchantId: input.merchantId });
@@ -75,7 +82,12 @@ export async function submitPaymentClaim(
       await recordAudit(
         deps.db,
         transaction,
-        { orderId: order.id, type: 'tx.submitted', actor, data: { txId } },
+        {
+          orderId: order.id,
+          type: 'tx.submitted',
+          actor,
+          data: { txId, ...actingKeyData(input.actingKey ?? null) },
+        },
         now,
       );
       if (order.status !== 'CONFIRMING')
@@ -83,7 +95,7 @@ export async function submitPaymentClaim(
           to: 'CONFIRMING',
           actor,
           reason: 'transaction reported, awaiting on-chain verification',
-          data: { txId },
+          data: { txId, ...actingKeyData(input.actingKey ?? null) },
         });
       return order;
     });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ZProfile } from '../../contract';
+import { isApiVersion, type ZProfile } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 
 export function presentProfile(m: MerchantRow): z.infer<typeof ZProfile> {
@@ -12,6 +12,7 @@ export function presentProfile(m: MerchantRow): z.infer<typeof ZProfile> {
     messenger_chat_id: m.messengerChatId,
     messenger_bot_token_set: m.messengerBotTokenSealed !== null,
     webhook_secret_set: m.webhookSecretSealed !== null,
+    webhook_api_version: isApiVersion(m.webhookApiVersion) ? m.webhookApiVersion : null,
     underpayment_tolerance_bps: m.underpaymentToleranceBps ?? null,
     created_at: m.createdAt.toISOString(),
     updated_at: m.updatedAt.toISOString(),

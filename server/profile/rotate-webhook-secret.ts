@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LATEST_API_VERSION } from '../../contract';
 import type { Merchant } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
@@ -7,6 +8,7 @@ export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
 /**
  * A new signing secret; the old one keeps signing (a second v1=) for 24 h so receivers can switch.
+ * The first secret pins the merchant's event API version to the latest (unless it chose one).
  * The merchant row is locked for the swap: two concurrent rotations must not both keep the same
  * "previous" secret, which would leave the first caller holding a secret that no longer signs.
  */
@@ -29,6 +31,7 @@ export async function rotateWebhookSecret(
     row.previousWebhookSecretSealed = row.webhookSecretSealed;
     row.previousWebhookSecretExpiresAt = previousExpiresAt;
     row.webhookSecretSealed = sealed;
+    if (row.webhookApiVersion === null) row.webhookApiVersion = LATEST_API_VERSION;
     row.updatedAt = now;
     await row.save({ transaction });
     return { webhook_secret: secret, previous_secret_expires_at: previousExpiresAt?.toISOString() ?? null };

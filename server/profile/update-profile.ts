@@ -24,6 +24,8 @@ export async function updateProfile(
       changes.messenger_bot_token === null ? null : deps.secrets.seal(changes.messenger_bot_token);
   if (changes.underpayment_tolerance_bps !== undefined)
     values.underpaymentToleranceBps = changes.underpayment_tolerance_bps;
+  // Events emitted from now on are rendered at it; stored events keep their body.
+  if (changes.webhook_api_version !== undefined) values.webhookApiVersion = changes.webhook_api_version;
   const [, updated] = await deps.db.models.Merchant.update(values, {
     where: { id: merchant.id },
     returning: true,

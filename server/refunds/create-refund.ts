@@ -2,7 +2,7 @@ import type { CreateRefundBody, Refund as RefundBody } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { recordAudit } from '../events/audit';
+import { actingKeyData, recordAudit, type ActingKey } from '../events/audit';
 import { formatUnits, parseUnits } from '../lib/decimal';
 import { findOrder } from '../orders/find-order';
 import {
@@ -31,7 +31,13 @@ type StoredRefund = { refundId: string };
  */
 export async function createRefund(
   deps: Deps,
-  input: { merchant: MerchantRow; reference: string; body: CreateRefundBody; idempotencyKey?: string },
+  input: {
+    merchant: MerchantRow;
+    reference: string;
+    body: CreateRefundBody;
+    idempotencyKey?: string;
+    actingKey?: ActingKey;
+  },
 ): Promise<CreateRefundResult> {
   const { models, sequelize } = deps.db;
   const { merchant, body } = input;
@@ -109,6 +115,7 @@ export async function createRefund(
           to,
           reason: refund.reason,
           status: refund.status,
+          ...actingKeyData(input.actingKey ?? null),
         },
       },
       now,

@@ -1,9 +1,9 @@
-import type { Refund as RefundBody } from '../../contract';
+import { MAX_ORDER_LIST_ITEMS, type Refund as RefundBody } from '../../contract';
 import type { Deps } from '../deps';
 import { findOrder } from '../orders/find-order';
 import { buildRefundBody, presentRefund } from './present-refund';
 
-/** A merchant's order's refunds, oldest first, each pending one with a fresh transaction. */
+/** A merchant's order's refunds, oldest first (the first MAX_ORDER_LIST_ITEMS), each pending one with a fresh transaction. */
 export async function listRefunds(
   deps: Pick<Deps, 'db' | 'config' | 'chains' | 'logger'>,
   input: { merchantId: string; reference: string },
@@ -16,6 +16,7 @@ export async function listRefunds(
       ['createdAt', 'ASC'],
       ['id', 'ASC'],
     ],
+    limit: MAX_ORDER_LIST_ITEMS,
   });
   const items = await Promise.all(
     refunds.map(async (refund) =>

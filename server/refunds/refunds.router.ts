@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { refundsContract } from '../../contract';
 import type { Deps } from '../deps';
-import { currentMerchant } from '../http/current-merchant';
+import { actingKey, currentMerchant } from '../http/current-merchant';
 import { listPayments } from '../payments/list-payments';
 import { buildRefundTxRequest, refundTxRequestLabel } from './build-refund-tx-request';
 import { createRefund } from './create-refund';
@@ -23,6 +23,7 @@ export function refundsRouter(deps: Deps) {
         reference: params.reference,
         body,
         idempotencyKey: headers['idempotency-key'],
+        actingKey: actingKey(req),
       });
       if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
       return { status: 201, body: result.body };

@@ -1,6 +1,6 @@
 import { UniqueConstraintError } from 'sequelize';
 import type { z } from 'zod';
-import type { ZCreateWalletBody } from '../../contract';
+import { MAX_WALLETS, type ZCreateWalletBody } from '../../contract';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { presentWallet } from './present-wallet';
@@ -13,13 +13,27 @@ export async function createWallet(
   const chain = deps.chains.get(input.network);
   const address = chain.normalizeAddress(input.public_address);
   if (!address) throw ApiError.field('body.public_address', chain.addressFormat);
+  const { Wallet } = deps.db.models;
   try {
-    const wallet = await deps.db.models.Wallet.create({
-      merchantId,
-      name: input.name ?? null,
-      network: input.network,
-      publicAddress: address,
-      createdAt: deps.clock(),
+    // The merchant row is locked (FOR NO KEY UPDATE, which order inserts referencing it do not wait
+    // for) so that concurrent creations cannot together pass the limit.
+    const wallet = await deps.db.sequelize.transaction(async (transaction) => {
+      await deps.db.sequelize.query('SELECT 1 FROM merchants WHERE id = $id FOR NO KEY UPDATE', {
+        bind: { id: merchantId },
+        transaction,
+      });
+      const held = await Wallet.count({ where: { merchantId, deletedAt: null }, transaction });
+      if (held >= MAX_WALLETS) throw ApiError.conflict(`At most ${MAX_WALLETS} wallets: remove one first`);
+      return Wallet.create(
+        {
+          merchantId,
+          name: input.name ?? null,
+          network: input.network,
+          publicAddress: address,
+          createdAt: deps.clock(),
+        },
+        { transaction },
+      );
     });
     return presentWallet(wallet);
   } catch (error) {

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contract } from '../../contract';
+import { contract, type RouteAuth } from '../../contract';
 import { ZodType, type ZodTypeAny } from 'zod';
 import { OPERATION_EXAMPLES } from '../../server/docs/examples';
 import { generateOpenApiDocument } from '../../server/docs/openapi';
+import { webhookEventSchemaName } from '../../server/docs/webhooks-doc';
+import { EVENT_TYPES, WEBHOOK_EVENT_SCHEMAS } from '../../contract';
 import { newMerchant, startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
@@ -35,12 +37,16 @@ describe('OpenAPI document', () => {
       expect(op.operationId).toBeTruthy();
       expect(op.summary).toBeTruthy();
       if (route.metadata?.auth === 'merchant') {
-        expect(op.security).toEqual([{ bearerAuth: [] }]);
+        const scope = (route.metadata as Extract<RouteAuth, { auth: 'merchant' }>).scope;
+        expect(op.security).toEqual(scope ? [{ bearerAuth: [] }, { apiKey: [] }] : [{ bearerAuth: [] }]);
+        expect(op['x-required-scope']).toBe(scope ?? undefined);
         expect(op.responses['401']).toBeDefined();
+        expect(op.responses['403']).toBeDefined();
       }
       if (
         !route.path.startsWith('/health') &&
         !route.path.startsWith('/readyz') &&
+        route.path !== '/metrics' &&
         route.path !== '/pay/icon.svg'
       )
         expect(op.responses['429'], `${route.path} 429`).toBeDefined();
@@ -257,5 +263,44 @@ describe('/metrics', () => {
     } finally {
       await guarded.stop();
     }
+  });
+});
+
+describe('webhooks in the API reference', () => {
+  it('x-webhooks: a POST per event type with its payload schema, the signature headers and an example that parses', () => {
+    const doc = generateOpenApiDocument() as unknown as Json;
+    const hooks = doc['x-webhooks'] as Record<string, { post: Json }>;
+    expect(Object.keys(hooks)).toEqual([...EVENT_TYPES]);
+    const components = doc.components as { schemas: Record<string, Json>; parameters: Record<string, Json> };
+    for (const type of EVENT_TYPES) {
+      const op = hooks[type]!.post as {
+        operationId: string;
+        description: string;
+        parameters: { $ref: string }[];
+        requestBody: { content: Record<string, { schema: unknown; example: unknown }> };
+        responses: Record<string, unknown>;
+      };
+      expect(op.operationId).toBe(`webhooks.${type}`);
+      expect(op.description.length, type).toBeGreaterThan(40);
+      const headers = op.parameters.map((p) => components.parameters[p.$ref.split('/').pop()!]!.name);
+      expect(headers).toEqual([
+        'X-Webhook-Id',
+        'X-Webhook-Timestamp',
+        'X-Webhook-Signature',
+        'X-Webhook-Attempt',
+      ]);
+      const json = op.requestBody.content['application/json']!;
+      const name = webhookEventSchemaName(type);
+      expect(json.schema).toEqual({ $ref: `#/components/schemas/${name}` });
+      expect(components.schemas[name]).toMatchObject({
+        type: 'object',
+        properties: { type: { enum: [type] }, apiVersion: { enum: ['2025-01-01', '2026-11-24'] } },
+      });
+      const parsed = WEBHOOK_EVENT_SCHEMAS[type].safeParse(json.example);
+      expect(parsed.success, `${type}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+      expect(op.responses['200']).toBeDefined();
+    }
+    expect(webhookEventSchemaName('order.payment_rejected')).toBe('OrderPaymentRejectedEvent');
+    expect(String((doc.info as Json).description)).toContain('2026-11-24: Adds the event type `ping`');
   });
 });

@@ -28,6 +28,7 @@ const PROFILE_KEYS = [
   'phone',
   'underpayment_tolerance_bps',
   'updated_at',
+  'webhook_api_version',
   'webhook_secret_set',
   'webhook_url',
 ].sort();
@@ -73,6 +74,7 @@ describe('GET /users/me', () => {
       messenger_chat_id: null,
       messenger_bot_token_set: false,
       webhook_secret_set: false,
+      webhook_api_version: null,
     });
     expect(new Date(res.body.created_at).toISOString()).toBe(res.body.created_at);
     expect(new Date(res.body.updated_at).toISOString()).toBe(res.body.updated_at);

@@ -267,15 +267,17 @@ function routesOf(router: AppRouter, prefix = ''): Route[] {
   );
 }
 
-/** A value of the right form for a path parameter that names nothing that exists. */
-const unknownValue = (param: string) =>
-  param === 'wallet_id'
+/** A value of the right form for a path parameter (of the route at `path`) that names nothing that exists. */
+const unknownValue = (param: string, path: string) =>
+  param === 'wallet_id' || (param === 'id' && path.startsWith('/users/me/api-keys/'))
     ? randomUUID()
     : param === 'reference'
       ? unknownReference()
       : param === 'refundId'
         ? `rf_${randomBytes(16).toString('hex')}`
-        : '987654321';
+        : param === 'id' && path.startsWith('/events/')
+          ? `evt_${randomBytes(16).toString('hex')}`
+          : '987654321';
 const paramsOf = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 const fillPath = (path: string, values: Record<string, string>) =>
   path.replace(/:(\w+)/g, (_all, name: string) => values[name] ?? 'x');
@@ -362,9 +364,12 @@ describe('sweep over every route of the contract', () => {
       const realPath = fillPath(route.path, {
         reference: own.body.reference,
         wallet_id: m.wallets.SOLANA!,
-        id: unknownValue('id'),
+        id: unknownValue('id', route.path),
       });
-      const unknownPath = fillPath(route.path, Object.fromEntries(params.map((p) => [p, unknownValue(p)])));
+      const unknownPath = fillPath(
+        route.path,
+        Object.fromEntries(params.map((p) => [p, unknownValue(p, route.path)])),
+      );
       const sendsBody = route.method !== 'GET';
 
       // 1. Authentication.
@@ -405,7 +410,7 @@ describe('sweep over every route of the contract', () => {
           ['negative', '-1', 400],
           ['past bigint', '9'.repeat(25), 400],
           ['float', '1.5e3', 400],
-          ['unknown', unknownValue(param), route.method === 'POST' ? 'fail' : 404],
+          ['unknown', unknownValue(param, route.path), route.method === 'POST' ? 'fail' : 404],
         ];
         if (param === 'reference' && merchant)
           values.push(['another merchant’s', foreign.body.reference, route.method === 'POST' ? 'fail' : 404]);
@@ -418,7 +423,7 @@ describe('sweep over every route of the contract', () => {
           const path = fillPath(route.path, {
             reference: own.body.reference,
             wallet_id: randomUUID(),
-            id: unknownValue('id'),
+            id: unknownValue('id', route.path),
             [param]: value,
           });
           probes.push({

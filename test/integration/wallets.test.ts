@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_WALLETS } from '../../contract';
 import { encodeBase58 } from '../../server/lib/base58';
 import {
   expectErrorBody,
@@ -191,6 +192,22 @@ describe('POST /users/me/wallets and GET /users/me/wallets', () => {
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
     expect(await listWallets(m)).toHaveLength(1);
+  });
+
+  it(`keeps at most MAX_WALLETS (${MAX_WALLETS}) per merchant, also when created at once: 409 beyond`, async () => {
+    const m = await newMerchant(server);
+    const results = await Promise.all(
+      Array.from({ length: MAX_WALLETS + 5 }, () =>
+        addWallet(m, { network: 'ETHEREUM', public_address: evmAddress() }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(MAX_WALLETS);
+    for (const refused of results.filter((r) => r.status !== 201)) expectErrorBody(refused, 409, 'CONFLICT');
+    expect(await listWallets(m)).toHaveLength(MAX_WALLETS);
+    // Removing one makes room again.
+    const [first] = await listWallets(m);
+    await server.api('DELETE', `/users/me/wallets/${first!.wallet_id}`, { token: m.token });
+    expect((await addWallet(m, { network: 'SOLANA', public_address: solanaKey() })).status).toBe(201);
   });
 
   it('lets two merchants register the same address', async () => {

@@ -14,6 +14,7 @@ import {
   ValidationError,
   webhooks,
   type StablepayClient,
+  type WebhookEventBody,
 } from '../../sdk/src/index';
 import {
   newMerchant,
@@ -227,6 +228,61 @@ describe('client: every merchant route', () => {
     } finally {
       await proxy.stop();
     }
+  });
+});
+
+describe('client: events', () => {
+  const referenceOf = (event: WebhookEventBody) =>
+    'order' in event.data ? event.data.order.reference : null;
+
+  it('events.list, get, and listAll: newest first, or oldest first after ending_before', async () => {
+    const { client } = await merchantClient();
+    const created: string[] = [];
+    for (let i = 0; i < 55; i++)
+      created.push(
+        (await client.orders.create({ network: 'SOLANA', token: 'USDT', amount: `${i + 1}` })).reference,
+      );
+
+    const page = await client.events.list({ per_page: 2 });
+    expect(page.per_page).toBe(2);
+    expect(page.items.map((e) => e.type)).toEqual(['order.created', 'order.created']);
+    expect(page.nextCursor).toEqual(expect.any(String));
+    const next = await client.events.list({ per_page: 2, cursor: page.nextCursor! });
+    expect(await client.events.get(page.items[0]!.id)).toEqual(page.items[0]);
+
+    const all: WebhookEventBody[] = [];
+    for await (const event of client.events.listAll()) all.push(event);
+    expect(all).toHaveLength(55);
+    expect(all.slice(0, 4)).toEqual([...page.items, ...next.items]);
+    expect(new Set(all.map(referenceOf))).toEqual(new Set(created));
+    expect(all.map(referenceOf)).toEqual([...created].reverse()); // newest first
+
+    // A receiver that processed the third event catches up: the 52 after it, oldest first, in two pages.
+    const oldestFirst = [...all].reverse();
+    const proxy = await startScriptedProxy(server.url);
+    try {
+      const counted = createClient({ baseUrl: proxy.url, token: client.token });
+      const caughtUp: string[] = [];
+      for await (const event of counted.events.listAll({ ending_before: oldestFirst[2]!.id }))
+        caughtUp.push(event.id);
+      expect(caughtUp).toEqual(oldestFirst.slice(3).map((e) => e.id));
+      expect(proxy.requests).toHaveLength(2);
+      expect(proxy.requests[0]!.url).toContain(`ending_before=${oldestFirst[2]!.id}`);
+      expect(proxy.requests[1]!.url).not.toContain('ending_before');
+    } finally {
+      await proxy.stop();
+    }
+
+    // Filters pass through.
+    const confirming: WebhookEventBody[] = [];
+    for await (const event of client.events.listAll({ type: 'order.confirming' })) confirming.push(event);
+    expect(confirming).toEqual([]);
+    const ofOrder = await client.events.list({ order: created[7]! });
+    expect(ofOrder.items.map(referenceOf)).toEqual([created[7]]);
+
+    await expect(client.events.get(`evt_${'0'.repeat(32)}`)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.events.list({ per_page: 51 })).rejects.toBeInstanceOf(ValidationError);
+    await expect(client.events.list({ cursor: 'nope' })).rejects.toBeInstanceOf(ValidationError);
   });
 });
 

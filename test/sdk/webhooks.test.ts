@@ -6,8 +6,15 @@ import {
   StablepayError,
   WebhookSignatureVerificationError,
   webhooks,
+  API_VERSIONS,
+  EVENT_TYPES,
+  LATEST_API_VERSION,
+  type OrderEvent,
+  type PingEvent,
+  type RefundEvent,
   type WebhookEvent,
 } from '../../sdk/src/index';
+import { ZWebhookEvent } from '../../contract';
 
 const SECRET = 'whsec_current_0123456789abcdef';
 const PREVIOUS = 'whsec_previous_fedcba9876543210';
@@ -16,6 +23,7 @@ const NOW = 1_790_000_000;
 const event = {
   id: 'evt_4f0c2f7e9b',
   type: 'order.paid',
+  apiVersion: '2026-11-24',
   createdAt: '2026-09-21T10:00:00.000Z',
   data: {
     order: { reference: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM', status: 'PAID', amount: '19.04762' },
@@ -41,6 +49,8 @@ describe('webhooks.constructEvent', () => {
     const parsed: WebhookEvent = constructEvent({ payload: body, header, secret: SECRET, now: NOW + 10 });
     expect(parsed.id).toBe(event.id);
     expect(parsed.type).toBe('order.paid');
+    if (parsed.type !== 'order.paid') throw new Error('narrowed by type');
+    expect(parsed.apiVersion).toBe('2026-11-24');
     expect(parsed.data.order.reference).toBe(event.data.order.reference);
     expect(parsed.data.order.description).toBe('Café ☕');
     // A Buffer (express.raw) works the same.
@@ -193,7 +203,100 @@ describe('webhooks.generateTestHeader', () => {
     );
     const header = webhooks.generateTestHeader({ payload: Buffer.from(body), secret: SECRET });
     expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-    expect(webhooks.constructEvent({ payload: body, header, secret: SECRET }).data.order.status).toBe('PAID');
+    const parsed = webhooks.constructEvent({ payload: body, header, secret: SECRET });
+    expect(parsed.type === 'order.paid' && parsed.data.order.status).toBe('PAID');
     expect(() => generateTestHeader({ payload: body, secret: SECRET, timestamp: 1.5 })).toThrow(TypeError);
+  });
+});
+
+describe('webhook events: a union told apart by type', () => {
+  /** What a receiver written against the SDK does: a switch over the types it knows. */
+  function describeEvent(e: WebhookEvent): string {
+    switch (e.type) {
+      case 'order.paid':
+      case 'order.underpaid': {
+        const paid: OrderEvent<'order.paid' | 'order.underpaid'> = e;
+        return `${paid.type} ${paid.data.order.amountReceived} ${paid.data.payment?.txId ?? '-'}`;
+      }
+      case 'refund.created':
+      case 'refund.succeeded':
+      case 'refund.failed': {
+        const refund: RefundEvent = e;
+        return `${refund.type} ${refund.data.refund.amount} of ${refund.data.order.reference}`;
+      }
+      case 'ping': {
+        const ping: PingEvent = e;
+        // @ts-expect-error a ping is about no order
+        void ping.data.order;
+        return `ping ${ping.data.message}`;
+      }
+      default: {
+        const other: OrderEvent = e;
+        return `${other.type} ${other.data.order.status}`;
+      }
+    }
+  }
+
+  const sign = (value: object) => {
+    const payload = JSON.stringify(value);
+    return { payload, header: signatureHeader(payload, [SECRET], NOW), secret: SECRET, now: NOW };
+  };
+
+  it('returns a ping (no order) and order events as their own types, with apiVersion', () => {
+    const ping = constructEvent(
+      sign({
+        id: 'evt_ping',
+        type: 'ping',
+        apiVersion: LATEST_API_VERSION,
+        createdAt: '2026-11-24T10:00:00.000Z',
+        data: { message: 'A test delivery from stablepay' },
+      }),
+    );
+    expect(describeEvent(ping)).toBe('ping A test delivery from stablepay');
+    expect(ping.apiVersion).toBe(LATEST_API_VERSION);
+    const paid = constructEvent({
+      payload: body,
+      header: signatureHeader(body, [SECRET], NOW),
+      secret: SECRET,
+      now: NOW,
+    });
+    expect(describeEvent(paid)).toBe('order.paid undefined -');
+  });
+
+  it('knows every event type of the contract, and the versions', () => {
+    expect(EVENT_TYPES).toContain('ping');
+    expect(API_VERSIONS).toEqual(['2025-01-01', '2026-11-24']);
+    expect(LATEST_API_VERSION).toBe(API_VERSIONS[API_VERSIONS.length - 1]);
+    // The union is the contract's: every type has a member, and the payload of one does not pass as another.
+    for (const type of EVENT_TYPES) {
+      const data = type === 'ping' ? { message: 'hi' } : { order: {} };
+      const result = ZWebhookEvent.safeParse({
+        id: 'evt_1',
+        type,
+        apiVersion: '2025-01-01',
+        createdAt: '2026-01-01T00:00:00Z',
+        data,
+      });
+      // Bodies here are partial (no full order): what matters is that the type is recognised.
+      expect(
+        result.success || result.error.issues.every((i) => i.code !== 'invalid_union_discriminator'),
+        type,
+      ).toBe(true);
+    }
+    const unknown = ZWebhookEvent.safeParse({
+      id: 'evt_1',
+      type: 'order.refunded',
+      apiVersion: '2025-01-01',
+      createdAt: '2026-01-01T00:00:00Z',
+      data: {},
+    });
+    expect(unknown.success).toBe(false);
+    const noVersion = ZWebhookEvent.safeParse({
+      id: 'evt_1',
+      type: 'ping',
+      createdAt: '2026-01-01T00:00:00Z',
+      data: { message: 'hi' },
+    });
+    expect(noVersion.success).toBe(false);
   });
 });

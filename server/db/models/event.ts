@@ -7,10 +7,10 @@ import {
   type Sequelize,
 } from 'sequelize';
 
-/** An order event; `body` is the exact JSON every attempt sends (and signs). */
+/** An event (of an order, or none: a test `ping`); `body` is the exact JSON every attempt sends (and signs). */
 export class Event extends Model<InferAttributes<Event>, InferCreationAttributes<Event>> {
   declare id: string;
-  declare orderId: string;
+  declare orderId: string | null;
   declare merchantId: string;
   declare type: string;
   declare body: string;
@@ -20,7 +20,7 @@ export class Event extends Model<InferAttributes<Event>, InferCreationAttributes
     this.init(
       {
         id: { type: DataTypes.TEXT, primaryKey: true },
-        orderId: { type: DataTypes.BIGINT, allowNull: false },
+        orderId: DataTypes.BIGINT,
         merchantId: { type: DataTypes.UUID, allowNull: false },
         type: { type: DataTypes.TEXT, allowNull: false },
         body: { type: DataTypes.TEXT, allowNull: false },

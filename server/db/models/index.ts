@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import { ApiKey } from './api-key';
 import { AuditEntry } from './audit-entry';
 import { Event } from './event';
 import { EventDelivery } from './event-delivery';
@@ -11,6 +12,7 @@ import { Wallet } from './wallet';
 import { WebhookDelivery } from './webhook-delivery';
 
 export {
+  ApiKey,
   AuditEntry,
   Event,
   EventDelivery,
@@ -30,6 +32,7 @@ export {
  */
 export function initModels(sequelize: Sequelize) {
   const models = {
+    ApiKey: class ApiKeyModel extends ApiKey {},
     AuditEntry: class AuditEntryModel extends AuditEntry {},
     Event: class EventModel extends Event {},
     EventDelivery: class EventDeliveryModel extends EventDelivery {},

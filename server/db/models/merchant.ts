@@ -23,6 +23,8 @@ export class Merchant extends Model<InferAttributes<Merchant>, InferCreationAttr
   declare previousWebhookSecretExpiresAt: CreationOptional<Date | null>;
   /** Overrides UNDERPAYMENT_TOLERANCE_BPS when set. */
   declare underpaymentToleranceBps: CreationOptional<number | null>;
+  /** The version events are rendered at (contract/api-versions.ts); null: the latest. */
+  declare webhookApiVersion: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -42,6 +44,7 @@ export class Merchant extends Model<InferAttributes<Merchant>, InferCreationAttr
         previousWebhookSecretSealed: DataTypes.TEXT,
         previousWebhookSecretExpiresAt: DataTypes.DATE,
         underpaymentToleranceBps: DataTypes.INTEGER,
+        webhookApiVersion: DataTypes.TEXT,
         createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
         updatedAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
       },

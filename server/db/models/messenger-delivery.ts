@@ -13,7 +13,8 @@ export class MessengerDelivery extends Model<
   InferCreationAttributes<MessengerDelivery>
 > {
   declare id: CreationOptional<string>;
-  declare orderId: string;
+  /** Null for a test delivery (a `ping`, about no order). */
+  declare orderId: string | null;
   declare deliveryId: string | null;
   declare eventType: string;
   declare chatId: string;
@@ -29,7 +30,7 @@ export class MessengerDelivery extends Model<
     this.init(
       {
         id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
-        orderId: { type: DataTypes.BIGINT, allowNull: false },
+        orderId: DataTypes.BIGINT,
         deliveryId: DataTypes.BIGINT,
         eventType: { type: DataTypes.TEXT, allowNull: false },
         chatId: { type: DataTypes.TEXT, allowNull: false },

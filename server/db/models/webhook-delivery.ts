@@ -13,7 +13,8 @@ export class WebhookDelivery extends Model<
   InferCreationAttributes<WebhookDelivery>
 > {
   declare id: CreationOptional<string>;
-  declare orderId: string;
+  /** Null for a test delivery (a `ping`, about no order). */
+  declare orderId: string | null;
   declare deliveryId: string | null;
   declare eventId: string;
   declare eventType: string;
@@ -31,7 +32,7 @@ export class WebhookDelivery extends Model<
     this.init(
       {
         id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
-        orderId: { type: DataTypes.BIGINT, allowNull: false },
+        orderId: DataTypes.BIGINT,
         deliveryId: DataTypes.BIGINT,
         eventId: { type: DataTypes.TEXT, allowNull: false },
         eventType: { type: DataTypes.TEXT, allowNull: false },

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import type { EventType } from './deliveries';
+
+/**
+ * Versions of the event payload (webhooks, and every stored event body), oldest first. Each event
+ * carries the version it was rendered at (`apiVersion`); a merchant's version is pinned when its
+ * first webhook secret is created and moved with `PATCH /users/me {"webhook_api_version"}`.
+ *
+ * What makes a new version: a new event type (receivers that switch over the types they know break
+ * on an unknown one: BTCPay Server issue #5806), removing or renaming a field, or changing what a
+ * field means. What does not: a new field. The changes are listed in API_VERSION_CHANGES, and in
+ * the README's changelog.
+ */
+export const API_VERSIONS = ['2025-01-01', '2026-11-24'] as const;
+export type ApiVersion = (typeof API_VERSIONS)[number];
+export const LATEST_API_VERSION: ApiVersion = '2026-11-24';
+/** The payload as it was before versions existed: merchants with a webhook secret then are pinned to it. */
+export const FIRST_API_VERSION: ApiVersion = '2025-01-01';
+
+export const ZApiVersion = z
+  .enum(API_VERSIONS)
+  .describe(`Event payload version (a date): ${API_VERSIONS.join(', ')}. Events carry it as \`apiVersion\``);
+
+/** What each version changed, for people (the README's changelog says the same). */
+export const API_VERSION_CHANGES: Record<ApiVersion, string> = {
+  '2025-01-01':
+    'The payload as it was before versions existed: the order and refund events (order.created, order.confirming, order.paid, order.underpaid, order.expired, order.payment_rejected, refund.created, refund.succeeded, refund.failed).',
+  '2026-11-24':
+    'Adds the event type `ping`, sent by POST /users/me/webhook-test and /users/me/messenger-test.',
+};
+
+/** The version that introduced each event type: a version knows the types introduced at or before it. */
+export const EVENT_TYPE_SINCE: Record<EventType, ApiVersion> = {
+  'order.created': '2025-01-01',
+  'order.confirming': '2025-01-01',
+  'order.paid': '2025-01-01',
+  'order.underpaid': '2025-01-01',
+  'order.expired': '2025-01-01',
+  'order.payment_rejected': '2025-01-01',
+  'refund.created': '2025-01-01',
+  'refund.succeeded': '2025-01-01',
+  'refund.failed': '2025-01-01',
+  ping: '2026-11-24',
+};
+
+export const isApiVersion = (value: unknown): value is ApiVersion =>
+  typeof value === 'string' && (API_VERSIONS as readonly string[]).includes(value);
+
+/** Whether a merchant at `version` is sent events of `type` (versions are dates: they sort as text). */
+export const versionKnowsEventType = (version: ApiVersion, type: EventType): boolean =>
+  EVENT_TYPE_SINCE[type] <= version;

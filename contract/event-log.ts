@@ -1,0 +1,89 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { ZReference, errors, merchantAuth } from './common';
+import { ZEventType, ZWebhookEvent } from './deliveries';
+import { MAX_PER_PAGE, ZCursor, ZPerPage } from './orders';
+
+const c = initContract();
+
+/** An event id as the service makes them (`evt_` and 32 hex digits), with room to spare. */
+export const ZEventId = z
+  .string()
+  .max(64)
+  .regex(/^evt_[A-Za-z0-9]{1,60}$/, 'must be an event id (evt_…)');
+
+/** Days in each month, for a date the calendar has (zod's datetime check takes 2026-02-30). */
+const isCalendarDate = (value: string) => {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  return year >= 1970 && new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day;
+};
+
+/** A bound of the creation-time range: an ISO-8601 time with its offset (`Z` or `+02:00`). */
+const ZTimeBound = z
+  .string()
+  .max(40)
+  .datetime({ offset: true, message: 'must be an ISO-8601 time, e.g. 2026-11-22T10:00:00Z' })
+  .refine(isCalendarDate, 'must be a date of the calendar, from 1970');
+
+export const ZListEventsQuery = z.object({
+  per_page: ZPerPage,
+  cursor: ZCursor.optional().describe(
+    "The previous page's nextCursor (with the same filters); empty or absent: the first page",
+  ),
+  type: ZEventType.optional().describe('Only events of this type'),
+  order: ZReference.optional().describe('Only the events of this order (its reference)'),
+  created_gte: ZTimeBound.optional().describe('Only events created at or after this time'),
+  created_lt: ZTimeBound.optional().describe('Only events created before this time'),
+  ending_before: ZEventId.optional().describe(
+    'Catch up after an event: only the events created after this one (the last id your receiver processed). The page holds the `per_page` events right after it, still newest first; its `nextCursor` goes on toward newer events. Not with a non-empty `cursor`',
+  ),
+});
+export type ListEventsQuery = z.infer<typeof ZListEventsQuery>;
+
+export const ZEventPage = z
+  .object({
+    items: z
+      .array(ZWebhookEvent)
+      .max(MAX_PER_PAGE)
+      .describe('Each event exactly as its webhook carries it, newest first'),
+    per_page: z.number().int().min(1).max(MAX_PER_PAGE),
+    nextCursor: z
+      .string()
+      .max(200)
+      .nullable()
+      .describe(
+        'Pass as `cursor` (with the same filters) for the next page: older events, or newer ones after `ending_before`; null on the last page',
+      ),
+  })
+  .describe("A page of the merchant's events");
+
+export const ZEventIdParams = z.object({ id: ZEventId.describe('The event id (evt_…)') });
+
+export const eventLogContract = c.router(
+  {
+    list: {
+      method: 'GET',
+      path: '/events',
+      summary: 'List every event emitted for the merchant, newest first',
+      description:
+        "Every event of the merchant (order and refund events, test pings), each exactly as its webhook carries it (the same `id`, `type`, `apiVersion`, `createdAt` and `data`), whether or not a webhook was delivered. Events are kept at least 30 days (EVENT_RETENTION_DAYS), then deleted with their delivery records.\n\nPages are newest first and cost the same at any depth: pass each answer's `nextCursor` back as `cursor`, with the same filters, until it is null. Filter with `type`, `order` (a reference) and the creation time range `created_gte` / `created_lt`.\n\nA receiver that was down catches up with `ending_before=<the last event id it processed>`: the answer holds the events right after that one (still newest first: process them from last to first), and its `nextCursor` leads on to newer events until it is null. An `ending_before` that names no event of the merchant (unknown, or deleted after the retention period) is a 400: what came after it cannot be told exactly. So is a cursor this API did not return, a non-empty cursor with `ending_before`, and `per_page` over 50.",
+      metadata: merchantAuth('orders:read'),
+      query: ZListEventsQuery,
+      responses: { 200: ZEventPage, ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN') },
+    },
+    get: {
+      method: 'GET',
+      path: '/events/:id',
+      summary: 'Get one event, exactly as its webhook carries it',
+      description:
+        "The event's body as its webhook carries it (and as it was signed), whether or not it was delivered. 404 for an unknown id, another merchant's event, or one deleted after the retention period (EVENT_RETENTION_DAYS, at least 30 days).",
+      metadata: merchantAuth('orders:read'),
+      pathParams: ZEventIdParams,
+      responses: {
+        200: ZWebhookEvent,
+        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND'),
+      },
+    },
+  },
+  { strictStatusCodes: true },
+);

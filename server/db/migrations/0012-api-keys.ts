@@ -1,0 +1,43 @@
+import type { Migration } from '../migrate';
+
+/**
+ * API keys: the secret is never stored, only its SHA-256 (a key is 32 random bytes, so a fast hash
+ * is as safe as a slow one and costs nothing per request). A revocation (or deletion) is announced
+ * on the change feed when it commits, so every instance stops accepting the key at once; writing
+ * last_used_at announces nothing.
+ */
+export const up: Migration = async ({ context: db }) => {
+  await db.query(`
+    CREATE TABLE api_keys (
+      id uuid PRIMARY KEY,
+      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      name text NOT NULL,
+      scopes text[] NOT NULL,
+      secret_hash text NOT NULL UNIQUE,
+      last4 text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      last_used_at timestamptz,
+      revoked_at timestamptz
+    );
+    CREATE INDEX api_keys_merchant_idx ON api_keys (merchant_id, created_at) WHERE revoked_at IS NULL;
+
+    CREATE FUNCTION announce_api_key_change() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_notify('stablepay_changes', 'api_key:' || OLD.secret_hash);
+      RETURN NULL;
+    END $$;
+
+    CREATE TRIGGER api_keys_revocation_announced AFTER UPDATE ON api_keys
+      FOR EACH ROW WHEN (OLD.revoked_at IS DISTINCT FROM NEW.revoked_at OR OLD.scopes IS DISTINCT FROM NEW.scopes)
+      EXECUTE FUNCTION announce_api_key_change();
+    CREATE TRIGGER api_keys_deletion_announced AFTER DELETE ON api_keys
+      FOR EACH ROW EXECUTE FUNCTION announce_api_key_change();
+  `);
+};
+
+export const down: Migration = async ({ context: db }) => {
+  await db.query(`
+    DROP TABLE api_keys;
+    DROP FUNCTION announce_api_key_change();
+  `);
+};

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { hashApiKeySecret, isApiKeySecret, newApiKeySecret } from '../../server/auth/api-key-secret';
+import { checkScope } from '../../server/auth/check-scope';
+
+describe('API key rules', () => {
+  it('a secret is sk_ and 32 random bytes; only that form is a key; the hash is its SHA-256', () => {
+    const a = newApiKeySecret();
+    const b = newApiKeySecret();
+    expect(a).toMatch(/^sk_[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(a.slice(3), 'base64url')).toHaveLength(32);
+    expect(a).not.toBe(b);
+    expect(isApiKeySecret(a)).toBe(true);
+    for (const bad of ['sk_', `sk_${'A'.repeat(42)}`, `sk_${'A'.repeat(44)}`, `pk_${a.slice(3)}`, `${a} `])
+      expect(isApiKeySecret(bad), bad).toBe(false);
+    // sha256("abc"), the FIPS 180-2 test vector.
+    expect(hashApiKeySecret('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(hashApiKeySecret(a)).toMatch(/^[0-9a-f]{64}$/);
+    expect(hashApiKeySecret(a)).not.toBe(hashApiKeySecret(b));
+  });
+
+  it('the login token opens every route; a key only its scopes, never login-only routes', () => {
+    expect(checkScope(null, 'orders:write')).toBeNull();
+    expect(checkScope(null, null)).toBeNull();
+    expect(checkScope({ scopes: ['orders:read', 'orders:write'] }, 'orders:write')).toBeNull();
+    const missing = checkScope({ scopes: ['orders:read'] }, 'refunds:write');
+    expect(missing?.status).toBe(403);
+    expect(missing?.code).toBe('FORBIDDEN');
+    expect(missing?.message).toContain('refunds:write');
+    const loginOnly = checkScope({ scopes: ['account:write'] }, null);
+    expect(loginOnly?.code).toBe('FORBIDDEN');
+    expect(loginOnly?.message).toContain('login token');
+  });
+});
