@@ -11,7 +11,7 @@
  * deps.ts is the services' parameter type: every layer may name it; it only imports types.
  */
 const DOMAINS =
-  'auth|api-keys|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|health|docs';
+  'auth|api-keys|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|dashboard|health|docs';
 const COMPOSITION = '^server/(main|app|background-jobs)[.]ts$|^server/cli/';
 const under = (folders) => `^server/(${folders})/`;
 

@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ZApiVersion } from './api-versions';
-import { URL_MAX, ZDateTime, errors, merchantAuth } from './common';
+import { URL_MAX, ZDateTime, ZReference, errors, merchantAuth } from './common';
 import { ZMessengerChatId, ZOrder, ZReferenceParams } from './orders';
 import { ZPayment, ZRefund, orderList } from './refunds';
 
@@ -173,8 +173,26 @@ export const ZAuditEntry = z
 
 const orderErrors = errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND');
 
+/** How many attempts GET /users/me/webhook-deliveries shows. */
+export const RECENT_DELIVERIES = 50;
+
+export const ZRecentWebhookDelivery = ZWebhookDelivery.extend({
+  orderReference: ZReference.nullable().describe('The order the event is about (null for a test ping)'),
+}).describe('A webhook attempt, with the order it was about');
+
 export const deliveriesContract = c.router(
   {
+    recentWebhookDeliveries: {
+      method: 'GET',
+      path: '/users/me/webhook-deliveries',
+      summary: 'The latest webhook attempts across every order, newest first',
+      description: `The last ${RECENT_DELIVERIES} attempts to deliver the merchant's events (test pings included), with the signed body and the receiver's answer: what the dashboard's Developers page shows. Redeliver one through its order.`,
+      metadata: merchantAuth('orders:read'),
+      responses: {
+        200: z.object({ items: z.array(ZRecentWebhookDelivery).max(RECENT_DELIVERIES) }),
+        ...errors('UNAUTHENTICATED', 'FORBIDDEN'),
+      },
+    },
     webhookDeliveries: {
       method: 'GET',
       path: '/orders/:reference/webhook-deliveries',

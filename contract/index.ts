@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { apiKeysContract } from './api-keys';
 import { authContract } from './auth';
+import { dashboardContract } from './dashboard';
 import { deliveriesContract } from './deliveries';
 import { eventLogContract } from './event-log';
 import { healthContract } from './health';
@@ -16,6 +17,7 @@ const c = initContract();
 export const contract = c.router({
   auth: authContract,
   apiKeys: apiKeysContract,
+  dashboard: dashboardContract,
   orders: ordersContract,
   deliveries: deliveriesContract,
   events: eventLogContract,
@@ -31,6 +33,7 @@ export * from './common';
 export * from './errors';
 export * from './auth';
 export * from './api-keys';
+export * from './dashboard';
 export * from './orders';
 export * from './deliveries';
 export * from './event-log';

@@ -214,6 +214,20 @@ export const ZListOrdersQuery = z.object({
   cursor: ZCursor.optional().describe('Cursor mode: empty to start, then the previous nextCursor'),
   status: ZOrderStatus.optional().describe('Only orders in this status'),
   network: ZNetwork.optional().describe('Only orders on this network'),
+  token: ZToken.optional().describe('Only orders in this token'),
+  created_gte: ZDateTime.optional().describe(
+    'Only orders created at or after this time (ISO-8601 with offset)',
+  ),
+  created_lt: ZDateTime.optional().describe('Only orders created before this time (ISO-8601 with offset)'),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'Search: an order reference, a transaction id or a sender address of one of its payments (exact), or words of its description',
+    ),
 });
 
 export const ZOrderPage = z

@@ -5,6 +5,8 @@ import { authRouter } from './auth/auth.router';
 import { createKeyUsage } from './auth/api-key-usage';
 import { checkScope } from './auth/check-scope';
 import { createAuthenticator } from './auth/passport';
+import { createSessionAuthenticator, sessionCookie } from './auth/session-auth';
+import { dashboardRouter } from './dashboard/dashboard.router';
 import { apiKeysRouter } from './api-keys/api-keys.router';
 import { checkoutAssets, checkoutErrorPage, checkoutPageRoute } from './checkout/checkout.router';
 import { deliveriesRouter } from './deliveries/deliveries.router';
@@ -52,6 +54,7 @@ export function createApp(deps: Deps): Express {
   app.use(rejectUnstorableText);
   const limits = createRateLimits(config, deps.db.sequelize);
   app.post('/auth/login', limits.login);
+  app.post('/dashboard/session', limits.login);
   app.post('/users/me/password', limits.login);
   app.post('/pay/refunds/:refundId/address', limits.refundAddress);
 
@@ -60,6 +63,12 @@ export function createApp(deps: Deps): Express {
     apiKeys: deps.cache.apiKeys,
     keyUsed: createKeyUsage(deps.db.sequelize, deps.clock, logger),
   });
+  const authenticateSession = createSessionAuthenticator({ ...deps, merchants: deps.cache.merchants });
+  // The Authorization header wins; without one, the dashboard's session cookie is the credential.
+  const credential = (req: Request, res: Response, next: (error?: unknown) => void) =>
+    !req.headers.authorization && sessionCookie(req)
+      ? authenticateSession(req, res, next)
+      : authenticate(req, res, next);
   const unlimited = new Set<string>(UNLIMITED_PATHS);
   // Auth is route metadata in the contract, checked once here for every route that declares it;
   // merchants' calls are limited per merchant, everything else per client address.
@@ -67,7 +76,7 @@ export function createApp(deps: Deps): Express {
     const auth = (req as Request & { tsRestRoute?: { metadata?: RouteAuth } }).tsRestRoute?.metadata;
     if (auth?.auth !== 'merchant')
       return unlimited.has(req.path) ? next() : limits.publicRoute(req, res, next);
-    authenticate(req, res, (error?: unknown) => {
+    credential(req, res, (error?: unknown) => {
       if (error) return next(error);
       const refused = checkScope(req.user!.apiKey, auth.scope);
       if (refused) return next(refused);
@@ -81,6 +90,7 @@ export function createApp(deps: Deps): Express {
     server.router(contract, {
       auth: authRouter(deps),
       apiKeys: apiKeysRouter(deps),
+      dashboard: dashboardRouter(deps),
       orders: ordersRouter(deps),
       deliveries: deliveriesRouter(deps),
       events: eventLogRouter(deps),

@@ -1,3 +1,4 @@
+import { refreshDashboardStatsJob } from './dashboard/refresh-stats.job';
 import { pruneEventsJob } from './event-log/prune-events.job';
 import { deliverEventsJob } from './events/deliver-events.job';
 import type { Job } from './jobs/job';
@@ -14,4 +15,5 @@ export const BACKGROUND_JOBS: Job[] = [
   scanPaymentsJob,
   verifyRefundsJob,
   pruneEventsJob,
+  refreshDashboardStatsJob,
 ];

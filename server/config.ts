@@ -85,6 +85,12 @@ export const configSchema = z
       .string()
       .regex(/^\d+[smhd]$/, 'a number followed by s, m, h or d (e.g. 7d)')
       .default('7d'),
+    /** A dashboard session unused this long ends (sign in again). */
+    DASHBOARD_SESSION_IDLE_HOURS: z.coerce
+      .number()
+      .min(0.01)
+      .max(24 * 30)
+      .default(12),
     /** Key for secrets stored at rest (bot tokens, webhook secrets): 32 bytes, base64 or hex. */
     DATA_ENCRYPTION_KEY: z.string().optional(),
 
@@ -201,6 +207,8 @@ export const configSchema = z
     JOB_SCAN_PAYMENTS_CRON: cron.default('*/10 * * * * *'),
     /** Retention runs: each deletes up to 1,000 expired events (and wakes itself while there are more). */
     JOB_PRUNE_EVENTS_CRON: cron.default('0 * * * * *'),
+    /** The dashboard's hourly figures follow orders and payments this closely (server/dashboard/refresh-stats.ts). */
+    JOB_REFRESH_DASHBOARD_STATS_CRON: cron.default('*/2 * * * * *'),
     /** How long a worker holds a leased piece of work (scan cursor, claim) between renewals. */
     JOB_LEASE_SECONDS: positiveInt.default(60),
     JOB_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),

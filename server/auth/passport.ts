@@ -8,6 +8,7 @@ import type { ApiKeyScope } from '../../contract';
 import type { Caches, MerchantRow } from '../db/caches';
 import { hashApiKeySecret, isApiKeySecret, looksLikeApiKey } from './api-key-secret';
 import type { KeyUsage } from './api-key-usage';
+import type { DashboardSession } from './dashboard-sessions';
 import { JWT_ALGORITHM, TOKEN_ISSUER, type TokenClaims } from './tokens';
 
 declare global {
@@ -18,6 +19,8 @@ declare global {
       merchant: MerchantRow;
       /** The API key that opened the request; null for the login token. */
       apiKey: { id: string; name: string; scopes: readonly ApiKeyScope[] } | null;
+      /** The dashboard session whose cookie opened the request (server/auth/session-auth.ts). */
+      dashboardSession?: DashboardSession;
     }
   }
 }

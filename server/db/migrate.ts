@@ -14,6 +14,8 @@ import * as m0011 from './migrations/0011-count-shards';
 import * as m0012 from './migrations/0012-api-keys';
 import * as m0013 from './migrations/0013-event-log';
 import * as m0014 from './migrations/0014-api-versions';
+import * as m0015 from './migrations/0015-dashboard-sessions';
+import * as m0016 from './migrations/0016-dashboard-stats';
 
 /** Migrations get a query runner that takes plain SQL, bound to the migration transaction. */
 export type MigrationContext = { query(sql: string): Promise<unknown> };
@@ -35,6 +37,8 @@ const migrations = [
   { name: '0012-api-keys', ...m0012 },
   { name: '0013-event-log', ...m0013 },
   { name: '0014-api-versions', ...m0014 },
+  { name: '0015-dashboard-sessions', ...m0015 },
+  { name: '0016-dashboard-stats', ...m0016 },
 ];
 
 const LOCK_ID = 7_301_955_001;

@@ -2,7 +2,12 @@ import { initServer } from '@ts-rest/express';
 import { deliveriesContract } from '../../contract';
 import type { Deps } from '../deps';
 import { currentMerchant } from '../http/current-merchant';
-import { listAudit, listMessengerDeliveries, listWebhookDeliveries } from './list-deliveries';
+import {
+  listAudit,
+  listMessengerDeliveries,
+  listRecentWebhookDeliveries,
+  listWebhookDeliveries,
+} from './list-deliveries';
 import { redeliverWebhook } from './redeliver-webhook';
 
 export function deliveriesRouter(deps: Deps) {
@@ -17,6 +22,10 @@ export function deliveriesRouter(deps: Deps) {
     body: await listMessengerDeliveries(deps, currentMerchant(req).id, params.reference),
   });
   return initServer().router(deliveriesContract, {
+    recentWebhookDeliveries: async ({ req }) => ({
+      status: 200,
+      body: await listRecentWebhookDeliveries(deps, currentMerchant(req).id),
+    }),
     webhookDeliveries: async ({ req, params }) => ({
       status: 200,
       body: await listWebhookDeliveries(deps, currentMerchant(req).id, params.reference),

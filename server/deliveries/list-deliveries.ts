@@ -1,4 +1,6 @@
-import { MAX_ORDER_LIST_ITEMS } from '../../contract';
+import { QueryTypes } from 'sequelize';
+import { MAX_ORDER_LIST_ITEMS, RECENT_DELIVERIES } from '../../contract';
+import type { WebhookDelivery } from '../db/models';
 import type { Deps } from '../deps';
 import { findOrder } from '../orders/find-order';
 import { presentMessengerDelivery, presentWebhookDelivery } from './present-delivery';
@@ -41,5 +43,31 @@ export async function listAudit(deps: Pick<Deps, 'db'>, merchantId: string, refe
       data: e.data,
       createdAt: e.createdAt.toISOString(),
     })),
+  };
+}
+
+const RECENT_EVENT_WINDOW = 1000;
+
+/**
+ * The merchant's latest webhook attempts across its orders (and test pings), newest first. The
+ * merchant's newest events are found by their index and their attempts joined to them: an attempt
+ * of an event older than the newest RECENT_EVENT_WINDOW is not among the latest in practice.
+ */
+export async function listRecentWebhookDeliveries(deps: Pick<Deps, 'db'>, merchantId: string) {
+  const rows = await deps.db.sequelize.query<WebhookDelivery & { orderReference: string | null }>(
+    `SELECT wd.id, wd.event_id AS "eventId", wd.event_type AS "eventType", wd.url, wd.attempt,
+            wd.request_body AS "requestBody", wd.response_status AS "responseStatus",
+            wd.response_body AS "responseBody", wd.error, wd.duration_ms AS "durationMs",
+            wd.created_at AS "createdAt", wd.next_retry_at AS "nextRetryAt", o.reference AS "orderReference"
+       FROM (SELECT id FROM events WHERE merchant_id = $merchantId
+              ORDER BY created_at DESC, id DESC LIMIT ${RECENT_EVENT_WINDOW}) e
+       JOIN webhook_deliveries wd ON wd.event_id = e.id
+       LEFT JOIN orders o ON o.id = wd.order_id
+      ORDER BY wd.id DESC
+      LIMIT ${RECENT_DELIVERIES}`,
+    { bind: { merchantId }, type: QueryTypes.SELECT },
+  );
+  return {
+    items: rows.map((row) => ({ ...presentWebhookDelivery(row), orderReference: row.orderReference })),
   };
 }

@@ -299,6 +299,16 @@ function paidEventOf(type: EventType) {
 
 export type OperationExamples = { request?: unknown; responses: Record<number, unknown> };
 
+const dashboardSession = {
+  merchant: {
+    id: '6f1c2b9e-8a4d-4f3b-9c2e-1d5a7b3c9e01',
+    email: 'shop@example.com',
+    full_name: 'Loja Exemplo',
+  },
+  csrfToken: 'Qm9vdHN0cmFwIHRoZSBjc3JmIHRva2VuIGZvciB0aGUgc2Vzc2lvbg',
+  idleTimeoutSeconds: 43200,
+};
+
 const apiKeyItem = {
   id: '0f6d6a8e-3c1b-4d2a-9b7e-5a4c3d2e1f00',
   name: 'shop backend',
@@ -336,6 +346,39 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'orders.get': { responses: { 200: paidOrder } },
   'orders.submitTx': { request: { txId }, responses: { 202: { ...order, status: 'CONFIRMING' } } },
   'deliveries.webhookDeliveries': { responses: { 200: { items: [webhookDelivery] } } },
+  'deliveries.recentWebhookDeliveries': {
+    responses: { 200: { items: [{ ...webhookDelivery, orderReference: paidOrder.reference }] } },
+  },
+  'dashboard.signIn': {
+    request: { email: 'shop@example.com', password: 'correct horse battery staple' },
+    responses: { 200: dashboardSession },
+  },
+  'dashboard.session': { responses: { 200: dashboardSession } },
+  'dashboard.signOut': { responses: {} },
+  'dashboard.summary': {
+    responses: {
+      200: {
+        from: '2026-11-23',
+        to: '2026-11-24',
+        timeZone: 'America/Sao_Paulo',
+        received: [{ network: 'SOLANA', token: 'USDT', amount: '19.04762' }],
+        receivedFiat: [{ currency: 'BRL', amount: '100.00' }],
+        ordersCreated: 3,
+        ordersPaid: 1,
+        byStatus: { PENDING: 1, CONFIRMING: 0, PAID: 1, UNDERPAID: 0, EXPIRED: 1 },
+        days: [
+          { date: '2026-11-23', ordersCreated: 1, ordersPaid: 0, received: [], receivedFiat: [] },
+          {
+            date: '2026-11-24',
+            ordersCreated: 2,
+            ordersPaid: 1,
+            received: [{ network: 'SOLANA', token: 'USDT', amount: '19.04762' }],
+            receivedFiat: [{ currency: 'BRL', amount: '100.00' }],
+          },
+        ],
+      },
+    },
+  },
   'deliveries.redeliverWebhook': { responses: { 200: { ...webhookDelivery, id: '57', attempt: 2 } } },
   'deliveries.messengerDeliveries': { responses: { 200: { items: [messengerDelivery] } } },
   'deliveries.telegramDeliveries': { responses: { 200: { items: [messengerDelivery] } } },

@@ -6,5 +6,6 @@ export const JOB_NAMES = [
   'scan-payments',
   'verify-refunds',
   'prune-events',
+  'refresh-dashboard-stats',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];

@@ -25,17 +25,53 @@ async function countOrders(
   return Number(row?.total ?? 0);
 }
 
+const REFERENCE = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/**
+ * The filters of a list. The search `q` finds an order by its reference, by the transaction id or
+ * sender of one of its verified payments (exact), or by words of its description (any case).
+ */
+function ordersWhere(
+  deps: Pick<Deps, 'db'>,
+  merchantId: string,
+  query: z.infer<typeof ZListOrdersQuery>,
+): WhereOptions<Order> {
+  const created = {
+    ...(query.created_gte ? { [Op.gte]: new Date(query.created_gte) } : {}),
+    ...(query.created_lt ? { [Op.lt]: new Date(query.created_lt) } : {}),
+  };
+  const q = query.q;
+  const escaped = q?.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const paidWith = q
+    ? deps.db.sequelize.literal(
+        `(SELECT order_id FROM payment_claims WHERE status = 'VERIFIED' AND (tx_id = ${deps.db.sequelize.escape(q)} OR sender = ${deps.db.sequelize.escape(q)}))`,
+      )
+    : null;
+  return {
+    merchantId,
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.network ? { network: query.network } : {}),
+    ...(query.token ? { token: query.token } : {}),
+    ...(query.created_gte || query.created_lt ? { createdAt: created } : {}),
+    ...(q
+      ? {
+          [Op.or]: [
+            ...(REFERENCE.test(q) ? [{ reference: q }] : []),
+            { id: { [Op.in]: paidWith! } },
+            { description: { [Op.iLike]: `%${escaped}%` } },
+          ],
+        }
+      : {}),
+  };
+}
+
 /**
  * Newest first. Page mode counts and offsets; cursor mode is a keyset walk on (merchant_id, id)
  * whose cost does not grow with depth.
  */
 export async function listOrders(deps: Deps, merchant: MerchantRow, query: z.infer<typeof ZListOrdersQuery>) {
   const perPage = query.per_page ?? DEFAULT_PER_PAGE;
-  const where: WhereOptions<Order> = {
-    merchantId: merchant.id,
-    ...(query.status ? { status: query.status } : {}),
-    ...(query.network ? { network: query.network } : {}),
-  };
+  const where = ordersWhere(deps, merchant.id, query);
   const present = (o: OrderView) => presentOrder(deps, o, merchant.fullName);
 
   // An empty cursor starts cursor mode only without a page; with a page it is page mode.
@@ -60,7 +96,10 @@ export async function listOrders(deps: Deps, merchant: MerchantRow, query: z.inf
   const page = query.page ?? 1;
   const [rows, total] = await Promise.all([
     findOrderRows(deps, { where, order: [['id', 'DESC']], limit: perPage, offset: (page - 1) * perPage }),
-    countOrders(deps, { merchantId: merchant.id, status: query.status, network: query.network }),
+    // The kept counts know status and network only; other filters count the matching rows.
+    query.token || query.created_gte || query.created_lt || query.q
+      ? deps.db.models.Order.count({ where })
+      : countOrders(deps, { merchantId: merchant.id, status: query.status, network: query.network }),
   ]);
   return { items: rows.map(present), page, per_page: perPage, total };
 }

@@ -1,0 +1,117 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Deps } from '../deps';
+
+/** The dashboard's session cookie: httpOnly, SameSite=Strict, Secure under https (app.ts sets it). */
+export const SESSION_COOKIE = 'stablepay_session';
+
+/** `last_seen_at` is written at most this often per session: idle time is known to the minute. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export type DashboardSession = {
+  id: string;
+  merchantId: string;
+  tokenVersion: number;
+  csrfToken: string;
+  lastSeenAt: Date;
+};
+
+type Row = {
+  id: string;
+  merchant_id: string;
+  token_version: number;
+  csrf_token: string;
+  last_seen_at: Date;
+};
+
+const sessionId = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+/**
+ * A new session for a merchant who has just given its e-mail and password. The cookie carries
+ * `secret` (32 random bytes); the table keeps its hash. The merchant's sessions idle too long are
+ * dropped on the way.
+ */
+export async function startSession(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  merchant: { id: string; tokenVersion: number },
+): Promise<{ secret: string; session: DashboardSession }> {
+  const secret = randomBytes(32).toString('base64url');
+  const csrfToken = randomBytes(32).toString('base64url');
+  const now = deps.clock();
+  await deps.db.sequelize.query(
+    `WITH dropped AS (DELETE FROM dashboard_sessions
+                       WHERE merchant_id = $merchantId AND last_seen_at < CAST($idleSince AS timestamptz))
+     INSERT INTO dashboard_sessions (id, merchant_id, token_version, csrf_token, created_at, last_seen_at)
+     VALUES ($id, $merchantId, $tokenVersion, $csrfToken, $now, $now)`,
+    {
+      bind: {
+        id: sessionId(secret),
+        merchantId: merchant.id,
+        tokenVersion: merchant.tokenVersion,
+        csrfToken,
+        now,
+        idleSince: new Date(now.getTime() - idleMs(deps)),
+      },
+    },
+  );
+  return {
+    secret,
+    session: {
+      id: sessionId(secret),
+      merchantId: merchant.id,
+      tokenVersion: merchant.tokenVersion,
+      csrfToken,
+      lastSeenAt: now,
+    },
+  };
+}
+
+export const idleMs = (deps: Pick<Deps, 'config'>) => deps.config.DASHBOARD_SESSION_IDLE_HOURS * 3_600_000;
+
+/**
+ * The session a cookie names, if it is still open: unknown and idle ones are null (an idle one is
+ * deleted). Its use is recorded at most once a minute.
+ */
+export async function findSession(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  secret: string,
+): Promise<DashboardSession | null> {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(secret)) return null;
+  const id = sessionId(secret);
+  const [rows] = (await deps.db.sequelize.query(
+    'SELECT id, merchant_id, token_version, csrf_token, last_seen_at FROM dashboard_sessions WHERE id = $id',
+    { bind: { id } },
+  )) as [Row[], unknown];
+  const row = rows[0];
+  if (!row) return null;
+  const now = deps.clock();
+  if (now.getTime() - row.last_seen_at.getTime() > idleMs(deps)) {
+    await endSession(deps, secret);
+    return null;
+  }
+  if (now.getTime() - row.last_seen_at.getTime() >= TOUCH_INTERVAL_MS)
+    await deps.db.sequelize.query('UPDATE dashboard_sessions SET last_seen_at = $now WHERE id = $id', {
+      bind: { id, now },
+    });
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    tokenVersion: row.token_version,
+    csrfToken: row.csrf_token,
+    lastSeenAt: now,
+  };
+}
+
+/** Sign-out: the session is gone, whatever the browser keeps. */
+export async function endSession(deps: Pick<Deps, 'db'>, secret: string): Promise<void> {
+  await deps.db.sequelize.query('DELETE FROM dashboard_sessions WHERE id = $id', {
+    bind: { id: sessionId(secret) },
+  });
+}
+
+/** Whether a request's CSRF header is the session's token (in constant time). */
+export function csrfMatches(session: DashboardSession, sent: string | undefined): boolean {
+  if (!sent) return false;
+  const a = Buffer.from(session.csrfToken);
+  const b = Buffer.from(sent);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

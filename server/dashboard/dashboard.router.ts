@@ -1,0 +1,86 @@
+import type { Readable } from 'node:stream';
+import type { Response } from 'express';
+import { initServer } from '@ts-rest/express';
+import { dashboardContract } from '../../contract';
+import { endSession, idleMs, SESSION_COOKIE } from '../auth/dashboard-sessions';
+import { sessionCookie } from '../auth/session-auth';
+import type { Deps } from '../deps';
+import { currentMerchant } from '../http/current-merchant';
+import { exportOrders } from './export-orders';
+import { exportPayments } from './export-payments';
+import { presentSession, signIn } from './sign-in';
+import { summarize } from './summarize';
+
+/** httpOnly (no script reads it), SameSite=Strict (no other site sends it), Secure under https. */
+function cookieOptions(deps: Pick<Deps, 'config'>, secure: boolean) {
+  return { httpOnly: true, sameSite: 'strict' as const, secure, path: '/' };
+}
+
+const isHttps = (deps: Pick<Deps, 'config'>, req: { secure: boolean }) =>
+  req.secure || deps.config.PUBLIC_BASE_URL.startsWith('https:');
+
+function clearCookie(deps: Pick<Deps, 'config'>, req: { secure: boolean }, res: Response) {
+  res.clearCookie(SESSION_COOKIE, cookieOptions(deps, isHttps(deps, req)));
+}
+
+/**
+ * A CSV download, streamed: a failure after the first bytes cannot become an error body any more,
+ * so the connection is cut (the client sees an incomplete download, never a truncated file that
+ * looks whole).
+ */
+function csvAnswer(deps: Pick<Deps, 'logger'>, res: Response, filename: string, csv: Readable) {
+  res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+  res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+  res.setHeader('Cache-Control', 'no-store');
+  csv.once('error', (error: unknown) => {
+    deps.logger.error({ err: error }, 'CSV export failed while streaming');
+    res.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return { status: 200 as const, body: csv };
+}
+
+export function dashboardRouter(deps: Deps) {
+  return initServer().router(dashboardContract, {
+    signIn: async ({ req, res, body }) => {
+      const { secret, body: session } = await signIn(deps, body);
+      // The cookie lives as long as the session may stay idle; each use keeps the session open.
+      res.cookie(SESSION_COOKIE, secret, {
+        ...cookieOptions(deps, isHttps(deps, req)),
+        maxAge: idleMs(deps),
+      });
+      res.setHeader('Cache-Control', 'no-store');
+      return { status: 200, body: session };
+    },
+    session: async ({ req, res }) => {
+      res.setHeader('Cache-Control', 'no-store');
+      return {
+        status: 200,
+        body: presentSession(deps, currentMerchant(req), req.user?.dashboardSession?.csrfToken ?? null),
+      };
+    },
+    signOut: async ({ req, res }) => {
+      const secret = sessionCookie(req);
+      if (secret) await endSession(deps, secret);
+      clearCookie(deps, req, res);
+      return { status: 204, body: undefined };
+    },
+    summary: async ({ req, query }) => ({
+      status: 200,
+      body: await summarize(deps, currentMerchant(req).id, query),
+    }),
+    exportOrders: async ({ req, res, query }) =>
+      csvAnswer(
+        deps,
+        res,
+        `orders-${query.from}-${query.to}.csv`,
+        exportOrders(deps, currentMerchant(req).id, query),
+      ),
+    exportPayments: async ({ req, res, query }) =>
+      csvAnswer(
+        deps,
+        res,
+        `payments-${query.from}-${query.to}.csv`,
+        exportPayments(deps, currentMerchant(req).id, query),
+      ),
+  });
+}

@@ -1,0 +1,76 @@
+import { QueryTypes } from 'sequelize';
+import type { Deps } from '../deps';
+
+/** Changes taken per run; a full batch means there may be more, and the job runs again soon. */
+export const REFRESH_BATCH = 5000;
+const LOCK_KEY = 7_301_955_016;
+
+/**
+ * Recomputes the dashboard's hourly figures (migration 0016) for the hours whose orders or
+ * payments changed: takes the changes this transaction can see, then rebuilds those hours from
+ * the orders and payments themselves. One instance at a time (an advisory lock): another finds
+ * the lock taken and leaves the work to it. Returns how many changes it took.
+ */
+export async function refreshDashboardStats(deps: Pick<Deps, 'db'>): Promise<number> {
+  const { sequelize } = deps.db;
+  return sequelize.transaction(async (transaction) => {
+    const [lock] = await sequelize.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_xact_lock($key) AS locked',
+      {
+        bind: { key: LOCK_KEY },
+        type: QueryTypes.SELECT,
+        transaction,
+      },
+    );
+    if (!lock?.locked) return 0;
+    const taken = await sequelize.query<{ merchant_id: string; hour: Date }>(
+      `DELETE FROM stats_changes
+        WHERE ctid = ANY (ARRAY(SELECT ctid FROM stats_changes LIMIT ${REFRESH_BATCH}))
+        RETURNING merchant_id, hour`,
+      { type: QueryTypes.SELECT, transaction },
+    );
+    if (taken.length === 0) return 0;
+    const hours = new Map(taken.map((t) => [`${t.merchant_id}|${t.hour.toISOString()}`, t]));
+    const bind = {
+      merchants: [...hours.values()].map((h) => h.merchant_id),
+      hours: [...hours.values()].map((h) => h.hour),
+    };
+    const changed = `SELECT * FROM unnest(CAST($merchants AS uuid[]), CAST($hours AS timestamptz[])) AS h(merchant_id, hour)`;
+    await sequelize.query(
+      `DELETE FROM order_stats_hourly s USING (${changed}) h WHERE s.merchant_id = h.merchant_id AND s.hour = h.hour`,
+      { bind, transaction },
+    );
+    await sequelize.query(
+      `DELETE FROM payment_stats_hourly s USING (${changed}) h WHERE s.merchant_id = h.merchant_id AND s.hour = h.hour`,
+      { bind, transaction },
+    );
+    await sequelize.query(
+      `INSERT INTO order_stats_hourly
+         (merchant_id, hour, network, token, created, pending, confirming, paid, underpaid, expired)
+       SELECT h.merchant_id, h.hour, o.network, o.token, count(*),
+              count(*) FILTER (WHERE o.status = 'PENDING'), count(*) FILTER (WHERE o.status = 'CONFIRMING'),
+              count(*) FILTER (WHERE o.status = 'PAID'), count(*) FILTER (WHERE o.status = 'UNDERPAID'),
+              count(*) FILTER (WHERE o.status = 'EXPIRED')
+         FROM (${changed}) h
+         JOIN orders o ON o.merchant_id = h.merchant_id
+                      AND o.created_at >= h.hour AND o.created_at < h.hour + interval '1 hour'
+        GROUP BY h.merchant_id, h.hour, o.network, o.token`,
+      { bind, transaction },
+    );
+    // Fiat at the order's own rate (fiat per token unit, so per 10^6 base units).
+    await sequelize.query(
+      `INSERT INTO payment_stats_hourly
+         (merchant_id, hour, network, token, quote_currency, received_units, received_fiat)
+       SELECT h.merchant_id, h.hour, o.network, o.token, coalesce(o.quote_currency, ''),
+              sum(pc.amount_units),
+              coalesce(sum(pc.amount_units * CAST(o.fx_rate AS numeric)) / 1000000, 0)
+         FROM (${changed}) h
+         JOIN payment_claims pc ON pc.status = 'VERIFIED'
+                               AND pc.created_at >= h.hour AND pc.created_at < h.hour + interval '1 hour'
+         JOIN orders o ON o.id = pc.order_id AND o.merchant_id = h.merchant_id
+        GROUP BY h.merchant_id, h.hour, o.network, o.token, coalesce(o.quote_currency, '')`,
+      { bind, transaction },
+    );
+    return taken.length;
+  });
+}

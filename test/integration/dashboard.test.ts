@@ -1,0 +1,365 @@
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { refreshDashboardStats } from '../../server/dashboard/refresh-stats';
+import {
+  expectErrorBody,
+  newMerchant,
+  startTestServer,
+  TEST_PASSWORD,
+  type TestServer,
+} from '../support/test-server';
+
+let server: TestServer;
+let now = new Date('2026-11-24T12:00:00Z');
+const clock = () => new Date(now);
+
+beforeAll(async () => {
+  server = await startTestServer(
+    { LOGIN_RATE_LIMIT_MAX: '1000', DASHBOARD_SESSION_IDLE_HOURS: '12', JOBS: 'none' },
+    { clock },
+  );
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+type Merchant = Awaited<ReturnType<typeof newMerchant>>;
+
+/** Signs in as a browser would: the cookie and the CSRF token of the session. */
+async function signIn(m: Merchant) {
+  const res = await server.api('POST', '/dashboard/session', {
+    body: { email: m.email, password: TEST_PASSWORD },
+  });
+  expect(res.status, res.text).toBe(200);
+  const setCookie = res.headers.get('set-cookie') ?? '';
+  const cookie = setCookie.split(';')[0]!;
+  return { cookie, csrf: res.body.csrfToken as string, setCookie, body: res.body };
+}
+
+/** A request riding the cookie, from the dashboard's own origin unless said otherwise. */
+function withSession(s: { cookie: string; csrf?: string }, origin: string | null = server.url) {
+  const headers: Record<string, string> = { cookie: s.cookie };
+  if (s.csrf) headers['x-csrf-token'] = s.csrf;
+  if (origin) headers.origin = origin;
+  return headers;
+}
+
+describe('dashboard session', () => {
+  it('is an httpOnly SameSite=Strict cookie that opens what the login token opens', async () => {
+    const m = await newMerchant(server);
+    const session = await signIn(m);
+    expect(session.setCookie).toMatch(/^stablepay_session=[A-Za-z0-9_-]{43};/);
+    expect(session.setCookie).toMatch(/HttpOnly/i);
+    expect(session.setCookie).toMatch(/SameSite=Strict/i);
+    expect(session.setCookie).toMatch(/Path=\//);
+    expect(session.setCookie).not.toMatch(/Secure/i); // http here
+    expect(session.body.merchant.email).toBe(m.email);
+    expect(session.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.stringify(session.body)).not.toContain(session.cookie.split('=')[1]);
+
+    const me = await server.api('GET', '/users/me', { headers: withSession(session) });
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe(m.email);
+    const again = await server.api('GET', '/dashboard/session', { headers: withSession(session) });
+    expect(again.body.csrfToken).toBe(session.csrf);
+    // Key management is the login token's, so the session's too.
+    const key = await server.api('POST', '/users/me/api-keys', {
+      headers: withSession(session),
+      body: { name: 'from the dashboard', scopes: ['orders:read'] },
+    });
+    expect(key.status).toBe(201);
+  });
+
+  it('refuses changes without the CSRF token or from another origin', async () => {
+    const m = await newMerchant(server);
+    const session = await signIn(m);
+    const patch = (headers: Record<string, string>) =>
+      server.api('PATCH', '/users/me', { headers, body: { full_name: 'Changed' } });
+    expectErrorBody(await patch(withSession({ cookie: session.cookie })), 403, 'FORBIDDEN');
+    expectErrorBody(
+      await patch(withSession({ cookie: session.cookie, csrf: 'x'.repeat(43) })),
+      403,
+      'FORBIDDEN',
+    );
+    expectErrorBody(await patch(withSession(session, 'https://evil.example')), 403, 'FORBIDDEN');
+    expectErrorBody(await patch(withSession(session, null)), 403, 'FORBIDDEN');
+    // A cross-site form post: no CSRF header, another origin, form-encoded.
+    const form = await fetch(`${server.url}/orders`, {
+      method: 'POST',
+      headers: {
+        cookie: session.cookie,
+        origin: 'https://evil.example',
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'amount=1&network=SOLANA&token=USDT',
+    });
+    expect(form.status).toBe(403);
+    expect((await server.api('GET', '/users/me', { token: m.token })).body.full_name).toBe('Test Shop');
+
+    const ok = await patch(withSession(session));
+    expect(ok.status).toBe(200);
+    expect(ok.body.full_name).toBe('Changed');
+  });
+
+  it('ends at sign-out, at a password change and when idle', async () => {
+    const m = await newMerchant(server);
+    const first = await signIn(m);
+    const out = await server.api('DELETE', '/dashboard/session', { headers: withSession(first) });
+    expect(out.status).toBe(204);
+    expect(out.headers.get('set-cookie')).toMatch(/stablepay_session=;/);
+    expectErrorBody(
+      await server.api('GET', '/users/me', { headers: withSession(first) }),
+      401,
+      'UNAUTHENTICATED',
+    );
+
+    const second = await signIn(m);
+    const third = await signIn(m);
+    const changed = await server.api('POST', '/users/me/password', {
+      headers: withSession(second),
+      body: { current_password: TEST_PASSWORD, new_password: 'a new long password' },
+    });
+    expect(changed.status).toBe(204);
+    expectErrorBody(
+      await server.api('GET', '/users/me', { headers: withSession(second) }),
+      401,
+      'UNAUTHENTICATED',
+    );
+    expectErrorBody(
+      await server.api('GET', '/users/me', { headers: withSession(third) }),
+      401,
+      'UNAUTHENTICATED',
+    );
+
+    const n = await newMerchant(server);
+    const idle = await signIn(n);
+    now = new Date(now.getTime() + 11 * 3_600_000);
+    expect((await server.api('GET', '/users/me', { headers: withSession(idle) })).status).toBe(200);
+    now = new Date(now.getTime() + 12 * 3_600_000 + 1000);
+    expectErrorBody(
+      await server.api('GET', '/users/me', { headers: withSession(idle) }),
+      401,
+      'UNAUTHENTICATED',
+    );
+  });
+
+  it('answers a wrong password with 401, and an unknown cookie with 401', async () => {
+    const m = await newMerchant(server);
+    const wrong = await server.api('POST', '/dashboard/session', {
+      body: { email: m.email, password: 'nope nope nope' },
+    });
+    expectErrorBody(wrong, 401, 'UNAUTHENTICATED');
+    expect(wrong.headers.get('set-cookie')).toBeNull();
+    const res = await server.api('GET', '/users/me', {
+      headers: { cookie: `stablepay_session=${'A'.repeat(43)}` },
+    });
+    expectErrorBody(res, 401, 'UNAUTHENTICATED');
+  });
+});
+
+/** A verified payment of `units` to the order, recorded at `at`, and the order's new state (as settlement writes them). */
+async function pay(orderReference: string, units: bigint, at: Date, status = 'PAID') {
+  const { sequelize } = server.deps.db;
+  await sequelize.query(
+    `WITH o AS (UPDATE orders SET status = $status, amount_received_units = amount_received_units + $units,
+                       paid_at = CASE WHEN $status = 'PAID' THEN CAST($at AS timestamptz) END, updated_at = $at
+                 WHERE reference = $reference RETURNING id, network)
+     INSERT INTO payment_claims (order_id, network, tx_id, source, status, amount_units, sender, matched_by, created_at, updated_at)
+     SELECT id, network, $txId, 'scanner', 'VERIFIED', $units, $sender, 'tag', $at, $at FROM o`,
+    {
+      bind: {
+        reference: orderReference,
+        units: units.toString(),
+        at,
+        status,
+        txId: `tx-${orderReference.slice(0, 12)}`,
+        sender: `sender-${orderReference.slice(0, 6)}`,
+      },
+    },
+  );
+}
+
+describe('dashboard figures and exports', () => {
+  it('sums received amounts per token and in fiat at each order’s rate, orders by status, per day in a time zone', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA', 'POLYGON'] });
+    const create = async (body: object, at: Date) => {
+      now = at;
+      const res = await server.api('POST', '/orders', { token: m.token, body });
+      expect(res.status, res.text).toBe(201);
+      return res.body as { reference: string; amount: string };
+    };
+    // 2026-11-20 02:30 UTC is still 2026-11-19 in São Paulo (UTC-3).
+    const a = await create(
+      { network: 'SOLANA', token: 'USDT', quoteCurrency: 'BRL', quoteAmount: '52.50' },
+      new Date('2026-11-20T02:30:00Z'),
+    );
+    const b = await create(
+      { network: 'POLYGON', token: 'USDT', amount: '7.5' },
+      new Date('2026-11-21T15:00:00Z'),
+    );
+    await create({ network: 'SOLANA', token: 'USDT', amount: '3' }, new Date('2026-11-21T16:00:00Z'));
+    await pay(a.reference, 10_000_000n, new Date('2026-11-20T02:40:00Z'));
+    await pay(b.reference, 7_500_000n, new Date('2026-11-21T15:05:00Z'));
+    while ((await refreshDashboardStats(server.deps)) > 0);
+
+    const summary = await server.api(
+      'GET',
+      '/dashboard/summary?from=2026-11-19&to=2026-11-21&timeZone=America/Sao_Paulo',
+      {
+        token: m.token,
+      },
+    );
+    expect(summary.status, summary.text).toBe(200);
+    expect(summary.body.received).toEqual([
+      { network: 'POLYGON', token: 'USDT', amount: '7.5' },
+      { network: 'SOLANA', token: 'USDT', amount: '10' },
+    ]);
+    // 52.50 BRL at 5.25 is 10 USDT: the 10 received are 52.50 BRL at the order's own rate.
+    expect(summary.body.receivedFiat).toEqual([{ currency: 'BRL', amount: '52.50' }]);
+    expect(summary.body.ordersCreated).toBe(3);
+    expect(summary.body.ordersPaid).toBe(2);
+    expect(summary.body.byStatus).toEqual({ PENDING: 1, CONFIRMING: 0, PAID: 2, UNDERPAID: 0, EXPIRED: 0 });
+    expect(
+      summary.body.days.map((d: { date: string; ordersCreated: number }) => [d.date, d.ordersCreated]),
+    ).toEqual([
+      ['2026-11-19', 1],
+      ['2026-11-20', 0],
+      ['2026-11-21', 2],
+    ]);
+    // In UTC the first order is on the 20th.
+    const utc = await server.api('GET', '/dashboard/summary?from=2026-11-19&to=2026-11-21', {
+      token: m.token,
+    });
+    expect(utc.body.days.map((d: { ordersCreated: number }) => d.ordersCreated)).toEqual([0, 1, 2]);
+
+    for (const bad of [
+      'from=2026-11-21&to=2026-11-19',
+      'from=2025-01-01&to=2026-11-19',
+      'from=2026-02-30&to=2026-03-01',
+      'from=2026-11-01&to=2026-11-02&timeZone=Mars/Base',
+    ]) {
+      const res = await server.api('GET', `/dashboard/summary?${bad}`, { token: m.token });
+      expectErrorBody(res, 400, 'VALIDATION_ERROR');
+    }
+  });
+
+  it('exports orders and payments as CSV that an independent parser reads back, hostile text neutralised', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    now = new Date('2026-11-22T10:00:00Z');
+    const hostile = '=HYPERLINK("http://evil.example","click"), "quoted"\nnext line';
+    const order = await server.api('POST', '/orders', {
+      token: m.token,
+      body: {
+        network: 'SOLANA',
+        token: 'USDT',
+        quoteCurrency: 'EUR',
+        quoteAmount: '9.20',
+        description: hostile,
+      },
+    });
+    expect(order.status, order.text).toBe(201);
+    await pay(order.body.reference, 10_000_000n, new Date('2026-11-22T10:05:00Z'));
+
+    const orders = await fetch(`${server.url}/dashboard/exports/orders.csv?from=2026-11-22&to=2026-11-22`, {
+      headers: { authorization: `Bearer ${m.token}` },
+    });
+    expect(orders.status).toBe(200);
+    expect(orders.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(orders.headers.get('content-disposition')).toBe(
+      'attachment; filename="orders-2026-11-22-2026-11-22.csv"',
+    );
+    const rows = parse(await orders.text(), { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      reference: order.body.reference,
+      created_at: '2026-11-22T10:00:00.000Z',
+      paid_at: '2026-11-22T10:05:00.000Z',
+      status: 'PAID',
+      network: 'SOLANA',
+      token: 'USDT',
+      amount: order.body.amount,
+      quote_currency: 'EUR',
+      quote_amount: '9.20',
+      fx_rate: order.body.fxRate,
+      amount_received: '10.000000',
+      amount_refunded: '0.000000',
+      description: `'${hostile}`,
+      tx_ids: `tx-${order.body.reference.slice(0, 12)}`,
+    });
+
+    const payments = await fetch(
+      `${server.url}/dashboard/exports/payments.csv?from=2026-11-22&to=2026-11-22`,
+      {
+        headers: { authorization: `Bearer ${m.token}` },
+      },
+    );
+    const ledger = parse(await payments.text(), { columns: true }) as Record<string, string>[];
+    expect(ledger).toEqual([
+      expect.objectContaining({
+        recorded_at: '2026-11-22T10:05:00.000Z',
+        order_reference: order.body.reference,
+        amount: '10.000000',
+        quote_currency: 'EUR',
+        fiat_amount: '9.20',
+      }),
+    ]);
+    // Another day: the header only.
+    const empty = await fetch(`${server.url}/dashboard/exports/orders.csv?from=2026-11-23&to=2026-11-23`, {
+      headers: { authorization: `Bearer ${m.token}` },
+    });
+    expect(parse(await empty.text(), { columns: true })).toEqual([]);
+  });
+
+  it('pages through an export longer than one statement page', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const { sequelize } = server.deps.db;
+    // 2,500 orders straight into the table (the export reads what is there, however it got there).
+    await sequelize.query(
+      `INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient, amount_units,
+                           status, expires_at, created_at, updated_at)
+       SELECT 'bulk' || g || md5(random()::text), $merchantId, $walletId, 'SOLANA', 'USDT', 'mint', 'recipient', 1000000,
+              'PENDING', now() + interval '1 day', TIMESTAMPTZ '2026-10-01T00:00:00Z' + g * interval '1 second', now()
+         FROM generate_series(1, 2500) g`,
+      { bind: { merchantId: m.id, walletId: m.wallets.SOLANA } },
+    );
+    const res = await fetch(`${server.url}/dashboard/exports/orders.csv?from=2026-10-01&to=2026-10-01`, {
+      headers: { authorization: `Bearer ${m.token}` },
+    });
+    const rows = parse(await res.text(), { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(2500);
+    expect(new Set(rows.map((r) => r.reference)).size).toBe(2500);
+    expect(rows.map((r) => r.created_at)).toEqual([...rows.map((r) => r.created_at)].sort());
+  });
+});
+
+describe('order list filters and search', () => {
+  it('filters by token and creation time, and finds by reference, transaction id, sender or description', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const make = async (body: object, at: string) => {
+      now = new Date(at);
+      return (await server.api('POST', '/orders', { token: m.token, body: { network: 'SOLANA', ...body } }))
+        .body;
+    };
+    const a = await make({ token: 'USDT', amount: '1', description: 'Blue 50% mug' }, '2026-11-10T10:00:00Z');
+    const b = await make({ token: 'USDT', amount: '2', description: 'Red mug' }, '2026-11-11T10:00:00Z');
+    await pay(b.reference, 2_000_000n, new Date('2026-11-11T10:01:00Z'));
+    const list = async (query: string) =>
+      (
+        (await server.api('GET', `/users/me/orders?${query}`, { token: m.token })).body.items as {
+          reference: string;
+        }[]
+      ).map((o) => o.reference);
+    expect(await list('created_gte=2026-11-11T00:00:00Z')).toEqual([b.reference]);
+    expect(await list('created_lt=2026-11-11T00:00:00Z')).toEqual([a.reference]);
+    expect(await list('token=USDC')).toEqual([]);
+    expect(await list(`q=${a.reference}`)).toEqual([a.reference]);
+    expect(await list(`q=tx-${b.reference.slice(0, 12)}`)).toEqual([b.reference]);
+    expect(await list(`q=sender-${b.reference.slice(0, 6)}`)).toEqual([b.reference]);
+    expect(await list('q=blue')).toEqual([a.reference]);
+    expect(await list('q=50%25')).toEqual([a.reference]);
+    expect(await list('q=mug')).toEqual([b.reference, a.reference]);
+    expect(await list('q=%25')).toEqual([a.reference]);
+    const page = await server.api('GET', '/users/me/orders?q=mug&per_page=1', { token: m.token });
+    expect(page.body.total).toBe(2);
+  });
+});
