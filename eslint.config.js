@@ -1,8 +1,20 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'dist/', 'sdk/dist/', 'coverage/', '**/*.d.ts'] },
+  {
+    ignores: [
+      'node_modules/',
+      'data/',
+      'dist/',
+      'sdk/dist/',
+      'dashboard/dist/',
+      'dashboard/.dist-*/',
+      'coverage/',
+      '**/*.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -23,6 +35,15 @@ export default tseslint.config(
         require: 'readonly',
         module: 'writable',
       },
+    },
+  },
+  {
+    // The dashboard (React): the rules of hooks, and effects that name what they depend on.
+    files: ['dashboard/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
   {

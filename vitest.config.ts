@@ -20,7 +20,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Browser tests are slow: their own command (npm run test:e2e, vitest.e2e.config.ts).
     exclude: ['test/e2e/**', 'node_modules/**', ...SLOW_SUITES],
-    globalSetup: ['test/support/global-setup.ts'],
+    globalSetup: ['test/support/global-setup.ts', 'test/support/dashboard-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

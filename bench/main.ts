@@ -13,7 +13,7 @@
  *   npm run bench                      # every part
  *   npm run bench -- --only evm        # some parts: a comma list of
  *                                      #   orders, listing, qr, payments, scan, webhooks,
- *                                      #   evm-payments, evm-scan, wakeups, request-path,
+ *                                      #   evm-payments, evm-scan, wakeups, request-path, dashboard,
  *                                      #   or the groups solana, evm
  *   npm run bench -- --help            # every option (request-path: --seconds, --rounds, --depth-rows)
  *
@@ -30,7 +30,7 @@ import { parseOptions, type Part, type RequestPathOptions } from './options';
 import { benchCreateOrders } from './orders';
 import { benchQr } from './qr';
 import { machineFacts, printReport } from './report';
-import { benchRequestPath } from './request-path/bench';
+import { benchDashboard, benchRequestPath } from './request-path/bench';
 import { printPathReport } from './request-path/report';
 import { SIZES } from './settings';
 import { benchScan } from './solana-scan';
@@ -86,6 +86,9 @@ async function main(): Promise<number> {
     const facts = await machineFacts(ctx);
     printReport(facts, await runBenches(ctx, parts));
     if (parts.has('request-path')) await runRequestPath(cleanup, options.requestPath);
+    if (parts.has('dashboard'))
+      for (const note of await benchDashboard(cleanup.add, progress, options.requestPath))
+        console.log(`- ${note}`);
     console.log(`\nwhole run (set-up included): ${((now() - started) / 1000).toFixed(1)} s`);
     return await finish(0);
   } catch (error) {

@@ -13,6 +13,7 @@ export const PARTS = [
   'evm-scan',
   'wakeups',
   'request-path',
+  'dashboard',
 ] as const;
 export type Part = (typeof PARTS)[number];
 const PART_GROUPS: Record<string, Part[]> = {
@@ -21,7 +22,12 @@ const PART_GROUPS: Record<string, Part[]> = {
 };
 
 /** The request-path part's run length; the environment variables are the older way to set them. */
-export type RequestPathOptions = { seconds: number; rounds: number; depthRows: number };
+export type RequestPathOptions = {
+  seconds: number;
+  rounds: number;
+  depthRows: number;
+  dashboardOrders: number;
+};
 
 export type Options = { parts: Set<Part>; requestPath: RequestPathOptions };
 
@@ -33,6 +39,7 @@ const USAGE = `npm run bench [-- options]
   --rounds <n>         request-path: rounds of each route against its baseline (BENCH_ROUNDS, default 3)
   --depth-rows <n>     request-path: orders of one merchant for the pages at depth, at least 100
                        (BENCH_DEPTH_ROWS, default 100000)
+  --dashboard-orders <n>  dashboard: orders of one merchant for the summary and the export (default 1000000)
   --help               this text`;
 
 /** The options given, or the exit code once the usage was printed (--help) or an error said why not. */
@@ -45,6 +52,7 @@ export function parseOptions(args: string[]): Options | { exitCode: number } {
         seconds: { type: 'string' },
         rounds: { type: 'string' },
         'depth-rows': { type: 'string' },
+        'dashboard-orders': { type: 'string' },
         help: { type: 'boolean' },
       },
     });
@@ -60,6 +68,7 @@ export function parseOptions(args: string[]): Options | { exitCode: number } {
         values['depth-rows'] ?? process.env.BENCH_DEPTH_ROWS ?? '100000',
         100,
       ),
+      dashboardOrders: wholeAtLeast('--dashboard-orders', values['dashboard-orders'] ?? '1000000', 1000),
     };
     return { parts: selectedParts(values.only), requestPath };
   } catch (error) {

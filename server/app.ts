@@ -7,6 +7,7 @@ import { checkScope } from './auth/check-scope';
 import { createAuthenticator } from './auth/passport';
 import { createSessionAuthenticator, sessionCookie } from './auth/session-auth';
 import { dashboardRouter } from './dashboard/dashboard.router';
+import { dashboardApp } from './dashboard/static';
 import { apiKeysRouter } from './api-keys/api-keys.router';
 import { checkoutAssets, checkoutErrorPage, checkoutPageRoute } from './checkout/checkout.router';
 import { deliveriesRouter } from './deliveries/deliveries.router';
@@ -115,6 +116,7 @@ export function createApp(deps: Deps): Express {
   // After the API: every API request would otherwise be matched against these routes first.
   app.use(docsRouter());
   app.use(checkoutAssets());
+  app.use(dashboardApp());
   app.use(notFoundHandler);
   app.use(checkoutErrorPage);
   app.use(errorHandler(logger));

@@ -5,6 +5,7 @@
  * route's throughput as a ratio to its baseline (absolute figures on a shared machine are noise).
  */
 import type { RequestPathOptions } from '../options';
+import { dashboardAtScale } from './dashboard';
 import { pagesAtDepth } from './depth';
 import { checkIdempotency } from './idempotency';
 import { seedMerchant } from './merchant';
@@ -27,4 +28,20 @@ export async function benchRequestPath(
     await pagesAtDepth(stack, merchant, opts.depthRows, progress),
   ];
   return { rows, notes };
+}
+
+/** The dashboard part (npm run bench -- --only dashboard): its figures and export at scale, on a stack of its own. */
+export async function benchDashboard(
+  cleanup: AddCleanup,
+  progress: (m: string) => void,
+  opts: RequestPathOptions,
+): Promise<string[]> {
+  const stack = await startPathStack(cleanup, progress);
+  const merchant = await seedMerchant(stack);
+  return dashboardAtScale(
+    stack,
+    merchant,
+    { count: opts.dashboardOrders, seconds: opts.seconds, rounds: opts.rounds },
+    progress,
+  );
 }

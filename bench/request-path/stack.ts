@@ -12,7 +12,13 @@ export const JWT_SECRET = 'request-path-bench-secret-of-at-least-32-chars';
 export type AddCleanup = (what: string, fn: () => Promise<void>) => void;
 
 /** One PostgreSQL; the service and the bare baselines on it, each a process of its own. */
-export type PathStack = { databaseUrl: string; base: string; bareBase: string };
+export type PathStack = {
+  databaseUrl: string;
+  base: string;
+  bareBase: string;
+  /** The service's process (tsx, whose child runs the server). */
+  servicePid: number;
+};
 
 export async function startPathStack(cleanup: AddCleanup, progress: (m: string) => void): Promise<PathStack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stablepay-path-'));
@@ -23,13 +29,16 @@ export async function startPathStack(cleanup: AddCleanup, progress: (m: string) 
   progress('request path: starting PostgreSQL, the service and the bare baselines');
   const db = await startEmbeddedPostgres({ dataDir, port: await freePort() });
   cleanup('request-path PostgreSQL', () => db.stop());
-  const base = await startService(cleanup, db.url);
+  const { base, pid } = await startService(cleanup, db.url);
   const bareBase = await startBareServers(cleanup, db.url);
-  return { databaseUrl: db.url, base, bareBase };
+  return { databaseUrl: db.url, base, bareBase, servicePid: pid };
 }
 
 /** The service as in production (tsx server/main.ts), with limits out of the load's way. */
-async function startService(cleanup: AddCleanup, databaseUrl: string): Promise<string> {
+async function startService(
+  cleanup: AddCleanup,
+  databaseUrl: string,
+): Promise<{ base: string; pid: number }> {
   const port = await freePort();
   const service = spawn(TSX, ['server/main.ts'], {
     cwd: ROOT,
@@ -55,7 +64,7 @@ async function startService(cleanup: AddCleanup, databaseUrl: string): Promise<s
   cleanup('request-path service', () => stopProcess(service));
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/readyz`, 60_000, () => answers200(`${base}/readyz`));
-  return base;
+  return { base, pid: service.pid! };
 }
 
 /** bare-servers.ts as a child process, once it says it listens. */

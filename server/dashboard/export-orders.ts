@@ -7,7 +7,7 @@ import { csvRecord, raw } from './csv';
 import { dateRange, RANGE_END_SQL, RANGE_START_SQL } from './date-range';
 
 /** Rows read per statement: the export holds one page in memory, whatever its length. */
-export const EXPORT_PAGE = 1000;
+export const EXPORT_PAGE = 250;
 
 const HEADER = [
   'reference',

@@ -1,8 +1,12 @@
 import { QueryTypes } from 'sequelize';
 import type { Deps } from '../deps';
 
-/** Changes taken per run; a full batch means there may be more, and the job runs again soon. */
-export const REFRESH_BATCH = 5000;
+/**
+ * Changes taken per transaction: each recomputes its hours from their orders, and must stay well
+ * inside the statement timeout however busy those hours were (a backlog after a bulk import is
+ * worked off in several).
+ */
+export const REFRESH_BATCH = 200;
 const LOCK_KEY = 7_301_955_016;
 
 /**

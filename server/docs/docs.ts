@@ -26,6 +26,10 @@ const HOME = `<!doctype html>
 <h1>stablepay</h1>
 <p>A self-hosted stablecoin payment gateway: USDT and USDC on Solana, USDT on Polygon and Ethereum.
 Merchants create payment orders through the API; payers pay on each order's checkout page.</p>
+<h2>For merchants</h2>
+<ul>
+<li><a href="/dashboard">Dashboard</a>: orders, payment links, refunds, wallets, API keys, exports</li>
+</ul>
 <h2>For developers</h2>
 <ul>
 <li><a href="/docs">API reference</a> (interactive)</li>

@@ -229,8 +229,10 @@ function securityOf(auth: RouteAuth | undefined): Json {
 }
 
 /** The operations are tagged with their contract router's name; each tag says what it groups. */
-const TAG_DESCRIPTIONS: Record<string, string> = {
+/** One per part of the contract: a part added without its description does not compile. */
+const TAG_DESCRIPTIONS: Record<keyof typeof contract, string> = {
   auth: 'Logging in (the login token)',
+  dashboard: "The dashboard's session (cookie and CSRF token), overview figures and CSV exports",
   apiKeys: 'API keys for server integrations (login token only)',
   orders: "Payment orders: creating, listing, reading, reporting a payment's transaction",
   deliveries: "An order's webhook and messenger deliveries and its audit timeline",
@@ -297,7 +299,7 @@ export function generateOpenApiDocument(): OpenAPIObject {
   document.info.contact = { name: 'The operator of this stablepay instance' };
   document.tags = Object.keys(contract).map((name) => ({
     name,
-    ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
+    description: TAG_DESCRIPTIONS[name as keyof typeof contract],
   }));
   return document;
 }

@@ -1,0 +1,334 @@
+import QRCode from 'qrcode';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { ApiFailure } from '../api';
+import { useI18n, type MessageKey } from '../i18n';
+import { explorerTxUrl } from '../lib/format';
+
+/** A state in words while something loads (announced politely to screen readers). */
+export function Loading({ label }: { label?: string }) {
+  const { t } = useI18n();
+  return (
+    <p className="state loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      {label ?? t('loading')}
+    </p>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <p className="state empty">{children}</p>;
+}
+
+/** What went wrong, in words: the kind of failure in the page's language, then the API's message. */
+export function ErrorNotice({
+  error,
+  onRetry,
+  title,
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  title?: string;
+}) {
+  const { t } = useI18n();
+  const { lead, message, details } = describeError(error, t);
+  return (
+    <div className="notice error" role="alert">
+      {title && <p className="notice-title">{title}</p>}
+      <p>{lead}</p>
+      {message && (
+        <p className="server-message">
+          {t('serverSaid')} <q>{message}</q>
+        </p>
+      )}
+      {details.length > 0 && (
+        <ul className="details-list">
+          {details.map((d, i) => (
+            <li key={i}>
+              {d.path && <code>{d.path}</code>} {d.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {onRetry && (
+        <button type="button" onClick={onRetry}>
+          {t('retry')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+export function describeError(
+  error: unknown,
+  t: (key: MessageKey, vars?: Record<string, string | number>) => string,
+) {
+  if (!(error instanceof ApiFailure))
+    return {
+      lead: t('errUnexpected'),
+      message: error instanceof Error ? error.message : String(error),
+      details: [],
+    };
+  const details = error.details.map((d) => ({
+    path: d.path.replace(/^(body|query|params|headers)\./, ''),
+    message: d.message,
+  }));
+  const message = error.code === 'NETWORK' || error.message === `HTTP ${error.status}` ? '' : error.message;
+  const lead = (() => {
+    if (error.code === 'NETWORK') return navigator.onLine ? t('errNetwork') : t('errOffline');
+    switch (error.status) {
+      case 400:
+        return t('errValidation');
+      case 401:
+        return t('errSession');
+      case 403:
+        return t('errForbidden');
+      case 404:
+        return t('errNotFound');
+      case 409:
+        return t('errConflict');
+      case 413:
+        return t('errTooLarge');
+      case 429:
+        if (!error.retryAfter) return t('errRateLimitedShort');
+        return error.retryAfter >= 90
+          ? t('errRateLimitedMinutes', { minutes: Math.ceil(error.retryAfter / 60) })
+          : t('errRateLimited', { seconds: error.retryAfter });
+      case 502:
+      case 503:
+        return error.retryAfter ? t('errUpstreamRetry', { seconds: error.retryAfter }) : t('errUpstream');
+      default:
+        return error.status >= 500
+          ? t('errServer', { status: error.status })
+          : t('errHttp', { status: error.status });
+    }
+  })();
+  return { lead, message, details };
+}
+
+export function Notice({ kind = 'info', children }: { kind?: 'info' | 'ok' | 'warn'; children: ReactNode }) {
+  return (
+    <div className={`notice ${kind}`} role="status">
+      {children}
+    </div>
+  );
+}
+
+const STATUS_CLASS: Record<string, string> = {
+  PENDING: 'info',
+  CONFIRMING: 'wait',
+  PAID: 'ok',
+  UNDERPAID: 'part',
+  EXPIRED: 'bad',
+  AWAITING_ADDRESS: 'wait',
+  SUCCEEDED: 'ok',
+  FAILED: 'err',
+  SENT: 'ok',
+};
+
+/** An order, refund or delivery status as a coloured label with its name in words. */
+export function StatusBadge({ status, label }: { status: string; label: string }) {
+  return <span className={`badge ${STATUS_CLASS[status] ?? 'info'}`}>{label}</span>;
+}
+
+/** Copies `text` and says so (the button's own text changes for a moment; announced too). */
+export function CopyButton({ text, label }: { text: string; label?: string }) {
+  const { t } = useI18n();
+  const [done, setDone] = useState<'copied' | 'failed' | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setDone('copied');
+    } catch {
+      setDone('failed');
+    }
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setDone(null), 2500);
+  };
+  return (
+    <button type="button" className="small" onClick={() => void copy()}>
+      <span aria-live="polite">
+        {done === 'copied' ? t('copied') : done === 'failed' ? t('copyFailed') : (label ?? t('copy'))}
+      </span>
+    </button>
+  );
+}
+
+/** A value to copy: shown as text (selectable), with its copy button. */
+export function CopyField({ label, value, secret }: { label: string; value: string; secret?: boolean }) {
+  const id = useId();
+  return (
+    <div className={`copy-field${secret ? ' secret' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <div className="copy-row">
+        <input id={id} readOnly value={value} spellCheck={false} onFocus={(e) => e.currentTarget.select()} />
+        <CopyButton text={value} />
+      </div>
+    </div>
+  );
+}
+
+/** A QR code drawn here (qrcode package) as an SVG data: URL image. */
+export function QrCode({ text, alt, size = 200 }: { text: string; alt: string; size?: number }) {
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    QRCode.toString(text, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }).then(
+      (svg) => current && setSrc(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`),
+      () => current && setSrc(null),
+    );
+    return () => {
+      current = false;
+    };
+  }, [text]);
+  return src ? (
+    <img className="qr" src={src} alt={alt} width={size} height={size} />
+  ) : (
+    <span className="qr placeholder" />
+  );
+}
+
+/** A transaction id with a link to the network's explorer (opens in a new tab). */
+export function TxLink({ network, txId }: { network: string; txId: string }) {
+  const { t } = useI18n();
+  const explorer = explorerTxUrl(network, txId);
+  return (
+    <span className="tx">
+      <code className="wrap">{txId}</code>{' '}
+      {explorer && (
+        <a href={explorer.url} target="_blank" rel="noopener noreferrer">
+          {t('viewOn', { explorer: explorer.name })}
+          <span className="sr-only"> {t('opensNewTab')}</span>
+        </a>
+      )}
+    </span>
+  );
+}
+
+/** A button that asks "are you sure?" in place before it acts. */
+export function ConfirmButton({
+  label,
+  question,
+  confirmLabel,
+  onConfirm,
+  danger,
+  disabled,
+}: {
+  label: string;
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => void | Promise<void>;
+  danger?: boolean;
+  disabled?: boolean;
+}) {
+  const { t } = useI18n();
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const yes = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) yes.current?.focus();
+  }, [asking]);
+  if (!asking)
+    return (
+      <button
+        type="button"
+        className={danger ? 'danger-outline small' : 'small'}
+        disabled={disabled}
+        onClick={() => setAsking(true)}
+      >
+        {label}
+      </button>
+    );
+  return (
+    <span className="confirm" role="group" aria-label={question}>
+      <span>{question}</span>
+      <button
+        ref={yes}
+        type="button"
+        className={danger ? 'danger small' : 'primary small'}
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          try {
+            await onConfirm();
+          } finally {
+            setBusy(false);
+            setAsking(false);
+          }
+        }}
+      >
+        {confirmLabel}
+      </button>
+      <button type="button" className="small" onClick={() => setAsking(false)}>
+        {t('cancel')}
+      </button>
+    </span>
+  );
+}
+
+export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="page-header">
+      <h1 tabIndex={-1} id="page-title">
+        {title}
+      </h1>
+      {children && <div className="page-actions">{children}</div>}
+    </div>
+  );
+}
+
+export function Section({
+  title,
+  children,
+  id,
+  actions,
+}: {
+  title: string;
+  children: ReactNode;
+  id?: string;
+  actions?: ReactNode;
+}) {
+  const headingId = useId();
+  return (
+    <section className="card" aria-labelledby={headingId} id={id}>
+      <div className="section-head">
+        <h2 id={headingId}>{title}</h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+/** A labelled form control with an optional hint, ids wired for screen readers. */
+export function Field({
+  label,
+  hint,
+  children,
+  id,
+}: {
+  label: string;
+  hint?: ReactNode;
+  id: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {hint && (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Text a merchant or a payer wrote (descriptions, names, reasons, answers): always text, never markup. */
+export function UserText({ text, empty }: { text: string | null | undefined; empty?: string }) {
+  if (text === null || text === undefined || text === '')
+    return <span className="muted">{empty ?? '—'}</span>;
+  return <span className="user-text">{text}</span>;
+}

@@ -1,0 +1,64 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { Layout } from './components/Layout';
+import { ErrorNotice, Loading } from './components/ui';
+import { I18nProvider, useI18n } from './i18n';
+import { DevelopersPage } from './pages/Developers';
+import { ExportsPage } from './pages/Exports';
+import { NewLinkPage } from './pages/NewLink';
+import { NotFoundPage } from './pages/NotFound';
+import { OrderPage } from './pages/Order';
+import { OrdersPage } from './pages/Orders';
+import { OverviewPage } from './pages/Overview';
+import { SettingsPage } from './pages/Settings';
+import { SignInPage } from './pages/SignIn';
+import { WalletsPage } from './pages/Wallets';
+import { SessionProvider, useSession } from './session';
+import './styles.css';
+
+function App() {
+  const { status, recheck } = useSession();
+  const { t } = useI18n();
+  if (status.state === 'checking')
+    return (
+      <main id="main" className="centered">
+        <Loading label={t('checkingSession')} />
+      </main>
+    );
+  if (status.state === 'unreachable')
+    return (
+      <main id="main" className="centered">
+        <h1>{t('appName')}</h1>
+        <ErrorNotice error={status.error} onRetry={recheck} />
+      </main>
+    );
+  if (status.state === 'signed-out') return <SignInPage reason={status.reason} />;
+  return (
+    <Layout>
+      <Routes>
+        <Route index element={<OverviewPage />} />
+        <Route path="orders" element={<OrdersPage />} />
+        <Route path="orders/:reference" element={<OrderPage />} />
+        <Route path="links/new" element={<NewLinkPage />} />
+        <Route path="wallets" element={<WalletsPage />} />
+        <Route path="developers" element={<DevelopersPage />} />
+        <Route path="settings" element={<SettingsPage />} />
+        <Route path="exports" element={<ExportsPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Routes>
+    </Layout>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <I18nProvider>
+      <BrowserRouter basename="/dashboard">
+        <SessionProvider>
+          <App />
+        </SessionProvider>
+      </BrowserRouter>
+    </I18nProvider>
+  </StrictMode>,
+);

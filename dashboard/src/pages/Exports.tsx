@@ -1,0 +1,101 @@
+import { useId, useState } from 'react';
+import { contract, MAX_RANGE_DAYS } from '../../../contract';
+import { Field, PageHeader, Section } from '../components/ui';
+import { useI18n } from '../i18n';
+import { addDays, browserTimeZone, daysBetween, todayIn, useFormat } from '../lib/format';
+import { useTitle } from '../lib/hooks';
+
+/**
+ * Exports are plain links to the contract's CSV routes: the browser downloads them with the session
+ * cookie (a same-origin GET), streamed to disk however long the file is.
+ */
+const exportHref = (path: string, query: { from: string; to: string; timeZone: string }) =>
+  `${path}?${new URLSearchParams(query)}`;
+
+export function ExportsPage() {
+  const { t } = useI18n();
+  const f = useFormat();
+  const ids = useId();
+  useTitle(t('navExports'));
+  const timeZone = browserTimeZone();
+  const today = todayIn(timeZone);
+  const [from, setFrom] = useState(addDays(today, -29));
+  const [to, setTo] = useState(today);
+  const span = from && to ? daysBetween(from, to) : -1;
+  const problem =
+    !from || !to
+      ? t('rangeMissing')
+      : span < 0
+        ? t('rangeBackwards')
+        : span >= MAX_RANGE_DAYS
+          ? t('rangeTooLong', { days: MAX_RANGE_DAYS })
+          : null;
+  const query = { from, to, timeZone };
+  return (
+    <>
+      <PageHeader title={t('navExports')} />
+      <p className="muted page-intro">{t('exportsIntro')}</p>
+      <Section title={t('dateRange')}>
+        <div className="form-grid">
+          <Field id={`${ids}-from`} label={t('fromDay')}>
+            <input
+              id={`${ids}-from`}
+              type="date"
+              value={from}
+              max={to || undefined}
+              onChange={(e) => setFrom(e.target.value)}
+            />
+          </Field>
+          <Field id={`${ids}-to`} label={t('toDay')}>
+            <input
+              id={`${ids}-to`}
+              type="date"
+              value={to}
+              min={from || undefined}
+              onChange={(e) => setTo(e.target.value)}
+            />
+          </Field>
+        </div>
+        <p className="muted">{t('exportTimeZone', { timeZone })}</p>
+        {problem ? (
+          <div className="notice error" role="alert">
+            <p>{problem}</p>
+          </div>
+        ) : (
+          <p>{t('exportRange', { from: f.dayLong(from), to: f.dayLong(to), days: span + 1 })}</p>
+        )}
+      </Section>
+      <div className="grid two">
+        <Section title={t('ordersCsv')}>
+          <p>{t('ordersCsvText')}</p>
+          {problem ? (
+            <p className="muted">{t('fixRangeFirst')}</p>
+          ) : (
+            <a
+              className="button primary"
+              href={exportHref(contract.dashboard.exportOrders.path, query)}
+              download={`orders-${from}-to-${to}.csv`}
+            >
+              {t('downloadOrders')}
+            </a>
+          )}
+        </Section>
+        <Section title={t('paymentsCsv')}>
+          <p>{t('paymentsCsvText')}</p>
+          {problem ? (
+            <p className="muted">{t('fixRangeFirst')}</p>
+          ) : (
+            <a
+              className="button primary"
+              href={exportHref(contract.dashboard.exportPayments.path, query)}
+              download={`payments-${from}-to-${to}.csv`}
+            >
+              {t('downloadPayments')}
+            </a>
+          )}
+        </Section>
+      </div>
+      <p className="muted">{t('exportsFormat')}</p>
+    </>
+  );
+}

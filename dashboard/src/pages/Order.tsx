@@ -1,0 +1,862 @@
+import { useCallback, useId, useState, type FormEvent } from 'react';
+import { Link, useParams } from 'react-router';
+import type { Order, Refund } from '../../../contract';
+import { api, newIdempotencyKey, ok } from '../api';
+import {
+  ConfirmButton,
+  CopyField,
+  Empty,
+  ErrorNotice,
+  Field,
+  Loading,
+  Notice,
+  PageHeader,
+  QrCode,
+  Section,
+  StatusBadge,
+  TxLink,
+  UserText,
+} from '../components/ui';
+import { useI18n, type MessageKey } from '../i18n';
+import { addDecimal, compareDecimal, isPositive, subDecimal } from '../lib/decimal';
+import { explorerAddressUrl, useFormat } from '../lib/format';
+import { useEvents, useLoad, useTitle } from '../lib/hooks';
+import { networkName, ORDER_STATUS_KEYS, REFUND_STATUS_KEYS } from '../lib/labels';
+import { LiveIndicator, shortRef } from './Orders';
+
+const AUDIT_KEYS: Record<string, MessageKey> = {
+  'order.created': 'auditOrderCreated',
+  'status.changed': 'auditStatusChanged',
+  'tx.submitted': 'auditTxSubmitted',
+  'tx_request.issued': 'auditTxRequestIssued',
+  'payment.verified': 'auditPaymentVerified',
+  'payment.rejected': 'auditPaymentRejected',
+  'order.paid': 'auditOrderPaid',
+  'refund.created': 'auditRefundCreated',
+  'refund.address_set': 'auditRefundAddressSet',
+  'refund.succeeded': 'auditRefundSucceeded',
+  'refund.failed': 'auditRefundFailed',
+  'webhook.delivered': 'auditWebhookDelivered',
+  'webhook.failed': 'auditWebhookFailed',
+  'webhook.gave_up': 'auditWebhookGaveUp',
+  'messenger.delivered': 'auditMessengerDelivered',
+  'messenger.failed': 'auditMessengerFailed',
+  'messenger.gave_up': 'auditMessengerGaveUp',
+};
+const ACTOR_KEYS: Record<string, MessageKey> = {
+  merchant: 'actorMerchant',
+  payer: 'actorPayer',
+  system: 'actorSystem',
+};
+
+/** A value of an audit entry or metadata, as text. */
+const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+export function OrderPage() {
+  const { reference = '' } = useParams();
+  const { t } = useI18n();
+  useTitle(t('orderTitle', { reference: shortRef(reference) }));
+  const params = { params: { reference } };
+  const [order, reloadOrder] = useLoad(async () => ok(await api.orders.get(params), 200), [reference]);
+  const [payments, reloadPayments] = useLoad(
+    async () => ok(await api.refunds.payments(params), 200).items,
+    [reference],
+  );
+  const [refunds, reloadRefunds] = useLoad(
+    async () => ok(await api.refunds.list(params), 200).items,
+    [reference],
+  );
+  const [audit, reloadAudit] = useLoad(
+    async () => ok(await api.deliveries.audit(params), 200).items,
+    [reference],
+  );
+  const [webhooks, reloadWebhooks] = useLoad(
+    async () => ok(await api.deliveries.webhookDeliveries(params), 200).items,
+    [reference],
+  );
+  const [messages, reloadMessages] = useLoad(
+    async () => ok(await api.deliveries.messengerDeliveries(params), 200).items,
+    [reference],
+  );
+  const reloadAll = useCallback(() => {
+    void reloadOrder();
+    void reloadPayments();
+    void reloadRefunds();
+    void reloadAudit();
+    void reloadWebhooks();
+    void reloadMessages();
+  }, [reloadOrder, reloadPayments, reloadRefunds, reloadAudit, reloadWebhooks, reloadMessages]);
+  const live = useEvents(reloadAll, {
+    order: reference,
+    enabled: order.state !== 'error' || order.data !== undefined,
+  });
+
+  if (order.state === 'loading')
+    return (
+      <>
+        <PageHeader title={t('orderTitle', { reference: shortRef(reference) })} />
+        <Loading />
+      </>
+    );
+  if (!order.data)
+    return (
+      <>
+        <PageHeader title={t('orderTitle', { reference: shortRef(reference) })} />
+        <ErrorNotice error={order.error} onRetry={() => void reloadOrder(false)} />
+        <p>
+          <Link to="/orders">{t('backToOrders')}</Link>
+        </p>
+      </>
+    );
+  const o = order.data;
+  return (
+    <>
+      <p className="breadcrumb">
+        <Link to="/orders">{t('backToOrders')}</Link>
+      </p>
+      <PageHeader title={t('orderTitle', { reference: shortRef(o.reference) })}>
+        <StatusBadge status={o.status} label={t(ORDER_STATUS_KEYS[o.status]!)} />
+      </PageHeader>
+      <LiveIndicator live={live} />
+      {order.state === 'error' && <ErrorNotice error={order.error} />}
+      <div className="grid two">
+        <OrderFacts order={o} />
+        <ShareOrder order={o} />
+      </div>
+      <Section title={t('payments')}>
+        {payments.state === 'loading' && <Loading />}
+        {payments.state === 'error' && (
+          <ErrorNotice error={payments.error} onRetry={() => void reloadPayments(false)} />
+        )}
+        {payments.data && payments.data.length === 0 && <Empty>{t('noPayments')}</Empty>}
+        {payments.data && payments.data.length > 0 && <PaymentsTable order={o} payments={payments.data} />}
+      </Section>
+      <Section title={t('refunds')}>
+        {refunds.state === 'loading' && <Loading />}
+        {refunds.state === 'error' && (
+          <ErrorNotice error={refunds.error} onRetry={() => void reloadRefunds(false)} />
+        )}
+        {refunds.data && refunds.data.length === 0 && <Empty>{t('noRefunds')}</Empty>}
+        {refunds.data && refunds.data.length > 0 && (
+          <ul className="refunds">
+            {[...refunds.data].reverse().map((refund) => (
+              <RefundItem key={refund.id} refund={refund} />
+            ))}
+          </ul>
+        )}
+        <RefundForm order={o} refunds={refunds.data ?? []} onCreated={reloadAll} />
+      </Section>
+      <Section title={t('timeline')}>
+        {audit.state === 'loading' && <Loading />}
+        {audit.state === 'error' && (
+          <ErrorNotice error={audit.error} onRetry={() => void reloadAudit(false)} />
+        )}
+        {audit.data && audit.data.length === 0 && <Empty>{t('noTimeline')}</Empty>}
+        {audit.data && audit.data.length > 0 && <Timeline entries={audit.data} />}
+      </Section>
+      <Section title={t('webhookDeliveries')}>
+        {webhooks.state === 'loading' && <Loading />}
+        {webhooks.state === 'error' && (
+          <ErrorNotice error={webhooks.error} onRetry={() => void reloadWebhooks(false)} />
+        )}
+        {webhooks.data && webhooks.data.length === 0 && <Empty>{t('noWebhookDeliveries')}</Empty>}
+        {webhooks.data && webhooks.data.length > 0 && (
+          <WebhookDeliveries
+            deliveries={[...webhooks.data].reverse().map((d) => ({ ...d, orderReference: o.reference }))}
+            onRedelivered={() => void reloadWebhooks()}
+          />
+        )}
+      </Section>
+      <Section title={t('messengerDeliveries')}>
+        {messages.state === 'loading' && <Loading />}
+        {messages.state === 'error' && (
+          <ErrorNotice error={messages.error} onRetry={() => void reloadMessages(false)} />
+        )}
+        {messages.data && messages.data.length === 0 && <Empty>{t('noMessengerDeliveries')}</Empty>}
+        {messages.data && messages.data.length > 0 && (
+          <div className="table-wrap">
+            <table className="responsive">
+              <thead>
+                <tr>
+                  <th scope="col">{t('when')}</th>
+                  <th scope="col">{t('event')}</th>
+                  <th scope="col">{t('chat')}</th>
+                  <th scope="col">{t('result')}</th>
+                  <th scope="col">{t('message')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...messages.data].reverse().map((m) => (
+                  <MessengerRow key={m.id} delivery={m} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Section>
+    </>
+  );
+}
+
+function OrderFacts({ order: o }: { order: Order }) {
+  const { t } = useI18n();
+  const f = useFormat();
+  const due = compareDecimal(o.amount, o.amountReceived) > 0 ? subDecimal(o.amount, o.amountReceived) : '0';
+  const payable = o.status === 'PENDING' || o.status === 'UNDERPAID' || o.status === 'CONFIRMING';
+  const walletUrl = explorerAddressUrl(o.network, o.recipient);
+  return (
+    <Section title={t('orderDetails')}>
+      <p className="order-description">
+        <UserText text={o.description} empty={t('noDescription')} />
+      </p>
+      <dl className="figures">
+        <div>
+          <dt>{t('amountDue')}</dt>
+          <dd className="amount">{payable ? f.token(due, o.token) : '—'}</dd>
+        </div>
+        <div>
+          <dt>{t('received')}</dt>
+          <dd className="amount">{f.token(o.amountReceived, o.token)}</dd>
+        </div>
+        <div>
+          <dt>{t('refunded')}</dt>
+          <dd className="amount">{f.token(o.amountRefunded, o.token)}</dd>
+        </div>
+      </dl>
+      <dl className="facts">
+        <div>
+          <dt>{t('price')}</dt>
+          <dd>
+            {f.token(o.amount, o.token)}
+            {o.quoteCurrency && o.quoteAmount && (
+              <>
+                {' '}
+                <span className="muted">
+                  ({t('quotedAs', { quote: f.fiat(o.quoteAmount, o.quoteCurrency) })}
+                  {o.fxRateLabel ? `, ${o.fxRateLabel}` : ''}
+                  {o.fxSource ? ` · ${o.fxSource}` : ''})
+                </span>
+              </>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('network')}</dt>
+          <dd>
+            {networkName(o.network)} · {o.token}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('reference')}</dt>
+          <dd>
+            <code className="wrap">{o.reference}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>{t('receivingWallet')}</dt>
+          <dd>
+            <code className="wrap">{o.recipient}</code>{' '}
+            {walletUrl && (
+              <a href={walletUrl} target="_blank" rel="noopener noreferrer">
+                {t('explorer')}
+                <span className="sr-only"> {t('opensNewTab')}</span>
+              </a>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('created')}</dt>
+          <dd>{f.dateTimeLong(o.createdAt)}</dd>
+        </div>
+        {o.paidAt ? (
+          <div>
+            <dt>{t('paidAt')}</dt>
+            <dd>
+              {f.dateTimeLong(o.paidAt)}
+              {o.paidLate && <span className="muted"> ({t('paidLate')})</span>}
+            </dd>
+          </div>
+        ) : (
+          <div>
+            <dt>{o.status === 'EXPIRED' ? t('expiredAt') : t('expiresAt')}</dt>
+            <dd>{f.dateTimeLong(o.expiresAt)}</dd>
+          </div>
+        )}
+        {!o.amountUnique && (
+          <div>
+            <dt>{t('matching')}</dt>
+            <dd>{t('amountNotUnique')}</dd>
+          </div>
+        )}
+        {o.returnUrl && (
+          <div>
+            <dt>{t('returnUrl')}</dt>
+            <dd>
+              <code className="wrap">{o.returnUrl}</code>
+            </dd>
+          </div>
+        )}
+        {o.webhookUrl && (
+          <div>
+            <dt>{t('orderWebhookUrl')}</dt>
+            <dd>
+              <code className="wrap">{o.webhookUrl}</code>
+            </dd>
+          </div>
+        )}
+        {o.metadata && (
+          <div>
+            <dt>{t('metadata')}</dt>
+            <dd>
+              <pre className="code-block">{JSON.stringify(o.metadata, null, 2)}</pre>
+            </dd>
+          </div>
+        )}
+      </dl>
+    </Section>
+  );
+}
+
+function ShareOrder({ order: o }: { order: Order }) {
+  const { t } = useI18n();
+  const payable = o.status === 'PENDING' || o.status === 'UNDERPAID' || o.status === 'CONFIRMING';
+  return (
+    <Section title={t('shareTitle')}>
+      {!payable && <Notice kind="info">{t('shareNotPayable')}</Notice>}
+      <CopyField label={t('checkoutLink')} value={o.checkoutUrl} />
+      <p>
+        <a href={o.checkoutUrl} target="_blank" rel="noopener noreferrer">
+          {t('openCheckout')}
+          <span className="sr-only"> {t('opensNewTab')}</span>
+        </a>
+      </p>
+      <figure className="qr-figure">
+        <img
+          className="qr"
+          src={`/pay/${encodeURIComponent(o.reference)}/qr.svg`}
+          width={200}
+          height={200}
+          alt={t('qrAlt')}
+        />
+        <figcaption className="muted">{t('qrCaption')}</figcaption>
+      </figure>
+      <CopyField label={t('paymentUri')} value={o.payUrl} />
+    </Section>
+  );
+}
+
+function PaymentsTable({
+  order,
+  payments,
+}: {
+  order: Order;
+  payments: {
+    txId: string;
+    network: string;
+    from: string | null;
+    amount: string;
+    matchedBy: string;
+    blockTime: string | null;
+    createdAt: string;
+  }[];
+}) {
+  const { t } = useI18n();
+  const f = useFormat();
+  const matched: Record<string, MessageKey> = {
+    tag: 'matchedTag',
+    amount: 'matchedAmount',
+    claim: 'matchedClaim',
+  };
+  return (
+    <div className="table-wrap">
+      <table className="responsive">
+        <thead>
+          <tr>
+            <th scope="col">{t('when')}</th>
+            <th scope="col" className="num">
+              {t('amount')}
+            </th>
+            <th scope="col">{t('transaction')}</th>
+            <th scope="col">{t('sender')}</th>
+            <th scope="col">{t('matchedBy')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {payments.map((p) => (
+            <tr key={`${p.txId}-${p.createdAt}`}>
+              <td data-label={t('when')}>{f.dateTime(p.blockTime ?? p.createdAt)}</td>
+              <td data-label={t('amount')} className="num">
+                {f.token(p.amount, order.token)}
+              </td>
+              <td data-label={t('transaction')}>
+                <TxLink network={p.network} txId={p.txId} />
+              </td>
+              <td data-label={t('sender')}>{p.from ? <code className="wrap">{p.from}</code> : '—'}</td>
+              <td data-label={t('matchedBy')}>
+                {matched[p.matchedBy] ? t(matched[p.matchedBy]!) : p.matchedBy}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function RefundItem({ refund: r }: { refund: Refund }) {
+  const { t } = useI18n();
+  const f = useFormat();
+  return (
+    <li className="refund">
+      <div className="refund-head">
+        <StatusBadge status={r.status} label={t(REFUND_STATUS_KEYS[r.status]!)} />
+        <strong className="amount">{f.token(r.amount, r.token)}</strong>
+        <span className="muted">{f.dateTime(r.createdAt)}</span>
+      </div>
+      <dl className="facts">
+        <div>
+          <dt>{t('refundTo')}</dt>
+          <dd>{r.to ? <code className="wrap">{r.to}</code> : t('waitingPayerAddress')}</dd>
+        </div>
+        <div>
+          <dt>{t('reason')}</dt>
+          <dd>
+            <UserText text={r.reason} />
+          </dd>
+        </div>
+        {(r.status === 'AWAITING_ADDRESS' || r.status === 'PENDING') && (
+          <div>
+            <dt>{t('deadline')}</dt>
+            <dd>{f.dateTime(r.deadlineAt)}</dd>
+          </div>
+        )}
+        {r.txId && (
+          <div>
+            <dt>{t('transaction')}</dt>
+            <dd>
+              <TxLink network={r.network} txId={r.txId} />
+            </dd>
+          </div>
+        )}
+        {r.failureReason && (
+          <div>
+            <dt>{t('failureReason')}</dt>
+            <dd>
+              <UserText text={r.failureReason} />
+            </dd>
+          </div>
+        )}
+      </dl>
+      {r.status === 'AWAITING_ADDRESS' && <p className="hint">{t('refundAskPayerHint')}</p>}
+      <CopyField label={t('refundPageLink')} value={r.refundUrl} />
+      {r.status === 'PENDING' && r.payUrl && (
+        <div className="sign-refund">
+          <p>{t('refundSignHint', { wallet: r.from })}</p>
+          <div className="qr-row">
+            <QrCode text={r.qrData ?? r.payUrl} alt={t('refundQrAlt')} />
+            <div className="grow">
+              <CopyField label={t('walletLink')} value={r.payUrl} />
+              <p>
+                <a href={r.payUrl}>{t('openInWallet')}</a>
+              </p>
+            </div>
+          </div>
+        </div>
+      )}
+    </li>
+  );
+}
+
+function RefundForm({
+  order,
+  refunds,
+  onCreated,
+}: {
+  order: Order;
+  refunds: Refund[];
+  onCreated: () => void;
+}) {
+  const { t } = useI18n();
+  const f = useFormat();
+  const ids = useId();
+  const [amount, setAmount] = useState('');
+  const [reason, setReason] = useState('');
+  const [mode, setMode] = useState<'ask' | 'address'>('ask');
+  const [to, setTo] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [created, setCreated] = useState<Refund | null>(null);
+  // One Idempotency-Key per body: a retried submit of the same refund cannot create a second one.
+  const [attempt, setAttempt] = useState<{ body: string; key: string } | null>(null);
+
+  const pending = refunds
+    .filter((r) => r.status === 'AWAITING_ADDRESS' || r.status === 'PENDING')
+    .reduce((sum, r) => addDecimal(sum, r.amount), '0');
+  const left = subDecimal(subDecimal(order.amountReceived, order.amountRefunded), pending);
+  if (!isPositive(order.amountReceived)) return <p className="hint">{t('refundNothingReceived')}</p>;
+  if (!isPositive(left)) return <p className="hint">{t('refundNothingLeft')}</p>;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const body = {
+      ...(amount.trim() ? { amount: amount.trim() } : {}),
+      ...(reason.trim() ? { reason: reason.trim() } : {}),
+      ...(mode === 'address' && to.trim() ? { to: to.trim() } : {}),
+    };
+    const json = JSON.stringify(body);
+    const key = attempt?.body === json ? attempt.key : newIdempotencyKey();
+    setAttempt({ body: json, key });
+    setBusy(true);
+    setError(null);
+    try {
+      const refund = ok(
+        await api.refunds.create({
+          params: { reference: order.reference },
+          body,
+          headers: { 'idempotency-key': key },
+        }),
+        201,
+      );
+      setCreated(refund);
+      setAmount('');
+      setReason('');
+      setTo('');
+      setAttempt(null);
+      onCreated();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="refund-form" onSubmit={submit} aria-labelledby={`${ids}-title`}>
+      <h3 id={`${ids}-title`}>{t('newRefund')}</h3>
+      {created && (
+        <Notice kind="ok">
+          {t('refundCreated', { amount: f.token(created.amount, created.token) })}{' '}
+          {created.status === 'AWAITING_ADDRESS' ? t('refundCreatedAsk') : t('refundCreatedSign')}
+        </Notice>
+      )}
+      <div className="form-grid">
+        <Field
+          id={`${ids}-amount`}
+          label={t('refundAmount', { token: order.token })}
+          hint={t('refundAmountHint', { left: f.token(left, order.token) })}
+        >
+          <input
+            id={`${ids}-amount`}
+            inputMode="decimal"
+            value={amount}
+            placeholder={left}
+            maxLength={40}
+            aria-describedby={`${ids}-amount-hint`}
+            onChange={(e) => setAmount(e.target.value)}
+          />
+        </Field>
+        <Field id={`${ids}-reason`} label={t('reasonOptional')}>
+          <input
+            id={`${ids}-reason`}
+            value={reason}
+            maxLength={500}
+            onChange={(e) => setReason(e.target.value)}
+          />
+        </Field>
+      </div>
+      <fieldset>
+        <legend>{t('refundDestination')}</legend>
+        <label className="choice">
+          <input type="radio" name={`${ids}-mode`} checked={mode === 'ask'} onChange={() => setMode('ask')} />
+          {t('askPayer')}
+        </label>
+        <label className="choice">
+          <input
+            type="radio"
+            name={`${ids}-mode`}
+            checked={mode === 'address'}
+            onChange={() => setMode('address')}
+          />
+          {t('sendToAddress')}
+        </label>
+        {mode === 'address' && (
+          <Field id={`${ids}-to`} label={t('refundAddress', { network: networkName(order.network) })}>
+            <input
+              id={`${ids}-to`}
+              value={to}
+              required
+              maxLength={100}
+              spellCheck={false}
+              autoComplete="off"
+              onChange={(e) => setTo(e.target.value)}
+            />
+          </Field>
+        )}
+      </fieldset>
+      {error != null && <ErrorNotice error={error} />}
+      <button type="submit" className="primary" disabled={busy}>
+        {busy ? t('working') : t('createRefund')}
+      </button>
+    </form>
+  );
+}
+
+function Timeline({
+  entries,
+}: {
+  entries: { id: string; type: string; actor: string; data: Record<string, unknown>; createdAt: string }[];
+}) {
+  const { t } = useI18n();
+  const f = useFormat();
+  return (
+    <ol className="timeline">
+      {entries.map((e) => (
+        <li key={e.id}>
+          <p className="timeline-head">
+            <strong>{AUDIT_KEYS[e.type] ? t(AUDIT_KEYS[e.type]!) : e.type}</strong>{' '}
+            <span className="muted">
+              {f.dateTimeLong(e.createdAt)} · {ACTOR_KEYS[e.actor] ? t(ACTOR_KEYS[e.actor]!) : e.actor} ·{' '}
+              <code>{e.type}</code>
+            </span>
+          </p>
+          {Object.keys(e.data).length > 0 && (
+            <dl className="kv">
+              {Object.entries(e.data).map(([key, value]) => (
+                <div key={key}>
+                  <dt>{key}</dt>
+                  <dd>
+                    <code className="wrap">{asText(value)}</code>
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+type WebhookRow = {
+  id: string;
+  eventId: string;
+  eventType: string;
+  url: string;
+  attempt: number;
+  requestBody: string;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number | null;
+  createdAt: string;
+  nextRetryAt: string | null;
+  orderReference: string | null;
+};
+
+/** Webhook attempts, newest first: what was sent and answered on demand, and a redeliver button. */
+export function WebhookDeliveries({
+  deliveries,
+  onRedelivered,
+  showOrder,
+}: {
+  deliveries: WebhookRow[];
+  onRedelivered: () => void;
+  showOrder?: boolean;
+}) {
+  const { t } = useI18n();
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+
+  const redeliver = async (d: WebhookRow) => {
+    setError(null);
+    setResult(null);
+    try {
+      const attempt = ok(
+        await api.deliveries.redeliverWebhook({ params: { reference: d.orderReference!, id: d.id } }),
+        200,
+      );
+      const success =
+        attempt.responseStatus !== null && attempt.responseStatus >= 200 && attempt.responseStatus < 300;
+      setResult({
+        ok: success,
+        text: success
+          ? t('redeliveredOk', { status: attempt.responseStatus ?? '' })
+          : t('redeliveredFailed', { reason: attempt.error ?? String(attempt.responseStatus ?? '') }),
+      });
+      onRedelivered();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+
+  return (
+    <>
+      <div aria-live="polite">
+        {result && <Notice kind={result.ok ? 'ok' : 'warn'}>{result.text}</Notice>}
+      </div>
+      {error != null && <ErrorNotice error={error} />}
+      <div className="table-wrap">
+        <table className="responsive deliveries-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('when')}</th>
+              <th scope="col">{t('event')}</th>
+              {showOrder && <th scope="col">{t('order')}</th>}
+              <th scope="col">{t('result')}</th>
+              <th scope="col">
+                <span className="sr-only">{t('actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.map((d) => (
+              <WebhookRowView
+                key={d.id}
+                delivery={d}
+                showOrder={showOrder}
+                onRedeliver={() => redeliver(d)}
+              />
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+function WebhookRowView({
+  delivery: d,
+  showOrder,
+  onRedeliver,
+}: {
+  delivery: WebhookRow;
+  showOrder?: boolean;
+  onRedeliver: () => Promise<void>;
+}) {
+  const { t } = useI18n();
+  const f = useFormat();
+  const [open, setOpen] = useState(false);
+  const detailsId = useId();
+  const success = d.responseStatus !== null && d.responseStatus >= 200 && d.responseStatus < 300;
+  return (
+    <>
+      <tr>
+        <td data-label={t('when')}>
+          {f.dateTime(d.createdAt)}
+          <div className="muted small-text">
+            {t('attemptN', { n: d.attempt })}
+            {d.durationMs !== null ? ` · ${f.int(d.durationMs)} ms` : ''}
+          </div>
+        </td>
+        <td data-label={t('event')}>
+          <code>{d.eventType}</code>
+        </td>
+        {showOrder && (
+          <td data-label={t('order')}>
+            {d.orderReference ? (
+              <Link to={`/orders/${encodeURIComponent(d.orderReference)}`}>
+                <code>{shortRef(d.orderReference)}</code>
+              </Link>
+            ) : (
+              <span className="muted">{t('testPing')}</span>
+            )}
+          </td>
+        )}
+        <td data-label={t('result')}>
+          <StatusBadge
+            status={success ? 'SENT' : 'FAILED'}
+            label={success ? t('delivered') : t('notDelivered')}
+          />
+          <div className="small-text delivery-result">
+            {d.responseStatus !== null ? t('answeredStatus', { status: d.responseStatus }) : t('noAnswer')}
+            {d.error && (
+              <>
+                {' · '}
+                <UserText text={d.error} />
+              </>
+            )}
+            {d.nextRetryAt && <> · {t('nextRetry', { when: f.dateTime(d.nextRetryAt) })}</>}
+          </div>
+        </td>
+        <td>
+          <div className="row-buttons">
+            <button
+              type="button"
+              className="small"
+              aria-expanded={open}
+              aria-controls={detailsId}
+              onClick={() => setOpen((o) => !o)}
+            >
+              {open ? t('hideDetails') : t('details')}
+            </button>
+            {d.orderReference && (
+              <ConfirmButton
+                label={t('redeliver')}
+                question={t('redeliverQuestion')}
+                confirmLabel={t('redeliverNow')}
+                onConfirm={onRedeliver}
+              />
+            )}
+          </div>
+        </td>
+      </tr>
+      <tr id={detailsId} hidden={!open} className="details-row">
+        <td colSpan={showOrder ? 5 : 4}>
+          <p className="muted">
+            {t('sentTo')} <code className="wrap">{d.url}</code>
+          </p>
+          <p className="label">{t('requestBody')}</p>
+          <pre className="code-block">{d.requestBody}</pre>
+          <p className="label">{t('responseBody')}</p>
+          <pre className="code-block">{d.responseBody ?? '—'}</pre>
+        </td>
+      </tr>
+    </>
+  );
+}
+
+function MessengerRow({
+  delivery: m,
+}: {
+  delivery: {
+    id: string;
+    eventType: string;
+    chatId: string;
+    text: string;
+    status: string;
+    responseStatus: number | null;
+    error: string | null;
+    attempt: number;
+    createdAt: string;
+  };
+}) {
+  const { t } = useI18n();
+  const f = useFormat();
+  return (
+    <tr>
+      <td data-label={t('when')}>
+        {f.dateTime(m.createdAt)} <span className="muted">· {t('attemptN', { n: m.attempt })}</span>
+      </td>
+      <td data-label={t('event')}>
+        <code>{m.eventType}</code>
+      </td>
+      <td data-label={t('chat')}>
+        <code>{m.chatId}</code>
+      </td>
+      <td data-label={t('result')}>
+        <StatusBadge status={m.status} label={m.status === 'SENT' ? t('delivered') : t('notDelivered')} />
+        {m.error && (
+          <div className="small-text">
+            <UserText text={m.error} />
+          </div>
+        )}
+      </td>
+      <td data-label={t('message')}>
+        <details>
+          <summary>{t('showMessage')}</summary>
+          <pre className="code-block">{m.text}</pre>
+        </details>
+      </td>
+    </tr>
+  );
+}

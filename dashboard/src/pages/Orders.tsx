@@ -1,0 +1,322 @@
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { NETWORKS, ORDER_STATUSES, TOKENS, type Order, type WebhookEventBody } from '../../../contract';
+import { api, ok } from '../api';
+import { Empty, ErrorNotice, Loading, PageHeader, StatusBadge, UserText } from '../components/ui';
+import { useI18n } from '../i18n';
+import { isPositive } from '../lib/decimal';
+import { addDays, daysBetween, localDayStart, useFormat } from '../lib/format';
+import { useEvents, useLoad, useTitle, type LiveState } from '../lib/hooks';
+import { networkName, ORDER_STATUS_KEYS } from '../lib/labels';
+import { describeError } from '../components/ui';
+
+const PER_PAGE = 20;
+const FILTERS = ['status', 'network', 'token', 'from', 'to', 'q'] as const;
+type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
+
+export const shortRef = (reference: string) => `${reference.slice(0, 6)}…${reference.slice(-4)}`;
+
+function readFilters(params: URLSearchParams): Filters {
+  const filters: Filters = {};
+  for (const key of FILTERS) {
+    const value = params.get(key)?.trim();
+    if (value) filters[key] = value;
+  }
+  return filters;
+}
+
+export function LiveIndicator({ live }: { live: LiveState }) {
+  const { t } = useI18n();
+  if (live.state === 'paused')
+    return (
+      <p className="live paused" role="status">
+        {t('livePaused')} {describeError(live.error, t).lead}
+      </p>
+    );
+  return (
+    <p className={`live ${live.state}`} role="status">
+      <span className="dot" aria-hidden="true" />
+      {live.state === 'live' ? t('liveOn') : t('liveStarting')}
+    </p>
+  );
+}
+
+export function OrdersPage() {
+  const { t } = useI18n();
+  const f = useFormat();
+  useTitle(t('navOrders'));
+  const [params, setParams] = useSearchParams();
+  const filters = readFilters(params);
+  const filterKey = JSON.stringify(filters);
+  // Cursor pages: the cursors that led to each page so far ('' is the first page).
+  const [paging, setPaging] = useState({ key: filterKey, cursors: [''] });
+  const cursors = paging.key === filterKey ? paging.cursors : [''];
+  const cursor = cursors[cursors.length - 1]!;
+  const setCursors = (next: (current: string[]) => string[]) =>
+    setPaging({ key: filterKey, cursors: next(cursors) });
+
+  const [page, reload, setPage] = useLoad(async () => {
+    const query = {
+      per_page: PER_PAGE,
+      cursor,
+      ...(filters.status ? { status: filters.status as Order['status'] } : {}),
+      ...(filters.network ? { network: filters.network as Order['network'] } : {}),
+      ...(filters.token ? { token: filters.token as Order['token'] } : {}),
+      ...(filters.from ? { created_gte: localDayStart(filters.from) } : {}),
+      ...(filters.to ? { created_lt: localDayStart(addDays(filters.to, 1)) } : {}),
+      ...(filters.q ? { q: filters.q } : {}),
+    };
+    const body = ok(await api.orders.list({ query }), 200);
+    return { items: body.items, nextCursor: 'nextCursor' in body ? body.nextCursor : null };
+  }, [filterKey, cursor]);
+
+  // Live: rows change when their order does; a new order shows up on the first page.
+  const [changed, setChanged] = useState<Map<string, number>>(new Map());
+  const [announcement, setAnnouncement] = useState('');
+  const onFirstPage = cursors.length === 1;
+  const pageRef = useRef(page);
+  pageRef.current = page;
+  const onEvents = useCallback(
+    (events: WebhookEventBody[], resync?: boolean) => {
+      if (resync) return void reload();
+      const current = pageRef.current.data;
+      if (!current) return;
+      const updates = new Map<string, Order>();
+      let missing = false;
+      for (const event of events) {
+        if (!('order' in event.data)) continue;
+        const order = event.data.order;
+        if (current.items.some((row) => row.reference === order.reference))
+          updates.set(order.reference, order);
+        else if (event.type === 'order.created') missing = true;
+      }
+      if (missing && onFirstPage) void reload();
+      if (updates.size === 0) return;
+      setPage((previous) =>
+        previous.state === 'ok'
+          ? {
+              state: 'ok',
+              data: {
+                ...previous.data,
+                items: previous.data.items.map((row) => {
+                  const next = updates.get(row.reference);
+                  return next && next.updatedAt >= row.updatedAt ? next : row;
+                }),
+              },
+            }
+          : previous,
+      );
+      const now = Date.now();
+      setChanged((previous) => {
+        const next = new Map(previous);
+        for (const reference of updates.keys()) next.set(reference, now);
+        return next;
+      });
+      const said = [...updates.values()].map((o) =>
+        t('orderNowStatus', { reference: shortRef(o.reference), status: t(ORDER_STATUS_KEYS[o.status]!) }),
+      );
+      setAnnouncement(said.join(' '));
+    },
+    [onFirstPage, reload, setPage, t],
+  );
+  const live = useEvents(onEvents);
+  useEffect(() => {
+    if (changed.size === 0) return;
+    const timer = setTimeout(() => setChanged(new Map()), 4000);
+    return () => clearTimeout(timer);
+  }, [changed]);
+
+  const apply = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const next = new URLSearchParams();
+    for (const key of FILTERS) {
+      const value = String(data.get(key) ?? '').trim();
+      if (value) next.set(key, value);
+    }
+    setParams(next);
+  };
+  const rangeError =
+    filters.from && filters.to && daysBetween(filters.from, filters.to) < 0 ? t('rangeBackwards') : null;
+
+  return (
+    <>
+      <PageHeader title={t('navOrders')}>
+        <Link className="button primary" to="/links/new">
+          {t('navNewLink')}
+        </Link>
+      </PageHeader>
+      <form
+        className="card filters"
+        role="search"
+        aria-label={t('filterOrders')}
+        onSubmit={apply}
+        key={filterKey}
+      >
+        <div className="field search">
+          <label htmlFor="f-q">{t('search')}</label>
+          <input
+            id="f-q"
+            name="q"
+            type="search"
+            maxLength={200}
+            defaultValue={filters.q ?? ''}
+            aria-describedby="f-q-hint"
+          />
+          <p className="hint" id="f-q-hint">
+            {t('searchHint')}
+          </p>
+        </div>
+        <div className="field">
+          <label htmlFor="f-status">{t('status')}</label>
+          <select id="f-status" name="status" defaultValue={filters.status ?? ''}>
+            <option value="">{t('any')}</option>
+            {ORDER_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {t(ORDER_STATUS_KEYS[s]!)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-network">{t('network')}</label>
+          <select id="f-network" name="network" defaultValue={filters.network ?? ''}>
+            <option value="">{t('any')}</option>
+            {NETWORKS.map((n) => (
+              <option key={n} value={n}>
+                {networkName(n)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-token">{t('token')}</label>
+          <select id="f-token" name="token" defaultValue={filters.token ?? ''}>
+            <option value="">{t('any')}</option>
+            {TOKENS.map((tk) => (
+              <option key={tk} value={tk}>
+                {tk}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="f-from">{t('createdFrom')}</label>
+          <input id="f-from" name="from" type="date" defaultValue={filters.from ?? ''} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-to">{t('createdTo')}</label>
+          <input id="f-to" name="to" type="date" defaultValue={filters.to ?? ''} />
+        </div>
+        <div className="filter-actions">
+          <button type="submit" className="primary">
+            {t('applyFilters')}
+          </button>
+          {Object.keys(filters).length > 0 && (
+            <button type="button" onClick={() => setParams(new URLSearchParams())}>
+              {t('clearFilters')}
+            </button>
+          )}
+        </div>
+      </form>
+      {rangeError && (
+        <div className="notice error" role="alert">
+          <p>{rangeError}</p>
+        </div>
+      )}
+      <div className="list-head">
+        <LiveIndicator live={live} />
+        <p className="sr-only" aria-live="polite">
+          {announcement}
+        </p>
+      </div>
+      {page.state === 'loading' && <Loading label={t('loadingOrders')} />}
+      {page.state === 'error' && <ErrorNotice error={page.error} onRetry={() => void reload(false)} />}
+      {page.data && page.data.items.length === 0 && (
+        <Empty>
+          {Object.keys(filters).length > 0 ? t('noOrdersMatch') : t('noOrdersYet')}{' '}
+          {Object.keys(filters).length === 0 && <Link to="/links/new">{t('createFirstLink')}</Link>}
+        </Empty>
+      )}
+      {page.data && page.data.items.length > 0 && (
+        <div className="table-wrap card flush">
+          <table className="orders responsive">
+            <caption className="sr-only">{t('ordersCaption')}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{t('order')}</th>
+                <th scope="col">{t('status')}</th>
+                <th scope="col" className="num">
+                  {t('amount')}
+                </th>
+                <th scope="col" className="num">
+                  {t('received')}
+                </th>
+                <th scope="col">{t('network')}</th>
+                <th scope="col">{t('created')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.items.map((order) => (
+                <tr key={order.reference} className={changed.has(order.reference) ? 'changed' : undefined}>
+                  <td data-label={t('order')}>
+                    <Link to={`/orders/${encodeURIComponent(order.reference)}`} className="order-link">
+                      <code>{shortRef(order.reference)}</code>
+                    </Link>
+                    <div className="desc">
+                      <UserText text={order.description} empty={t('noDescription')} />
+                    </div>
+                  </td>
+                  <td data-label={t('status')}>
+                    <StatusBadge status={order.status} label={t(ORDER_STATUS_KEYS[order.status]!)} />
+                    {order.paidLate && <span className="muted small-text"> {t('paidLate')}</span>}
+                  </td>
+                  <td data-label={t('amount')} className="num">
+                    {f.token(order.amount, order.token)}
+                    {order.quoteCurrency && order.quoteAmount && (
+                      <div className="muted small-text">{f.fiat(order.quoteAmount, order.quoteCurrency)}</div>
+                    )}
+                  </td>
+                  <td data-label={t('received')} className="num">
+                    {isPositive(order.amountReceived) ? f.token(order.amountReceived, order.token) : '—'}
+                    {isPositive(order.amountRefunded) && (
+                      <div className="muted small-text">
+                        {t('refundedAmount', { amount: f.token(order.amountRefunded, order.token) })}
+                      </div>
+                    )}
+                  </td>
+                  <td data-label={t('network')}>{networkName(order.network)}</td>
+                  <td data-label={t('created')} className="nowrap">
+                    {f.dateTime(order.createdAt)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {page.data && (cursors.length > 1 || page.data.nextCursor) && (
+        <nav className="pager" aria-label={t('pages')}>
+          <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(() => [''])}>
+            {t('firstPage')}
+          </button>
+          <button
+            type="button"
+            disabled={cursors.length === 1}
+            onClick={() => setCursors((c) => c.slice(0, -1))}
+          >
+            {t('previousPage')}
+          </button>
+          <span className="muted">{t('pageN', { n: cursors.length })}</span>
+          <button
+            type="button"
+            disabled={!page.data.nextCursor}
+            onClick={() => setCursors((c) => [...c, page.data!.nextCursor!])}
+          >
+            {t('nextPage')}
+          </button>
+        </nav>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,245 @@
+import { Link } from 'react-router';
+import type { DashboardSummary } from '../../../contract';
+import { ORDER_STATUSES } from '../../../contract';
+import { api, ok } from '../api';
+import { BarChart } from '../components/BarChart';
+import { Empty, ErrorNotice, Loading, PageHeader, Section, StatusBadge } from '../components/ui';
+import { useI18n } from '../i18n';
+import { addDecimal, approx, isPositive, sumBy } from '../lib/decimal';
+import { addDays, browserTimeZone, todayIn, useFormat } from '../lib/format';
+import { useLoad, useTitle } from '../lib/hooks';
+import { networkName, ORDER_STATUS_KEYS } from '../lib/labels';
+
+const DAYS = 30;
+
+type Totals = {
+  tokens: { network: string; token: string; amount: string }[];
+  fiat: { currency: string; amount: string }[];
+};
+
+/** What the last `n` days of the series received, per network and token and per quote currency. */
+function totalsOf(days: DashboardSummary['days']): Totals {
+  const received = days.flatMap((d) => d.received);
+  const fiat = days.flatMap((d) => d.receivedFiat);
+  const tokens = [
+    ...sumBy(
+      received,
+      (r) => `${r.network}|${r.token}`,
+      (r) => r.amount,
+    ),
+  ]
+    .map(([key, amount]) => {
+      const [network, token] = key.split('|') as [string, string];
+      return { network, token, amount };
+    })
+    .filter((r) => isPositive(r.amount))
+    .sort((a, b) => a.network.localeCompare(b.network) || a.token.localeCompare(b.token));
+  const currencies = [
+    ...sumBy(
+      fiat,
+      (r) => r.currency,
+      (r) => r.amount,
+    ),
+  ]
+    .map(([currency, amount]) => ({ currency, amount }))
+    .sort((a, b) => a.currency.localeCompare(b.currency));
+  return { tokens, fiat: currencies };
+}
+
+function TotalsCard({ title, totals }: { title: string; totals: Totals }) {
+  const { t } = useI18n();
+  const f = useFormat();
+  const nothing = totals.tokens.length === 0;
+  return (
+    <section className="card stat" aria-label={title}>
+      <h2 className="stat-title">{title}</h2>
+      {nothing ? (
+        <p className="muted">{t('nothingReceived')}</p>
+      ) : (
+        <>
+          <ul className="amounts">
+            {totals.tokens.map((r) => (
+              <li key={`${r.network}-${r.token}`}>
+                <span className="amount">{f.token(r.amount, r.token)}</span>{' '}
+                <span className="muted">{t('onNetwork', { network: networkName(r.network) })}</span>
+              </li>
+            ))}
+          </ul>
+          {totals.fiat.length > 0 && (
+            <ul className="amounts fiat">
+              {totals.fiat.map((r) => (
+                <li key={r.currency}>
+                  <span className="amount">{f.fiat(r.amount, r.currency)}</span>{' '}
+                  <span className="muted">{t('atQuoteRates')}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+export function OverviewPage() {
+  const { t } = useI18n();
+  const f = useFormat();
+  useTitle(t('navOverview'));
+  const timeZone = browserTimeZone();
+  const to = todayIn(timeZone);
+  const from = addDays(to, -(DAYS - 1));
+  const [summary, reload] = useLoad(
+    async () => ok(await api.dashboard.summary({ query: { from, to, timeZone } }), 200),
+    [from, to, timeZone],
+  );
+
+  return (
+    <>
+      <PageHeader title={t('navOverview')}>
+        <Link className="button primary" to="/links/new">
+          {t('navNewLink')}
+        </Link>
+      </PageHeader>
+      <p className="muted page-intro">
+        {t('overviewIntro', { from: f.dayLong(from), to: f.dayLong(to), timeZone })}
+      </p>
+      {summary.state === 'loading' && <Loading />}
+      {summary.state === 'error' && (
+        <ErrorNotice error={summary.error} onRetry={() => void reload(false)} title={t('overviewFailed')} />
+      )}
+      {summary.state === 'ok' && <OverviewBody summary={summary.data} from={from} to={to} />}
+    </>
+  );
+}
+
+function OverviewBody({ summary, from, to }: { summary: DashboardSummary; from: string; to: string }) {
+  const { t } = useI18n();
+  const f = useFormat();
+  const days = summary.days;
+  const today = totalsOf(days.slice(-1));
+  const week = totalsOf(days.slice(-7));
+  const month: Totals = {
+    tokens: summary.received
+      .filter((r) => isPositive(r.amount))
+      .sort((a, b) => a.network.localeCompare(b.network) || a.token.localeCompare(b.token)),
+    fiat: summary.receivedFiat,
+  };
+  const conversion = summary.ordersCreated ? summary.ordersPaid / summary.ordersCreated : 0;
+  const chartDays = days.map((d) => ({
+    label: f.day(d.date),
+    longLabel: f.dayLong(d.date),
+    values: [d.ordersCreated, d.ordersPaid],
+  }));
+  const amountDays = days.map((d) => ({
+    label: f.day(d.date),
+    longLabel: f.dayLong(d.date),
+    values: [approx(d.received.reduce((sum, r) => addDecimal(sum, r.amount), '0'))],
+  }));
+  const listLink = (status?: string) => {
+    const params = new URLSearchParams({ from, to });
+    if (status) params.set('status', status);
+    return `/orders?${params}`;
+  };
+
+  return (
+    <>
+      <div className="grid three">
+        <TotalsCard title={t('receivedToday')} totals={today} />
+        <TotalsCard title={t('received7')} totals={week} />
+        <TotalsCard title={t('received30')} totals={month} />
+      </div>
+      <div className="grid two">
+        <Section title={t('ordersLast30')}>
+          {summary.ordersCreated === 0 ? (
+            <Empty>
+              {t('noOrdersInRange')} <Link to="/links/new">{t('createFirstLink')}</Link>
+            </Empty>
+          ) : (
+            <>
+              <p className="big-figure">
+                <span className="figure">{f.percent(conversion)}</span>{' '}
+                <span className="muted">
+                  {t('conversion', {
+                    paid: f.int(summary.ordersPaid),
+                    created: f.int(summary.ordersCreated),
+                  })}
+                </span>
+              </p>
+              <ul className="status-counts">
+                {ORDER_STATUSES.map((status) => (
+                  <li key={status}>
+                    <Link to={listLink(status)}>
+                      <StatusBadge status={status} label={t(ORDER_STATUS_KEYS[status]!)} />
+                      <span className="count">{f.int(summary.byStatus[status])}</span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+              <p>
+                <Link to={listLink()}>{t('seeOrders')}</Link>
+              </p>
+            </>
+          )}
+        </Section>
+        <Section title={t('dailyOrders')}>
+          <BarChart
+            days={chartDays}
+            series={[
+              { name: t('seriesCreated'), className: 'bar-created' },
+              { name: t('seriesPaid'), className: 'bar-paid' },
+            ]}
+            summary={t('chartOrdersSummary', {
+              created: f.int(summary.ordersCreated),
+              paid: f.int(summary.ordersPaid),
+              days: days.length,
+            })}
+            formatValue={(v) => f.int(Math.round(v))}
+          />
+        </Section>
+      </div>
+      <Section title={t('dailyReceived')}>
+        <p className="muted">{t('dailyReceivedHint')}</p>
+        <BarChart
+          days={amountDays}
+          series={[{ name: t('seriesReceived'), className: 'bar-amount' }]}
+          summary={t('chartAmountSummary', { days: days.length })}
+          formatValue={(v) => f.compact(v)}
+        />
+        <details className="as-table">
+          <summary>{t('showAsTable')}</summary>
+          <div className="table-wrap">
+            <table>
+              <caption className="sr-only">{t('dailyTableCaption')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('day')}</th>
+                  <th scope="col">{t('seriesCreated')}</th>
+                  <th scope="col">{t('seriesPaid')}</th>
+                  <th scope="col">{t('received')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {days.map((d) => (
+                  <tr key={d.date}>
+                    <th scope="row">{f.day(d.date)}</th>
+                    <td>{f.int(d.ordersCreated)}</td>
+                    <td>{f.int(d.ordersPaid)}</td>
+                    <td>
+                      {d.received.length === 0
+                        ? '—'
+                        : d.received
+                            .map((r) => `${f.token(r.amount, r.token)} (${networkName(r.network)})`)
+                            .join(', ')}
+                      {d.receivedFiat.length > 0 &&
+                        ` · ${d.receivedFiat.map((r) => f.fiat(r.amount, r.currency)).join(', ')}`}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      </Section>
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+import { useState, type FormEvent } from 'react';
+import { Brand, LanguageSelect, OfflineBanner } from '../components/Layout';
+import { ErrorNotice, Notice } from '../components/ui';
+import { ApiFailure } from '../api';
+import { useI18n } from '../i18n';
+import { useTitle } from '../lib/hooks';
+import { useSession, type SignedOutReason } from '../session';
+
+export function SignInPage({ reason }: { reason: SignedOutReason }) {
+  const { t } = useI18n();
+  const { signIn } = useSession();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  useTitle(t('signInTitle'));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await signIn(email.trim(), password);
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+    }
+  };
+
+  const wrongCredentials = error instanceof ApiFailure && error.status === 401;
+  return (
+    <div className="signin-page">
+      <header className="signin-top">
+        <Brand />
+        <LanguageSelect />
+      </header>
+      <main id="main" className="signin">
+        <OfflineBanner />
+        <form className="card" onSubmit={submit} noValidate={false}>
+          <h1>{t('signInTitle')}</h1>
+          <p className="muted">{t('signInIntro')}</p>
+          {reason === 'ended' && <Notice kind="warn">{t('sessionEnded')}</Notice>}
+          {reason === 'signed-out' && <Notice kind="ok">{t('signedOut')}</Notice>}
+          {reason === 'password-changed' && <Notice kind="ok">{t('passwordChangedSignIn')}</Notice>}
+          <div className="field">
+            <label htmlFor="email">{t('email')}</label>
+            <input
+              id="email"
+              type="email"
+              autoComplete="username"
+              required
+              maxLength={254}
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="password">{t('password')}</label>
+            <input
+              id="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              maxLength={1024}
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </div>
+          {wrongCredentials ? (
+            <div className="notice error" role="alert">
+              <p>{t('wrongCredentials')}</p>
+            </div>
+          ) : (
+            error != null && <ErrorNotice error={error} />
+          )}
+          <button type="submit" className="primary wide" disabled={busy}>
+            {busy ? t('signingIn') : t('signIn')}
+          </button>
+        </form>
+      </main>
+    </div>
+  );
+}

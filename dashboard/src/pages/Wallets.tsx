@@ -1,0 +1,188 @@
+import { useId, useState, type FormEvent } from 'react';
+import { NETWORKS } from '../../../contract';
+import { api, ApiFailure, ok } from '../api';
+import {
+  ConfirmButton,
+  Empty,
+  ErrorNotice,
+  Field,
+  Loading,
+  Notice,
+  PageHeader,
+  Section,
+  UserText,
+} from '../components/ui';
+import { useI18n } from '../i18n';
+import { explorerAddressUrl, useFormat } from '../lib/format';
+import { useLoad, useTitle } from '../lib/hooks';
+import { networkName } from '../lib/labels';
+
+type Network = (typeof NETWORKS)[number];
+
+export function WalletsPage() {
+  const { t } = useI18n();
+  const f = useFormat();
+  const ids = useId();
+  useTitle(t('navWallets'));
+  const [wallets, reload] = useLoad(async () => ok(await api.wallets.list(), 200).items, []);
+  const [network, setNetwork] = useState<Network>('SOLANA');
+  const [address, setAddress] = useState('');
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [addError, setAddError] = useState<unknown>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [removeError, setRemoveError] = useState<{ id: string; error: unknown } | null>(null);
+
+  const add = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setAddError(null);
+    setMessage(null);
+    try {
+      const wallet = ok(
+        await api.wallets.create({
+          body: { network, public_address: address.trim(), ...(name.trim() ? { name: name.trim() } : {}) },
+        }),
+        201,
+      );
+      setAddress('');
+      setName('');
+      setMessage(t('walletAdded', { network: networkName(wallet.network) }));
+      void reload();
+    } catch (error) {
+      setAddError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async (walletId: string) => {
+    setRemoveError(null);
+    setMessage(null);
+    try {
+      ok(await api.wallets.remove({ params: { wallet_id: walletId } }), 204);
+      setMessage(t('walletRemoved'));
+      void reload();
+    } catch (error) {
+      setRemoveError({ id: walletId, error });
+    }
+  };
+
+  return (
+    <>
+      <PageHeader title={t('navWallets')} />
+      <p className="muted page-intro">{t('walletsIntro')}</p>
+      {message && <Notice kind="ok">{message}</Notice>}
+      <Section title={t('yourWallets')}>
+        {wallets.state === 'loading' && <Loading />}
+        {wallets.state === 'error' && (
+          <ErrorNotice error={wallets.error} onRetry={() => void reload(false)} />
+        )}
+        {wallets.data && wallets.data.length === 0 && <Empty>{t('noWallets')}</Empty>}
+        {wallets.data && wallets.data.length > 0 && (
+          <ul className="wallets">
+            {wallets.data.map((w) => {
+              const url = explorerAddressUrl(w.network, w.public_address);
+              return (
+                <li key={w.wallet_id} className="wallet">
+                  <div className="wallet-main">
+                    <p className="wallet-name">
+                      <strong>
+                        <UserText text={w.name} empty={t('unnamedWallet')} />
+                      </strong>{' '}
+                      <span className="chip">{networkName(w.network)}</span>
+                    </p>
+                    <p>
+                      <code className="wrap">{w.public_address}</code>
+                    </p>
+                    <p className="muted small-text">
+                      {t('addedOn', { when: f.dateTime(w.created_at) })}
+                      {url && (
+                        <>
+                          {' · '}
+                          <a href={url} target="_blank" rel="noopener noreferrer">
+                            {t('explorer')}
+                            <span className="sr-only"> {t('opensNewTab')}</span>
+                          </a>
+                        </>
+                      )}
+                    </p>
+                  </div>
+                  <div className="row-actions">
+                    <ConfirmButton
+                      danger
+                      label={t('remove')}
+                      question={t('removeWalletQuestion')}
+                      confirmLabel={t('removeWalletYes')}
+                      onConfirm={() => remove(w.wallet_id)}
+                    />
+                  </div>
+                  {removeError?.id === w.wallet_id &&
+                    (removeError.error instanceof ApiFailure && removeError.error.status === 409 ? (
+                      <ErrorNotice error={removeError.error} title={t('walletInUse')} />
+                    ) : (
+                      <ErrorNotice error={removeError.error} />
+                    ))}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </Section>
+      <Section title={t('addWallet')}>
+        <form onSubmit={add} className="form">
+          <div className="form-grid">
+            <Field id={`${ids}-network`} label={t('network')}>
+              <select
+                id={`${ids}-network`}
+                value={network}
+                onChange={(e) => setNetwork(e.target.value as Network)}
+              >
+                {NETWORKS.map((n) => (
+                  <option key={n} value={n}>
+                    {networkName(n)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field id={`${ids}-name`} label={t('walletNameOptional')}>
+              <input
+                id={`${ids}-name`}
+                maxLength={100}
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+              />
+            </Field>
+          </div>
+          <Field
+            id={`${ids}-address`}
+            label={t('walletAddress')}
+            hint={network === 'SOLANA' ? t('solanaAddressHint') : t('evmAddressHint')}
+          >
+            <input
+              id={`${ids}-address`}
+              required
+              maxLength={100}
+              spellCheck={false}
+              autoComplete="off"
+              value={address}
+              aria-describedby={`${ids}-address-hint`}
+              onChange={(e) => setAddress(e.target.value)}
+            />
+          </Field>
+          {addError != null && (
+            <ErrorNotice
+              error={addError}
+              title={
+                addError instanceof ApiFailure && addError.status === 409 ? t('walletConflict') : undefined
+              }
+            />
+          )}
+          <button type="submit" className="primary" disabled={busy}>
+            {busy ? t('working') : t('addWallet')}
+          </button>
+        </form>
+      </Section>
+    </>
+  );
+}

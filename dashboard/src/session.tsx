@@ -1,0 +1,98 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { DashboardSession } from '../../contract';
+import { api, failureOf, ok, onUnauthenticated, setCsrfToken } from './api';
+
+/** Why the sign-in page is shown: to say so in words. */
+export type SignedOutReason = 'initial' | 'ended' | 'signed-out' | 'password-changed';
+
+type SessionState =
+  | { state: 'checking' }
+  | { state: 'signed-out'; reason: SignedOutReason }
+  | { state: 'unreachable'; error: unknown }
+  | { state: 'signed-in'; session: DashboardSession };
+
+type SessionApi = {
+  status: SessionState;
+  signIn: (email: string, password: string) => Promise<void>;
+  signOut: () => Promise<void>;
+  /** The server ended the session (a password change): show the sign-in page with why. */
+  ended: (reason: SignedOutReason) => void;
+  recheck: () => void;
+  /** The profile changed (name): what the header shows follows. */
+  updateMerchant: (merchant: Partial<DashboardSession['merchant']>) => void;
+};
+
+const SessionContext = createContext<SessionApi | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [status, setStatus] = useState<SessionState>({ state: 'checking' });
+
+  const ended = useCallback((reason: SignedOutReason) => {
+    setCsrfToken(null);
+    setStatus({ state: 'signed-out', reason });
+  }, []);
+
+  const check = useCallback(async () => {
+    setStatus({ state: 'checking' });
+    try {
+      const answer = await api.dashboard.session();
+      if (answer.status === 401 || answer.status === 403) return ended('initial');
+      const session = ok(answer, 200);
+      setCsrfToken(session.csrfToken);
+      setStatus({ state: 'signed-in', session });
+    } catch (error) {
+      setStatus({ state: 'unreachable', error });
+    }
+  }, [ended]);
+
+  useEffect(() => {
+    void check();
+    onUnauthenticated(() => ended('ended'));
+    return () => onUnauthenticated(undefined);
+  }, [check, ended]);
+
+  const signIn = useCallback(async (email: string, password: string) => {
+    const answer = await api.dashboard.signIn({ body: { email, password } });
+    if (answer.status !== 200) throw failureOf(answer);
+    setCsrfToken(answer.body.csrfToken);
+    setStatus({ state: 'signed-in', session: answer.body });
+  }, []);
+
+  // Signed out only once the service has ended the session (or it had ended already): a failed
+  // request leaves the cookie working, and the page says so rather than pretend.
+  const signOut = useCallback(async () => {
+    const answer = await api.dashboard.signOut();
+    if (answer.status !== 204 && answer.status !== 401) throw failureOf(answer);
+    ended('signed-out');
+  }, [ended]);
+
+  const updateMerchant = useCallback((merchant: Partial<DashboardSession['merchant']>) => {
+    setStatus((current) =>
+      current.state === 'signed-in'
+        ? {
+            ...current,
+            session: { ...current.session, merchant: { ...current.session.merchant, ...merchant } },
+          }
+        : current,
+    );
+  }, []);
+
+  const value = useMemo(
+    () => ({ status, signIn, signOut, ended, recheck: () => void check(), updateMerchant }),
+    [status, signIn, signOut, ended, check, updateMerchant],
+  );
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionApi {
+  const value = useContext(SessionContext);
+  if (!value) throw new Error('useSession outside SessionProvider');
+  return value;
+}
+
+/** The signed-in merchant (only inside the signed-in layout). */
+export function useMerchant(): DashboardSession['merchant'] {
+  const { status } = useSession();
+  if (status.state !== 'signed-in') throw new Error('useMerchant while signed out');
+  return status.session.merchant;
+}

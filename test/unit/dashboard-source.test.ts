@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { addDecimal, compareDecimal, subDecimal } from '../../dashboard/src/lib/decimal';
+
+/**
+ * What the dashboard's source must never do, read from the source itself: markup from strings
+ * (merchant and payer text is always React text), secrets in browser storage, requests around the
+ * contract's typed client, inline styles (the CSP allows none).
+ */
+const SRC = path.resolve(import.meta.dirname, '../../dashboard/src');
+const files = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? files(full) : [full];
+  });
+const sources = files(SRC)
+  .filter((f) => /\.(ts|tsx)$/.test(f))
+  .map((f) => ({ file: path.relative(SRC, f), text: readFileSync(f, 'utf8') }));
+
+describe('dashboard source', () => {
+  it('never turns a string into markup', () => {
+    for (const { file, text } of sources) {
+      expect(text, file).not.toMatch(
+        /dangerouslySetInnerHTML|\.innerHTML|outerHTML|insertAdjacentHTML|document\.write/,
+      );
+    }
+  });
+
+  it('keeps only the language choice in browser storage (no secret, no token)', () => {
+    const users = sources.filter(({ text }) => /localStorage|sessionStorage|document\.cookie/.test(text));
+    expect(users.map((u) => u.file)).toEqual([path.join('i18n', 'index.tsx')]);
+    expect(users[0]!.text).not.toMatch(/sessionStorage|document\.cookie/);
+  });
+
+  it('talks to the API only through the typed client in api.ts', () => {
+    for (const { file, text } of sources) {
+      if (file === 'api.ts') continue;
+      expect(text, file).not.toMatch(/\bfetch\(|XMLHttpRequest|new WebSocket|EventSource/);
+    }
+    expect(sources.find((s) => s.file === 'api.ts')!.text).toContain('initClient(contract');
+  });
+
+  it('sets no inline style (the CSP has no unsafe-inline for styles)', () => {
+    for (const { file, text } of sources) expect(text, file).not.toMatch(/\bstyle=\{/);
+  });
+
+  it('has every message in every language', async () => {
+    const { en } = await import('../../dashboard/src/i18n/en');
+    const { ptBR } = await import('../../dashboard/src/i18n/pt-BR');
+    const { es } = await import('../../dashboard/src/i18n/es');
+    for (const messages of [ptBR, es]) {
+      expect(Object.keys(messages).sort()).toEqual(Object.keys(en).sort());
+      for (const [key, text] of Object.entries(messages)) {
+        const wanted = (en[key as keyof typeof en].match(/\{\w+\}/g) ?? []).sort();
+        expect((text.match(/\{\w+\}/g) ?? []).sort(), key).toEqual(wanted);
+      }
+    }
+  });
+});
+
+describe('dashboard decimals', () => {
+  it('adds, subtracts and compares the API amounts exactly', () => {
+    expect(addDecimal('0.1', '0.2')).toBe('0.3');
+    expect(addDecimal('19.047620', '0.952380')).toBe('20');
+    expect(addDecimal('123456789012.123456', '0.000001')).toBe('123456789012.123457');
+    expect(subDecimal('20', '3.5')).toBe('16.5');
+    expect(subDecimal('3', '5')).toBe('-2');
+    expect(compareDecimal('1.10', '1.1')).toBe(0);
+    expect(compareDecimal('0.000001', '0')).toBe(1);
+  });
+});
