@@ -1,0 +1,528 @@
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { parse } from 'csv-parse/sync';
+import type { Browser, HTTPRequest } from 'puppeteer-core';
+import { getAddress, parseUnits, toHex, type Address } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeBase58 } from '../../server/lib/base58';
+import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/local-evm';
+import { startPaymentHarness, type PaidOrder, type PaymentHarness } from '../support/payment-harness';
+import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { newMerchant, TEST_PASSWORD } from '../support/test-server';
+import type { ReceivedWebhook } from '../support/webhook-receiver';
+import { expectAccessible, launchBrowser } from './support/browser';
+import { DASHBOARD_SCREENSHOTS, openDashboard, type DashboardPage } from './support/dashboard-page';
+
+/**
+ * The merchant dashboard in a real Chromium against the real service, a local Solana chain
+ * (litesvm) and a local Polygon chain (Hardhat, chain id 137), through a merchant's whole day:
+ * sign in, set up webhooks, create two payment links, see them paid live, refund, redeliver a
+ * webhook, an API key's life, both CSV exports, Portuguese, a cross-site attack, sign out.
+ * axe-core checks every page visited; screenshots go to docs/dashboard/e2e-*.png.
+ *
+ * The steps share one merchant and build on each other: they run in order, in one browser.
+ */
+
+const CONFIRMATIONS = 2;
+
+let solana: LocalSolana;
+let usdtSolana: PublicKey;
+let evm: LocalEvm;
+let usdtPolygon: Address;
+let h: PaymentHarness;
+let browser: Browser;
+let merchant: { id: string; email: string; token: string };
+let solanaWallet: Keypair;
+let polygonWallet: LocalWallet;
+let d: DashboardPage;
+/** The signing secret the Developers page showed once. */
+let webhookSecret = '';
+/** The two orders made on the New payment link page, then paid. */
+const orders: Record<'SOLANA' | 'POLYGON', { reference: string; txId: string; sender: string }> = {
+  SOLANA: { reference: '', txId: '', sender: '' },
+  POLYGON: { reference: '', txId: '', sender: '' },
+};
+/** The pages the flow visited, each checked with axe-core once. */
+const checked = new Set<string>();
+
+beforeAll(async () => {
+  const started = performance.now();
+  [solana, evm, browser] = await Promise.all([
+    startLocalSolana(),
+    startLocalEvm({ chainId: 137 }),
+    launchBrowser(),
+  ]);
+  usdtSolana = await solana.createMint();
+  usdtPolygon = getAddress(await evm.deployToken());
+  h = await startPaymentHarness({
+    SOLANA_RPC_URL: solana.url,
+    USDT_MINT_SOLANA: usdtSolana.toBase58(),
+    POLYGON_RPC_URL: evm.url,
+    USDT_CONTRACT_POLYGON: usdtPolygon,
+    POLYGON_CHAIN_ID: '137',
+    POLYGON_CONFIRMATIONS: String(CONFIRMATIONS),
+  });
+  // The merchant and its receiving wallets exist already (the Wallets page is not this test's).
+  merchant = await newMerchant(h.server, { name: 'Loja Azul' });
+  solanaWallet = Keypair.generate();
+  polygonWallet = await evm.newWallet();
+  for (const [network, address] of [
+    ['SOLANA', solanaWallet.publicKey.toBase58()],
+    ['POLYGON', polygonWallet.address],
+  ]) {
+    const added = await h.server.api('POST', '/users/me/wallets', {
+      token: merchant.token,
+      body: { network, public_address: address, name: `${network} till` },
+    });
+    expect(added.status, added.text).toBe(201);
+  }
+  d = await openDashboard(browser, h.server.url);
+  console.log(
+    `[e2e dashboard] chains, service and Chromium up in ${(performance.now() - started).toFixed(0)} ms`,
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await h?.stop();
+  await Promise.all([solana?.stop(), evm?.stop()]);
+});
+
+/** axe-core on the page as it is, once per page of the flow (no serious or critical violation). */
+async function accessible(page: DashboardPage, label: string) {
+  if (checked.has(label)) return;
+  checked.add(label);
+  await expectAccessible(page.page, label);
+}
+
+/** The API as the merchant's login token calls it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function api<T = any>(method: string, path: string, opts: { token?: string; body?: unknown } = {}) {
+  return h.server.api<T>(method, path, { token: merchant.token, ...opts });
+}
+
+const tagOf = (reference: string) => toHex(decodeBase58(reference)!);
+
+function signedBy(hook: ReceivedWebhook, secret: string) {
+  const header = String(hook.headers['x-webhook-signature']);
+  const t = /t=(\d+)/.exec(header)?.[1];
+  const expected = createHmac('sha256', secret).update(`${t}.${hook.body}`).digest('hex');
+  return header.split(',').includes(`v1=${expected}`);
+}
+
+const hooksFor = (reference: string) =>
+  h.receiver.received.filter((hook) => hook.json.data?.order?.reference === reference);
+
+describe('the merchant dashboard, end to end', () => {
+  it('signs in through the page (a wrong password first)', async () => {
+    await d.go('');
+    await d.page.waitForSelector('#email');
+    await d.waitText('Sign in to your dashboard');
+    await accessible(d, 'sign-in');
+    await d.shot('01-sign-in');
+    await d.page.type('#email', merchant.email);
+    await d.page.type('#password', 'not the password');
+    await d.click('Sign in');
+    await d.waitText('The e-mail or the password is wrong');
+    await d.shot('02-sign-in-wrong-password');
+    await d.fill('Password', TEST_PASSWORD);
+    await d.click('Sign in');
+    await d.page.waitForSelector('#main-nav');
+    await d.waitText('Orders in the last 30 days');
+    await accessible(d, 'overview (empty)');
+    await d.shot('03-overview-empty');
+
+    // The session is a cookie no script can read.
+    const cookie = (await d.page.cookies()).find((c) => c.name === 'stablepay_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    expect(await d.page.evaluate(() => document.cookie)).toBe('');
+  });
+
+  it('sets the webhook URL and creates the signing secret on the Developers page', async () => {
+    await d.go('/developers');
+    await d.waitText('No API keys.');
+    await d.waitText('No signing secret yet');
+    await accessible(d, 'developers');
+    await d.fill('Webhook URL', h.receiver.url);
+    await d.click('Save');
+    await d.waitText('Saved.');
+    await d.click('Create a signing secret');
+    await d.waitText('New signing secret');
+    await d.waitText('A signing secret is set.');
+    webhookSecret = await d.page.$eval('.secret-once input', (i) => (i as HTMLInputElement).value);
+    expect(webhookSecret.length).toBeGreaterThan(20);
+    await d.shot('04-developers-webhook-secret');
+    await d.click('I have saved it: hide it');
+    // Gone from the page once hidden: shown once only.
+    expect(await d.page.$('.secret-once')).toBeNull();
+    const profile = await api('GET', '/users/me');
+    expect(profile.body).toMatchObject({ webhook_url: h.receiver.url, webhook_secret_set: true });
+  });
+
+  it('creates a payment link on Solana and one on Polygon (New payment link page)', async () => {
+    for (const [network, amount, description] of [
+      ['SOLANA', '12.5', 'Mesa de jantar <b>carvalho</b>'],
+      ['POLYGON', '7.25', 'Cadeira "Polygon" & banco'],
+    ] as const) {
+      await d.go('/links/new');
+      await d.waitText('A payment order without code');
+      await accessible(d, 'new link');
+      await d.select('Network', network);
+      await d.page.click(`xpath/.//label[contains(., "Token units")]`);
+      await d.fill('Amount (USDT)', amount);
+      await d.fill('Description (optional)', description);
+      await d.fill('Return URL (optional)', 'https://loja.example.com/obrigado');
+      if (network === 'SOLANA') await d.shot('05-new-link-form');
+      await d.click('Create payment link');
+      await d.waitText('Payment link ready');
+      await d.waitText(
+        `The payer pays ${amount.includes('.5') ? '12.50' : '7.25'} USDT on ${network === 'SOLANA' ? 'Solana' : 'Polygon'}`,
+      );
+      // The description is text, never markup.
+      await d.waitText(description);
+      expect(await d.page.$('.user-text b')).toBeNull();
+      const href = await d.page.$eval('a[href^="/dashboard/orders/"]', (a) => a.getAttribute('href')!);
+      orders[network].reference = decodeURIComponent(href.split('/').pop()!);
+      const checkoutLink = await d.page.$$eval('.copy-field input', (inputs) =>
+        inputs.map((i) => (i as HTMLInputElement).value),
+      );
+      expect(checkoutLink[0]).toContain(`/checkout/${orders[network].reference}`);
+      expect(await d.page.$eval('img.qr', (img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(
+        0,
+      );
+      await accessible(d, 'new link created');
+      await d.shot(`06-new-link-created-${network.toLowerCase()}`);
+      const order = (await api<PaidOrder>('GET', `/orders/${orders[network].reference}`)).body;
+      expect(order).toMatchObject({ network, status: 'PENDING', description });
+    }
+  });
+
+  it('shows both orders turn PAID live, on the Orders and the Order page, without a reload', async () => {
+    // The list in this tab, the Polygon order's own page in another: neither is reloaded.
+    await d.go('/orders');
+    await d.waitText('Live: changes show up by themselves.');
+    await d.waitRowStatus(orders.SOLANA.reference, 'Waiting for payment');
+    await d.waitRowStatus(orders.POLYGON.reference, 'Waiting for payment');
+    await accessible(d, 'orders');
+    await d.shot('07-orders-waiting');
+    const orderTab = await openDashboard(browser, h.server.url);
+    await orderTab.go(`/orders/${orders.POLYGON.reference}`);
+    await orderTab.waitText('Live: changes show up by themselves.');
+    await orderTab.waitText('No payment has been received for this order.');
+    await accessible(orderTab, 'order (waiting)');
+    const navigations: string[] = [];
+    for (const tab of [d, orderTab])
+      tab.page.on('framenavigated', (frame) => {
+        if (frame === tab.page.mainFrame()) navigations.push(frame.url());
+      });
+
+    // Solana: a tagged transfer from a funded wallet, as a wallet pays a Solana Pay link.
+    const sol = (await api<PaidOrder>('GET', `/orders/${orders.SOLANA.reference}`)).body;
+    const solPayer = await solana.newPayer({ mint: usdtSolana, units: 100_000_000n });
+    orders.SOLANA.txId = await solana.transfer({
+      payer: solPayer,
+      recipientOwner: new PublicKey(sol.recipient),
+      mint: usdtSolana,
+      amountUnits: parseUnits(sol.amount, 6),
+      reference: new PublicKey(sol.reference),
+    });
+    orders.SOLANA.sender = solPayer.publicKey.toBase58();
+    // Polygon: an ERC-20 transfer tagged with the reference, then the confirmations.
+    const poly = (await api<PaidOrder>('GET', `/orders/${orders.POLYGON.reference}`)).body;
+    const polyPayer = await evm.newWallet({ token: usdtPolygon, units: 100_000_000n });
+    orders.POLYGON.txId = await evm.transfer({
+      from: polyPayer,
+      token: usdtPolygon,
+      to: poly.recipient as Address,
+      units: parseUnits(poly.amount, 6),
+      dataSuffix: tagOf(poly.reference),
+    });
+    orders.POLYGON.sender = polyPayer.address;
+    await evm.mine(CONFIRMATIONS);
+
+    // The service's jobs (run here rather than on their timers) see both payments.
+    const solShop = { token: merchant.token, network: 'SOLANA', path: '/hooks', secret: webhookSecret };
+    const polyShop = { ...solShop, network: 'POLYGON' };
+    await h.settle(solShop, orders.SOLANA.reference, 'PAID');
+    await h.settle(polyShop, orders.POLYGON.reference, 'PAID');
+
+    await d.waitRowStatus(orders.SOLANA.reference, 'Paid');
+    await d.waitRowStatus(orders.POLYGON.reference, 'Paid');
+    await d.shot('08-orders-paid-live');
+    await orderTab.page.waitForFunction(
+      () => document.querySelector('.page-header .badge')?.textContent === 'Paid',
+      { timeout: 20_000, polling: 100 },
+    );
+    await orderTab.waitText(orders.POLYGON.txId);
+    await orderTab.waitText('View on Polygonscan');
+    await accessible(orderTab, 'order (paid)');
+    await orderTab.shot('09-order-paid-live-polygon');
+    await orderTab.page.$eval('xpath/.//h2[text()="Payments"]', (h2) => h2.scrollIntoView());
+    await orderTab.shot('09-order-paid-live-polygon-payments');
+    expect(navigations, 'no page was reloaded').toEqual([]);
+    await orderTab.page.close();
+
+    // Each order.paid webhook came to the receiver signed with the secret the page showed.
+    for (const { reference } of Object.values(orders)) {
+      const paid = hooksFor(reference).filter((hook) => hook.json.type === 'order.paid');
+      expect(paid.length, `order.paid webhook of ${reference}`).toBeGreaterThan(0);
+      expect(signedBy(paid[0]!, webhookSecret)).toBe(true);
+    }
+  });
+
+  it('refunds part of the Solana order to an address, and lists the refund', async () => {
+    await d.go(`/orders/${orders.SOLANA.reference}`);
+    await d.waitText('Live: changes show up by themselves.');
+    await d.waitText('New refund');
+    await d.fill('Amount (USDT)', '5');
+    await d.fill('Reason (optional, for you)', 'Perna <i>quebrada</i>');
+    await d.page.click('xpath/.//label[contains(., "Send it to an address I know")]');
+    await d.fill('Address on Solana', orders.SOLANA.sender);
+    await d.click('Create refund');
+    await d.waitText('Refund of 5.00 USDT created.');
+    await d.page.waitForSelector('ul.refunds li.refund');
+    const listed = await d.page.$eval('ul.refunds li.refund', (li) => (li as HTMLElement).innerText);
+    expect(listed).toContain('5.00 USDT');
+    expect(listed).toContain('Waiting for transfer');
+    expect(listed).toContain(orders.SOLANA.sender);
+    expect(listed).toContain('Perna <i>quebrada</i>');
+    await d.waitText('Send the refund from your receiving wallet');
+    await accessible(d, 'order (refund created)');
+    await d.page.$eval('ul.refunds', (ul) => ul.scrollIntoView());
+    await d.shot('10-order-refund-created');
+
+    const refunds = await api<{ items: { amount: string; to: string; status: string }[] }>(
+      'GET',
+      `/orders/${orders.SOLANA.reference}/refunds`,
+    );
+    expect(refunds.body.items).toEqual([
+      expect.objectContaining({
+        to: orders.SOLANA.sender,
+        status: 'PENDING',
+        amount: expect.stringMatching(/^5(\.0+)?$/),
+      }),
+    ]);
+  });
+
+  it('redelivers a webhook from the Order page to the receiver', async () => {
+    // Still on the Solana order's page: its deliveries, newest first.
+    await d.waitText('Webhook deliveries');
+    await d.page.waitForSelector('.deliveries-table tbody tr');
+    const paidHooks = () =>
+      hooksFor(orders.SOLANA.reference).filter((hook) => hook.json.type === 'order.paid').length;
+    const before = paidHooks();
+    // The order.paid delivery's row, its Redeliver button.
+    const row = "xpath/.//table[contains(@class,'deliveries-table')]//tr[.//code[text()='order.paid']]";
+    await (await d.page.waitForSelector(`${row}//button[normalize-space(.)='Redeliver']`))!.click();
+    await d.waitText('Send this event again now?');
+    await d.click('Send again');
+    await d.waitText('Sent again: the receiver answered HTTP 200.');
+    await h.receiver.waitFor(() => paidHooks() > before);
+    const again = hooksFor(orders.SOLANA.reference)
+      .filter((hook) => hook.json.type === 'order.paid')
+      .at(-1)!;
+    expect(again.json.data.order).toMatchObject({ reference: orders.SOLANA.reference, status: 'PAID' });
+    expect(signedBy(again, webhookSecret)).toBe(true);
+    await d.waitText('attempt 2');
+    await d.page.$eval('.deliveries-table', (table) => table.scrollIntoView({ block: 'center' }));
+    await d.shot('11-order-webhook-redelivered');
+  });
+
+  it('creates an API key on the Developers page, uses it from Node, revokes it', async () => {
+    await d.go('/developers');
+    await d.waitText('No API keys.');
+    await d.fill('Name', 'shop backend');
+    await d.click('Create key');
+    await d.waitText('Key "shop backend" created.');
+    await d.waitText('Copy it now: it is shown only this once');
+    const secret = await d.page.$eval('.secret-once input', (i) => (i as HTMLInputElement).value);
+    expect(secret).toMatch(/^sk_/);
+    await accessible(d, 'developers (key created)');
+    await d.shot('12-developers-key-created');
+
+    const path = `/orders/${orders.POLYGON.reference}`;
+    const used = await h.server.api('GET', path, { token: secret });
+    expect(used.status, used.text).toBe(200);
+    expect(used.body.status).toBe('PAID');
+
+    await d.click('I have saved it: hide it');
+    await d.click('Revoke');
+    await d.waitText('Revoke this key? It stops working at once.');
+    await d.click('Yes, revoke');
+    await d.waitText('No API keys.');
+    await d.shot('13-developers-key-revoked');
+    const refused = await h.server.api('GET', path, { token: secret });
+    expect(refused.status, refused.text).toBe(401);
+  });
+
+  it('exports both CSVs from the Exports page, read back by an independent parser', async () => {
+    await d.go('/exports');
+    await d.waitText('CSV files for your accountant');
+    await accessible(d, 'exports');
+    await d.shot('14-exports');
+    // The page's own links, fetched with its cookie (what a click downloads).
+    const csv = async (label: string) => {
+      const href = await d.page.$eval(
+        `xpath/.//a[normalize-space(.)=${JSON.stringify(label)}]`,
+        (a) => (a as HTMLAnchorElement).href,
+      );
+      const answer = await d.page.evaluate(async (url: string) => {
+        const res = await fetch(url);
+        return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+      }, href);
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.type).toMatch(/^text\/csv/);
+      return parse(answer.text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
+    };
+
+    const orderRows = await csv('Download orders (CSV)');
+    expect(orderRows).toHaveLength(2);
+    for (const [network, { reference, txId, sender }] of Object.entries(orders)) {
+      const row = orderRows.find((r) => r.reference === reference);
+      expect(row, `orders.csv row of ${reference}`).toMatchObject({
+        status: 'PAID',
+        network,
+        token: 'USDT',
+        tx_ids: txId,
+        senders: network === 'POLYGON' ? expect.stringMatching(new RegExp(sender, 'i')) : sender,
+      });
+      expect(Number(row!.amount_received)).toBe(Number(row!.amount));
+      expect(row!.paid_at).not.toBe('');
+      expect(Number(row!.amount_refunded)).toBe(0); // the refund is not sent yet
+    }
+    expect(orderRows.find((r) => r.network === 'SOLANA')!.description).toBe('Mesa de jantar <b>carvalho</b>');
+    expect(orderRows.find((r) => r.network === 'POLYGON')!.description).toBe('Cadeira "Polygon" & banco');
+
+    const paymentRows = await csv('Download payments (CSV)');
+    expect(paymentRows).toHaveLength(2);
+    for (const [network, { reference, txId }] of Object.entries(orders)) {
+      const row = paymentRows.find((r) => r.order_reference === reference);
+      expect(row, `payments.csv row of ${reference}`).toMatchObject({ network, token: 'USDT', tx_id: txId });
+      expect(Number(row!.amount)).toBe(network === 'SOLANA' ? 12.5 : 7.25);
+    }
+  });
+
+  it('refuses a cross-site form post and cross-site fetches that ride the session cookie', async () => {
+    const ordersBefore = (await api<{ total: number }>('GET', '/users/me/orders?per_page=1')).body.total;
+    const profileBefore = (await api('GET', '/users/me')).body;
+    const target = h.server.url;
+    // A page of another origin that, once loaded, tries to rotate the webhook secret (a "simple"
+    // no-cors POST), to change the webhook URL (a PATCH, which needs a CORS preflight), then
+    // submits a form creating an order: each would ride the session cookie if the browser sent it.
+    const attacker = http.createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html lang="en"><title>Win a prize</title>
+        <form id="f" method="POST" action="${target}/orders">
+          <input name="network" value="SOLANA"><input name="token" value="USDT"><input name="amount" value="1">
+        </form>
+        <script>
+          const attack = () =>
+            fetch(${JSON.stringify(`${target}/users/me/webhook-secret`)}, { method: 'POST', mode: 'no-cors', credentials: 'include' })
+              .catch(() => {})
+              .finally(() => fetch(${JSON.stringify(`${target}/users/me`)}, {
+                method: 'PATCH', credentials: 'include', headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ webhook_url: 'https://evil.example/hooks' }),
+              }).catch(() => {}))
+              .finally(() => document.getElementById('f').submit());
+          addEventListener('load', () => setTimeout(attack, 0));
+        </script></html>`);
+    });
+    await new Promise<void>((resolve) => attacker.listen(0, '127.0.0.1', resolve));
+    const port = (attacker.address() as AddressInfo).port;
+    try {
+      // The same host on another port is another origin of the same site: the cookie goes along,
+      // and the service refuses it for its Origin (403). "localhost" is another site: SameSite=Strict
+      // keeps the cookie home, and the service sees no credential at all (401).
+      for (const [origin, status] of [
+        [`http://127.0.0.1:${port}`, 403],
+        [`http://localhost:${port}`, 401],
+      ] as const) {
+        const tab = await browser.newPage();
+        await tab.setViewport({ width: 1280, height: 400 });
+        try {
+          const [sent, answered] = [[] as string[], [] as string[]];
+          const what = (req: HTTPRequest) => `${req.method()} ${req.url().slice(target.length)}`;
+          tab.on('request', (req) => void (req.url().startsWith(target) && sent.push(what(req))));
+          tab.on(
+            'response',
+            (res) => void (res.url().startsWith(target) && answered.push(what(res.request()))),
+          );
+          const posted = tab.waitForResponse(
+            (res) => res.url() === `${target}/orders` && res.request().method() === 'POST',
+            { timeout: 15_000 },
+          );
+          const [answer] = await Promise.all([posted, tab.goto(`${origin}/`, { waitUntil: 'load' })]);
+          expect(answer.status(), `${origin}: ${await answer.text()}`).toBe(status);
+          expect(/stablepay_session=/.test(answer.request().headers().cookie ?? '')).toBe(status === 403);
+          // The rotation was sent (refused: nothing changed, below; its answer is hidden from the page);
+          // the PATCH was stopped at its preflight, which the service answers without CORS permission.
+          expect(sent).toContain('POST /users/me/webhook-secret');
+          expect(answered).toContain('OPTIONS /users/me');
+          expect(answered).not.toContain('PATCH /users/me');
+          if (status === 403) {
+            await tab.waitForFunction(() => document.body?.innerText.includes('Cross-site request refused'));
+            await tab.screenshot({ path: path.join(DASHBOARD_SCREENSHOTS, 'e2e-15-cross-site-refused.png') });
+          }
+        } finally {
+          await tab.close();
+        }
+      }
+    } finally {
+      attacker.closeAllConnections();
+      await new Promise<void>((resolve) => attacker.close(() => resolve()));
+    }
+    // Nothing changed: no new order, the same profile (webhook URL, updated_at) ...
+    expect((await api<{ total: number }>('GET', '/users/me/orders?per_page=1')).body.total).toBe(
+      ordersBefore,
+    );
+    expect((await api('GET', '/users/me')).body).toEqual(profileBefore);
+    // ... and the secret the page showed is still the only one signing (a rotation adds a second v1=).
+    const ping = await api('POST', '/users/me/webhook-test');
+    expect(ping.status, ping.text).toBe(200);
+    const hook = await h.receiver.waitFor((r) => r.some((x) => x.json.type === 'ping'));
+    const signature = String(hook.find((x) => x.json.type === 'ping')!.headers['x-webhook-signature']);
+    expect(signature.match(/v1=/g)).toHaveLength(1);
+    expect(
+      signedBy(
+        hook.find((x) => x.json.type === 'ping')!,
+        webhookSecret,
+      ),
+    ).toBe(true);
+  });
+
+  it('speaks Portuguese once chosen, then signs out; a protected page then asks to sign in', async () => {
+    await d.go('/orders');
+    await d.waitText('Live: changes show up by themselves.');
+    await d.page.select('.account .lang select', 'pt-BR');
+    await d.waitText('Ao vivo: as mudanças aparecem sozinhas.');
+    expect(await d.page.$eval('h1', (h1) => h1.textContent)).toBe('Pedidos');
+    expect(await d.page.$eval('html', (html) => html.lang)).toBe('pt-BR');
+    await d.waitRowStatus(orders.SOLANA.reference, 'Pago');
+    await d.waitRowStatus(orders.POLYGON.reference, 'Pago');
+    await accessible(d, 'orders (pt-BR)');
+    await d.shot('16-orders-pt-BR');
+    await d.go(`/orders/${orders.POLYGON.reference}`);
+    await d.waitText('Ao vivo: as mudanças aparecem sozinhas.');
+    await d.shot('17-order-pt-BR');
+
+    const cookie = (await d.page.cookies()).find((c) => c.name === 'stablepay_session')!;
+    await d.click('Sair');
+    await d.waitText('Você saiu.');
+    await d.page.waitForSelector('#email');
+    await d.shot('18-signed-out-pt-BR');
+    // The session is over on the service, not just forgotten by the page.
+    const old = await fetch(`${h.server.url}/dashboard/session`, {
+      headers: { cookie: `${cookie.name}=${cookie.value}` },
+    });
+    expect(old.status).toBe(401);
+    await d.go('/orders');
+    await d.page.waitForSelector('#email');
+    await d.waitText('Entre no seu painel');
+    expect(await d.page.$('#main-nav')).toBeNull();
+    await accessible(d, 'sign-in (pt-BR)');
+    await d.shot('19-protected-page-asks-sign-in-pt-BR');
+  });
+});
