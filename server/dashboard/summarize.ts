@@ -71,21 +71,21 @@ export async function summarize(
   const bind = { merchantId, from: range.from, to: range.to, timeZone: range.timeZone };
   const inRange = `merchant_id = $merchantId AND hour >= ${RANGE_START_SQL} AND hour < ${RANGE_END_SQL}`;
   const day = `to_char(hour AT TIME ZONE $timeZone, 'YYYY-MM-DD')`;
-  const [orders, payments] = await Promise.all([
-    deps.db.sequelize.query<OrderRow>(
-      `SELECT ${day} AS day, network, token, sum(created)::int AS created, sum(pending)::int AS pending,
-              sum(confirming)::int AS confirming, sum(paid)::int AS paid, sum(underpaid)::int AS underpaid,
-              sum(expired)::int AS expired
-         FROM order_stats_hourly WHERE ${inRange} GROUP BY 1, 2, 3`,
-      { bind, type: QueryTypes.SELECT },
-    ),
-    deps.db.sequelize.query<PaymentRow>(
-      `SELECT ${day} AS day, network, token, quote_currency, sum(received_units)::text AS units,
-              round(sum(received_fiat), 6)::text AS fiat
-         FROM payment_stats_hourly WHERE ${inRange} GROUP BY 1, 2, 3, 4`,
-      { bind, type: QueryTypes.SELECT },
-    ),
-  ]);
+  // One statement, one round trip: both groupings come back as JSON arrays in a single row.
+  const [row] = await deps.db.sequelize.query<{ orders: OrderRow[]; payments: PaymentRow[] }>(
+    `SELECT (SELECT coalesce(json_agg(o), '[]') FROM (
+               SELECT ${day} AS day, network, token, sum(created)::int AS created, sum(pending)::int AS pending,
+                      sum(confirming)::int AS confirming, sum(paid)::int AS paid, sum(underpaid)::int AS underpaid,
+                      sum(expired)::int AS expired
+                 FROM order_stats_hourly WHERE ${inRange} GROUP BY 1, 2, 3) o) AS orders,
+            (SELECT coalesce(json_agg(p), '[]') FROM (
+               SELECT ${day} AS day, network, token, quote_currency, sum(received_units)::text AS units,
+                      round(sum(received_fiat), 6)::text AS fiat
+                 FROM payment_stats_hourly WHERE ${inRange} GROUP BY 1, 2, 3, 4) p) AS payments`,
+    { bind, type: QueryTypes.SELECT },
+  );
+  const orders = row?.orders ?? [];
+  const payments = row?.payments ?? [];
 
   const byStatus = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as DashboardSummary['byStatus'];
   for (const r of orders) {
