@@ -28,19 +28,28 @@ export const ZCalendarDate = z
     return y >= 2000 && y <= 9999 && new Date(Date.UTC(y, m - 1, d)).getUTCDate() === d;
   }, 'must be a date of the calendar, from 2000');
 
+/**
+ * Zones found valid so far, so that a request does not build an Intl.DateTimeFormat (about 50 µs)
+ * to ask again. Only valid zones are kept (a few hundred exist), so the set stays small.
+ */
+const knownTimeZones = new Set<string>(['UTC']);
+const isTimeZone = (tz: string) => {
+  if (knownTimeZones.has(tz)) return true;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz });
+  } catch {
+    return false;
+  }
+  knownTimeZones.add(tz);
+  return true;
+};
+
 /** An IANA time zone the server knows, e.g. America/Sao_Paulo. */
 export const ZTimeZone = z
   .string()
   .max(64)
   .regex(/^[A-Za-z0-9_+\-/]+$/, 'must be an IANA time zone, e.g. America/Sao_Paulo')
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, 'must be an IANA time zone, e.g. America/Sao_Paulo');
+  .refine(isTimeZone, 'must be an IANA time zone, e.g. America/Sao_Paulo');
 
 /**
  * A CSV answer: streamed by the server (never held whole), so its body is declared by its bound
