@@ -1,13 +1,9 @@
-import { Readable } from 'node:stream';
-import { QueryTypes } from 'sequelize';
+import type { Readable } from 'node:stream';
 import type { DateRangeQuery } from '../../contract';
 import type { Deps } from '../deps';
 import { formatUnits } from '../lib/decimal';
 import { csvRecord, raw } from './csv';
-import { dateRange, RANGE_END_SQL, RANGE_START_SQL } from './date-range';
-
-/** Rows read per statement: the export holds one page in memory, whatever its length. */
-export const EXPORT_PAGE = 250;
+import { keysetCsv } from './keyset-csv';
 
 const HEADER = [
   'reference',
@@ -30,7 +26,7 @@ const HEADER = [
 type Row = {
   id: string;
   reference: string;
-  created_at: Date;
+  at: Date;
   paid_at: Date | null;
   status: string;
   network: string;
@@ -47,54 +43,31 @@ type Row = {
 };
 
 /**
- * The orders created in a range of days, oldest first, as CSV: a stream read page by page (a
- * keyset on created_at, id), so memory stays flat at any length. Payments' transaction ids and
- * senders are joined with ";".
+ * The orders created in a range of days, oldest first, as CSV (streamed, see keysetCsv). Payments'
+ * transaction ids and senders are joined with ";".
  */
 export function exportOrders(deps: Pick<Deps, 'db'>, merchantId: string, query: DateRangeQuery): Readable {
-  const range = dateRange(query);
-  async function* lines() {
-    yield csvRecord(HEADER);
-    let after: { at: Date; id: string } | null = null;
-    for (;;) {
-      const rows: Row[] = await deps.db.sequelize.query<Row>(
-        `SELECT o.id, o.reference, o.created_at, o.paid_at, o.status, o.network, o.token,
-                o.amount_units::text, o.quote_currency, o.quote_units::text, o.fx_rate,
-                o.amount_received_units::text, o.amount_refunded_units::text, o.description,
-                p.tx_ids, p.senders
-           FROM orders o
-           LEFT JOIN LATERAL (SELECT string_agg(tx_id, ';' ORDER BY id) AS tx_ids,
-                                     string_agg(sender, ';' ORDER BY id) AS senders
-                                FROM payment_claims WHERE order_id = o.id AND status = 'VERIFIED') p ON true
-          WHERE o.merchant_id = $merchantId
-            AND o.created_at >= ${RANGE_START_SQL} AND o.created_at < ${RANGE_END_SQL}
-            ${after ? 'AND (o.created_at, o.id) > ($afterAt, $afterId)' : ''}
-          ORDER BY o.created_at, o.id
-          LIMIT ${EXPORT_PAGE}`,
-        {
-          bind: {
-            merchantId,
-            from: range.from,
-            to: range.to,
-            timeZone: range.timeZone,
-            ...(after ? { afterAt: after.at, afterId: after.id } : {}),
-          },
-          type: QueryTypes.SELECT,
-        },
-      );
-      yield rows.map(orderRecord).join('');
-      const last = rows[rows.length - 1];
-      if (!last || rows.length < EXPORT_PAGE) return;
-      after = { at: last.created_at, id: last.id };
-    }
-  }
-  return Readable.from(lines());
+  return keysetCsv<Row>(deps, merchantId, query, {
+    header: HEADER,
+    select: `SELECT o.id, o.created_at AS at, o.reference, o.paid_at, o.status, o.network, o.token,
+                    o.amount_units::text, o.quote_currency, o.quote_units::text, o.fx_rate,
+                    o.amount_received_units::text, o.amount_refunded_units::text, o.description,
+                    p.tx_ids, p.senders
+               FROM orders o
+               LEFT JOIN LATERAL (SELECT string_agg(tx_id, ';' ORDER BY id) AS tx_ids,
+                                         string_agg(sender, ';' ORDER BY id) AS senders
+                                    FROM payment_claims WHERE order_id = o.id AND status = 'VERIFIED') p ON true
+              WHERE o.merchant_id = $merchantId`,
+    atColumn: 'o.created_at',
+    idColumn: 'o.id',
+    record: orderRecord,
+  });
 }
 
 function orderRecord(o: Row): string {
   return csvRecord([
     raw(o.reference),
-    raw(o.created_at.toISOString()),
+    raw(o.at.toISOString()),
     raw(o.paid_at?.toISOString()),
     raw(o.status),
     raw(o.network),

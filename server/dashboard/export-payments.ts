@@ -1,11 +1,9 @@
-import { Readable } from 'node:stream';
-import { QueryTypes } from 'sequelize';
+import type { Readable } from 'node:stream';
 import type { DateRangeQuery } from '../../contract';
 import type { Deps } from '../deps';
 import { formatUnits, parseUnits } from '../lib/decimal';
 import { csvRecord, raw } from './csv';
-import { dateRange, RANGE_END_SQL, RANGE_START_SQL } from './date-range';
-import { EXPORT_PAGE } from './export-orders';
+import { keysetCsv } from './keyset-csv';
 
 const HEADER = [
   'recorded_at',
@@ -24,7 +22,7 @@ const HEADER = [
 
 type Row = {
   id: string;
-  created_at: Date;
+  at: Date;
   reference: string;
   network: string;
   token: string;
@@ -40,45 +38,23 @@ type Row = {
 
 /** The payments ledger (verified payments) recorded in a range of days, oldest first, as a CSV stream. */
 export function exportPayments(deps: Pick<Deps, 'db'>, merchantId: string, query: DateRangeQuery): Readable {
-  const range = dateRange(query);
-  async function* lines() {
-    yield csvRecord(HEADER);
-    let after: { at: Date; id: string } | null = null;
-    for (;;) {
-      const rows: Row[] = await deps.db.sequelize.query<Row>(
-        `SELECT pc.id, pc.created_at, o.reference, o.network, o.token, pc.amount_units::text, pc.tx_id,
-                pc.sender, pc.matched_by, pc.block_time, o.quote_currency, o.fx_rate,
-                CASE WHEN o.fx_rate IS NULL THEN NULL
-                     ELSE round(pc.amount_units * CAST(o.fx_rate AS numeric) / 1000000, 6)::text END AS fiat
-           FROM payment_claims pc JOIN orders o ON o.id = pc.order_id
-          WHERE o.merchant_id = $merchantId AND pc.status = 'VERIFIED'
-            AND pc.created_at >= ${RANGE_START_SQL} AND pc.created_at < ${RANGE_END_SQL}
-            ${after ? 'AND (pc.created_at, pc.id) > ($afterAt, $afterId)' : ''}
-          ORDER BY pc.created_at, pc.id
-          LIMIT ${EXPORT_PAGE}`,
-        {
-          bind: {
-            merchantId,
-            from: range.from,
-            to: range.to,
-            timeZone: range.timeZone,
-            ...(after ? { afterAt: after.at, afterId: after.id } : {}),
-          },
-          type: QueryTypes.SELECT,
-        },
-      );
-      yield rows.map(paymentRecord).join('');
-      const last = rows[rows.length - 1];
-      if (!last || rows.length < EXPORT_PAGE) return;
-      after = { at: last.created_at, id: last.id };
-    }
-  }
-  return Readable.from(lines());
+  return keysetCsv<Row>(deps, merchantId, query, {
+    header: HEADER,
+    select: `SELECT pc.id, pc.created_at AS at, o.reference, o.network, o.token, pc.amount_units::text, pc.tx_id,
+                    pc.sender, pc.matched_by, pc.block_time, o.quote_currency, o.fx_rate,
+                    CASE WHEN o.fx_rate IS NULL THEN NULL
+                         ELSE round(pc.amount_units * CAST(o.fx_rate AS numeric) / 1000000, 6)::text END AS fiat
+               FROM payment_claims pc JOIN orders o ON o.id = pc.order_id
+              WHERE o.merchant_id = $merchantId AND pc.status = 'VERIFIED'`,
+    atColumn: 'pc.created_at',
+    idColumn: 'pc.id',
+    record: paymentRecord,
+  });
 }
 
 function paymentRecord(p: Row): string {
   return csvRecord([
-    raw(p.created_at.toISOString()),
+    raw(p.at.toISOString()),
     raw(p.reference),
     raw(p.network),
     raw(p.token),
