@@ -12,6 +12,7 @@ import {
   type TestServer,
 } from '../support/test-server';
 import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
+import { until } from '../support/until';
 
 type EventBody = { id: string; type: string; createdAt: string; data: { order: { reference: string } } };
 type EventPage = { items: EventBody[]; per_page: number; nextCursor: string | null };
@@ -39,19 +40,6 @@ afterAll(async () => {
   await server?.stop();
   await receiver?.stop();
 });
-
-async function until<T>(
-  fn: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 20_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** A merchant whose webhooks go to a path of its own on the shared receiver. */
 async function merchantWithWebhooks() {
@@ -115,7 +103,7 @@ describe('GET /events', () => {
   it('lists every event newest first, each exactly the body its webhook receiver got', async () => {
     const m = await merchantWithWebhooks();
     const orders = [await createOrder(m.token), await createOrder(m.token), await createOrder(m.token)];
-    const received = await until(() => m.received().size === 3 && m.received());
+    const received = await until('the expected state', () => m.received().size === 3 && m.received());
 
     const res = await list(m.token);
     expect(res.status, res.text).toBe(200);
@@ -134,7 +122,9 @@ describe('GET /events', () => {
     const m = await merchantWithWebhooks();
     const test = await server.api('POST', '/users/me/webhook-test', { token: m.token });
     expect(test.status, test.text).toBe(200);
-    const [hook] = (await until(() => m.received().size === 1 && m.received())).values();
+    const [hook] = (
+      await until('the expected state', () => m.received().size === 1 && m.received())
+    ).values();
     const res = await list(m.token);
     expect(ids(res)).toEqual([hook!.json.id]);
     expect(res.body.items[0]).toEqual(JSON.parse(hook!.body));
@@ -147,7 +137,7 @@ describe('GET /events', () => {
     const m = await merchantWithWebhooks();
     await createOrder(m.token);
     await createOrder(m.token);
-    const received = await until(() => m.received().size === 2 && m.received());
+    const received = await until('the expected state', () => m.received().size === 2 && m.received());
     const newestFirst = ids(await list(m.token));
     const plain = await startTestServer({ JOBS: 'none', RESPONSE_VALIDATION: 'false' });
     try {
@@ -228,13 +218,15 @@ describe('GET /events', () => {
   it('lets a receiver that was down list what came after the last event it processed', async () => {
     const m = await merchantWithWebhooks();
     await createOrder(m.token);
-    const processed = [...(await until(() => m.received().size === 1 && m.received())).keys()][0]!;
+    const processed = [
+      ...(await until('the expected state', () => m.received().size === 1 && m.received())).keys(),
+    ][0]!;
 
     down.add(m.path);
     try {
       const missed = [await createOrder(m.token), await createOrder(m.token), await createOrder(m.token)];
       // The receiver got (and refused) each of them.
-      const received = await until(() => m.received().size === 4 && m.received());
+      const received = await until('the expected state', () => m.received().size === 4 && m.received());
       const [b, c, d] = await Promise.all(missed.map(async (o) => (await eventsOf(o.reference))[0]!.id));
 
       // The two events right after the last one processed, newest first; then the newer ones.
@@ -341,9 +333,10 @@ describe('retention', () => {
       await createOrder(m.token),
       await createOrder(m.token),
     ];
-    await until(() => m.received().size === 4);
+    await until('the expected state', () => m.received().size === 4);
     // Each event's delivery recorded.
     await until(
+      'the expected state',
       async () =>
         (await count(
           `SELECT count(*) AS n FROM webhook_deliveries w JOIN orders o ON o.id = w.order_id

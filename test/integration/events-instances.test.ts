@@ -25,6 +25,7 @@ import {
 } from '../support/test-server';
 import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 import { freePort } from '../support/free-port';
+import { until } from '../support/until';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -68,21 +69,6 @@ const INSTANCE_ENV: Record<string, string> = {
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(
-  what: string,
-  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
-  timeoutMs: number,
-  everyMs = 100,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not reached in ${timeoutMs} ms`);
-    await sleep(everyMs);
-  }
-}
 
 const usedPorts = new Set<number>();
 /** A free port not handed out before in this file (children may not have bound theirs yet). */

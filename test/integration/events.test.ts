@@ -10,6 +10,7 @@ import {
   type TestServer,
 } from '../support/test-server';
 import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
+import { until } from '../support/until';
 
 const BOT_TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ';
 
@@ -70,24 +71,11 @@ function verifySignature(hook: ReceivedWebhook, secret: string) {
   return header.split(',').some((part) => part === `v1=${expected}`);
 }
 
-async function until<T>(
-  fn: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
 describe('webhooks', () => {
   it('sends order.created signed with the merchant secret, and records the attempt', async () => {
     const m = await merchantWithWebhooks();
     const order = await createOrder(m.token);
-    const [hook] = await until(() => m.mine().length > 0 && m.mine());
+    const [hook] = await until('the expected state', () => m.mine().length > 0 && m.mine());
     expect(hook!.json).toMatchObject({
       type: 'order.created',
       data: { order: { reference: order.reference, status: 'PENDING' } },
@@ -99,7 +87,7 @@ describe('webhooks', () => {
     expect(verifySignature(hook!, 'whsec_wrong')).toBe(false);
     expect(hook!.json.data.order).toEqual(order);
 
-    const history = await until(async () => {
+    const history = await until('the expected state', async () => {
       const res = await server.api('GET', `/orders/${order.reference}/webhook-deliveries`, {
         token: m.token,
       });
@@ -128,7 +116,7 @@ describe('webhooks', () => {
     const m = await merchantWithWebhooks();
     const orderUrl = receiver.url.replace('/hooks', `/order-level/${m.id}`);
     const order = await createOrder(m.token, { webhookUrl: orderUrl });
-    await until(() => receiver.received.some((r) => r.url === `/order-level/${m.id}`));
+    await until('the expected state', () => receiver.received.some((r) => r.url === `/order-level/${m.id}`));
     expect(m.mine()).toHaveLength(0);
     const history = await server.api('GET', `/orders/${order.reference}/webhook-deliveries`, {
       token: m.token,
@@ -143,7 +131,7 @@ describe('webhooks', () => {
       hook.url === m.path && ++calls <= 2 ? { status: 500, body: 'boom' } : { status: 200, body: 'ok' },
     );
     const order = await createOrder(m.token);
-    const history = await until(async () => {
+    const history = await until('the expected state', async () => {
       const res = await server.api('GET', `/orders/${order.reference}/webhook-deliveries`, {
         token: m.token,
       });
@@ -173,10 +161,14 @@ describe('webhooks', () => {
     const m = await merchantWithWebhooks();
     receiver.setResponder((hook) => (hook.url === m.path ? { status: 503 } : { status: 200 }));
     const order = await createOrder(m.token);
-    const audit = await until(async () => {
-      const res = await server.api('GET', `/orders/${order.reference}/audit`, { token: m.token });
-      return res.body.items.some((e: { type: string }) => e.type === 'webhook.gave_up') && res.body.items;
-    }, 30_000);
+    const audit = await until(
+      'the expected state',
+      async () => {
+        const res = await server.api('GET', `/orders/${order.reference}/audit`, { token: m.token });
+        return res.body.items.some((e: { type: string }) => e.type === 'webhook.gave_up') && res.body.items;
+      },
+      30_000,
+    );
     receiver.setResponder(() => ({ status: 200, body: 'ok' }));
     expect(
       audit
@@ -204,12 +196,16 @@ describe('webhooks', () => {
       return n === 1 ? { status: 302, body: '' } : n === 2 ? { status: 200, delayMs: 3000 } : { status: 204 };
     });
     const order = await createOrder(m.token);
-    const history = await until(async () => {
-      const res = await server.api('GET', `/orders/${order.reference}/webhook-deliveries`, {
-        token: m.token,
-      });
-      return res.body.items.length >= 3 && res.body.items;
-    }, 30_000);
+    const history = await until(
+      'the expected state',
+      async () => {
+        const res = await server.api('GET', `/orders/${order.reference}/webhook-deliveries`, {
+          token: m.token,
+        });
+        return res.body.items.length >= 3 && res.body.items;
+      },
+      30_000,
+    );
     receiver.setResponder(() => ({ status: 200, body: 'ok' }));
     expect(history[0]).toMatchObject({ responseStatus: 302, error: 'HTTP 302' });
     expect(history[1]).toMatchObject({ responseStatus: null, error: 'timeout after 1500 ms' });
@@ -225,9 +221,9 @@ describe('webhooks', () => {
     expect(m.mine()).toHaveLength(0);
     const secret = (await server.api('POST', '/users/me/webhook-secret', { token: m.token })).body
       .webhook_secret;
-    const [hook] = await until(() => m.mine().length > 0 && m.mine(), 45_000);
+    const [hook] = await until('the expected state', () => m.mine().length > 0 && m.mine(), 45_000);
     expect(verifySignature(hook!, secret)).toBe(true);
-    const history = await until(async () => {
+    const history = await until('the expected state', async () => {
       const res = await server.api('GET', `/orders/${order.reference}/webhook-deliveries`, {
         token: m.token,
       });
@@ -242,7 +238,7 @@ describe('webhooks', () => {
     const m = await merchantWithWebhooks();
     receiver.setResponder((hook) => (hook.url === m.path ? { status: 404 } : { status: 200, body: 'ok' }));
     const order = await createOrder(m.token);
-    const [failed] = await until(async () => {
+    const [failed] = await until('the expected state', async () => {
       const res = await server.api('GET', `/orders/${order.reference}/webhook-deliveries`, {
         token: m.token,
       });
@@ -271,7 +267,7 @@ describe('webhooks', () => {
       23.9 * 3600 * 1000,
     );
     await createOrder(m.token);
-    const [hook] = await until(() => m.mine().length > 0 && m.mine());
+    const [hook] = await until('the expected state', () => m.mine().length > 0 && m.mine());
     expect(String(hook!.headers['x-webhook-signature']).match(/v1=/g)).toHaveLength(2);
     expect(verifySignature(hook!, m.secret!)).toBe(true);
     expect(verifySignature(hook!, rotated.body.webhook_secret)).toBe(true);
@@ -280,7 +276,7 @@ describe('webhooks', () => {
   it('redelivers a recorded event on request, with the same id and body', async () => {
     const m = await merchantWithWebhooks();
     const order = await createOrder(m.token);
-    const [first] = await until(async () => {
+    const [first] = await until('the expected state', async () => {
       const res = await server.api('GET', `/orders/${order.reference}/webhook-deliveries`, {
         token: m.token,
       });
@@ -331,7 +327,10 @@ describe('order events', () => {
         })
       ).status,
     ).toBe(202);
-    const hooks = await until(() => m.mine().some((h) => h.json.type === 'order.confirming') && m.mine());
+    const hooks = await until(
+      'the expected state',
+      () => m.mine().some((h) => h.json.type === 'order.confirming') && m.mine(),
+    );
     const confirming = hooks.find((h) => h.json.type === 'order.confirming')!;
     expect(confirming.json.data.order).toMatchObject({ reference: order.reference, status: 'CONFIRMING' });
   });
@@ -345,7 +344,10 @@ describe('order events', () => {
         replacements: { ref: order.reference },
       },
     );
-    const hooks = await until(() => m.mine().some((h) => h.json.type === 'order.expired') && m.mine());
+    const hooks = await until(
+      'the expected state',
+      () => m.mine().some((h) => h.json.type === 'order.expired') && m.mine(),
+    );
     expect(hooks.find((h) => h.json.type === 'order.expired')!.json.data.order.status).toBe('EXPIRED');
     expect((await server.api('GET', `/orders/${order.reference}`, { token: m.token })).body.status).toBe(
       'EXPIRED',
@@ -371,6 +373,7 @@ describe('messenger', () => {
     });
     const order = await createOrder(m.token, { description: 'Blue mug' });
     const [message] = await until(
+      'the expected state',
       () =>
         telegram.sent.filter((s) => s.chatId === chatId).length > 0 &&
         telegram.sent.filter((s) => s.chatId === chatId),
@@ -384,7 +387,7 @@ describe('messenger', () => {
       `http://pay.example.test/checkout/${order.reference}`,
     ])
       expect(message!.text).toContain(part);
-    const history = await until(async () => {
+    const history = await until('the expected state', async () => {
       const res = await server.api('GET', `/orders/${order.reference}/messenger-deliveries`, {
         token: m.token,
       });
@@ -416,7 +419,7 @@ describe('messenger', () => {
     const chatId = String(Math.floor(Math.random() * 1e12));
     telegram.failNextWith({ status: 429, description: 'Too Many Requests: retry after 2', retryAfter: 2 });
     const order = await createOrder(m.token, { messengerChatId: chatId });
-    const history = await until(async () => {
+    const history = await until('the expected state', async () => {
       const res = await server.api('GET', `/orders/${order.reference}/messenger-deliveries`, {
         token: m.token,
       });
@@ -442,7 +445,7 @@ describe('messenger', () => {
       body: { messenger_chat_id: '222', messenger_bot_token: wrong },
     });
     const order = await createOrder(m.token);
-    const history = await until(async () => {
+    const history = await until('the expected state', async () => {
       const res = await server.api('GET', `/orders/${order.reference}/messenger-deliveries`, {
         token: m.token,
       });
@@ -502,7 +505,7 @@ describe('SSRF guard', () => {
       token: m.token,
       body: { network: 'SOLANA', token: 'USDT', amount: '1' },
     });
-    const history = await until(async () => {
+    const history = await until('the expected state', async () => {
       const h = await guarded.api('GET', `/orders/${res.body.reference}/webhook-deliveries`, {
         token: m.token,
       });

@@ -9,6 +9,7 @@ import {
   TEST_PASSWORD,
   type TestServer,
 } from '../support/test-server';
+import { until } from '../support/until';
 
 /**
  * What instances remember of merchants and wallets (server/db/caches.ts): changes reach every
@@ -95,13 +96,13 @@ describe('merchants as instances remember them', () => {
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
         WHERE query = 'LISTEN stablepay_changes' AND datname = current_database()`,
     );
-    await until(() => !a.deps.db.changes.live);
+    await until('the change feed to go down', () => !a.deps.db.changes.live, 5000, 20);
     await b.deps.db.sequelize.query('UPDATE merchants SET token_version = token_version + 1 WHERE id = :id', {
       replacements: { id: m.id },
     });
     expectErrorBody(await me(a, m.token), 401, 'UNAUTHENTICATED');
     // It reconnects by itself, and remembers again from then on.
-    await until(() => a.deps.db.changes.live, 10_000);
+    await until('the change feed to come back', () => a.deps.db.changes.live, 10_000, 20);
     const login = await a.api('POST', '/auth/login', { body: { email: m.email, password: TEST_PASSWORD } });
     expect((await me(a, login.body.token)).status).toBe(200);
     await b.deps.db.sequelize.query('UPDATE merchants SET full_name = :name WHERE id = :id', {
@@ -193,11 +194,3 @@ describe('a wallet removed while an order to it is being created', () => {
     expect(rows).toHaveLength(0);
   });
 });
-
-async function until(check: () => boolean, ms = 5000) {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

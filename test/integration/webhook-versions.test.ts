@@ -17,6 +17,7 @@ import {
   type TestServer,
 } from '../support/test-server';
 import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
+import { until } from '../support/until';
 
 const BOT_TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ';
 
@@ -71,19 +72,6 @@ async function createOrder(m: Merchant) {
   return res.body as { reference: string };
 }
 
-async function until<T>(
-  fn: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 20_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
 /** The stored events of a merchant, oldest first. */
 async function storedEvents(merchantId: string) {
   return server.deps.db.sequelize.query<{ id: string; type: string; order_id: string | null; body: string }>(
@@ -136,7 +124,7 @@ describe('API versions', () => {
   it('events carry apiVersion; PATCH moves it for later events, stored events keep their body', async () => {
     const m = await merchantWithWebhooks();
     const first = await createOrder(m);
-    const [hook] = await until(() => m.mine().length >= 1 && m.mine());
+    const [hook] = await until('the expected state', () => m.mine().length >= 1 && m.mine());
     const event = verify(hook!, m.secret!);
     expect(event).toMatchObject({ type: 'order.created', apiVersion: LATEST_API_VERSION });
     expect(Object.keys(JSON.parse(hook!.body))).toEqual(['id', 'type', 'apiVersion', 'createdAt', 'data']);
@@ -152,7 +140,7 @@ describe('API versions', () => {
       body: { txId: encodeBase58(randomBytes(64)) },
     });
     expect(claim.status, claim.text).toBe(202);
-    const later = await until(() => {
+    const later = await until('the expected state', () => {
       const bodies = m.mine().map((h) => verify(h, m.secret!));
       const created = bodies.find(
         (e) => e.type === 'order.created' && e.data.order.reference === second.reference,

@@ -87,17 +87,4 @@ export async function startScriptedProxy(
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function until<T>(
-  what: string,
-  fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
-  timeoutMs = 20_000,
-  everyMs = 100,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
+export { until } from '../support/until';
