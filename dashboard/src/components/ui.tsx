@@ -307,14 +307,16 @@ export function Field({
   hint,
   children,
   id,
+  className,
 }: {
   label: string;
   hint?: ReactNode;
   id: string;
   children: ReactNode;
+  className?: string;
 }) {
   return (
-    <div className="field">
+    <div className={className ? `field ${className}` : 'field'}>
       <label htmlFor={id}>{label}</label>
       {children}
       {hint && (

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState } from 'react';
 import {
   API_KEY_SCOPES,
   API_VERSION_CHANGES,
@@ -7,6 +7,8 @@ import {
   type CreatedApiKey,
 } from '../../../contract';
 import { api, ok } from '../api';
+import { SubmitButton, TextField, UrlField } from '../components/form';
+import { LoadedList } from '../components/LoadedList';
 import {
   ConfirmButton,
   CopyField,
@@ -21,6 +23,7 @@ import {
   UserText,
 } from '../components/ui';
 import { useI18n, type MessageKey } from '../i18n';
+import { useAction, useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
 import { useLoad, useTitle } from '../lib/hooks';
 import { WebhookDeliveries } from './Order';
@@ -75,31 +78,24 @@ function ApiKeys() {
   const [keys, reload] = useLoad(async () => ok(await api.apiKeys.list(), 200).items, []);
   const [name, setName] = useState('');
   const [scopes, setScopes] = useState<string[]>(['orders:read', 'orders:write']);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revokeError, setRevokeError] = useState<unknown>(null);
 
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const key = ok(
-        await api.apiKeys.create({
-          body: { name: name.trim(), scopes: scopes as (typeof API_KEY_SCOPES)[number][] },
-        }),
-        201,
-      );
-      setCreated(key);
-      setName('');
-      void reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const {
+    busy,
+    error,
+    submit: create,
+  } = useFormSubmit(async () => {
+    const key = ok(
+      await api.apiKeys.create({
+        body: { name: name.trim(), scopes: scopes as (typeof API_KEY_SCOPES)[number][] },
+      }),
+      201,
+    );
+    setCreated(key);
+    setName('');
+    void reload();
+  });
 
   const revoke = async (id: string) => {
     setRevokeError(null);
@@ -181,16 +177,15 @@ function ApiKeys() {
       )}
       <form className="form sub" onSubmit={create} aria-labelledby={`${ids}-title`}>
         <h3 id={`${ids}-title`}>{t('newApiKey')}</h3>
-        <Field id={`${ids}-name`} label={t('keyName')} hint={t('keyNameHint')}>
-          <input
-            id={`${ids}-name`}
-            required
-            maxLength={100}
-            value={name}
-            aria-describedby={`${ids}-name-hint`}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </Field>
+        <TextField
+          id={`${ids}-name`}
+          label={t('keyName')}
+          hint={t('keyNameHint')}
+          required
+          maxLength={100}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
         <fieldset>
           <legend>{t('scopes')}</legend>
           {API_KEY_SCOPES.map((scope) => (
@@ -211,9 +206,7 @@ function ApiKeys() {
           ))}
         </fieldset>
         {error != null && <ErrorNotice error={error} />}
-        <button type="submit" className="primary" disabled={busy || scopes.length === 0}>
-          {busy ? t('working') : t('createKey')}
-        </button>
+        <SubmitButton busy={busy} label={t('createKey')} disabled={scopes.length === 0} />
       </form>
     </Section>
   );
@@ -233,8 +226,6 @@ function Webhooks({
   const ids = useId();
   const [url, setUrl] = useState(profile.webhook_url ?? '');
   const [version, setVersion] = useState<ApiVersion | ''>(profile.webhook_api_version ?? '');
-  const [saving, setSaving] = useState(false);
-  const [saveError, setSaveError] = useState<unknown>(null);
   const [saved, setSaved] = useState<string | null>(null);
   const [secret, setSecret] = useState<{
     webhook_secret: string;
@@ -247,27 +238,20 @@ function Webhooks({
     body: string | null;
     ms: number | null;
   } | null>(null);
-  const [testError, setTestError] = useState<unknown>(null);
-  const [testing, setTesting] = useState(false);
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    setSaveError(null);
+  const {
+    busy: saving,
+    error: saveError,
+    submit: save,
+  } = useFormSubmit(async () => {
     setSaved(null);
-    try {
-      const body = {
-        webhook_url: url.trim() ? url.trim() : null,
-        ...(version ? { webhook_api_version: version } : {}),
-      };
-      onProfile(ok(await api.profile.update({ body }), 200));
-      setSaved(t('saved'));
-    } catch (failure) {
-      setSaveError(failure);
-    } finally {
-      setSaving(false);
-    }
-  };
+    const body = {
+      webhook_url: url.trim() ? url.trim() : null,
+      ...(version ? { webhook_api_version: version } : {}),
+    };
+    onProfile(ok(await api.profile.update({ body }), 200));
+    setSaved(t('saved'));
+  });
 
   const rotate = async () => {
     setSecretError(null);
@@ -279,42 +263,30 @@ function Webhooks({
     }
   };
 
-  const sendTest = async () => {
-    setTesting(true);
+  const testSend = useAction(async () => {
     setTest(null);
-    setTestError(null);
-    try {
-      const attempt = ok(await api.profile.sendTestWebhook(), 200);
-      setTest({
-        status: attempt.responseStatus,
-        error: attempt.error,
-        body: attempt.responseBody,
-        ms: attempt.durationMs,
-      });
-      onTestSent();
-    } catch (failure) {
-      setTestError(failure);
-    } finally {
-      setTesting(false);
-    }
-  };
+    const attempt = ok(await api.profile.sendTestWebhook(), 200);
+    setTest({
+      status: attempt.responseStatus,
+      error: attempt.error,
+      body: attempt.responseBody,
+      ms: attempt.durationMs,
+    });
+    onTestSent();
+  });
 
   const testOk = test && test.status !== null && test.status >= 200 && test.status < 300;
   return (
     <Section title={t('webhooks')}>
       <p className="muted">{t('webhooksIntro')}</p>
       <form className="form" onSubmit={save}>
-        <Field id={`${ids}-url`} label={t('webhookUrl')} hint={t('webhookUrlHint')}>
-          <input
-            id={`${ids}-url`}
-            type="url"
-            maxLength={2048}
-            placeholder="https://"
-            value={url}
-            aria-describedby={`${ids}-url-hint`}
-            onChange={(e) => setUrl(e.target.value)}
-          />
-        </Field>
+        <UrlField
+          id={`${ids}-url`}
+          label={t('webhookUrl')}
+          hint={t('webhookUrlHint')}
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+        />
         <Field
           id={`${ids}-version`}
           label={t('apiVersion')}
@@ -336,9 +308,7 @@ function Webhooks({
         </Field>
         {saveError != null && <ErrorNotice error={saveError} />}
         {saved && <Notice kind="ok">{saved}</Notice>}
-        <button type="submit" className="primary" disabled={saving}>
-          {saving ? t('working') : t('save')}
-        </button>
+        <SubmitButton busy={saving} label={t('save')} />
       </form>
 
       <div className="sub">
@@ -378,8 +348,8 @@ function Webhooks({
       <div className="sub">
         <h3>{t('testEvent')}</h3>
         <p className="muted">{t('testEventHint')}</p>
-        <button type="button" onClick={() => void sendTest()} disabled={testing}>
-          {testing ? t('sending') : t('sendTestEvent')}
+        <button type="button" onClick={() => void testSend.run()} disabled={testSend.busy}>
+          {testSend.busy ? t('sending') : t('sendTestEvent')}
         </button>
         <div aria-live="polite">
           {test && (
@@ -406,7 +376,7 @@ function Webhooks({
             </div>
           )}
         </div>
-        {testError != null && <ErrorNotice error={testError} />}
+        {testSend.error != null && <ErrorNotice error={testSend.error} />}
       </div>
     </Section>
   );
@@ -418,82 +388,59 @@ function Messenger({ profile, onProfile }: { profile: Profile; onProfile: (p: Pr
   const [chatId, setChatId] = useState(profile.messenger_chat_id ?? '');
   const [botToken, setBotToken] = useState('');
   const [clearToken, setClearToken] = useState(false);
-  const [saving, setSaving] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
   const [test, setTest] = useState<{ status: string; error: string | null } | null>(null);
-  const [testError, setTestError] = useState<unknown>(null);
-  const [testing, setTesting] = useState(false);
 
-  const save = async (event: FormEvent) => {
-    event.preventDefault();
-    setSaving(true);
-    setError(null);
+  const {
+    busy: saving,
+    error,
+    submit: save,
+  } = useFormSubmit(async () => {
     setSaved(false);
-    try {
-      const body = {
-        messenger_chat_id: chatId.trim() ? chatId.trim() : null,
-        ...(clearToken
-          ? { messenger_bot_token: null }
-          : botToken.trim()
-            ? { messenger_bot_token: botToken.trim() }
-            : {}),
-      };
-      onProfile(ok(await api.profile.update({ body }), 200));
-      setBotToken('');
-      setClearToken(false);
-      setSaved(true);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setSaving(false);
-    }
-  };
+    const body = {
+      messenger_chat_id: chatId.trim() ? chatId.trim() : null,
+      ...(clearToken
+        ? { messenger_bot_token: null }
+        : botToken.trim()
+          ? { messenger_bot_token: botToken.trim() }
+          : {}),
+    };
+    onProfile(ok(await api.profile.update({ body }), 200));
+    setBotToken('');
+    setClearToken(false);
+    setSaved(true);
+  });
 
-  const sendTest = async () => {
-    setTesting(true);
+  const testSend = useAction(async () => {
     setTest(null);
-    setTestError(null);
-    try {
-      const attempt = ok(await api.profile.sendTestMessage(), 200);
-      setTest({ status: attempt.status, error: attempt.error });
-    } catch (failure) {
-      setTestError(failure);
-    } finally {
-      setTesting(false);
-    }
-  };
+    const attempt = ok(await api.profile.sendTestMessage(), 200);
+    setTest({ status: attempt.status, error: attempt.error });
+  });
 
   return (
     <Section title={t('messenger')}>
       <p className="muted">{t('messengerIntro')}</p>
       <form className="form" onSubmit={save}>
         <div className="form-grid">
-          <Field id={`${ids}-chat`} label={t('chatId')} hint={t('chatIdHint')}>
-            <input
-              id={`${ids}-chat`}
-              maxLength={33}
-              value={chatId}
-              aria-describedby={`${ids}-chat-hint`}
-              onChange={(e) => setChatId(e.target.value)}
-            />
-          </Field>
-          <Field
+          <TextField
+            id={`${ids}-chat`}
+            label={t('chatId')}
+            hint={t('chatIdHint')}
+            maxLength={33}
+            value={chatId}
+            onChange={(e) => setChatId(e.target.value)}
+          />
+          <TextField
             id={`${ids}-token`}
             label={t('botToken')}
             hint={profile.messenger_bot_token_set ? t('botTokenSet') : t('botTokenNotSet')}
-          >
-            <input
-              id={`${ids}-token`}
-              type="password"
-              autoComplete="off"
-              maxLength={121}
-              value={botToken}
-              disabled={clearToken}
-              aria-describedby={`${ids}-token-hint`}
-              onChange={(e) => setBotToken(e.target.value)}
-            />
-          </Field>
+            type="password"
+            autoComplete="off"
+            maxLength={121}
+            value={botToken}
+            disabled={clearToken}
+            onChange={(e) => setBotToken(e.target.value)}
+          />
         </div>
         {profile.messenger_bot_token_set && (
           <label className="choice">
@@ -504,11 +451,9 @@ function Messenger({ profile, onProfile }: { profile: Profile; onProfile: (p: Pr
         {error != null && <ErrorNotice error={error} />}
         {saved && <Notice kind="ok">{t('saved')}</Notice>}
         <div className="actions">
-          <button type="submit" className="primary" disabled={saving}>
-            {saving ? t('working') : t('save')}
-          </button>
-          <button type="button" onClick={() => void sendTest()} disabled={testing}>
-            {testing ? t('sending') : t('sendTestMessage')}
+          <SubmitButton busy={saving} label={t('save')} />
+          <button type="button" onClick={() => void testSend.run()} disabled={testSend.busy}>
+            {testSend.busy ? t('sending') : t('sendTestMessage')}
           </button>
         </div>
       </form>
@@ -525,7 +470,7 @@ function Messenger({ profile, onProfile }: { profile: Profile; onProfile: (p: Pr
           </Notice>
         )}
       </div>
-      {testError != null && <ErrorNotice error={testError} />}
+      {testSend.error != null && <ErrorNotice error={testSend.error} />}
     </Section>
   );
 }
@@ -551,25 +496,22 @@ function RecentDeliveries({ refreshKey }: { refreshKey: number }) {
         </button>
       }
     >
-      {deliveries.state === 'loading' && <Loading />}
-      {deliveries.state === 'error' && (
-        <ErrorNotice error={deliveries.error} onRetry={() => void reload(false)} />
-      )}
-      {deliveries.data && deliveries.data.length === 0 && <Empty>{t('noRecentDeliveries')}</Empty>}
-      {deliveries.data && deliveries.data.length > 0 && (
-        <>
-          <WebhookDeliveries
-            deliveries={all ? deliveries.data : deliveries.data.slice(0, FIRST_SHOWN)}
-            onRedelivered={() => void reload()}
-            showOrder
-          />
-          {!all && deliveries.data.length > FIRST_SHOWN && (
-            <button type="button" onClick={() => setAll(true)}>
-              {t('showAllN', { n: deliveries.data.length })}
-            </button>
-          )}
-        </>
-      )}
+      <LoadedList list={deliveries} reload={reload} empty={t('noRecentDeliveries')}>
+        {(items) => (
+          <>
+            <WebhookDeliveries
+              deliveries={all ? items : items.slice(0, FIRST_SHOWN)}
+              onRedelivered={() => void reload()}
+              showOrder
+            />
+            {!all && items.length > FIRST_SHOWN && (
+              <button type="button" onClick={() => setAll(true)}>
+                {t('showAllN', { n: items.length })}
+              </button>
+            )}
+          </>
+        )}
+      </LoadedList>
     </Section>
   );
 }

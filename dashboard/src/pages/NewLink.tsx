@@ -1,9 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { NETWORKS, type Order } from '../../../contract';
+import type { Order } from '../../../contract';
 import { api, newIdempotencyKey, ok } from '../api';
+import { NetworkOptions, SubmitButton, TextField, UrlField } from '../components/form';
 import { CopyField, ErrorNotice, Field, Notice, PageHeader, Section, UserText } from '../components/ui';
 import { useI18n, type MessageKey } from '../i18n';
+import { useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
 import { useLoad, useTitle } from '../lib/hooks';
 import { networkName } from '../lib/labels';
@@ -32,14 +34,11 @@ export function NewLinkPage() {
   const [description, setDescription] = useState('');
   const [lifetime, setLifetime] = useState(900);
   const [returnUrl, setReturnUrl] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [created, setCreated] = useState<Order | null>(null);
   const [attempt, setAttempt] = useState<{ body: string; key: string } | null>(null);
 
   const hasWallet = wallets.data?.some((w) => w.network === network);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const { busy, error, submit } = useFormSubmit(async () => {
     const value = amount.trim().replace(',', '.');
     const body = {
       network,
@@ -52,16 +51,8 @@ export function NewLinkPage() {
     const json = JSON.stringify(body);
     const key = attempt?.body === json ? attempt.key : newIdempotencyKey();
     setAttempt({ body: json, key });
-    setBusy(true);
-    setError(null);
-    try {
-      setCreated(ok(await api.orders.create({ body, headers: { 'idempotency-key': key } }), 201));
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+    setCreated(ok(await api.orders.create({ body, headers: { 'idempotency-key': key } }), 201));
+  });
 
   if (created)
     return (
@@ -134,11 +125,7 @@ export function NewLinkPage() {
                 if (e.target.value !== 'SOLANA') setToken('USDT');
               }}
             >
-              {NETWORKS.map((n) => (
-                <option key={n} value={n}>
-                  {networkName(n)}
-                </option>
-              ))}
+              <NetworkOptions />
             </select>
           </Field>
           <Field
@@ -199,33 +186,27 @@ export function NewLinkPage() {
               </select>
             </Field>
           )}
-          <Field
+          <TextField
             id={`${ids}-amount`}
             label={priceIn === 'fiat' ? t('priceAmount', { currency }) : t('tokenAmount', { token })}
             hint={priceIn === 'fiat' ? t('quoteHint', { token }) : t('tokenAmountHint')}
-          >
-            <input
-              id={`${ids}-amount`}
-              required
-              inputMode="decimal"
-              autoComplete="off"
-              maxLength={20}
-              pattern="[0-9]+([.,][0-9]{1,6})?"
-              value={amount}
-              aria-describedby={`${ids}-amount-hint`}
-              onChange={(e) => setAmount(e.target.value)}
-            />
-          </Field>
-        </div>
-        <Field id={`${ids}-desc`} label={t('descriptionOptional')} hint={t('descriptionHint')}>
-          <input
-            id={`${ids}-desc`}
-            maxLength={200}
-            value={description}
-            aria-describedby={`${ids}-desc-hint`}
-            onChange={(e) => setDescription(e.target.value)}
+            required
+            inputMode="decimal"
+            autoComplete="off"
+            maxLength={20}
+            pattern="[0-9]+([.,][0-9]{1,6})?"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
           />
-        </Field>
+        </div>
+        <TextField
+          id={`${ids}-desc`}
+          label={t('descriptionOptional')}
+          hint={t('descriptionHint')}
+          maxLength={200}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+        />
         <div className="form-grid">
           <Field id={`${ids}-life`} label={t('lifetime')}>
             <select id={`${ids}-life`} value={lifetime} onChange={(e) => setLifetime(Number(e.target.value))}>
@@ -236,22 +217,16 @@ export function NewLinkPage() {
               ))}
             </select>
           </Field>
-          <Field id={`${ids}-return`} label={t('returnUrlOptional')} hint={t('returnUrlHint')}>
-            <input
-              id={`${ids}-return`}
-              type="url"
-              maxLength={2048}
-              placeholder="https://"
-              value={returnUrl}
-              aria-describedby={`${ids}-return-hint`}
-              onChange={(e) => setReturnUrl(e.target.value)}
-            />
-          </Field>
+          <UrlField
+            id={`${ids}-return`}
+            label={t('returnUrlOptional')}
+            hint={t('returnUrlHint')}
+            value={returnUrl}
+            onChange={(e) => setReturnUrl(e.target.value)}
+          />
         </div>
         {error != null && <ErrorNotice error={error} />}
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? t('working') : t('createLink')}
-        </button>
+        <SubmitButton busy={busy} label={t('createLink')} />
       </form>
     </>
   );

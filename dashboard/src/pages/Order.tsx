@@ -1,13 +1,13 @@
-import { useCallback, useId, useState, type FormEvent } from 'react';
+import { useCallback, useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { Order, Refund } from '../../../contract';
 import { api, newIdempotencyKey, ok } from '../api';
+import { AddressField, SubmitButton, TextField } from '../components/form';
+import { LoadedList } from '../components/LoadedList';
 import {
   ConfirmButton,
   CopyField,
-  Empty,
   ErrorNotice,
-  Field,
   Loading,
   Notice,
   PageHeader,
@@ -18,6 +18,7 @@ import {
   UserText,
 } from '../components/ui';
 import { useI18n, type MessageKey } from '../i18n';
+import { useFormSubmit } from '../lib/actions';
 import { addDecimal, compareDecimal, isPositive, subDecimal } from '../lib/decimal';
 import { explorerAddressUrl, useFormat } from '../lib/format';
 import { useEvents, useLoad, useTitle } from '../lib/hooks';
@@ -124,75 +125,60 @@ export function OrderPage() {
         <ShareOrder order={o} />
       </div>
       <Section title={t('payments')}>
-        {payments.state === 'loading' && <Loading />}
-        {payments.state === 'error' && (
-          <ErrorNotice error={payments.error} onRetry={() => void reloadPayments(false)} />
-        )}
-        {payments.data && payments.data.length === 0 && <Empty>{t('noPayments')}</Empty>}
-        {payments.data && payments.data.length > 0 && <PaymentsTable order={o} payments={payments.data} />}
+        <LoadedList list={payments} reload={reloadPayments} empty={t('noPayments')}>
+          {(items) => <PaymentsTable order={o} payments={items} />}
+        </LoadedList>
       </Section>
       <Section title={t('refunds')}>
-        {refunds.state === 'loading' && <Loading />}
-        {refunds.state === 'error' && (
-          <ErrorNotice error={refunds.error} onRetry={() => void reloadRefunds(false)} />
-        )}
-        {refunds.data && refunds.data.length === 0 && <Empty>{t('noRefunds')}</Empty>}
-        {refunds.data && refunds.data.length > 0 && (
-          <ul className="refunds">
-            {[...refunds.data].reverse().map((refund) => (
-              <RefundItem key={refund.id} refund={refund} />
-            ))}
-          </ul>
-        )}
+        <LoadedList list={refunds} reload={reloadRefunds} empty={t('noRefunds')}>
+          {(items) => (
+            <ul className="refunds">
+              {[...items].reverse().map((refund) => (
+                <RefundItem key={refund.id} refund={refund} />
+              ))}
+            </ul>
+          )}
+        </LoadedList>
         <RefundForm order={o} refunds={refunds.data ?? []} onCreated={reloadAll} />
       </Section>
       <Section title={t('timeline')}>
-        {audit.state === 'loading' && <Loading />}
-        {audit.state === 'error' && (
-          <ErrorNotice error={audit.error} onRetry={() => void reloadAudit(false)} />
-        )}
-        {audit.data && audit.data.length === 0 && <Empty>{t('noTimeline')}</Empty>}
-        {audit.data && audit.data.length > 0 && <Timeline entries={audit.data} />}
+        <LoadedList list={audit} reload={reloadAudit} empty={t('noTimeline')}>
+          {(items) => <Timeline entries={items} />}
+        </LoadedList>
       </Section>
       <Section title={t('webhookDeliveries')}>
-        {webhooks.state === 'loading' && <Loading />}
-        {webhooks.state === 'error' && (
-          <ErrorNotice error={webhooks.error} onRetry={() => void reloadWebhooks(false)} />
-        )}
-        {webhooks.data && webhooks.data.length === 0 && <Empty>{t('noWebhookDeliveries')}</Empty>}
-        {webhooks.data && webhooks.data.length > 0 && (
-          <WebhookDeliveries
-            deliveries={[...webhooks.data].reverse().map((d) => ({ ...d, orderReference: o.reference }))}
-            onRedelivered={() => void reloadWebhooks()}
-          />
-        )}
+        <LoadedList list={webhooks} reload={reloadWebhooks} empty={t('noWebhookDeliveries')}>
+          {(items) => (
+            <WebhookDeliveries
+              deliveries={[...items].reverse().map((d) => ({ ...d, orderReference: o.reference }))}
+              onRedelivered={() => void reloadWebhooks()}
+            />
+          )}
+        </LoadedList>
       </Section>
       <Section title={t('messengerDeliveries')}>
-        {messages.state === 'loading' && <Loading />}
-        {messages.state === 'error' && (
-          <ErrorNotice error={messages.error} onRetry={() => void reloadMessages(false)} />
-        )}
-        {messages.data && messages.data.length === 0 && <Empty>{t('noMessengerDeliveries')}</Empty>}
-        {messages.data && messages.data.length > 0 && (
-          <div className="table-wrap">
-            <table className="responsive">
-              <thead>
-                <tr>
-                  <th scope="col">{t('when')}</th>
-                  <th scope="col">{t('event')}</th>
-                  <th scope="col">{t('chat')}</th>
-                  <th scope="col">{t('result')}</th>
-                  <th scope="col">{t('message')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {[...messages.data].reverse().map((m) => (
-                  <MessengerRow key={m.id} delivery={m} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <LoadedList list={messages} reload={reloadMessages} empty={t('noMessengerDeliveries')}>
+          {(items) => (
+            <div className="table-wrap">
+              <table className="responsive">
+                <thead>
+                  <tr>
+                    <th scope="col">{t('when')}</th>
+                    <th scope="col">{t('event')}</th>
+                    <th scope="col">{t('chat')}</th>
+                    <th scope="col">{t('result')}</th>
+                    <th scope="col">{t('message')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {[...items].reverse().map((m) => (
+                    <MessengerRow key={m.id} delivery={m} />
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </LoadedList>
       </Section>
     </>
   );
@@ -483,8 +469,6 @@ function RefundForm({
   const [reason, setReason] = useState('');
   const [mode, setMode] = useState<'ask' | 'address'>('ask');
   const [to, setTo] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [created, setCreated] = useState<Refund | null>(null);
   // One Idempotency-Key per body: a retried submit of the same refund cannot create a second one.
   const [attempt, setAttempt] = useState<{ body: string; key: string } | null>(null);
@@ -493,11 +477,7 @@ function RefundForm({
     .filter((r) => r.status === 'AWAITING_ADDRESS' || r.status === 'PENDING')
     .reduce((sum, r) => addDecimal(sum, r.amount), '0');
   const left = subDecimal(subDecimal(order.amountReceived, order.amountRefunded), pending);
-  if (!isPositive(order.amountReceived)) return <p className="hint">{t('refundNothingReceived')}</p>;
-  if (!isPositive(left)) return <p className="hint">{t('refundNothingLeft')}</p>;
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const { busy, error, submit } = useFormSubmit(async () => {
     const body = {
       ...(amount.trim() ? { amount: amount.trim() } : {}),
       ...(reason.trim() ? { reason: reason.trim() } : {}),
@@ -506,29 +486,23 @@ function RefundForm({
     const json = JSON.stringify(body);
     const key = attempt?.body === json ? attempt.key : newIdempotencyKey();
     setAttempt({ body: json, key });
-    setBusy(true);
-    setError(null);
-    try {
-      const refund = ok(
-        await api.refunds.create({
-          params: { reference: order.reference },
-          body,
-          headers: { 'idempotency-key': key },
-        }),
-        201,
-      );
-      setCreated(refund);
-      setAmount('');
-      setReason('');
-      setTo('');
-      setAttempt(null);
-      onCreated();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+    const refund = ok(
+      await api.refunds.create({
+        params: { reference: order.reference },
+        body,
+        headers: { 'idempotency-key': key },
+      }),
+      201,
+    );
+    setCreated(refund);
+    setAmount('');
+    setReason('');
+    setTo('');
+    setAttempt(null);
+    onCreated();
+  });
+  if (!isPositive(order.amountReceived)) return <p className="hint">{t('refundNothingReceived')}</p>;
+  if (!isPositive(left)) return <p className="hint">{t('refundNothingLeft')}</p>;
 
   return (
     <form className="refund-form" onSubmit={submit} aria-labelledby={`${ids}-title`}>
@@ -540,29 +514,23 @@ function RefundForm({
         </Notice>
       )}
       <div className="form-grid">
-        <Field
+        <TextField
           id={`${ids}-amount`}
           label={t('refundAmount', { token: order.token })}
           hint={t('refundAmountHint', { left: f.token(left, order.token) })}
-        >
-          <input
-            id={`${ids}-amount`}
-            inputMode="decimal"
-            value={amount}
-            placeholder={left}
-            maxLength={40}
-            aria-describedby={`${ids}-amount-hint`}
-            onChange={(e) => setAmount(e.target.value)}
-          />
-        </Field>
-        <Field id={`${ids}-reason`} label={t('reasonOptional')}>
-          <input
-            id={`${ids}-reason`}
-            value={reason}
-            maxLength={500}
-            onChange={(e) => setReason(e.target.value)}
-          />
-        </Field>
+          inputMode="decimal"
+          value={amount}
+          placeholder={left}
+          maxLength={40}
+          onChange={(e) => setAmount(e.target.value)}
+        />
+        <TextField
+          id={`${ids}-reason`}
+          label={t('reasonOptional')}
+          value={reason}
+          maxLength={500}
+          onChange={(e) => setReason(e.target.value)}
+        />
       </div>
       <fieldset>
         <legend>{t('refundDestination')}</legend>
@@ -580,23 +548,16 @@ function RefundForm({
           {t('sendToAddress')}
         </label>
         {mode === 'address' && (
-          <Field id={`${ids}-to`} label={t('refundAddress', { network: networkName(order.network) })}>
-            <input
-              id={`${ids}-to`}
-              value={to}
-              required
-              maxLength={100}
-              spellCheck={false}
-              autoComplete="off"
-              onChange={(e) => setTo(e.target.value)}
-            />
-          </Field>
+          <AddressField
+            id={`${ids}-to`}
+            label={t('refundAddress', { network: networkName(order.network) })}
+            value={to}
+            onChange={(e) => setTo(e.target.value)}
+          />
         )}
       </fieldset>
       {error != null && <ErrorNotice error={error} />}
-      <button type="submit" className="primary" disabled={busy}>
-        {busy ? t('working') : t('createRefund')}
-      </button>
+      <SubmitButton busy={busy} label={t('createRefund')} />
     </form>
   );
 }

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { NETWORKS, ORDER_STATUSES, TOKENS, type Order, type WebhookEventBody } from '../../../contract';
+import { ORDER_STATUSES, TOKENS, type Order, type WebhookEventBody } from '../../../contract';
 import { api, ok } from '../api';
-import { Empty, ErrorNotice, Loading, PageHeader, StatusBadge, UserText } from '../components/ui';
+import { NetworkOptions, TextField } from '../components/form';
+import { Empty, ErrorNotice, Field, Loading, PageHeader, StatusBadge, UserText } from '../components/ui';
 import { useI18n } from '../i18n';
 import { isPositive } from '../lib/decimal';
 import { addDays, daysBetween, localDayStart, useFormat } from '../lib/format';
@@ -153,8 +154,7 @@ export function OrdersPage() {
         onSubmit={apply}
         key={filterKey}
       >
-        <div className="field search">
-          <label htmlFor="f-q">{t('search')}</label>
+        <Field id="f-q" label={t('search')} hint={t('searchHint')} className="search">
           <input
             id="f-q"
             name="q"
@@ -163,12 +163,8 @@ export function OrdersPage() {
             defaultValue={filters.q ?? ''}
             aria-describedby="f-q-hint"
           />
-          <p className="hint" id="f-q-hint">
-            {t('searchHint')}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor="f-status">{t('status')}</label>
+        </Field>
+        <Field id="f-status" label={t('status')}>
           <select id="f-status" name="status" defaultValue={filters.status ?? ''}>
             <option value="">{t('any')}</option>
             {ORDER_STATUSES.map((s) => (
@@ -177,20 +173,14 @@ export function OrdersPage() {
               </option>
             ))}
           </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-network">{t('network')}</label>
+        </Field>
+        <Field id="f-network" label={t('network')}>
           <select id="f-network" name="network" defaultValue={filters.network ?? ''}>
             <option value="">{t('any')}</option>
-            {NETWORKS.map((n) => (
-              <option key={n} value={n}>
-                {networkName(n)}
-              </option>
-            ))}
+            <NetworkOptions />
           </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-token">{t('token')}</label>
+        </Field>
+        <Field id="f-token" label={t('token')}>
           <select id="f-token" name="token" defaultValue={filters.token ?? ''}>
             <option value="">{t('any')}</option>
             {TOKENS.map((tk) => (
@@ -199,15 +189,15 @@ export function OrdersPage() {
               </option>
             ))}
           </select>
-        </div>
-        <div className="field">
-          <label htmlFor="f-from">{t('createdFrom')}</label>
-          <input id="f-from" name="from" type="date" defaultValue={filters.from ?? ''} />
-        </div>
-        <div className="field">
-          <label htmlFor="f-to">{t('createdTo')}</label>
-          <input id="f-to" name="to" type="date" defaultValue={filters.to ?? ''} />
-        </div>
+        </Field>
+        <TextField
+          id="f-from"
+          label={t('createdFrom')}
+          name="from"
+          type="date"
+          defaultValue={filters.from ?? ''}
+        />
+        <TextField id="f-to" label={t('createdTo')} name="to" type="date" defaultValue={filters.to ?? ''} />
         <div className="filter-actions">
           <button type="submit" className="primary">
             {t('applyFilters')}

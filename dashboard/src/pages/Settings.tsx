@@ -1,8 +1,10 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { MAX_UNDERPAYMENT_TOLERANCE_BPS, MIN_PASSWORD_LENGTH } from '../../../contract';
 import { api, ok } from '../api';
-import { ErrorNotice, Field, Loading, Notice, PageHeader, Section } from '../components/ui';
+import { PasswordField, SubmitButton, TextField } from '../components/form';
+import { ErrorNotice, Loading, Notice, PageHeader, Section } from '../components/ui';
 import { useI18n } from '../i18n';
+import { useAction, useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
 import { useLoad, useTitle } from '../lib/hooks';
 import { useSession } from '../session';
@@ -38,62 +40,50 @@ function ProfileForm({ profile, onProfile }: { profile: Profile; onProfile: (p: 
   const ids = useId();
   const [name, setName] = useState(profile.full_name ?? '');
   const [phone, setPhone] = useState(profile.phone ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
+  const { busy, error, submit } = useFormSubmit(async () => {
     setSaved(false);
-    try {
-      const updated = ok(
-        await api.profile.update({
-          body: { full_name: name.trim() ? name.trim() : null, phone: phone.trim() ? phone.trim() : null },
-        }),
-        200,
-      );
-      onProfile(updated);
-      updateMerchant({ full_name: updated.full_name });
-      setSaved(true);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+    const updated = ok(
+      await api.profile.update({
+        body: { full_name: name.trim() ? name.trim() : null, phone: phone.trim() ? phone.trim() : null },
+      }),
+      200,
+    );
+    onProfile(updated);
+    updateMerchant({ full_name: updated.full_name });
+    setSaved(true);
+  });
   return (
     <Section title={t('profile')}>
       <form className="form" onSubmit={submit}>
-        <Field id={`${ids}-email`} label={t('email')} hint={t('emailHint')}>
-          <input id={`${ids}-email`} value={profile.email} readOnly aria-describedby={`${ids}-email-hint`} />
-        </Field>
+        <TextField
+          id={`${ids}-email`}
+          label={t('email')}
+          hint={t('emailHint')}
+          value={profile.email}
+          readOnly
+        />
         <div className="form-grid">
-          <Field id={`${ids}-name`} label={t('shopName')} hint={t('shopNameHint')}>
-            <input
-              id={`${ids}-name`}
-              maxLength={200}
-              value={name}
-              aria-describedby={`${ids}-name-hint`}
-              onChange={(e) => setName(e.target.value)}
-            />
-          </Field>
-          <Field id={`${ids}-phone`} label={t('phone')}>
-            <input
-              id={`${ids}-phone`}
-              type="tel"
-              maxLength={33}
-              autoComplete="tel"
-              value={phone}
-              onChange={(e) => setPhone(e.target.value)}
-            />
-          </Field>
+          <TextField
+            id={`${ids}-name`}
+            label={t('shopName')}
+            hint={t('shopNameHint')}
+            maxLength={200}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
+          <TextField
+            id={`${ids}-phone`}
+            label={t('phone')}
+            type="tel"
+            maxLength={33}
+            autoComplete="tel"
+            value={phone}
+            onChange={(e) => setPhone(e.target.value)}
+          />
         </div>
-        {error != null && <ErrorNotice error={error} />}
-        {saved && <Notice kind="ok">{t('saved')}</Notice>}
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? t('working') : t('save')}
-        </button>
+        <SavedFeedback error={error} saved={saved} />
+        <SubmitButton busy={busy} label={t('save')} />
       </form>
     </Section>
   );
@@ -106,64 +96,56 @@ function ToleranceForm({ profile, onProfile }: { profile: Profile; onProfile: (p
   const ids = useId();
   const toPercent = (bps: number | null) => (bps === null ? '' : String(bps / 100));
   const [percent, setPercent] = useState(toPercent(profile.underpayment_tolerance_bps));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
   useEffect(
     () => setPercent(toPercent(profile.underpayment_tolerance_bps)),
     [profile.underpayment_tolerance_bps],
   );
   const max = MAX_UNDERPAYMENT_TOLERANCE_BPS / 100;
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
+  const { busy, error, submit } = useFormSubmit(async () => {
     setSaved(false);
-    try {
-      const value = percent.trim().replace(',', '.');
-      const bps = value === '' ? null : Math.round(Number(value) * 100);
-      onProfile(ok(await api.profile.update({ body: { underpayment_tolerance_bps: bps } }), 200));
-      setSaved(true);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+    const value = percent.trim().replace(',', '.');
+    const bps = value === '' ? null : Math.round(Number(value) * 100);
+    onProfile(ok(await api.profile.update({ body: { underpayment_tolerance_bps: bps } }), 200));
+    setSaved(true);
+  });
   return (
     <Section title={t('tolerance')}>
       <p className="muted">{t('toleranceIntro')}</p>
       <form className="form" onSubmit={submit}>
-        <Field
+        <TextField
           id={`${ids}-pct`}
           label={t('tolerancePercent')}
           hint={t('toleranceHint', { max: f.percent(max / 100) })}
-        >
-          <input
-            id={`${ids}-pct`}
-            type="number"
-            min={0}
-            max={max}
-            step={0.01}
-            inputMode="decimal"
-            value={percent}
-            placeholder={t('serverDefault')}
-            aria-describedby={`${ids}-pct-hint`}
-            onChange={(e) => setPercent(e.target.value)}
-          />
-        </Field>
+          type="number"
+          min={0}
+          max={max}
+          step={0.01}
+          inputMode="decimal"
+          value={percent}
+          placeholder={t('serverDefault')}
+          onChange={(e) => setPercent(e.target.value)}
+        />
         <p>
           {profile.underpayment_tolerance_bps === null
             ? t('toleranceNowDefault')
             : t('toleranceNow', { percent: f.percent(profile.underpayment_tolerance_bps / 10_000) })}
         </p>
-        {error != null && <ErrorNotice error={error} />}
-        {saved && <Notice kind="ok">{t('saved')}</Notice>}
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? t('working') : t('save')}
-        </button>
+        <SavedFeedback error={error} saved={saved} />
+        <SubmitButton busy={busy} label={t('save')} />
       </form>
     </Section>
+  );
+}
+
+/** What a save said: its failure, or "Saved". */
+function SavedFeedback({ error, saved }: { error: unknown; saved: boolean }) {
+  const { t } = useI18n();
+  return (
+    <>
+      {error != null && <ErrorNotice error={error} />}
+      {saved && <Notice kind="ok">{t('saved')}</Notice>}
+    </>
   );
 }
 
@@ -174,78 +156,52 @@ function PasswordForm() {
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [again, setAgain] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
   const mismatch = again.length > 0 && next !== again;
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (next !== again) return;
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, run } = useAction(
+    async () => {
       ok(await api.profile.changePassword({ body: { current_password: current, new_password: next } }), 204);
       // Every session ended with the change, this one too: sign in again with the new password.
       ended('password-changed');
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
+    },
+    { staysBusy: true },
+  );
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (next === again) void run();
   };
   return (
     <Section title={t('changePassword')}>
       <p className="muted">{t('changePasswordIntro')}</p>
       <form className="form" onSubmit={submit}>
-        <Field id={`${ids}-current`} label={t('currentPassword')}>
-          <input
-            id={`${ids}-current`}
-            type="password"
-            autoComplete="current-password"
-            required
-            maxLength={1024}
-            value={current}
-            onChange={(e) => setCurrent(e.target.value)}
-          />
-        </Field>
+        <PasswordField
+          id={`${ids}-current`}
+          label={t('currentPassword')}
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+        />
         <div className="form-grid">
-          <Field
+          <PasswordField
             id={`${ids}-new`}
             label={t('newPassword')}
             hint={t('newPasswordHint', { n: MIN_PASSWORD_LENGTH })}
-          >
-            <input
-              id={`${ids}-new`}
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={MIN_PASSWORD_LENGTH}
-              maxLength={1024}
-              value={next}
-              aria-describedby={`${ids}-new-hint`}
-              onChange={(e) => setNext(e.target.value)}
-            />
-          </Field>
-          <Field
+            autoComplete="new-password"
+            minLength={MIN_PASSWORD_LENGTH}
+            value={next}
+            onChange={(e) => setNext(e.target.value)}
+          />
+          <PasswordField
             id={`${ids}-again`}
             label={t('repeatPassword')}
             hint={mismatch ? t('passwordsDiffer') : undefined}
-          >
-            <input
-              id={`${ids}-again`}
-              type="password"
-              autoComplete="new-password"
-              required
-              maxLength={1024}
-              value={again}
-              aria-invalid={mismatch}
-              aria-describedby={mismatch ? `${ids}-again-hint` : undefined}
-              onChange={(e) => setAgain(e.target.value)}
-            />
-          </Field>
+            autoComplete="new-password"
+            value={again}
+            aria-invalid={mismatch}
+            onChange={(e) => setAgain(e.target.value)}
+          />
         </div>
         {error != null && <ErrorNotice error={error} />}
-        <button type="submit" className="primary" disabled={busy || mismatch}>
-          {busy ? t('working') : t('changePassword')}
-        </button>
+        <SubmitButton busy={busy} label={t('changePassword')} disabled={mismatch} />
       </form>
     </Section>
   );

@@ -1,8 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { PasswordField, TextField } from '../components/form';
 import { Brand, LanguageSelect, OfflineBanner } from '../components/Layout';
 import { ErrorNotice, Notice } from '../components/ui';
 import { ApiFailure } from '../api';
 import { useI18n } from '../i18n';
+import { useFormSubmit } from '../lib/actions';
 import { useTitle } from '../lib/hooks';
 import { useSession, type SignedOutReason } from '../session';
 
@@ -11,21 +13,8 @@ export function SignInPage({ reason }: { reason: SignedOutReason }) {
   const { signIn } = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, submit } = useFormSubmit(() => signIn(email.trim(), password), { staysBusy: true });
   useTitle(t('signInTitle'));
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await signIn(email.trim(), password);
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
-  };
 
   const wrongCredentials = error instanceof ApiFailure && error.status === 401;
   return (
@@ -42,30 +31,23 @@ export function SignInPage({ reason }: { reason: SignedOutReason }) {
           {reason === 'ended' && <Notice kind="warn">{t('sessionEnded')}</Notice>}
           {reason === 'signed-out' && <Notice kind="ok">{t('signedOut')}</Notice>}
           {reason === 'password-changed' && <Notice kind="ok">{t('passwordChangedSignIn')}</Notice>}
-          <div className="field">
-            <label htmlFor="email">{t('email')}</label>
-            <input
-              id="email"
-              type="email"
-              autoComplete="username"
-              required
-              maxLength={254}
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="password">{t('password')}</label>
-            <input
-              id="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              maxLength={1024}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </div>
+          <TextField
+            id="email"
+            label={t('email')}
+            type="email"
+            autoComplete="username"
+            required
+            maxLength={254}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <PasswordField
+            id="password"
+            label={t('password')}
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
           {wrongCredentials ? (
             <div className="notice error" role="alert">
               <p>{t('wrongCredentials')}</p>

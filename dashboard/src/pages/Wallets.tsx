@@ -1,18 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { NETWORKS } from '../../../contract';
 import { api, ApiFailure, ok } from '../api';
-import {
-  ConfirmButton,
-  Empty,
-  ErrorNotice,
-  Field,
-  Loading,
-  Notice,
-  PageHeader,
-  Section,
-  UserText,
-} from '../components/ui';
+import { AddressField, NetworkOptions, SubmitButton, TextField } from '../components/form';
+import { LoadedList } from '../components/LoadedList';
+import { ConfirmButton, ErrorNotice, Field, Notice, PageHeader, Section, UserText } from '../components/ui';
 import { useI18n } from '../i18n';
+import { useFormSubmit } from '../lib/actions';
 import { explorerAddressUrl, useFormat } from '../lib/format';
 import { useLoad, useTitle } from '../lib/hooks';
 import { networkName } from '../lib/labels';
@@ -28,33 +21,26 @@ export function WalletsPage() {
   const [network, setNetwork] = useState<Network>('SOLANA');
   const [address, setAddress] = useState('');
   const [name, setName] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [addError, setAddError] = useState<unknown>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [removeError, setRemoveError] = useState<{ id: string; error: unknown } | null>(null);
 
-  const add = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setAddError(null);
+  const {
+    busy,
+    error: addError,
+    submit: add,
+  } = useFormSubmit(async () => {
     setMessage(null);
-    try {
-      const wallet = ok(
-        await api.wallets.create({
-          body: { network, public_address: address.trim(), ...(name.trim() ? { name: name.trim() } : {}) },
-        }),
-        201,
-      );
-      setAddress('');
-      setName('');
-      setMessage(t('walletAdded', { network: networkName(wallet.network) }));
-      void reload();
-    } catch (error) {
-      setAddError(error);
-    } finally {
-      setBusy(false);
-    }
-  };
+    const wallet = ok(
+      await api.wallets.create({
+        body: { network, public_address: address.trim(), ...(name.trim() ? { name: name.trim() } : {}) },
+      }),
+      201,
+    );
+    setAddress('');
+    setName('');
+    setMessage(t('walletAdded', { network: networkName(wallet.network) }));
+    void reload();
+  });
 
   const remove = async (walletId: string) => {
     setRemoveError(null);
@@ -74,60 +60,57 @@ export function WalletsPage() {
       <p className="muted page-intro">{t('walletsIntro')}</p>
       {message && <Notice kind="ok">{message}</Notice>}
       <Section title={t('yourWallets')}>
-        {wallets.state === 'loading' && <Loading />}
-        {wallets.state === 'error' && (
-          <ErrorNotice error={wallets.error} onRetry={() => void reload(false)} />
-        )}
-        {wallets.data && wallets.data.length === 0 && <Empty>{t('noWallets')}</Empty>}
-        {wallets.data && wallets.data.length > 0 && (
-          <ul className="wallets">
-            {wallets.data.map((w) => {
-              const url = explorerAddressUrl(w.network, w.public_address);
-              return (
-                <li key={w.wallet_id} className="wallet">
-                  <div className="wallet-main">
-                    <p className="wallet-name">
-                      <strong>
-                        <UserText text={w.name} empty={t('unnamedWallet')} />
-                      </strong>{' '}
-                      <span className="chip">{networkName(w.network)}</span>
-                    </p>
-                    <p>
-                      <code className="wrap">{w.public_address}</code>
-                    </p>
-                    <p className="muted small-text">
-                      {t('addedOn', { when: f.dateTime(w.created_at) })}
-                      {url && (
-                        <>
-                          {' · '}
-                          <a href={url} target="_blank" rel="noopener noreferrer">
-                            {t('explorer')}
-                            <span className="sr-only"> {t('opensNewTab')}</span>
-                          </a>
-                        </>
-                      )}
-                    </p>
-                  </div>
-                  <div className="row-actions">
-                    <ConfirmButton
-                      danger
-                      label={t('remove')}
-                      question={t('removeWalletQuestion')}
-                      confirmLabel={t('removeWalletYes')}
-                      onConfirm={() => remove(w.wallet_id)}
-                    />
-                  </div>
-                  {removeError?.id === w.wallet_id &&
-                    (removeError.error instanceof ApiFailure && removeError.error.status === 409 ? (
-                      <ErrorNotice error={removeError.error} title={t('walletInUse')} />
-                    ) : (
-                      <ErrorNotice error={removeError.error} />
-                    ))}
-                </li>
-              );
-            })}
-          </ul>
-        )}
+        <LoadedList list={wallets} reload={reload} empty={t('noWallets')}>
+          {(items) => (
+            <ul className="wallets">
+              {items.map((w) => {
+                const url = explorerAddressUrl(w.network, w.public_address);
+                return (
+                  <li key={w.wallet_id} className="wallet">
+                    <div className="wallet-main">
+                      <p className="wallet-name">
+                        <strong>
+                          <UserText text={w.name} empty={t('unnamedWallet')} />
+                        </strong>{' '}
+                        <span className="chip">{networkName(w.network)}</span>
+                      </p>
+                      <p>
+                        <code className="wrap">{w.public_address}</code>
+                      </p>
+                      <p className="muted small-text">
+                        {t('addedOn', { when: f.dateTime(w.created_at) })}
+                        {url && (
+                          <>
+                            {' · '}
+                            <a href={url} target="_blank" rel="noopener noreferrer">
+                              {t('explorer')}
+                              <span className="sr-only"> {t('opensNewTab')}</span>
+                            </a>
+                          </>
+                        )}
+                      </p>
+                    </div>
+                    <div className="row-actions">
+                      <ConfirmButton
+                        danger
+                        label={t('remove')}
+                        question={t('removeWalletQuestion')}
+                        confirmLabel={t('removeWalletYes')}
+                        onConfirm={() => remove(w.wallet_id)}
+                      />
+                    </div>
+                    {removeError?.id === w.wallet_id &&
+                      (removeError.error instanceof ApiFailure && removeError.error.status === 409 ? (
+                        <ErrorNotice error={removeError.error} title={t('walletInUse')} />
+                      ) : (
+                        <ErrorNotice error={removeError.error} />
+                      ))}
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </LoadedList>
       </Section>
       <Section title={t('addWallet')}>
         <form onSubmit={add} className="form">
@@ -138,38 +121,24 @@ export function WalletsPage() {
                 value={network}
                 onChange={(e) => setNetwork(e.target.value as Network)}
               >
-                {NETWORKS.map((n) => (
-                  <option key={n} value={n}>
-                    {networkName(n)}
-                  </option>
-                ))}
+                <NetworkOptions />
               </select>
             </Field>
-            <Field id={`${ids}-name`} label={t('walletNameOptional')}>
-              <input
-                id={`${ids}-name`}
-                maxLength={100}
-                value={name}
-                onChange={(e) => setName(e.target.value)}
-              />
-            </Field>
+            <TextField
+              id={`${ids}-name`}
+              label={t('walletNameOptional')}
+              maxLength={100}
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+            />
           </div>
-          <Field
+          <AddressField
             id={`${ids}-address`}
             label={t('walletAddress')}
             hint={network === 'SOLANA' ? t('solanaAddressHint') : t('evmAddressHint')}
-          >
-            <input
-              id={`${ids}-address`}
-              required
-              maxLength={100}
-              spellCheck={false}
-              autoComplete="off"
-              value={address}
-              aria-describedby={`${ids}-address-hint`}
-              onChange={(e) => setAddress(e.target.value)}
-            />
-          </Field>
+            value={address}
+            onChange={(e) => setAddress(e.target.value)}
+          />
           {addError != null && (
             <ErrorNotice
               error={addError}
@@ -178,9 +147,7 @@ export function WalletsPage() {
               }
             />
           )}
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? t('working') : t('addWallet')}
-          </button>
+          <SubmitButton busy={busy} label={t('addWallet')} />
         </form>
       </Section>
     </>

@@ -1,0 +1,61 @@
+import type { InputHTMLAttributes, ReactNode } from 'react';
+import { NETWORKS } from '../../../contract';
+import { useI18n } from '../i18n';
+import { networkName } from '../lib/labels';
+import { Field } from './ui';
+
+/** A labelled text input: its hint, when there is one, describes it for screen readers. */
+export function TextField({
+  id,
+  label,
+  hint,
+  ...input
+}: { id: string; label: string; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <Field id={id} label={label} hint={hint}>
+      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+    </Field>
+  );
+}
+
+/** One <option> a network, named in words. */
+export function NetworkOptions() {
+  return NETWORKS.map((n) => (
+    <option key={n} value={n}>
+      {networkName(n)}
+    </option>
+  ));
+}
+
+/** A form's primary submit button, "Working…" while busy. */
+export function SubmitButton({
+  busy,
+  label,
+  disabled,
+}: {
+  busy: boolean;
+  label: string;
+  disabled?: boolean;
+}) {
+  const { t } = useI18n();
+  return (
+    <button type="submit" className="primary" disabled={busy || disabled}>
+      {busy ? t('working') : label}
+    </button>
+  );
+}
+
+/** A required password input (at most 1024 characters), labelled like `TextField`. */
+export function PasswordField(props: Parameters<typeof TextField>[0]) {
+  return <TextField type="password" required maxLength={1024} {...props} />;
+}
+
+/** An https:// address input (at most 2048 characters), labelled like `TextField`. */
+export function UrlField(props: Parameters<typeof TextField>[0]) {
+  return <TextField type="url" maxLength={2048} placeholder="https://" {...props} />;
+}
+
+/** A required wallet address input (no spell check, no autofill), labelled like `TextField`. */
+export function AddressField(props: Parameters<typeof TextField>[0]) {
+  return <TextField required maxLength={100} spellCheck={false} autoComplete="off" {...props} />;
+}
