@@ -67,6 +67,15 @@ export function zBytes(max: number, what: string) {
   );
 }
 
+/**
+ * Whether the YYYY-MM-DD a value starts with is a day of the calendar, in `fromYear` or later
+ * (zod's date and datetime checks take 2026-02-30).
+ */
+export function isCalendarDate(value: string, fromYear: number): boolean {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  return year >= fromYear && new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day;
+}
+
 /** The Solana public key (base58) that identifies an order everywhere. */
 export const ZReference = z
   .string()

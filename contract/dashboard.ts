@@ -8,6 +8,7 @@ import {
   ZNetwork,
   ZToken,
   errors,
+  isCalendarDate,
   loginOnly,
   merchantAuth,
   publicRoute,
@@ -23,10 +24,7 @@ export const ZCalendarDate = z
   .string()
   .max(10)
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date, YYYY-MM-DD')
-  .refine((v) => {
-    const [y, m, d] = v.split('-').map(Number) as [number, number, number];
-    return y >= 2000 && y <= 9999 && new Date(Date.UTC(y, m - 1, d)).getUTCDate() === d;
-  }, 'must be a date of the calendar, from 2000');
+  .refine((v) => isCalendarDate(v, 2000), 'must be a date of the calendar, from 2000');
 
 /**
  * Zones found valid so far, so that a request does not build an Intl.DateTimeFormat (about 50 µs)

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { ZReference, errors, merchantAuth } from './common';
+import { ZReference, errors, isCalendarDate, merchantAuth } from './common';
 import { ZEventType, ZWebhookEvent } from './deliveries';
 import { MAX_PER_PAGE, ZCursor, ZPerPage } from './orders';
 
@@ -12,18 +12,12 @@ export const ZEventId = z
   .max(64)
   .regex(/^evt_[A-Za-z0-9]{1,60}$/, 'must be an event id (evt_…)');
 
-/** Days in each month, for a date the calendar has (zod's datetime check takes 2026-02-30). */
-const isCalendarDate = (value: string) => {
-  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
-  return year >= 1970 && new Date(Date.UTC(year, month - 1, day)).getUTCDate() === day;
-};
-
 /** A bound of the creation-time range: an ISO-8601 time with its offset (`Z` or `+02:00`). */
 const ZTimeBound = z
   .string()
   .max(40)
   .datetime({ offset: true, message: 'must be an ISO-8601 time, e.g. 2026-11-22T10:00:00Z' })
-  .refine(isCalendarDate, 'must be a date of the calendar, from 1970');
+  .refine((v) => isCalendarDate(v, 1970), 'must be a date of the calendar, from 1970');
 
 export const ZListEventsQuery = z.object({
   per_page: ZPerPage,

@@ -1,5 +1,6 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps';
+import { newSecretToken, SECRET_TOKEN_PATTERN, secretDigest } from '../lib/secret-token';
 
 /** The dashboard's session cookie: httpOnly, SameSite=Strict, Secure under https (app.ts sets it). */
 export const SESSION_COOKIE = 'stablepay_session';
@@ -23,7 +24,8 @@ type Row = {
   last_seen_at: Date;
 };
 
-const sessionId = (secret: string) => createHash('sha256').update(secret).digest('hex');
+const sessionId = secretDigest;
+const SESSION_SECRET_FORMAT = new RegExp(`^${SECRET_TOKEN_PATTERN}$`);
 
 /**
  * A new session for a merchant who has just given its e-mail and password. The cookie carries
@@ -34,8 +36,8 @@ export async function startSession(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
   merchant: { id: string; tokenVersion: number },
 ): Promise<{ secret: string; session: DashboardSession }> {
-  const secret = randomBytes(32).toString('base64url');
-  const csrfToken = randomBytes(32).toString('base64url');
+  const secret = newSecretToken();
+  const csrfToken = newSecretToken();
   const now = deps.clock();
   await deps.db.sequelize.query(
     `WITH dropped AS (DELETE FROM dashboard_sessions
@@ -75,7 +77,7 @@ export async function findSession(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
   secret: string,
 ): Promise<DashboardSession | null> {
-  if (!/^[A-Za-z0-9_-]{43}$/.test(secret)) return null;
+  if (!SESSION_SECRET_FORMAT.test(secret)) return null;
   const id = sessionId(secret);
   const [rows] = (await deps.db.sequelize.query(
     'SELECT id, merchant_id, token_version, csrf_token, last_seen_at FROM dashboard_sessions WHERE id = $id',

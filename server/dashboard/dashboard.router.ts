@@ -12,7 +12,7 @@ import { presentSession, signIn } from './sign-in';
 import { summarize } from './summarize';
 
 /** httpOnly (no script reads it), SameSite=Strict (no other site sends it), Secure under https. */
-function cookieOptions(deps: Pick<Deps, 'config'>, secure: boolean) {
+function cookieOptions(secure: boolean) {
   return { httpOnly: true, sameSite: 'strict' as const, secure, path: '/' };
 }
 
@@ -20,7 +20,7 @@ const isHttps = (deps: Pick<Deps, 'config'>, req: { secure: boolean }) =>
   req.secure || deps.config.PUBLIC_BASE_URL.startsWith('https:');
 
 function clearCookie(deps: Pick<Deps, 'config'>, req: { secure: boolean }, res: Response) {
-  res.clearCookie(SESSION_COOKIE, cookieOptions(deps, isHttps(deps, req)));
+  res.clearCookie(SESSION_COOKIE, cookieOptions(isHttps(deps, req)));
 }
 
 /**
@@ -45,7 +45,7 @@ export function dashboardRouter(deps: Deps) {
       const { secret, body: session } = await signIn(deps, body);
       // The cookie lives as long as the session may stay idle; each use keeps the session open.
       res.cookie(SESSION_COOKIE, secret, {
-        ...cookieOptions(deps, isHttps(deps, req)),
+        ...cookieOptions(isHttps(deps, req)),
         maxAge: idleMs(deps),
       });
       res.setHeader('Cache-Control', 'no-store');

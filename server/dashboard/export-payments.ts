@@ -3,6 +3,7 @@ import type { DateRangeQuery } from '../../contract';
 import type { Deps } from '../deps';
 import { formatUnits, parseUnits } from '../lib/decimal';
 import { csvRecord, raw } from './csv';
+import { fiatAtOrderRateSql, formatFiatCents } from './fiat';
 import { keysetCsv } from './keyset-csv';
 
 const HEADER = [
@@ -43,7 +44,7 @@ export function exportPayments(deps: Pick<Deps, 'db'>, merchantId: string, query
     select: `SELECT pc.id, pc.created_at AS at, o.reference, o.network, o.token, pc.amount_units::text, pc.tx_id,
                     pc.sender, pc.matched_by, pc.block_time, o.quote_currency, o.fx_rate,
                     CASE WHEN o.fx_rate IS NULL THEN NULL
-                         ELSE round(pc.amount_units * CAST(o.fx_rate AS numeric) / 1000000, 6)::text END AS fiat
+                         ELSE round(${fiatAtOrderRateSql('pc.amount_units', 'o.fx_rate')}, 6)::text END AS fiat
                FROM payment_claims pc JOIN orders o ON o.id = pc.order_id
               WHERE o.merchant_id = $merchantId AND pc.status = 'VERIFIED'`,
     atColumn: 'pc.created_at',
@@ -65,6 +66,6 @@ function paymentRecord(p: Row): string {
     raw(p.block_time?.toISOString()),
     raw(p.quote_currency),
     raw(p.fx_rate),
-    raw(p.fiat === null ? null : formatUnits((parseUnits(p.fiat, 6) + 5_000n) / 10_000n, 2, 2)),
+    raw(p.fiat === null ? null : formatFiatCents(parseUnits(p.fiat, 6))),
   ]);
 }

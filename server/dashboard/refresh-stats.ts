@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import type { Deps } from '../deps';
+import { fiatAtOrderRateSql } from './fiat';
 
 /**
  * Changes taken per transaction: each recomputes its hours from their orders, and must stay well
@@ -73,7 +74,7 @@ export async function refreshDashboardStats(deps: Pick<Deps, 'db'>): Promise<num
          (merchant_id, hour, network, token, quote_currency, received_units, received_fiat)
        SELECT h.merchant_id, h.hour, o.network, o.token, coalesce(o.quote_currency, ''),
               sum(pc.amount_units),
-              coalesce(sum(pc.amount_units * CAST(o.fx_rate AS numeric)) / 1000000, 0)
+              coalesce(sum(${fiatAtOrderRateSql('pc.amount_units', 'o.fx_rate')}), 0)
          FROM (${changed}) h
          CROSS JOIN LATERAL (SELECT order_id, amount_units FROM payment_claims
                               WHERE status = 'VERIFIED'

@@ -9,6 +9,7 @@ import {
 import type { Deps } from '../deps';
 import { formatUnits, parseUnits } from '../lib/decimal';
 import { dateRange, RANGE_END_SQL, RANGE_START_SQL } from './date-range';
+import { formatFiatCents } from './fiat';
 
 type OrderRow = {
   day: string;
@@ -31,8 +32,6 @@ type PaymentRow = {
 };
 
 const tokenKey = (r: { network: string; token: string }) => `${r.network}|${r.token}`;
-/** Fiat kept at 6 decimals while summing, shown with 2 (half away from zero). */
-const fiatCents = (micros: bigint) => formatUnits((micros + 5_000n) / 10_000n, 2, 2);
 
 function tokenAmounts(rows: PaymentRow[]) {
   const sums = new Map<string, { network: Network; token: Token; units: bigint }>();
@@ -53,7 +52,7 @@ function fiatAmounts(rows: PaymentRow[]) {
       sums.set(r.quote_currency, (sums.get(r.quote_currency) ?? 0n) + parseUnits(r.fiat, 6));
   return [...sums.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([currency, micros]) => ({ currency, amount: fiatCents(micros) }));
+    .map(([currency, micros]) => ({ currency, amount: formatFiatCents(micros) }));
 }
 
 /**

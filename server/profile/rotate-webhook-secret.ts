@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { LATEST_API_VERSION } from '../../contract';
 import type { Merchant } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
+import { newSecretToken } from '../lib/secret-token';
 
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
 
@@ -16,7 +16,7 @@ export async function rotateWebhookSecret(
   deps: Pick<Deps, 'db' | 'secrets' | 'clock' | 'cache'>,
   merchant: Pick<Merchant, 'id'>,
 ) {
-  const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+  const secret = `whsec_${newSecretToken()}`;
   const sealed = deps.secrets.seal(secret);
   const rotated = await deps.db.sequelize.transaction(async (transaction) => {
     const row = await deps.db.models.Merchant.findByPk(merchant.id, {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Sequelize } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTelegramServer } from '../support/telegram-server';
+import { startDeliveryStack, TEST_BOT_TOKEN } from '../support/delivery-stack';
 import {
   createTestDatabase,
   expectErrorBody,
@@ -12,29 +12,19 @@ import {
 import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 import { until } from '../support/until';
 
-const BOT_TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ';
+const BOT_TOKEN = TEST_BOT_TOKEN;
 
+let stack: Awaited<ReturnType<typeof startDeliveryStack>>;
 let server: TestServer;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-let telegram: Awaited<ReturnType<typeof startTelegramServer>>;
+let receiver: typeof stack.receiver;
+let telegram: typeof stack.telegram;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  telegram = await startTelegramServer(BOT_TOKEN);
-  server = await startTestServer({
-    JOB_DELIVER_EVENTS_CRON: '* * * * * *',
-    JOB_EXPIRE_ORDERS_CRON: '* * * * * *',
-    WEBHOOK_RETRY_BASE_MS: '300',
-    WEBHOOK_MAX_ATTEMPTS: '4',
-    WEBHOOK_TIMEOUT_MS: '1500',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-    MESSENGER_API_BASE_URL: telegram.baseUrl,
-  });
+  stack = await startDeliveryStack({ JOB_EXPIRE_ORDERS_CRON: '* * * * * *', WEBHOOK_MAX_ATTEMPTS: '4' });
+  ({ server, receiver, telegram } = stack);
 });
 afterAll(async () => {
-  await server?.stop();
-  await receiver?.stop();
-  await telegram?.stop();
+  await stack?.stop();
 });
 
 /** A merchant whose webhooks go to a path of the shared receiver, so tests do not see each other's. */

@@ -7,39 +7,30 @@ import * as apiVersionsMigration from '../../server/db/migrations/0014-api-versi
 import { freePort } from '../support/free-port';
 import { encodeBase58 } from '../../server/lib/base58';
 import { webhooks, type WebhookEvent } from '../../sdk/src/index';
-import { startTelegramServer } from '../support/telegram-server';
+import { startDeliveryStack, TEST_BOT_TOKEN } from '../support/delivery-stack';
 import {
   createTestDatabase,
   expectErrorBody,
   newMerchant,
-  startTestServer,
   type ApiResponse,
   type TestServer,
 } from '../support/test-server';
-import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
+import type { ReceivedWebhook } from '../support/webhook-receiver';
 import { until } from '../support/until';
 
-const BOT_TOKEN = '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsawQ';
+const BOT_TOKEN = TEST_BOT_TOKEN;
 
+let stack: Awaited<ReturnType<typeof startDeliveryStack>>;
 let server: TestServer;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-let telegram: Awaited<ReturnType<typeof startTelegramServer>>;
+let receiver: typeof stack.receiver;
+let telegram: typeof stack.telegram;
 
 beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  telegram = await startTelegramServer(BOT_TOKEN);
-  server = await startTestServer({
-    JOB_DELIVER_EVENTS_CRON: '* * * * * *',
-    WEBHOOK_RETRY_BASE_MS: '300',
-    WEBHOOK_TIMEOUT_MS: '1500',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-    MESSENGER_API_BASE_URL: telegram.baseUrl,
-  });
+  stack = await startDeliveryStack();
+  ({ server, receiver, telegram } = stack);
 });
 afterAll(async () => {
-  await server?.stop();
-  await receiver?.stop();
-  await telegram?.stop();
+  await stack?.stop();
 });
 
 type Merchant = Awaited<ReturnType<typeof newMerchant>>;
