@@ -11,7 +11,7 @@
  * deps.ts is the services' parameter type: every layer may name it; it only imports types.
  */
 const DOMAINS =
-  'auth|api-keys|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|dashboard|health|docs';
+  'auth|api-keys|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|dashboard|health|docs|networks';
 const COMPOSITION = '^server/(main|app|background-jobs)[.]ts$|^server/cli/';
 const under = (folders) => `^server/(${folders})/`;
 
@@ -36,6 +36,10 @@ const DOMAIN_ORDER = [
   [
     'api-keys',
     'merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|health|docs',
+  ],
+  [
+    'networks',
+    'auth|api-keys|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|dashboard|health|docs',
   ],
 ];
 
@@ -79,9 +83,9 @@ module.exports = {
     {
       name: 'base-below-everything',
       severity: 'error',
-      comment: 'config.ts and errors.ts sit just above lib.',
-      from: { path: '^server/(config|errors)[.]ts$' },
-      to: { path: '^server/', pathNot: '^server/(lib/|config[.]ts$|errors[.]ts$)' },
+      comment: 'config.ts (with config-networks.ts) and errors.ts sit just above lib.',
+      from: { path: '^server/(config|config-networks|errors)[.]ts$' },
+      to: { path: '^server/', pathNot: '^server/(lib/|config[.]ts$|config-networks[.]ts$|errors[.]ts$)' },
     },
     {
       name: 'infrastructure-below-events-and-jobs',

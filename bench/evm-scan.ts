@@ -154,7 +154,7 @@ async function payOrWait(run: EvmScanRun, pay: Payment | undefined): Promise<voi
     from: run.payer,
     token: evm.usdt,
     to: getAddress(pay.order.recipient),
-    units: parseUnits(pay.order.amount),
+    units: parseUnits(pay.order.amount, 6),
     dataSuffix: pay.tagged ? evmTag(pay.order.reference) : undefined,
   });
   await evm.chain.mine(EVM_CONFIRMATIONS);

@@ -11,7 +11,7 @@ import { EVM_NETWORK, SIZES } from './settings';
 import type { Ctx, EvmWallet, Wallet } from './stack';
 
 export function amountSequence(first: string): () => string {
-  let next = parseUnits(first);
+  let next = parseUnits(first, 6);
   return () => {
     const amount = next;
     next += 10_000n;

@@ -44,7 +44,7 @@ async function measuredScan(run: ScanRun, order: Order | undefined, withReferenc
     payer: run.payer,
     recipientOwner: wallet.owner,
     mint: ctx.mint,
-    amountUnits: parseUnits(order.amount),
+    amountUnits: parseUnits(order.amount, 6),
     reference: withReference ? new PublicKey(order.reference) : undefined,
   });
   ctx.chain.resetRpcCalls();

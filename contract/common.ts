@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ErrorCode, errorStatus, type ErrorStatus } from './errors';
+import { EVM_NETWORKS, type EvmNetwork } from './network-table';
 
-export const NETWORKS = ['SOLANA', 'POLYGON', 'ETHEREUM'] as const;
+/** Solana, then the EVM networks of contract/network-table.ts (on or off by configuration). */
+export const NETWORKS = ['SOLANA', ...EVM_NETWORKS] as ['SOLANA', ...EvmNetwork[]];
 export const TOKENS = ['USDT', 'USDC'] as const;
 export const ORDER_STATUSES = ['PENDING', 'CONFIRMING', 'PAID', 'UNDERPAID', 'EXPIRED'] as const;
 

@@ -5,6 +5,7 @@ import { dashboardContract } from './dashboard';
 import { deliveriesContract } from './deliveries';
 import { eventLogContract } from './event-log';
 import { healthContract } from './health';
+import { networksContract } from './networks';
 import { ordersContract } from './orders';
 import { payContract } from './pay';
 import { profileContract } from './profile';
@@ -26,6 +27,7 @@ export const contract = c.router({
   pay: payContract,
   refunds: refundsContract,
   health: healthContract,
+  networks: networksContract,
 });
 export type Contract = typeof contract;
 
@@ -43,3 +45,5 @@ export * from './wallets';
 export * from './pay';
 export * from './refunds';
 export * from './health';
+export * from './network-table';
+export * from './networks';

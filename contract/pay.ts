@@ -1,5 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
+import { EVM_NETWORKS, type EvmNetwork } from './network-table';
 import {
   DESCRIPTION_MAX,
   ERROR_MESSAGE_MAX,
@@ -115,7 +116,7 @@ export const ZEvmTransaction = z.object({
     "ERC-20 transfer(recipient, amountDue) call data followed by the order's tag (its reference as 32 bytes)",
   ),
   value: z.literal('0'),
-  network: z.enum(['POLYGON', 'ETHEREUM']),
+  network: z.enum(EVM_NETWORKS as [EvmNetwork, ...EvmNetwork[]]),
   reference: ZReference,
   amount: ZDecimalOut,
   message: ZWalletMessage,

@@ -15,6 +15,7 @@ import { eventLogRouter } from './event-log/event-log.router';
 import type { Deps } from './deps';
 import { docsRouter } from './docs/docs';
 import { healthRouter } from './health/health.router';
+import { networksRouter } from './networks/networks.router';
 import { OPEN_CORS_PATHS, openCors } from './http/cors';
 import { errorHandler, fromRequestValidation, notFoundHandler } from './http/error-handler';
 import { UNLIMITED_PATHS } from './http/rate-limit-headers';
@@ -100,6 +101,7 @@ export function createApp(deps: Deps): Express {
       pay: { ...payRouter(deps), ...checkoutPageRoute(deps) },
       refunds: refundsRouter(deps),
       health: healthRouter(deps),
+      networks: networksRouter(deps),
     }),
     app,
     {

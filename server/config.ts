@@ -1,11 +1,14 @@
 import { validate as cronValidate } from 'node-cron';
 import { z } from 'zod';
+import { SOLANA_TOKEN_TABLE } from '../contract';
+import {
+  checkNetworkSettings,
+  evmNetworkSettings,
+  networkEnvShape,
+  solanaTokens,
+  type NetworkEnv,
+} from './config-networks';
 import { JOB_NAMES, type JobName } from './lib/job-names';
-
-/** Mainnet defaults: a merchant who sets nothing gets the real tokens. */
-const MAINNET_USDT_MINT_SOLANA = 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB';
-const MAINNET_USDT_ETHEREUM = '0xdAC17F958D2ee523a2206206994597C13D831ec7';
-const MAINNET_USDT_POLYGON = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
 
 /** Development-only fallbacks: refused when NODE_ENV=production. */
 const DEV_JWT_SECRET = 'stablepay-development-jwt-secret-do-not-use-in-production';
@@ -108,22 +111,15 @@ export const configSchema = z
 
     SOLANA_RPC_URL: urlList.default('https://api.mainnet-beta.solana.com'),
     SOLANA_COMMITMENT: z.enum(['confirmed', 'finalized']).default('finalized'),
-    USDT_MINT_SOLANA: z.string().default(MAINNET_USDT_MINT_SOLANA),
+    USDT_MINT_SOLANA: z.string().default(SOLANA_TOKEN_TABLE.USDT.contract),
     USDC_MINT_SOLANA: z.string().optional(),
-    ETHEREUM_RPC_URL: urlList.default('https://ethereum-rpc.publicnode.com'),
-    POLYGON_RPC_URL: urlList.default('https://polygon-bor-rpc.publicnode.com'),
-    USDT_CONTRACT_ETHEREUM: z.string().default(MAINNET_USDT_ETHEREUM),
-    USDT_CONTRACT_POLYGON: z.string().default(MAINNET_USDT_POLYGON),
-    ETHEREUM_CHAIN_ID: positiveInt.default(1),
-    POLYGON_CHAIN_ID: positiveInt.default(137),
     /**
-     * Blocks on top of the one holding a payment before it counts. Ethereum: 12 (about 2.5 min);
-     * since the merge no reorganisation deeper than a few blocks has been seen, and 64 (two epochs,
-     * about 13 min) waits for checkpoint finality. Polygon PoS: 128 (about 4.5 min); it has had
-     * reorganisations of dozens of blocks, and 128 is the depth exchanges have long asked for.
+     * The EVM networks of contract/network-table.ts: `<NETWORK>_RPC_URL`, `_CHAIN_ID`,
+     * `_CONFIRMATIONS`, `_EXPLORER_URL`, and per token `<TOKEN>_CONTRACT_<NETWORK>` and
+     * `<TOKEN>_DECIMALS_<NETWORK>` (also `<TOKEN>_DECIMALS_SOLANA`); see config-networks.ts.
      */
-    ETHEREUM_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).default(12),
-    POLYGON_CONFIRMATIONS: z.coerce.number().int().min(0).max(10_000).default(128),
+    // Parsed like every other variable; typed only through `evmNetworks` and `solanaTokens` below.
+    ...(networkEnvShape(urlList) as {}),
     /** Most blocks one eth_getLogs call asks for: providers cap ranges (often 1,000 to 10,000). */
     EVM_LOG_RANGE: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     RPC_TIMEOUT_MS: positiveInt.default(10_000),
@@ -241,6 +237,7 @@ export const configSchema = z
         path: ['DATA_ENCRYPTION_KEY'],
         message: 'must be 32 bytes as base64 or 64 hex characters',
       });
+    checkNetworkSettings(cfg as unknown as NetworkEnv, ctx);
     if (cfg.FX_PROVIDER === 'static') {
       for (const currency of cfg.QUOTE_CURRENCIES)
         if (!cfg.FX_STATIC_RATES[currency])
@@ -264,6 +261,9 @@ export const configSchema = z
       ? cfg.RESPONSE_VALIDATION === 'true'
       : cfg.NODE_ENV !== 'production',
     PUBLIC_RATE_LIMIT_PER_MINUTE: cfg.PUBLIC_RATE_LIMIT_PER_MINUTE ?? cfg.API_RATE_LIMIT_PER_MINUTE ?? 600,
+    /** The EVM networks that are on, each with its tokens. */
+    evmNetworks: evmNetworkSettings(cfg as unknown as NetworkEnv),
+    solanaTokens: solanaTokens(cfg as unknown as NetworkEnv),
   }));
 
 export type Config = z.infer<typeof configSchema>;

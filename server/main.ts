@@ -30,7 +30,11 @@ export async function buildDeps(config: Config, overrides: Partial<Deps> = {}): 
     writeCreatedOrder: overrides.writeCreatedOrder ?? createOrderWriter({ db, clock, config, metrics }),
     cache: overrides.cache ?? createCaches(db),
     rates: overrides.rates ?? createRateProvider(config, clock),
-    chains: overrides.chains ?? createChainRegistry(config),
+    chains:
+      overrides.chains ??
+      createChainRegistry(config, {
+        onTokenRefused: (network, message) => logger.error({ network }, message),
+      }),
     tokens: overrides.tokens ?? createTokenIssuer(config.JWT_SECRET, config.JWT_TTL, clock),
     secrets: overrides.secrets ?? createSecretBox(config.encryptionKey),
   };
@@ -53,6 +57,9 @@ export async function startServer(config: Config, overrides: Partial<Deps> = {})
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());
   });
+  // Each token's decimals against its contract, in the background: a link needs no RPC, and a
+  // network that cannot be reached now is checked again by the scanner's runs.
+  for (const chain of deps.chains.all()) chain.verifyTokens().catch(() => {});
   const jobs = startJobs(deps, BACKGROUND_JOBS);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

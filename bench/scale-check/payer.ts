@@ -62,7 +62,7 @@ async function payAndWatch(run: WorkloadRun, task: Task & { kind: 'pay' }, order
       payer,
       recipientOwner: run.owner,
       mint: run.stack.mint,
-      amountUnits: parseUnits(order.amount),
+      amountUnits: parseUnits(order.amount, 6),
       reference: task.withReference ? new PublicKey(order.reference) : undefined,
     });
   } catch (error) {

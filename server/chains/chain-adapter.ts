@@ -1,10 +1,13 @@
 import type { Network, Token } from '../../contract';
+import type { ConfiguredToken } from './token-book';
 
 /** What a chain needs to know about an order to build or check a payment. */
 export type PaymentTarget = {
   reference: string;
   token: Token;
   tokenMint: string;
+  /** The token's decimals when the order was made: `amountUnits` is in these base units. */
+  decimals: number;
   recipient: string;
   amountUnits: bigint;
   label?: string | null;
@@ -20,6 +23,8 @@ export type RefundTarget = {
   tag: string;
   token: Token;
   tokenMint: string;
+  /** The order's token decimals. */
+  decimals: number;
   from: string;
   to: string;
   amountUnits: bigint;
@@ -112,10 +117,21 @@ export interface ChainAdapter {
   readonly network: Network;
   /** How the network is shown to payers. */
   readonly presentation: ChainPresentation;
-  /** The mint or contract used for a token, or null when the token is not enabled on this network. */
+  /** How many blocks (EVM) or which commitment (Solana) makes a transaction final here. */
+  readonly finality: { confirmations: number } | { commitment: 'confirmed' | 'finalized' };
+  /** The mint or contract used for a token, or null when the token is not on (or refused) here. */
   tokenMint(token: Token): string | null;
+  /** The decimals of a token's base units on this network (from configuration, checked on chain). */
+  tokenDecimals(token: Token): number;
   /** Why `tokenMint(token)` is null, for the merchant. */
   tokenUnavailableReason(token: Token): string;
+  /** The tokens that are on and not refused. */
+  tokens(): ConfiguredToken[];
+  /**
+   * Checks the configured decimals against the chain (once per token; again after an RPC failure).
+   * A mismatch refuses the token: `tokenMint` answers null with the reason.
+   */
+  verifyTokens(): Promise<void>;
   /** A receiving address in its canonical form (EVM: EIP-55 checksummed), or null when invalid. */
   normalizeAddress(address: string): string | null;
   /** What a valid address looks like, for error messages. */

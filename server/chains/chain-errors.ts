@@ -37,3 +37,13 @@ export async function rpcCall<T>(network: string, method: string, call: () => Pr
     );
   }
 }
+
+/** A network that is off on this server (its settings are not given). */
+export class NetworkOffError extends Error {
+  override name = 'NetworkOffError';
+  constructor(readonly network: string) {
+    super(
+      `${network} is not enabled on this server${network === 'SOLANA' ? '' : ` (its operator sets ${network}_RPC_URL to turn it on)`}`,
+    );
+  }
+}

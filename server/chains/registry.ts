@@ -1,23 +1,44 @@
-import type { Network } from '../../contract';
+import { EVM_NETWORK_TABLE, TOKENS, type EvmNetwork, type Network } from '../../contract';
 import type { Config } from '../config';
+import { ApiError } from '../errors';
 import type { ChainAdapter } from './chain-adapter';
+import { ChainUnavailableError, NetworkOffError } from './chain-errors';
 import { createEvmAdapter } from './evm/evm-adapter';
 import { evmPresentation } from './evm/presentation';
 import { createRpcEndpointPool, type EndpointHealth, type RpcEndpointPool } from './rpc-endpoints';
 import { createSolanaAdapter } from './solana/solana-adapter';
 
 export type ChainRegistry = {
+  /** The adapter of a network that is on; throws NetworkOffError for one that is off. */
   get(network: Network): ChainAdapter;
+  /** The adapter of a network that is on, or null. */
+  find(network: Network): ChainAdapter | null;
+  /**
+   * For background checks: the adapter of a network that is on; for one that is off, a
+   * ChainUnavailableError, so the check is postponed as when its RPC is down (it resumes when the
+   * operator turns the network back on).
+   */
+  forChecks(network: Network): ChainAdapter;
+  /** The networks that are on. */
   all(): ChainAdapter[];
+  /**
+   * Any network's adapter for showing what exists (an order's payment link, its checkout page), on
+   * or off: an order made while its network was on keeps its links. Never for calls to the chain.
+   */
+  display(network: Network): ChainAdapter;
   /** Every RPC endpoint of every network, for /metrics. */
   endpointHealth(): EndpointHealth[];
 };
 
 /**
- * One adapter per network, built from configuration; building contacts no network. A further EVM
- * network is one more `evm(...)` entry here (and its value in the contract's network enum).
+ * One adapter per network that is on, built from configuration (server/config-networks.ts, from
+ * contract/network-table.ts); building contacts no network. `onTokenRefused` hears of a token whose
+ * contract reports other decimals than configured.
  */
-export function createChainRegistry(config: Config): ChainRegistry {
+export function createChainRegistry(
+  config: Config,
+  opts: { onTokenRefused?: (network: Network, message: string) => void } = {},
+): ChainRegistry {
   const pools: RpcEndpointPool[] = [];
   const pool = (network: Network, urls: string[]) => {
     const created = createRpcEndpointPool({
@@ -29,56 +50,89 @@ export function createChainRegistry(config: Config): ChainRegistry {
     pools.push(created);
     return created;
   };
-  const evm = (
-    network: Network,
-    o: {
-      name: string;
-      mainnetChainId: number;
-      chainId: number;
-      usdt: string;
-      rpc: string[];
-      confirmations: number;
-    },
-  ) =>
-    createEvmAdapter({
-      network,
-      presentation: evmPresentation(o),
-      chainId: o.chainId,
-      usdtContract: o.usdt,
-      rpc: pool(network, o.rpc),
-      rpcTimeoutMs: config.RPC_TIMEOUT_MS,
-      confirmations: o.confirmations,
-      logRange: config.EVM_LOG_RANGE,
-    });
+  const refused = (network: Network) => (message: string) => opts.onTokenRefused?.(network, message);
 
-  const adapters: Record<Network, ChainAdapter> = {
-    SOLANA: createSolanaAdapter({
+  const adapters = new Map<Network, ChainAdapter>();
+  adapters.set(
+    'SOLANA',
+    createSolanaAdapter({
       rpc: pool('SOLANA', config.SOLANA_RPC_URL),
       commitment: config.SOLANA_COMMITMENT,
-      usdtMint: config.USDT_MINT_SOLANA,
-      usdcMint: config.USDC_MINT_SOLANA,
+      tokens: config.solanaTokens,
+      onTokenRefused: refused('SOLANA'),
     }),
-    POLYGON: evm('POLYGON', {
-      name: 'Polygon PoS',
-      mainnetChainId: 137,
-      chainId: config.POLYGON_CHAIN_ID,
-      usdt: config.USDT_CONTRACT_POLYGON,
-      rpc: config.POLYGON_RPC_URL,
-      confirmations: config.POLYGON_CONFIRMATIONS,
-    }),
-    ETHEREUM: evm('ETHEREUM', {
-      name: 'Ethereum',
-      mainnetChainId: 1,
-      chainId: config.ETHEREUM_CHAIN_ID,
-      usdt: config.USDT_CONTRACT_ETHEREUM,
-      rpc: config.ETHEREUM_RPC_URL,
-      confirmations: config.ETHEREUM_CONFIRMATIONS,
-    }),
+  );
+  for (const settings of config.evmNetworks)
+    adapters.set(
+      settings.network,
+      createEvmAdapter({
+        network: settings.network,
+        presentation: evmPresentation(settings),
+        chainId: settings.chainId,
+        tokens: settings.tokens,
+        rpc: pool(settings.network, settings.rpcUrls),
+        rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+        confirmations: settings.confirmations,
+        logRange: config.EVM_LOG_RANGE,
+        onTokenRefused: refused(settings.network),
+      }),
+    );
+  const all = [...adapters.values()];
+
+  const offAdapters = new Map<Network, ChainAdapter>();
+  /** An EVM network that is off, at its mainnet values, on an endpoint that is never called. */
+  const offAdapter = (network: EvmNetwork) => {
+    const table = EVM_NETWORK_TABLE[network];
+    const settings = {
+      network,
+      name: table.name,
+      chainId: table.chainId,
+      mainnetChainId: table.chainId,
+      explorerTxUrl: null,
+    };
+    return createEvmAdapter({
+      ...settings,
+      presentation: evmPresentation(settings),
+      tokens: TOKENS.map((token) => ({ token, ...table.tokens[token] })),
+      rpc: createRpcEndpointPool({
+        network,
+        urls: ['http://network-off.invalid'],
+        timeoutMs: config.RPC_TIMEOUT_MS,
+        retryFailedAfterMs: config.RPC_RETRY_FAILED_AFTER_MS,
+      }),
+      rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+      confirmations: table.confirmations,
+      logRange: config.EVM_LOG_RANGE,
+    });
   };
-  const all = Object.values(adapters);
+
   return {
-    get: (network) => adapters[network],
+    display(network) {
+      const on = adapters.get(network);
+      if (on) return on;
+      let off = offAdapters.get(network);
+      if (!off) offAdapters.set(network, (off = offAdapter(network as EvmNetwork)));
+      return off;
+    },
+    get(network) {
+      const adapter = adapters.get(network);
+      if (!adapter) throw new NetworkOffError(network);
+      return adapter;
+    },
+    find: (network) => adapters.get(network) ?? null,
+    forChecks(network) {
+      const adapter = adapters.get(network);
+      if (!adapter) throw new ChainUnavailableError(new NetworkOffError(network).message);
+      return adapter;
+    },
     all: () => all,
     endpointHealth: () => pools.flatMap((p) => p.health()),
   };
+}
+
+/** The chain of a network that is on; for one that is off, a 400 naming it at the request's `field`. */
+export function chainFor(chains: ChainRegistry, network: Network, field: string): ChainAdapter {
+  const chain = chains.find(network);
+  if (!chain) throw ApiError.field(field, new NetworkOffError(network).message);
+  return chain;
 }

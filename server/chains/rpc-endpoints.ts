@@ -98,11 +98,16 @@ export function createRpcEndpointPool(opts: RpcEndpointPoolOptions): RpcEndpoint
     }
   }
 
-  /** The endpoints not cooling down, in list order; all of them when every one is cooling down. */
+  /**
+   * The endpoints not cooling down, in list order. When every one is cooling down, only the one
+   * that failed longest ago: a network that is down answers within one attempt's timeout, not
+   * one per endpoint, and is still probed so it is seen coming back.
+   */
   function candidates(): Endpoint[] {
     const t = now();
     const ready = endpoints.filter((e) => e.failedAt === null || t - e.failedAt >= opts.retryFailedAfterMs);
-    return ready.length > 0 ? ready : endpoints;
+    if (ready.length > 0) return ready;
+    return [endpoints.reduce((a, b) => (b.failedAt! < a.failedAt! ? b : a))];
   }
 
   async function attempt(endpoint: Endpoint, request: PreparedRequest): Promise<Attempt> {

@@ -26,7 +26,7 @@ export async function renderCheckout(
     localeFromQuery: fromQuery,
     info: presentPaymentInfo(deps, order, merchantName),
     // What is said of the network comes from its chain adapter: this page asks no network questions.
-    network: { network: order.network, ...deps.chains.get(order.network).presentation },
+    network: { network: order.network, ...deps.chains.display(order.network).presentation },
     serverNow: deps.clock().toISOString(),
   });
 }

@@ -80,14 +80,22 @@ async function take<Row extends object>(
 /** Leases up to `limit` rows of `table` in one of `statuses` whose due time has come, earliest first. */
 export function leaseDueRows<T extends DueTable, C extends keyof Columns[T] & string>(
   db: Db,
-  opts: Holder & { table: T; statuses: readonly string[]; limit: number; returning: readonly C[] },
+  opts: Holder & {
+    table: T;
+    statuses: readonly string[];
+    limit: number;
+    returning: readonly C[];
+    /** Only rows of this network (a job's lane). */
+    network?: string;
+  },
 ): Promise<Pick<Columns[T], C>[]> {
   const due = TABLES[opts.table].due;
+  const network = opts.network === undefined ? '' : ' AND network = :network';
   return take(
     db,
     opts.table,
-    { ...opts, match: `status IN (:statuses) AND "${due}" <= :now`, order: `"${due}"` },
-    { statuses: opts.statuses },
+    { ...opts, match: `status IN (:statuses) AND "${due}" <= :now${network}`, order: `"${due}"` },
+    { statuses: opts.statuses, network: opts.network },
   );
 }
 

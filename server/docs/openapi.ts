@@ -242,6 +242,7 @@ const TAG_DESCRIPTIONS: Record<keyof typeof contract, string> = {
   pay: 'Payer-facing, public: payment page data, transaction requests, QR codes, the checkout page',
   refunds: "Refunds and the payments ledger; the payer's refund page and address",
   health: 'Probes and metrics for operators',
+  networks: 'The networks and tokens payments are taken on (public)',
 };
 
 /** openapi.json is generated from the contract, never written by hand; a test compares the two. */

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { RequestValidationError } from '@ts-rest/express';
 import type { ZodError } from 'zod';
 import { ErrorCode } from '../../contract';
-import { ChainUnavailableError, PayerAccountError } from '../chains/chain-errors';
+import { ChainUnavailableError, NetworkOffError, PayerAccountError } from '../chains/chain-errors';
 import { isDatabaseUnavailable } from '../db/is-database-unavailable';
 import { ApiError, zodDetails, type ErrorDetail } from '../errors';
 import type { Logger } from '../lib/logger';
@@ -56,6 +56,7 @@ export async function blamingAccountField<T>(path: AccountPath, build: () => Pro
 export function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   if (err instanceof ChainUnavailableError) return ApiError.upstream(err.message);
+  if (err instanceof NetworkOffError) return ApiError.validation(err.message);
   if (isDatabaseUnavailable(err)) return ApiError.databaseUnavailable();
   if (err instanceof RequestValidationError) return fromRequestValidation(err);
   if (err && typeof err === 'object') return fromHttpError(err);

@@ -6,6 +6,11 @@ import type { JobName } from '../lib/job-names';
 export type Job = {
   name: JobName;
   schedule(config: Config): string;
-  /** Runs one batch; returns how many items it handled. */
-  run(deps: Deps, ctx: { workerId: string }): Promise<number>;
+  /**
+   * Independent parts run side by side, each on its own (one network's scan never waits for
+   * another's): a run per lane, and a lane that is still running is not started again. None: one lane.
+   */
+  lanes?(deps: Deps): string[];
+  /** Runs one batch (of `lane`, for a job with lanes); returns how many items it handled. */
+  run(deps: Deps, ctx: { workerId: string; lane?: string }): Promise<number>;
 };

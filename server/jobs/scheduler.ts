@@ -24,9 +24,10 @@ export function startJobs(deps: Deps, jobs: Job[]): JobRunner {
     debug: () => {},
   };
 
-  const run = (job: Job) => {
+  const lanesOf = (job: Job): (string | undefined)[] => job.lanes?.(deps) ?? [undefined];
+  const run = (job: Job, lane?: string) => {
     const p = job
-      .run(deps, { workerId })
+      .run(deps, { workerId, lane })
       .then((n) => {
         deps.metrics.jobRuns.inc({ job: job.name, outcome: 'ok' });
         deps.metrics.jobItems.inc({ job: job.name }, n);
@@ -35,7 +36,7 @@ export function startJobs(deps: Deps, jobs: Job[]): JobRunner {
       })
       .catch((err: unknown) => {
         deps.metrics.jobRuns.inc({ job: job.name, outcome: 'failed' });
-        log.error({ err, job: job.name }, 'job failed');
+        log.error({ err, job: job.name, lane }, 'job failed');
         return 0;
       })
       .finally(() => inFlight.delete(p));
@@ -47,14 +48,18 @@ export function startJobs(deps: Deps, jobs: Job[]): JobRunner {
   // one more run right after it, so work committed meanwhile is not left to the next schedule.
   const running = new Map<string, Promise<unknown>>();
   const again = new Set<string>();
-  const trigger = (job: Job) => {
+  const triggerLane = (job: Job, lane: string | undefined) => {
     if (stopped) return;
-    if (running.has(job.name)) return void again.add(job.name);
-    const p = run(job).finally(() => {
-      running.delete(job.name);
-      if (again.delete(job.name)) trigger(job);
+    const key = lane === undefined ? job.name : `${job.name}|${lane}`;
+    if (running.has(key)) return void again.add(key);
+    const p = run(job, lane).finally(() => {
+      running.delete(key);
+      if (again.delete(key)) triggerLane(job, lane);
     });
-    running.set(job.name, p);
+    running.set(key, p);
+  };
+  const trigger = (job: Job) => {
+    for (const lane of lanesOf(job)) triggerLane(job, lane);
   };
 
   let stopped = false;
@@ -83,7 +88,9 @@ export function startJobs(deps: Deps, jobs: Job[]): JobRunner {
     runNow(name) {
       const job = jobs.find((j) => j.name === name);
       if (!job) throw new Error(`unknown job ${name}`);
-      return run(job);
+      return Promise.all(lanesOf(job).map((lane) => run(job, lane))).then((counts) =>
+        counts.reduce((a, b) => a + b, 0),
+      );
     },
     async stop() {
       stopped = true;

@@ -3,10 +3,23 @@
  */
 export const TOKEN_DECIMALS = 6;
 
+/** Decimal places an amount given on the wire may have; a token has at least this many decimals. */
+export const WIRE_DECIMALS = 6;
+
+/** Base units of a token in one wire unit (10^-6 token): 1 at 6 decimals, 10^12 at 18. */
+export const wireStep = (decimals: number): bigint => 10n ** BigInt(decimals - WIRE_DECIMALS);
+
+/**
+ * A token amount as the API writes it: at least 6 places ("12.500000"), more only when the base
+ * units need them ("12.500000000000000001" at 18 decimals: never rounded away).
+ */
+export const formatAmount = (units: bigint, decimals: number): string =>
+  formatUnits(units, decimals, WIRE_DECIMALS);
+
 const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
 /** "12.5" -> 12500000n at 6 decimals. Throws on more decimals than `decimals` or a malformed string. */
-export function parseUnits(value: string, decimals = TOKEN_DECIMALS): bigint {
+export function parseUnits(value: string, decimals: number): bigint {
   const match = DECIMAL.exec(value);
   if (!match) throw new RangeError(`not a decimal string: "${value}"`);
   const fraction = match[2] ?? '';
@@ -15,7 +28,7 @@ export function parseUnits(value: string, decimals = TOKEN_DECIMALS): bigint {
 }
 
 /** 12500000n -> "12.500000" (exactly `minFraction` to `decimals` places). */
-export function formatUnits(units: bigint, decimals = TOKEN_DECIMALS, minFraction = decimals): string {
+export function formatUnits(units: bigint, decimals: number, minFraction = decimals): string {
   if (units < 0n) return `-${formatUnits(-units, decimals, minFraction)}`;
   const digits = units.toString().padStart(decimals + 1, '0');
   const whole = digits.slice(0, digits.length - decimals);

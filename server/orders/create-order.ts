@@ -1,11 +1,12 @@
 import type { CreateOrderBody, Order as OrderBody } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
+import { chainFor } from '../chains/registry';
 import { ApiError } from '../errors';
 import { checkWebhookUrl } from '../events/check-webhook-url';
 import { eventApiVersion, eventBody, newEventId } from '../events/append-events';
 import { actingKeyData, type ActingKey } from '../events/audit';
-import { formatUnits } from '../lib/decimal';
+import { formatAmount, wireStep } from '../lib/decimal';
 import { deliveryTargets } from './delivery-targets';
 import { findReplay, requestHash, type IdempotencyScope } from './idempotency';
 import type { CreatedOrder, NewOrderRow } from './created-order';
@@ -31,15 +32,16 @@ export async function createOrder(
     if (earlier) return { status: 201, body: earlier.body, replayed: true };
   }
 
-  const chain = deps.chains.get(body.network);
+  const chain = chainFor(deps.chains, body.network, 'body.network');
   const tokenMint = chain.tokenMint(body.token);
+  const decimals = chain.tokenDecimals(body.token);
   if (!tokenMint) throw ApiError.field('body.token', chain.tokenUnavailableReason(body.token));
   if (body.webhookUrl) await checkWebhookUrl(deps, body.webhookUrl, 'body.webhookUrl');
   const wallet = await resolveWallet(deps, merchant.id, body.network, body.merchantWalletId, {
     fresh: opts.freshWallet,
   });
   // Rates come from outside: fetched before the transaction so no lock waits on the network.
-  const price = await priceOrder(deps, body);
+  const price = await priceOrder(deps, body, decimals);
   const now = deps.clock();
   const expiresAt = new Date(now.getTime() + (body.expiresInSeconds ?? deps.config.ORDER_TTL_SECONDS) * 1000);
   const reference = newReference();
@@ -54,6 +56,7 @@ export async function createOrder(
       network: body.network,
       token: body.token,
       tokenMint,
+      tokenDecimals: decimals,
       recipient: wallet.publicAddress,
       amountUnits: amount.amountUnits,
       amountReceivedUnits: 0n,
@@ -97,10 +100,10 @@ export async function createOrder(
 
   const createdAudit = (amount: ReservedAmount) => ({
     status: 'PENDING',
-    amount: formatUnits(amount.amountUnits),
+    amount: formatAmount(amount.amountUnits, decimals),
     ...(amount.amountUnits !== price.amountUnits
       ? {
-          amountAdjustedFrom: formatUnits(price.amountUnits),
+          amountAdjustedFrom: formatAmount(price.amountUnits, decimals),
           reason: 'made unique among payable orders to this wallet',
         }
       : {}),
@@ -108,7 +111,7 @@ export async function createOrder(
       ? {}
       : {
           amountUnique: false,
-          reason: `no free amount within ${formatUnits(MAX_AMOUNT_ADJUSTMENT)} of the price: matched by tag or claim only`,
+          reason: `no free amount within ${formatAmount(MAX_AMOUNT_ADJUSTMENT * wireStep(decimals), decimals)} of the price: matched by tag or claim only`,
         }),
     ...(price.quote
       ? { quoteCurrency: price.quote.currency, fxRate: price.quote.rate, fxSource: price.quote.source }
@@ -126,7 +129,13 @@ export async function createOrder(
       // Taken by another payable order: find a free one (each try a statement that holds nothing).
       amount = await reserveAmount(
         deps,
-        { network: body.network, recipient: wallet.publicAddress, tokenMint, amountUnits: price.amountUnits },
+        {
+          network: body.network,
+          recipient: wallet.publicAddress,
+          tokenMint,
+          amountUnits: price.amountUnits,
+          step: wireStep(decimals),
+        },
         { reference, heldUntil },
       );
       attempt = orderAt(amount);

@@ -27,7 +27,7 @@ export type CreatedOrder = {
 export type InsertOutcome =
   { inserted: true; orderId: string } | { inserted: false; blockedBy: 'amount' | 'key' | 'token' | 'wallet' };
 
-export type SqlType = 'text' | 'uuid' | 'bigint' | 'boolean' | 'int' | 'jsonb' | 'timestamptz';
+export type SqlType = 'text' | 'uuid' | 'bigint' | 'numeric' | 'boolean' | 'int' | 'jsonb' | 'timestamptz';
 
 /** Every column of a new order with its type: a field added to orders must be added here to compile. */
 const ORDER_COLUMNS: { [K in keyof NewOrderRow]-?: SqlType } = {
@@ -37,11 +37,12 @@ const ORDER_COLUMNS: { [K in keyof NewOrderRow]-?: SqlType } = {
   network: 'text',
   token: 'text',
   tokenMint: 'text',
+  tokenDecimals: 'int',
   recipient: 'text',
-  amountUnits: 'bigint',
-  amountReceivedUnits: 'bigint',
+  amountUnits: 'numeric',
+  amountReceivedUnits: 'numeric',
   amountUnique: 'boolean',
-  amountRefundedUnits: 'bigint',
+  amountRefundedUnits: 'numeric',
   quoteCurrency: 'text',
   quoteUnits: 'bigint',
   fxRate: 'text',
@@ -102,7 +103,7 @@ export const INPUT = [...ORDER_INPUT, ...columns(EXTRA_COLUMNS)];
 /** A value as the statements bind it: bigints and JSON as their text, absent as NULL. */
 export function bound(value: unknown, type: SqlType): unknown {
   if (value === undefined || value === null) return null;
-  if (type === 'bigint') return String(value);
+  if (type === 'bigint' || type === 'numeric') return String(value);
   if (type === 'jsonb') return JSON.stringify(value);
   return value;
 }

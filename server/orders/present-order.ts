@@ -8,7 +8,7 @@ export type OrderView = InferAttributes<Order>;
 /** What presenting an order reads: every column but the identity, which no view shows. */
 type Presentable = Omit<OrderView, 'id'>;
 import type { Deps } from '../deps';
-import { formatRate, formatUnits, parseDecimal } from '../lib/decimal';
+import { formatAmount, formatRate, formatUnits, parseDecimal } from '../lib/decimal';
 
 /** What is still to pay; the whole amount once nothing (or everything) is left to ask for. */
 export function amountDueUnits(order: Pick<Order, 'amountUnits' | 'amountReceivedUnits'>): bigint {
@@ -26,6 +26,7 @@ export function paymentTarget(order: Presentable, merchantName: string | null): 
     reference: order.reference,
     token: order.token,
     tokenMint: order.tokenMint,
+    decimals: order.tokenDecimals,
     recipient: order.recipient,
     amountUnits: due > 0n ? due : order.amountUnits,
     label: merchantName,
@@ -40,7 +41,8 @@ export function paymentLinks(
   merchantName: string | null,
 ) {
   const base = deps.config.PUBLIC_BASE_URL;
-  const chain = deps.chains.get(order.network);
+  // An order made while its network was on keeps its links after the operator turns it off.
+  const chain = deps.chains.display(order.network);
   const payUrl = chain.paymentUri(paymentTarget(order, merchantName));
   return {
     payUrl,
@@ -74,8 +76,8 @@ export function sharedOrderFields(
     status: order.status,
     network: order.network,
     token: order.token,
-    amount: formatUnits(order.amountUnits),
-    amountReceived: formatUnits(order.amountReceivedUnits),
+    amount: formatAmount(order.amountUnits, order.tokenDecimals),
+    amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals),
     tokenMintOrContract: order.tokenMint,
     recipient: order.recipient,
     description: order.description,
@@ -102,7 +104,7 @@ export function presentOrder(
   merchantName: string | null,
 ): OrderBody {
   return Object.assign(sharedOrderFields(deps, order, merchantName), {
-    amountRefunded: formatUnits(order.amountRefundedUnits ?? 0n),
+    amountRefunded: formatAmount(order.amountRefundedUnits ?? 0n, order.tokenDecimals),
     quotedAt: iso(order.quotedAt),
     fxRate: order.fxRate,
     fxSource: order.fxSource,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ZPaymentInfo } from '../../contract';
 import type { Deps } from '../deps';
-import { formatUnits } from '../lib/decimal';
+import { formatAmount } from '../lib/decimal';
 import { amountDueUnits, sharedOrderFields, type OrderView } from './present-order';
 
 /** What the payer's page shows: no merchant e-mail, webhook URL, metadata or secrets. */
@@ -11,7 +11,7 @@ export function presentPaymentInfo(
   merchantName: string | null,
 ): z.infer<typeof ZPaymentInfo> {
   return Object.assign(sharedOrderFields(deps, order, merchantName), {
-    amountDue: formatUnits(amountDueUnits(order)),
+    amountDue: formatAmount(amountDueUnits(order), order.tokenDecimals),
     merchantName,
   });
 }

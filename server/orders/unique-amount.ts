@@ -1,19 +1,26 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Deps } from '../deps';
 
-/** At most this many base units (0.001 token) are added to make an amount unique. */
+/** At most this many wire units (0.001 token) are added to make an amount unique. */
 export const MAX_AMOUNT_ADJUSTMENT = 1000n;
 /** Free amounts tried (each lost to a concurrent creation) before settling for a non-unique one. */
 const MAX_TRIES = 64;
 
-export type AmountTarget = { network: string; recipient: string; tokenMint: string; amountUnits: bigint };
+export type AmountTarget = {
+  network: string;
+  recipient: string;
+  tokenMint: string;
+  amountUnits: bigint;
+  /** Base units per step: one wire unit (10^-6 token), so a raised amount still has at most 6 places. */
+  step: bigint;
+};
 export type ReservedAmount = { amountUnits: bigint; unique: boolean };
 
 /**
  * Payments that carry no tag (plain transfers from the EIP-681 link, Solana wallets that drop the
  * reference) are matched by recipient and exact amount, so payable orders to one recipient never
  * share an amount: the order reserves the smallest free amount >= its price, up to
- * MAX_AMOUNT_ADJUSTMENT more, as a row of its own (server/db/migrations/0008). Each attempt is one
+ * MAX_AMOUNT_ADJUSTMENT steps of 10^-6 token more, as a row of its own (server/db/migrations/0008). Each attempt is one
  * statement that holds nothing afterwards; creation never fails for lack of an amount: beyond the
  * bound the plain amount is used and marked not unique.
  */
@@ -26,10 +33,10 @@ export async function reserveAmount(
     return { amountUnits: target.amountUnits, unique: true };
   // Taken: try the free amounts above it, smallest first. A concurrent creation may take one
   // between the read and the insert; then the next one is tried.
-  const high = target.amountUnits + MAX_AMOUNT_ADJUSTMENT;
+  const high = target.amountUnits + MAX_AMOUNT_ADJUSTMENT * target.step;
   let tries = 0;
   for (let round = 0; round < 2; round++) {
-    for (const amount of await freeAmounts(deps, target, target.amountUnits + 1n, high)) {
+    for (const amount of await freeAmounts(deps, target, target.amountUnits + target.step, high)) {
       if (tries++ >= MAX_TRIES) return { amountUnits: target.amountUnits, unique: false };
       if (await tryReserve(deps, target, amount, holder)) return { amountUnits: amount, unique: true };
     }
@@ -56,7 +63,7 @@ export const takeAmountsSql = (wanted: string, now: string) =>
 
 const TAKE_ONE = takeAmountsSql(
   `SELECT CAST(:network AS text) AS network, CAST(:recipient AS text) AS recipient,
-          CAST(:tokenMint AS text) AS token_mint, CAST(:amount AS bigint) AS amount_units,
+          CAST(:tokenMint AS text) AS token_mint, CAST(:amount AS numeric) AS amount_units,
           CAST(:reference AS text) AS reference, CAST(:heldUntil AS timestamptz) AS held_until`,
   'CAST(:now AS timestamptz)',
 );
@@ -108,7 +115,7 @@ async function freeAmounts(
   );
   const taken = new Set(held.map((row) => BigInt(row.amount_units)));
   const free: bigint[] = [];
-  for (let amount = low; amount <= high && free.length < MAX_TRIES; amount++)
+  for (let amount = low; amount <= high && free.length < MAX_TRIES; amount += target.step)
     if (!taken.has(amount)) free.push(amount);
   return free;
 }

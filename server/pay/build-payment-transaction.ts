@@ -4,7 +4,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { recordAudit } from '../events/audit';
 import { blamingAccountField, type AccountPath } from '../http/error-handler';
-import { formatUnits } from '../lib/decimal';
+import { formatAmount, formatUnits } from '../lib/decimal';
 import { assertPayable, payableNow } from '../orders/payable';
 import { findPublicOrder } from '../orders/find-public-order';
 import { paymentTarget } from '../orders/present-order';
@@ -66,10 +66,10 @@ export async function buildPaymentTransaction(
   // paymentTarget asks a partly paid order for what is still due, not the whole amount again.
   const target = paymentTarget(order, merchantName);
   const payUnits = target.amountUnits;
-  const amount = formatUnits(payUnits);
+  const amount = formatAmount(payUnits, order.tokenDecimals);
   const message =
     order.description ??
-    `Pay ${formatUnits(payUnits, 6, 0)} ${order.token}${merchantName ? ` to ${merchantName}` : ''}`;
+    `Pay ${formatUnits(payUnits, order.tokenDecimals, 0)} ${order.token}${merchantName ? ` to ${merchantName}` : ''}`;
   const { account } = input;
   const built = await blamingAccountField(account.path, () =>
     chain.buildPaymentTransaction({ ...target, message }, account.value),

@@ -5,5 +5,7 @@ import type { Job } from '../jobs/job';
 export const scanPaymentsJob: Job = {
   name: 'scan-payments',
   schedule: (config) => config.JOB_SCAN_PAYMENTS_CRON,
-  run: (deps, { workerId }) => scanPayments(deps, { owner: workerId }),
+  // One lane per network: a network whose RPC hangs never holds up another's payments.
+  lanes: (deps) => deps.chains.all().map((chain) => chain.network),
+  run: (deps, { workerId, lane }) => scanPayments(deps, { owner: workerId, network: lane }),
 };

@@ -178,28 +178,45 @@ async function scanTarget(
  */
 export async function scanPayments(
   deps: Deps,
-  opts: { owner?: string; maxPerAddress?: number } = {},
+  opts: { owner?: string; maxPerAddress?: number; network?: string } = {},
+): Promise<number> {
+  const owner = opts.owner ?? `scan-${randomUUID()}`;
+  // Networks side by side (the job runs one lane per network): one whose RPC hangs, each call
+  // waiting out its timeout, never holds up the others' payments.
+  const chains = deps.chains.all().filter((c) => opts.network === undefined || c.network === opts.network);
+  const found = await Promise.all(chains.map((chain) => scanNetwork(deps, chain, owner, opts)));
+  return found.reduce((a, b) => a + b, 0);
+}
+
+async function scanNetwork(
+  deps: Deps,
+  chain: ChainAdapter,
+  owner: string,
+  opts: { maxPerAddress?: number },
 ): Promise<number> {
   let found = 0;
-  const owner = opts.owner ?? `scan-${randomUUID()}`;
-  for (const chain of deps.chains.all()) {
-    const scan: Scan = { network: chain.network, owner, leaseSeconds: deps.config.JOB_LEASE_SECONDS };
-    const watched = await watchedRecipients(deps, chain.network);
-    if (watched.length === 0) continue;
-    const targets = new Map(chain.scanTargets(watched).map((t) => [t.key, t]));
-    const sinceOf = new Map(watched.map((w) => [`${w.recipient}|${w.token}`, w.since.getTime()]));
-    const leased = await leaseCursors(deps, scan, [...targets.keys()]);
-    for (const row of leased) {
-      const target = targets.get(row.address)!;
-      let oldest = Infinity;
-      for (const recipient of target.recipients)
-        oldest = Math.min(oldest, sinceOf.get(`${recipient}|${target.token}`) ?? Infinity);
-      const since = new Date(oldest - FIRST_SCAN_LOOKBACK_MS);
-      // A cursor last moved before anything now watched existed covers nothing that can pay:
-      // start again from the oldest watched order instead of reading the idle time in between.
-      const fresh = row.cursor !== null && row.scanned_at !== null && new Date(row.scanned_at) >= since;
-      let next = fresh ? row.cursor : null;
-      let advanced = false;
+  // Once per token (again while the chain cannot be reached): configured decimals against the chain's.
+  await chain.verifyTokens();
+  const scan: Scan = { network: chain.network, owner, leaseSeconds: deps.config.JOB_LEASE_SECONDS };
+  const watched = await watchedRecipients(deps, chain.network);
+  if (watched.length === 0) return 0;
+  const targets = new Map(chain.scanTargets(watched).map((t) => [t.key, t]));
+  const sinceOf = new Map(watched.map((w) => [`${w.recipient}|${w.token}`, w.since.getTime()]));
+  const leased = await leaseCursors(deps, scan, [...targets.keys()]);
+  let unreachable = false;
+  for (const row of leased) {
+    const target = targets.get(row.address)!;
+    let oldest = Infinity;
+    for (const recipient of target.recipients)
+      oldest = Math.min(oldest, sinceOf.get(`${recipient}|${target.token}`) ?? Infinity);
+    const since = new Date(oldest - FIRST_SCAN_LOOKBACK_MS);
+    // A cursor last moved before anything now watched existed covers nothing that can pay:
+    // start again from the oldest watched order instead of reading the idle time in between.
+    const fresh = row.cursor !== null && row.scanned_at !== null && new Date(row.scanned_at) >= since;
+    let next = fresh ? row.cursor : null;
+    let advanced = false;
+    // The network did not answer for an earlier target: the rest waits for the next cycle.
+    if (!unreachable)
       try {
         const result = await scanTarget(
           deps,
@@ -222,18 +239,18 @@ export async function scanPayments(
           continue; // the new holder owns the cursor now: write nothing
         }
         if (!(error instanceof ChainUnavailableError)) throw error;
+        unreachable = true;
         deps.logger.warn(
           { network: chain.network, target: target.key, err: error.message },
           'payment scan postponed',
         );
       }
-      // Only while this worker still holds the lease: a worker that lost it (it stalled) must not
-      // set the cursor over the one the new holder moved.
-      await releaseLease(deps, {
-        ...cursorKey(scan, row.address),
-        set: advanced ? { cursor: next, scanned_at: deps.clock() } : undefined,
-      });
-    }
+    // Only while this worker still holds the lease: a worker that lost it (it stalled) must not
+    // set the cursor over the one the new holder moved.
+    await releaseLease(deps, {
+      ...cursorKey(scan, row.address),
+      set: advanced ? { cursor: next, scanned_at: deps.clock() } : undefined,
+    });
   }
   return found;
 }

@@ -5,7 +5,7 @@ import type { Merchant, Order, PaymentClaim } from '../db/models';
 import type { Deps } from '../deps';
 import { recordAudit } from '../events/audit';
 import { emitOrderEvent } from '../orders/emit-order-event';
-import { formatUnits } from '../lib/decimal';
+import { formatAmount } from '../lib/decimal';
 import { changeOrderStatus } from '../orders/change-order-status';
 import { payableNow, payableWhere } from '../orders/payable';
 import { releaseAmount } from '../orders/unique-amount';
@@ -88,7 +88,7 @@ export function judge(
   const due = order.amountUnits - order.amountReceivedUnits;
   if (order.amountUnique && credited === order.amountUnits) return accept('amount');
   if (order.amountUnique && credited === due && !others.paidExactly) return accept('amount');
-  const amounts = `${formatUnits(credited)} is neither the order's ${formatUnits(order.amountUnits)} nor the ${formatUnits(due)} due`;
+  const amounts = `${formatAmount(credited, order.tokenDecimals)} is neither the order's ${formatAmount(order.amountUnits, order.tokenDecimals)} nor the ${formatAmount(due, order.tokenDecimals)} due`;
   if (claim.source === 'scanner')
     return { kind: 'reject', reason: `the transaction does not name the order and ${amounts}` };
   if (others.paidExactly)
@@ -178,8 +178,8 @@ export async function settleClaim(
         actor: 'system',
         data: {
           txId: claim.txId,
-          amount: formatUnits(verdict.credited),
-          amountReceived: formatUnits(order.amountReceivedUnits),
+          amount: formatAmount(verdict.credited, order.tokenDecimals),
+          amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals),
           matchedBy: verdict.matchedBy,
           from: verdict.sender,
           blockTime: verdict.blockTime?.toISOString() ?? null,
@@ -198,7 +198,7 @@ export async function settleClaim(
   const bps = toleranceBps(deps.config, merchant);
   const next = await statusFromFacts(deps, order, transaction, bps);
   // Events caused by a credited transfer carry it (data.payment) beside the order.
-  const eventExtra = verdict.kind === 'accept' ? { payment: presentPayment(claim) } : {};
+  const eventExtra = verdict.kind === 'accept' ? { payment: presentPayment(claim, order.tokenDecimals) } : {};
   if (next === 'PAID' && order.status !== 'PAID') {
     // Paid: its amount may serve the next order to this wallet.
     await releaseAmount(deps, order.reference, transaction);
@@ -212,9 +212,9 @@ export async function settleClaim(
       actor: 'system',
       reason: order.paidLate ? `${how} after expiry (late payment)` : how,
       data: {
-        amountReceived: formatUnits(order.amountReceivedUnits),
+        amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals),
         txId: claim.txId,
-        ...(short > 0n ? { shortBy: formatUnits(short), toleranceBps: bps } : {}),
+        ...(short > 0n ? { shortBy: formatAmount(short, order.tokenDecimals), toleranceBps: bps } : {}),
       },
       eventExtra,
     });
@@ -226,7 +226,7 @@ export async function settleClaim(
         verdict.kind === 'reject'
           ? `reported transaction rejected: ${verdict.reason}`
           : 'partial payment verified',
-      data: { amountReceived: formatUnits(order.amountReceivedUnits) },
+      data: { amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals) },
       // A rejection's news is order.payment_rejected: going back to where the order was is not news
       // (no second order.expired). An expiry with money received is news of a partial payment.
       event: verdict.kind === 'reject' ? null : next === 'EXPIRED' ? 'order.underpaid' : undefined,

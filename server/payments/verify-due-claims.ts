@@ -11,11 +11,12 @@ import { settleClaim } from './settle-claim';
  */
 export async function verifyDueClaims(
   deps: Deps,
-  opts: { batchSize: number; owner: string },
+  opts: { batchSize: number; owner: string; network?: string },
 ): Promise<number> {
   const { sequelize, models } = deps.db;
   const due = await leaseDueRows(deps, {
     table: 'payment_claims',
+    network: opts.network,
     statuses: ['PENDING'],
     limit: opts.batchSize,
     owner: opts.owner,
@@ -24,10 +25,9 @@ export async function verifyDueClaims(
   });
 
   for (const row of due) {
-    const chain = deps.chains.get(row.network as Network);
     let observed;
     try {
-      observed = await chain.readTransaction(row.tx_id);
+      observed = await deps.chains.forChecks(row.network as Network).readTransaction(row.tx_id);
     } catch (error) {
       // The chain cannot be reached: try again later, without counting against the claim's deadline.
       if (!(error instanceof ChainUnavailableError)) throw error;

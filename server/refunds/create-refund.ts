@@ -3,7 +3,7 @@ import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { actingKeyData, recordAudit, type ActingKey } from '../events/audit';
-import { formatUnits, parseUnits } from '../lib/decimal';
+import { formatAmount, parseUnits } from '../lib/decimal';
 import { findOrder } from '../orders/find-order';
 import {
   claimKey,
@@ -59,7 +59,7 @@ export async function createRefund(
   if (body.to !== undefined && to === null) throw ApiError.field('body.to', chain.addressFormat);
   if (to !== null && to === probe.recipient)
     throw ApiError.field('body.to', "is the order's receiving wallet, which sends the refund");
-  const requested = body.amount === undefined ? null : parseUnits(body.amount);
+  const requested = body.amount === undefined ? null : parseUnits(body.amount, probe.tokenDecimals);
 
   const created = await sequelize.transaction(async (transaction) => {
     if (scope) {
@@ -77,7 +77,7 @@ export async function createRefund(
     if (!amount.ok)
       throw ApiError.field(
         'body.amount',
-        `${amount.reason}: the order received ${formatUnits(order.amountReceivedUnits)} ${order.token}, ${formatUnits(committed)} of it is refunded or being refunded, ${formatUnits(refundable)} can be refunded`,
+        `${amount.reason}: the order received ${formatAmount(order.amountReceivedUnits, order.tokenDecimals)} ${order.token}, ${formatAmount(committed, order.tokenDecimals)} of it is refunded or being refunded, ${formatAmount(refundable, order.tokenDecimals)} can be refunded`,
       );
 
     const now = deps.clock();
@@ -111,7 +111,7 @@ export async function createRefund(
         actor: 'merchant',
         data: {
           refundId: refund.id,
-          amount: formatUnits(refund.amountUnits),
+          amount: formatAmount(refund.amountUnits, order.tokenDecimals),
           to,
           reason: refund.reason,
           status: refund.status,

@@ -1,6 +1,6 @@
 import type { ObservedTransaction, Transfer } from '../chains/chain-adapter';
 import { CLOCK_SKEW_MS } from '../payments/credited-to';
-import { formatUnits } from '../lib/decimal';
+import { formatAmount } from '../lib/decimal';
 
 /** What the verifier knows of a refund. */
 export type RefundFacts = {
@@ -9,6 +9,8 @@ export type RefundFacts = {
   from: string;
   to: string;
   amountUnits: bigint;
+  /** The order's token decimals. */
+  decimals: number;
   /** When it got its address: an untagged transfer before then cannot be it. */
   sendableSince: Date;
 };
@@ -54,7 +56,7 @@ export function judgeRefund(facts: RefundFacts, tx: ObservedTransaction): Refund
   if (sent !== facts.amountUnits)
     return {
       kind: 'reject',
-      reason: `sends ${formatUnits(sent)}, not the refund's ${formatUnits(facts.amountUnits)}`,
+      reason: `sends ${formatAmount(sent, facts.decimals)}, not the refund's ${formatAmount(facts.amountUnits, facts.decimals)}`,
     };
   return { kind: 'accept', matchedBy: tagged ? 'tag' : 'amount', blockTime: tx.blockTime };
 }

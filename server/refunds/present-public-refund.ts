@@ -1,7 +1,7 @@
 import type { PublicRefund } from '../../contract';
 import type { Order, Refund } from '../db/models';
 import type { Deps } from '../deps';
-import { formatUnits } from '../lib/decimal';
+import { formatAmount } from '../lib/decimal';
 
 /** What the payer's refund page shows: no merchant settings, no reason (it is the merchant's note). */
 export function presentPublicRefund(
@@ -15,11 +15,11 @@ export function presentPublicRefund(
     status: refund.status,
     network: refund.network,
     token: order.token,
-    amount: formatUnits(refund.amountUnits),
+    amount: formatAmount(refund.amountUnits, order.tokenDecimals),
     to: refund.toAddress,
     merchantName,
     orderReference: order.reference,
-    addressFormat: deps.chains.get(refund.network).addressFormat,
+    addressFormat: deps.chains.display(refund.network).addressFormat,
     txId: refund.txId,
     deadlineAt: refund.deadlineAt.toISOString(),
   };

@@ -2,7 +2,7 @@ import type { Refund as RefundBody } from '../../contract';
 import { ChainUnavailableError, PayerAccountError } from '../chains/chain-errors';
 import type { Order, Refund } from '../db/models';
 import type { Deps } from '../deps';
-import { formatUnits } from '../lib/decimal';
+import { formatAmount } from '../lib/decimal';
 import { refundTarget } from './refund-target';
 
 type RefundTransaction = RefundBody['transaction'];
@@ -20,7 +20,7 @@ export async function buildRefundBody(
   const target = refundTarget(refund, order);
   if (!target || refund.status !== 'PENDING') return null;
   try {
-    const built = await deps.chains.get(refund.network).buildRefundTransaction(target);
+    const built = await deps.chains.forChecks(refund.network).buildRefundTransaction(target);
     // The network's own fields; the contract's response schema checks their shape on the way out.
     return built.body as RefundTransaction;
   } catch (error) {
@@ -39,7 +39,7 @@ export function presentRefund(
 ): RefundBody {
   const target = refund.status === 'PENDING' ? refundTarget(refund, order) : null;
   const payUrl = target
-    ? deps.chains.get(refund.network).refundUri(deps.config.PUBLIC_BASE_URL, target)
+    ? deps.chains.display(refund.network).refundUri(deps.config.PUBLIC_BASE_URL, target)
     : null;
   return {
     id: refund.id,
@@ -47,7 +47,7 @@ export function presentRefund(
     status: refund.status,
     network: refund.network,
     token: order.token,
-    amount: formatUnits(refund.amountUnits),
+    amount: formatAmount(refund.amountUnits, order.tokenDecimals),
     from: refund.fromAddress,
     to: refund.toAddress,
     reason: refund.reason,

@@ -1,7 +1,7 @@
 import { Op, type Transaction } from 'sequelize';
 import type { Deps } from '../deps';
 import { recordAudit } from '../events/audit';
-import { formatUnits } from '../lib/decimal';
+import { formatAmount } from '../lib/decimal';
 import { emitRefundEvent } from './emit-refund-event';
 import { OPEN_REFUND_STATUSES } from './refund-rules';
 
@@ -54,8 +54,8 @@ export async function succeedRefund(
         data: {
           refundId: refund.id,
           txId: input.txId,
-          amount: formatUnits(refund.amountUnits),
-          amountRefunded: formatUnits(order.amountRefundedUnits),
+          amount: formatAmount(refund.amountUnits, order.tokenDecimals),
+          amountRefunded: formatAmount(order.amountRefundedUnits, order.tokenDecimals),
           to: refund.toAddress,
           matchedBy: input.matchedBy,
           blockTime: input.blockTime?.toISOString() ?? null,
@@ -87,7 +87,11 @@ export async function failRefund(deps: Deps, input: { refundId: string; reason: 
         orderId: order.id,
         type: 'refund.failed',
         actor: 'system',
-        data: { refundId: refund.id, amount: formatUnits(refund.amountUnits), reason: input.reason },
+        data: {
+          refundId: refund.id,
+          amount: formatAmount(refund.amountUnits, order.tokenDecimals),
+          reason: input.reason,
+        },
       },
       now,
     );

@@ -16,9 +16,13 @@ const MAX_FOUND_PER_CHECK = 50;
  * naming its tag; EVM: token transfers from the receiving wallet to the refund address) and each
  * candidate is judged like a payment; one without a verified transfer by its deadline FAILS.
  */
-export async function verifyRefunds(deps: Deps, opts: { batchSize: number; owner: string }): Promise<number> {
+export async function verifyRefunds(
+  deps: Deps,
+  opts: { batchSize: number; owner: string; network?: string },
+): Promise<number> {
   const due = await leaseDueRows(deps, {
     table: 'refunds',
+    network: opts.network,
     statuses: OPEN_REFUND_STATUSES,
     limit: opts.batchSize,
     owner: opts.owner,
@@ -54,12 +58,12 @@ async function checkRefund(deps: Deps, refundId: string, owner: string) {
   }
   if (refund.status !== 'PENDING') return;
 
-  const chain = deps.chains.get(refund.network);
   const sendableSince = refund.addressSetAt ?? refund.createdAt;
   const facts: RefundFacts = { ...target, sendableSince };
   let cursor = refund.scanCursor;
   let waiting = false;
   try {
+    const chain = deps.chains.forChecks(refund.network);
     const page = await chain.scan(chain.refundScanTarget(target), cursor, {
       since: new Date(sendableSince.getTime() - CLOCK_SKEW_MS),
       limit: MAX_FOUND_PER_CHECK,

@@ -1,6 +1,7 @@
 import { UniqueConstraintError } from 'sequelize';
 import type { z } from 'zod';
 import { MAX_WALLETS, type ZCreateWalletBody } from '../../contract';
+import { chainFor } from '../chains/registry';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { presentWallet } from './present-wallet';
@@ -10,7 +11,7 @@ export async function createWallet(
   merchantId: string,
   input: z.infer<typeof ZCreateWalletBody>,
 ) {
-  const chain = deps.chains.get(input.network);
+  const chain = chainFor(deps.chains, input.network, 'body.network');
   const address = chain.normalizeAddress(input.public_address);
   if (!address) throw ApiError.field('body.public_address', chain.addressFormat);
   const { Wallet } = deps.db.models;

@@ -176,7 +176,7 @@ describe('three workers scanning one busy address with a short lease', () => {
         payer,
         recipientOwner: wallet,
         mint: usdt,
-        amountUnits: parseUnits(order.amount),
+        amountUnits: parseUnits(order.amount, 6),
         // Half carry the reference, half are matched by their (unique) amount.
         reference: i % 2 === 0 ? new PublicKey(order.reference) : undefined,
       });
@@ -206,7 +206,7 @@ describe('three workers scanning one busy address with a short lease', () => {
     expect(new Set(mine.map((c) => c.txId)).size).toBe(mine.length);
     for (const order of orders) {
       const row = await Order.findOne({ where: { reference: order.reference } });
-      expect(row!.amountReceivedUnits).toBe(parseUnits(order.amount));
+      expect(row!.amountReceivedUnits).toBe(parseUnits(order.amount, 6));
       const verified = await AuditEntry.count({ where: { orderId: row!.id, type: 'payment.verified' } });
       expect(verified, order.reference).toBe(1);
     }

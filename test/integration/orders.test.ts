@@ -517,6 +517,7 @@ describe('concurrent creations, written together', () => {
         network: 'SOLANA',
         token: 'USDT',
         tokenMint: USDT_SOLANA,
+        tokenDecimals: 6,
         recipient: w.public_address,
         amountUnits: amount,
         amountReceivedUnits: 0n,

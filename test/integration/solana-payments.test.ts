@@ -75,7 +75,7 @@ afterEach(() => {
 
 // ---- helpers ------------------------------------------------------------------------------------
 
-const units = (amount: string) => parseUnits(amount);
+const units = (amount: string) => parseUnits(amount, 6);
 /** A signature of the right form that no transaction has. */
 const unknownSignature = () => encodeBase58(randomBytes(64));
 

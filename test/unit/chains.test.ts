@@ -47,27 +47,35 @@ function solana(rpcUrl = 'http://127.0.0.1:1', rpcTimeoutMs = 2000, usdcMint?: s
   return createSolanaAdapter({
     rpc: pool('SOLANA', rpcUrl, rpcTimeoutMs),
     commitment: 'confirmed',
-    usdtMint: USDT_MINT,
-    usdcMint,
+    tokens: [
+      { token: 'USDT', contract: USDT_MINT, decimals: 6 },
+      ...(usdcMint ? [{ token: 'USDC' as const, contract: usdcMint, decimals: 6 }] : []),
+    ],
   });
 }
 const evmOptions = {
   rpcTimeoutMs: 2000,
   confirmations: 2,
   logRange: 1000,
-  presentation: evmPresentation({ name: 'Test EVM', chainId: 137, mainnetChainId: 137 }),
+  presentation: evmPresentation({
+    network: 'POLYGON',
+    name: 'Test EVM',
+    chainId: 137,
+    mainnetChainId: 137,
+    explorerTxUrl: null,
+  }),
 };
 const polygon = createEvmAdapter({
   network: 'POLYGON',
   chainId: 137,
-  usdtContract: POLYGON_USDT,
+  tokens: [{ token: 'USDT', contract: POLYGON_USDT, decimals: 6 }],
   rpc: pool('POLYGON', 'http://127.0.0.1:1'),
   ...evmOptions,
 });
 const ethereum = createEvmAdapter({
   network: 'ETHEREUM',
   chainId: 1,
-  usdtContract: ETHEREUM_USDT.toLowerCase(),
+  tokens: [{ token: 'USDT', contract: ETHEREUM_USDT.toLowerCase(), decimals: 6 }],
   rpc: pool('ETHEREUM', 'http://127.0.0.1:1'),
   ...evmOptions,
 });
@@ -77,6 +85,7 @@ function solanaTarget(overrides: Partial<PaymentTarget> = {}): PaymentTarget {
     reference: reference.toBase58(),
     token: 'USDT',
     tokenMint: USDT_MINT,
+    decimals: 6,
     recipient: merchant.toBase58(),
     amountUnits: 10_500_000n,
     ...overrides,
@@ -88,6 +97,7 @@ function evmTarget(overrides: Partial<PaymentTarget> = {}): PaymentTarget {
     reference: reference.toBase58(),
     token: 'USDT',
     tokenMint: POLYGON_USDT,
+    decimals: 6,
     recipient: EVM_RECIPIENT,
     amountUnits: 25_000_000n,
     ...overrides,

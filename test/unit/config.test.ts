@@ -8,9 +8,12 @@ describe('configuration', () => {
     expect(config.PORT).toBe(3000);
     expect(config.ORDER_TTL_SECONDS).toBe(900);
     expect(config.JWT_TTL).toBe('7d');
-    expect(config.POLYGON_CHAIN_ID).toBe(137);
-    expect(config.ETHEREUM_CHAIN_ID).toBe(1);
-    expect(config.USDC_MINT_SOLANA).toBeUndefined();
+    // The spec's networks: POLYGON and ETHEREUM on with USDT only; Solana's USDC only with its mint.
+    expect(config.evmNetworks.map((n) => [n.network, n.chainId, n.tokens.map((t) => t.token)])).toEqual([
+      ['POLYGON', 137, ['USDT']],
+      ['ETHEREUM', 1, ['USDT']],
+    ]);
+    expect(config.solanaTokens.map((t) => t.token)).toEqual(['USDT']);
     expect(config.FX_STATIC_RATES).toEqual({ BRL: '5.25', EUR: '0.92' });
     expect(config.PUBLIC_BASE_URL).toBe('http://localhost:3000');
   });
@@ -79,10 +82,11 @@ describe('configuration', () => {
 
   it('reads RPC endpoint lists in order, and documented confirmation defaults', () => {
     const config = loadConfig({ POLYGON_RPC_URL: ' http://a.example:8545 , https://b.example/key ' });
-    expect(config.POLYGON_RPC_URL).toEqual(['http://a.example:8545', 'https://b.example/key']);
+    const network = (name: string) => config.evmNetworks.find((n) => n.network === name)!;
+    expect(network('POLYGON').rpcUrls).toEqual(['http://a.example:8545', 'https://b.example/key']);
     expect(config.SOLANA_RPC_URL).toHaveLength(1);
-    expect(config.ETHEREUM_CONFIRMATIONS).toBe(12);
-    expect(config.POLYGON_CONFIRMATIONS).toBe(128);
+    expect(network('ETHEREUM').confirmations).toBe(12);
+    expect(network('POLYGON').confirmations).toBe(128);
     expect(config.EVM_LOG_RANGE).toBe(1000);
   });
 
@@ -120,5 +124,60 @@ describe('bounded waits on the database', () => {
       idle_in_transaction_session_timeout: 4000,
       keepAlive: true,
     });
+  });
+});
+
+describe('networks by configuration', () => {
+  const on = (env: Record<string, string>) =>
+    Object.fromEntries(loadConfig(env).evmNetworks.map((n) => [n.network, n]));
+
+  it('turns an EVM network on with its RPC URL, at its mainnet chain id, tokens and decimals', () => {
+    const networks = on({ BSC_RPC_URL: 'http://bsc.example', BASE_RPC_URL: 'http://base.example' });
+    expect(Object.keys(networks)).toEqual(['POLYGON', 'ETHEREUM', 'BASE', 'BSC']);
+    expect(networks.BSC).toMatchObject({ chainId: 56, confirmations: 15, explorerTxUrl: null });
+    expect(networks.BSC!.tokens).toEqual([
+      { token: 'USDT', contract: '0x55d398326f99059fF775485246999027B3197955', decimals: 18 },
+      { token: 'USDC', contract: '0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d', decimals: 18 },
+    ]);
+    expect(networks.BASE!.tokens.map((t) => [t.token, t.decimals])).toEqual([
+      ['USDT', 6],
+      ['USDC', 6],
+    ]);
+  });
+
+  it('takes every setting from the environment, and none turns a network or a token off', () => {
+    const networks = on({
+      POLYGON_RPC_URL: 'none',
+      BSC_RPC_URL: 'http://a.example,http://b.example',
+      BSC_CHAIN_ID: '97',
+      BSC_CONFIRMATIONS: '4',
+      BSC_EXPLORER_URL: 'https://testnet.bscscan.com/tx/{tx}',
+      USDT_CONTRACT_BSC: '0x52908400098527886e0f7030069857d2e4169ee7',
+      USDT_DECIMALS_BSC: '6',
+      USDC_CONTRACT_BSC: 'none',
+      USDC_CONTRACT_ETHEREUM: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+    });
+    expect(Object.keys(networks)).toEqual(['ETHEREUM', 'BSC']);
+    expect(networks.BSC).toMatchObject({
+      rpcUrls: ['http://a.example', 'http://b.example'],
+      chainId: 97,
+      confirmations: 4,
+      explorerTxUrl: 'https://testnet.bscscan.com/tx/{tx}',
+      tokens: [{ token: 'USDT', contract: '0x52908400098527886E0F7030069857D2E4169EE7', decimals: 6 }],
+    });
+    // The spec's extension: USDC on ETHEREUM only when the operator names its contract.
+    expect(networks.ETHEREUM!.tokens.map((t) => t.token)).toEqual(['USDT', 'USDC']);
+  });
+
+  it('refuses bad network settings at start-up, naming the variable', () => {
+    expect(() => loadConfig({ BASE_RPC_URL: 'not a url' })).toThrow(/BASE_RPC_URL/);
+    expect(() => loadConfig({ BSC_RPC_URL: 'http://a', USDT_CONTRACT_BSC: '0x123' })).toThrow(
+      /USDT_CONTRACT_BSC: must be a 0x contract address/,
+    );
+    expect(() =>
+      loadConfig({ BSC_RPC_URL: 'http://a', USDT_CONTRACT_BSC: 'none', USDC_CONTRACT_BSC: 'none' }),
+    ).toThrow(/BSC_RPC_URL: turns BSC on, but no token is/);
+    expect(() => loadConfig({ USDT_DECIMALS_BSC: '4' })).toThrow(/USDT_DECIMALS_BSC: at least 6/);
+    expect(() => loadConfig({ BASE_EXPLORER_URL: 'https://basescan.org/tx/' })).toThrow(/must hold \{tx\}/);
   });
 });

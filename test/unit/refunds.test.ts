@@ -21,6 +21,7 @@ const facts: RefundFacts = {
   from: 'SHOP',
   to: 'PAYER',
   amountUnits: 5_000_000n,
+  decimals: 6,
   sendableSince: new Date('2026-11-22T10:00:00Z'),
 };
 const transfer = (o: Partial<Transfer> = {}): Transfer => ({
@@ -158,6 +159,7 @@ describe('chain adapters: refund links, transactions and where to find them', ()
           tag: Keypair.generate().publicKey.toBase58(),
           token: 'USDT' as const,
           tokenMint: chain.tokenMint('USDT')!,
+          decimals: 6,
           from: Keypair.generate().publicKey.toBase58(),
           to: Keypair.generate().publicKey.toBase58(),
           amountUnits: 2_500_000n,
@@ -167,6 +169,7 @@ describe('chain adapters: refund links, transactions and where to find them', ()
           tag: Keypair.generate().publicKey.toBase58(),
           token: 'USDT' as const,
           tokenMint: chain.tokenMint('USDT')!,
+          decimals: 6,
           from: '0x52908400098527886E0F7030069857D2E4169EE7',
           to: '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
           amountUnits: 2_500_000n,

@@ -1,6 +1,13 @@
-import { erc20Abi, getAddress, type Address } from 'viem';
-import type { Network, Token } from '../../../contract';
-import { formatUnits, TOKEN_DECIMALS } from '../../lib/decimal';
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  erc20Abi,
+  getAddress,
+  type Address,
+} from 'viem';
+import type { EvmNetwork } from '../../../contract';
+import { formatUnits } from '../../lib/decimal';
 import type { ChainAdapter, ChainPresentation, PaymentTarget, PaymentTransaction } from '../chain-adapter';
 import { PayerAccountError } from '../chain-errors';
 import type { RpcEndpointPool } from '../rpc-endpoints';
@@ -9,30 +16,62 @@ import { createEvmClient, evmRpc } from './client';
 import { taggedTransferData } from './order-tag';
 import { readEvmTransaction } from './read-transaction';
 import { scanEvmTransfers } from './scan-transfers';
+import { createTokenBook, type ConfiguredToken } from '../token-book';
 
 export { normalizeEvmAddress } from './address';
 
 export type EvmAdapterOptions = {
-  network: Network;
+  network: EvmNetwork;
   presentation: ChainPresentation;
   chainId: number;
-  usdtContract: string;
+  tokens: ConfiguredToken[];
   rpc: RpcEndpointPool;
   rpcTimeoutMs: number;
   confirmations: number;
   logRange: number;
+  onTokenRefused?: (message: string) => void;
 };
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 
-/** An EVM network (Polygon, Ethereum, or any further one): USDT as an ERC-20 contract. */
+/** An EVM network (Polygon, Ethereum, or any network of contract/network-table.ts): tokens as ERC-20 contracts. */
 export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
-  const usdt = normalizeEvmAddress(opts.usdtContract);
-  if (!usdt)
-    throw new Error(`USDT contract for ${opts.network} is not an EVM address: "${opts.usdtContract}"`);
-  const contracts: Record<Token, Address | null> = { USDT: usdt, USDC: null };
+  // Contracts in their EIP-55 form: the form orders, links and GET /networks show.
+  const tokens = opts.tokens.map((t) => {
+    const contract = normalizeEvmAddress(t.contract);
+    if (!contract)
+      throw new Error(`${t.token} contract for ${opts.network} is not an EVM address: "${t.contract}"`);
+    return { ...t, contract };
+  });
   const client = createEvmClient(opts.rpc, opts.rpcTimeoutMs);
   const { network, confirmations } = opts;
+  const book = createTokenBook({
+    network,
+    tokens,
+    offReason: (token) =>
+      `${token} is not available on ${network} (set ${token}_CONTRACT_${network} to turn it on)`,
+    readDecimals: (contract) => readTokenDecimals(contract),
+    onRefused: opts.onTokenRefused,
+  });
+
+  /** decimals() of a contract; an address that answers but not as a token throws a plain Error. */
+  async function readTokenDecimals(contract: string): Promise<number> {
+    try {
+      return await client.readContract({
+        address: getAddress(contract),
+        abi: erc20Abi,
+        functionName: 'decimals',
+      });
+    } catch (error) {
+      const notAToken =
+        error instanceof BaseError &&
+        error.walk(
+          (e) => e instanceof ContractFunctionZeroDataError || e instanceof ContractFunctionRevertedError,
+        );
+      if (notAToken) throw new Error(`${contract} is not a token contract`);
+      return evmRpc(network, 'decimals', () => Promise.reject(error));
+    }
+  }
 
   function recipientOf(target: PaymentTarget): Address {
     const recipient = normalizeEvmAddress(target.recipient);
@@ -57,16 +96,20 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
     );
     if (balance < target.amountUnits)
       throw new PayerAccountError(
-        `holds ${formatUnits(balance, TOKEN_DECIMALS, 0)} ${target.token}, less than the ${formatUnits(target.amountUnits, TOKEN_DECIMALS, 0)} ${target.token} due`,
+        `holds ${formatUnits(balance, target.decimals, 0)} ${target.token}, less than the ${formatUnits(target.amountUnits, target.decimals, 0)} ${target.token} due`,
       );
   }
 
   return {
     network,
     presentation: opts.presentation,
+    finality: { confirmations },
 
-    tokenMint: (token) => contracts[token],
-    tokenUnavailableReason: (token) => `${token} is not available on ${network}`,
+    tokenMint: (token) => book.contract(token),
+    tokenDecimals: (token) => book.decimals(token),
+    tokenUnavailableReason: (token) => book.unavailableReason(token),
+    tokens: () => book.listed(),
+    verifyTokens: () => book.verify(),
 
     normalizeAddress: normalizeEvmAddress,
     addressFormat: 'must be a 0x address of 40 hex digits with a valid EIP-55 checksum when mixed-case',
@@ -85,7 +128,7 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
 
     async buildPaymentTransaction(target, account): Promise<PaymentTransaction> {
       if (account !== undefined && account !== '') await checkPayer(account, target);
-      const amount = formatUnits(target.amountUnits, TOKEN_DECIMALS, 0);
+      const amount = formatUnits(target.amountUnits, target.decimals, 0);
       return {
         body: {
           chainId: opts.chainId,
@@ -132,7 +175,7 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
           data: taggedTransferData(to, target.amountUnits, target.tag),
           value: '0',
         },
-        message: `Refund ${formatUnits(target.amountUnits, TOKEN_DECIMALS, 0)} ${target.token}`,
+        message: `Refund ${formatUnits(target.amountUnits, target.decimals, 0)} ${target.token}`,
       };
     },
 

@@ -4,7 +4,6 @@ import {
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
 import { ComputeBudgetProgram, PublicKey, Transaction, TransactionInstruction } from '@solana/web3.js';
-import { TOKEN_DECIMALS } from '../../lib/decimal';
 
 export const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
 
@@ -24,6 +23,8 @@ export type TransferTransactionInput = {
   mint: PublicKey;
   reference: PublicKey;
   amountUnits: bigint;
+  /** The mint's decimals (TransferChecked fails on chain when they differ). */
+  decimals: number;
   blockhash: string;
   lastValidBlockHeight: number;
   microLamportsPerCu: number;
@@ -51,7 +52,7 @@ export function buildTransferTransaction(input: TransferTransactionInput): Trans
     merchantAta,
     payer,
     input.amountUnits,
-    TOKEN_DECIMALS,
+    input.decimals,
   );
   // The reference makes the payment findable with getSignaturesForAddress(reference).
   transfer.keys.push({ pubkey: reference, isSigner: false, isWritable: false });

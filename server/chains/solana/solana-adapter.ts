@@ -1,12 +1,14 @@
 import {
   ACCOUNT_SIZE,
   AccountLayout,
+  MINT_SIZE,
+  MintLayout,
   TOKEN_PROGRAM_ID,
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
-import type { Token } from '../../../contract';
-import { formatUnits, TOKEN_DECIMALS } from '../../lib/decimal';
+import { formatUnits } from '../../lib/decimal';
+import { createTokenBook, type ConfiguredToken } from '../token-book';
 import type { ChainAdapter, PaymentTarget, PaymentTransaction } from '../chain-adapter';
 import { PayerAccountError } from '../chain-errors';
 import { solanaPresentation } from './presentation';
@@ -28,8 +30,9 @@ const clip = (text: string, max: number) => {
 export type SolanaAdapterOptions = {
   rpc: RpcEndpointPool;
   commitment: 'confirmed' | 'finalized';
-  usdtMint: string;
-  usdcMint?: string;
+  /** USDT (always), USDC when its mint is configured. */
+  tokens: ConfiguredToken[];
+  onTokenRefused?: (message: string) => void;
 };
 
 /** Longest base58 text of a 64-byte signature; bounds the bigint work on hostile input. */
@@ -53,11 +56,25 @@ function requiredMint(name: string, value: string): string {
 }
 
 export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
-  const mints: Record<Token, string | null> = {
-    USDT: requiredMint('USDT mint', opts.usdtMint),
-    USDC: opts.usdcMint ? requiredMint('USDC mint', opts.usdcMint) : null,
-  };
+  for (const t of opts.tokens) requiredMint(`${t.token} mint`, t.contract);
   const connection = createSolanaConnection(opts.rpc, opts.commitment);
+  const book = createTokenBook({
+    network: 'SOLANA',
+    tokens: opts.tokens,
+    offReason: (token) =>
+      token === 'USDC'
+        ? 'USDC is not enabled on this server (USDC_MINT_SOLANA is not set)'
+        : `${token} is not available on SOLANA`,
+    readDecimals: async (mint) => {
+      const info = await solanaRpc('getAccountInfo', () =>
+        connection.getAccountInfo(new PublicKey(mint), 'confirmed'),
+      );
+      if (!info || !info.owner.equals(TOKEN_PROGRAM_ID) || info.data.length < MINT_SIZE)
+        throw new Error(`${mint} is not a token mint`);
+      return MintLayout.decode(info.data).decimals;
+    },
+    onRefused: opts.onTokenRefused,
+  });
 
   function payerKey(account: string | undefined): PublicKey {
     if (!account) throw new PayerAccountError('is required on Solana');
@@ -91,13 +108,13 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
   return {
     network: 'SOLANA',
     presentation: solanaPresentation(opts.rpc.urls),
+    finality: { commitment: opts.commitment },
 
-    tokenMint: (token) => mints[token],
-
-    tokenUnavailableReason: (token) =>
-      token === 'USDC'
-        ? 'USDC is not enabled on this server (USDC_MINT_SOLANA is not set)'
-        : `${token} is not available on SOLANA`,
+    tokenMint: (token) => book.contract(token),
+    tokenDecimals: (token) => book.decimals(token),
+    tokenUnavailableReason: (token) => book.unavailableReason(token),
+    tokens: () => book.listed(),
+    verifyTokens: () => book.verify(),
 
     normalizeAddress: (address) => (parsePublicKey(address) ? address : null),
     addressFormat: 'must be a Solana public key (base58, 32 bytes)',
@@ -111,7 +128,7 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
 
     paymentUri(target: PaymentTarget): string {
       const params = [
-        `amount=${formatUnits(target.amountUnits, TOKEN_DECIMALS, 0)}`,
+        `amount=${formatUnits(target.amountUnits, target.decimals, 0)}`,
         `spl-token=${target.tokenMint}`,
         `reference=${target.reference}`,
       ];
@@ -131,14 +148,14 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
         payerTokenBalance(payer, mint),
       ]);
       // A transaction that can only fail on chain helps nobody: say why now.
-      const needed = formatUnits(target.amountUnits, TOKEN_DECIMALS, 0);
+      const needed = formatUnits(target.amountUnits, target.decimals, 0);
       if (payerBalance === null)
         throw new PayerAccountError(
           `has no ${target.token} token account: fund it with ${needed} ${target.token} first`,
         );
       if (payerBalance < target.amountUnits)
         throw new PayerAccountError(
-          `holds ${formatUnits(payerBalance, TOKEN_DECIMALS, 0)} ${target.token}, less than the ${needed} ${target.token} due`,
+          `holds ${formatUnits(payerBalance, target.decimals, 0)} ${target.token}, less than the ${needed} ${target.token} due`,
         );
       const transaction = buildTransferTransaction({
         payer,
@@ -146,11 +163,12 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
         mint,
         reference: new PublicKey(target.reference),
         amountUnits: target.amountUnits,
+        decimals: target.decimals,
         blockhash: latest.blockhash,
         lastValidBlockHeight: latest.lastValidBlockHeight,
         microLamportsPerCu,
       });
-      const amount = formatUnits(target.amountUnits, TOKEN_DECIMALS, 0);
+      const amount = formatUnits(target.amountUnits, target.decimals, 0);
       return {
         body: {
           transaction: transaction
@@ -196,6 +214,7 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
         mint,
         reference: new PublicKey(target.tag),
         amountUnits: target.amountUnits,
+        decimals: target.decimals,
         blockhash: latest.blockhash,
         lastValidBlockHeight: latest.lastValidBlockHeight,
         microLamportsPerCu,
@@ -207,7 +226,7 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
             .serialize({ requireAllSignatures: false, verifySignatures: false })
             .toString('base64'),
         },
-        message: `Refund ${formatUnits(target.amountUnits, TOKEN_DECIMALS, 0)} ${target.token}`,
+        message: `Refund ${formatUnits(target.amountUnits, target.decimals, 0)} ${target.token}`,
       };
     },
 

@@ -17,6 +17,8 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare network: Network;
   declare token: Token;
   declare tokenMint: string;
+  /** The token's decimals when the order was made: every amount of the order is in these base units. */
+  declare tokenDecimals: number;
   declare recipient: string;
   declare amountUnits: bigint;
   declare amountReceivedUnits: CreationOptional<bigint>;
@@ -52,11 +54,12 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         network: { type: DataTypes.TEXT, allowNull: false },
         token: { type: DataTypes.TEXT, allowNull: false },
         tokenMint: { type: DataTypes.TEXT, allowNull: false },
+        tokenDecimals: { type: DataTypes.SMALLINT, allowNull: false },
         recipient: { type: DataTypes.TEXT, allowNull: false },
-        amountUnits: bigintColumn('amountUnits'),
-        amountReceivedUnits: { ...bigintColumn('amountReceivedUnits'), defaultValue: '0' },
+        amountUnits: bigintColumn('amountUnits', false, true),
+        amountReceivedUnits: { ...bigintColumn('amountReceivedUnits', false, true), defaultValue: '0' },
         amountUnique: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
-        amountRefundedUnits: { ...bigintColumn('amountRefundedUnits'), defaultValue: '0' },
+        amountRefundedUnits: { ...bigintColumn('amountRefundedUnits', false, true), defaultValue: '0' },
         quoteCurrency: DataTypes.TEXT,
         quoteUnits: bigintColumn('quoteUnits', true),
         fxRate: DataTypes.TEXT,

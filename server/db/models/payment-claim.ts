@@ -46,7 +46,7 @@ export class PaymentClaim extends Model<
         txId: { type: DataTypes.TEXT, allowNull: false },
         source: { type: DataTypes.TEXT, allowNull: false },
         status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'PENDING' },
-        amountUnits: bigintColumn('amountUnits', true),
+        amountUnits: bigintColumn('amountUnits', true, true),
         reason: DataTypes.TEXT,
         blockTime: DataTypes.DATE,
         matchedBy: DataTypes.TEXT,

@@ -48,7 +48,7 @@ export class Refund extends Model<InferAttributes<Refund>, InferCreationAttribut
         fromAddress: { type: DataTypes.TEXT, allowNull: false },
         toAddress: DataTypes.TEXT,
         tag: { type: DataTypes.TEXT, allowNull: false },
-        amountUnits: bigintColumn('amountUnits'),
+        amountUnits: bigintColumn('amountUnits', false, true),
         reason: DataTypes.TEXT,
         status: { type: DataTypes.TEXT, allowNull: false },
         matchedBy: DataTypes.TEXT,

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 
-/// A minimal 6-decimal ERC-20 stand-in for USDT in tests. Anyone may mint.
+/// A minimal ERC-20 stand-in for USDT and USDC in tests (6 decimals, or 18 as on BNB Smart Chain).
+/// Anyone may mint.
 /// The ABI decoder of `transfer` accepts trailing calldata after its two arguments: the service
 /// appends a 32-byte order tag there, as some wallets do, and must keep working with real tokens.
 contract TestToken {
     string public name;
     string public symbol;
-    uint8 public constant decimals = 6;
+    uint8 public immutable decimals;
     uint256 public totalSupply;
 
     mapping(address => uint256) public balanceOf;
@@ -16,9 +17,10 @@ contract TestToken {
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
 
-    constructor(string memory name_, string memory symbol_) {
+    constructor(string memory name_, string memory symbol_, uint8 decimals_) {
         name = name_;
         symbol = symbol_;
+        decimals = decimals_;
     }
 
     function mint(address to, uint256 amount) external {

@@ -42,10 +42,10 @@ export type LocalEvm = {
   publicClient: PublicClient;
   walletClient: WalletClient;
   /**
-   * Deploys TestToken.sol (6 decimals; default "Tether USD"/"USDT"). Like mint() and newWallet(), it
-   * mines a block when automine is off (with whatever else is pending then).
+   * Deploys TestToken.sol (default 6 decimals, "Tether USD"/"USDT"). Like mint() and newWallet(),
+   * it mines a block when automine is off (with whatever else is pending then).
    */
-  deployToken(opts?: { name?: string; symbol?: string }): Promise<Address>;
+  deployToken(opts?: { name?: string; symbol?: string; decimals?: number }): Promise<Address>;
   mint(token: Address, to: Address, units: bigint): Promise<void>;
   balanceOf(token: Address, owner: Address): Promise<bigint>;
   /** A fresh key (or `privateKey`) with `eth` for gas (default 100 ETH) and, given a token, `units`. */
@@ -195,9 +195,9 @@ export async function startLocalEvm(opts: {
     publicClient,
     walletClient,
 
-    async deployToken({ name = 'Tether USD', symbol = 'USDT' } = {}) {
+    async deployToken({ name = 'Tether USD', symbol = 'USDT', decimals = 6 } = {}) {
       const { abi, bytecode } = testTokenArtifact();
-      const data = encodeDeployData({ abi, bytecode, args: [name, symbol] });
+      const data = encodeDeployData({ abi, bytecode, args: [name, symbol, decimals] });
       const hash = await sendAsHelper(undefined, data, DEPLOY_GAS);
       const { contractAddress } = await publicClient.getTransactionReceipt({ hash });
       if (!contractAddress) throw new Error(`deployment ${hash} created no contract`);

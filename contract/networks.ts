@@ -1,0 +1,61 @@
+import { initContract } from '@ts-rest/core';
+import { z } from 'zod';
+import { errors, NETWORKS, publicRoute, ZAddress, ZNetwork, ZToken, ZUrlOut } from './common';
+import { MAX_TOKEN_DECIMALS, MIN_TOKEN_DECIMALS } from './network-table';
+
+const ZNetworkToken = z.object({
+  symbol: ZToken,
+  contract: ZAddress.describe('The SPL mint (Solana) or ERC-20 contract'),
+  decimals: z
+    .number()
+    .int()
+    .min(MIN_TOKEN_DECIMALS)
+    .max(MAX_TOKEN_DECIMALS)
+    .describe("The token's own base-unit decimals"),
+});
+
+export const ZNetworkInfo = z.object({
+  network: ZNetwork,
+  name: z.string().max(100).describe('The network in words, as payers know it'),
+  kind: z.enum(['solana', 'evm']),
+  chainId: z
+    .number()
+    .int()
+    .min(1)
+    .max(2 ** 53 - 1)
+    .nullable()
+    .describe('EVM chain id; null on Solana'),
+  confirmations: z
+    .number()
+    .int()
+    .min(0)
+    .max(10_000)
+    .nullable()
+    .describe('EVM: blocks on top before a payment counts; null on Solana (commitment instead)'),
+  commitment: z.enum(['confirmed', 'finalized']).nullable().describe('Solana: the commitment payments need'),
+  explorer: z
+    .object({
+      name: z.string().max(100),
+      txUrl: ZUrlOut.describe('Holds {tx} where the transaction id goes'),
+    })
+    .nullable(),
+  tokens: z.array(ZNetworkToken).max(2),
+});
+export type NetworkInfo = z.infer<typeof ZNetworkInfo>;
+
+const c = initContract();
+
+export const networksContract = c.router({
+  list: {
+    method: 'GET',
+    path: '/networks',
+    summary: 'The networks and tokens this service takes payments on',
+    description:
+      'Each network that is on, with its chain id, confirmations or commitment, explorer and tokens (symbol, mint or contract, decimals). Public and cacheable (Cache-Control: public, max-age=300): it changes only when the operator reconfigures the service. A token whose contract reported other decimals than configured is left out until that is fixed.',
+    metadata: publicRoute,
+    responses: {
+      200: z.object({ items: z.array(ZNetworkInfo).max(NETWORKS.length) }),
+      ...errors(),
+    },
+  },
+});

@@ -1,0 +1,16 @@
+import type { NetworkInfo } from '../../contract';
+import type { Deps } from '../deps';
+
+/** The networks that are on, as GET /networks shows them: what a payer's wallet or an integrator needs. */
+export function listNetworks(deps: Pick<Deps, 'chains'>): NetworkInfo[] {
+  return deps.chains.all().map((chain) => ({
+    network: chain.network,
+    name: chain.presentation.name,
+    kind: chain.presentation.walletProtocol === 'eip-1193' ? 'evm' : 'solana',
+    chainId: chain.presentation.chainId,
+    confirmations: 'confirmations' in chain.finality ? chain.finality.confirmations : null,
+    commitment: 'commitment' in chain.finality ? chain.finality.commitment : null,
+    explorer: chain.presentation.explorer,
+    tokens: chain.tokens().map((t) => ({ symbol: t.token, contract: t.contract, decimals: t.decimals })),
+  }));
+}
