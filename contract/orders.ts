@@ -104,9 +104,6 @@ export const ZCreateOrderBody = z
     } else if (hasQuote && body.quoteAmount === undefined) {
       ctx.addIssue({ code: 'custom', path: ['quoteAmount'], message: 'is required with quoteCurrency' });
     }
-    if (body.token === 'USDC' && body.network !== 'SOLANA') {
-      ctx.addIssue({ code: 'custom', path: ['token'], message: 'USDC is only available on SOLANA' });
-    }
   });
 export type CreateOrderBody = z.infer<typeof ZCreateOrderBody>;
 

@@ -6,7 +6,8 @@ import type { Migration } from '../migrate';
  * Amounts stay integer base units of the order's own token, now numeric(78,0): 78 digits hold any
  * uint256, where bigint held 9.2 × 10^18 units (9.2 tokens at 18 decimals). Each order keeps the
  * decimals its token had when it was made (`token_decimals`), so its amounts read the same after
- * an operator changes a setting. Orders made before are 6-decimal tokens.
+ * an operator changes a setting. Orders made before are 6-decimal tokens: the default, which the
+ * service never relies on (it writes every column of a new order).
  *
  * The network lists in CHECK constraints go: the networks are the contract's (a further EVM network
  * is a line in contract/network-table.ts), and the service refuses a network that is off.
@@ -20,7 +21,6 @@ export const up: Migration = async ({ context: db }) => {
       ADD COLUMN token_decimals smallint NOT NULL DEFAULT 6 CHECK (token_decimals BETWEEN 6 AND 36),
       DROP CONSTRAINT orders_network_check,
       ADD CONSTRAINT orders_network_check CHECK (network ~ '^[A-Z][A-Z0-9_]{1,19}$');
-    ALTER TABLE orders ALTER COLUMN token_decimals DROP DEFAULT;
     ALTER TABLE wallets
       DROP CONSTRAINT wallets_network_check,
       ADD CONSTRAINT wallets_network_check CHECK (network ~ '^[A-Z][A-Z0-9_]{1,19}$');

@@ -83,6 +83,9 @@ export type LocalEvm = {
   stopRpc(): Promise<void>;
   /** Listens again on the same port. */
   startRpc(): Promise<void>;
+  /** The endpoint accepts requests and answers none (a hanging provider), until answerRpc(). */
+  hangRpc(): void;
+  answerRpc(): void;
   stop(): Promise<void>;
 };
 
@@ -243,6 +246,8 @@ export async function startLocalEvm(opts: {
     resetRpcCalls: () => proxy.resetCalls(),
     stopRpc: () => proxy.stop(),
     startRpc: () => proxy.listen(),
+    hangRpc: () => proxy.hang(),
+    answerRpc: () => proxy.speak(),
     async stop() {
       await proxy.stop();
       await node.kill();

@@ -18,6 +18,9 @@ export class RpcProxy {
   private readonly server: http.Server;
   private boundPort = 0;
   private listening = false;
+  /** Silent: requests are read and never answered (a provider that hangs), until speak(). */
+  private silent = false;
+  private readonly held = new Set<http.ServerResponse>();
 
   constructor(
     private readonly upstream: string,
@@ -57,6 +60,18 @@ export class RpcProxy {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 
+  /** Keeps accepting requests but answers none: each caller waits out its own timeout. */
+  hang(): void {
+    this.silent = true;
+  }
+
+  /** Answers again; the requests held while silent are cut. */
+  speak(): void {
+    this.silent = false;
+    for (const res of this.held) res.destroy();
+    this.held.clear();
+  }
+
   resetCalls(): void {
     for (const key of Object.keys(this.calls)) delete this.calls[key];
   }
@@ -79,6 +94,11 @@ export class RpcProxy {
     try {
       const body = await readBody(req, MAX_BODY_BYTES);
       if (req.method === 'POST') this.count(body);
+      if (this.silent) {
+        this.held.add(res);
+        res.on('close', () => this.held.delete(res));
+        return;
+      }
       const upstream = await fetch(this.upstream, {
         method: req.method,
         headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
