@@ -13,6 +13,7 @@ export const SLOW_SUITES = [
   'test/integration/fuzz.test.ts',
   // A PostgreSQL of its own, stopped, partitioned and restarted under traffic.
   'test/integration/database-faults.test.ts',
+  'test/integration/network-isolation.test.ts',
 ];
 
 export default defineConfig({
