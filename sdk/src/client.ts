@@ -34,6 +34,7 @@ import {
   type ZWebhookDelivery,
   type ZWebhookEvent,
   type ZWebhookSecret,
+  type NetworkInfo,
 } from '../../contract';
 import { assertJsonObject, httpConfig, normalizeBaseUrl, send, type FetchLike } from './http';
 import type { RetryMode, RetryOptions } from './retry';
@@ -380,6 +381,16 @@ export function createClient(options: ClientOptions) {
       /** DELETE /users/me/wallets/{wallet_id} (refused with a ConflictError while open orders use it). */
       async remove(walletId: string): Promise<void> {
         await raw.wallets.remove({ params: { wallet_id: segment(walletId) } });
+      },
+    },
+
+    networks: {
+      /**
+       * GET /networks (public): the networks this service takes payments on, each with its chain
+       * id, confirmations, explorer and tokens (mint or contract, decimals).
+       */
+      async list(): Promise<NetworkInfo[]> {
+        return (await success(raw.networks.list())).items;
       },
     },
   };

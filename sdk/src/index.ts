@@ -106,6 +106,8 @@ export {
   API_VERSIONS,
   ErrorCode,
   EVENT_TYPES,
+  EVM_NETWORKS,
+  EVM_NETWORK_TABLE,
   LATEST_API_VERSION,
   NETWORKS,
   ORDER_STATUSES,
@@ -115,7 +117,9 @@ export {
 export type {
   ApiVersion,
   EventType,
+  EvmNetwork,
   Network,
+  NetworkInfo,
   OrderEventType,
   OrderStatus,
   RefundEventType,

@@ -2,6 +2,7 @@
  * Parsing of the payment URIs the service hands out as `payUrl`/`qrData`/`txRequestUrl`.
  * Browser-safe: no Node imports. Amounts stay decimal strings, never numbers.
  */
+import { EVM_NETWORK_TABLE, EVM_NETWORKS, type EvmNetwork } from '../../contract/network-table';
 import { StablepayError } from './errors';
 
 /** Solana Pay transfer request: `solana:<recipient>?amount=&spl-token=&reference=&label=&message=&memo=`. */
@@ -31,7 +32,7 @@ export type SolanaTransactionRequest = {
 export type EvmTransferRequest = {
   kind: 'evm-transfer';
   /** POLYGON or ETHEREUM for their mainnets and usual testnets; null for other chain ids. */
-  network: 'POLYGON' | 'ETHEREUM' | null;
+  network: EvmNetwork | null;
   /** null when the URI names no chain (the wallet's current one). */
   chainId: number | null;
   /** The token contract. */
@@ -56,12 +57,14 @@ const SOLANA_AMOUNT = /^(\d+)(\.\d+)?$/;
 const EVM_NUMBER = /^(\d+)(?:\.(\d+))?(?:[eE]\+?(\d+))?$/;
 const UINT256_MAX = (1n << 256n) - 1n;
 
-const CHAIN_NETWORKS: Record<number, 'POLYGON' | 'ETHEREUM'> = {
-  1: 'ETHEREUM',
+/** Chain ids of the known EVM networks: their mainnets (contract/network-table.ts) and common testnets. */
+const CHAIN_NETWORKS: Record<number, EvmNetwork> = {
+  ...Object.fromEntries(EVM_NETWORKS.map((network) => [EVM_NETWORK_TABLE[network].chainId, network])),
   11155111: 'ETHEREUM', // Sepolia
   17000: 'ETHEREUM', // Holesky
-  137: 'POLYGON',
   80002: 'POLYGON', // Amoy
+  84532: 'BASE', // Base Sepolia
+  97: 'BSC', // BSC testnet
 };
 
 /** A payment URI that cannot be parsed. */

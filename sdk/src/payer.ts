@@ -8,6 +8,8 @@
 import type { Connection, PublicKey, SendOptions, Transaction } from '@solana/web3.js';
 import type { z } from 'zod';
 import type { payContract, ZEvmTransaction, ZPaymentInfo, ZSolanaTransaction } from '../../contract';
+// The plain table (no zod, no ts-rest): this module stays light enough for a browser.
+import { EVM_NETWORKS } from '../../contract/network-table';
 import {
   EvmChainNotAddedError,
   EvmPaymentError,
@@ -174,7 +176,7 @@ function isEvmTransaction(body: unknown): body is EvmTransactionResponse {
   if (typeof body !== 'object' || body === null) return false;
   const b = body as Record<string, unknown>;
   return (
-    (b.network === 'POLYGON' || b.network === 'ETHEREUM') &&
+    (EVM_NETWORKS as readonly unknown[]).includes(b.network) &&
     typeof b.chainId === 'number' &&
     Number.isSafeInteger(b.chainId) &&
     b.chainId > 0 &&
@@ -281,8 +283,8 @@ export function createPayer(options: PayerOptions) {
     if (!isEvmTransaction(body)) {
       const network = (body as { network?: unknown }).network;
       throw new EvmPaymentError(
-        typeof network === 'string' && !['POLYGON', 'ETHEREUM'].includes(network)
-          ? `Order ${params.reference} is a ${network} order, not a Polygon/Ethereum one`
+        typeof network === 'string' && !(EVM_NETWORKS as readonly string[]).includes(network)
+          ? `Order ${params.reference} is a ${network} order, not one on an EVM network`
           : `The service returned no usable EVM transaction for order ${params.reference}`,
       );
     }

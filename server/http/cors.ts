@@ -1,10 +1,11 @@
 import type { RequestHandler } from 'express';
 
 /** Where openCors is mounted (server/app.ts), as the OpenAPI document says. */
-export const OPEN_CORS_PATHS = ['/pay', '/checkout'];
+export const OPEN_CORS_PATHS = ['/pay', '/checkout', '/networks'];
 
 /**
- * Payment routes are called from payers' browsers and wallets on any origin; they take no credentials.
+ * Payment routes (and the public list of networks) are called from payers' browsers and wallets on
+ * any origin; they take no credentials.
  * Their images (QR codes, the wallet icon) are embedded by merchants' pages and wallets, so the
  * resource policy helmet sets (same-origin, which browsers enforce on <img>) is relaxed here.
  */
