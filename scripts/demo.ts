@@ -7,9 +7,10 @@
  *   npm run demo                                # Solana (litesvm), keeps running
  *   npm run demo -- --exit                      # runs the flow and stops
  *   npm run demo -- --network POLYGON [--exit]  # Polygon (chain id 137) on a local Hardhat node
- *   npm run demo -- --network ETHEREUM          # Ethereum (chain id 1) on a local Hardhat node
+ *   npm run demo -- --network BSC               # any EVM network of contract/network-table.ts, at
+ *                                               # its mainnet chain id and USDT decimals (BSC: 18)
  *
- * On Solana the payer pays through the SDK payer helpers. On Polygon/Ethereum a local payer wallet
+ * On Solana the payer pays through the SDK payer helpers. On an EVM network a local payer wallet
  * (viem) signs the call the transaction request returns, sends it, and reports it through the SDK;
  * the demo then mines the blocks that make it final (the local chain mines only on transactions).
  */
@@ -21,17 +22,15 @@ import { createClient, webhooks, type WebhookEvent } from '@stablepay/sdk';
 import { createPayer, payWithSolanaWallet } from '@stablepay/sdk/payer';
 import { createWalletClient, getAddress, http as viemHttp, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { EVM_NETWORK_TABLE, NETWORKS, type EvmNetwork, type Network } from '../contract';
 import { loadConfig } from '../server/config';
+import { parseUnits } from '../server/lib/decimal';
 import { startServer } from '../server/main';
 import { createMerchant, MerchantInputError } from '../server/merchants/create-merchant';
 import { resetMerchantPassword } from '../server/merchants/reset-merchant-password';
 import { startLocalEvm } from '../test/support/evm/local-evm';
 import { startLocalSolana } from '../test/support/solana/local-solana';
 
-const NETWORKS = ['SOLANA', 'POLYGON', 'ETHEREUM'] as const;
-type DemoNetwork = (typeof NETWORKS)[number];
-/** The local EVM chains: the chain ids of the real networks, so wallets and links look the same. */
-const EVM_CHAIN_IDS = { POLYGON: 137, ETHEREUM: 1 } as const;
 /** Blocks on top of a payment's block before the service takes it as final (small: a local chain). */
 const EVM_CONFIRMATIONS = 2;
 /** Once the flow is done and the demo keeps running, the EVM chain mines a block this often. */
@@ -44,7 +43,7 @@ const { values: args } = parseArgs({
   },
 });
 const EXIT = args.exit;
-const NETWORK = args.network.toUpperCase() as DemoNetwork;
+const NETWORK = args.network.toUpperCase() as Network;
 if (!NETWORKS.includes(NETWORK)) {
   console.error(`Invalid --network: ${args.network} (one of ${NETWORKS.join(', ')})`);
   process.exit(1);
@@ -152,26 +151,30 @@ async function startSolanaChain(): Promise<DemoChain> {
 /** The transaction request's answer on Polygon/Ethereum: the call for a browser wallet to send. */
 type EvmTransactionRequest = { chainId: number; to: Address; data: Hex; value: string; message: string };
 
-async function startEvmChain(network: keyof typeof EVM_CHAIN_IDS): Promise<DemoChain> {
-  const chainId = EVM_CHAIN_IDS[network];
+/** A local chain with the network's real chain id and a USDT of its real decimals (BSC: 18). */
+async function startEvmChain(network: EvmNetwork): Promise<DemoChain> {
+  const { chainId, tokens } = EVM_NETWORK_TABLE[network];
+  const decimals = tokens.USDT.decimals;
   step(`Starting a local ${network} chain (a Hardhat node, chain id ${chainId})`);
   const chain = await startLocalEvm({ chainId });
-  const usdt = await chain.deployToken();
+  const usdt = await chain.deployToken({ decimals });
   console.log(
-    `  RPC ${chain.url}  USDT contract ${getAddress(usdt)}  final at ${EVM_CONFIRMATIONS} confirmations`,
+    `  RPC ${chain.url}  USDT contract ${getAddress(usdt)} (${decimals} decimals)  final at ${EVM_CONFIRMATIONS} confirmations`,
   );
   let payerKey: Hex | undefined;
   return {
     env: {
       [`${network}_RPC_URL`]: chain.url,
       [`USDT_CONTRACT_${network}`]: usdt,
+      // No USDC on the local chain: off, rather than a mainnet contract that is not there.
+      [`USDC_CONTRACT_${network}`]: 'none',
       [`${network}_CHAIN_ID`]: String(chainId),
       [`${network}_CONFIRMATIONS`]: String(EVM_CONFIRMATIONS),
     },
     newReceivingAddress: () => privateKeyToAccount(generatePrivateKey()).address,
     async pay(baseUrl, reference) {
       step('Payer: request the transaction, sign and send it with a local wallet (viem), report it');
-      const payer = await chain.newWallet({ token: usdt, units: 1_000_000_000n });
+      const payer = await chain.newWallet({ token: usdt, units: parseUnits('1000', decimals) });
       payerKey = payer.privateKey;
       const url = `${baseUrl}/pay/tx-request/${encodeURIComponent(reference)}?account=${payer.address}`;
       const res = await fetch(url);

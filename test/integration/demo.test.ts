@@ -55,4 +55,11 @@ describe('npm run demo -- --exit', () => {
     expect(out).toMatch(/the service read it on chain: PAID/);
     expect(out).toMatch(/payer\s+tx\.submitted/);
   }, 120_000);
+
+  it('--network BASE: a network turned on by configuration, its USDT at the chain id 8453', async () => {
+    const out = await runDemo(['--network', 'BASE']);
+    expect(out).toContain('local BASE chain (a Hardhat node, chain id 8453)');
+    expect(out).toMatch(/ethereum:0x[0-9a-fA-F]{40}@8453\/transfer\?address=0x[0-9a-fA-F]{40}&uint256=\d+/);
+    expect(out).toMatch(/the service read it on chain: PAID/);
+  }, 120_000);
 });
