@@ -12,6 +12,7 @@ import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/l
 import { startPaymentHarness, type PaidOrder, type PaymentHarness } from '../support/payment-harness';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
 import { newMerchant, TEST_PASSWORD } from '../support/test-server';
+import { until } from '../support/until';
 import type { ReceivedWebhook } from '../support/webhook-receiver';
 import { expectAccessible, launchBrowser } from './support/browser';
 import { DASHBOARD_SCREENSHOTS, openDashboard, type DashboardPage } from './support/dashboard-page';
@@ -19,8 +20,10 @@ import { DASHBOARD_SCREENSHOTS, openDashboard, type DashboardPage } from './supp
 /**
  * The merchant dashboard in a real Chromium against the real service, a local Solana chain
  * (litesvm) and a local Polygon chain (Hardhat, chain id 137), through a merchant's whole day:
- * sign in, set up webhooks, create two payment links, see them paid live, refund, redeliver a
- * webhook, an API key's life, both CSV exports, Portuguese, a cross-site attack, sign out.
+ * sign in, set up webhooks, create two payment links, see them paid live, refund one and send the
+ * refund from the receiving wallet (seen verified live), redeliver a webhook, an API key's life,
+ * both CSV exports, wallets added and removed (and refused, in words), a cross-site attack, the
+ * settings and a password change that ends every session, Spanish, Portuguese, sign out.
  * axe-core checks every page visited; screenshots go to docs/dashboard/e2e-*.png.
  *
  * The steps share one merchant and build on each other: they run in order, in one browser.
@@ -67,7 +70,9 @@ beforeAll(async () => {
   });
   // The merchant and its receiving wallets exist already (the Wallets page is not this test's).
   merchant = await newMerchant(h.server, { name: 'Loja Azul' });
+  // The receiving wallets: keys the test holds, as the merchant's wallet apps do (SOL for refund fees).
   solanaWallet = Keypair.generate();
+  await solana.fundSol(solanaWallet.publicKey);
   polygonWallet = await evm.newWallet();
   for (const [network, address] of [
     ['SOLANA', solanaWallet.publicKey.toBase58()],
@@ -111,6 +116,16 @@ function signedBy(hook: ReceivedWebhook, secret: string) {
   const t = /t=(\d+)/.exec(header)?.[1];
   const expected = createHmac('sha256', secret).update(`${t}.${hook.body}`).digest('hex');
   return header.split(',').includes(`v1=${expected}`);
+}
+
+/** The main-frame navigations of `tabs` from now on: a page that updates live makes none. */
+function watchNavigations(...tabs: DashboardPage[]) {
+  const navigations: string[] = [];
+  for (const tab of tabs)
+    tab.page.on('framenavigated', (frame) => {
+      if (frame === tab.page.mainFrame()) navigations.push(frame.url());
+    });
+  return navigations;
 }
 
 const hooksFor = (reference: string) =>
@@ -212,12 +227,9 @@ describe('the merchant dashboard, end to end', () => {
     await orderTab.go(`/orders/${orders.POLYGON.reference}`);
     await orderTab.waitText('Live: changes show up by themselves.');
     await orderTab.waitText('No payment has been received for this order.');
+    await orderTab.page.waitForSelector('.qr-figure img.qr'); // the code to pay it, while it can be paid
     await accessible(orderTab, 'order (waiting)');
-    const navigations: string[] = [];
-    for (const tab of [d, orderTab])
-      tab.page.on('framenavigated', (frame) => {
-        if (frame === tab.page.mainFrame()) navigations.push(frame.url());
-      });
+    const navigations = watchNavigations(d, orderTab);
 
     // Solana: a tagged transfer from a funded wallet, as a wallet pays a Solana Pay link.
     const sol = (await api<PaidOrder>('GET', `/orders/${orders.SOLANA.reference}`)).body;
@@ -258,6 +270,7 @@ describe('the merchant dashboard, end to end', () => {
     );
     await orderTab.waitText(orders.POLYGON.txId);
     await orderTab.waitText('View on Polygonscan');
+    expect(await orderTab.page.$('.qr-figure'), 'no code to pay a paid order').toBeNull();
     await accessible(orderTab, 'order (paid)');
     await orderTab.shot('09-order-paid-live-polygon');
     await orderTab.page.$eval('xpath/.//h2[text()="Payments"]', (h2) => h2.scrollIntoView());
@@ -291,7 +304,7 @@ describe('the merchant dashboard, end to end', () => {
     expect(listed).toContain('Perna <i>quebrada</i>');
     await d.waitText('Send the refund from your receiving wallet');
     await accessible(d, 'order (refund created)');
-    await d.page.$eval('ul.refunds', (ul) => ul.scrollIntoView());
+    await d.page.$eval('xpath/.//h2[text()="Refunds"]', (h2) => h2.scrollIntoView());
     await d.shot('10-order-refund-created');
 
     const refunds = await api<{ items: { amount: string; to: string; status: string }[] }>(
@@ -305,6 +318,84 @@ describe('the merchant dashboard, end to end', () => {
         amount: expect.stringMatching(/^5(\.0+)?$/),
       }),
     ]);
+  });
+
+  it("sends the refund from the merchant's wallet with the page's Solana Pay link; it turns Refunded live", async () => {
+    // Still on the Solana order's page, which is not reloaded from here on.
+    const navigations = watchNavigations(d);
+    const before = await solana.tokenBalance(new PublicKey(orders.SOLANA.sender), usdtSolana);
+    await d.waitText(`Send the refund from your receiving wallet`);
+    expect(
+      await d.page.$eval('.sign-refund img.qr', (img) => (img as HTMLImageElement).naturalWidth),
+    ).toBeGreaterThan(0);
+    const walletLink = await d.page.$eval(
+      'xpath/.//div[contains(@class,"sign-refund")]//a[normalize-space(.)="Open in a wallet app"]',
+      (a) => a.getAttribute('href')!,
+    );
+    // A Solana Pay transaction request (solana:<https URL>) on the service's public address, which
+    // here stands for this test's server: the wallet's lookup of that name.
+    const request = new URL(walletLink.replace(/^solana:/, ''));
+    expect(walletLink).toBe(`solana:${request.href}`);
+    expect(request.origin).toBe(new URL(h.server.config.PUBLIC_BASE_URL).origin);
+    const [, refundId] = /^\/pay\/refunds\/(rf_[0-9a-f]{32})\/tx-request$/.exec(request.pathname) ?? [];
+    expect(refundId, request.pathname).toBeDefined();
+    // The wallet asks for the label, then posts its account and gets the transaction to sign.
+    const label = await h.server.api('GET', request.pathname);
+    expect(label.status, label.text).toBe(200);
+    expect(label.body.label).toEqual(expect.any(String));
+    const built = await h.server.api<{ transaction: string }>('POST', request.pathname, {
+      body: { account: solanaWallet.publicKey.toBase58() },
+    });
+    expect(built.status, built.text).toBe(200);
+    const txId = await solana.signAndSend(built.body.transaction, solanaWallet);
+
+    // The refund verifier (run here rather than on its timer) finds it on chain.
+    const refundStatus = async () =>
+      (
+        await api<{ items: { id: string; status: string; txId: string | null }[] }>(
+          'GET',
+          `/orders/${orders.SOLANA.reference}/refunds`,
+        )
+      ).body.items.find((r) => r.id === refundId);
+    await until(`refund ${refundId} SUCCEEDED`, async () => {
+      await h.server.jobs.runNow('verify-refunds');
+      await h.deliverWebhooks();
+      return (await refundStatus())?.status === 'SUCCEEDED';
+    });
+    expect(await refundStatus()).toMatchObject({ status: 'SUCCEEDED', txId });
+    expect(await solana.tokenBalance(new PublicKey(orders.SOLANA.sender), usdtSolana)).toBe(
+      before + 5_000_000n,
+    );
+
+    // The page shows it by itself: the refund Refunded with its transaction, the order's refunded sum.
+    await d.page.waitForFunction(
+      () => document.querySelector('ul.refunds li.refund .badge')?.textContent === 'Refunded',
+      { timeout: 20_000, polling: 100 },
+    );
+    await d.waitText(txId);
+    const listed = await d.page.$eval('ul.refunds li.refund', (li) => (li as HTMLElement).innerText);
+    expect(listed).toContain('View on Solscan');
+    expect(await d.page.$('.sign-refund'), 'the link to sign is gone once sent').toBeNull();
+    const refunded = await d.page.$eval(
+      'xpath/.//dl[contains(@class,"figures")]/div[dt[normalize-space(.)="Refunded"]]/dd',
+      (dd) => dd.textContent,
+    );
+    expect(refunded).toBe('5.00 USDT');
+    await d.waitText('Refund sent'); // the timeline's entry
+    // The form's "send it from your wallet" note went with the link.
+    expect(await d.bodyText()).not.toContain('Refund of 5.00 USDT created.');
+    expect(navigations, 'no page was reloaded').toEqual([]);
+    await accessible(d, 'order (refunded)');
+    await d.page.$eval('xpath/.//h2[text()="Refunds"]', (h2) => h2.scrollIntoView());
+    await d.shot('11-order-refund-sent-live');
+
+    const succeeded = hooksFor(orders.SOLANA.reference).find((hook) => hook.json.type === 'refund.succeeded');
+    expect((succeeded?.json.data as { refund?: unknown } | undefined)?.refund).toMatchObject({
+      id: refundId,
+      status: 'SUCCEEDED',
+      txId,
+    });
+    expect(signedBy(succeeded!, webhookSecret)).toBe(true);
   });
 
   it('redelivers a webhook from the Order page to the receiver', async () => {
@@ -328,7 +419,7 @@ describe('the merchant dashboard, end to end', () => {
     expect(signedBy(again, webhookSecret)).toBe(true);
     await d.waitText('attempt 2');
     await d.page.$eval('.deliveries-table', (table) => table.scrollIntoView({ block: 'center' }));
-    await d.shot('11-order-webhook-redelivered');
+    await d.shot('12-order-webhook-redelivered');
   });
 
   it('creates an API key on the Developers page, uses it from Node, revokes it', async () => {
@@ -341,7 +432,7 @@ describe('the merchant dashboard, end to end', () => {
     const secret = await d.page.$eval('.secret-once input', (i) => (i as HTMLInputElement).value);
     expect(secret).toMatch(/^sk_/);
     await accessible(d, 'developers (key created)');
-    await d.shot('12-developers-key-created');
+    await d.shot('13-developers-key-created');
 
     const path = `/orders/${orders.POLYGON.reference}`;
     const used = await h.server.api('GET', path, { token: secret });
@@ -353,7 +444,7 @@ describe('the merchant dashboard, end to end', () => {
     await d.waitText('Revoke this key? It stops working at once.');
     await d.click('Yes, revoke');
     await d.waitText('No API keys.');
-    await d.shot('13-developers-key-revoked');
+    await d.shot('14-developers-key-revoked');
     const refused = await h.server.api('GET', path, { token: secret });
     expect(refused.status, refused.text).toBe(401);
   });
@@ -362,7 +453,7 @@ describe('the merchant dashboard, end to end', () => {
     await d.go('/exports');
     await d.waitText('CSV files for your accountant');
     await accessible(d, 'exports');
-    await d.shot('14-exports');
+    await d.shot('15-exports');
     // The page's own links, fetched with its cookie (what a click downloads).
     const csv = async (label: string) => {
       const href = await d.page.$eval(
@@ -391,7 +482,8 @@ describe('the merchant dashboard, end to end', () => {
       });
       expect(Number(row!.amount_received)).toBe(Number(row!.amount));
       expect(row!.paid_at).not.toBe('');
-      expect(Number(row!.amount_refunded)).toBe(0); // the refund is not sent yet
+      // The Solana order's refund was sent and verified; nothing went back on Polygon.
+      expect(Number(row!.amount_refunded)).toBe(network === 'SOLANA' ? 5 : 0);
     }
     expect(orderRows.find((r) => r.network === 'SOLANA')!.description).toBe('Mesa de jantar <b>carvalho</b>');
     expect(orderRows.find((r) => r.network === 'POLYGON')!.description).toBe('Cadeira "Polygon" & banco');
@@ -403,6 +495,88 @@ describe('the merchant dashboard, end to end', () => {
       expect(row, `payments.csv row of ${reference}`).toMatchObject({ network, token: 'USDT', tx_id: txId });
       expect(Number(row!.amount)).toBe(network === 'SOLANA' ? 12.5 : 7.25);
     }
+  });
+
+  it('adds and removes wallets on the Wallets page, saying in words why the API refuses', async () => {
+    // The shop's backend made an order that can still be paid: it pays into the Polygon till.
+    const open = await api<PaidOrder>('POST', '/orders', {
+      body: { network: 'POLYGON', token: 'USDT', amount: '3', description: 'Still open' },
+    });
+    expect(open.status, open.text).toBe(201);
+    expect(open.body.recipient).toBe(polygonWallet.address);
+    const wallets = async () =>
+      (await api<{ items: { public_address: string }[] }>('GET', '/users/me/wallets')).body.items.map(
+        (w) => w.public_address,
+      );
+    /** The Wallets page's item of `address` (as the API writes it). */
+    const walletItem = (address: string) =>
+      `xpath/.//ul[contains(@class,"wallets")]/li[.//code[text()=${JSON.stringify(address)}]]`;
+
+    await d.go('/wallets');
+    await d.waitText('Your wallets');
+    await d.page.waitForSelector(walletItem(polygonWallet.address));
+    await d.page.waitForSelector(walletItem(solanaWallet.publicKey.toBase58()));
+    await accessible(d, 'wallets');
+
+    // An address with a broken EIP-55 checksum: the API's reason, in words, by the form.
+    const mistyped = polygonWallet.address.replace(/[a-f]/, (c) => c.toUpperCase());
+    expect(mistyped).not.toBe(polygonWallet.address);
+    await d.select('Network', 'POLYGON');
+    await d.fill('Name (optional)', 'Typo');
+    await d.fill('Address', mistyped);
+    await d.click('Add a wallet');
+    await d.waitText('must be a 0x address of 40 hex digits with a valid EIP-55 checksum when mixed-case');
+    const refusal = await d.page.$eval('form .notice.error', (n) => (n as HTMLElement).innerText);
+    expect(refusal).toContain('public_address');
+    expect(refusal.match(/EIP-55/g), 'the reason, once').toHaveLength(1);
+    await accessible(d, 'wallets (invalid address)');
+    await d.page.$eval('form .notice.error', (n) => n.scrollIntoView({ block: 'center' }));
+    await d.shot('16-wallets-invalid-address');
+    expect(await wallets()).toHaveLength(2);
+
+    // A valid second Solana wallet, its name hostile text: listed, shown as text.
+    const spare = Keypair.generate().publicKey.toBase58();
+    await d.select('Network', 'SOLANA');
+    await d.fill('Name (optional)', 'Reserva <img src=x>');
+    await d.fill('Address', spare);
+    await d.click('Add a wallet');
+    await d.waitText('Wallet on Solana added.');
+    await d.page.waitForSelector(walletItem(spare));
+    expect(await d.page.$('form .notice.error')).toBeNull();
+    expect(await d.page.$eval(walletItem(spare), (li) => (li as HTMLElement).innerText)).toContain(
+      'Reserva <img src=x>',
+    );
+    expect(await d.page.$('ul.wallets img')).toBeNull();
+    expect(await wallets()).toContain(spare);
+    await accessible(d, 'wallets (added)');
+    await d.page.evaluate(() => window.scrollTo(0, 0));
+    await d.shot('17-wallets-added');
+
+    // Removed after an "are you sure?".
+    await (await d.page.waitForSelector(
+      `${walletItem(spare)}//button[normalize-space(.)="Remove"]`,
+    ))!.click();
+    await d.waitText('Remove this wallet?');
+    await d.click('Yes, remove');
+    await d.waitText('Wallet removed.');
+    await d.page.waitForSelector(walletItem(spare), { hidden: true });
+    expect(await wallets()).not.toContain(spare);
+    await d.shot('18-wallets-removed');
+
+    // The Polygon till pays an open order: refused, and the page says why, by that wallet.
+    const till = walletItem(polygonWallet.address);
+    await (await d.page.waitForSelector(`${till}//button[normalize-space(.)="Remove"]`))!.click();
+    await d.click('Yes, remove');
+    await d.waitText('This wallet cannot be removed: orders that can still be paid use it.');
+    const why = await d.page.$eval(
+      `${till}//*[contains(@class,"notice")]`,
+      (n) => (n as HTMLElement).innerText,
+    );
+    expect(why).toContain('Wallet is used by 1 order(s) that can still be paid');
+    expect(await wallets()).toContain(polygonWallet.address);
+    await accessible(d, 'wallets (in use)');
+    await d.page.evaluate(() => window.scrollTo(0, 0));
+    await d.shot('19-wallets-in-use');
   });
 
   it('refuses a cross-site form post and cross-site fetches that ride the session cookie', async () => {
@@ -464,7 +638,7 @@ describe('the merchant dashboard, end to end', () => {
           expect(answered).not.toContain('PATCH /users/me');
           if (status === 403) {
             await tab.waitForFunction(() => document.body?.innerText.includes('Cross-site request refused'));
-            await tab.screenshot({ path: path.join(DASHBOARD_SCREENSHOTS, 'e2e-15-cross-site-refused.png') });
+            await tab.screenshot({ path: path.join(DASHBOARD_SCREENSHOTS, 'e2e-20-cross-site-refused.png') });
           }
         } finally {
           await tab.close();
@@ -493,9 +667,132 @@ describe('the merchant dashboard, end to end', () => {
     ).toBe(true);
   });
 
+  it('saves the shop name and the underpayment tolerance on the Settings page', async () => {
+    await d.go('/settings');
+    await d.waitText('Underpayment tolerance');
+    await d.waitText("Now: the server's default.");
+    await accessible(d, 'settings');
+    await d.fill('Shop name', 'Loja Azul & Filhos');
+    await d.click('Save', 0);
+    await d.waitText('Saved.');
+    // The header says the new name at once.
+    await d.page.waitForFunction(
+      () => document.querySelector('.account .who')?.textContent === 'Loja Azul & Filhos',
+      { timeout: 10_000, polling: 100 },
+    );
+    await d.fill('Tolerance (%)', '0.5');
+    await d.click('Save', 1);
+    await d.waitText('Now: 0.5%.');
+    expect(await d.page.$$('.notice.ok')).toHaveLength(2);
+    const profile = (await api('GET', '/users/me')).body;
+    expect(profile).toMatchObject({ full_name: 'Loja Azul & Filhos', underpayment_tolerance_bps: 50 });
+    await accessible(d, 'settings (saved)');
+    await d.shot('21-settings-saved');
+
+    // Out of range: the field's own limit stops it before the API.
+    await d.fill('Tolerance (%)', '25');
+    await d.click('Save', 1);
+    const tolerance = 'xpath/.//input[@id=//label[normalize-space(.)="Tolerance (%)"]/@for]';
+    expect(await d.page.$eval(tolerance, (i) => (i as HTMLInputElement).validity.rangeOverflow)).toBe(true);
+    await d.waitText('Now: 0.5%.');
+    expect((await api('GET', '/users/me')).body.underpayment_tolerance_bps).toBe(50);
+  });
+
+  it('changes the password on the Settings page: every session ends; the new password signs in', async () => {
+    const NEW_PASSWORD = 'a new and longer passphrase';
+    // Other sessions: a second tab of this browser (the same cookie), another browser's session
+    // (its own cookie) and the login token of the shop's scripts.
+    const other = await h.server.api('POST', '/dashboard/session', {
+      body: { email: merchant.email, password: TEST_PASSWORD },
+    });
+    expect(other.status, other.text).toBe(200);
+    const otherCookie = other.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = (await d.page.cookies()).find((c) => c.name === 'stablepay_session')!;
+    const secondTab = await openDashboard(browser, h.server.url);
+    await secondTab.go('/orders');
+    await secondTab.waitText('Live: changes show up by themselves.');
+    const sessionOf = (cookieHeader: string) =>
+      fetch(`${h.server.url}/dashboard/session`, { headers: { cookie: cookieHeader } }).then((r) => r.status);
+    expect(await sessionOf(otherCookie)).toBe(200);
+
+    await d.page.bringToFront(); // a background tab gets no input
+    await d.go('/settings');
+    await d.waitText('Change password');
+    await d.fill('Current password', TEST_PASSWORD);
+    await d.fill('New password', NEW_PASSWORD);
+    await d.fill('New password again', `${NEW_PASSWORD}!`);
+    await d.waitText('The two new passwords differ.');
+    await d.fill('New password again', NEW_PASSWORD);
+    await d.page.$eval('xpath/.//h2[normalize-space(.)="Change password"]', (h2) => h2.scrollIntoView());
+    await d.shot('22-settings-password-form');
+    await d.click('Change password');
+    await d.waitText('Your password was changed and every session ended. Sign in with the new password.');
+    await d.page.waitForSelector('#email');
+    await accessible(d, 'sign-in (password changed)');
+    await d.shot('23-password-changed-sign-in');
+
+    // Every session is over on the service, and the old login token too.
+    expect(await sessionOf(`${cookie.name}=${cookie.value}`)).toBe(401);
+    expect(await sessionOf(otherCookie)).toBe(401);
+    expect((await api('GET', '/users/me')).status).toBe(401);
+    // The second tab finds out at its next request, and says so.
+    await secondTab.page.bringToFront();
+    await secondTab.click('Wallets');
+    await secondTab.waitText('Your session has ended');
+    await secondTab.page.waitForSelector('#email');
+    await secondTab.page.close();
+    await d.page.bringToFront();
+    // The old password no longer signs in; the new one does (and the scripts log in again).
+    const old = await h.server.api('POST', '/auth/login', {
+      body: { email: merchant.email, password: TEST_PASSWORD },
+    });
+    expect(old.status, old.text).toBe(401);
+    await d.fill('E-mail', merchant.email);
+    await d.fill('Password', NEW_PASSWORD);
+    await d.click('Sign in');
+    await d.page.waitForSelector('#main-nav');
+    // Back where the merchant was.
+    await d.waitText('Underpayment tolerance');
+    const login = await h.server.api<{ token: string }>('POST', '/auth/login', {
+      body: { email: merchant.email, password: NEW_PASSWORD },
+    });
+    expect(login.status, login.text).toBe(200);
+    merchant.token = login.body.token;
+  });
+
+  it('speaks Spanish once chosen: the Overview and the Wallets page, amounts written the Spanish way', async () => {
+    // The overview's figures come from the service's stats job (run here rather than on its timer).
+    await h.server.jobs.runNow('refresh-dashboard-stats');
+    await d.go('');
+    await d.waitText('Orders in the last 30 days');
+    await d.page.select('.account .lang select', 'es');
+    await d.waitText('Pedidos de los últimos 30 días');
+    expect(await d.page.$eval('html', (html) => html.lang)).toBe('es');
+    expect(await d.page.$eval('h1', (h1) => h1.textContent)).toBe('Resumen');
+    // 12.50 and 7.25 USDT received today, the decimal comma of Spanish.
+    await d.waitText('12,50 USDT');
+    await d.waitText('7,25 USDT');
+    // The orders chart counts: its axis has whole numbers only, none twice.
+    const axis = await d.page.$$eval('.chart-svg', (svgs) =>
+      Array.from(svgs[0]!.querySelectorAll('line.grid + text.axis'), (t) => t.textContent ?? ''),
+    );
+    expect(
+      axis.every((label) => /^\d+$/.test(label)),
+      axis.join(' '),
+    ).toBe(true);
+    expect(new Set(axis).size, axis.join(' ')).toBe(axis.length);
+    await accessible(d, 'overview (es)');
+    await d.shot('24-overview-es');
+    await d.click('Billeteras');
+    await d.waitText('Tus billeteras');
+    expect(await d.page.$eval('h1', (h1) => h1.textContent)).toBe('Billeteras');
+    await accessible(d, 'wallets (es)');
+    await d.shot('25-wallets-es');
+  });
+
   it('speaks Portuguese once chosen, then signs out; a protected page then asks to sign in', async () => {
     await d.go('/orders');
-    await d.waitText('Live: changes show up by themselves.');
+    await d.waitText('En vivo: los cambios aparecen solos.'); // Spanish, as chosen before
     await d.page.select('.account .lang select', 'pt-BR');
     await d.waitText('Ao vivo: as mudanças aparecem sozinhas.');
     expect(await d.page.$eval('h1', (h1) => h1.textContent)).toBe('Pedidos');
@@ -503,16 +800,16 @@ describe('the merchant dashboard, end to end', () => {
     await d.waitRowStatus(orders.SOLANA.reference, 'Pago');
     await d.waitRowStatus(orders.POLYGON.reference, 'Pago');
     await accessible(d, 'orders (pt-BR)');
-    await d.shot('16-orders-pt-BR');
+    await d.shot('26-orders-pt-BR');
     await d.go(`/orders/${orders.POLYGON.reference}`);
     await d.waitText('Ao vivo: as mudanças aparecem sozinhas.');
-    await d.shot('17-order-pt-BR');
+    await d.shot('27-order-pt-BR');
 
     const cookie = (await d.page.cookies()).find((c) => c.name === 'stablepay_session')!;
     await d.click('Sair');
     await d.waitText('Você saiu.');
     await d.page.waitForSelector('#email');
-    await d.shot('18-signed-out-pt-BR');
+    await d.shot('28-signed-out-pt-BR');
     // The session is over on the service, not just forgotten by the page.
     const old = await fetch(`${h.server.url}/dashboard/session`, {
       headers: { cookie: `${cookie.name}=${cookie.value}` },
@@ -523,6 +820,6 @@ describe('the merchant dashboard, end to end', () => {
     await d.waitText('Entre no seu painel');
     expect(await d.page.$('#main-nav')).toBeNull();
     await accessible(d, 'sign-in (pt-BR)');
-    await d.shot('19-protected-page-asks-sign-in-pt-BR');
+    await d.shot('29-protected-page-asks-sign-in-pt-BR');
   });
 });

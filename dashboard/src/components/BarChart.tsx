@@ -22,12 +22,15 @@ export function BarChart({
   summary,
   formatValue,
   height = 220,
+  integer = false,
 }: {
   days: ChartDay[];
   series: ChartSeries[];
   summary: string;
   formatValue: (value: number) => string;
   height?: number;
+  /** Counts: no tick between whole numbers (a 0–1 axis is not labelled 0, 1, 1). */
+  integer?: boolean;
 }) {
   const [ref, width] = useWidth<HTMLDivElement>();
   const titleId = useId();
@@ -45,7 +48,7 @@ export function BarChart({
   // As many day labels as fit side by side (an average glyph is about 6.5 px at 11 px).
   const labelWidth = Math.max(...days.map((d) => d.label.length), 3) * 6.5 + 14;
   const labelEvery = Math.max(1, Math.ceil(days.length / Math.max(2, Math.floor(plotW / labelWidth))));
-  const ticks = [0, max / 2, max];
+  const ticks = [0, max / 2, max].filter((tick) => !integer || Number.isInteger(tick));
   return (
     <div className="chart" ref={ref}>
       <svg width={width} height={height} role="img" aria-labelledby={titleId} className="chart-svg">

@@ -72,7 +72,13 @@ export function describeError(
     path: d.path.replace(/^(body|query|params|headers)\./, ''),
     message: d.message,
   }));
-  const message = error.code === 'NETWORK' || error.message === `HTTP ${error.status}` ? '' : error.message;
+  // A validation message that only repeats the first detail ("body.x: must be …") is left to the list.
+  const first = error.details[0];
+  const repeatsDetails = first !== undefined && error.message.startsWith(`${first.path}: ${first.message}`);
+  const message =
+    error.code === 'NETWORK' || error.message === `HTTP ${error.status}` || repeatsDetails
+      ? ''
+      : error.message;
   const lead = (() => {
     if (error.code === 'NETWORK') return navigator.onLine ? t('errNetwork') : t('errOffline');
     switch (error.status) {

@@ -208,8 +208,9 @@ export const es: Record<MessageKey, string> = {
   refundAddress: 'Dirección en {network}',
   createRefund: 'Crear reembolso',
   refundCreated: 'Reembolso de {amount} creado.',
-  refundCreatedAsk: 'Envía al pagador el enlace de la página de reembolso de abajo.',
-  refundCreatedSign: 'Envíalo desde tu billetera de cobro con el código QR o el enlace de abajo.',
+  refundCreatedAsk: 'Envía al pagador el enlace de la página de reembolso de la lista de arriba.',
+  refundCreatedSign:
+    'Envíalo desde tu billetera de cobro con el código QR o el enlace de la lista de arriba.',
   timeline: 'Historial',
   noTimeline: 'Nada registrado todavía.',
   actorMerchant: 'tú',

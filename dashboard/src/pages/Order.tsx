@@ -316,17 +316,22 @@ function ShareOrder({ order: o }: { order: Order }) {
           <span className="sr-only"> {t('opensNewTab')}</span>
         </a>
       </p>
-      <figure className="qr-figure">
-        <img
-          className="qr"
-          src={`/pay/${encodeURIComponent(o.reference)}/qr.svg`}
-          width={200}
-          height={200}
-          alt={t('qrAlt')}
-        />
-        <figcaption className="muted">{t('qrCaption')}</figcaption>
-      </figure>
-      <CopyField label={t('paymentUri')} value={o.payUrl} />
+      {/* The page still shows the payer the order; a code "to pay" it would mislead once it cannot be paid. */}
+      {payable && (
+        <>
+          <figure className="qr-figure">
+            <img
+              className="qr"
+              src={`/pay/${encodeURIComponent(o.reference)}/qr.svg`}
+              width={200}
+              height={200}
+              alt={t('qrAlt')}
+            />
+            <figcaption className="muted">{t('qrCaption')}</figcaption>
+          </figure>
+          <CopyField label={t('paymentUri')} value={o.payUrl} />
+        </>
+      )}
     </Section>
   );
 }
@@ -501,16 +506,20 @@ function RefundForm({
     setAttempt(null);
     onCreated();
   });
+  // "Send it …" only while the refund just created still waits for that (the list follows it live).
+  const latest = created && (refunds.find((r) => r.id === created.id) ?? created);
+  const shown =
+    latest && (latest.status === 'AWAITING_ADDRESS' || latest.status === 'PENDING') ? latest : null;
   if (!isPositive(order.amountReceived)) return <p className="hint">{t('refundNothingReceived')}</p>;
   if (!isPositive(left)) return <p className="hint">{t('refundNothingLeft')}</p>;
 
   return (
     <form className="refund-form" onSubmit={submit} aria-labelledby={`${ids}-title`}>
       <h3 id={`${ids}-title`}>{t('newRefund')}</h3>
-      {created && (
+      {shown && (
         <Notice kind="ok">
-          {t('refundCreated', { amount: f.token(created.amount, created.token) })}{' '}
-          {created.status === 'AWAITING_ADDRESS' ? t('refundCreatedAsk') : t('refundCreatedSign')}
+          {t('refundCreated', { amount: f.token(shown.amount, shown.token) })}{' '}
+          {shown.status === 'AWAITING_ADDRESS' ? t('refundCreatedAsk') : t('refundCreatedSign')}
         </Notice>
       )}
       <div className="form-grid">

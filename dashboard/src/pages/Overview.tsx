@@ -194,6 +194,7 @@ function OverviewBody({ summary, from, to }: { summary: DashboardSummary; from: 
               days: days.length,
             })}
             formatValue={(v) => f.int(Math.round(v))}
+            integer
           />
         </Section>
       </div>
