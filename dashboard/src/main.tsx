@@ -14,6 +14,7 @@ import { OverviewPage } from './pages/Overview';
 import { SettingsPage } from './pages/Settings';
 import { SignInPage } from './pages/SignIn';
 import { WalletsPage } from './pages/Wallets';
+import { NetworksProvider } from './lib/networks';
 import { SessionProvider, useSession } from './session';
 import './styles.css';
 
@@ -56,7 +57,9 @@ createRoot(document.getElementById('root')!).render(
     <I18nProvider>
       <BrowserRouter basename="/dashboard">
         <SessionProvider>
-          <App />
+          <NetworksProvider>
+            <App />
+          </NetworksProvider>
         </SessionProvider>
       </BrowserRouter>
     </I18nProvider>

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { DateRangeQuery } from '../../contract';
 import type { Deps } from '../deps';
-import { formatUnits } from '../lib/decimal';
+import { formatAmount, formatUnits } from '../lib/decimal';
 import { csvRecord, raw } from './csv';
 import { keysetCsv } from './keyset-csv';
 
@@ -31,6 +31,7 @@ type Row = {
   status: string;
   network: string;
   token: string;
+  token_decimals: number;
   amount_units: string;
   quote_currency: string | null;
   quote_units: string | null;
@@ -50,7 +51,7 @@ export function exportOrders(deps: Pick<Deps, 'db'>, merchantId: string, query: 
   return keysetCsv<Row>(deps, merchantId, query, {
     header: HEADER,
     select: `SELECT o.id, o.created_at AS at, o.reference, o.paid_at, o.status, o.network, o.token,
-                    o.amount_units::text, o.quote_currency, o.quote_units::text, o.fx_rate,
+                    o.token_decimals, o.amount_units::text, o.quote_currency, o.quote_units::text, o.fx_rate,
                     o.amount_received_units::text, o.amount_refunded_units::text, o.description,
                     p.tx_ids, p.senders
                FROM orders o
@@ -72,12 +73,12 @@ function orderRecord(o: Row): string {
     raw(o.status),
     raw(o.network),
     raw(o.token),
-    raw(formatUnits(BigInt(o.amount_units))),
+    raw(formatAmount(BigInt(o.amount_units), o.token_decimals)),
     raw(o.quote_currency),
     raw(o.quote_units === null ? null : formatUnits(BigInt(o.quote_units), 6, 2)),
     raw(o.fx_rate),
-    raw(formatUnits(BigInt(o.amount_received_units))),
-    raw(formatUnits(BigInt(o.amount_refunded_units))),
+    raw(formatAmount(BigInt(o.amount_received_units), o.token_decimals)),
+    raw(formatAmount(BigInt(o.amount_refunded_units), o.token_decimals)),
     o.description,
     raw(o.tx_ids),
     raw(o.senders),

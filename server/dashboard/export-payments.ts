@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { DateRangeQuery } from '../../contract';
 import type { Deps } from '../deps';
-import { formatUnits, parseUnits } from '../lib/decimal';
+import { formatAmount, parseUnits } from '../lib/decimal';
 import { csvRecord, raw } from './csv';
 import { fiatAtOrderRateSql, formatFiatCents } from './fiat';
 import { keysetCsv } from './keyset-csv';
@@ -27,6 +27,7 @@ type Row = {
   reference: string;
   network: string;
   token: string;
+  token_decimals: number;
   amount_units: string;
   tx_id: string;
   sender: string | null;
@@ -41,10 +42,10 @@ type Row = {
 export function exportPayments(deps: Pick<Deps, 'db'>, merchantId: string, query: DateRangeQuery): Readable {
   return keysetCsv<Row>(deps, merchantId, query, {
     header: HEADER,
-    select: `SELECT pc.id, pc.created_at AS at, o.reference, o.network, o.token, pc.amount_units::text, pc.tx_id,
+    select: `SELECT pc.id, pc.created_at AS at, o.reference, o.network, o.token, o.token_decimals, pc.amount_units::text, pc.tx_id,
                     pc.sender, pc.matched_by, pc.block_time, o.quote_currency, o.fx_rate,
                     CASE WHEN o.fx_rate IS NULL THEN NULL
-                         ELSE round(${fiatAtOrderRateSql('pc.amount_units', 'o.fx_rate')}, 6)::text END AS fiat
+                         ELSE round(${fiatAtOrderRateSql('pc.amount_units', 'o.fx_rate', 'o.token_decimals')}, 6)::text END AS fiat
                FROM payment_claims pc JOIN orders o ON o.id = pc.order_id
               WHERE o.merchant_id = $merchantId AND pc.status = 'VERIFIED'`,
     atColumn: 'pc.created_at',
@@ -59,7 +60,7 @@ function paymentRecord(p: Row): string {
     raw(p.reference),
     raw(p.network),
     raw(p.token),
-    raw(formatUnits(BigInt(p.amount_units))),
+    raw(formatAmount(BigInt(p.amount_units), p.token_decimals)),
     raw(p.tx_id),
     raw(p.sender),
     raw(p.matched_by),

@@ -1,11 +1,14 @@
-import { formatUnits, TOKEN_DECIMALS } from '../lib/decimal';
+import { formatUnits } from '../lib/decimal';
 
 /**
  * The fiat value of a payment at its order's own rate (fiat per token), as an exact SQL numeric:
- * `units` base units times the rate, over the token's base units.
+ * `units` base units times the rate, over the token's base units (10^`decimals`, an SQL expression).
  */
-export const fiatAtOrderRateSql = (units: string, rate: string) =>
-  `(${units} * CAST(${rate} AS numeric) / ${10 ** TOKEN_DECIMALS})`;
+export const fiatAtOrderRateSql = (units: string, rate: string, decimals: string) =>
+  `(${units} * CAST(${rate} AS numeric) / power(10::numeric, ${decimals}))`;
+
+/** The hourly figures keep received amounts in 10^-36 token: exact for any token's decimals (≤ 36). */
+export const STATS_DECIMALS = 36;
 
 /** Fiat kept at 6 decimals while summing, shown with 2 (half away from zero). */
 export const formatFiatCents = (micros: bigint) => formatUnits((micros + 5_000n) / 10_000n, 2, 2);

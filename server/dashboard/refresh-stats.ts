@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import type { Deps } from '../deps';
-import { fiatAtOrderRateSql } from './fiat';
+import { fiatAtOrderRateSql, STATS_DECIMALS } from './fiat';
 
 /**
  * Changes taken per transaction: each recomputes its hours from their orders, and must stay well
@@ -68,19 +68,21 @@ export async function refreshDashboardStats(deps: Pick<Deps, 'db'>): Promise<num
         GROUP BY h.merchant_id, h.hour, o.network, o.token`,
       { bind, transaction },
     );
-    // Fiat at the order's own rate (fiat per token unit, so per 10^6 base units).
+    // Received amounts in units of 10^-36 token (STATS_DECIMALS), whatever each order's token
+    // decimals: sums over orders of one network and token stay exact even if a setting changed.
+    // Fiat at the order's own rate (fiat per token, so per 10^decimals base units).
     await sequelize.query(
       `INSERT INTO payment_stats_hourly
          (merchant_id, hour, network, token, quote_currency, received_units, received_fiat)
        SELECT h.merchant_id, h.hour, o.network, o.token, coalesce(o.quote_currency, ''),
-              sum(pc.amount_units),
-              coalesce(sum(${fiatAtOrderRateSql('pc.amount_units', 'o.fx_rate')}), 0)
+              sum(pc.amount_units * (10::numeric(78, 0) ^ (${STATS_DECIMALS} - o.token_decimals))::numeric(78, 0)),
+              coalesce(sum(${fiatAtOrderRateSql('pc.amount_units', 'o.fx_rate', 'o.token_decimals')}), 0)
          FROM (${changed}) h
          CROSS JOIN LATERAL (SELECT order_id, amount_units FROM payment_claims
                               WHERE status = 'VERIFIED'
                                 AND created_at >= h.hour AND created_at < h.hour + interval '1 hour'
                              OFFSET 0) pc
-         CROSS JOIN LATERAL (SELECT network, token, quote_currency, fx_rate FROM orders
+         CROSS JOIN LATERAL (SELECT network, token, token_decimals, quote_currency, fx_rate FROM orders
                               WHERE id = pc.order_id AND merchant_id = h.merchant_id LIMIT 1) o
         GROUP BY h.merchant_id, h.hour, o.network, o.token, coalesce(o.quote_currency, '')`,
       { bind, transaction },

@@ -9,7 +9,7 @@ import {
 import type { Deps } from '../deps';
 import { formatUnits, parseUnits } from '../lib/decimal';
 import { dateRange, RANGE_END_SQL, RANGE_START_SQL } from './date-range';
-import { formatFiatCents } from './fiat';
+import { formatFiatCents, STATS_DECIMALS } from './fiat';
 
 type OrderRow = {
   day: string;
@@ -42,7 +42,7 @@ function tokenAmounts(rows: PaymentRow[]) {
   }
   return [...sums.values()]
     .sort((a, b) => tokenKey(a).localeCompare(tokenKey(b)))
-    .map((s) => ({ network: s.network, token: s.token, amount: formatUnits(s.units, 6, 0) }));
+    .map((s) => ({ network: s.network, token: s.token, amount: formatUnits(s.units, STATS_DECIMALS, 0) }));
 }
 
 function fiatAmounts(rows: PaymentRow[]) {

@@ -269,7 +269,7 @@ describe('the merchant dashboard, end to end', () => {
       { timeout: 20_000, polling: 100 },
     );
     await orderTab.waitText(orders.POLYGON.txId);
-    await orderTab.waitText('View on Polygonscan');
+    await orderTab.waitText('View on PolygonScan');
     expect(await orderTab.page.$('.qr-figure'), 'no code to pay a paid order').toBeNull();
     await accessible(orderTab, 'order (paid)');
     await orderTab.shot('09-order-paid-live-polygon');
@@ -374,7 +374,7 @@ describe('the merchant dashboard, end to end', () => {
     );
     await d.waitText(txId);
     const listed = await d.page.$eval('ul.refunds li.refund', (li) => (li as HTMLElement).innerText);
-    expect(listed).toContain('View on Solscan');
+    expect(listed).toContain('View on Solana Explorer');
     expect(await d.page.$('.sign-refund'), 'the link to sign is gone once sent').toBeNull();
     const refunded = await d.page.$eval(
       'xpath/.//dl[contains(@class,"figures")]/div[dt[normalize-space(.)="Refunded"]]/dd',

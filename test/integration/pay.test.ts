@@ -12,7 +12,8 @@ import { decodeFunctionData, erc20Abi } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase58, encodeBase58 } from '../../server/lib/base58';
 import { qrContent } from '../../server/pay/render-qr';
-import { tokenAccountInfoResult } from '../support/token-account-info';
+import { mintAccountInfoResult, tokenAccountInfoResult } from '../support/token-account-info';
+import { SOLANA_TOKEN_TABLE } from '../../contract';
 import {
   EVM_WALLET,
   SOLANA_WALLET,
@@ -629,7 +630,11 @@ async function startSolanaRpc() {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const call = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { id: unknown; method: string };
+      const call = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        id: unknown;
+        method: string;
+        params?: unknown[];
+      };
       state.calls.push(call.method);
       const reply = (body: object) => {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -644,6 +649,9 @@ async function startSolanaRpc() {
           },
         });
       }
+      // The mint itself, as a node shows it (the service checks its decimals at start).
+      if (call.method === 'getAccountInfo' && call.params?.[0] === SOLANA_TOKEN_TABLE.USDT.contract)
+        return reply({ result: mintAccountInfoResult({ decimals: 6 }) });
       if (call.method === 'getAccountInfo')
         return reply({
           result:

@@ -1,4 +1,11 @@
-import { ACCOUNT_SIZE, AccountLayout, AccountState, TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import {
+  ACCOUNT_SIZE,
+  AccountLayout,
+  AccountState,
+  MINT_SIZE,
+  MintLayout,
+  TOKEN_PROGRAM_ID,
+} from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
 
 /**
@@ -37,6 +44,34 @@ export function tokenAccountInfoResult(opts: {
       owner: TOKEN_PROGRAM_ID.toBase58(),
       rentEpoch: 0,
       space: ACCOUNT_SIZE,
+    },
+  };
+}
+
+/** The `getAccountInfo` result of an SPL mint of `decimals` (how a node answers for USDT's mint). */
+export function mintAccountInfoResult(opts: { decimals: number; slot?: number }) {
+  const data = Buffer.alloc(MINT_SIZE);
+  MintLayout.encode(
+    {
+      mintAuthorityOption: 0,
+      mintAuthority: PublicKey.default,
+      supply: 0n,
+      decimals: opts.decimals,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
+    data,
+  );
+  return {
+    context: { slot: opts.slot ?? 1 },
+    value: {
+      data: [data.toString('base64'), 'base64'],
+      executable: false,
+      lamports: 1461600,
+      owner: TOKEN_PROGRAM_ID.toBase58(),
+      rentEpoch: 0,
+      space: MINT_SIZE,
     },
   };
 }

@@ -2,6 +2,7 @@ import type { InputHTMLAttributes, ReactNode } from 'react';
 import { NETWORKS } from '../../../contract';
 import { useI18n } from '../i18n';
 import { networkName } from '../lib/labels';
+import { useNetworks } from '../lib/networks';
 import { Field } from './ui';
 
 /** A labelled text input: its hint, when there is one, describes it for screen readers. */
@@ -18,9 +19,13 @@ export function TextField({
   );
 }
 
-/** One <option> a network, named in words. */
-export function NetworkOptions() {
-  return NETWORKS.map((n) => (
+/**
+ * One <option> a network, named in words: the networks the service has on (GET /networks), or
+ * with `all` every network an order may name (a filter also finds orders of a network now off).
+ */
+export function NetworkOptions({ all = false }: { all?: boolean }) {
+  const networks = useNetworks();
+  return (all ? NETWORKS : networks.on.map((n) => n.network)).map((n) => (
     <option key={n} value={n}>
       {networkName(n)}
     </option>

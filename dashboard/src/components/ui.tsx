@@ -2,7 +2,7 @@ import QRCode from 'qrcode';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { ApiFailure } from '../api';
 import { useI18n, type MessageKey } from '../i18n';
-import { explorerTxUrl } from '../lib/format';
+import { explorerUrl, useNetworks } from '../lib/networks';
 
 /** A state in words while something loads (announced politely to screen readers). */
 export function Loading({ label }: { label?: string }) {
@@ -198,7 +198,7 @@ export function QrCode({ text, alt, size = 200 }: { text: string; alt: string; s
 /** A transaction id with a link to the network's explorer (opens in a new tab). */
 export function TxLink({ network, txId }: { network: string; txId: string }) {
   const { t } = useI18n();
-  const explorer = explorerTxUrl(network, txId);
+  const explorer = explorerUrl(useNetworks(), network, { tx: txId });
   return (
     <span className="tx">
       <code className="wrap">{txId}</code>{' '}

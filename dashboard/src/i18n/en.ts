@@ -278,7 +278,6 @@ export const en = {
   hoursN: '{n} hours',
   returnUrlOptional: 'Return URL (optional)',
   returnUrlHint: 'Where "Back to the shop" leads after paying.',
-  usdcSolanaOnly: 'USDC is available on Solana only.',
   noWalletForNetwork: 'You have no receiving wallet on {network} yet.',
   createLink: 'Create payment link',
   linkReady: 'Payment link ready',

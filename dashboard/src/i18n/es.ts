@@ -277,7 +277,6 @@ export const es: Record<MessageKey, string> = {
   hoursN: '{n} horas',
   returnUrlOptional: 'URL de retorno (opcional)',
   returnUrlHint: 'Adónde lleva "Volver a la tienda" después de pagar.',
-  usdcSolanaOnly: 'USDC solo está disponible en Solana.',
   noWalletForNetwork: 'Todavía no tienes una billetera de cobro en {network}.',
   createLink: 'Crear enlace de pago',
   linkReady: 'Enlace de pago listo',

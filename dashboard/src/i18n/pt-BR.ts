@@ -272,7 +272,6 @@ export const ptBR: Record<MessageKey, string> = {
   hoursN: '{n} horas',
   returnUrlOptional: 'URL de retorno (opcional)',
   returnUrlHint: 'Para onde "Voltar à loja" leva depois do pagamento.',
-  usdcSolanaOnly: 'USDC só está disponível na Solana.',
   noWalletForNetwork: 'Você ainda não tem carteira de recebimento na {network}.',
   createLink: 'Criar link de pagamento',
   linkReady: 'Link de pagamento pronto',

@@ -89,32 +89,3 @@ export function localDayStart(ymd: string): string {
   const [y, m, d] = ymd.split('-').map(Number) as [number, number, number];
   return new Date(y, m - 1, d).toISOString();
 }
-
-/** Where a transaction can be looked at, per network. */
-export function explorerTxUrl(network: string, txId: string): { url: string; name: string } | null {
-  const id = encodeURIComponent(txId);
-  switch (network) {
-    case 'SOLANA':
-      return { url: `https://solscan.io/tx/${id}`, name: 'Solscan' };
-    case 'POLYGON':
-      return { url: `https://polygonscan.com/tx/${id}`, name: 'Polygonscan' };
-    case 'ETHEREUM':
-      return { url: `https://etherscan.io/tx/${id}`, name: 'Etherscan' };
-    default:
-      return null;
-  }
-}
-
-export function explorerAddressUrl(network: string, address: string): string | null {
-  const a = encodeURIComponent(address);
-  switch (network) {
-    case 'SOLANA':
-      return `https://solscan.io/account/${a}`;
-    case 'POLYGON':
-      return `https://polygonscan.com/address/${a}`;
-    case 'ETHEREUM':
-      return `https://etherscan.io/address/${a}`;
-    default:
-      return null;
-  }
-}

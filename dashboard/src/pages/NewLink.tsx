@@ -9,6 +9,7 @@ import { useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
 import { useLoad, useTitle } from '../lib/hooks';
 import { networkName } from '../lib/labels';
+import { useNetworks } from '../lib/networks';
 import { shortRef } from './Orders';
 
 const LIFETIMES: { seconds: number; key: MessageKey; n?: number }[] = [
@@ -38,11 +39,15 @@ export function NewLinkPage() {
   const [attempt, setAttempt] = useState<{ body: string; key: string } | null>(null);
 
   const hasWallet = wallets.data?.some((w) => w.network === network);
+  // The tokens the service takes on this network (GET /networks), USDT until that answer comes.
+  const networks = useNetworks();
+  const tokens = networks.find(network)?.tokens.map((tk) => tk.symbol) ?? ['USDT' as const];
+  const chosenToken = tokens.includes(token) ? token : tokens[0]!;
   const { busy, error, submit } = useFormSubmit(async () => {
     const value = amount.trim().replace(',', '.');
     const body = {
       network,
-      token: network === 'SOLANA' ? token : ('USDT' as const),
+      token: chosenToken,
       ...(priceIn === 'token' ? { amount: value } : { quoteCurrency: currency, quoteAmount: value }),
       ...(description.trim() ? { description: description.trim() } : {}),
       expiresInSeconds: lifetime,
@@ -120,26 +125,22 @@ export function NewLinkPage() {
             <select
               id={`${ids}-network`}
               value={network}
-              onChange={(e) => {
-                setNetwork(e.target.value as Order['network']);
-                if (e.target.value !== 'SOLANA') setToken('USDT');
-              }}
+              onChange={(e) => setNetwork(e.target.value as Order['network'])}
             >
               <NetworkOptions />
             </select>
           </Field>
-          <Field
-            id={`${ids}-token`}
-            label={t('token')}
-            hint={network === 'SOLANA' ? undefined : t('usdcSolanaOnly')}
-          >
+          <Field id={`${ids}-token`} label={t('token')}>
             <select
               id={`${ids}-token`}
-              value={token}
+              value={chosenToken}
               onChange={(e) => setToken(e.target.value as Order['token'])}
             >
-              <option value="USDT">USDT</option>
-              {network === 'SOLANA' && <option value="USDC">USDC</option>}
+              {tokens.map((tk) => (
+                <option key={tk} value={tk}>
+                  {tk}
+                </option>
+              ))}
             </select>
           </Field>
         </div>

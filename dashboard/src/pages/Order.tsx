@@ -20,7 +20,8 @@ import {
 import { useI18n, type MessageKey } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
 import { addDecimal, compareDecimal, isPositive, subDecimal } from '../lib/decimal';
-import { explorerAddressUrl, useFormat } from '../lib/format';
+import { useFormat } from '../lib/format';
+import { explorerUrl, useNetworks } from '../lib/networks';
 import { useEvents, useLoad, useTitle } from '../lib/hooks';
 import { networkName, ORDER_STATUS_KEYS, REFUND_STATUS_KEYS } from '../lib/labels';
 import { LiveIndicator, shortRef } from './Orders';
@@ -189,7 +190,7 @@ function OrderFacts({ order: o }: { order: Order }) {
   const f = useFormat();
   const due = compareDecimal(o.amount, o.amountReceived) > 0 ? subDecimal(o.amount, o.amountReceived) : '0';
   const payable = o.status === 'PENDING' || o.status === 'UNDERPAID' || o.status === 'CONFIRMING';
-  const walletUrl = explorerAddressUrl(o.network, o.recipient);
+  const walletUrl = explorerUrl(useNetworks(), o.network, { address: o.recipient })?.url;
   return (
     <Section title={t('orderDetails')}>
       <p className="order-description">

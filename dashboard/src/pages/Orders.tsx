@@ -177,7 +177,7 @@ export function OrdersPage() {
         <Field id="f-network" label={t('network')}>
           <select id="f-network" name="network" defaultValue={filters.network ?? ''}>
             <option value="">{t('any')}</option>
-            <NetworkOptions />
+            <NetworkOptions all />
           </select>
         </Field>
         <Field id="f-token" label={t('token')}>

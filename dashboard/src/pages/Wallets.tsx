@@ -6,15 +6,17 @@ import { LoadedList } from '../components/LoadedList';
 import { ConfirmButton, ErrorNotice, Field, Notice, PageHeader, Section, UserText } from '../components/ui';
 import { useI18n } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
-import { explorerAddressUrl, useFormat } from '../lib/format';
+import { useFormat } from '../lib/format';
 import { useLoad, useTitle } from '../lib/hooks';
 import { networkName } from '../lib/labels';
+import { explorerUrl, useNetworks } from '../lib/networks';
 
 type Network = (typeof NETWORKS)[number];
 
 export function WalletsPage() {
   const { t } = useI18n();
   const f = useFormat();
+  const networks = useNetworks();
   const ids = useId();
   useTitle(t('navWallets'));
   const [wallets, reload] = useLoad(async () => ok(await api.wallets.list(), 200).items, []);
@@ -64,7 +66,7 @@ export function WalletsPage() {
           {(items) => (
             <ul className="wallets">
               {items.map((w) => {
-                const url = explorerAddressUrl(w.network, w.public_address);
+                const url = explorerUrl(networks, w.network, { address: w.public_address })?.url;
                 return (
                   <li key={w.wallet_id} className="wallet">
                     <div className="wallet-main">

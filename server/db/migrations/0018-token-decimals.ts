@@ -27,11 +27,14 @@ export const up: Migration = async ({ context: db }) => {
     ALTER TABLE payment_claims ALTER COLUMN amount_units TYPE numeric(78, 0);
     ALTER TABLE refunds ALTER COLUMN amount_units TYPE numeric(78, 0);
     ALTER TABLE amount_reservations ALTER COLUMN amount_units TYPE numeric(78, 0);
+    -- The dashboard's hourly figures keep received amounts in 10^-36 token, whatever the decimals.
+    UPDATE payment_stats_hourly SET received_units = received_units * 1e30;
   `);
 };
 
 export const down: Migration = async ({ context: db }) => {
   await db.query(`
+    UPDATE payment_stats_hourly SET received_units = received_units / 1e30;
     ALTER TABLE amount_reservations ALTER COLUMN amount_units TYPE bigint;
     ALTER TABLE refunds ALTER COLUMN amount_units TYPE bigint;
     ALTER TABLE payment_claims ALTER COLUMN amount_units TYPE bigint;
