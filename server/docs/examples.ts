@@ -544,6 +544,38 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     request: { account: wallet },
     responses: { 200: { transaction: solanaTransaction.transaction, message: 'Refund 4 USDT' } },
   },
+  'networks.list': {
+    responses: {
+      200: {
+        items: [
+          {
+            network: 'SOLANA',
+            name: 'Solana',
+            kind: 'solana',
+            chainId: null,
+            confirmations: null,
+            commitment: 'finalized',
+            explorer: { name: 'Solana Explorer', txUrl: 'https://explorer.solana.com/tx/{tx}' },
+            tokens: [
+              { symbol: 'USDT', contract: 'Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB', decimals: 6 },
+            ],
+          },
+          {
+            network: 'BSC',
+            name: 'BNB Smart Chain',
+            kind: 'evm',
+            chainId: 56,
+            confirmations: 15,
+            commitment: null,
+            explorer: { name: 'BscScan', txUrl: 'https://bscscan.com/tx/{tx}' },
+            tokens: [
+              { symbol: 'USDT', contract: '0x55d398326f99059fF775485246999027B3197955', decimals: 18 },
+            ],
+          },
+        ],
+      },
+    },
+  },
   'health.healthz': { responses: { 200: { status: 'ok' } } },
   'health.readyz': {
     responses: {
