@@ -119,7 +119,7 @@ export const configSchema = z
      * `<TOKEN>_DECIMALS_<NETWORK>` (also `<TOKEN>_DECIMALS_SOLANA`); see config-networks.ts.
      */
     // Parsed like every other variable; typed only through `evmNetworks` and `solanaTokens` below.
-    ...(networkEnvShape(urlList) as {}),
+    ...(networkEnvShape(urlList) as Record<never, never>),
     /** Most blocks one eth_getLogs call asks for: providers cap ranges (often 1,000 to 10,000). */
     EVM_LOG_RANGE: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     RPC_TIMEOUT_MS: positiveInt.default(10_000),
