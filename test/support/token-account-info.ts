@@ -35,15 +35,20 @@ export function tokenAccountInfoResult(opts: {
     },
     data,
   );
+  return tokenProgramAccount(data, 2039280, opts.slot);
+}
+
+/** A token-program-owned account holding `data`, as getAccountInfo answers (base64). */
+function tokenProgramAccount(data: Buffer, lamports: number, slot = 1) {
   return {
-    context: { slot: opts.slot ?? 1 },
+    context: { slot },
     value: {
       data: [data.toString('base64'), 'base64'],
       executable: false,
-      lamports: 2039280,
+      lamports,
       owner: TOKEN_PROGRAM_ID.toBase58(),
       rentEpoch: 0,
-      space: ACCOUNT_SIZE,
+      space: data.length,
     },
   };
 }
@@ -63,15 +68,5 @@ export function mintAccountInfoResult(opts: { decimals: number; slot?: number })
     },
     data,
   );
-  return {
-    context: { slot: opts.slot ?? 1 },
-    value: {
-      data: [data.toString('base64'), 'base64'],
-      executable: false,
-      lamports: 1461600,
-      owner: TOKEN_PROGRAM_ID.toBase58(),
-      rentEpoch: 0,
-      space: MINT_SIZE,
-    },
-  };
+  return tokenProgramAccount(data, 1461600, opts.slot);
 }
