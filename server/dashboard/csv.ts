@@ -1,24 +1,42 @@
+import { WIRE_DECIMALS } from '../lib/decimal';
+
 /**
  * One CSV record (RFC 4180): a field with a comma, quote or line break is quoted, quotes doubled;
- * lines end with CRLF. A text field that a spreadsheet would run as a formula (starting with =, +,
- * -, @, tab or carriage return) is prefixed with an apostrophe, as OWASP advises against CSV
- * injection: descriptions and metadata are anyone's text. Numbers and times are never text fields.
+ * lines end with CRLF; null is an empty field. A field of anyone's text (`anyones[i]`: descriptions
+ * and metadata) that a spreadsheet would run as a formula (starting with =, +, -, @, tab or carriage
+ * return) is prefixed with an apostrophe, as OWASP advises against CSV injection. Values the service
+ * wrote itself (amounts, times, ids) are kept as they are. No object per field: exports write 10^6
+ * records.
  */
-export function csvRecord(fields: readonly (CsvField | null)[]): string {
-  return `${fields.map(csvField).join(',')}\r\n`;
-}
-
-/** A field: plain text, or a value the service wrote itself (amounts, times, ids) kept as it is. */
-export type CsvField = string | { raw: string };
-
-function csvField(field: CsvField | null): string {
-  if (field === null) return '';
-  const text = typeof field === 'string' ? neutralised(field) : field.raw;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+export function csvRecord(fields: readonly (string | null)[], anyones: readonly boolean[] = []): string {
+  let line = '';
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i];
+    const text = field === null || field === undefined ? '' : anyones[i] ? neutralised(field) : field;
+    line += (i === 0 ? '' : ',') + (/[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+  }
+  return `${line}\r\n`;
 }
 
 const neutralised = (text: string) => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text);
 
-/** The raw form of a value the service wrote (never neutralised). */
-export const raw = (value: string | null | undefined): CsvField | null =>
-  value === null || value === undefined ? null : { raw: value };
+/**
+ * SQL writing a timestamptz as JavaScript's `toISOString()` does (UTC, to the millisecond, the
+ * microseconds cut off), so that an export's statement hands over text, not Dates to format.
+ */
+export const isoTimeSql = (column: string) =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * SQL writing base units of a token with `decimals` (an SQL expression, the order's) as formatAmount
+ * does: at least 6 places ("10.000000"), more only when the units need them
+ * ("3.000000000000000001"). Multiplying by a literal of exactly `decimals` places keeps it exact.
+ */
+export const tokenAmountSql = (units: string, decimals: string) => {
+  const value = `trim_scale(${units} * ('0.' || repeat('0', ${decimals} - 1) || '1')::numeric)`;
+  return `round(${value}, greatest(scale(${value}), ${WIRE_DECIMALS}))::text`;
+};
+
+/** SQL writing a quote (in millionths) as formatUnits(units, 6, 2) does: 2 to 6 places ("9.20", "9.123"). */
+export const quoteAmountSql = (column: string) =>
+  `round(trim_scale(${column} * 0.000001), greatest(scale(trim_scale(${column} * 0.000001)), 2))::text`;

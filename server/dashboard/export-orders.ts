@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { DateRangeQuery } from '../../contract';
 import type { Deps } from '../deps';
-import { formatAmount, formatUnits } from '../lib/decimal';
-import { csvRecord, raw } from './csv';
+import { isoTimeSql, quoteAmountSql, tokenAmountSql } from './csv';
 import { keysetCsv } from './keyset-csv';
 
 const HEADER = [
@@ -23,37 +22,25 @@ const HEADER = [
   'senders',
 ];
 
-type Row = {
-  id: string;
-  reference: string;
-  at: Date;
-  paid_at: Date | null;
-  status: string;
-  network: string;
-  token: string;
-  token_decimals: number;
-  amount_units: string;
-  quote_currency: string | null;
-  quote_units: string | null;
-  fx_rate: string | null;
-  amount_received_units: string;
-  amount_refunded_units: string;
-  description: string | null;
-  tx_ids: string | null;
-  senders: string | null;
-};
+/** Anyone's text among the fields (neutralised): the description. */
+const ANYONES = HEADER.map((field) => field === 'description');
 
 /**
  * The orders created in a range of days, oldest first, as CSV (streamed, see keysetCsv). Payments'
- * transaction ids and senders are joined with ";".
+ * transaction ids and senders are joined with ";". Times are ISO 8601 in UTC to the millisecond,
+ * token amounts at least 6 decimals (formatAmount), the quote at least 2, all written by
+ * the statement from the exact values.
  */
 export function exportOrders(deps: Pick<Deps, 'db'>, merchantId: string, query: DateRangeQuery): Readable {
-  return keysetCsv<Row>(deps, merchantId, query, {
+  return keysetCsv(deps, merchantId, query, {
+    name: 'orders',
     header: HEADER,
-    select: `SELECT o.id, o.created_at AS at, o.reference, o.paid_at, o.status, o.network, o.token,
-                    o.token_decimals, o.amount_units::text, o.quote_currency, o.quote_units::text, o.fx_rate,
-                    o.amount_received_units::text, o.amount_refunded_units::text, o.description,
-                    p.tx_ids, p.senders
+    select: `SELECT o.created_at::text, o.id::text, o.reference, ${isoTimeSql('o.created_at')},
+                    ${isoTimeSql('o.paid_at')}, o.status, o.network, o.token, ${tokenAmountSql('o.amount_units', 'o.token_decimals')},
+                    o.quote_currency, ${quoteAmountSql('o.quote_units')}, o.fx_rate,
+                    ${tokenAmountSql('o.amount_received_units', 'o.token_decimals')},
+                    ${tokenAmountSql('o.amount_refunded_units', 'o.token_decimals')},
+                    o.description, p.tx_ids, p.senders
                FROM orders o
                LEFT JOIN LATERAL (SELECT string_agg(tx_id, ';' ORDER BY id) AS tx_ids,
                                          string_agg(sender, ';' ORDER BY id) AS senders
@@ -61,26 +48,6 @@ export function exportOrders(deps: Pick<Deps, 'db'>, merchantId: string, query: 
               WHERE o.merchant_id = $merchantId`,
     atColumn: 'o.created_at',
     idColumn: 'o.id',
-    record: orderRecord,
+    anyones: ANYONES,
   });
-}
-
-function orderRecord(o: Row): string {
-  return csvRecord([
-    raw(o.reference),
-    raw(o.at.toISOString()),
-    raw(o.paid_at?.toISOString()),
-    raw(o.status),
-    raw(o.network),
-    raw(o.token),
-    raw(formatAmount(BigInt(o.amount_units), o.token_decimals)),
-    raw(o.quote_currency),
-    raw(o.quote_units === null ? null : formatUnits(BigInt(o.quote_units), 6, 2)),
-    raw(o.fx_rate),
-    raw(formatAmount(BigInt(o.amount_received_units), o.token_decimals)),
-    raw(formatAmount(BigInt(o.amount_refunded_units), o.token_decimals)),
-    o.description,
-    raw(o.tx_ids),
-    raw(o.senders),
-  ]);
 }

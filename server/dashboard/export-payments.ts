@@ -1,9 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { DateRangeQuery } from '../../contract';
 import type { Deps } from '../deps';
-import { formatAmount, parseUnits } from '../lib/decimal';
-import { csvRecord, raw } from './csv';
-import { fiatAtOrderRateSql, formatFiatCents } from './fiat';
+import { isoTimeSql, tokenAmountSql } from './csv';
+import { fiatAtOrderRateSql } from './fiat';
 import { keysetCsv } from './keyset-csv';
 
 const HEADER = [
@@ -21,52 +20,27 @@ const HEADER = [
   'fiat_amount',
 ];
 
-type Row = {
-  id: string;
-  at: Date;
-  reference: string;
-  network: string;
-  token: string;
-  token_decimals: number;
-  amount_units: string;
-  tx_id: string;
-  sender: string | null;
-  matched_by: string | null;
-  block_time: Date | null;
-  quote_currency: string | null;
-  fx_rate: string | null;
-  fiat: string | null;
-};
+/** Anyone's text among the fields: none (amounts, ids and addresses the service recorded). */
+const ANYONES = HEADER.map(() => false);
 
-/** The payments ledger (verified payments) recorded in a range of days, oldest first, as a CSV stream. */
+/**
+ * The payments ledger (verified payments) recorded in a range of days, oldest first, as a CSV
+ * stream. Fiat at the order's own rate, kept at 6 decimals and shown with 2 (half away from zero),
+ * as the summary's; times and amounts written by the statement (see exportOrders).
+ */
 export function exportPayments(deps: Pick<Deps, 'db'>, merchantId: string, query: DateRangeQuery): Readable {
-  return keysetCsv<Row>(deps, merchantId, query, {
+  return keysetCsv(deps, merchantId, query, {
+    name: 'payments',
     header: HEADER,
-    select: `SELECT pc.id, pc.created_at AS at, o.reference, o.network, o.token, o.token_decimals, pc.amount_units::text, pc.tx_id,
-                    pc.sender, pc.matched_by, pc.block_time, o.quote_currency, o.fx_rate,
+    select: `SELECT pc.created_at::text, pc.id::text, ${isoTimeSql('pc.created_at')}, o.reference, o.network, o.token,
+                    ${tokenAmountSql('pc.amount_units', 'o.token_decimals')}, pc.tx_id, pc.sender, pc.matched_by,
+                    ${isoTimeSql('pc.block_time')}, o.quote_currency, o.fx_rate,
                     CASE WHEN o.fx_rate IS NULL THEN NULL
-                         ELSE round(${fiatAtOrderRateSql('pc.amount_units', 'o.fx_rate', 'o.token_decimals')}, 6)::text END AS fiat
+                         ELSE round(round(${fiatAtOrderRateSql('pc.amount_units', 'o.fx_rate', 'o.token_decimals')}, 6), 2)::text END
                FROM payment_claims pc JOIN orders o ON o.id = pc.order_id
               WHERE o.merchant_id = $merchantId AND pc.status = 'VERIFIED'`,
     atColumn: 'pc.created_at',
     idColumn: 'pc.id',
-    record: paymentRecord,
+    anyones: ANYONES,
   });
-}
-
-function paymentRecord(p: Row): string {
-  return csvRecord([
-    raw(p.at.toISOString()),
-    raw(p.reference),
-    raw(p.network),
-    raw(p.token),
-    raw(formatAmount(BigInt(p.amount_units), p.token_decimals)),
-    raw(p.tx_id),
-    raw(p.sender),
-    raw(p.matched_by),
-    raw(p.block_time?.toISOString()),
-    raw(p.quote_currency),
-    raw(p.fx_rate),
-    raw(p.fiat === null ? null : formatFiatCents(parseUnits(p.fiat, 6))),
-  ]);
 }

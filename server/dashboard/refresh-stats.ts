@@ -1,6 +1,8 @@
 import { QueryTypes } from 'sequelize';
+import { CHANGES_CHANNEL } from '../db/change-feed';
 import type { Deps } from '../deps';
 import { fiatAtOrderRateSql, STATS_DECIMALS } from './fiat';
+import { forgetSummaries, SUMMARY_TOPIC } from './summarize';
 
 /**
  * Changes taken per transaction: each recomputes its hours from their orders, and must stay well
@@ -15,10 +17,14 @@ const LOCK_KEY = 7_301_955_016;
  * payments changed: takes the changes this transaction can see, then rebuilds those hours from
  * the orders and payments themselves. One instance at a time (an advisory lock): another finds
  * the lock taken and leaves the work to it. Returns how many changes it took.
+ *
+ * The merchants whose figures it rebuilt are announced on commit (every instance forgets their
+ * remembered summaries, server/dashboard/summarize.ts), and forgotten here at once.
  */
 export async function refreshDashboardStats(deps: Pick<Deps, 'db'>): Promise<number> {
   const { sequelize } = deps.db;
-  return sequelize.transaction(async (transaction) => {
+  const merchants = new Set<string>();
+  const count = await sequelize.transaction(async (transaction) => {
     const [lock] = await sequelize.query<{ locked: boolean }>(
       'SELECT pg_try_advisory_xact_lock($key) AS locked',
       {
@@ -36,6 +42,7 @@ export async function refreshDashboardStats(deps: Pick<Deps, 'db'>): Promise<num
     );
     if (taken.length === 0) return 0;
     const hours = new Map(taken.map((t) => [`${t.merchant_id}|${t.hour.toISOString()}`, t]));
+    for (const t of taken) merchants.add(t.merchant_id);
     const bind = {
       merchants: [...hours.values()].map((h) => h.merchant_id),
       hours: [...hours.values()].map((h) => h.hour),
@@ -87,6 +94,12 @@ export async function refreshDashboardStats(deps: Pick<Deps, 'db'>): Promise<num
         GROUP BY h.merchant_id, h.hour, o.network, o.token, coalesce(o.quote_currency, '')`,
       { bind, transaction },
     );
+    await sequelize.query(
+      `SELECT pg_notify(CAST($channel AS text), CAST($topic AS text) || ':' || m) FROM unnest(CAST($merchants AS text[])) AS m`,
+      { bind: { channel: CHANGES_CHANNEL, topic: SUMMARY_TOPIC, merchants: [...merchants] }, transaction },
+    );
     return taken.length;
   });
+  forgetSummaries(deps, merchants);
+  return count;
 }
