@@ -1,5 +1,6 @@
 import { decodeFunctionData, erc20Abi, getAddress, toHex, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../server/lib/decimal';
@@ -256,6 +257,23 @@ describe.each(NETWORKS)('$network ($token, $decimals decimals)', (n) => {
     expect(ledger.body.items).toEqual([
       expect.objectContaining({ txId, amount: oneUnitOver, matchedBy: 'tag' }),
     ]);
+    // The accountant's file and the overview say the same, to the unit.
+    const today = new Date().toISOString().slice(0, 10);
+    const csv = await h.server.api('GET', `/dashboard/exports/orders.csv?from=${today}&to=${today}`, {
+      token: shop.token,
+    });
+    const [header, row] = parse(csv.text) as string[][];
+    const column = (name: string) => row![header!.indexOf(name)];
+    expect([column('reference'), column('amount'), column('amount_received')]).toEqual([
+      order.reference,
+      '3.000000',
+      oneUnitOver,
+    ]);
+    await h.server.jobs.runNow('refresh-dashboard-stats');
+    const summary = await h.server.api('GET', `/dashboard/summary?from=${today}&to=${today}`, {
+      token: shop.token,
+    });
+    expect(summary.body.received).toEqual([{ network: n.network, token: n.token, amount: oneUnitOver }]);
   });
 
   it('refunded from the receiving wallet: the tagged transfer in base units, verified, SUCCEEDED', async () => {
