@@ -193,6 +193,18 @@ describe('client: every merchant route', () => {
     expect((await client.wallets.list()).items).toHaveLength(1);
   });
 
+  it('networks.list: what the service has on, without a token, the same as GET /networks', async () => {
+    const anonymous = createClient({ baseUrl: server.url });
+    const networks = await anonymous.networks.list();
+    expect(networks.map((n) => n.network)).toEqual(['SOLANA', 'POLYGON', 'ETHEREUM']);
+    expect(networks.find((n) => n.network === 'POLYGON')).toMatchObject({
+      kind: 'evm',
+      chainId: 137,
+      tokens: [{ symbol: 'USDT', decimals: 6 }],
+    });
+    expect(networks).toEqual((await server.api('GET', '/networks')).body.items);
+  });
+
   it('orders.listAll walks every cursor page, each order exactly once', async () => {
     const { client } = await merchantClient();
     const created: string[] = [];
