@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXPORT_PAGE } from '../../server/dashboard/keyset-csv';
 import { refreshDashboardStats } from '../../server/dashboard/refresh-stats';
 import {
   expectErrorBody,
@@ -8,6 +9,7 @@ import {
   TEST_PASSWORD,
   type TestServer,
 } from '../support/test-server';
+import { until } from '../support/until';
 
 let server: TestServer;
 let now = new Date('2026-11-24T12:00:00Z');
@@ -329,6 +331,184 @@ describe('dashboard figures and exports', () => {
     expect(rows).toHaveLength(2500);
     expect(new Set(rows.map((r) => r.reference)).size).toBe(2500);
     expect(rows.map((r) => r.created_at)).toEqual([...rows.map((r) => r.created_at)].sort());
+  });
+});
+
+/**
+ * Rows sharing milliseconds, apart by microseconds: 20 per millisecond, two per microsecond (0-9 µs
+ * into it), ids in a random order to the times. With EXPORT_PAGE rows per page, every page ends
+ * inside a millisecond, after rows of the same millisecond but a later microsecond than its start:
+ * a keyset that lost the microseconds would write those again on the next page.
+ */
+const SAME_MS = 20;
+const MICROSECOND_ROWS = EXPORT_PAGE * 4 + 7;
+const microsecondTime = (column: string, day: string) =>
+  `TIMESTAMPTZ '${day}T00:00:00Z' + (${column} / ${SAME_MS}) * interval '1 millisecond'
+     + ((${column} % ${SAME_MS}) / 2) * interval '1 microsecond'`;
+
+async function insertMicrosecondOrders(m: Merchant, day: string) {
+  const { sequelize } = server.deps.db;
+  await sequelize.query(
+    `INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient, amount_units,
+                         status, expires_at, created_at, updated_at)
+     SELECT 'us' || g || md5(random()::text), $merchantId, $walletId, 'SOLANA', 'USDT', 'mint', 'recipient', 1000000,
+            'PENDING', now() + interval '1 day', ${microsecondTime('g', day)}, now()
+       FROM generate_series(0, ${MICROSECOND_ROWS - 1}) g
+      ORDER BY random()`,
+    { bind: { merchantId: m.id, walletId: m.wallets.SOLANA } },
+  );
+}
+
+/** The column's values of the merchant's rows, in the order an export must write them (time, then id). */
+async function inExportOrder(sql: string, merchantId: string): Promise<string[]> {
+  const [rows] = await server.deps.db.sequelize.query(sql, { bind: { merchantId } });
+  return (rows as { value: string }[]).map((r) => r.value);
+}
+
+async function exportCsv(m: Merchant, what: 'orders' | 'payments', day: string) {
+  const res = await fetch(`${server.url}/dashboard/exports/${what}.csv?from=${day}&to=${day}`, {
+    headers: { authorization: `Bearer ${m.token}` },
+  });
+  expect(res.status).toBe(200);
+  return parse(await res.text(), { columns: true }) as Record<string, string>[];
+}
+
+describe('exports across keyset pages of rows apart by microseconds', () => {
+  it('writes every order exactly once, in time order, when a page ends inside a millisecond', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    await insertMicrosecondOrders(m, '2026-09-10');
+    const expected = await inExportOrder(
+      `SELECT reference AS value FROM orders WHERE merchant_id = $merchantId ORDER BY created_at, id`,
+      m.id,
+    );
+    expect(expected).toHaveLength(MICROSECOND_ROWS);
+    // The setup is what the test is about: page boundaries inside milliseconds, with rows of that
+    // millisecond at later microseconds before them in the page.
+    const [[boundary]] = (await server.deps.db.sequelize.query(
+      `SELECT count(*)::int AS n FROM (
+         SELECT created_at, row_number() OVER (ORDER BY created_at, id) AS i FROM orders WHERE merchant_id = $merchantId) r
+        WHERE r.i % ${EXPORT_PAGE} = 0 AND date_trunc('milliseconds', r.created_at) <> r.created_at`,
+      { bind: { merchantId: m.id } },
+    )) as unknown as [[{ n: number }]];
+    expect(boundary.n).toBeGreaterThanOrEqual(3);
+
+    const rows = await exportCsv(m, 'orders', '2026-09-10');
+    const references = rows.map((r) => r.reference);
+    expect(references).toHaveLength(MICROSECOND_ROWS);
+    expect(new Set(references).size).toBe(MICROSECOND_ROWS);
+    expect(references).toEqual(expected);
+    expect(rows[0]!.created_at).toBe('2026-09-10T00:00:00.000Z');
+  });
+
+  it('writes every payment exactly once, in time order, when a page ends inside a millisecond', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    // Orders on one day, their payments on the next, each at its own microsecond.
+    await insertMicrosecondOrders(m, '2026-09-11');
+    const { sequelize } = server.deps.db;
+    await sequelize.query(
+      `INSERT INTO payment_claims (order_id, network, tx_id, source, status, amount_units, sender, matched_by,
+                                   created_at, updated_at)
+       SELECT o.id, o.network, 'us-tx-' || o.id || '-' || md5(random()::text), 'scanner', 'VERIFIED', 1000000,
+              'sender', 'tag', ${microsecondTime('o.g', '2026-09-12')}, now()
+         FROM (SELECT id, network, (row_number() OVER (ORDER BY random()) - 1)::int AS g
+                 FROM orders WHERE merchant_id = $merchantId) o
+        ORDER BY random()`,
+      { bind: { merchantId: m.id } },
+    );
+    const expected = await inExportOrder(
+      `SELECT pc.tx_id AS value FROM payment_claims pc JOIN orders o ON o.id = pc.order_id
+        WHERE o.merchant_id = $merchantId ORDER BY pc.created_at, pc.id`,
+      m.id,
+    );
+    expect(expected).toHaveLength(MICROSECOND_ROWS);
+
+    const rows = await exportCsv(m, 'payments', '2026-09-12');
+    const txIds = rows.map((r) => r.tx_id);
+    expect(txIds).toHaveLength(MICROSECOND_ROWS);
+    expect(new Set(txIds).size).toBe(MICROSECOND_ROWS);
+    expect(txIds).toEqual(expected);
+    expect(rows.map((r) => r.recorded_at)).toEqual([...rows.map((r) => r.recorded_at)].sort());
+  });
+});
+
+describe('dashboard summary after the stats job changes the figures', () => {
+  let other: TestServer | undefined;
+  afterAll(async () => {
+    await other?.stop();
+  });
+
+  it('shows the new figures on the next read where the job ran, and on another instance once announced', async () => {
+    // A second instance on the same database, which never runs the job itself.
+    other = await startTestServer({ JOBS: 'none' }, { clock });
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const day = '2026-11-26';
+    const create = async (amount: string, at: string) => {
+      now = new Date(at);
+      const res = await server.api('POST', '/orders', {
+        token: m.token,
+        body: { network: 'SOLANA', token: 'USDT', quoteCurrency: 'EUR', quoteAmount: amount },
+      });
+      expect(res.status, res.text).toBe(201);
+      return res.body as { reference: string; amount: string };
+    };
+    const first = await create('9.20', `${day}T09:00:00Z`);
+    await pay(first.reference, 10_000_000n, new Date(`${day}T09:05:00Z`));
+    await server.jobs.runNow('refresh-dashboard-stats');
+
+    const summary = (instance: TestServer) =>
+      instance.api('GET', `/dashboard/summary?from=${day}&to=${day}`, { token: m.token });
+    const figures = (res: Awaited<ReturnType<typeof summary>>) => ({
+      status: res.status,
+      ordersCreated: res.body.ordersCreated,
+      ordersPaid: res.body.ordersPaid,
+      received: res.body.received,
+      receivedFiat: res.body.receivedFiat,
+      byStatus: res.body.byStatus,
+    });
+    const before = {
+      status: 200,
+      ordersCreated: 1,
+      ordersPaid: 1,
+      received: [{ network: 'SOLANA', token: 'USDT', amount: '10' }],
+      receivedFiat: [{ currency: 'EUR', amount: '9.20' }],
+      byStatus: { PENDING: 0, CONFIRMING: 0, PAID: 1, UNDERPAID: 0, EXPIRED: 0 },
+    };
+    // Both instances read (and, their change feeds live, remember) the figures before the change.
+    for (const instance of [server, other]) {
+      await until('the change feed to be live', () => instance.deps.db.changes.live, 5_000, 20);
+      expect(figures(await summary(instance))).toEqual(before);
+      expect(figures(await summary(instance))).toEqual(before);
+    }
+
+    // More orders that day, one paid: not in the figures until the job has run.
+    const second = await create('4.60', `${day}T11:00:00Z`);
+    await pay(second.reference, 5_000_000n, new Date(`${day}T11:02:00Z`));
+    await create('1.00', `${day}T12:00:00Z`);
+    expect(figures(await summary(server))).toEqual(before);
+    expect(await server.jobs.runNow('refresh-dashboard-stats')).toBeGreaterThan(0);
+
+    const after = {
+      status: 200,
+      ordersCreated: 3,
+      ordersPaid: 2,
+      received: [{ network: 'SOLANA', token: 'USDT', amount: '15' }],
+      receivedFiat: [{ currency: 'EUR', amount: '13.80' }],
+      byStatus: { PENDING: 1, CONFIRMING: 0, PAID: 2, UNDERPAID: 0, EXPIRED: 0 },
+    };
+    // The instance that ran the job shows them on its next read (it forgets at once, and its own
+    // announcement follows; this read does not tell the two apart).
+    expect(figures(await summary(server))).toEqual(after);
+    // The other forgets it when the announcement arrives (well before the 60 s the answer is kept).
+    const seen = await until(
+      'the other instance to show the new figures',
+      async () => {
+        const res = figures(await summary(other!));
+        return JSON.stringify(res) === JSON.stringify(after) ? res : null;
+      },
+      5_000,
+      50,
+    );
+    expect(seen).toEqual(after);
   });
 });
 
