@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { errors, NETWORKS, publicRoute, ZAddress, ZNetwork, ZToken, ZUrlOut } from './common';
+import { errors, NETWORKS, publicRoute, URL_MAX, ZAddress, ZNetwork, ZToken } from './common';
 import { MAX_TOKEN_DECIMALS, MIN_TOKEN_DECIMALS } from './network-table';
 
 const ZNetworkToken = z.object({
@@ -32,11 +32,21 @@ export const ZNetworkInfo = z.object({
     .max(10_000)
     .nullable()
     .describe('EVM: blocks on top before a payment counts; null on Solana (commitment instead)'),
-  commitment: z.enum(['confirmed', 'finalized']).nullable().describe('Solana: the commitment payments need'),
+  // Not an enum: OpenAPI 3.0 cannot say "one of these, or null" for an enum.
+  commitment: z
+    .string()
+    .max(20)
+    .nullable()
+    .describe('Solana: the commitment payments need (confirmed or finalized); null on EVM'),
   explorer: z
     .object({
       name: z.string().max(100),
-      txUrl: ZUrlOut.describe('Holds {tx} where the transaction id goes'),
+      // A URL template, not a URL: braces are not URL characters.
+      txUrl: z
+        .string()
+        .max(URL_MAX)
+        .regex(/^https?:\/\/\S*\{tx\}/)
+        .describe('A URL template: the transaction id goes where {tx} is'),
     })
     .nullable(),
   tokens: z.array(ZNetworkToken).max(2),
