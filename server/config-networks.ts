@@ -1,15 +1,14 @@
-import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
+// The plain files, not the whole contract: configuration loads first, also in the CLI.
+import { TOKENS, type Token } from '../contract/common';
 import {
   EVM_NETWORK_TABLE,
   EVM_NETWORKS,
   MAX_TOKEN_DECIMALS,
   MIN_TOKEN_DECIMALS,
   SOLANA_TOKEN_TABLE,
-  TOKENS,
   type EvmNetwork,
-  type Token,
-} from '../contract';
+} from '../contract/network-table';
 
 /**
  * The network part of the configuration, generated from contract/network-table.ts so that a further
@@ -49,6 +48,8 @@ const explorerUrl = z
   .string()
   .url()
   .refine((v) => v.includes('{tx}'), 'must hold {tx} where the transaction id goes');
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 const key = {
   rpc: (n: EvmNetwork) => `${n}_RPC_URL`,
@@ -98,10 +99,9 @@ export function checkNetworkSettings(env: NetworkEnv, ctx: z.RefinementCtx): voi
     const tokens = TOKENS.filter((token) => evmContract(env, token, network) !== null);
     for (const token of tokens) {
       const contract = evmContract(env, token, network)!;
-      if (
-        !isAddress(contract, { strict: false }) ||
-        (contract !== contract.toLowerCase() && !isAddress(contract))
-      )
+      // The form only: the chain layer checks an EIP-55 checksum when it builds the network (and
+      // writes contracts checksummed); this module stays free of viem, for the CLI's start-up.
+      if (!EVM_ADDRESS.test(contract))
         ctx.addIssue({
           code: 'custom',
           path: [key.contract(token, network)],
@@ -135,7 +135,7 @@ export function evmNetworkSettings(env: NetworkEnv): EvmNetworkSettings[] {
         return [
           {
             token,
-            contract: getAddress(contract.toLowerCase()),
+            contract,
             decimals:
               (env[key.decimals(token, network)] as number | undefined) ?? table.tokens[token].decimals,
           },

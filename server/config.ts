@@ -1,6 +1,6 @@
 import { validate as cronValidate } from 'node-cron';
 import { z } from 'zod';
-import { SOLANA_TOKEN_TABLE } from '../contract';
+import { SOLANA_TOKEN_TABLE } from '../contract/network-table';
 import {
   checkNetworkSettings,
   evmNetworkSettings,

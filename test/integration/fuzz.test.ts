@@ -664,7 +664,13 @@ const show = (request: FuzzRequest) =>
 /* The run                                                                                         */
 /* ---------------------------------------------------------------------------------------------- */
 
-/** Polygon and Ethereum JSON-RPC enough for the routes: every balance is 0 (eth_call answers 0). */
+/**
+ * Polygon and Ethereum JSON-RPC enough for the routes: every balance is 0 (eth_call answers 0), and
+ * the tokens have 6 decimals (`decimals()`, which the service checks at start).
+ */
+/** decimals(): the first four bytes of its keccak-256 hash. */
+const DECIMALS_SELECTOR = '0x313ce567';
+
 async function startEvmStub() {
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -676,10 +682,15 @@ async function startEvmStub() {
       } catch {
         calls = {};
       }
-      const answer = (call: { id?: unknown; method?: unknown }) => ({
+      const answer = (call: { id?: unknown; method?: unknown; params?: { data?: string }[] }) => ({
         jsonrpc: '2.0',
         id: call?.id ?? null,
-        result: call?.method === 'eth_call' ? `0x${'0'.repeat(64)}` : '0x1',
+        result:
+          call?.method !== 'eth_call'
+            ? '0x1'
+            : call.params?.[0]?.data?.startsWith(DECIMALS_SELECTOR)
+              ? `0x${'6'.padStart(64, '0')}`
+              : `0x${'0'.repeat(64)}`,
       });
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify(Array.isArray(calls) ? calls.map(answer) : answer(calls as never)));

@@ -280,6 +280,7 @@ const CONSUMER_TS = `import {
   ValidationError,
   webhooks,
   type CreateOrderParams,
+  type Network,
   type Order,
   type WebhookEvent,
 } from '@stablepay/sdk';
@@ -323,7 +324,9 @@ export async function run(): Promise<string[]> {
   const secretSet: boolean = profile.webhook_secret_set;
   const { webhook_secret } = await client.profile.rotateWebhookSecret();
   const wallets = await client.wallets.list();
-  const network: 'SOLANA' | 'POLYGON' | 'ETHEREUM' | undefined = wallets.items[0]?.network;
+  const network: Network | undefined = wallets.items[0]?.network;
+  const networks: Network[] = (await client.networks.list()).map((n) => n.network);
+  out.push(networks.join(','));
   const removed: void = await client.wallets.remove('00000000-0000-0000-0000-000000000000');
   out.push(String(secretSet), webhook_secret, String(network), String(removed));
 

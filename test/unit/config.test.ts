@@ -163,7 +163,7 @@ describe('networks by configuration', () => {
       chainId: 97,
       confirmations: 4,
       explorerTxUrl: 'https://testnet.bscscan.com/tx/{tx}',
-      tokens: [{ token: 'USDT', contract: '0x52908400098527886E0F7030069857D2E4169EE7', decimals: 6 }],
+      tokens: [{ token: 'USDT', contract: '0x52908400098527886e0f7030069857d2e4169ee7', decimals: 6 }],
     });
     // The spec's extension: USDC on ETHEREUM only when the operator names its contract.
     expect(networks.ETHEREUM!.tokens.map((t) => t.token)).toEqual(['USDT', 'USDC']);

@@ -40,7 +40,9 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
   const tokens = opts.tokens.map((t) => {
     const contract = normalizeEvmAddress(t.contract);
     if (!contract)
-      throw new Error(`${t.token} contract for ${opts.network} is not an EVM address: "${t.contract}"`);
+      throw new Error(
+        `${t.token}_CONTRACT_${opts.network} is not an EVM address (a mixed-case one needs a valid EIP-55 checksum): "${t.contract}"`,
+      );
     return { ...t, contract };
   });
   const client = createEvmClient(opts.rpc, opts.rpcTimeoutMs);
