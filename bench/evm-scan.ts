@@ -1,10 +1,12 @@
 import { QueryTypes } from 'sequelize';
 import { getAddress } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Order } from '../contract';
 import { parseUnits } from '../server/lib/decimal';
 import type { LocalWallet } from '../test/support/harness';
 import { evmTag, requireEvm } from './evm';
 import { addEvmWallet, closeOpenOrders, countOpen, countPaid, createOrders, insertOrders } from './fixtures';
+import { RESCAN_BLOCKS } from '../server/chains/evm/scan-transfers';
 import { progress } from './lib/progress';
 import { callsByMethod, timed, totalCalls, versus, type Report } from './measure';
 import { EVM_CONFIRMATIONS, EVM_NETWORK, SIZES } from './settings';
@@ -30,6 +32,7 @@ export async function benchEvmScan(ctx: Ctx, report: Report): Promise<void> {
   await closeOpenOrders(ctx);
   const payer = await evm.chain.newWallet({ token: evm.usdt, units: 1_000_000_000_000n });
   const run: EvmScanRun = { ctx, evm, report, payer, walletsAdded: 0 };
+  await idleMinutes(run);
 
   const { wallet, orders } = await firstCycle(run);
   const small = await idleAndPaid(run, orders[0]);
@@ -126,7 +129,10 @@ async function openOnNetwork(ctx: Ctx): Promise<{ orders: number; wallets: numbe
  */
 async function measuredScan(run: EvmScanRun, pay?: Payment): Promise<number> {
   const { ctx, evm } = run;
-  await scan(ctx); // the cursor is up to date
+  // The cursor is up to date, and earlier payments are behind the blocks each cycle reads again
+  // (settled already, they would count as found once more).
+  await evm.chain.mine(Number(RESCAN_BLOCKS));
+  await scan(ctx);
   const open = await openOnNetwork(ctx);
   await payOrWait(run, pay);
   evm.chain.resetRpcCalls();
@@ -158,4 +164,72 @@ async function payOrWait(run: EvmScanRun, pay: Payment | undefined): Promise<voi
     dataSuffix: pay.tagged ? evmTag(pay.order.reference) : undefined,
   });
   await evm.chain.mine(EVM_CONFIRMATIONS);
+}
+
+/** Scan cycles a minute (JOB_SCAN_PAYMENTS_CRON, every 10 s) and new blocks per cycle (Polygon: ~2 s blocks). */
+const CYCLES_A_MINUTE = 6;
+const BLOCKS_PER_CYCLE = 5;
+/** Watched wallets of the idle-minute measurement: few, and as many as a busy hosted service has. */
+const IDLE_WALLETS = [10, 1000] as const;
+
+/**
+ * Idle RPC calls a minute with 10 and with 1,000 watched wallets (one open order each, no payment):
+ * a minute's scan cycles, each after a cycle's worth of new blocks, counted by the proxy. First,
+ * while no other EVM order is open.
+ */
+async function idleMinutes(run: EvmScanRun): Promise<void> {
+  const { ctx } = run;
+  const [template] = await createOrders(ctx, 1, await addEvmWallet(ctx, 'evm idle'));
+  if (!template) throw new Error('no idle order');
+  const perMinute: number[] = [];
+  let watched = 1;
+  for (const wallets of IDLE_WALLETS) {
+    await insertWalletOrders(ctx, template.reference, wallets - watched);
+    watched = wallets;
+    const open = await openOnNetwork(ctx);
+    if (open.wallets !== wallets) throw new Error(`${open.wallets} watched wallets, not ${wallets}`);
+    await run.evm.chain.mine(Number(RESCAN_BLOCKS));
+    await scan(ctx); // the cursor is up to date, earlier payments behind the blocks read again
+    const calls: Record<string, number> = {};
+    for (let i = 0; i < CYCLES_A_MINUTE; i++) {
+      await run.evm.chain.mine(BLOCKS_PER_CYCLE);
+      run.evm.chain.resetRpcCalls();
+      const found = await scan(ctx);
+      if (found !== 0) throw new Error(`an idle scan cycle found ${found} payment(s)`);
+      for (const [method, n] of Object.entries(run.evm.chain.rpcCalls))
+        calls[method] = (calls[method] ?? 0) + n;
+    }
+    perMinute.push(totalCalls(calls));
+    note(
+      run,
+      `${EVM_NETWORK} idle RPC calls a minute, ${wallets} watched wallets (${CYCLES_A_MINUTE} scan cycles of ` +
+        `${BLOCKS_PER_CYCLE} new blocks, no payment): ${callsByMethod(calls)} (${totalCalls(calls)})`,
+    );
+  }
+  const [few = 0, many = 0] = perMinute;
+  note(
+    run,
+    `${EVM_NETWORK} idle RPC calls a minute, ${IDLE_WALLETS[1]} vs ${IDLE_WALLETS[0]} watched wallets: ${versus(few, many)}`,
+  );
+}
+
+/** A note of the report, shown as it is measured too. */
+function note(run: EvmScanRun, text: string): void {
+  run.report.notes.push(text);
+  progress(text);
+}
+
+/** `count` open orders like `template`, each to a wallet of its own at a fresh address (inserted). */
+async function insertWalletOrders(ctx: Ctx, template: string, count: number): Promise<void> {
+  if (count <= 0) return;
+  const recipients = Array.from({ length: count }, () => privateKeyToAccount(generatePrivateKey()).address);
+  await ctx.server.deps.db.sequelize.query(
+    `INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient,
+                         amount_units, status, expires_at, created_at, updated_at)
+     SELECT translate(md5(:salt || r.i), '0', 'z'), o.merchant_id, o.wallet_id, o.network, o.token,
+            o.token_mint, r.recipient, o.amount_units, 'PENDING', o.expires_at, now(), now()
+       FROM orders o, unnest(ARRAY[:recipients]::text[]) WITH ORDINALITY AS r(recipient, i)
+      WHERE o.reference = :template`,
+    { replacements: { salt: `${Date.now()}-${Math.random()}-`, recipients, template } },
+  );
 }
