@@ -117,6 +117,43 @@ describe('EVM scanning with many watched wallets', () => {
     expect((await h.getOrder(shop, template.reference)).status).toBe('PENDING');
   }, 60_000);
 
+  it('found where the provider caps eth_getLogs results: ranges halved, a crowded block read by recipient', async () => {
+    const { evm, usdt } = chains.POLYGON;
+    const shop = await h.newShop('POLYGON', freshAddress());
+    const order = await h.createOrder(shop, { amount: '9' });
+    expect(await watchedWallets('POLYGON')).toBeGreaterThan(100); // the query names no recipient
+    await scan();
+    const senders = await Promise.all(
+      Array.from({ length: 4 }, () => evm.newWallet({ token: usdt, units: 100_000_000n })),
+    );
+    evm.limitLogs(2);
+    try {
+      // Transfers to nobody watched, a block each: more than two in a range, none in a block.
+      for (const from of senders.slice(0, 3))
+        await evm.transfer({ from, token: usdt, to: freshAddress(), units: 1_000_000n });
+      // Then one block with three of them and the payment: four logs, beyond the cap even alone.
+      await evm.setAutomine(false);
+      for (const from of senders.slice(0, 3))
+        await evm.transfer({ from, token: usdt, to: freshAddress(), units: 1_000_000n });
+      const txId = await evm.transfer({
+        from: senders[3]!,
+        token: usdt,
+        to: getAddress(shop.wallet),
+        units: 9_000_000n,
+      });
+      await evm.mine(1);
+      await evm.setAutomine(true);
+      await evm.mine(CONFIRMATIONS);
+      evm.resetRpcCalls();
+      const paid = await h.settle(shop, order.reference, 'PAID');
+      expect(paid).toMatchObject({ amountReceived: '9.000000', txId });
+      expect(evm.rpcCalls.eth_getLogs).toBeGreaterThan(2); // refused, halved, then by recipient
+    } finally {
+      await evm.setAutomine(true);
+      evm.limitLogs(null);
+    }
+  }, 60_000);
+
   it(`never sends more than ETHEREUM_RPC_MAX_RPS (${BUDGET_RPS}) calls a second, under 1,000 wallets and a burst; none is dropped`, async () => {
     const { evm } = chains.ETHEREUM;
     const shop = await h.newShop('ETHEREUM', freshAddress());
@@ -140,12 +177,17 @@ describe('EVM scanning with many watched wallets', () => {
     expect(results.every((r) => r.state === 'not_found')).toBe(true);
     const sent = total();
     expect(sent).toBeGreaterThanOrEqual(40);
-    // In every window between two samples, at most the budget's calls (one more for the slot at
-    // the window's start, one for the sampling's own lag).
+    // In every window of a second or more between two samples, at most the budget's calls: one
+    // more for the slot at the window's start, two for the calls' way to the proxy and the
+    // sampling's own lag on a loaded machine.
     for (let i = 0; i < samples.length; i++)
       for (let j = i + 1; j < samples.length; j++) {
         const seconds = (samples[j]!.at - samples[i]!.at) / 1000;
-        expect(samples[j]!.calls - samples[i]!.calls).toBeLessThanOrEqual(BUDGET_RPS * seconds + 2);
+        if (seconds < 1) continue;
+        expect(samples[j]!.calls - samples[i]!.calls).toBeLessThanOrEqual(BUDGET_RPS * seconds + 3);
       }
+    // And over the whole burst, which without the budget takes a fraction of a second.
+    const seconds = (samples.at(-1)!.at - samples[0]!.at) / 1000;
+    expect(seconds).toBeGreaterThanOrEqual((sent - 1) / BUDGET_RPS - 0.1);
   }, 60_000);
 });

@@ -79,12 +79,18 @@ export async function scanEvmTransfers(
     try {
       logs = await transferLogs(client, opts.network, target.key as Address, filter, fromBlock, toBlock);
     } catch (error) {
+      if (!(error instanceof ChainUnavailableError)) throw error;
       // Providers refuse ranges with too many results (a result cap, e.g. 10,000 logs, or a
       // response size or time limit; more likely without recipient topics on a busy token): ask
       // for half as many blocks, down to one block, and keep the smaller range for this scan.
-      if (!(error instanceof ChainUnavailableError) || toBlock === fromBlock) throw error;
-      range = maxBigint(1n, (toBlock - fromBlock + 1n) / 2n);
-      continue;
+      if (toBlock > fromBlock) {
+        range = maxBigint(1n, (toBlock - fromBlock + 1n) / 2n);
+        continue;
+      }
+      if (filter.recipientTopics !== null) throw error;
+      // One block holds more of the token's transfers than the provider answers: that block's
+      // logs are asked for by recipient, RECIPIENTS_PER_CALL at a time (as before the filter).
+      logs = await transferLogsByRecipient(client, opts.network, target.key as Address, filter, fromBlock);
     }
     for (const log of logs) {
       const txId = log.transactionHash.toLowerCase();
@@ -148,24 +154,69 @@ async function transferLogs(
   fromBlock: bigint,
   toBlock: bigint,
 ): Promise<RawLog[]> {
-  const logs = (await evmRpc(network, 'eth_getLogs', () =>
+  const logs = await getLogs(
+    client,
+    network,
+    token,
+    [filter.senderTopics, filter.recipientTopics],
+    fromBlock,
+    toBlock,
+  );
+  return oldestFirst(logs.filter((log) => matches(log, filter)));
+}
+
+/** The block's Transfer logs of `token` matching the filter, its recipients named RECIPIENTS_PER_CALL a call. */
+async function transferLogsByRecipient(
+  client: PublicClient,
+  network: string,
+  token: Address,
+  filter: TransferFilter,
+  block: bigint,
+): Promise<RawLog[]> {
+  const recipients = [...filter.recipients].sort().map((r) => pad(r as Address));
+  const logs: RawLog[] = [];
+  for (let i = 0; i < recipients.length; i += RECIPIENTS_PER_CALL)
+    logs.push(
+      ...(await getLogs(
+        client,
+        network,
+        token,
+        [filter.senderTopics, recipients.slice(i, i + RECIPIENTS_PER_CALL)],
+        block,
+        block,
+      )),
+    );
+  return oldestFirst(logs.filter((log) => matches(log, filter)));
+}
+
+/** One eth_getLogs call: Transfer logs of `token` with these `from` and `to` topics (null: any). */
+async function getLogs(
+  client: PublicClient,
+  network: string,
+  token: Address,
+  [senderTopics, recipientTopics]: [Hex[] | null, Hex[] | null],
+  fromBlock: bigint,
+  toBlock: bigint,
+): Promise<RawLog[]> {
+  return (await evmRpc(network, 'eth_getLogs', () =>
     client.request({
       method: 'eth_getLogs',
       params: [
         {
           address: token,
-          topics: [TRANSFER_TOPIC, filter.senderTopics, filter.recipientTopics],
+          topics: [TRANSFER_TOPIC, senderTopics, recipientTopics],
           fromBlock: `0x${fromBlock.toString(16)}`,
           toBlock: `0x${toBlock.toString(16)}`,
         },
       ],
     }),
   )) as unknown as RawLog[];
-  return logs
-    .filter((log) => matches(log, filter))
-    .sort(
-      (a, b) =>
-        Number(BigInt(a.blockNumber) - BigInt(b.blockNumber)) ||
-        Number(BigInt(a.logIndex) - BigInt(b.logIndex)),
-    );
+}
+
+function oldestFirst(logs: RawLog[]): RawLog[] {
+  return logs.sort(
+    (a, b) =>
+      Number(BigInt(a.blockNumber) - BigInt(b.blockNumber)) ||
+      Number(BigInt(a.logIndex) - BigInt(b.logIndex)),
+  );
 }
