@@ -206,6 +206,7 @@ async function idleMinutes(run: EvmScanRun): Promise<void> {
         `${BLOCKS_PER_CYCLE} new blocks, no payment): ${callsByMethod(calls)} (${totalCalls(calls)})`,
     );
   }
+  await closeOpenOrders(ctx); // the later parts open orders of their own
   const [few = 0, many = 0] = perMinute;
   note(
     run,
