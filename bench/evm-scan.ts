@@ -1,10 +1,12 @@
 import { QueryTypes } from 'sequelize';
 import { getAddress } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Order } from '../contract';
 import { parseUnits } from '../server/lib/decimal';
 import type { LocalWallet } from '../test/support/harness';
 import { evmTag, requireEvm } from './evm';
-import { addEvmWallet, closeOpenOrders, countOpen, countPaid, createOrders, insertOrders } from './fixtures';
+import { addEvmWallet, countOpen, countPaid, createOrders, insertOrders } from './fixtures';
+import { RESCAN_BLOCKS } from '../server/chains/evm/scan-transfers';
 import { progress } from './lib/progress';
 import { callsByMethod, timed, totalCalls, versus, type Report } from './measure';
 import { EVM_CONFIRMATIONS, EVM_NETWORK, SIZES } from './settings';
@@ -30,6 +32,7 @@ export async function benchEvmScan(ctx: Ctx, report: Report): Promise<void> {
   await closeOpenOrders(ctx);
   const payer = await evm.chain.newWallet({ token: evm.usdt, units: 1_000_000_000_000n });
   const run: EvmScanRun = { ctx, evm, report, payer, walletsAdded: 0 };
+  await idleMinutes(run);
 
   const { wallet, orders } = await firstCycle(run);
   const small = await idleAndPaid(run, orders[0]);
@@ -42,6 +45,27 @@ export async function benchEvmScan(ctx: Ctx, report: Report): Promise<void> {
 }
 
 const scan = (ctx: Ctx) => ctx.server.jobs.runNow('scan-payments');
+
+/**
+ * Orders inserted or closed per statement: 10,000 at once (with the orders' triggers) outlast the
+ * 5 s statement timeout on a busy machine.
+ */
+const ROWS_PER_STATEMENT = 2000;
+
+/** Closes every open order (expired, past its late-payment window), a bounded number per statement. */
+async function closeOpenOrders(ctx: Ctx): Promise<void> {
+  for (;;) {
+    const [row] = await ctx.server.deps.db.sequelize.query<{ n: number }>(
+      `WITH closed AS (
+         UPDATE orders SET status = 'EXPIRED', expires_at = now() - interval '30 days', updated_at = now()
+          WHERE id IN (SELECT id FROM orders WHERE status IN ('PENDING', 'CONFIRMING', 'UNDERPAID') LIMIT :limit)
+         RETURNING 1)
+       SELECT count(*)::int AS n FROM closed`,
+      { type: QueryTypes.SELECT, replacements: { limit: ROWS_PER_STATEMENT } },
+    );
+    if ((row?.n ?? 0) === 0) return;
+  }
+}
 
 /** One wallet with a few open orders; its first cycle starts the token's cursor. */
 async function firstCycle(run: EvmScanRun): Promise<{ wallet: EvmWallet; orders: Order[] }> {
@@ -68,12 +92,14 @@ const idleAndPaid = async (run: EvmScanRun, toPay: Order | undefined): Promise<I
 async function scanManyOrders(run: EvmScanRun, wallet: EvmWallet, orders: Order[]): Promise<IdleAndPaid> {
   const [template] = orders;
   if (!template) throw new Error('no scan order');
-  await insertOrders(run.ctx, {
-    template: template.reference,
-    count: SIZES.evmScanLarge - (await countOpen(run.ctx, wallet.address)),
-    status: 'PENDING',
-    baseUnits: 500_000_000n,
-  });
+  const count = SIZES.evmScanLarge - (await countOpen(run.ctx, wallet.address));
+  for (let done = 0; done < count; done += ROWS_PER_STATEMENT)
+    await insertOrders(run.ctx, {
+      template: template.reference,
+      count: Math.min(ROWS_PER_STATEMENT, count - done),
+      status: 'PENDING',
+      baseUnits: 500_000_000n + BigInt(done),
+    });
   const large = await idleAndPaid(run, orders[1]);
   await measuredScan(run, { order: orders[2], tagged: false });
   return large;
@@ -92,21 +118,26 @@ async function scanManyWallets(run: EvmScanRun, small: IdleAndPaid): Promise<voi
   );
 }
 
-/** `count` new wallets, each with `perWallet` open orders (one through the API, the rest inserted). */
+/**
+ * `count` more watched wallets, each with `perWallet` open orders: one through the API on a new
+ * wallet (a merchant has at most 100), the others' orders inserted to fresh addresses like it.
+ * Returns the API-made order, to pay.
+ */
 async function openWallets(run: EvmScanRun, count: number, perWallet: number): Promise<Order | undefined> {
-  const opened: Order[] = [];
-  for (let i = 0; i < count; i++)
-    opened.push(
-      ...(await createOrders(run.ctx, 1, await addEvmWallet(run.ctx, `evm scan ${++run.walletsAdded}`))),
-    );
+  const [made] = await createOrders(
+    run.ctx,
+    1,
+    await addEvmWallet(run.ctx, `evm scan ${++run.walletsAdded}`),
+  );
+  if (!made) throw new Error('no order was created');
+  const references = [made.reference, ...(await insertWalletOrders(run.ctx, made.reference, count - 1))];
   await insertOrders(run.ctx, {
-    template: opened.map((o) => o.reference),
+    template: references,
     count: perWallet - 1,
     status: 'PENDING',
-    baseUnits: 600_000_000n,
+    baseUnits: 600_000_000n + BigInt(run.walletsAdded) * 1_000_000n,
   });
-  /** The API-made order of the wallet in the middle, to pay. */
-  return opened[Math.floor(opened.length / 2)];
+  return made;
 }
 
 /** Orders open on the EVM network, and the wallets they are to. */
@@ -126,7 +157,10 @@ async function openOnNetwork(ctx: Ctx): Promise<{ orders: number; wallets: numbe
  */
 async function measuredScan(run: EvmScanRun, pay?: Payment): Promise<number> {
   const { ctx, evm } = run;
-  await scan(ctx); // the cursor is up to date
+  // The cursor is up to date, and earlier payments are behind the blocks each cycle reads again
+  // (settled already, they would count as found once more).
+  await evm.chain.mine(Number(RESCAN_BLOCKS));
+  await scan(ctx);
   const open = await openOnNetwork(ctx);
   await payOrWait(run, pay);
   evm.chain.resetRpcCalls();
@@ -158,4 +192,78 @@ async function payOrWait(run: EvmScanRun, pay: Payment | undefined): Promise<voi
     dataSuffix: pay.tagged ? evmTag(pay.order.reference) : undefined,
   });
   await evm.chain.mine(EVM_CONFIRMATIONS);
+}
+
+/** Scan cycles a minute (JOB_SCAN_PAYMENTS_CRON, every 10 s) and new blocks per cycle (Polygon: ~2 s blocks). */
+const CYCLES_A_MINUTE = 6;
+const BLOCKS_PER_CYCLE = 5;
+/** Watched wallets of the idle-minute measurement: few, and as many as a busy hosted service has. */
+const IDLE_WALLETS = [10, 1000] as const;
+
+/**
+ * Idle RPC calls a minute with 10 and with 1,000 watched wallets (one open order each, no payment):
+ * a minute's scan cycles, each after a cycle's worth of new blocks, counted by the proxy. First,
+ * while no other EVM order is open.
+ */
+async function idleMinutes(run: EvmScanRun): Promise<void> {
+  const { ctx } = run;
+  const [template] = await createOrders(ctx, 1, await addEvmWallet(ctx, 'evm idle'));
+  if (!template) throw new Error('no idle order');
+  const perMinute: number[] = [];
+  let watched = 1;
+  for (const wallets of IDLE_WALLETS) {
+    await insertWalletOrders(ctx, template.reference, wallets - watched);
+    watched = wallets;
+    const open = await openOnNetwork(ctx);
+    if (open.wallets !== wallets) throw new Error(`${open.wallets} watched wallets, not ${wallets}`);
+    await run.evm.chain.mine(Number(RESCAN_BLOCKS));
+    await scan(ctx); // the cursor is up to date, earlier payments behind the blocks read again
+    const calls: Record<string, number> = {};
+    for (let i = 0; i < CYCLES_A_MINUTE; i++) {
+      await run.evm.chain.mine(BLOCKS_PER_CYCLE);
+      run.evm.chain.resetRpcCalls();
+      const found = await scan(ctx);
+      if (found !== 0) throw new Error(`an idle scan cycle found ${found} payment(s)`);
+      for (const [method, n] of Object.entries(run.evm.chain.rpcCalls))
+        calls[method] = (calls[method] ?? 0) + n;
+    }
+    perMinute.push(totalCalls(calls));
+    note(
+      run,
+      `${EVM_NETWORK} idle RPC calls a minute, ${wallets} watched wallets (${CYCLES_A_MINUTE} scan cycles of ` +
+        `${BLOCKS_PER_CYCLE} new blocks, no payment): ${callsByMethod(calls)} (${totalCalls(calls)})`,
+    );
+  }
+  await closeOpenOrders(ctx); // the later parts open orders of their own
+  const [few = 0, many = 0] = perMinute;
+  note(
+    run,
+    `${EVM_NETWORK} idle RPC calls a minute, ${IDLE_WALLETS[1]} vs ${IDLE_WALLETS[0]} watched wallets: ${versus(few, many)}`,
+  );
+}
+
+/** A note of the report, shown as it is measured too. */
+function note(run: EvmScanRun, text: string): void {
+  run.report.notes.push(text);
+  progress(text);
+}
+
+/** `count` open orders like `template`, each to a wallet of its own at a fresh address (inserted); their references. */
+async function insertWalletOrders(ctx: Ctx, template: string, count: number): Promise<string[]> {
+  if (count <= 0) return [];
+  const recipients = Array.from({ length: count }, () => privateKeyToAccount(generatePrivateKey()).address);
+  const rows = await ctx.server.deps.db.sequelize.query<{ reference: string }>(
+    `INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient,
+                         amount_units, status, expires_at, created_at, updated_at)
+     SELECT translate(md5(:salt || r.i), '0', 'z'), o.merchant_id, o.wallet_id, o.network, o.token,
+            o.token_mint, r.recipient, o.amount_units, 'PENDING', o.expires_at, now(), now()
+       FROM orders o, unnest(ARRAY[:recipients]::text[]) WITH ORDINALITY AS r(recipient, i)
+      WHERE o.reference = :template
+     RETURNING reference`,
+    {
+      type: QueryTypes.SELECT,
+      replacements: { salt: `${Date.now()}-${Math.random()}-`, recipients, template },
+    },
+  );
+  return rows.map((r) => r.reference);
 }

@@ -17,10 +17,12 @@ import {
  *                            ETHEREUM are on by default, with a public endpoint); `none` turns it off
  *   <NETWORK>_CHAIN_ID       default: the mainnet's
  *   <NETWORK>_CONFIRMATIONS  default: the table's
+ *   <NETWORK>_RPC_MAX_RPS    most JSON-RPC calls a second to its endpoints (calls beyond wait); default: unlimited
  *   <NETWORK>_EXPLORER_URL   a transaction URL with {tx}; default: the mainnet explorer on its chain id
  *   <TOKEN>_CONTRACT_<NETWORK>  default: the mainnet contract (USDC on POLYGON/ETHEREUM: none); `none` turns it off
  *   <TOKEN>_DECIMALS_<NETWORK>  default: the mainnet token's decimals
- * and <TOKEN>_DECIMALS_SOLANA for the Solana mints (USDT_MINT_SOLANA, USDC_MINT_SOLANA).
+ * and <TOKEN>_DECIMALS_SOLANA for the Solana mints (USDT_MINT_SOLANA, USDC_MINT_SOLANA), and
+ * SOLANA_RPC_MAX_RPS.
  */
 
 /** A token as the service uses it on one network. */
@@ -33,6 +35,8 @@ export type EvmNetworkSettings = {
   rpcUrls: string[];
   chainId: number;
   confirmations: number;
+  /** `<NETWORK>_RPC_MAX_RPS`: the RPC budget in calls a second; null: unlimited. */
+  rpcMaxRps: number | null;
   /** Set by `<NETWORK>_EXPLORER_URL`; null: the chain layer picks a known explorer for the chain id. */
   explorerTxUrl: string | null;
   tokens: TokenSettings[];
@@ -44,6 +48,7 @@ const decimals = z.coerce
   .min(MIN_TOKEN_DECIMALS, `at least ${MIN_TOKEN_DECIMALS} (amounts carry up to 6 decimal places)`)
   .max(MAX_TOKEN_DECIMALS);
 const confirmations = z.coerce.number().int().min(0).max(10_000);
+const maxRps = z.coerce.number().positive().max(1_000_000);
 const explorerUrl = z
   .string()
   .url()
@@ -55,6 +60,7 @@ const key = {
   rpc: (n: EvmNetwork) => `${n}_RPC_URL`,
   chainId: (n: EvmNetwork) => `${n}_CHAIN_ID`,
   confirmations: (n: EvmNetwork) => `${n}_CONFIRMATIONS`,
+  maxRps: (n: EvmNetwork | 'SOLANA') => `${n}_RPC_MAX_RPS`,
   explorer: (n: EvmNetwork) => `${n}_EXPLORER_URL`,
   contract: (t: Token, n: EvmNetwork) => `${t}_CONTRACT_${n}`,
   decimals: (t: Token, n: EvmNetwork | 'SOLANA') => `${t}_DECIMALS_${n}`,
@@ -69,6 +75,7 @@ export function networkEnvShape(urlList: z.ZodType<string[], z.ZodTypeDef, strin
     shape[key.rpc(network)] = z.union([z.literal('none'), urlList]).optional();
     shape[key.chainId(network)] = z.coerce.number().int().positive().optional();
     shape[key.confirmations(network)] = confirmations.optional();
+    shape[key.maxRps(network)] = maxRps.optional();
     shape[key.explorer(network)] = explorerUrl.optional();
     for (const token of TOKENS) {
       shape[key.contract(token, network)] = z.string().optional();
@@ -76,6 +83,7 @@ export function networkEnvShape(urlList: z.ZodType<string[], z.ZodTypeDef, strin
     }
   }
   for (const token of TOKENS) shape[key.decimals(token, 'SOLANA')] = decimals.optional();
+  shape[key.maxRps('SOLANA')] = maxRps.optional();
   return shape;
 }
 
@@ -128,6 +136,7 @@ export function evmNetworkSettings(env: NetworkEnv): EvmNetworkSettings[] {
       rpcUrls: (env[key.rpc(network)] as string[] | undefined) ?? [table.defaultRpcUrl!],
       chainId: (env[key.chainId(network)] as number | undefined) ?? table.chainId,
       confirmations: (env[key.confirmations(network)] as number | undefined) ?? table.confirmations,
+      rpcMaxRps: (env[key.maxRps(network)] as number | undefined) ?? null,
       explorerTxUrl: (env[key.explorer(network)] as string | undefined) ?? null,
       tokens: TOKENS.flatMap((token) => {
         const contract = evmContract(env, token, network);
@@ -159,3 +168,7 @@ export function solanaTokens(env: NetworkEnv): TokenSettings[] {
     return [{ token, contract: mint, decimals }];
   });
 }
+
+/** SOLANA_RPC_MAX_RPS: Solana's RPC budget in calls a second; null: unlimited. */
+export const solanaRpcMaxRps = (env: NetworkEnv): number | null =>
+  (env[key.maxRps('SOLANA')] as number | undefined) ?? null;

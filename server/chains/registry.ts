@@ -1,5 +1,6 @@
 import { EVM_NETWORK_TABLE, TOKENS, type EvmNetwork, type Network } from '../../contract';
 import type { Config } from '../config';
+import { solanaRpcMaxRps, type NetworkEnv } from '../config-networks';
 import { ApiError } from '../errors';
 import type { ChainAdapter } from './chain-adapter';
 import { ChainUnavailableError, NetworkOffError } from './chain-errors';
@@ -40,12 +41,13 @@ export function createChainRegistry(
   opts: { onTokenRefused?: (network: Network, message: string) => void } = {},
 ): ChainRegistry {
   const pools: RpcEndpointPool[] = [];
-  const pool = (network: Network, urls: string[]) => {
+  const pool = (network: Network, urls: string[], maxRps: number | null) => {
     const created = createRpcEndpointPool({
       network,
       urls,
       timeoutMs: config.RPC_TIMEOUT_MS,
       retryFailedAfterMs: config.RPC_RETRY_FAILED_AFTER_MS,
+      maxRps,
     });
     pools.push(created);
     return created;
@@ -56,7 +58,7 @@ export function createChainRegistry(
   adapters.set(
     'SOLANA',
     createSolanaAdapter({
-      rpc: pool('SOLANA', config.SOLANA_RPC_URL),
+      rpc: pool('SOLANA', config.SOLANA_RPC_URL, solanaRpcMaxRps(config as unknown as NetworkEnv)),
       commitment: config.SOLANA_COMMITMENT,
       tokens: config.solanaTokens,
       onTokenRefused: refused('SOLANA'),
@@ -70,7 +72,7 @@ export function createChainRegistry(
         presentation: evmPresentation(settings),
         chainId: settings.chainId,
         tokens: settings.tokens,
-        rpc: pool(settings.network, settings.rpcUrls),
+        rpc: pool(settings.network, settings.rpcUrls, settings.rpcMaxRps),
         rpcTimeoutMs: config.RPC_TIMEOUT_MS,
         confirmations: settings.confirmations,
         logRange: config.EVM_LOG_RANGE,

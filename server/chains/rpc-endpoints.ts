@@ -45,7 +45,76 @@ export type RpcEndpointPoolOptions = {
   now?: () => number;
   /** Told of every attempt's outcome, by endpoint label (`#1 https://host`); must not throw. */
   onResult?: (endpoint: string, outcome: 'ok' | RpcFailureReason) => void;
+  /**
+   * Most JSON-RPC calls a second the network's endpoints are sent (`<NETWORK>_RPC_MAX_RPS`), each
+   * attempt and each entry of a batch counting; calls beyond it wait their turn, first come first
+   * served, and are never dropped. Absent or null: unlimited.
+   */
+  maxRps?: number | null;
+  /** Waits `ms` (tests drive it with `now`); default: a timer, cut short by `signal`. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 };
+
+/**
+ * A token bucket of one token, refilled at `ratePerSecond`: each call takes the next free slot,
+ * 1/rate after the one before (n slots for a batch of n), and waits until it comes. Slots are
+ * handed out in call order, so waiting is first come first served and nobody starves; nothing is
+ * dropped. In any window of T seconds at most rate·T + 1 calls start.
+ */
+export type RateBudget = {
+  /** Resolves when the caller may send `calls` calls; rejects only when `signal` aborts first. */
+  take(calls?: number, signal?: AbortSignal): Promise<void>;
+};
+
+export function createRateBudget(opts: {
+  ratePerSecond: number;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}): RateBudget {
+  if (!(opts.ratePerSecond > 0)) throw new Error('ratePerSecond must be above 0');
+  const now = opts.now ?? Date.now;
+  const sleep = opts.sleep ?? abortableSleep;
+  const interval = 1000 / opts.ratePerSecond;
+  /** When the next slot is free (milliseconds since the epoch). */
+  let nextFree = -Infinity;
+  return {
+    async take(calls = 1, signal) {
+      signal?.throwIfAborted();
+      const t = now();
+      const start = Math.max(t, nextFree);
+      nextFree = start + interval * Math.max(1, calls);
+      if (start > t) await sleep(start - t, signal);
+    },
+  };
+}
+
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    }
+    function aborted() {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    }
+    signal?.addEventListener('abort', aborted, { once: true });
+  });
+}
+
+/** JSON-RPC calls in a request body: the entries of a batch, else one. */
+function callsIn(body: RequestInit['body']): number {
+  const text =
+    typeof body === 'string' ? body : body instanceof Uint8Array ? Buffer.from(body).toString('utf8') : null;
+  if (text === null || !text.trimStart().startsWith('[')) return 1;
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1;
+  } catch {
+    return 1;
+  }
+}
 
 type Endpoint = {
   /** The URL requests go to: without user info, which fetch refuses (it becomes `authorization`). */
@@ -69,6 +138,8 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 export function createRpcEndpointPool(opts: RpcEndpointPoolOptions): RpcEndpointPool {
   if (opts.urls.length === 0) throw new Error(`${opts.network}: no RPC endpoint configured`);
   const now = opts.now ?? Date.now;
+  const budget =
+    opts.maxRps != null ? createRateBudget({ ratePerSecond: opts.maxRps, now, sleep: opts.sleep }) : null;
   const endpoints: Endpoint[] = opts.urls.map((raw, i) => {
     const url = new URL(raw);
     const authorization =
@@ -111,6 +182,8 @@ export function createRpcEndpointPool(opts: RpcEndpointPoolOptions): RpcEndpoint
   }
 
   async function attempt(endpoint: Endpoint, request: PreparedRequest): Promise<Attempt> {
+    // The wait for the budget is not part of the attempt's timeout.
+    await budget?.take(request.calls, request.callerSignal);
     const timeout = AbortSignal.timeout(opts.timeoutMs);
     const signal = request.callerSignal ? AbortSignal.any([request.callerSignal, timeout]) : timeout;
     let headers = request.headers;
@@ -187,6 +260,8 @@ type PreparedRequest = {
   /** Re-sendable: a stream is read into bytes once. */
   body: RequestInit['body'];
   callerSignal: AbortSignal | undefined;
+  /** JSON-RPC calls it carries (a batch: several), for the budget. */
+  calls: number;
 };
 
 async function prepare(
@@ -208,7 +283,7 @@ async function prepare(
     if (body === undefined && input.body) body = new Uint8Array(await input.arrayBuffer());
   }
   if (body instanceof ReadableStream) body = new Uint8Array(await new Response(body).arrayBuffer());
-  return { init: rest, headers, body, callerSignal };
+  return { init: rest, headers, body, callerSignal, calls: callsIn(body) };
 }
 
 /** The same response with its body already read (decoded, hence no encoding or length headers). */

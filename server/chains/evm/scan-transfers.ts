@@ -5,7 +5,11 @@ import { ChainUnavailableError } from '../chain-errors';
 import { evmRpc } from './client';
 import { TRANSFER_TOPIC } from './read-transaction';
 
-/** Recipients per eth_getLogs call (an OR over the `to` topic); more go in further calls. */
+/**
+ * Most addresses named in one eth_getLogs topic (an OR over `from` or `to`). With more watched
+ * recipients (or senders) the query names none and the logs are filtered here: one call per range
+ * and token contract, whatever the number of wallets.
+ */
 export const RECIPIENTS_PER_CALL = 100;
 /** Log ranges read per scan call; a longer catch-up continues next cycle from the cursor. */
 export const MAX_RANGES_PER_SCAN = 50;
@@ -59,8 +63,7 @@ export async function scanEvmTransfers(
     cursor !== null
       ? maxBigint(0n, BigInt(cursor) + 1n - RESCAN_BLOCKS)
       : await firstBlockAtOrAfter(client, opts.network, scan.since, final);
-  const recipientTopics = target.recipients.map((r) => pad(r.toLowerCase() as Address));
-  const senderTopics = target.senders?.map((s) => pad(s.toLowerCase() as Address)) ?? null;
+  const filter = transferFilter(target);
   const found: FoundTransfer[] = [];
   const seen = new Set<string>();
   let scannedTo = start - 1n;
@@ -74,20 +77,20 @@ export async function scanEvmTransfers(
     const toBlock = fromBlock + range - 1n < final ? fromBlock + range - 1n : final;
     let logs: RawLog[];
     try {
-      logs = await transferLogs(
-        client,
-        opts.network,
-        target.key as Address,
-        recipientTopics,
-        fromBlock,
-        toBlock,
-        senderTopics,
-      );
+      logs = await transferLogs(client, opts.network, target.key as Address, filter, fromBlock, toBlock);
     } catch (error) {
-      // Providers refuse ranges with too many results: ask for half as many blocks.
-      if (!(error instanceof ChainUnavailableError) || toBlock === fromBlock) throw error;
-      range = maxBigint(1n, (toBlock - fromBlock + 1n) / 2n);
-      continue;
+      if (!(error instanceof ChainUnavailableError)) throw error;
+      // Providers refuse ranges with too many results (a result cap, e.g. 10,000 logs, or a
+      // response size or time limit; more likely without recipient topics on a busy token): ask
+      // for half as many blocks, down to one block, and keep the smaller range for this scan.
+      if (toBlock > fromBlock) {
+        range = maxBigint(1n, (toBlock - fromBlock + 1n) / 2n);
+        continue;
+      }
+      if (filter.recipientTopics !== null) throw error;
+      // One block holds more of the token's transfers than the provider answers: that block's
+      // logs are asked for by recipient, RECIPIENTS_PER_CALL at a time (as before the filter).
+      logs = await transferLogsByRecipient(client, opts.network, target.key as Address, filter, fromBlock);
     }
     for (const log of logs) {
       const txId = log.transactionHash.toLowerCase();
@@ -106,34 +109,111 @@ export async function scanEvmTransfers(
 
 const maxBigint = (a: bigint, b: bigint) => (a > b ? a : b);
 
-/** Transfer logs of `token` to any of the recipients (from any of the senders, when given) in [fromBlock, toBlock], oldest first. */
+/** What one eth_getLogs query of a target asks for, and what is kept of its answer. */
+type TransferFilter = {
+  /** Topics 1 (`from`) and 2 (`to`): null matches any (too many to name: filtered here instead). */
+  senderTopics: Hex[] | null;
+  recipientTopics: Hex[] | null;
+  /** Lower-case addresses the logs must match; null: any. */
+  senders: Set<string> | null;
+  recipients: Set<string>;
+};
+
+/**
+ * The target's recipients (and senders) as topics while one call can name them all, else none;
+ * either way the logs are checked against them here.
+ */
+export function transferFilter(target: ScanTarget): TransferFilter {
+  const recipients = new Set(target.recipients.map((r) => r.toLowerCase()));
+  const senders = target.senders ? new Set(target.senders.map((s) => s.toLowerCase())) : null;
+  const topics = (addresses: Set<string>) =>
+    addresses.size <= RECIPIENTS_PER_CALL ? [...addresses].map((a) => pad(a as Address)) : null;
+  return {
+    recipientTopics: topics(recipients),
+    senderTopics: senders ? topics(senders) : null,
+    recipients,
+    senders,
+  };
+}
+
+/** Whether a log is an ERC-20 Transfer between the filter's addresses. */
+function matches(log: RawLog, filter: TransferFilter): boolean {
+  // A Transfer event with the amount indexed too (ERC-721's form) or malformed topics is no ERC-20 payment.
+  if (log.topics.length !== 3 || log.topics[0]?.toLowerCase() !== TRANSFER_TOPIC) return false;
+  const address = (topic: string) => `0x${topic.slice(-40)}`.toLowerCase();
+  if (!filter.recipients.has(address(log.topics[2]!))) return false;
+  return filter.senders === null || filter.senders.has(address(log.topics[1]!));
+}
+
+/** Transfer logs of `token` matching the filter in [fromBlock, toBlock], oldest first: one eth_getLogs call. */
 async function transferLogs(
   client: PublicClient,
   network: string,
   token: Address,
-  recipientTopics: Hex[],
+  filter: TransferFilter,
   fromBlock: bigint,
   toBlock: bigint,
-  senderTopics: Hex[] | null = null,
 ): Promise<RawLog[]> {
+  const logs = await getLogs(
+    client,
+    network,
+    token,
+    [filter.senderTopics, filter.recipientTopics],
+    fromBlock,
+    toBlock,
+  );
+  return oldestFirst(logs.filter((log) => matches(log, filter)));
+}
+
+/** The block's Transfer logs of `token` matching the filter, its recipients named RECIPIENTS_PER_CALL a call. */
+async function transferLogsByRecipient(
+  client: PublicClient,
+  network: string,
+  token: Address,
+  filter: TransferFilter,
+  block: bigint,
+): Promise<RawLog[]> {
+  const recipients = [...filter.recipients].sort().map((r) => pad(r as Address));
   const logs: RawLog[] = [];
-  for (let i = 0; i < recipientTopics.length; i += RECIPIENTS_PER_CALL) {
-    const chunk = recipientTopics.slice(i, i + RECIPIENTS_PER_CALL);
-    const page = (await evmRpc(network, 'eth_getLogs', () =>
-      client.request({
-        method: 'eth_getLogs',
-        params: [
-          {
-            address: token,
-            topics: [TRANSFER_TOPIC, senderTopics, chunk],
-            fromBlock: `0x${fromBlock.toString(16)}`,
-            toBlock: `0x${toBlock.toString(16)}`,
-          },
-        ],
-      }),
-    )) as unknown as RawLog[];
-    logs.push(...page);
-  }
+  for (let i = 0; i < recipients.length; i += RECIPIENTS_PER_CALL)
+    logs.push(
+      ...(await getLogs(
+        client,
+        network,
+        token,
+        [filter.senderTopics, recipients.slice(i, i + RECIPIENTS_PER_CALL)],
+        block,
+        block,
+      )),
+    );
+  return oldestFirst(logs.filter((log) => matches(log, filter)));
+}
+
+/** One eth_getLogs call: Transfer logs of `token` with these `from` and `to` topics (null: any). */
+async function getLogs(
+  client: PublicClient,
+  network: string,
+  token: Address,
+  [senderTopics, recipientTopics]: [Hex[] | null, Hex[] | null],
+  fromBlock: bigint,
+  toBlock: bigint,
+): Promise<RawLog[]> {
+  return (await evmRpc(network, 'eth_getLogs', () =>
+    client.request({
+      method: 'eth_getLogs',
+      params: [
+        {
+          address: token,
+          topics: [TRANSFER_TOPIC, senderTopics, recipientTopics],
+          fromBlock: `0x${fromBlock.toString(16)}`,
+          toBlock: `0x${toBlock.toString(16)}`,
+        },
+      ],
+    }),
+  )) as unknown as RawLog[];
+}
+
+function oldestFirst(logs: RawLog[]): RawLog[] {
   return logs.sort(
     (a, b) =>
       Number(BigInt(a.blockNumber) - BigInt(b.blockNumber)) ||

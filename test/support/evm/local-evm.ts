@@ -86,6 +86,8 @@ export type LocalEvm = {
   /** The endpoint accepts requests and answers none (a hanging provider), until answerRpc(). */
   hangRpc(): void;
   answerRpc(): void;
+  /** eth_getLogs through `url` refused beyond `max` results, as providers cap them; null: no cap. */
+  limitLogs(max: number | null): void;
   stop(): Promise<void>;
 };
 
@@ -248,6 +250,7 @@ export async function startLocalEvm(opts: {
     startRpc: () => proxy.listen(),
     hangRpc: () => proxy.hang(),
     answerRpc: () => proxy.speak(),
+    limitLogs: (max) => proxy.limitLogs(max),
     async stop() {
       await proxy.stop();
       await node.kill();

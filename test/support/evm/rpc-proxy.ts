@@ -21,6 +21,8 @@ export class RpcProxy {
   /** Silent: requests are read and never answered (a provider that hangs), until speak(). */
   private silent = false;
   private readonly held = new Set<http.ServerResponse>();
+  /** Most logs an eth_getLogs answer may hold, as providers cap them; null: any number. */
+  private maxLogs: number | null = null;
 
   constructor(
     private readonly upstream: string,
@@ -72,6 +74,32 @@ export class RpcProxy {
     this.held.clear();
   }
 
+  /**
+   * Refuses eth_getLogs queries with more than `max` results, as providers do (a JSON-RPC error,
+   * -32005 "query returned more than … results"); null lifts the cap.
+   */
+  limitLogs(max: number | null): void {
+    this.maxLogs = max;
+  }
+
+  /** A JSON-RPC error instead of `text` when it answers an eth_getLogs query beyond the cap. */
+  private capped(body: string, text: string): string {
+    if (this.maxLogs === null) return text;
+    try {
+      const request = JSON.parse(body) as { id?: unknown; method?: unknown };
+      const answer = JSON.parse(text) as { result?: unknown };
+      if (request.method !== 'eth_getLogs' || !Array.isArray(answer.result)) return text;
+      if (answer.result.length <= this.maxLogs) return text;
+      return JSON.stringify({
+        jsonrpc: '2.0',
+        id: request.id,
+        error: { code: -32005, message: `query returned more than ${this.maxLogs} results` },
+      });
+    } catch {
+      return text; // a batch or not JSON: passed on as it is
+    }
+  }
+
   resetCalls(): void {
     for (const key of Object.keys(this.calls)) delete this.calls[key];
   }
@@ -104,7 +132,7 @@ export class RpcProxy {
         headers: { 'content-type': req.headers['content-type'] ?? 'application/json' },
         body: req.method === 'POST' ? body : undefined,
       });
-      const text = await upstream.text();
+      const text = this.capped(body, await upstream.text());
       if (res.destroyed) return; // stopped meanwhile: the connection is gone
       res
         .writeHead(upstream.status, {
