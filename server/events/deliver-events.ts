@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { EventDelivery, Merchant, MessengerDelivery, WebhookDelivery } from '../db/models';
+import type { Event, EventDelivery, Merchant, MessengerDelivery, Order, WebhookDelivery } from '../db/models';
+import { releaseLease, renewLease } from '../db/lease';
 import type { Deps } from '../deps';
-import { leaseDueRows } from '../db/lease';
 import { appendEvent, type DeliveryTarget, type NewEvent } from './append-events';
 import { recordAudit } from './audit';
+import { leaseDueDeliveries } from './lease-deliveries';
+import { recordDelivered, type Delivered } from './record-delivered';
 import { postJson } from './http-post';
 import { eventMessengerText, type EventData } from './message-text';
 import { sendTelegramMessage } from './send-telegram-message';
@@ -38,23 +40,6 @@ export function retryDelayMs(deps: Pick<Deps, 'config'>, attempts: number): numb
   return deps.config.WEBHOOK_RETRY_BASE_MS * 2 ** (attempts - 1);
 }
 
-/** Leases up to `batchSize` due tasks for this worker (server/db/lease.ts); the lease covers one send. */
-async function claimDue(
-  deps: Pick<Deps, 'db' | 'config' | 'clock'>,
-  workerId: string,
-  batchSize: number,
-): Promise<string[]> {
-  const rows = await leaseDueRows(deps, {
-    table: 'event_deliveries',
-    statuses: ['PENDING'],
-    limit: batchSize,
-    owner: workerId,
-    seconds: leaseSeconds(deps),
-    returning: ['id'],
-  });
-  return rows.map((r) => r.id);
-}
-
 function activeSecrets(deps: Pick<Deps, 'secrets'>, merchant: Merchant, now: Date): string[] {
   const secrets: string[] = [];
   if (merchant.webhookSecretSealed) secrets.push(deps.secrets.open(merchant.webhookSecretSealed));
@@ -80,6 +65,18 @@ export async function attemptDelivery(
   const event = await Event.findByPk(task.eventId);
   const merchant = event && (await Merchant.findByPk(event.merchantId));
   const order = event?.orderId != null ? await Order.findByPk(event.orderId) : null;
+  return sendDelivery(deps, task, attempt, { event, merchant, order });
+}
+
+/** What a send reads besides its task (loaded one by one, or for a whole lease at once). */
+type Loaded = { event: Event | null; merchant: Merchant | null; order: Order | null };
+
+async function sendDelivery(
+  deps: Deps,
+  task: EventDelivery,
+  attempt: number,
+  { event, merchant, order }: Loaded,
+): Promise<AttemptOutcome> {
   if (!event || !merchant || (event.orderId != null && !order))
     return failure('event, order or merchant missing', '', true);
   const now = deps.clock();
@@ -294,22 +291,252 @@ export async function deliverOnce(
   return record;
 }
 
-/** One bounded batch: lease due tasks, send them concurrently, record each. Returns how many. */
+/** How long one run keeps leasing new work; the schedule and wake-ups start the next. */
+const RUN_MS = 30_000;
+/** A destination whose send took (or is taking) longer than this is slow (see deliverDueEvents). */
+const SLOW_SEND_MS = 1000;
+/** With sends in flight and nothing leased, how often to look again (new events, freed orders). */
+const IDLE_POLL_MS = 100;
+/**
+ * Tasks of one (not slow) destination leased at once, in sends of the destination's bound: reading
+ * and recording them overlaps the requests in flight.
+ */
+const PIPELINE = 4;
+
+/** The leased tasks with what their sends read, in four statements for the whole lease. */
+async function loadLeased(deps: Deps, ids: string[]) {
+  const { Event, EventDelivery, Merchant, Order } = deps.db.models;
+  const tasks = await EventDelivery.findAll({ where: { id: ids } });
+  const events = new Map(
+    (await Event.findAll({ where: { id: tasks.map((t) => t.eventId) } })).map((e) => [e.id, e]),
+  );
+  const orderIds = [...events.values()].flatMap((e) => (e.orderId == null ? [] : [e.orderId]));
+  const orders = new Map(
+    (orderIds.length > 0 ? await Order.findAll({ where: { id: orderIds } }) : []).map((o) => [
+      String(o.id),
+      o,
+    ]),
+  );
+  const merchantIds = [...new Set([...events.values()].map((e) => e.merchantId))];
+  const merchants = new Map(
+    (merchantIds.length > 0 ? await Merchant.findAll({ where: { id: merchantIds } }) : []).map((m) => [
+      m.id,
+      m,
+    ]),
+  );
+  return new Map(
+    tasks.map((task) => {
+      const event = events.get(task.eventId) ?? null;
+      const loaded: Loaded = {
+        event,
+        merchant: (event && merchants.get(event.merchantId)) ?? null,
+        order: (event?.orderId != null && orders.get(String(event.orderId))) || null,
+      };
+      return [String(task.id), { task, loaded }];
+    }),
+  );
+}
+
+/**
+ * One bounded run of the sender: a rolling pool of at most `batchSize` tasks, each leased
+ * (server/events/lease-deliveries.ts) before it is sent and recorded, so nothing is held only in
+ * memory: a worker that dies loses its leases when they run out and another one sends them. It
+ * keeps leasing while there is due work, for `runMs` (30 s) or until nothing is due and nothing is
+ * in flight, or until `signal` aborts (shutdown); then it waits for its sends in flight and returns
+ * how many it handled.
+ *
+ * At most WEBHOOK_CONCURRENCY_PER_DESTINATION requests to one destination (a channel and a
+ * merchant) are in flight here at once. A destination leases a few times that once its answers
+ * come fast, and no more than that before (or once one is slow, over a second: its tasks waiting
+ * for a request are then given back): a slow or dead receiver takes that many of the pool and the other
+ * merchants' webhooks keep the rest. In the last WEBHOOK_TIMEOUT_MS of the run a slow destination
+ * gets no new sends, so the run does not end waiting on one (holding everyone's next run back).
+ */
 export async function deliverDueEvents(
   deps: Deps,
-  opts: { workerId: string; batchSize: number },
+  opts: { workerId: string; batchSize: number; runMs?: number; signal?: AbortSignal },
 ): Promise<number> {
-  const ids = await claimDue(deps, opts.workerId, opts.batchSize);
-  await Promise.all(
-    ids.map(async (id) => {
-      const task = await deps.db.models.EventDelivery.findByPk(id);
-      if (!task || task.lockedBy !== opts.workerId) return;
-      const outcome = await attemptDelivery(deps, task, task.attempts + 1).catch(
+  const perDestination = deps.config.WEBHOOK_CONCURRENCY_PER_DESTINATION;
+  const started = performance.now();
+  const runMs = opts.runMs ?? RUN_MS;
+  const lastStretch = started + runMs - deps.config.WEBHOOK_TIMEOUT_MS;
+  const log = deps.logger.child({ component: 'deliver-events', workerId: opts.workerId });
+  const owner = opts.workerId;
+  /** Tasks leased and not yet done, per destination. */
+  const held = new Map<string, number>();
+  /** Requests in flight per destination, with when each started, and the tasks waiting for one. */
+  const sending = new Map<string, number[]>();
+  const waiting = new Map<string, (() => void)[]>();
+  /** Destinations whose last request took longer than SLOW_SEND_MS. */
+  const slow = new Set<string>();
+  /** Destinations whose last request took no longer: these lease ahead (PIPELINE). */
+  const fast = new Set<string>();
+  const inFlight = new Set<Promise<void>>();
+  let handled = 0;
+  let wake: (() => void) | null = null;
+
+  const requestsOf = (d: string) => sending.get(d) ?? [];
+  const isSlow = (d: string, t = performance.now()) =>
+    slow.has(d) || requestsOf(d).some((at) => t - at > SLOW_SEND_MS);
+  /**
+   * Takes a request slot of `d` (when it started; give it back with `free`), waiting for one while
+   * `d` is not slow; null when it turned slow meanwhile.
+   */
+  const take = async (d: string): Promise<number | null> => {
+    for (;;) {
+      const requests = requestsOf(d);
+      if (requests.length < perDestination) {
+        const at = performance.now();
+        requests.push(at);
+        sending.set(d, requests);
+        return at;
+      }
+      if (isSlow(d)) return null;
+      await new Promise<void>((resolve) => {
+        const queue = waiting.get(d) ?? [];
+        queue.push(resolve);
+        waiting.set(d, queue);
+        setTimeout(resolve, SLOW_SEND_MS).unref();
+      });
+    }
+  };
+  const free = (d: string, at: number) => {
+    const requests = requestsOf(d);
+    requests.splice(requests.indexOf(at), 1);
+    if (requests.length === 0) sending.delete(d);
+    // Every waiter looks again (one may be gone: its timer woke it); the first ones take the slots.
+    for (const resolve of waiting.get(d)?.splice(0) ?? []) resolve();
+  };
+
+  /** Delivered webhooks waiting to be recorded together, and the write that will record them. */
+  let toRecord: Delivered[] = [];
+  let recording: Promise<void> | null = null;
+  const recordSoon = (item: Delivered): Promise<void> => {
+    toRecord.push(item);
+    // Those that come in while a write is on its way go in the next one.
+    recording ??= (async () => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const items = toRecord;
+      toRecord = [];
+      recording = null;
+      await recordDelivered(deps, items);
+    })();
+    return recording;
+  };
+
+  const send = async (id: string, destination: string, leased: { task: EventDelivery; loaded: Loaded }) => {
+    const { task, loaded } = leased;
+    if (task.lockedBy !== owner) return;
+    const queuedAt = performance.now();
+    const at = await take(destination);
+    if (at === null) {
+      // Its receiver is slow: given back now rather than held behind the requests in flight.
+      await releaseLease(deps, { table: 'event_deliveries', key: { id }, owner });
+      return;
+    }
+    let outcome: AttemptOutcome;
+    try {
+      // Waited for its turn long enough to matter: the lease covers the send from now.
+      const key = { id };
+      if (
+        at - queuedAt > SLOW_SEND_MS &&
+        !(await renewLease(deps, { table: 'event_deliveries', key, owner, seconds: leaseSeconds(deps) }))
+      )
+        return;
+      outcome = await sendDelivery(deps, task, task.attempts + 1, loaded).catch(
         (error: unknown): AttemptOutcome =>
           failure(error instanceof Error ? error.message : String(error), ''),
       );
-      await recordAttempt(deps, id, outcome, { workerId: opts.workerId });
-    }),
-  );
-  return ids.length;
+    } finally {
+      free(destination, at);
+    }
+    if (outcome.durationMs > SLOW_SEND_MS) {
+      slow.add(destination);
+      fast.delete(destination);
+    } else {
+      slow.delete(destination);
+      fast.add(destination);
+    }
+    if (outcome.ok && task.channel === 'webhook')
+      await recordSoon({
+        id,
+        url: outcome.target ?? task.target,
+        requestBody: outcome.requestBody,
+        responseStatus: outcome.status,
+        responseBody: outcome.body,
+        durationMs: outcome.durationMs,
+      });
+    else await recordAttempt(deps, id, outcome, { workerId: owner });
+    handled++;
+  };
+  const start = (
+    id: string,
+    destination: string,
+    leased: { task: EventDelivery; loaded: Loaded } | undefined,
+  ) => {
+    held.set(destination, (held.get(destination) ?? 0) + 1);
+    const p = (leased ? send(id, destination, leased) : Promise.resolve())
+      .catch((err: unknown) => {
+        // Not recorded (the database failed): the lease runs out and the task is sent again.
+        log.error({ err, deliveryId: id }, 'delivery not recorded');
+      })
+      .finally(() => {
+        const left = (held.get(destination) ?? 1) - 1;
+        if (left > 0) held.set(destination, left);
+        else held.delete(destination);
+        inFlight.delete(p);
+        wake?.();
+      });
+    inFlight.add(p);
+  };
+
+  try {
+    while (!opts.signal?.aborted && performance.now() - started < runMs) {
+      const room = opts.batchSize - inFlight.size;
+      let leased = 0;
+      if (room > 0) {
+        const t = performance.now();
+        const rooms = new Map<string, number>();
+        for (const d of new Set([...held.keys(), ...slow, ...fast])) {
+          const late = t >= lastStretch && isSlow(d, t);
+          rooms.set(
+            d,
+            late
+              ? 0
+              : (fast.has(d) && !isSlow(d, t) ? perDestination * PIPELINE : perDestination) -
+                  (held.get(d) ?? 0),
+          );
+        }
+        const rows = await leaseDueDeliveries(deps, {
+          owner,
+          seconds: leaseSeconds(deps),
+          limit: room,
+          perDestination,
+          room: rooms,
+          excluded: [...rooms].filter(([, n]) => n <= 0).map(([d]) => d),
+        });
+        const loaded =
+          rows.length > 0
+            ? await loadLeased(
+                deps,
+                rows.map((r) => r.id),
+              )
+            : new Map();
+        for (const row of rows) start(row.id, row.destination, loaded.get(String(row.id)));
+        leased = rows.length;
+      }
+      if (leased === 0 && inFlight.size === 0) break;
+      if (leased === 0 || inFlight.size >= opts.batchSize)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, IDLE_POLL_MS);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        }).finally(() => (wake = null));
+    }
+  } finally {
+    await Promise.allSettled([...inFlight]);
+  }
+  return handled;
 }

@@ -12,5 +12,13 @@ export type Job = {
    */
   lanes?(deps: Deps): string[];
   /** Runs one batch (of `lane`, for a job with lanes); returns how many items it handled. */
-  run(deps: Deps, ctx: { workerId: string; lane?: string }): Promise<number>;
+  run(
+    deps: Deps,
+    ctx: {
+      workerId: string;
+      lane?: string;
+      /** Aborted when the runner stops: a run that keeps going while there is work ends early. */
+      signal?: AbortSignal;
+    },
+  ): Promise<number>;
 };

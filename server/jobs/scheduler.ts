@@ -16,6 +16,7 @@ export type JobRunner = {
 export function startJobs(deps: Deps, jobs: Job[]): JobRunner {
   const workerId = `${process.pid}-${randomUUID().slice(0, 8)}`;
   const inFlight = new Set<Promise<unknown>>();
+  const stopping = new AbortController();
   const log = deps.logger.child({ component: 'jobs', workerId });
   const cronLogger = {
     info: (m: string) => log.debug(m),
@@ -27,7 +28,7 @@ export function startJobs(deps: Deps, jobs: Job[]): JobRunner {
   const lanesOf = (job: Job): (string | undefined)[] => job.lanes?.(deps) ?? [undefined];
   const run = (job: Job, lane?: string) => {
     const p = job
-      .run(deps, { workerId, lane })
+      .run(deps, { workerId, lane, signal: stopping.signal })
       .then((n) => {
         deps.metrics.jobRuns.inc({ job: job.name, outcome: 'ok' });
         deps.metrics.jobItems.inc({ job: job.name }, n);
@@ -94,6 +95,7 @@ export function startJobs(deps: Deps, jobs: Job[]): JobRunner {
     },
     async stop() {
       stopped = true;
+      stopping.abort();
       await listener?.stop();
       await Promise.all(tasks.map((t) => t.destroy()));
       await Promise.allSettled([...inFlight]);

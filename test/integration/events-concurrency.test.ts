@@ -1,0 +1,156 @@
+import { QueryTypes } from 'sequelize';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDeliveryStack } from '../support/delivery-stack';
+import { newMerchant, type TestServer } from '../support/test-server';
+
+/** Sends in flight per merchant; the run's pool (JOB_BATCH_SIZE) is a few times that. */
+const PER_DESTINATION = 3;
+const BATCH = 10;
+/** The slow receiver answers this late (within WEBHOOK_TIMEOUT_MS, so its sends succeed). */
+const SLOW_MS = 3000;
+
+let stack: Awaited<ReturnType<typeof startDeliveryStack>>;
+let server: TestServer;
+let receiver: typeof stack.receiver;
+
+beforeAll(async () => {
+  // No schedule and no wake-ups (JOBS=none): each test runs the sender itself, one run at a time.
+  stack = await startDeliveryStack({
+    JOBS: 'none',
+    JOB_BATCH_SIZE: String(BATCH),
+    WEBHOOK_CONCURRENCY_PER_DESTINATION: String(PER_DESTINATION),
+    WEBHOOK_TIMEOUT_MS: '8000',
+  });
+  ({ server, receiver } = stack);
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** A merchant whose webhooks go to its own path of the shared receiver. */
+async function merchantWithWebhooks() {
+  const m = await newMerchant(server, { wallets: ['SOLANA'] });
+  const path = `/m/${m.id}`;
+  await server.api('POST', '/users/me/webhook-secret', { token: m.token });
+  const res = await server.api('PATCH', '/users/me', {
+    token: m.token,
+    body: { webhook_url: receiver.url.replace('/hooks', path) },
+  });
+  expect(res.status).toBe(200);
+  const mine = () => receiver.received.filter((r) => r.url === path);
+  return { ...m, path, mine };
+}
+
+async function createOrders(token: string, n: number): Promise<{ id: string; reference: string }[]> {
+  const orders = [];
+  for (let i = 0; i < n; i++) {
+    const res = await server.api('POST', '/orders', {
+      token,
+      body: { network: 'SOLANA', token: 'USDT', amount: `${10 + i}.25` },
+    });
+    expect(res.status, res.text).toBe(201);
+    orders.push(res.body);
+  }
+  return orders;
+}
+
+const sql = <T extends object>(query: string, replacements: Record<string, unknown> = {}) =>
+  server.deps.db.sequelize.query<T>(query, { type: QueryTypes.SELECT, replacements });
+
+const pendingOf = async (merchantId: string) =>
+  (
+    await sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM event_deliveries d JOIN events e ON e.id = d.event_id
+        WHERE e.merchant_id = :merchantId AND d.status = 'PENDING'`,
+      { merchantId },
+    )
+  )[0]!.n;
+
+describe('the sender under load', () => {
+  it('a backlog larger than one batch drains in one run', async () => {
+    const m = await merchantWithWebhooks();
+    const n = BATCH * 4 + 3;
+    await createOrders(m.token, n);
+    expect(await pendingOf(m.id)).toBe(n);
+
+    expect(await server.jobs.runNow('deliver-events')).toBe(n);
+    expect(await pendingOf(m.id)).toBe(0);
+    expect(new Set(m.mine().map((h) => h.json.id)).size).toBe(n);
+    expect(m.mine()).toHaveLength(n);
+  });
+
+  it("a slow receiver does not delay another merchant's webhooks, and gets a bounded share", async () => {
+    const slow = await merchantWithWebhooks();
+    const fast = await merchantWithWebhooks();
+    receiver.setResponder((hook) => ({
+      status: 200,
+      body: 'ok',
+      delayMs: hook.url === slow.path ? SLOW_MS : 0,
+    }));
+    // The slow merchant's webhooks are older: at the head of the queue.
+    await createOrders(slow.token, PER_DESTINATION + 2);
+    const n = BATCH * 3;
+    await createOrders(fast.token, n);
+
+    const run = server.jobs.runNow('deliver-events');
+    await receiver.waitFor(() => fast.mine().length >= n, 30_000);
+    const firstSlow = slow.mine()[0];
+    expect(firstSlow).toBeDefined();
+    // Every one of the fast merchant's webhooks arrived before the slow receiver answered its first.
+    const lastFast = Math.max(...fast.mine().map((h) => h.at));
+    expect(lastFast).toBeLessThan(firstSlow!.at + SLOW_MS);
+    expect(Date.now()).toBeLessThan(firstSlow!.at + SLOW_MS);
+    // The slow one holds no more than its share of the sends meanwhile.
+    expect(slow.mine().length).toBe(PER_DESTINATION);
+
+    expect(await run).toBe(n + PER_DESTINATION + 2);
+    expect(slow.mine()).toHaveLength(PER_DESTINATION + 2);
+    expect(await pendingOf(slow.id)).toBe(0);
+    expect(await pendingOf(fast.id)).toBe(0);
+  }, 40_000);
+
+  it("sends an order's events one at a time, in the order they were written", async () => {
+    const m = await merchantWithWebhooks();
+    const orders = await createOrders(m.token, 8);
+    await server.jobs.runNow('deliver-events'); // the order.created ones
+    // Answers of random lateness: sends of one order side by side would overtake each other.
+    let open = 0;
+    let mostOpen = 0;
+    receiver.setResponder(() => {
+      const delayMs = 5 + Math.floor(Math.random() * 40);
+      mostOpen = Math.max(mostOpen, ++open);
+      setTimeout(() => open--, delayMs);
+      return { status: 200, body: 'ok', delayMs };
+    });
+    const PER_ORDER = 6;
+    // Several events per order, all due at once, written in sequence (the sender sees a backlog).
+    await server.deps.db.sequelize.query(
+      `WITH new_events AS (
+         INSERT INTO events (id, order_id, merchant_id, type, body, created_at)
+         SELECT 'evt_seq_' || o.reference || '_' || s, o.id, o.merchant_id, 'order.created',
+                json_build_object('id', 'evt_seq_' || o.reference || '_' || s, 'type', 'order.created',
+                                  'data', json_build_object('order', json_build_object('reference', o.reference), 'seq', s))::text,
+                now()
+           FROM orders o, generate_series(1, :perOrder) s
+          WHERE o.merchant_id = :merchantId
+          ORDER BY s, o.id
+         RETURNING id, created_at)
+       INSERT INTO event_deliveries (event_id, channel, target, next_attempt_at, created_at, updated_at)
+       SELECT id, 'webhook', 'x', created_at, created_at, created_at FROM new_events ORDER BY id`,
+      { replacements: { perOrder: PER_ORDER, merchantId: m.id } },
+    );
+    const before = m.mine().length;
+    expect(await server.jobs.runNow('deliver-events')).toBe(orders.length * PER_ORDER);
+
+    const sent = m.mine().slice(before);
+    expect(sent).toHaveLength(orders.length * PER_ORDER);
+    for (const order of orders) {
+      const mine = sent.filter((h) => h.json.data.order.reference === order.reference);
+      const seqs = mine.map((h) => (h.json.data as unknown as { seq: number }).seq);
+      expect(seqs, order.reference).toEqual([1, 2, 3, 4, 5, 6]);
+    }
+    // Sends of different orders did overlap: the order is kept by the sender, not by a pool of one.
+    expect(mostOpen).toBeGreaterThan(1);
+    expect(mostOpen).toBeLessThanOrEqual(PER_DESTINATION);
+  }, 40_000);
+});
