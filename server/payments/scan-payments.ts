@@ -247,10 +247,13 @@ async function scanNetwork(
       }
     // Only while this worker still holds the lease: a worker that lost it (it stalled) must not
     // set the cursor over the one the new holder moved.
-    await releaseLease(deps, {
+    const released = await releaseLease(deps, {
       ...cursorKey(scan, row.address),
       set: advanced ? { cursor: next, scanned_at: deps.clock() } : undefined,
     });
+    // Lost after its last transaction: what it settled stands (each once), its cursor is not written.
+    if (!released && advanced)
+      deps.logger.warn({ network: chain.network, target: target.key }, 'scan lease lost to another worker');
   }
   return found;
 }
