@@ -103,7 +103,12 @@ describe('the sender under load', () => {
     // The slow one holds no more than its share of the sends meanwhile.
     expect(slow.mine().length).toBe(PER_DESTINATION);
 
-    expect(await run).toBe(n + PER_DESTINATION + 2);
+    // The slow destination's last sends may fall to a later run (near its end a run starts none for
+    // a slow receiver); whatever is left goes then, each exactly once.
+    let handled = await run;
+    for (let runs = 0; (await pendingOf(slow.id)) > 0 && runs < 10; runs++)
+      handled += await server.jobs.runNow('deliver-events');
+    expect(handled).toBe(n + PER_DESTINATION + 2);
     expect(slow.mine()).toHaveLength(PER_DESTINATION + 2);
     expect(await pendingOf(slow.id)).toBe(0);
     expect(await pendingOf(fast.id)).toBe(0);
