@@ -127,31 +127,38 @@ export function checkNetworkSettings(env: NetworkEnv, ctx: z.RefinementCtx): voi
 
 /** The EVM networks that are on, with their settings and tokens. */
 export function evmNetworkSettings(env: NetworkEnv): EvmNetworkSettings[] {
-  return EVM_NETWORKS.filter((network) => isOn(env, network)).map((network) => {
-    const table = EVM_NETWORK_TABLE[network];
-    return {
-      network,
-      name: table.name,
-      mainnetChainId: table.chainId,
-      rpcUrls: (env[key.rpc(network)] as string[] | undefined) ?? [table.defaultRpcUrl!],
-      chainId: (env[key.chainId(network)] as number | undefined) ?? table.chainId,
-      confirmations: (env[key.confirmations(network)] as number | undefined) ?? table.confirmations,
-      rpcMaxRps: (env[key.maxRps(network)] as number | undefined) ?? null,
-      explorerTxUrl: (env[key.explorer(network)] as string | undefined) ?? null,
-      tokens: TOKENS.flatMap((token) => {
-        const contract = evmContract(env, token, network);
-        if (contract === null) return [];
-        return [
-          {
-            token,
-            contract,
-            decimals:
-              (env[key.decimals(token, network)] as number | undefined) ?? table.tokens[token].decimals,
-          },
-        ];
-      }),
-    };
-  });
+  return EVM_NETWORKS.filter((network) => isOn(env, network)).map((network) => networkSettings(env, network));
+}
+
+/** A network at its mainnet values (the registry shows an order of a network now off with them). */
+export const mainnetNetworkSettings = (network: EvmNetwork): EvmNetworkSettings =>
+  networkSettings({}, network);
+
+/** One EVM network's settings: each variable given, else the table's mainnet value. */
+function networkSettings(env: NetworkEnv, network: EvmNetwork): EvmNetworkSettings {
+  const table = EVM_NETWORK_TABLE[network];
+  return {
+    network,
+    name: table.name,
+    mainnetChainId: table.chainId,
+    rpcUrls:
+      (env[key.rpc(network)] as string[] | undefined) ?? (table.defaultRpcUrl ? [table.defaultRpcUrl] : []),
+    chainId: (env[key.chainId(network)] as number | undefined) ?? table.chainId,
+    confirmations: (env[key.confirmations(network)] as number | undefined) ?? table.confirmations,
+    rpcMaxRps: (env[key.maxRps(network)] as number | undefined) ?? null,
+    explorerTxUrl: (env[key.explorer(network)] as string | undefined) ?? null,
+    tokens: TOKENS.flatMap((token) => {
+      const contract = evmContract(env, token, network);
+      if (contract === null) return [];
+      return [
+        {
+          token,
+          contract,
+          decimals: (env[key.decimals(token, network)] as number | undefined) ?? table.tokens[token].decimals,
+        },
+      ];
+    }),
+  };
 }
 
 /** Solana's tokens: USDT (mainnet mint by default), USDC only with USDC_MINT_SOLANA. */

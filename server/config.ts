@@ -5,6 +5,7 @@ import {
   checkNetworkSettings,
   evmNetworkSettings,
   networkEnvShape,
+  solanaRpcMaxRps,
   solanaTokens,
   type NetworkEnv,
 } from './config-networks';
@@ -269,6 +270,7 @@ export const configSchema = z
     /** The EVM networks that are on, each with its tokens. */
     evmNetworks: evmNetworkSettings(cfg as unknown as NetworkEnv),
     solanaTokens: solanaTokens(cfg as unknown as NetworkEnv),
+    solanaRpcMaxRps: solanaRpcMaxRps(cfg as unknown as NetworkEnv),
   }));
 
 export type Config = z.infer<typeof configSchema>;

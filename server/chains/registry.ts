@@ -1,6 +1,6 @@
-import { EVM_NETWORK_TABLE, TOKENS, type EvmNetwork, type Network } from '../../contract';
+import type { EvmNetwork, Network } from '../../contract';
 import type { Config } from '../config';
-import { solanaRpcMaxRps, type NetworkEnv } from '../config-networks';
+import { mainnetNetworkSettings, type EvmNetworkSettings } from '../config-networks';
 import { ApiError } from '../errors';
 import type { ChainAdapter } from './chain-adapter';
 import { ChainUnavailableError, NetworkOffError } from './chain-errors';
@@ -58,55 +58,43 @@ export function createChainRegistry(
   adapters.set(
     'SOLANA',
     createSolanaAdapter({
-      rpc: pool('SOLANA', config.SOLANA_RPC_URL, solanaRpcMaxRps(config as unknown as NetworkEnv)),
+      rpc: pool('SOLANA', config.SOLANA_RPC_URL, config.solanaRpcMaxRps),
       commitment: config.SOLANA_COMMITMENT,
       tokens: config.solanaTokens,
       onTokenRefused: refused('SOLANA'),
     }),
   );
+  const evmAdapter = (settings: EvmNetworkSettings, rpc: RpcEndpointPool) =>
+    createEvmAdapter({
+      network: settings.network,
+      presentation: evmPresentation(settings),
+      chainId: settings.chainId,
+      tokens: settings.tokens,
+      rpc,
+      rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+      confirmations: settings.confirmations,
+      logRange: config.EVM_LOG_RANGE,
+      onTokenRefused: refused(settings.network),
+    });
   for (const settings of config.evmNetworks)
     adapters.set(
       settings.network,
-      createEvmAdapter({
-        network: settings.network,
-        presentation: evmPresentation(settings),
-        chainId: settings.chainId,
-        tokens: settings.tokens,
-        rpc: pool(settings.network, settings.rpcUrls, settings.rpcMaxRps),
-        rpcTimeoutMs: config.RPC_TIMEOUT_MS,
-        confirmations: settings.confirmations,
-        logRange: config.EVM_LOG_RANGE,
-        onTokenRefused: refused(settings.network),
-      }),
+      evmAdapter(settings, pool(settings.network, settings.rpcUrls, settings.rpcMaxRps)),
     );
   const all = [...adapters.values()];
 
   const offAdapters = new Map<Network, ChainAdapter>();
   /** An EVM network that is off, at its mainnet values, on an endpoint that is never called. */
-  const offAdapter = (network: EvmNetwork) => {
-    const table = EVM_NETWORK_TABLE[network];
-    const settings = {
-      network,
-      name: table.name,
-      chainId: table.chainId,
-      mainnetChainId: table.chainId,
-      explorerTxUrl: null,
-    };
-    return createEvmAdapter({
-      ...settings,
-      presentation: evmPresentation(settings),
-      tokens: TOKENS.map((token) => ({ token, ...table.tokens[token] })),
-      rpc: createRpcEndpointPool({
+  const offAdapter = (network: EvmNetwork) =>
+    evmAdapter(
+      mainnetNetworkSettings(network),
+      createRpcEndpointPool({
         network,
         urls: ['http://network-off.invalid'],
         timeoutMs: config.RPC_TIMEOUT_MS,
         retryFailedAfterMs: config.RPC_RETRY_FAILED_AFTER_MS,
       }),
-      rpcTimeoutMs: config.RPC_TIMEOUT_MS,
-      confirmations: table.confirmations,
-      logRange: config.EVM_LOG_RANGE,
-    });
-  };
+    );
 
   return {
     display(network) {

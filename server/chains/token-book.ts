@@ -1,4 +1,5 @@
 import type { Network, Token } from '../../contract';
+import type { ChainAdapter } from './chain-adapter';
 import { ChainUnavailableError } from './chain-errors';
 
 /** A token as configured on one network. */
@@ -75,5 +76,18 @@ export function createTokenBook(opts: {
         });
       return running;
     },
+  };
+}
+
+/** The ChainAdapter members a token book answers, the same on every network. */
+export function tokenMembers(
+  book: TokenBook,
+): Pick<ChainAdapter, 'tokenMint' | 'tokenDecimals' | 'tokenUnavailableReason' | 'tokens' | 'verifyTokens'> {
+  return {
+    tokenMint: (token) => book.contract(token),
+    tokenDecimals: (token) => book.decimals(token),
+    tokenUnavailableReason: (token) => book.unavailableReason(token),
+    tokens: () => book.listed(),
+    verifyTokens: () => book.verify(),
   };
 }

@@ -1,10 +1,9 @@
 import { decodeFunctionData, erc20Abi, getAddress, toHex, type Address, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../server/lib/decimal';
-import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/local-evm';
+import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
 import { startPaymentHarness, type PaymentHarness } from '../support/payment-harness';
 import { expectErrorBody } from '../support/test-server';
 
@@ -67,7 +66,7 @@ afterEach(() => {
   expect(h.takeJobFailures()).toEqual([]);
 });
 
-const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+const freshAddress = randomEvmAddress;
 const tagOf = (reference: string) => toHex(decodeBase58(reference)!);
 
 describe('GET /networks and networks that are off', () => {

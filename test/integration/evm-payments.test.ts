@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { decodeFunctionData, erc20Abi, getAddress, toHex, type Address, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
-import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/local-evm';
+import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
 import {
   sleep,
   startPaymentHarness,
@@ -67,7 +66,7 @@ afterEach(() => {
 });
 
 const unknownHash = () => toHex(randomBytes(32));
-const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+const freshAddress = randomEvmAddress;
 
 describe.each(NETWORKS)('$network payments', ({ network, chainId, confirmations }) => {
   const c = () => chains[network];

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { getAddress, toHex, type Address } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalEvm, type LocalEvm } from '../support/evm/local-evm';
+import { startLocalEvm, type LocalEvm, randomEvmAddress } from '../support/evm/local-evm';
 import { startPaymentHarness, type PaymentHarness } from '../support/payment-harness';
 
 /**
@@ -49,7 +48,7 @@ afterEach(() => {
   expect(h.takeJobFailures()).toEqual([]);
 });
 
-const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+const freshAddress = randomEvmAddress;
 const scan = () => h.server.jobs.runNow('scan-payments');
 
 /** Open orders like `template`, each to a wallet of its own at a fresh address (inserted); their recipients. */

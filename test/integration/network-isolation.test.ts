@@ -1,8 +1,7 @@
 import { getAddress, type Address, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseUnits } from '../../server/lib/decimal';
-import { startLocalEvm, type LocalEvm } from '../support/evm/local-evm';
+import { startLocalEvm, type LocalEvm, randomEvmAddress } from '../support/evm/local-evm';
 import { startPaymentHarness, type PaymentHarness } from '../support/payment-harness';
 import { until } from '../support/until';
 import { expectErrorBody } from '../support/test-server';
@@ -54,7 +53,7 @@ afterAll(async () => {
 });
 
 it("BASE's RPC hangs: BSC's orders are paid, delivered and refunded meanwhile; BASE's payment is credited once it answers", async () => {
-  const baseShop = await h.newShop('BASE', privateKeyToAccount(generatePrivateKey()).address);
+  const baseShop = await h.newShop('BASE', randomEvmAddress());
   const bscKey = await bsc.newWallet();
   const bscShop = await h.newShop('BSC', bscKey.address);
   const basePayer = await base.newWallet({ token: baseUsdc, units: parseUnits('100', 6) });

@@ -12,7 +12,6 @@ import {
   type EIP1193Provider,
   type Hex,
 } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
 import {
@@ -30,7 +29,7 @@ import {
   type FetchLike,
   type PayUrl,
 } from '../../sdk/src/payer';
-import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/local-evm';
+import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
 import { startPaymentHarness, type HarnessShop, type PaymentHarness } from '../support/payment-harness';
 import { until } from './support';
 
@@ -174,7 +173,7 @@ function testWallet(account: LocalWallet, opts: { chainId: number; knows?: Netwo
   };
 }
 
-const freshAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+const freshAddress = randomEvmAddress;
 const tagOf = (reference: string) => toHex(decodeBase58(reference)!);
 const rejected = () =>
   new ProviderRpcError(4001, 'MetaMask Tx Signature: User denied transaction signature.');

@@ -16,7 +16,7 @@ import { createEvmClient, evmRpc } from './client';
 import { taggedTransferData } from './order-tag';
 import { readEvmTransaction } from './read-transaction';
 import { scanEvmTransfers } from './scan-transfers';
-import { createTokenBook, type ConfiguredToken } from '../token-book';
+import { createTokenBook, tokenMembers, type ConfiguredToken } from '../token-book';
 
 export { normalizeEvmAddress } from './address';
 
@@ -107,11 +107,7 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
     presentation: opts.presentation,
     finality: { confirmations },
 
-    tokenMint: (token) => book.contract(token),
-    tokenDecimals: (token) => book.decimals(token),
-    tokenUnavailableReason: (token) => book.unavailableReason(token),
-    tokens: () => book.listed(),
-    verifyTokens: () => book.verify(),
+    ...tokenMembers(book),
 
     normalizeAddress: normalizeEvmAddress,
     addressFormat: 'must be a 0x address of 40 hex digits with a valid EIP-55 checksum when mixed-case',

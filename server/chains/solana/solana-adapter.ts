@@ -8,7 +8,7 @@ import {
 } from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
 import { formatUnits } from '../../lib/decimal';
-import { createTokenBook, type ConfiguredToken } from '../token-book';
+import { createTokenBook, tokenMembers, type ConfiguredToken } from '../token-book';
 import type { ChainAdapter, PaymentTarget, PaymentTransaction } from '../chain-adapter';
 import { PayerAccountError } from '../chain-errors';
 import { solanaPresentation } from './presentation';
@@ -110,11 +110,7 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
     presentation: solanaPresentation(opts.rpc.urls),
     finality: { commitment: opts.commitment },
 
-    tokenMint: (token) => book.contract(token),
-    tokenDecimals: (token) => book.decimals(token),
-    tokenUnavailableReason: (token) => book.unavailableReason(token),
-    tokens: () => book.listed(),
-    verifyTokens: () => book.verify(),
+    ...tokenMembers(book),
 
     normalizeAddress: (address) => (parsePublicKey(address) ? address : null),
     addressFormat: 'must be a Solana public key (base58, 32 bytes)',

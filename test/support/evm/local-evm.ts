@@ -29,6 +29,9 @@ import { RpcProxy } from './rpc-proxy';
 
 export type LocalWallet = PrivateKeyAccount & { privateKey: Hex };
 
+/** A fresh address nobody holds the key of: a receiving wallet that only has to exist. */
+export const randomEvmAddress = (): Address => privateKeyToAccount(generatePrivateKey()).address;
+
 export type LocalEvm = {
   /** The endpoint for the service (through the proxy). */
   url: string;
