@@ -145,7 +145,9 @@ describe('hostile load', () => {
 
 describe('three workers scanning one busy address with a short lease', () => {
   it('settles every payment exactly once and skips none', async () => {
-    const env = { JOB_LEASE_SECONDS: '1' };
+    // Reads may take longer than the lease, never than the RPC timeout (a timed-out read is a
+    // postponed scan, not a stall).
+    const env = { JOB_LEASE_SECONDS: '1', RPC_TIMEOUT_MS: '6000' };
     const logs: { msg: string }[] = [];
     const workers = [await instance(env, logs), await instance(env, logs), await instance(env, logs)];
     const m = await newMerchant(workers[0]!);
@@ -180,11 +182,12 @@ describe('three workers scanning one busy address with a short lease', () => {
         // Half carry the reference, half are matched by their (unique) amount.
         reference: i % 2 === 0 ? new PublicKey(order.reference) : undefined,
       });
-    // Slow reads, and now and then one slower than the whole 1 s lease: that worker stalls, another
-    // takes the address over, and the stalled one must notice and write nothing.
+    // Slow reads, and now and then one three times slower than the whole 1 s lease: that worker
+    // stalls, another takes the address over (it has 2 s to, even on a loaded machine), and the
+    // stalled one must notice and write nothing.
     let reads = 0;
     chain.setRpcFault((method) =>
-      method === 'getTransaction' ? { delayMs: ++reads % 6 === 0 ? 1500 : 60 } : undefined,
+      method === 'getTransaction' ? { delayMs: ++reads % 6 === 0 ? 3000 : 60 } : undefined,
     );
     const { Order, PaymentClaim, AuditEntry } = workers[0]!.deps.db.models;
     const paid = () => Order.count({ where: { reference: orders.map((o) => o.reference), status: 'PAID' } });
@@ -222,7 +225,7 @@ describe('three workers scanning one busy address with a short lease', () => {
       },
     );
     expect(cursor).toEqual({ cursor: lastSignature, locked_by: null });
-  }, 90_000);
+  }, 120_000);
 });
 
 describe('wake-ups', () => {
