@@ -111,6 +111,17 @@ export const configSchema = z
     LATE_PAYMENT_WINDOW_SECONDS: z.coerce.number().int().min(0).default(86400),
 
     SOLANA_RPC_URL: urlList.default('https://api.mainnet-beta.solana.com'),
+    /**
+     * Websocket endpoints for account notifications (the scanner then reads only accounts that
+     * changed); `none` polls every watched account instead. Default: each RPC URL's, as web3.js
+     * derives it (ws/wss, an explicit port plus one).
+     */
+    SOLANA_WS_URL: z
+      .union([
+        z.literal('none'),
+        commaList(z.string().regex(/^wss?:\/\/\S+$/, 'each entry must be a ws:// or wss:// URL')),
+      ])
+      .optional(),
     SOLANA_COMMITMENT: z.enum(['confirmed', 'finalized']).default('finalized'),
     USDT_MINT_SOLANA: z.string().default(SOLANA_TOKEN_TABLE.USDT.contract),
     USDC_MINT_SOLANA: z.string().optional(),
@@ -121,6 +132,16 @@ export const configSchema = z
      */
     // Parsed like every other variable; typed only through `evmNetworks` and `solanaTokens` below.
     ...(networkEnvShape(urlList) as Record<never, never>),
+    /**
+     * Watched receiving accounts a scan cycle reads besides those a notification named (Solana's
+     * account subscriptions): the ones read longest ago, in turn, so a lost notification is found.
+     */
+    SCAN_BACKSTOP_TARGETS: z.coerce.number().int().min(1).max(1000).default(3),
+    /**
+     * How often the backstop reads, and how often a network without push notice (Solana with
+     * SOLANA_WS_URL=none) is read in full; the scan job itself runs every second.
+     */
+    SCAN_POLL_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
     /** Most blocks one eth_getLogs call asks for: providers cap ranges (often 1,000 to 10,000). */
     EVM_LOG_RANGE: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     RPC_TIMEOUT_MS: positiveInt.default(10_000),
@@ -129,7 +150,7 @@ export const configSchema = z
     /** A reported transaction still not on chain this long after the report is rejected. */
     PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: positiveInt.default(600),
     /** Delay between two checks of a reported transaction that is not final yet. */
-    PAYMENT_RECHECK_MS: positiveInt.default(3000),
+    PAYMENT_RECHECK_MS: positiveInt.default(1000),
     /** An order short by at most this many basis points of its amount is PAID (a profile may override it). */
     UNDERPAYMENT_TOLERANCE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
     /** A refund without a verified transfer this long after it became sendable (or was created) FAILS. */
@@ -206,7 +227,7 @@ export const configSchema = z
     JOB_EXPIRE_ORDERS_CRON: cron.default('*/10 * * * * *'),
     JOB_VERIFY_PAYMENTS_CRON: cron.default('*/2 * * * * *'),
     JOB_VERIFY_REFUNDS_CRON: cron.default('*/5 * * * * *'),
-    JOB_SCAN_PAYMENTS_CRON: cron.default('*/10 * * * * *'),
+    JOB_SCAN_PAYMENTS_CRON: cron.default('* * * * * *'),
     /** Retention runs: each deletes up to 1,000 expired events (and wakes itself while there are more). */
     JOB_PRUNE_EVENTS_CRON: cron.default('0 * * * * *'),
     /** The dashboard's hourly figures follow orders and payments this closely (server/dashboard/refresh-stats.ts). */
@@ -271,7 +292,17 @@ export const configSchema = z
     evmNetworks: evmNetworkSettings(cfg as unknown as NetworkEnv),
     solanaTokens: solanaTokens(cfg as unknown as NetworkEnv),
     solanaRpcMaxRps: solanaRpcMaxRps(cfg as unknown as NetworkEnv),
+    solanaWsUrls:
+      cfg.SOLANA_WS_URL === 'none' ? [] : (cfg.SOLANA_WS_URL ?? cfg.SOLANA_RPC_URL.map(websocketUrlOf)),
   }));
+
+/** The PubSub endpoint web3.js would use for an RPC URL: ws(s), an explicit port plus one. */
+export function websocketUrlOf(rpcUrl: string): string {
+  const url = new URL(rpcUrl);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (url.port !== '') url.port = String(Number(url.port) + 1);
+  return url.toString().replace(/\/$/, rpcUrl.endsWith('/') ? '/' : '');
+}
 
 export type Config = z.infer<typeof configSchema>;
 

@@ -34,6 +34,7 @@ export async function buildDeps(config: Config, overrides: Partial<Deps> = {}): 
       overrides.chains ??
       createChainRegistry(config, {
         onTokenRefused: (network, message) => logger.error({ network }, message),
+        log: logger,
       }),
     tokens: overrides.tokens ?? createTokenIssuer(config.JWT_SECRET, config.JWT_TTL, clock),
     secrets: overrides.secrets ?? createSecretBox(config.encryptionKey),

@@ -109,6 +109,31 @@ export type ChainPresentation = {
 };
 
 /**
+ * Push notice of activity on a network, so the scanner reads what changed instead of polling
+ * every watched address (Solana: account notifications over one websocket; EVM: each new block).
+ * One per process and network, opened by the scan job; it never calls the database.
+ */
+export interface ChainWatch {
+  /**
+   * The scan targets to be told about (their keys): new ones are subscribed, the rest dropped.
+   * A watch that follows no single targets (EVM: every new block concerns them all) ignores it.
+   */
+  follow(keys: readonly string[]): void;
+  /**
+   * What happened since the last call: the targets with activity, and `all` when a notification
+   * may have been missed (not yet connected, or reconnected after a drop) or the watch is not
+   * per target: then every target is read, from its cursor, so nothing is skipped.
+   */
+  drain(): { keys: Set<string>; all: boolean };
+  /** Whether notice flows now; while not, the network is read in full at the polling pace. */
+  readonly connected: boolean;
+  /** Activity drained but not read (another worker held the target): reported again next drain. */
+  remind(keys: readonly string[]): void;
+  /** Closes the connection and its timers. */
+  close(): void;
+}
+
+/**
  * One network. Solana and each EVM network implement the same interface; the registry picks by
  * network, and nothing outside server/chains/ asks which network it is. Methods that talk to the
  * chain throw ChainUnavailableError when it cannot be reached.
@@ -172,4 +197,9 @@ export interface ChainAdapter {
   buildRefundTransaction(target: RefundTarget): Promise<PaymentTransaction>;
   /** Where `scan` finds the transactions that may be this refund (Solana: its tag; EVM: from -> to logs). */
   refundScanTarget(target: RefundTarget): ScanTarget;
+  /**
+   * Starts push notice of activity; `onActivity` asks for a scan now (it is called often and
+   * cheaply). Absent: the network is only polled on the scan job's schedule.
+   */
+  openWatch?(onActivity: () => void): ChainWatch;
 }

@@ -38,7 +38,11 @@ export type ChainRegistry = {
  */
 export function createChainRegistry(
   config: Config,
-  opts: { onTokenRefused?: (network: Network, message: string) => void } = {},
+  opts: {
+    onTokenRefused?: (network: Network, message: string) => void;
+    /** Hears of push connections (Solana's account notifications) opening and dropping. */
+    log?: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  } = {},
 ): ChainRegistry {
   const pools: RpcEndpointPool[] = [];
   const pool = (network: Network, urls: string[], maxRps: number | null) => {
@@ -62,6 +66,8 @@ export function createChainRegistry(
       commitment: config.SOLANA_COMMITMENT,
       tokens: config.solanaTokens,
       onTokenRefused: refused('SOLANA'),
+      wsUrls: config.solanaWsUrls,
+      log: opts.log,
     }),
   );
   const evmAdapter = (settings: EvmNetworkSettings, rpc: RpcEndpointPool) =>

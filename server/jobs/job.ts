@@ -11,6 +11,12 @@ export type Job = {
    * another's): a run per lane, and a lane that is still running is not started again. None: one lane.
    */
   lanes?(deps: Deps): string[];
+  /**
+   * Push triggers besides the schedule (a chain's notifications, a new block), started with the
+   * runner: `wake` asks for a run of a job's lane now (ignored for jobs this instance does not
+   * run). Returns what stops them.
+   */
+  start?(deps: Deps, wake: (job: JobName, lane?: string) => void): () => void;
   /** Runs one batch (of `lane`, for a job with lanes); returns how many items it handled. */
   run(
     deps: Deps,
@@ -19,6 +25,8 @@ export type Job = {
       lane?: string;
       /** Aborted when the runner stops: a run that keeps going while there is work ends early. */
       signal?: AbortSignal;
+      /** Asked for by hand (runNow): all the work there is, not only what push notice reported. */
+      full?: boolean;
     },
   ): Promise<number>;
 };

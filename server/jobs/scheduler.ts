@@ -26,9 +26,9 @@ export function startJobs(deps: Deps, jobs: Job[]): JobRunner {
   };
 
   const lanesOf = (job: Job): (string | undefined)[] => job.lanes?.(deps) ?? [undefined];
-  const run = (job: Job, lane?: string) => {
+  const run = (job: Job, lane?: string, full = false) => {
     const p = job
-      .run(deps, { workerId, lane, signal: stopping.signal })
+      .run(deps, { workerId, lane, signal: stopping.signal, full })
       .then((n) => {
         deps.metrics.jobRuns.inc({ job: job.name, outcome: 'ok' });
         deps.metrics.jobItems.inc({ job: job.name }, n);
@@ -72,6 +72,12 @@ export function startJobs(deps: Deps, jobs: Job[]): JobRunner {
       logger: cronLogger,
     }),
   );
+  const stopTriggers = mine.map((job) =>
+    job.start?.(deps, (name, lane) => {
+      const woken = mine.find((j) => j.name === name);
+      if (woken) triggerLane(woken, lane);
+    }),
+  );
   const listener =
     mine.length > 0
       ? listenForWakeUps(
@@ -89,13 +95,14 @@ export function startJobs(deps: Deps, jobs: Job[]): JobRunner {
     runNow(name) {
       const job = jobs.find((j) => j.name === name);
       if (!job) throw new Error(`unknown job ${name}`);
-      return Promise.all(lanesOf(job).map((lane) => run(job, lane))).then((counts) =>
+      return Promise.all(lanesOf(job).map((lane) => run(job, lane, true))).then((counts) =>
         counts.reduce((a, b) => a + b, 0),
       );
     },
     async stop() {
       stopped = true;
       stopping.abort();
+      for (const stopTrigger of stopTriggers) stopTrigger?.();
       await listener?.stop();
       await Promise.all(tasks.map((t) => t.destroy()));
       await Promise.allSettled([...inFlight]);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { fn, col, Op, UniqueConstraintError } from 'sequelize';
-import type { ChainAdapter, FoundTransfer, ScanTarget } from '../chains/chain-adapter';
+import { fn, col, Op, QueryTypes, UniqueConstraintError } from 'sequelize';
+import type { ChainAdapter, ChainWatch, FoundTransfer, ScanTarget } from '../chains/chain-adapter';
 import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
@@ -31,6 +31,39 @@ type Scan = { network: string; owner: string; leaseSeconds: number };
 
 /** This worker's lease on a scan target was taken over: it stops and writes nothing. */
 class LeaseLost extends Error {}
+
+/**
+ * The targets a watched network's cycle reads: those with reported activity, those never read
+ * (a first read sets their cursor) and, on slow-read cycles, the SCAN_BACKSTOP_TARGETS read
+ * longest ago, so a lost notification is found in turn and no target is starved. With `all` (the
+ * watch may have missed something, or it is not per target), every one. Idle, that is the
+ * backstop's reads every SCAN_POLL_SECONDS, however many targets are watched.
+ */
+async function targetsToRead(
+  deps: Deps,
+  network: string,
+  keys: string[],
+  watch: ChainWatch,
+  slowRead: boolean,
+): Promise<{ chosen: string[]; active: string[] }> {
+  watch.follow(keys);
+  // Notice is down: the targets are polled, in full, at the slow pace only.
+  if (!watch.connected && !slowRead) return { chosen: [], active: [] };
+  const { keys: active, all } = watch.drain();
+  if (all) return { chosen: keys, active: [...active] };
+  let backstop = slowRead ? deps.config.SCAN_BACKSTOP_TARGETS : 0;
+  const rows = await deps.db.sequelize.query<{ address: string; never: boolean }>(
+    `SELECT k.address, c.scanned_at IS NULL AS never
+       FROM unnest(ARRAY[:keys]::text[]) AS k(address)
+       LEFT JOIN scan_cursors c ON c.network = :network AND c.address = k.address
+      ORDER BY c.scanned_at ASC NULLS FIRST, k.address`,
+    { type: QueryTypes.SELECT, replacements: { network, keys } },
+  );
+  const chosen = rows
+    .filter((row) => active.has(row.address) || row.never || backstop-- > 0)
+    .map((row) => row.address);
+  return { chosen, active: [...active] };
+}
 
 /** Leases the cursors of these targets for this worker; returns the ones it got. */
 async function leaseCursors(deps: Deps, scan: Scan, keys: string[]) {
@@ -178,7 +211,19 @@ async function scanTarget(
  */
 export async function scanPayments(
   deps: Deps,
-  opts: { owner?: string; maxPerAddress?: number; network?: string } = {},
+  opts: {
+    owner?: string;
+    maxPerAddress?: number;
+    network?: string;
+    /** The network's watch (with `network`): only what it reports, and the backstop, is read. */
+    watch?: ChainWatch;
+    /**
+     * With a watch, whether this cycle also does the slow reads: the backstop (SCAN_BACKSTOP_TARGETS
+     * read longest ago) while notice flows, every target while it does not. Without, it reads
+     * nothing the watch did not report.
+     */
+    slowRead?: boolean;
+  } = {},
 ): Promise<number> {
   const owner = opts.owner ?? `scan-${randomUUID()}`;
   // Networks side by side (the job runs one lane per network): one whose RPC hangs, each call
@@ -192,17 +237,30 @@ async function scanNetwork(
   deps: Deps,
   chain: ChainAdapter,
   owner: string,
-  opts: { maxPerAddress?: number },
+  opts: { maxPerAddress?: number; network?: string; watch?: ChainWatch; slowRead?: boolean },
 ): Promise<number> {
   let found = 0;
   // Once per token (again while the chain cannot be reached): configured decimals against the chain's.
   await chain.verifyTokens();
   const scan: Scan = { network: chain.network, owner, leaseSeconds: deps.config.JOB_LEASE_SECONDS };
   const watched = await watchedRecipients(deps, chain.network);
-  if (watched.length === 0) return 0;
+  const watch = opts.network === chain.network ? opts.watch : undefined;
+  if (watched.length === 0) {
+    watch?.follow([]);
+    return 0;
+  }
   const targets = new Map(chain.scanTargets(watched).map((t) => [t.key, t]));
   const sinceOf = new Map(watched.map((w) => [`${w.recipient}|${w.token}`, w.since.getTime()]));
-  const leased = await leaseCursors(deps, scan, [...targets.keys()]);
+  const keys = [...targets.keys()];
+  const toRead = watch
+    ? await targetsToRead(deps, chain.network, keys, watch, opts.slowRead ?? false)
+    : { chosen: keys, active: [] };
+  if (toRead.chosen.length === 0) return 0;
+  const leased = await leaseCursors(deps, scan, toRead.chosen);
+  // Activity on a target another worker holds: that worker may have read it just before the
+  // transaction landed, so it is read again next cycle.
+  const got = new Set(leased.map((row) => row.address));
+  watch?.remind(toRead.active.filter((key) => !got.has(key)));
   let unreachable = false;
   for (const row of leased) {
     const target = targets.get(row.address)!;

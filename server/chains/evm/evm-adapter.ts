@@ -158,6 +158,17 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
     scan: (target, cursor, scan) =>
       scanEvmTransfers(client, { network, confirmations, logRange: opts.logRange }, target, cursor, scan),
 
+    // One target per token covers every recipient, and a read with no new final block costs one
+    // eth_blockNumber: every scan cycle (each second) reads all targets, so a block is seen when it
+    // comes.
+    openWatch: () => ({
+      connected: true,
+      follow: () => {},
+      drain: () => ({ keys: new Set<string>(), all: true }),
+      remind: () => {},
+      close: () => {},
+    }),
+
     // EIP-681 carries no tag: a refund sent from this link is matched by its exact amount.
     refundUri: (_baseUrl, target) =>
       `ethereum:${target.tokenMint}@${opts.chainId}/transfer?address=${target.to}&uint256=${target.amountUnits.toString()}`,

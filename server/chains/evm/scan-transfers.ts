@@ -57,6 +57,9 @@ export async function scanEvmTransfers(
   const head = await evmRpc(opts.network, 'eth_blockNumber', () => client.getBlockNumber({ cacheTime: 0 }));
   const final = head - BigInt(opts.confirmations);
   if (final < 0n) return { found: [], cursor };
+  // Nothing became final since the last read (scans run every second, blocks come slower): no
+  // log query. The next one re-reads the last blocks before the cursor anyway.
+  if (cursor !== null && BigInt(cursor) >= final) return { found: [], cursor };
   // Blocks after the cursor, and the last few before it again: a log query that failed over to an
   // endpoint a little behind the one that gave the head answers without those blocks' logs.
   const start =

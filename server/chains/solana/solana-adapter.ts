@@ -18,6 +18,7 @@ import { buildTransferTransaction, merchantTokenAccount } from './payment-transa
 import { listSolanaTransactions } from './list-transactions';
 import { readSolanaTransaction } from './read-transaction';
 import { createSolanaConnection, medianNonZeroFee, solanaRpc } from './rpc';
+import { openSolanaAccountWatch, type AccountWatchOptions } from './account-watch';
 
 /** Label and message are display-only: clipped so the URI always fits in a QR code. */
 const MAX_LABEL_CHARS = 64;
@@ -33,6 +34,9 @@ export type SolanaAdapterOptions = {
   /** USDT (always), USDC when its mint is configured. */
   tokens: ConfiguredToken[];
   onTokenRefused?: (message: string) => void;
+  /** PubSub endpoints for account notifications; none: watched accounts are polled. */
+  wsUrls?: string[];
+  log?: AccountWatchOptions['log'];
 };
 
 /** Longest base58 text of a 64-byte signature; bounds the bigint work on hostile input. */
@@ -228,5 +232,17 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
 
     // Every transaction naming the refund's tag: the tag is an account key of the transfer.
     refundScanTarget: (target) => ({ key: target.tag, token: target.tokenMint, recipients: [target.to] }),
+
+    // Scan targets are token accounts: each is subscribed, and read when it changes.
+    openWatch:
+      opts.wsUrls && opts.wsUrls.length > 0
+        ? (onActivity) =>
+            openSolanaAccountWatch({
+              urls: opts.wsUrls!,
+              commitment: opts.commitment,
+              onActivity,
+              log: opts.log ?? { info: () => {}, warn: () => {} },
+            })
+        : undefined,
   };
 }

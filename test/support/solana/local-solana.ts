@@ -76,6 +76,12 @@ export type LocalSolana = {
   resetRpcCalls(): void;
   /** Injects failures per method (null to stop); requests are still counted. */
   setRpcFault(fault: ((method: string) => RpcFault | undefined) | null): void;
+  /** Cuts every websocket connection (clients must reconnect and subscribe again); HTTP stays up. */
+  dropWebSockets(): void;
+  /** Open websocket connections. */
+  readonly webSockets: number;
+  /** While on, account notifications are lost silently (the connection stays up). */
+  muteAccountNotifications(on: boolean): void;
   /** Closes the HTTP and websocket listeners (connections refused); the chain state stays. */
   stopRpc(): Promise<void>;
   /** Listens again on the same ports. */
@@ -317,6 +323,13 @@ export async function startLocalSolana(opts: { port?: number; host?: string } = 
     resetRpcCalls: () => server.resetCalls(),
     setRpcFault: (fault) => {
       server.fault = fault;
+    },
+    dropWebSockets: () => server.dropWebSockets(),
+    get webSockets() {
+      return server.webSockets;
+    },
+    muteAccountNotifications: (on) => {
+      server.muteAccountNotifications = on;
     },
     stopRpc: () => server.stop(),
     startRpc: () => server.listen(server.port),

@@ -20,11 +20,12 @@ export type RpcFault =
 
 type JsonRpcRequest = { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
 type SignatureSubscription = { socket: WebSocket; signature: string; finalizedOnly: boolean };
+/** An account's subscriber, told whenever a transaction writing the account reaches its commitment. */
+type AccountSubscription = { socket: WebSocket; account: string; finalizedOnly: boolean; config: object };
 
 const MAX_BODY_BYTES = 50 * 1024 * 1024;
 /** Subscriptions that never notify here but that clients may open harmlessly. */
 const SILENT_SUBSCRIPTIONS = new Set([
-  'accountSubscribe',
   'logsSubscribe',
   'programSubscribe',
   'rootSubscribe',
@@ -35,6 +36,8 @@ export class RpcServer {
   /** Requests per method (each batch entry and websocket call counts). */
   readonly calls: Record<string, number> = {};
   fault: ((method: string) => RpcFault | undefined) | null = null;
+  /** While set, account notifications are dropped silently (as an overloaded validator may). */
+  muteAccountNotifications = false;
 
   private readonly http: http.Server;
   private readonly wsHttp: http.Server;
@@ -44,6 +47,7 @@ export class RpcServer {
   private nextSubscription = 1;
   private readonly signatureSubs = new Map<number, SignatureSubscription>();
   private readonly slotSubs = new Map<number, WebSocket>();
+  private readonly accountSubs = new Map<number, AccountSubscription>();
 
   constructor(
     private readonly ledger: SolanaLedger,
@@ -56,8 +60,14 @@ export class RpcServer {
     this.wss.on('connection', (socket) => this.onSocket(socket));
     // A taken port surfaces on the HTTP server's listen (and is retried there), not as an uncaught error here.
     this.wss.on('error', () => {});
-    ledger.events.on('processed', (record) => this.notifySignature(record));
-    ledger.events.on('finalized', (record) => this.notifySignature(record));
+    ledger.events.on('processed', (record) => {
+      this.notifySignature(record);
+      this.notifyAccounts(record, false);
+    });
+    ledger.events.on('finalized', (record) => {
+      this.notifySignature(record);
+      this.notifyAccounts(record, true);
+    });
     ledger.events.on('slot', (slot) => this.notifySlot(slot));
   }
 
@@ -99,9 +109,7 @@ export class RpcServer {
   async stop(): Promise<void> {
     if (!this.listening) return;
     this.listening = false;
-    for (const socket of this.wss.clients) socket.terminate();
-    this.signatureSubs.clear();
-    this.slotSubs.clear();
+    this.dropWebSockets();
     await Promise.all([closeServer(this.http), closeServer(this.wsHttp)]);
     // Let in-process clients see their pooled keep-alive sockets close, so that their next request
     // opens a new connection and is refused (ECONNREFUSED) instead of failing on a dead socket.
@@ -111,6 +119,19 @@ export class RpcServer {
   async close(): Promise<void> {
     await this.stop();
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  /** Cuts every websocket connection (their subscriptions end); the listener stays open. */
+  dropWebSockets(): void {
+    for (const socket of this.wss.clients) socket.terminate();
+    this.signatureSubs.clear();
+    this.slotSubs.clear();
+    this.accountSubs.clear();
+  }
+
+  /** Open websocket connections. */
+  get webSockets(): number {
+    return this.wss.clients.size;
   }
 
   resetCalls(): void {
@@ -195,6 +216,7 @@ export class RpcServer {
     socket.on('close', () => {
       for (const [id, sub] of this.signatureSubs) if (sub.socket === socket) this.signatureSubs.delete(id);
       for (const [id, sub] of this.slotSubs) if (sub === socket) this.slotSubs.delete(id);
+      for (const [id, sub] of this.accountSubs) if (sub.socket === socket) this.accountSubs.delete(id);
     });
   }
 
@@ -227,6 +249,18 @@ export class RpcServer {
       this.signatureSubs.set(subscription, sub);
       const record = this.ledger.transaction(sub.signature);
       if (record) this.notifySignature(record);
+    } else if (method === 'accountSubscribe') {
+      if (typeof params[0] !== 'string')
+        return send(socket, errorResponse(id, RpcError.invalidParams('Invalid param: account')));
+      const cfg = (params[1] ?? {}) as { commitment?: unknown; encoding?: unknown };
+      const subscription = this.nextSubscription++;
+      this.accountSubs.set(subscription, {
+        socket,
+        account: params[0],
+        finalizedOnly: (cfg.commitment ?? 'finalized') === 'finalized',
+        config: { encoding: cfg.encoding ?? 'base58' },
+      });
+      reply(subscription);
     } else if (method === 'slotSubscribe') {
       const subscription = this.nextSubscription++;
       this.slotSubs.set(subscription, socket);
@@ -235,8 +269,12 @@ export class RpcServer {
       reply(this.nextSubscription++);
     } else if (method.endsWith('Unsubscribe')) {
       const subscription = Number(params[0]);
-      this.signatureSubs.delete(subscription);
-      this.slotSubs.delete(subscription);
+      const known =
+        this.signatureSubs.delete(subscription) ||
+        this.slotSubs.delete(subscription) ||
+        this.accountSubs.delete(subscription);
+      if (!known && method === 'accountUnsubscribe')
+        return send(socket, errorResponse(id, RpcError.invalidParams('Invalid subscription id.')));
       reply(true);
     } else {
       send(socket, errorResponse(id, new RpcError(-32601, 'Method not found')));
@@ -252,6 +290,30 @@ export class RpcServer {
         jsonrpc: '2.0',
         method: 'signatureNotification',
         params: { result: { context: { slot: record.slot }, value: { err: record.err } }, subscription },
+      });
+    }
+  }
+
+  /**
+   * Account subscriptions fire for each transaction that writes the account, once it reaches their
+   * commitment (a failed one too: its fee payer's account changed), with the account as it is now.
+   */
+  private notifyAccounts(record: TxRecord, finalizedEvent: boolean): void {
+    if (this.accountSubs.size === 0 || this.muteAccountNotifications) return;
+    const written = new Set(record.loadedAddresses.writable);
+    record.message.staticAccountKeys.forEach((key, i) => {
+      if (record.message.isAccountWritable(i)) written.add(key.toBase58());
+    });
+    for (const [subscription, sub] of this.accountSubs) {
+      if (!written.has(sub.account)) continue;
+      // Processed: told now unless finalized-only (then at 'finalized', or now if already final).
+      if (finalizedEvent ? !sub.finalizedOnly : sub.finalizedOnly && !record.finalized) continue;
+      const getAccountInfo = this.methods.getAccountInfo;
+      if (!getAccountInfo) continue;
+      send(sub.socket, {
+        jsonrpc: '2.0',
+        method: 'accountNotification',
+        params: { result: getAccountInfo([sub.account, sub.config]), subscription },
       });
     }
   }
