@@ -32,6 +32,11 @@ export type RpcEndpointPool = {
   readonly urls: readonly string[];
   /** Ignores the URL it is given: sends the request to the pool's endpoints in turn. */
   fetch: typeof fetch;
+  /**
+   * Waits for `calls` slots of the network's budget: for calls that do not go through `fetch`
+   * (websocket subscriptions), so the provider sees the same limit. Immediate when unlimited.
+   */
+  pace(calls?: number): Promise<void>;
   health(): EndpointHealth[];
 };
 
@@ -241,6 +246,7 @@ export function createRpcEndpointPool(opts: RpcEndpointPoolOptions): RpcEndpoint
     network: opts.network,
     urls: opts.urls,
     fetch: poolFetch,
+    pace: async (calls = 1) => budget?.take(calls),
     health: () =>
       endpoints.map((e) => ({
         network: opts.network,

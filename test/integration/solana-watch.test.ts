@@ -1,9 +1,10 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QueryTypes } from 'sequelize';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseUnits } from '../../server/lib/decimal';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
-import { newMerchant, startTestServer, type TestServer } from '../support/test-server';
+import { createTestDatabase, newMerchant, startTestServer, type TestServer } from '../support/test-server';
 import { until } from '../support/until';
 
 /**
@@ -21,8 +22,12 @@ beforeAll(async () => {
   chain = await startLocalSolana();
   usdt = await chain.createMint();
 });
+// Each test's server stops with it: the chain counts every caller's requests.
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.stop();
+  chain.muteAccountNotifications(false);
+});
 afterAll(async () => {
-  for (const server of servers) await server.stop();
   await chain?.stop();
 });
 
@@ -30,10 +35,18 @@ type LogLine = { level: number; msg: string; [k: string]: unknown };
 
 /** A server running only the scanner (every second), over the local chain's RPC and websocket. */
 async function scanner(env: Record<string, string>) {
+  chain.resetRpcCalls();
   const logs: LogLine[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
   const server = await startTestServer(
-    { JOBS: 'scan-payments', SOLANA_RPC_URL: chain.url, USDT_MINT_SOLANA: usdt.toBase58(), ...env },
+    {
+      // A database of its own: no other test's open orders are watched.
+      DATABASE_URL: await createTestDatabase(),
+      JOBS: 'scan-payments',
+      SOLANA_RPC_URL: chain.url,
+      USDT_MINT_SOLANA: usdt.toBase58(),
+      ...env,
+    },
     { logger },
   );
   servers.push(server);
@@ -72,6 +85,28 @@ async function expectCreditedOnce(server: TestServer, reference: string, amount:
     where: { orderId: order.id, type: 'payment.verified' },
   });
   expect(verified).toBe(1);
+}
+
+/** `count` more open orders like `template`, each to a wallet of its own (inserted); their owners. */
+async function insertWalletOrders(server: TestServer, template: string, count: number) {
+  const owners = Array.from({ length: count }, () => Keypair.generate().publicKey);
+  await server.deps.db.sequelize.query(
+    `INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient,
+                         amount_units, status, expires_at, created_at, updated_at)
+     SELECT r.reference, o.merchant_id, o.wallet_id, o.network, o.token, o.token_mint, r.recipient,
+            o.amount_units + r.i, 'PENDING', o.expires_at, now(), now()
+       FROM orders o,
+            unnest(ARRAY[:recipients]::text[], ARRAY[:references]::text[]) WITH ORDINALITY AS r(recipient, reference, i)
+      WHERE o.reference = :template`,
+    {
+      replacements: {
+        recipients: owners.map((o) => o.toBase58()),
+        references: owners.map(() => Keypair.generate().publicKey.toBase58()),
+        template,
+      },
+    },
+  );
+  return owners;
 }
 
 /** Subscriptions for `accounts` token accounts are live (the server subscribed each). */
@@ -116,7 +151,6 @@ describe('Solana account notifications', () => {
   it('credits a payment made while the websocket was cut once it reconnects, once', async () => {
     const { server, logs } = await scanner({ SCAN_POLL_SECONDS: '600', SCAN_BACKSTOP_TARGETS: '1' });
     const shops = await openOrders(server, 3);
-    chain.resetRpcCalls();
     await subscribed(3);
 
     const payer = await chain.newPayer({ mint: usdt, units: 1_000_000_000n });
@@ -180,4 +214,43 @@ describe('Solana account notifications', () => {
       chain.muteAccountNotifications(false);
     }
   }, 60_000);
+
+  it('never sends more than SOLANA_RPC_MAX_RPS calls a second under 1,000 watched wallets, subscriptions included; none starved', async () => {
+    const budget = 200;
+    const { server } = await scanner({ SOLANA_RPC_MAX_RPS: String(budget), SCAN_POLL_SECONDS: '600' });
+    const [first] = await openOrders(server, 1);
+    const owners = await insertWalletOrders(server, first!.reference, 999);
+    const total = () => Object.values(chain.rpcCalls).reduce((a, b) => a + b, 0);
+    const samples: { at: number; calls: number }[] = [];
+    const sampler = setInterval(() => samples.push({ at: performance.now(), calls: total() }), 20);
+    try {
+      // Every account subscribed, then every account read once (the sweep after subscribing).
+      await until('1,000 subscriptions', () => (chain.rpcCalls.accountSubscribe ?? 0) >= 1000, 40_000);
+      await until('1,000 accounts read', () => (chain.rpcCalls.getSignaturesForAddress ?? 0) >= 1000, 40_000);
+    } finally {
+      clearInterval(sampler);
+    }
+    samples.push({ at: performance.now(), calls: total() });
+    // In every window of a second or more, at most the budget's calls: one more for the slot at
+    // the window's start, the rest for the calls' way to the chain and the sampling's own lag.
+    for (let i = 0; i < samples.length; i += 5)
+      for (let j = i + 1; j < samples.length; j++) {
+        const seconds = (samples[j]!.at - samples[i]!.at) / 1000;
+        if (seconds < 1) continue;
+        expect(samples[j]!.calls - samples[i]!.calls).toBeLessThanOrEqual(budget * seconds + 5);
+      }
+    // The last wallet of the list is watched like the first: paid, found by its notification.
+    const last = owners.at(-1)!;
+    const [row] = await server.deps.db.sequelize.query<{ reference: string; amount_units: string }>(
+      `SELECT reference, amount_units FROM orders WHERE recipient = :last`,
+      { type: QueryTypes.SELECT, replacements: { last: last.toBase58() } },
+    );
+    const payer = await chain.newPayer({ mint: usdt, units: 100_000_000_000n });
+    await chain.transfer({ payer, recipientOwner: last, mint: usdt, amountUnits: BigInt(row!.amount_units) });
+    await until(
+      "the last wallet's order is paid",
+      async () => (await statusOf(server, row!.reference)).status === 'PAID',
+      15_000,
+    );
+  }, 120_000);
 });

@@ -90,6 +90,18 @@ describe('configuration', () => {
     expect(config.EVM_LOG_RANGE).toBe(1000);
   });
 
+  it('derives Solana websocket endpoints from the RPC URLs as web3.js does, or takes them, or none', () => {
+    const derived = loadConfig({ SOLANA_RPC_URL: 'http://127.0.0.1:8899,https://rpc.example.com/key/abc' });
+    expect(derived.solanaWsUrls).toEqual(['ws://127.0.0.1:8900', 'wss://rpc.example.com/key/abc']);
+    expect(loadConfig({}).solanaWsUrls).toEqual(['wss://api.mainnet-beta.solana.com']);
+    expect(loadConfig({ SOLANA_WS_URL: 'wss://a.example, ws://b.example:9' }).solanaWsUrls).toEqual([
+      'wss://a.example',
+      'ws://b.example:9',
+    ]);
+    expect(loadConfig({ SOLANA_WS_URL: 'none' }).solanaWsUrls).toEqual([]);
+    expect(() => loadConfig({ SOLANA_WS_URL: 'https://a.example' })).toThrow(/SOLANA_WS_URL/);
+  });
+
   it('JOBS picks what an instance runs: all, none (API only), or a list', () => {
     const all = [...JOB_NAMES];
     expect(all).toEqual(

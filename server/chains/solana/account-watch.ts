@@ -11,6 +11,8 @@ export type AccountWatchOptions = {
   reconnectMs?: number;
   /** A connection that answered no ping for this long is dropped (and reopened). */
   pingMs?: number;
+  /** Waits for a slot of the network's RPC budget (each (un)subscribe counts as a call). */
+  pace?: () => Promise<void>;
 };
 
 const MAX_RECONNECT_MS = 30_000;
@@ -48,28 +50,59 @@ export function openSolanaAccountWatch(opts: AccountWatchOptions): ChainWatch {
   const send = (body: object) => {
     if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(body));
   };
-  /** Asks now when connected; otherwise the connection asks for every followed account on open. */
+  /** Requests waiting for a slot of the budget, sent in turn by one pump per connection. */
+  let outbox: { account: string; body: (id: number) => object; asks: boolean }[] = [];
+  let pumping = false;
+  const pump = async () => {
+    if (pumping) return;
+    pumping = true;
+    try {
+      const ws = socket;
+      while (outbox.length > 0 && socket === ws && ws?.readyState === WebSocket.OPEN) {
+        await (opts.pace?.() ?? Promise.resolve());
+        const request = outbox.shift();
+        if (!request || socket !== ws) break;
+        // Dropped while it waited for its slot: not asked.
+        if (request.asks && !followed.has(request.account)) continue;
+        const id = nextId++;
+        if (request.asks) asked.set(id, request.account);
+        send(request.body(id));
+      }
+    } finally {
+      pumping = false;
+    }
+    checkLive();
+  };
+  /** Asks when connected; otherwise the connection asks for every followed account on open. */
   const subscribe = (account: string) => {
     if (socket?.readyState !== WebSocket.OPEN) return;
-    const id = nextId++;
-    asked.set(id, account);
-    send({
-      jsonrpc: '2.0',
-      id,
-      method: 'accountSubscribe',
-      params: [account, { commitment: opts.commitment, encoding: 'base64' }],
+    outbox.push({
+      account,
+      asks: true,
+      body: (id) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'accountSubscribe',
+        params: [account, { commitment: opts.commitment, encoding: 'base64' }],
+      }),
     });
+    void pump();
   };
   const unsubscribe = (account: string) => {
     const subscription = subscribed.get(account);
     if (subscription === undefined) return;
     subscribed.delete(account);
     accountOf.delete(subscription);
-    send({ jsonrpc: '2.0', id: nextId++, method: 'accountUnsubscribe', params: [subscription] });
+    outbox.push({
+      account,
+      asks: false,
+      body: (id) => ({ jsonrpc: '2.0', id, method: 'accountUnsubscribe', params: [subscription] }),
+    });
+    void pump();
   };
   /** Live once nothing followed at connection time waits for its subscription. */
   const checkLive = () => {
-    if (live || asked.size > 0 || socket?.readyState !== WebSocket.OPEN) return;
+    if (live || asked.size > 0 || outbox.some((r) => r.asks) || socket?.readyState !== WebSocket.OPEN) return;
     live = true;
     sweepDue = true;
     failures = 0;
@@ -157,6 +190,7 @@ export function openSolanaAccountWatch(opts: AccountWatchOptions): ChainWatch {
       subscribed.clear();
       accountOf.clear();
       asked.clear();
+      outbox = [];
       if (pingTimer) clearInterval(pingTimer);
       pingTimer = null;
       if (closed) return;

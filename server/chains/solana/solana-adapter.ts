@@ -242,6 +242,7 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
               commitment: opts.commitment,
               onActivity,
               log: opts.log ?? { info: () => {}, warn: () => {} },
+              pace: () => opts.rpc.pace(),
             })
         : undefined,
   };
