@@ -225,7 +225,9 @@ export const configSchema = z
     /** Background jobs' schedules (node-cron, 6 fields with seconds). */
     JOB_DELIVER_EVENTS_CRON: cron.default('*/2 * * * * *'),
     JOB_EXPIRE_ORDERS_CRON: cron.default('*/10 * * * * *'),
-    JOB_VERIFY_PAYMENTS_CRON: cron.default('*/2 * * * * *'),
+    // Every second: a reported payment waiting for confirmations is checked again PAYMENT_RECHECK_MS
+    // (1 s) later, and found within about a second of its confirming block.
+    JOB_VERIFY_PAYMENTS_CRON: cron.default('* * * * * *'),
     JOB_VERIFY_REFUNDS_CRON: cron.default('*/5 * * * * *'),
     JOB_SCAN_PAYMENTS_CRON: cron.default('* * * * * *'),
     /** Retention runs: each deletes up to 1,000 expired events (and wakes itself while there are more). */
