@@ -346,11 +346,13 @@ async function loadLeased(deps: Deps, ids: string[]) {
  * how many it handled.
  *
  * At most WEBHOOK_CONCURRENCY_PER_DESTINATION requests to one destination (a channel and a
- * merchant) are in flight here at once. A destination leases a few times that once its answers
- * come fast, and no more than that before (or once one is slow, over a second: its tasks waiting
- * for a request are then given back): a slow or dead receiver takes that many of the pool and the other
- * merchants' webhooks keep the rest. In the last WEBHOOK_TIMEOUT_MS of the run a slow destination
- * gets no new sends, so the run does not end waiting on one (holding everyone's next run back).
+ * merchant) are in flight here at once. Leases are counted per destination across every worker:
+ * a destination whose answers come fast is leased up to PIPELINE times that (its next sends ready
+ * while the others are answered), any other (new, or slow: a send over a second, its tasks waiting
+ * for a request then given back) no more than that, anywhere. So a slow or dead receiver holds
+ * that many of all the senders' pools, and the other merchants' webhooks keep the rest. In the
+ * last WEBHOOK_TIMEOUT_MS of the run a slow destination gets no new sends, so the run does not end
+ * waiting on one (holding everyone's next run back).
  */
 export async function deliverDueEvents(
   deps: Deps,
@@ -496,24 +498,19 @@ export async function deliverDueEvents(
       let leased = 0;
       if (room > 0) {
         const t = performance.now();
-        const rooms = new Map<string, number>();
+        const caps = new Map<string, number>();
         for (const d of new Set([...held.keys(), ...slow, ...fast])) {
           const late = t >= lastStretch && isSlow(d, t);
-          rooms.set(
-            d,
-            late
-              ? 0
-              : (fast.has(d) && !isSlow(d, t) ? perDestination * PIPELINE : perDestination) -
-                  (held.get(d) ?? 0),
-          );
+          caps.set(d, late ? 0 : fast.has(d) && !isSlow(d, t) ? perDestination * PIPELINE : perDestination);
         }
         const rows = await leaseDueDeliveries(deps, {
           owner,
           seconds: leaseSeconds(deps),
           limit: room,
           perDestination,
-          room: rooms,
-          excluded: [...rooms].filter(([, n]) => n <= 0).map(([d]) => d),
+          cap: caps,
+          // Full by this run's own count: the statement need not look (other workers' leases count there).
+          excluded: [...caps].filter(([d, n]) => n - (held.get(d) ?? 0) <= 0).map(([d]) => d),
         });
         const loaded =
           rows.length > 0
