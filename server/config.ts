@@ -188,8 +188,9 @@ export const configSchema = z
     /** A claimed delivery is retaken by another instance this long after its send deadline (crash recovery). */
     WEBHOOK_LEASE_GRACE_MS: positiveInt.default(30_000),
     /**
-     * Sends in flight at once per destination (a channel and a merchant) and instance: a slow or
-     * dead receiver holds this many of the sender's JOB_BATCH_SIZE, never the other merchants'.
+     * Sends in flight at once per destination (a channel and a merchant) and instance, and tasks of
+     * a slow or dead receiver leased at once across all instances: it holds this many of the
+     * senders' JOB_BATCH_SIZE, never the other merchants'.
      */
     WEBHOOK_CONCURRENCY_PER_DESTINATION: z.coerce.number().int().min(1).max(1000).default(8),
     /** Allow webhook URLs on loopback/private addresses. Default: allowed outside production. */

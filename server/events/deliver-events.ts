@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Event, EventDelivery, Merchant, MessengerDelivery, Order, WebhookDelivery } from '../db/models';
 import { releaseLease, renewLease } from '../db/lease';
+import { wakeJobSql } from '../db/wake-up';
 import type { Deps } from '../deps';
 import { appendEvent, type DeliveryTarget, type NewEvent } from './append-events';
 import { recordAudit } from './audit';
@@ -341,16 +342,18 @@ async function loadLeased(deps: Deps, ids: string[]) {
  * One bounded run of the sender: a rolling pool of at most `batchSize` tasks, each leased
  * (server/events/lease-deliveries.ts) before it is sent and recorded, so nothing is held only in
  * memory: a worker that dies loses its leases when they run out and another one sends them. It
- * keeps leasing while there is due work, for `runMs` (30 s) or until nothing is due and nothing is
- * in flight, or until `signal` aborts (shutdown); then it waits for its sends in flight and returns
- * how many it handled.
+ * keeps leasing while there is due work, until nothing is due and nothing is in flight, until
+ * `signal` aborts (shutdown), or for `runMs` (30 s; then it wakes the next run at once); then it
+ * waits for its sends in flight and returns how many it handled.
  *
  * At most WEBHOOK_CONCURRENCY_PER_DESTINATION requests to one destination (a channel and a
- * merchant) are in flight here at once. A destination leases a few times that once its answers
- * come fast, and no more than that before (or once one is slow, over a second: its tasks waiting
- * for a request are then given back): a slow or dead receiver takes that many of the pool and the other
- * merchants' webhooks keep the rest. In the last WEBHOOK_TIMEOUT_MS of the run a slow destination
- * gets no new sends, so the run does not end waiting on one (holding everyone's next run back).
+ * merchant) are in flight here at once. Leases are counted per destination across every worker:
+ * a destination whose answers come fast is leased up to PIPELINE times that (its next sends ready
+ * while the others are answered), any other (new, or slow: a send over a second, its tasks waiting
+ * for a request then given back) no more than that, anywhere. So a slow or dead receiver holds
+ * that many of all the senders' pools, and the other merchants' webhooks keep the rest. In the
+ * last WEBHOOK_TIMEOUT_MS of the run a slow destination gets no new sends, so the run does not end
+ * waiting on one (holding everyone's next run back).
  */
 export async function deliverDueEvents(
   deps: Deps,
@@ -374,6 +377,8 @@ export async function deliverDueEvents(
   const inFlight = new Set<Promise<void>>();
   let handled = 0;
   let wake: (() => void) | null = null;
+  /** Tasks finished so far: one that finishes while a lease is asked for frees room for the next. */
+  let finished = 0;
 
   const requestsOf = (d: string) => sending.get(d) ?? [];
   const isSlow = (d: string, t = performance.now()) =>
@@ -485,35 +490,34 @@ export async function deliverDueEvents(
         if (left > 0) held.set(destination, left);
         else held.delete(destination);
         inFlight.delete(p);
+        finished++;
         wake?.();
       });
     inFlight.add(p);
   };
 
+  let idle = false;
   try {
     while (!opts.signal?.aborted && performance.now() - started < runMs) {
       const room = opts.batchSize - inFlight.size;
+      const busy = inFlight.size;
+      const finishedBefore = finished;
       let leased = 0;
       if (room > 0) {
         const t = performance.now();
-        const rooms = new Map<string, number>();
+        const caps = new Map<string, number>();
         for (const d of new Set([...held.keys(), ...slow, ...fast])) {
           const late = t >= lastStretch && isSlow(d, t);
-          rooms.set(
-            d,
-            late
-              ? 0
-              : (fast.has(d) && !isSlow(d, t) ? perDestination * PIPELINE : perDestination) -
-                  (held.get(d) ?? 0),
-          );
+          caps.set(d, late ? 0 : fast.has(d) && !isSlow(d, t) ? perDestination * PIPELINE : perDestination);
         }
         const rows = await leaseDueDeliveries(deps, {
           owner,
           seconds: leaseSeconds(deps),
           limit: room,
           perDestination,
-          room: rooms,
-          excluded: [...rooms].filter(([, n]) => n <= 0).map(([d]) => d),
+          cap: caps,
+          // Full by this run's own count: the statement need not look (other workers' leases count there).
+          excluded: [...caps].filter(([d, n]) => n - (held.get(d) ?? 0) <= 0).map(([d]) => d),
         });
         const loaded =
           rows.length > 0
@@ -525,8 +529,13 @@ export async function deliverDueEvents(
         for (const row of rows) start(row.id, row.destination, loaded.get(String(row.id)));
         leased = rows.length;
       }
-      if (leased === 0 && inFlight.size === 0) break;
-      if (leased === 0 || inFlight.size >= opts.batchSize)
+      // Done only when nothing of this run's was in flight as it asked: tasks of its own it held
+      // (whole destinations left out) may have finished while it asked, with more of theirs due.
+      if (leased === 0 && busy === 0) {
+        idle = true;
+        break;
+      }
+      if (finished === finishedBefore && (leased === 0 || inFlight.size >= opts.batchSize))
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, IDLE_POLL_MS);
           wake = () => {
@@ -535,6 +544,10 @@ export async function deliverDueEvents(
           };
         }).finally(() => (wake = null));
     }
+    // Cut off by its time, not out of work: the next run starts as soon as this one ends (in every
+    // instance, as after new events), not at the next scheduled tick.
+    if (!idle && !opts.signal?.aborted)
+      await deps.db.sequelize.query(`SELECT ${wakeJobSql('deliver-events')}`);
   } finally {
     await Promise.allSettled([...inFlight]);
   }

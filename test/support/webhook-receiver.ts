@@ -15,7 +15,13 @@ export type ReceivedWebhook = {
  */
 export async function startWebhookReceiver(port = 0) {
   const received: ReceivedWebhook[] = [];
-  let respond: (hook: ReceivedWebhook) => { status: number; body?: string; delayMs?: number } = () => ({
+  let respond: (hook: ReceivedWebhook) => {
+    status: number;
+    body?: string;
+    delayMs?: number;
+    /** Answer only once this settles (and delayMs has passed): a receiver held by the test. */
+    until?: Promise<unknown>;
+  } = () => ({
     status: 200,
     body: 'ok',
   });
@@ -36,8 +42,11 @@ export async function startWebhookReceiver(port = 0) {
       waiters.splice(0).forEach((w) => w());
       const answer = respond(hook);
       setTimeout(() => {
-        res.writeHead(answer.status, { 'content-type': 'text/plain' });
-        res.end(answer.body ?? '');
+        void Promise.resolve(answer.until).finally(() => {
+          if (res.destroyed) return;
+          res.writeHead(answer.status, { 'content-type': 'text/plain' });
+          res.end(answer.body ?? '');
+        });
       }, answer.delayMs ?? 0);
     });
   });
