@@ -7,7 +7,7 @@ import type { Report } from '../measure';
 import type { DetectionOptions } from '../options';
 import type { Ctx, EvmCtx, EvmWallet, Wallet } from '../stack';
 import { BLOCK_INTERVAL_MS, startBlockTicker, type BlockTicker } from './block-ticker';
-import { measureIdle, warmedUp, type IdleCase } from './idle';
+import { measureIdle, subscriptions, warmedUp, type IdleCase } from './idle';
 import {
   evmDetection,
   evmPayers,
@@ -104,8 +104,16 @@ async function idleCases(ctx: Ctx, evm: EvmCtx, ticker: BlockTicker, secs: numbe
   const cases: IdleCase[] = [];
   let shops = 0;
   for (const watched of IDLE_WALLETS) {
+    const subscribedBefore = subscriptions(ctx);
     await addShops(ctx, templates, watched - shops);
-    cases.push(await measureIdle(ctx, evm, ticker, { wallets: watched, newWallets: watched - shops, secs }));
+    cases.push(
+      await measureIdle(ctx, evm, ticker, {
+        wallets: watched,
+        newWallets: watched - shops,
+        subscribedBefore,
+        secs,
+      }),
+    );
     shops = watched;
   }
   return cases;
@@ -121,8 +129,9 @@ async function sampleOrders(ctx: Ctx, evm: EvmCtx, wallets: SampleWallets, sampl
       reported: await createOrders(ctx, samples, pair.reported),
       unreported: await createOrders(ctx, samples, pair.unreported),
     }) satisfies SampleOrders;
+  const subscribedBefore = subscriptions(ctx);
   const sample = { solana: await orders(wallets.solana), evm: await orders(wallets.evm) };
   const watched = IDLE_WALLETS[IDLE_WALLETS.length - 1]! + 2;
-  await warmedUp(ctx, evm, { wallets: watched, newWallets: 2 });
+  await warmedUp(ctx, evm, { wallets: watched, newWallets: 2, subscribedBefore });
   return sample;
 }

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sqlCount } from '../fixtures';
 import { progress, seconds } from '../lib/progress';
@@ -9,8 +10,20 @@ import { watchedWallets } from './shops';
 
 /** RPC calls by method, counted at a local chain. */
 export type Calls = Record<string, number>;
-/** One idle case: calls counted at each chain over `seconds` of wall time. */
-export type IdleCase = { wallets: number; seconds: number; solana: Calls; evm: Calls; blocks: number };
+/**
+ * One idle case: calls counted at each chain over `seconds` of wall time, EVM blocks mined
+ * meanwhile, and the share of that time this process's event loop was busy (the service's jobs
+ * and the local Solana chain run in it; idle, the chain answers a few calls a minute): the CPU
+ * watching costs, which may grow with the wallets where the calls do not.
+ */
+export type IdleCase = {
+  wallets: number;
+  seconds: number;
+  solana: Calls;
+  evm: Calls;
+  blocks: number;
+  loopBusy: number;
+};
 
 /** Warm-up is over once a window this long saw no reads beyond the backstop's. */
 const QUIET_MS = 3000;
@@ -28,7 +41,7 @@ export async function measureIdle(
   ctx: Ctx,
   evm: EvmCtx,
   ticker: BlockTicker,
-  opts: { wallets: number; newWallets: number; secs: number },
+  opts: { wallets: number; newWallets: number; subscribedBefore: number; secs: number },
 ): Promise<IdleCase> {
   const watched = await watchedWallets(ctx);
   if (watched.SOLANA !== opts.wallets || watched[EVM_NETWORK] !== opts.wallets)
@@ -39,6 +52,7 @@ export async function measureIdle(
   ctx.chain.resetRpcCalls();
   evm.chain.resetRpcCalls();
   const blocksBefore = ticker.mined;
+  const loopBefore = performance.eventLoopUtilization();
   await sleep(opts.secs * 1000);
   const idle: IdleCase = {
     wallets: opts.wallets,
@@ -46,6 +60,7 @@ export async function measureIdle(
     solana: { ...ctx.chain.rpcCalls },
     evm: { ...evm.chain.rpcCalls },
     blocks: ticker.mined - blocksBefore,
+    loopBusy: performance.eventLoopUtilization(loopBefore).utilization,
   };
   for (const [network, calls] of [
     ['SOLANA', idle.solana],
@@ -58,6 +73,12 @@ export async function measureIdle(
 }
 
 /**
+ * Account subscriptions the Solana chain was asked for since its counters were last reset: taken
+ * before the watched wallets change (the service may subscribe the new ones within a second).
+ */
+export const subscriptions = (ctx: Ctx) => ctx.chain.rpcCalls.accountSubscribe ?? 0;
+
+/**
  * Waits until the service watches every wallet as it will from then on: each new Solana token
  * account subscribed, every one read once, and a window of QUIET_MS with no more reads than the
  * backstop makes (the sweep after subscribing is over); the EVM cursor set and no block search
@@ -66,10 +87,8 @@ export async function measureIdle(
 export async function warmedUp(
   ctx: Ctx,
   evm: EvmCtx,
-  opts: { wallets: number; newWallets: number },
+  opts: { wallets: number; newWallets: number; subscribedBefore: number },
 ): Promise<number> {
-  ctx.chain.resetRpcCalls();
-  evm.chain.resetRpcCalls();
   const started = Date.now();
   const backstop = ctx.server.deps.config.SCAN_BACKSTOP_TARGETS;
   const reads = () => ({
@@ -81,7 +100,7 @@ export async function warmedUp(
     await sleep(QUIET_MS);
     const after = reads();
     const quiet = after.solana - before.solana <= backstop && after.evm === before.evm;
-    const subscribed = (ctx.chain.rpcCalls.accountSubscribe ?? 0) >= opts.newWallets;
+    const subscribed = subscriptions(ctx) - opts.subscribedBefore >= opts.newWallets;
     if (quiet && subscribed && (await cursorsRead(ctx, opts.wallets))) return Date.now() - started;
     if (Date.now() - started > WARM_UP_TIMEOUT_MS)
       throw new Error(`detection: not warmed up in ${seconds(WARM_UP_TIMEOUT_MS)} (${opts.wallets} wallets)`);
