@@ -23,7 +23,10 @@ export function recordDetection(report: Report, figures: DetectionFigures): void
         `detection: ${d.network} ${d.way}: ${d.missed} order.paid webhook(s) not received within a minute of the payment being final`,
       );
   }
-  for (const idle of figures.idle)
+  for (const idle of figures.idle) {
+    report.notes.push(
+      `detection: idle with ${idle.wallets} watched wallets a network, the bench process's event loop was busy ${percent(idle.loopBusy)} of the time`,
+    );
     for (const [network, calls] of [
       ['SOLANA', idle.solana],
       [EVM_NETWORK, idle.evm],
@@ -32,9 +35,12 @@ export function recordDetection(report: Report, figures: DetectionFigures): void
         `detection: ${network} idle with ${idle.wallets} watched wallets: ${perMinute(calls, idle.seconds).toFixed(0)} RPC calls a minute ` +
           `(${callsByMethod(calls)} in ${idle.seconds} s; ${idle.blocks} EVM blocks mined meanwhile)`,
       );
+  }
   report.detection = figures;
 }
 
 /** "p50 x / p95 y ms". */
 const spread = (ms: number[]) =>
   `p50 ${percentile(ms, 50).toFixed(0)} / p95 ${percentile(ms, 95).toFixed(0)} ms`;
+
+export const percent = (share: number) => `${(share * 100).toFixed(0)} %`;
