@@ -44,7 +44,8 @@ const USAGE = `npm run bench [-- options]
   --depth-rows <n>     request-path: orders of one merchant for the pages at depth, at least 100
                        (BENCH_DEPTH_ROWS, default 100000)
   --dashboard-orders <n>  dashboard: orders of one merchant for the summary and the export (default 1000000)
-  --idle-seconds <s>   detection: seconds each idle case is counted for, scaled to a minute (default 60)
+  --idle-seconds <s>   detection: seconds each idle case is counted for, scaled to a minute; at least
+                       10, the backstop's period (default 60)
   --samples <n>        detection: payments per network and way of paying (default 20)
   --help               this text`;
 
@@ -79,7 +80,7 @@ export function parseOptions(args: string[]): Options | { exitCode: number } {
       dashboardOrders: wholeAtLeast('--dashboard-orders', values['dashboard-orders'] ?? '1000000', 1000),
     };
     const detection = {
-      idleSeconds: wholeAtLeast('--idle-seconds', values['idle-seconds'] ?? '60', 5),
+      idleSeconds: wholeAtLeast('--idle-seconds', values['idle-seconds'] ?? '60', 10),
       samples: wholeAtLeast('--samples', values.samples ?? '20', 2),
     };
     return { parts: selectedParts(values.only), requestPath, detection };
