@@ -9,15 +9,15 @@ export type DetectionFigures = { idle: IdleCase[]; detections: Detection[] };
 /** The detection part's figures: latency rows and idle notes in the report, and all of it for the summary. */
 export function recordDetection(report: Report, figures: DetectionFigures): void {
   for (const d of figures.detections) {
-    if (d.samplesMs.length > 0)
+    if (d.samplesMs.length > 0) {
       report.rows.push(rowFrom(`detection: ${d.network} ${d.way}, final -> order.paid webhook`, d.samplesMs));
-    if (d.samplesMs.length > 0)
       report.notes.push(
         `detection: ${d.network} ${d.way}: final -> settled ${spread(d.settleMs)}, settled -> webhook ${spread(d.deliverMs)}; ` +
           `settled by ${Object.entries(d.settledBy)
             .map(([by, n]) => `${by === 'scanner' ? 'the scanner' : `the verifier (${by}'s claim)`} ${n}`)
             .join(', ')}`,
       );
+    }
     if (d.missed > 0)
       report.notes.push(
         `detection: ${d.network} ${d.way}: ${d.missed} order.paid webhook(s) not received within a minute of the payment being final`,
