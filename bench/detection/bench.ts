@@ -1,6 +1,7 @@
 import { startWebhookReceiver } from '../../test/support/harness';
 import { requireEvm } from '../evm';
 import { addEvmWallet, addWallet, closeOpenOrders, createOrder, createOrders } from '../fixtures';
+import { loadAverage } from '../lib/machine';
 import { once } from '../lib/once';
 import { progress } from '../lib/progress';
 import type { Report } from '../measure';
@@ -72,7 +73,7 @@ export async function benchDetection(bench: Ctx, report: Report, opts: Detection
         orders: orders.evm,
       }),
     ]);
-    recordDetection(report, { idle, detections: [...solana, ...onEvm] });
+    recordDetection(report, { idle, detections: [...solana, ...onEvm], load: loadAverage() });
   } finally {
     for (const stop of stops) await stop();
   }

@@ -4,7 +4,8 @@ import { EVM_NETWORK } from '../settings';
 import { perMinute, type IdleCase } from './idle';
 import type { Detection } from './latency';
 
-export type DetectionFigures = { idle: IdleCase[]; detections: Detection[] };
+/** The part's figures, and the machine's load average as it ended (other work skews them). */
+export type DetectionFigures = { idle: IdleCase[]; detections: Detection[]; load: string };
 
 /** The detection part's figures: latency rows and idle notes in the report, and all of it for the summary. */
 export function recordDetection(report: Report, figures: DetectionFigures): void {

@@ -1,4 +1,3 @@
-import { loadAverage } from '../lib/machine';
 import { percentile } from '../lib/percentile';
 import type { Report } from '../measure';
 import { EVM_CONFIRMATIONS, EVM_NETWORK } from '../settings';
@@ -29,7 +28,7 @@ export function detectionSummary(report: Report): string[] {
   if (!figures) return [];
   const watched = figures.idle.at(-1);
   return [
-    `\nwatching and detection, side by side (load average ${loadAverage()}; the service's jobs on their ` +
+    `\nwatching and detection, side by side (load average ${figures.load} as the part ended; the service's jobs on their ` +
       `default schedules; ${EVM_NETWORK}: a block about every ${BLOCK_INTERVAL_MS / 1000} s, ` +
       `${EVM_CONFIRMATIONS} confirmations; payments of the four kinds side by side` +
       `${watched ? `, ${wallets(watched)} other wallets a network watched` : ''})\n`,
