@@ -88,13 +88,15 @@ export const countOpen = (ctx: Ctx, recipient: PublicKey | Address) =>
   );
 
 /**
- * Closes every open order (expired, past its late-payment window), so that a scan cycle reads
- * only the wallets a step opens orders on.
+ * Closes every open order, or those of `references` (expired, past its late-payment window), so
+ * that a scan cycle reads only the wallets a step opens orders on.
  */
-export async function closeOpenOrders(ctx: Ctx): Promise<void> {
+export async function closeOpenOrders(ctx: Ctx, references?: string[]): Promise<void> {
   await ctx.server.deps.db.sequelize.query(
     `UPDATE orders SET status = 'EXPIRED', expires_at = now() - interval '30 days', updated_at = now()
-      WHERE status IN ('PENDING', 'CONFIRMING', 'UNDERPAID')`,
+      WHERE status IN ('PENDING', 'CONFIRMING', 'UNDERPAID')
+        ${references ? 'AND reference IN (:references)' : ''}`,
+    { replacements: { references: references ?? [] } },
   );
 }
 

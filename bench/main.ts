@@ -7,26 +7,31 @@
  * Everything runs on 127.0.0.1: an embedded PostgreSQL in a fresh temporary folder, a local Solana
  * chain (litesvm behind JSON-RPC), a local EVM chain (a Hardhat node, chain id 137, in a child
  * process) when an EVM part runs, the server with its background jobs turned off and run by hand
- * (so every measured run does the same work), and a local webhook receiver. All of it is stopped
+ * (so every measured run does the same work), and a local webhook receiver. The detection part
+ * starts a second server, with every job on its default schedule, on a database of its own. All of it is stopped
  * and the folder deleted at the end, on failure and on Ctrl-C too.
  *
  *   npm run bench                      # every part
  *   npm run bench -- --only evm        # some parts: a comma list of
  *                                      #   orders, listing, qr, payments, scan, webhooks,
- *                                      #   evm-payments, evm-scan, wakeups, request-path, dashboard,
+ *                                      #   evm-payments, evm-scan, wakeups, detection, request-path,
+ *                                      #   dashboard,
  *                                      #   or the groups solana, evm
- *   npm run bench -- --help            # every option (request-path: --seconds, --rounds, --depth-rows)
+ *   npm run bench -- --help            # every option (request-path: --seconds, --rounds, --depth-rows;
+ *                                      #   detection: --idle-seconds, --samples)
  *
  * The numbers are for comparing runs on the same machine, not absolute figures.
  */
 import { benchEvmPayments } from './evm-payments';
 import { benchEvmScan } from './evm-scan';
+import { benchDetection } from './detection/bench';
+import { detectionSummary } from './detection/summary';
 import { createOrders } from './fixtures';
 import { createCleanup, finisher, stopOnSignals, type Cleanup } from './lib/cleanup';
 import { progress } from './lib/progress';
 import { benchListing } from './listing';
 import { now, type Report } from './measure';
-import { parseOptions, type Part, type RequestPathOptions } from './options';
+import { parseOptions, type Options, type Part, type RequestPathOptions } from './options';
 import { benchCreateOrders } from './orders';
 import { benchQr } from './qr';
 import { machineFacts, printReport } from './report';
@@ -42,7 +47,7 @@ import { benchWebhooks } from './webhooks';
 /** Per cleanup step: a stuck step must not keep the others (or the process) waiting forever. */
 const CLEANUP_STEP_TIMEOUT_MS = 30_000;
 
-async function runBenches(ctx: Ctx, parts: ReadonlySet<Part>): Promise<Report> {
+async function runBenches(ctx: Ctx, { parts, detection }: Options): Promise<Report> {
   const report: Report = { rows: [], notes: [] };
   if (parts.has('orders') || parts.has('listing') || parts.has('qr')) {
     // Listing and QR codes work on orders of their own; unmeasured when POST /orders is not a part.
@@ -60,6 +65,8 @@ async function runBenches(ctx: Ctx, parts: ReadonlySet<Part>): Promise<Report> {
   if (parts.has('evm-payments')) await benchEvmPayments(ctx, report);
   if (parts.has('evm-scan')) await benchEvmScan(ctx, report);
   if (parts.has('wakeups')) await benchWakeups(ctx, report);
+  // Last: its summary reads the webhooks part's figures, and its server runs every job meanwhile.
+  if (parts.has('detection')) await benchDetection(ctx, report, detection);
   return report;
 }
 
@@ -82,13 +89,16 @@ async function main(): Promise<number> {
 
   try {
     const started = now();
-    const ctx = await setUp(cleanup, { evm: parts.has('evm-payments') || parts.has('evm-scan') });
+    const evm = (['evm-payments', 'evm-scan', 'detection'] satisfies Part[]).some((part) => parts.has(part));
+    const ctx = await setUp(cleanup, { evm });
     const facts = await machineFacts(ctx);
-    printReport(facts, await runBenches(ctx, parts));
+    const report = await runBenches(ctx, options);
+    printReport(facts, report);
     if (parts.has('request-path')) await runRequestPath(cleanup, options.requestPath);
     if (parts.has('dashboard'))
       for (const note of await benchDashboard(cleanup.add, progress, options.requestPath))
         console.log(`- ${note}`);
+    for (const line of detectionSummary(report)) console.log(line);
     console.log(`\nwhole run (set-up included): ${((now() - started) / 1000).toFixed(1)} s`);
     return await finish(0);
   } catch (error) {

@@ -1,7 +1,9 @@
 import { performance } from 'node:perf_hooks';
+import type { DetectionFigures } from './detection/record';
 
 export type Row = { name: string; count: number; totalMs: number; samplesMs?: number[] };
-export type Report = { rows: Row[]; notes: string[] };
+/** Rows and notes for the table; the detection part's figures also for the summary at the end. */
+export type Report = { rows: Row[]; notes: string[]; detection?: DetectionFigures };
 
 export const now = () => performance.now();
 

@@ -12,6 +12,7 @@ export const PARTS = [
   'evm-payments',
   'evm-scan',
   'wakeups',
+  'detection',
   'request-path',
   'dashboard',
 ] as const;
@@ -29,7 +30,10 @@ export type RequestPathOptions = {
   dashboardOrders: number;
 };
 
-export type Options = { parts: Set<Part>; requestPath: RequestPathOptions };
+/** The detection part's run length: the idle window per case (scaled to a minute) and payments per case. */
+export type DetectionOptions = { idleSeconds: number; samples: number };
+
+export type Options = { parts: Set<Part>; requestPath: RequestPathOptions; detection: DetectionOptions };
 
 const USAGE = `npm run bench [-- options]
   --only <parts>       a comma list of parts (default: every part):
@@ -40,6 +44,9 @@ const USAGE = `npm run bench [-- options]
   --depth-rows <n>     request-path: orders of one merchant for the pages at depth, at least 100
                        (BENCH_DEPTH_ROWS, default 100000)
   --dashboard-orders <n>  dashboard: orders of one merchant for the summary and the export (default 1000000)
+  --idle-seconds <s>   detection: seconds each idle case is counted for, scaled to a minute; at least
+                       10, the backstop's period (default 60)
+  --samples <n>        detection: payments per network and way of paying (default 20)
   --help               this text`;
 
 /** The options given, or the exit code once the usage was printed (--help) or an error said why not. */
@@ -53,6 +60,8 @@ export function parseOptions(args: string[]): Options | { exitCode: number } {
         rounds: { type: 'string' },
         'depth-rows': { type: 'string' },
         'dashboard-orders': { type: 'string' },
+        'idle-seconds': { type: 'string' },
+        samples: { type: 'string' },
         help: { type: 'boolean' },
       },
     });
@@ -70,7 +79,11 @@ export function parseOptions(args: string[]): Options | { exitCode: number } {
       ),
       dashboardOrders: wholeAtLeast('--dashboard-orders', values['dashboard-orders'] ?? '1000000', 1000),
     };
-    return { parts: selectedParts(values.only), requestPath };
+    const detection = {
+      idleSeconds: wholeAtLeast('--idle-seconds', values['idle-seconds'] ?? '60', 10),
+      samples: wholeAtLeast('--samples', values.samples ?? '20', 2),
+    };
+    return { parts: selectedParts(values.only), requestPath, detection };
   } catch (error) {
     console.error(errorMessage(error));
     return { exitCode: 2 };

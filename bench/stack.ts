@@ -55,7 +55,7 @@ export type Ctx = {
   addCleanup: Cleanup['add'];
 };
 
-type Chains = { chain: LocalSolana; mint: PublicKey; evm?: { chain: LocalEvm; usdt: Address } };
+export type Chains = { chain: LocalSolana; mint: PublicKey; evm?: { chain: LocalEvm; usdt: Address } };
 
 /**
  * Everything on 127.0.0.1, all of it registered with `cleanup` as it starts: a run folder, the
@@ -66,7 +66,7 @@ export async function setUp(cleanup: Cleanup, opts: { evm: boolean }): Promise<C
   const dataDir = await prepareRunFolder(cleanup);
   const chains = await startChains(cleanup, opts);
   const server = await startBenchServer(cleanup, dataDir, chains);
-  const ctx = await logInMerchant(server, chains, cleanup);
+  const ctx = await logInMerchant(server, chains, cleanup.add);
   ctx.wallet = await addWallet(ctx, 'main');
   if (chains.evm) ctx.evm = { ...chains.evm, wallet: await addEvmWallet(ctx, 'evm main') };
   return ctx;
@@ -110,23 +110,21 @@ function evmEnv(evm: Chains['evm']): Record<string, string> {
   };
 }
 
-async function startBenchServer(cleanup: Cleanup, dataDir: string, chains: Chains): Promise<RunningServer> {
-  progress(`starting the server on an embedded PostgreSQL in ${dataDir}`);
-  const port = await freePort();
-  // Only what is given here: never the caller's environment (DATABASE_URL could be a real database).
-  const config = loadConfig({
+/**
+ * What every bench server is told, whatever runs its jobs: loopback only, limits out of the
+ * measurements' way, the local chains, and closed ports for everything else. Only what is given
+ * here: never the caller's environment (DATABASE_URL could be a real database).
+ */
+export function benchServerEnv(port: number, chains: Chains): Record<string, string> {
+  return {
     NODE_ENV: 'development',
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',
     PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(await freePort()),
     // Out of the measurements' way: the merchant's API per second, the payer's routes per minute.
     API_RATE_LIMIT_PER_SECOND: '1000000',
     PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
-    JOBS_ENABLED: 'false',
-    JOB_BATCH_SIZE: String(SIZES.jobBatch),
     SOLANA_RPC_URL: chains.chain.url,
     USDT_MINT_SOLANA: chains.mint.toBase58(),
     ...evmEnv(chains.evm),
@@ -134,6 +132,17 @@ async function startBenchServer(cleanup: Cleanup, dataDir: string, chains: Chain
     FX_COINBASE_URL: CLOSED,
     MESSENGER_API_BASE_URL: CLOSED,
     WEBHOOK_ALLOW_PRIVATE: 'true',
+  };
+}
+
+async function startBenchServer(cleanup: Cleanup, dataDir: string, chains: Chains): Promise<RunningServer> {
+  progress(`starting the server on an embedded PostgreSQL in ${dataDir}`);
+  const config = loadConfig({
+    ...benchServerEnv(await freePort(), chains),
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(await freePort()),
+    JOBS_ENABLED: 'false',
+    JOB_BATCH_SIZE: String(SIZES.jobBatch),
   });
   // Registered before it is up: interrupted while starting, the cleanup waits for the start to
   // settle (the database may be half-way through initdb) and stops what started.
@@ -143,7 +152,11 @@ async function startBenchServer(cleanup: Cleanup, dataDir: string, chains: Chain
 }
 
 /** A merchant made with the service's own call, logged in over HTTP; its wallets come next. */
-async function logInMerchant(server: RunningServer, chains: Chains, cleanup: Cleanup): Promise<Ctx> {
+export async function logInMerchant(
+  server: RunningServer,
+  chains: Chains,
+  addCleanup: Cleanup['add'],
+): Promise<Ctx> {
   const api = createApi(server.url);
   const email = 'bench@stablepay.local';
   const merchant = await createMerchant(server.deps.db.models, {
@@ -163,6 +176,6 @@ async function logInMerchant(server: RunningServer, chains: Chains, cleanup: Cle
     token,
     wallet: { id: '', owner: PublicKey.default },
     nextAmount: amountSequence('10.00'),
-    addCleanup: cleanup.add,
+    addCleanup,
   };
 }
