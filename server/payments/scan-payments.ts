@@ -5,6 +5,7 @@ import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
 import { leaseScanCursors, releaseLease, renewLease } from '../db/lease';
+import { wakeJob } from '../db/wake-up';
 import { payableNow, payableWhere } from '../orders/payable';
 import { CLOCK_SKEW_MS, creditedTo, paysExactly } from './credited-to';
 import { settleClaim } from './settle-claim';
@@ -118,6 +119,18 @@ async function matchOrder(
   return candidates.find((o) => o.amountUnits === credited) ?? candidates[0] ?? null;
 }
 
+/** Makes a reported payment's open claim due now and wakes the verifier of every instance. */
+async function checkClaimNow(deps: Deps, claimId: string): Promise<void> {
+  const { models, sequelize } = deps.db;
+  await sequelize.transaction(async (transaction) => {
+    const [due] = await models.PaymentClaim.update(
+      { nextCheckAt: deps.clock() },
+      { where: { id: claimId, status: 'PENDING', nextCheckAt: { [Op.gt]: deps.clock() } }, transaction },
+    );
+    if (due > 0) await wakeJob(sequelize, transaction, 'verify-payments');
+  });
+}
+
 /**
  * Settles one transaction found paying a watched recipient. Returns false when it cannot be
  * judged yet (so the cursor must not move past it).
@@ -129,8 +142,12 @@ async function processFound(deps: Deps, chain: ChainAdapter, target: ScanTarget,
   });
   // Reported already: the verifier settles it. While that claim is open the cursor must stay before
   // this transaction: a claim made for the wrong order is rejected, and then the payment is the
-  // scanner's to match to the order it does pay.
-  if (known) return known.status !== 'PENDING';
+  // scanner's to match to the order it does pay. It is final here, so the claim is checked now
+  // rather than at its next check, and the payments behind it on this cursor wait a moment only.
+  if (known) {
+    if (known.status === 'PENDING') await checkClaimNow(deps, known.id);
+    return known.status !== 'PENDING';
+  }
   const tx = await chain.readTransaction(found.txId);
   // Not final, or gone in a reorganisation the log query has not caught up with: look again later.
   if (tx.state === 'not_found' || tx.state === 'not_final') return false;
@@ -182,7 +199,7 @@ async function scanTarget(
   cursor: string | null,
   since: Date,
   limit: number,
-): Promise<{ cursor: string | null; settled: number }> {
+): Promise<{ cursor: string | null; settled: number; stopped: boolean }> {
   const page = await chain.scan(target, cursor, {
     since,
     limit,
@@ -198,10 +215,12 @@ async function scanTarget(
         throw new LeaseLost();
       renewedAt = Date.now();
     }
-    if (!(await processFound(deps, chain, target, found))) return { cursor: found.resumeBefore, settled };
+    if (!(await processFound(deps, chain, target, found)))
+      return { cursor: found.resumeBefore, settled, stopped: true };
     settled++;
   }
-  return { cursor: page.cursor, settled };
+  // A full page: a larger backlog continues next cycle.
+  return { cursor: page.cursor, settled, stopped: page.found.length >= limit };
 }
 
 /**
@@ -288,6 +307,10 @@ async function scanNetwork(
         next = result.cursor;
         found += result.settled;
         advanced = true;
+        // Stopped before a transaction it cannot judge yet (not final, or reported and being
+        // checked) or at its page's end: read again next cycle, not at the next notification or
+        // backstop turn.
+        if (result.stopped) watch?.remind([target.key]);
       } catch (error) {
         if (error instanceof LeaseLost) {
           deps.logger.warn(

@@ -253,4 +253,61 @@ describe('Solana account notifications', () => {
       15_000,
     );
   }, 120_000);
+
+  it('a reported payment still being checked holds the account only until the scanner has it checked', async () => {
+    // The verifier runs only when woken, and a claim not final yet is looked at again in 10 minutes.
+    const { server } = await scanner({
+      JOBS: 'scan-payments,verify-payments',
+      JOB_VERIFY_PAYMENTS_CRON: '0 0 * * * *',
+      PAYMENT_RECHECK_MS: '600000',
+      SCAN_POLL_SECONDS: '600',
+    });
+    const m = await newMerchant(server);
+    const wallet = Keypair.generate().publicKey;
+    const added = await server.api('POST', '/users/me/wallets', {
+      token: m.token,
+      body: { network: 'SOLANA', public_address: wallet.toBase58() },
+    });
+    expect(added.status, added.text).toBe(201);
+    const create = (amount: string) =>
+      server.api('POST', '/orders', { token: m.token, body: { network: 'SOLANA', token: 'USDT', amount } });
+    const reported = (await create('4.5')).body;
+    const unreported = (await create('6.5')).body;
+    await subscribed(1);
+    const payer = await chain.newPayer({ mint: usdt, units: 1_000_000_000n });
+    chain.holdFinality(true);
+    try {
+      const txId = await chain.transfer({
+        payer,
+        recipientOwner: wallet,
+        mint: usdt,
+        amountUnits: parseUnits(reported.amount, 6),
+        reference: new PublicKey(reported.reference),
+      });
+      const submitted = await server.api('POST', `/pay/${reported.reference}/submit-tx`, { body: { txId } });
+      expect(submitted.status, submitted.text).toBe(202);
+      // Checked once on submission: not final yet, so its claim waits for its next check.
+      await until('the claim was checked', async () => {
+        const claim = await server.deps.db.models.PaymentClaim.findOne({ where: { txId } });
+        return claim !== null && claim.nextCheckAt.getTime() > Date.now() + 60_000;
+      });
+      await chain.transfer({
+        payer,
+        recipientOwner: wallet,
+        mint: usdt,
+        amountUnits: parseUnits(unreported.amount, 6),
+      });
+    } finally {
+      chain.holdFinality(false); // both final now: the account's notification comes
+    }
+    await until(
+      'both orders are paid',
+      async () =>
+        (await statusOf(server, reported.reference)).status === 'PAID' &&
+        (await statusOf(server, unreported.reference)).status === 'PAID',
+      10_000,
+    );
+    await expectCreditedOnce(server, reported.reference, reported.amount);
+    await expectCreditedOnce(server, unreported.reference, unreported.amount);
+  }, 60_000);
 });
