@@ -5,10 +5,10 @@ import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
 import { leaseScanCursors, releaseLease, renewLease } from '../db/lease';
-import { wakeJob } from '../db/wake-up';
 import { payableNow, payableWhere } from '../orders/payable';
 import { CLOCK_SKEW_MS, creditedTo, paysExactly } from './credited-to';
 import { settleClaim } from './settle-claim';
+import { settleReportedClaim } from './settle-reported-claim';
 
 /** How far before its oldest watched order a never-scanned (or long idle) target is read back. */
 const FIRST_SCAN_LOOKBACK_MS = 5 * 60_000;
@@ -119,36 +119,30 @@ async function matchOrder(
   return candidates.find((o) => o.amountUnits === credited) ?? candidates[0] ?? null;
 }
 
-/** Makes a reported payment's open claim due now and wakes the verifier of every instance. */
-async function checkClaimNow(deps: Deps, claimId: string): Promise<void> {
-  const { models, sequelize } = deps.db;
-  await sequelize.transaction(async (transaction) => {
-    const [due] = await models.PaymentClaim.update(
-      { nextCheckAt: deps.clock() },
-      { where: { id: claimId, status: 'PENDING', nextCheckAt: { [Op.gt]: deps.clock() } }, transaction },
-    );
-    if (due > 0) await wakeJob(sequelize, transaction, 'verify-payments');
-  });
-}
-
 /**
  * Settles one transaction found paying a watched recipient. Returns false when it cannot be
  * judged yet (so the cursor must not move past it).
  */
-async function processFound(deps: Deps, chain: ChainAdapter, target: ScanTarget, found: FoundTransfer) {
+async function processFound(
+  deps: Deps,
+  chain: ChainAdapter,
+  target: ScanTarget,
+  found: FoundTransfer,
+): Promise<boolean> {
   const { models, sequelize } = deps.db;
   const known = await models.PaymentClaim.findOne({
     where: { network: chain.network, txId: found.txId, status: { [Op.ne]: 'REJECTED' } },
   });
-  // Reported already: the verifier settles it. While that claim is open the cursor must stay before
-  // this transaction: a claim made for the wrong order is rejected, and then the payment is the
-  // scanner's to match to the order it does pay. It is final here, so the claim is checked now
-  // rather than at its next check, and the payments behind it on this cursor wait a moment only.
-  if (known) {
-    if (known.status === 'PENDING') await checkClaimNow(deps, known.id);
-    return known.status !== 'PENDING';
-  }
+  if (known && known.status !== 'PENDING') return true;
   const tx = await chain.readTransaction(found.txId);
+  // Reported and still being checked: settled here, as the verifier would, rather than at its next
+  // check (the payments behind it on this cursor would wait for that). While the verifier holds it
+  // the cursor stays before this transaction: a claim made for the wrong order is rejected, and
+  // then the payment is the scanner's to match to the order it does pay.
+  if (known) {
+    const verdict = await settleReportedClaim(deps, known.id, tx, null);
+    return verdict === 'accept' || verdict === 'reject' ? processFound(deps, chain, target, found) : false;
+  }
   // Not final, or gone in a reorganisation the log query has not caught up with: look again later.
   if (tx.state === 'not_found' || tx.state === 'not_final') return false;
   if (tx.state === 'failed') return true;

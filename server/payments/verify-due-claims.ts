@@ -2,7 +2,7 @@ import type { Network } from '../../contract';
 import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Deps } from '../deps';
 import { leaseDueRows, releaseLease } from '../db/lease';
-import { settleClaim } from './settle-claim';
+import { settleReportedClaim } from './settle-reported-claim';
 
 /**
  * One bounded batch of reported transactions due for a check: leased by this worker (several
@@ -13,7 +13,6 @@ export async function verifyDueClaims(
   deps: Deps,
   opts: { batchSize: number; owner: string; network?: string },
 ): Promise<number> {
-  const { sequelize, models } = deps.db;
   const due = await leaseDueRows(deps, {
     table: 'payment_claims',
     network: opts.network,
@@ -40,20 +39,7 @@ export async function verifyDueClaims(
       });
       continue;
     }
-    await sequelize.transaction(async (transaction) => {
-      const claim = await models.PaymentClaim.findByPk(row.id, { transaction });
-      if (!claim || claim.status !== 'PENDING') return;
-      const order = await models.Order.findByPk(claim.orderId, {
-        transaction,
-        lock: transaction.LOCK.UPDATE,
-      });
-      await claim.reload({ transaction, lock: transaction.LOCK.UPDATE });
-      // Another worker took the claim over (this one stalled past its lease): its verdict stands.
-      if (!order || claim.status !== 'PENDING' || claim.lockedBy !== opts.owner) return;
-      claim.lockedBy = null;
-      claim.lockedUntil = null;
-      await settleClaim(deps, transaction, order, claim, observed);
-    });
+    await settleReportedClaim(deps, row.id, observed, opts.owner);
   }
   return due.length;
 }

@@ -254,7 +254,7 @@ describe('Solana account notifications', () => {
     );
   }, 120_000);
 
-  it('a reported payment still being checked holds the account only until the scanner has it checked', async () => {
+  it('a reported payment still waiting for its next check is settled by the scanner that finds it final, and the one behind it follows', async () => {
     // The verifier runs only when woken, and a claim not final yet is looked at again in 10 minutes.
     const { server } = await scanner({
       JOBS: 'scan-payments,verify-payments',
