@@ -27,7 +27,9 @@ export const scanPaymentsJob: Job = {
         wake('scan-payments', chain.network);
         wake('verify-payments', chain.network);
       });
-      open.set(chain.network, { watch, slowReadAt: 0 });
+      // The first slow read comes a period after start: a watch reads every account once it is
+      // connected anyway, so polling them all while it connects would read them twice.
+      open.set(chain.network, { watch, slowReadAt: Date.now() });
     }
     lanes.set(deps, open);
     return () => {

@@ -1,0 +1,67 @@
+import type { PublicKey } from '@solana/web3.js';
+import { QueryTypes } from 'sequelize';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { solanaWatchHarness } from '../support/solana-watch-harness';
+import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { until } from '../support/until';
+
+/**
+ * The RPC budget (SOLANA_RPC_MAX_RPS) under 1,000 watched Solana wallets: subscriptions and the
+ * sweep after them wait their turn like every call. With the slow suites: about 45 s at 50 calls a
+ * second (a smaller budget leaves room for the event loop's stalls on a loaded machine).
+ */
+
+let chain: LocalSolana;
+let usdt: PublicKey;
+let h: ReturnType<typeof solanaWatchHarness>;
+
+beforeAll(async () => {
+  chain = await startLocalSolana();
+  usdt = await chain.createMint();
+  h = solanaWatchHarness(chain, usdt);
+});
+afterEach(() => h.stopServers());
+afterAll(async () => {
+  await chain?.stop();
+});
+
+describe('Solana account notifications under an RPC budget', () => {
+  it('never sends more than SOLANA_RPC_MAX_RPS calls a second under 1,000 watched wallets, subscriptions included; none starved', async () => {
+    const budget = 50;
+    const { server } = await h.scanner({ SOLANA_RPC_MAX_RPS: String(budget), SCAN_POLL_SECONDS: '600' });
+    const [first] = await h.openOrders(server, 1);
+    const owners = await h.insertWalletOrders(server, first!.reference, 999);
+    const total = () => Object.values(chain.rpcCalls).reduce((a, b) => a + b, 0);
+    const samples: { at: number; calls: number }[] = [];
+    const sampler = setInterval(() => samples.push({ at: performance.now(), calls: total() }), 20);
+    try {
+      // Every account subscribed, then every account read once (the sweep after subscribing).
+      await until('1,000 subscriptions', () => (chain.rpcCalls.accountSubscribe ?? 0) >= 1000, 60_000);
+      await until('1,000 accounts read', () => (chain.rpcCalls.getSignaturesForAddress ?? 0) >= 1000, 60_000);
+    } finally {
+      clearInterval(sampler);
+    }
+    samples.push({ at: performance.now(), calls: total() });
+    // In every window of a second or more, at most the budget's calls: one more for the slot at
+    // the window's start, the rest for the calls' way to the chain and the sampling's own lag.
+    for (let i = 0; i < samples.length; i += 5)
+      for (let j = i + 1; j < samples.length; j++) {
+        const seconds = (samples[j]!.at - samples[i]!.at) / 1000;
+        if (seconds < 1) continue;
+        expect(samples[j]!.calls - samples[i]!.calls).toBeLessThanOrEqual(budget * seconds + 5);
+      }
+    // The last wallet of the list is watched like the first: paid, found by its notification.
+    const last = owners.at(-1)!;
+    const [row] = await server.deps.db.sequelize.query<{ reference: string; amount_units: string }>(
+      `SELECT reference, amount_units FROM orders WHERE recipient = :last`,
+      { type: QueryTypes.SELECT, replacements: { last: last.toBase58() } },
+    );
+    const payer = await chain.newPayer({ mint: usdt, units: 100_000_000_000n });
+    await chain.transfer({ payer, recipientOwner: last, mint: usdt, amountUnits: BigInt(row!.amount_units) });
+    await until(
+      "the last wallet's order is paid",
+      async () => (await h.statusOf(server, row!.reference)).status === 'PAID',
+      60_000,
+    );
+  }, 180_000);
+});

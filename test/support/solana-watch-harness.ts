@@ -1,0 +1,117 @@
+import { Keypair, type PublicKey } from '@solana/web3.js';
+import pino from 'pino';
+import { expect } from 'vitest';
+import { parseUnits } from '../../server/lib/decimal';
+import type { LocalSolana } from './solana/local-solana';
+import { createTestDatabase, newMerchant, startTestServer, type TestServer } from './test-server';
+import { until } from './until';
+
+/**
+ * Servers that run the scanner over a local Solana chain's RPC and websocket, each on a database of
+ * its own, and what the account-notification suites do with them. stopServers() after each test:
+ * the chain counts every caller's requests.
+ */
+export function solanaWatchHarness(chain: LocalSolana, usdt: PublicKey) {
+  const servers: TestServer[] = [];
+  /** A server running only the scanner (every second), over the local chain's RPC and websocket. */
+  async function scanner(env: Record<string, string>) {
+    chain.resetRpcCalls();
+    const logs: LogLine[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
+    const server = await startTestServer(
+      {
+        // A database of its own: no other test's open orders are watched.
+        DATABASE_URL: await createTestDatabase(),
+        JOBS: 'scan-payments',
+        SOLANA_RPC_URL: chain.url,
+        USDT_MINT_SOLANA: usdt.toBase58(),
+        ...env,
+      },
+      { logger },
+    );
+    servers.push(server);
+    return { server, logs };
+  }
+
+  /** `count` shops, each with a wallet of its own and one open order for an amount nobody reports. */
+  async function openOrders(server: TestServer, count: number) {
+    const shops: { wallet: PublicKey; reference: string; amount: string }[] = [];
+    for (let i = 0; i < count; i++) {
+      const m = await newMerchant(server);
+      const wallet = Keypair.generate().publicKey;
+      const added = await server.api('POST', '/users/me/wallets', {
+        token: m.token,
+        body: { network: 'SOLANA', public_address: wallet.toBase58() },
+      });
+      expect(added.status, added.text).toBe(201);
+      const order = await server.api('POST', '/orders', {
+        token: m.token,
+        body: { network: 'SOLANA', token: 'USDT', amount: `${i + 1}.25` },
+      });
+      expect(order.status, order.text).toBe(201);
+      shops.push({ wallet, reference: order.body.reference, amount: order.body.amount });
+    }
+    return shops;
+  }
+
+  const statusOf = async (server: TestServer, reference: string) =>
+    (await server.deps.db.models.Order.findOne({ where: { reference } }))!;
+
+  async function expectCreditedOnce(server: TestServer, reference: string, amount: string) {
+    const order = await statusOf(server, reference);
+    expect(order.status).toBe('PAID');
+    expect(order.amountReceivedUnits).toBe(parseUnits(amount, 6));
+    const verified = await server.deps.db.models.AuditEntry.count({
+      where: { orderId: order.id, type: 'payment.verified' },
+    });
+    expect(verified).toBe(1);
+  }
+
+  /** `count` more open orders like `template`, each to a wallet of its own (inserted); their owners. */
+  async function insertWalletOrders(server: TestServer, template: string, count: number) {
+    const owners = Array.from({ length: count }, () => Keypair.generate().publicKey);
+    await server.deps.db.sequelize.query(
+      `INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient,
+                           amount_units, status, expires_at, created_at, updated_at)
+       SELECT r.reference, o.merchant_id, o.wallet_id, o.network, o.token, o.token_mint, r.recipient,
+              o.amount_units + r.i, 'PENDING', o.expires_at, now(), now()
+         FROM orders o,
+              unnest(ARRAY[:recipients]::text[], ARRAY[:references]::text[]) WITH ORDINALITY AS r(recipient, reference, i)
+        WHERE o.reference = :template`,
+      {
+        replacements: {
+          recipients: owners.map((o) => o.toBase58()),
+          references: owners.map(() => Keypair.generate().publicKey.toBase58()),
+          template,
+        },
+      },
+    );
+    return owners;
+  }
+
+  /** Subscriptions for `accounts` token accounts are live (the server subscribed each). */
+  async function subscribed(accounts: number) {
+    await until('account subscriptions', () => (chain.rpcCalls.accountSubscribe ?? 0) >= accounts, 20_000);
+    // The sweep after subscribing is done: no account read for 1.5 s (however slow the machine).
+    const reads = () => chain.rpcCalls.getSignaturesForAddress ?? 0;
+    let last = -1;
+    let quietSince = Date.now();
+    await until(
+      'the sweep after subscribing',
+      () => {
+        if (reads() !== last) [last, quietSince] = [reads(), Date.now()];
+        return Date.now() - quietSince >= 1500;
+      },
+      30_000,
+    );
+  }
+
+  async function stopServers() {
+    for (const server of servers.splice(0)) await server.stop();
+    chain.muteAccountNotifications(false);
+  }
+
+  return { scanner, openOrders, statusOf, expectCreditedOnce, insertWalletOrders, subscribed, stopServers };
+}
+
+type LogLine = { level: number; msg: string; [k: string]: unknown };
