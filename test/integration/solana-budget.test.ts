@@ -1,8 +1,6 @@
-import type { PublicKey } from '@solana/web3.js';
 import { QueryTypes } from 'sequelize';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { solanaWatchHarness } from '../support/solana-watch-harness';
-import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { describe, expect, it } from 'vitest';
+import { useSolanaWatchSuite } from '../support/solana-watch-harness';
 import { until } from '../support/until';
 
 /**
@@ -11,33 +9,28 @@ import { until } from '../support/until';
  * second (a smaller budget leaves room for the event loop's stalls on a loaded machine).
  */
 
-let chain: LocalSolana;
-let usdt: PublicKey;
-let h: ReturnType<typeof solanaWatchHarness>;
-
-beforeAll(async () => {
-  chain = await startLocalSolana();
-  usdt = await chain.createMint();
-  h = solanaWatchHarness(chain, usdt);
-});
-afterEach(() => h.stopServers());
-afterAll(async () => {
-  await chain?.stop();
-});
+const suite = useSolanaWatchSuite();
 
 describe('Solana account notifications under an RPC budget', () => {
   it('never sends more than SOLANA_RPC_MAX_RPS calls a second under 1,000 watched wallets, subscriptions included; none starved', async () => {
     const budget = 50;
-    const { server } = await h.scanner({ SOLANA_RPC_MAX_RPS: String(budget), SCAN_POLL_SECONDS: '600' });
-    const [first] = await h.openOrders(server, 1);
-    const owners = await h.insertWalletOrders(server, first!.reference, 999);
-    const total = () => Object.values(chain.rpcCalls).reduce((a, b) => a + b, 0);
+    const { server } = await suite.h.scanner({
+      SOLANA_RPC_MAX_RPS: String(budget),
+      SCAN_POLL_SECONDS: '600',
+    });
+    const [first] = await suite.h.openOrders(server, 1);
+    const owners = await suite.h.insertWalletOrders(server, first!.reference, 999);
+    const total = () => Object.values(suite.chain.rpcCalls).reduce((a, b) => a + b, 0);
     const samples: { at: number; calls: number }[] = [];
     const sampler = setInterval(() => samples.push({ at: performance.now(), calls: total() }), 20);
     try {
       // Every account subscribed, then every account read once (the sweep after subscribing).
-      await until('1,000 subscriptions', () => (chain.rpcCalls.accountSubscribe ?? 0) >= 1000, 60_000);
-      await until('1,000 accounts read', () => (chain.rpcCalls.getSignaturesForAddress ?? 0) >= 1000, 60_000);
+      await until('1,000 subscriptions', () => (suite.chain.rpcCalls.accountSubscribe ?? 0) >= 1000, 60_000);
+      await until(
+        '1,000 accounts read',
+        () => (suite.chain.rpcCalls.getSignaturesForAddress ?? 0) >= 1000,
+        60_000,
+      );
     } finally {
       clearInterval(sampler);
     }
@@ -56,11 +49,16 @@ describe('Solana account notifications under an RPC budget', () => {
       `SELECT reference, amount_units FROM orders WHERE recipient = :last`,
       { type: QueryTypes.SELECT, replacements: { last: last.toBase58() } },
     );
-    const payer = await chain.newPayer({ mint: usdt, units: 100_000_000_000n });
-    await chain.transfer({ payer, recipientOwner: last, mint: usdt, amountUnits: BigInt(row!.amount_units) });
+    const payer = await suite.chain.newPayer({ mint: suite.usdt, units: 100_000_000_000n });
+    await suite.chain.transfer({
+      payer,
+      recipientOwner: last,
+      mint: suite.usdt,
+      amountUnits: BigInt(row!.amount_units),
+    });
     await until(
       "the last wallet's order is paid",
-      async () => (await h.statusOf(server, row!.reference)).status === 'PAID',
+      async () => (await suite.h.statusOf(server, row!.reference)).status === 'PAID',
       60_000,
     );
   }, 180_000);

@@ -1,8 +1,8 @@
 import { Keypair, type PublicKey } from '@solana/web3.js';
 import pino from 'pino';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { parseUnits } from '../../server/lib/decimal';
-import type { LocalSolana } from './solana/local-solana';
+import { startLocalSolana, type LocalSolana } from './solana/local-solana';
 import { createTestDatabase, newMerchant, startTestServer, type TestServer } from './test-server';
 import { until } from './until';
 
@@ -33,17 +33,23 @@ export function solanaWatchHarness(chain: LocalSolana, usdt: PublicKey) {
     return { server, logs };
   }
 
+  /** A merchant with a Solana wallet of its own (a fresh address). */
+  async function newShop(server: TestServer) {
+    const m = await newMerchant(server);
+    const wallet = Keypair.generate().publicKey;
+    const added = await server.api('POST', '/users/me/wallets', {
+      token: m.token,
+      body: { network: 'SOLANA', public_address: wallet.toBase58() },
+    });
+    expect(added.status, added.text).toBe(201);
+    return { m, wallet };
+  }
+
   /** `count` shops, each with a wallet of its own and one open order for an amount nobody reports. */
   async function openOrders(server: TestServer, count: number) {
     const shops: { wallet: PublicKey; reference: string; amount: string }[] = [];
     for (let i = 0; i < count; i++) {
-      const m = await newMerchant(server);
-      const wallet = Keypair.generate().publicKey;
-      const added = await server.api('POST', '/users/me/wallets', {
-        token: m.token,
-        body: { network: 'SOLANA', public_address: wallet.toBase58() },
-      });
-      expect(added.status, added.text).toBe(201);
+      const { m, wallet } = await newShop(server);
       const order = await server.api('POST', '/orders', {
         token: m.token,
         body: { network: 'SOLANA', token: 'USDT', amount: `${i + 1}.25` },
@@ -111,7 +117,34 @@ export function solanaWatchHarness(chain: LocalSolana, usdt: PublicKey) {
     chain.muteAccountNotifications(false);
   }
 
-  return { scanner, openOrders, statusOf, expectCreditedOnce, insertWalletOrders, subscribed, stopServers };
+  return {
+    scanner,
+    newShop,
+    openOrders,
+    statusOf,
+    expectCreditedOnce,
+    insertWalletOrders,
+    subscribed,
+    stopServers,
+  };
 }
 
 type LogLine = { level: number; msg: string; [k: string]: unknown };
+
+/**
+ * A suite's local chain with a USDT mint and the harness over it, started before its tests and
+ * stopped after; each test's servers stop after it. Fields are set once the suite has started.
+ */
+export function useSolanaWatchSuite() {
+  const suite = {} as { chain: LocalSolana; usdt: PublicKey; h: ReturnType<typeof solanaWatchHarness> };
+  beforeAll(async () => {
+    suite.chain = await startLocalSolana();
+    suite.usdt = await suite.chain.createMint();
+    suite.h = solanaWatchHarness(suite.chain, suite.usdt);
+  });
+  afterEach(() => suite.h.stopServers());
+  afterAll(async () => {
+    await suite.chain?.stop();
+  });
+  return suite;
+}
