@@ -14,7 +14,8 @@ export const WAKE_CHANNEL = 'stablepay_jobs';
 /** The SQL expression that wakes `job` (a name from JOB_NAMES, never input). */
 export const wakeJobSql = (job: JobName) => `pg_notify('${WAKE_CHANNEL}', '${job}')`;
 
-export async function wakeJob(sequelize: Sequelize, transaction: Transaction, job: JobName) {
+/** Wakes `job` everywhere: when `transaction` commits, or at once without one. */
+export async function wakeJob(sequelize: Sequelize, job: JobName, transaction?: Transaction) {
   await sequelize.query(`SELECT ${wakeJobSql(job)}`, { transaction });
 }
 

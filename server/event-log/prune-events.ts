@@ -53,7 +53,7 @@ export async function pruneEvents(
        DELETE FROM events WHERE id = ANY(CAST($ids AS text[]))`,
       { bind: { ids }, transaction },
     );
-    if (ids.length === opts.batchSize) await wakeJob(sequelize, transaction, 'prune-events');
+    if (ids.length === opts.batchSize) await wakeJob(sequelize, 'prune-events', transaction);
     return ids.length;
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Event, EventDelivery, Merchant, MessengerDelivery, Order, WebhookDelivery } from '../db/models';
 import { releaseLease, renewLease } from '../db/lease';
-import { wakeJobSql } from '../db/wake-up';
+import { wakeJob } from '../db/wake-up';
 import type { Deps } from '../deps';
 import { appendEvent, type DeliveryTarget, type NewEvent } from './append-events';
 import { recordAudit } from './audit';
@@ -546,8 +546,7 @@ export async function deliverDueEvents(
     }
     // Cut off by its time, not out of work: the next run starts as soon as this one ends (in every
     // instance, as after new events), not at the next scheduled tick.
-    if (!idle && !opts.signal?.aborted)
-      await deps.db.sequelize.query(`SELECT ${wakeJobSql('deliver-events')}`);
+    if (!idle && !opts.signal?.aborted) await wakeJob(deps.db.sequelize, 'deliver-events');
   } finally {
     await Promise.allSettled([...inFlight]);
   }

@@ -77,7 +77,7 @@ export async function submitPaymentClaim(
         },
         { transaction },
       );
-      await wakeJob(deps.db.sequelize, transaction, 'verify-payments');
+      await wakeJob(deps.db.sequelize, 'verify-payments', transaction);
       const actor = input.source;
       await recordAudit(
         deps.db,

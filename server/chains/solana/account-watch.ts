@@ -88,17 +88,21 @@ export function openSolanaAccountWatch(opts: AccountWatchOptions): ChainWatch {
     });
     void pump();
   };
-  const unsubscribe = (account: string) => {
-    const subscription = subscribed.get(account);
-    if (subscription === undefined) return;
-    subscribed.delete(account);
-    accountOf.delete(subscription);
+  /** Ends a subscription, in turn with the rest (it counts against the budget too). */
+  const sendUnsubscribe = (account: string, subscription: number) => {
     outbox.push({
       account,
       asks: false,
       body: (id) => ({ jsonrpc: '2.0', id, method: 'accountUnsubscribe', params: [subscription] }),
     });
     void pump();
+  };
+  const unsubscribe = (account: string) => {
+    const subscription = subscribed.get(account);
+    if (subscription === undefined) return;
+    subscribed.delete(account);
+    accountOf.delete(subscription);
+    sendUnsubscribe(account, subscription);
   };
   /** Live once nothing followed at connection time waits for its subscription. */
   const checkLive = () => {
@@ -135,7 +139,7 @@ export function openSolanaAccountWatch(opts: AccountWatchOptions): ChainWatch {
     if (typeof message.result === 'number' && !message.error) {
       if (!followed.has(account)) {
         // Dropped while the answer was on its way.
-        send({ jsonrpc: '2.0', id: nextId++, method: 'accountUnsubscribe', params: [message.result] });
+        sendUnsubscribe(account, message.result);
       } else {
         subscribed.set(account, message.result);
         accountOf.set(message.result, account);
