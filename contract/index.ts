@@ -47,3 +47,4 @@ export * from './refunds';
 export * from './health';
 export * from './network-table';
 export * from './networks';
+export * from './proof-messages';

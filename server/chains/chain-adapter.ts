@@ -165,6 +165,15 @@ export interface ChainAdapter {
   normalizeTxId(txId: string): string | null;
   /** What a valid transaction id looks like, for error messages. */
   readonly txIdFormat: string;
+  /** A message signature in its canonical form, or null when malformed (EVM: 65-byte hex; Solana: 64-byte base58). */
+  normalizeSignature(signature: string): string | null;
+  /** What a valid message signature looks like, for error messages. */
+  readonly signatureFormat: string;
+  /**
+   * Whether the wallet `address` signed the UTF-8 `message` (EVM: EIP-191 `personal_sign`; Solana:
+   * ed25519 over the message bytes). Pure: no RPC call.
+   */
+  verifyMessage(message: string, signature: string, address: string): Promise<boolean>;
   /** The wallet payment URI that payUrl and the QR code carry. */
   paymentUri(target: PaymentTarget): string;
   /** The Solana Pay transaction-request link, or null on networks without that protocol. */

@@ -16,6 +16,7 @@ import { createEvmClient, evmRpc } from './client';
 import { taggedTransferData } from './order-tag';
 import { readEvmTransaction } from './read-transaction';
 import { scanEvmTransfers } from './scan-transfers';
+import { normalizeEvmSignature, verifyEvmMessage } from './verify-message';
 import { createTokenBook, tokenMembers, type ConfiguredToken } from '../token-book';
 
 export { normalizeEvmAddress } from './address';
@@ -116,6 +117,11 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
     // (network, tx_id) would let one transaction claim two orders by changing its case.
     normalizeTxId: (txId) => (TX_HASH.test(txId) ? txId.toLowerCase() : null),
     txIdFormat: 'must be a 0x transaction hash (64 hex digits)',
+
+    normalizeSignature: normalizeEvmSignature,
+    signatureFormat:
+      'must be a 0x EIP-191 personal_sign signature (65 bytes, 130 hex digits) by the sending wallet',
+    verifyMessage: verifyEvmMessage,
 
     // EIP-681 cannot carry the order's tag: a transfer from this link is matched by its exact amount.
     paymentUri: (target) =>

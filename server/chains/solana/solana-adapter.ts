@@ -8,6 +8,7 @@ import {
 } from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
 import { formatUnits } from '../../lib/decimal';
+import { normalizeSolanaSignature, verifySolanaMessage } from './verify-message';
 import { createTokenBook, tokenMembers, type ConfiguredToken } from '../token-book';
 import type { ChainAdapter, PaymentTarget, PaymentTransaction } from '../chain-adapter';
 import { PayerAccountError } from '../chain-errors';
@@ -138,6 +139,10 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
     normalizeTxId: (txId) =>
       txId.length <= MAX_SIGNATURE_CHARS && decodeBase58(txId)?.length === 64 ? txId : null,
     txIdFormat: 'must be a base58 transaction signature (64 bytes)',
+
+    normalizeSignature: normalizeSolanaSignature,
+    signatureFormat: 'must be a base58 ed25519 signature (64 bytes) of the message by the sending wallet',
+    verifyMessage: async (message, signature, address) => verifySolanaMessage(message, signature, address),
 
     transactionRequestUri: (baseUrl, reference) => `solana:${baseUrl}/pay/tx-request/${reference}`,
     needsPayerAccount: true,
