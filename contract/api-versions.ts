@@ -11,9 +11,9 @@ import type { EventType } from './deliveries';
  * field means. What does not: a new field. The changes are listed in API_VERSION_CHANGES, and in
  * the README's changelog.
  */
-export const API_VERSIONS = ['2025-01-01', '2026-11-24'] as const;
+export const API_VERSIONS = ['2025-01-01', '2026-11-24', '2026-11-27'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
-export const LATEST_API_VERSION: ApiVersion = '2026-11-24';
+export const LATEST_API_VERSION: ApiVersion = '2026-11-27';
 /** The payload as it was before versions existed: merchants with a webhook secret then are pinned to it. */
 export const FIRST_API_VERSION: ApiVersion = '2025-01-01';
 
@@ -27,6 +27,8 @@ export const API_VERSION_CHANGES: Record<ApiVersion, string> = {
     'The payload as it was before versions existed: the order and refund events (order.created, order.confirming, order.paid, order.underpaid, order.expired, order.payment_rejected, refund.created, refund.succeeded, refund.failed).',
   '2026-11-24':
     'Adds the event type `ping`, sent by POST /users/me/webhook-test and /users/me/messenger-test.',
+  '2026-11-27':
+    "Adds the event type `order.payment_claimed`: a payer reported a transfer that neither names the order nor pays its exact amount, without the sending wallet's signature; it credits nothing until the merchant attributes it.",
 };
 
 /** The version that introduced each event type: a version knows the types introduced at or before it. */
@@ -37,6 +39,7 @@ export const EVENT_TYPE_SINCE: Record<EventType, ApiVersion> = {
   'order.underpaid': '2025-01-01',
   'order.expired': '2025-01-01',
   'order.payment_rejected': '2025-01-01',
+  'order.payment_claimed': '2026-11-27',
   'refund.created': '2025-01-01',
   'refund.succeeded': '2025-01-01',
   'refund.failed': '2025-01-01',

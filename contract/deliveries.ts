@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ZApiVersion } from './api-versions';
 import { URL_MAX, ZDateTime, ZReference, errors, merchantAuth } from './common';
 import { ZMessengerChatId, ZOrder, ZReferenceParams } from './orders';
+import { ZClaimedTransfer } from './claims';
 import { ZPayment, ZRefund, orderList } from './refunds';
 
 const c = initContract();
@@ -14,6 +15,7 @@ export const ORDER_EVENT_TYPES = [
   'order.underpaid',
   'order.expired',
   'order.payment_rejected',
+  'order.payment_claimed',
 ] as const;
 export const REFUND_EVENT_TYPES = ['refund.created', 'refund.succeeded', 'refund.failed'] as const;
 /**
@@ -51,6 +53,15 @@ const orderEvent = <T extends OrderEventType>(type: T) =>
     })
     .describe(`The body of a \`${type}\` event`);
 
+export const ZPaymentClaimedEvent = z
+  .object({
+    ...envelope('order.payment_claimed'),
+    data: z.object({ order: ZOrder, claim: ZClaimedTransfer }),
+  })
+  .describe(
+    'The body of an `order.payment_claimed` event: a payer reported a transfer the evidence does not carry (no tag, not the exact amount, no signature by the sender). It credits nothing; attribute it with POST /orders/{reference}/submit-tx if it is this order’s (API version 2026-11-27 on)',
+  );
+
 /** A refund event: the refund it is about (without its transaction) and its order. */
 const refundEvent = <T extends RefundEventType>(type: T) =>
   z
@@ -78,6 +89,7 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'order.underpaid': orderEvent('order.underpaid'),
   'order.expired': orderEvent('order.expired'),
   'order.payment_rejected': orderEvent('order.payment_rejected'),
+  'order.payment_claimed': ZPaymentClaimedEvent,
   'refund.created': refundEvent('refund.created'),
   'refund.succeeded': refundEvent('refund.succeeded'),
   'refund.failed': refundEvent('refund.failed'),
@@ -95,6 +107,7 @@ export const ZWebhookEvent = z.discriminatedUnion('type', [
   WEBHOOK_EVENT_SCHEMAS['order.underpaid'],
   WEBHOOK_EVENT_SCHEMAS['order.expired'],
   WEBHOOK_EVENT_SCHEMAS['order.payment_rejected'],
+  WEBHOOK_EVENT_SCHEMAS['order.payment_claimed'],
   WEBHOOK_EVENT_SCHEMAS['refund.created'],
   WEBHOOK_EVENT_SCHEMAS['refund.succeeded'],
   WEBHOOK_EVENT_SCHEMAS['refund.failed'],

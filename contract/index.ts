@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { apiKeysContract } from './api-keys';
 import { authContract } from './auth';
+import { claimsContract } from './claims';
 import { dashboardContract } from './dashboard';
 import { deliveriesContract } from './deliveries';
 import { eventLogContract } from './event-log';
@@ -20,6 +21,7 @@ export const contract = c.router({
   apiKeys: apiKeysContract,
   dashboard: dashboardContract,
   orders: ordersContract,
+  claims: claimsContract,
   deliveries: deliveriesContract,
   events: eventLogContract,
   profile: profileContract,
@@ -48,3 +50,4 @@ export * from './health';
 export * from './network-table';
 export * from './networks';
 export * from './proof-messages';
+export * from './claims';

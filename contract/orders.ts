@@ -248,9 +248,32 @@ export const ZOrderCursorPage = z
   })
   .describe('Cursor mode (cursor / per_page)');
 
-export const ZSubmitTxBody = z
+const ZReportedTxId = z
+  .string()
+  .trim()
+  .min(1)
+  .max(TX_ID_MAX)
+  .describe('Transaction signature (Solana) or hash (EVM)');
+
+/** The merchant's report: its word attributes a transfer to the order. */
+export const ZSubmitTxBody = z.object({ txId: ZReportedTxId }).strict();
+
+/** Longest message signature accepted (EVM: 132 characters of hex; Solana: about 88 of base58). */
+export const PROOF_SIGNATURE_MAX = 200;
+
+/** A payer's report on the public route, with the sending wallet's signature as proof when it has one. */
+export const ZPublicSubmitTxBody = z
   .object({
-    txId: z.string().trim().min(1).max(TX_ID_MAX).describe('Transaction signature (Solana) or hash (EVM)'),
+    txId: ZReportedTxId,
+    signature: z
+      .string()
+      .trim()
+      .min(1)
+      .max(PROOF_SIGNATURE_MAX)
+      .optional()
+      .describe(
+        "Proof that the reporter controls the sending wallet: the sender's signature of the UTF-8 message `stablepay claim <reference> <txId>` (txId exactly as in this body). EVM: EIP-191 personal_sign, 0x hex (65 bytes). Solana: ed25519 over the message bytes, base58 (64 bytes). Needed only for a transfer that neither names the order (its tag) nor pays its exact amount.",
+      ),
   })
   .strict();
 
@@ -318,7 +341,7 @@ export const ordersContract = c.router(
       path: '/orders/:reference/submit-tx',
       summary: 'Report the transaction that pays an order (server-side integration)',
       description:
-        'The txId is only a claim: the order moves to CONFIRMING (202) and becomes PAID only after the service reads the transaction from the chain and finds it succeeded, final, of the right token, to the right recipient, crediting the order. A claim that fails verification is rejected (recorded in the audit with the reason) and the order goes back to PENDING or UNDERPAID. Payments are also found without this call, by scanning the chain. Reporting the same txId again for the same order is accepted; 409 when the txId was already submitted for another order or the order can no longer be paid (PAID, or expired past the late-payment window).',
+        "The merchant's attribution of a transfer to this order (an unattributed payment, or a payer's unproven report). The txId is still checked: the order moves to CONFIRMING (202) and becomes PAID only after the service reads the transaction from the chain and finds it succeeded, final, of the right token, to the order's receiving wallet, crediting the order. A transfer that names another order or pays another open order's exact amount is not taken from it. A claim that fails verification is rejected (recorded in the audit with the reason) and the order goes back to PENDING or UNDERPAID. Payments are also found without this call, by scanning the chain. Reporting the same txId again for the same order is accepted; 409 when the transaction was already credited to another order or the order can no longer be paid (PAID, or expired past the late-payment window).",
       metadata: merchantAuth('orders:write'),
       pathParams: ZReferenceParams,
       body: ZSubmitTxBody,

@@ -21,7 +21,7 @@ import {
   publicRoute,
   zBytes,
 } from './common';
-import { ZReferenceParams, ZSubmitTxBody } from './orders';
+import { ZReferenceParams, ZPublicSubmitTxBody } from './orders';
 
 /** A merchant name (full_name) as payers see it. */
 const MERCHANT_NAME_MAX = 200;
@@ -161,13 +161,13 @@ export const payContract = c.router(
       path: '/pay/:reference/submit-tx',
       summary: 'Report the transaction id after sending it to the network',
       description:
-        'For the payment page or wallet: the same claim as POST /orders/{reference}/submit-tx, without a token. The order moves to CONFIRMING and becomes PAID only once the transaction is verified on chain. 409 when the txId belongs to another order or the order can no longer be paid; 429 while the order already has 3 reported transactions under check.',
+        "For the payment page or wallet, without a token. The order moves to CONFIRMING and the transaction is read from the chain: a transfer that names the order (its tag) or pays its exact amount credits it. Any other transfer (an exchange withdrawal short by its fee, a payment of another amount) credits the order only with `signature`, the sending wallet's proof; without one the report is recorded for the merchant (audit, event `order.payment_claimed`) and credits nothing until the merchant attributes it. A report never takes a transfer credited to another order (409). 429 while the order already has 3 unsigned reports under check (signed reports are never held back by them).",
       metadata: publicRoute,
       pathParams: ZReferenceParams,
-      body: ZSubmitTxBody,
+      body: ZPublicSubmitTxBody,
       responses: {
         202: ZPaymentInfo,
-        ...errors('VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'),
+        ...errors('VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE', 'RATE_LIMITED'),
       },
     },
     info: {

@@ -24,6 +24,7 @@ import { rejectUnstorableText } from './http/reject-unstorable-text';
 import { requestLogs } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { ordersRouter } from './orders/orders.router';
+import { claimsRouter } from './payments/claims.router';
 import { payRouter } from './pay/pay.router';
 import { profileRouter } from './profile/profile.router';
 import { refundsRouter } from './refunds/refunds.router';
@@ -94,6 +95,7 @@ export function createApp(deps: Deps): Express {
       apiKeys: apiKeysRouter(deps),
       dashboard: dashboardRouter(deps),
       orders: ordersRouter(deps),
+      claims: claimsRouter(deps),
       deliveries: deliveriesRouter(deps),
       events: eventLogRouter(deps),
       profile: profileRouter(deps, limits),

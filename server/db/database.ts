@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import { CHANGES_CHANNEL, createChangeFeed, type ChangeFeed } from './change-feed';
 import type { ConnectionLimits } from './listen';
 import { startEmbeddedPostgres } from './embedded-postgres';
-import { migrate } from './migrate';
+import { migrate, type MigrationNotice } from './migrate';
 import { createPreparedStatements, type PreparedStatements } from './prepared-statements';
 import { initModels, type Models } from './models';
 
@@ -63,8 +63,11 @@ export async function openDatabase(config: Config, log?: Log): Promise<Database>
   });
   try {
     await sequelize.authenticate();
-    const applied = await migrate(sequelize);
+    const notices: MigrationNotice[] = [];
+    const applied = await migrate(sequelize, 'up', notices);
     if (applied.length) log?.info({ applied }, 'database migrated');
+    for (const { migration, message, data } of notices)
+      log?.warn({ migration, ...data }, `migration notice: ${message}`);
   } catch (error) {
     await sequelize.close().catch(() => {});
     await embedded?.stop().catch(() => {});

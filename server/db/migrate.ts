@@ -17,9 +17,17 @@ import * as m0014 from './migrations/0014-api-versions';
 import * as m0015 from './migrations/0015-dashboard-sessions';
 import * as m0016 from './migrations/0016-dashboard-stats';
 import * as m0017 from './migrations/0017-token-decimals';
+import * as m0018 from './migrations/0018-wallet-owners-and-claims';
 
-/** Migrations get a query runner that takes plain SQL, bound to the migration transaction. */
-export type MigrationContext = { query(sql: string): Promise<unknown> };
+/**
+ * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
+ * way to tell the operator what they changed beyond the schema (logged at start-up).
+ */
+export type MigrationContext = {
+  query(sql: string): Promise<unknown>;
+  notice(message: string, data?: Record<string, unknown>): void;
+};
+export type MigrationNotice = { migration: string; message: string; data?: Record<string, unknown> };
 export type Migration = MigrationFn<MigrationContext>;
 
 /** Listed explicitly (not globbed) so the order is the code's, whatever the file system says. */
@@ -41,6 +49,7 @@ const migrations = [
   { name: '0015-dashboard-sessions', ...m0015 },
   { name: '0016-dashboard-stats', ...m0016 },
   { name: '0017-token-decimals', ...m0017 },
+  { name: '0018-wallet-owners-and-claims', ...m0018 },
 ];
 
 const LOCK_ID = 7_301_955_001;
@@ -69,12 +78,25 @@ function transactionalStorage(sequelize: Sequelize, transaction: Transaction): U
  * Runs pending migrations in one transaction under an advisory lock: PostgreSQL DDL is
  * transactional, so a failed run leaves nothing half-done, and instances starting at once queue.
  */
-export async function migrate(sequelize: Sequelize, direction: 'up' | 'down' = 'up'): Promise<string[]> {
+export async function migrate(
+  sequelize: Sequelize,
+  direction: 'up' | 'down' = 'up',
+  notices: MigrationNotice[] = [],
+): Promise<string[]> {
   return sequelize.transaction(async (transaction) => {
     await sequelize.query(`SELECT pg_advisory_xact_lock(${LOCK_ID})`, { transaction });
+    const query = (sql: string) => sequelize.query(sql, { transaction });
     const umzug = new Umzug<MigrationContext>({
-      migrations,
-      context: { query: (sql) => sequelize.query(sql, { transaction }) },
+      // Each migration's notices carry its name.
+      migrations: migrations.map((m) => ({
+        ...m,
+        up: (params: Parameters<Migration>[0]) =>
+          m.up({
+            ...params,
+            context: { query, notice: (message, data) => notices.push({ migration: m.name, message, data }) },
+          }),
+      })),
+      context: { query, notice: () => {} },
       storage: transactionalStorage(sequelize, transaction),
       logger: undefined,
     });

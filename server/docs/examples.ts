@@ -255,6 +255,23 @@ export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
     createdAt: '2026-11-22T10:04:00.000Z',
     data: { order: { ...order, updatedAt: '2026-11-22T10:04:00.000Z' } },
   },
+  'order.payment_claimed': {
+    ...paidEventOf('order.payment_claimed'),
+    createdAt: '2026-11-22T10:04:00.000Z',
+    data: {
+      order: { ...order, updatedAt: '2026-11-22T10:04:00.000Z' },
+      claim: {
+        txId: payment.txId,
+        network: payment.network,
+        from: payment.from,
+        amount: '19.200000',
+        blockTime: payment.blockTime,
+        reason:
+          "the transaction does not name the order, 19.2 is neither the order's 20.0 nor the 20.0 due, and the report is not signed by the sending wallet: the merchant may attribute it",
+        createdAt: '2026-11-22T10:03:30.000Z',
+      },
+    },
+  },
   'refund.created': {
     ...paidEventOf('refund.created'),
     createdAt: refund.createdAt,

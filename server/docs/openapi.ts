@@ -235,6 +235,7 @@ const TAG_DESCRIPTIONS: Record<keyof typeof contract, string> = {
   dashboard: "The dashboard's session (cookie and CSRF token), overview figures and CSV exports",
   apiKeys: 'API keys for server integrations (login token only)',
   orders: "Payment orders: creating, listing, reading, reporting a payment's transaction",
+  claims: 'Transfers to your wallets that credited no order, to attribute',
   deliveries: "An order's webhook and messenger deliveries and its audit timeline",
   events: 'Every event, with the body its webhook carries',
   profile: "The merchant's profile, password, webhook secret and test deliveries",

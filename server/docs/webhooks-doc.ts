@@ -37,6 +37,8 @@ const WHEN: Record<EventType, string> = {
   'order.expired': 'The order reached `expiresAt` without a full payment (status EXPIRED).',
   'order.payment_rejected':
     'A reported transaction failed verification (wrong token, recipient or amount, not final in time, used by another order): the order goes back to its previous status.',
+  'order.payment_claimed':
+    'A payer reported a transfer that neither names the order nor pays its exact amount, without a signature by the sending wallet (anyone can read a transaction id off the chain). It credits nothing: `data.claim` is the transfer; attribute it with POST /orders/{reference}/submit-tx if it is this order’s. The order keeps its status. API version 2026-11-27 on.',
   'refund.created':
     'A refund was created, and again when the payer gave the refund address. `data.refund` is the refund (its `transaction` is null).',
   'refund.succeeded': 'The refund transfer was found on chain, verified and final.',

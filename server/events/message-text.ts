@@ -8,6 +8,8 @@ const HEADLINES: Record<EventType, string> = {
   'order.underpaid': '⚠️ Partial payment received',
   'order.expired': '⌛ Order expired without full payment',
   'order.payment_rejected': '❌ Reported payment rejected',
+  'order.payment_claimed':
+    '❓ Payment reported without proof: check it and attribute it if it is this order’s',
   'refund.created': '↩️ Refund created',
   'refund.succeeded': '✅ Refund sent and verified',
   'refund.failed': '❌ Refund failed',

@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import {
   versionKnowsEventType,
+  type ClaimedTransfer,
   type OrderEventType,
   type Payment,
   type Refund,
@@ -13,8 +14,8 @@ import { appendEvent, eventApiVersion, eventBody, newEventId } from '../events/a
 import { deliveryTargets } from './delivery-targets';
 import { presentOrder } from './present-order';
 
-/** What an event carries beside the order: the transfer or refund that caused it. */
-export type EventExtra = { payment?: Payment; refund?: Refund };
+/** What an event carries beside the order: the transfer, report or refund that caused it. */
+export type EventExtra = { payment?: Payment; claim?: ClaimedTransfer; refund?: Refund };
 
 /**
  * Writes an order event (its body: the order as it is now, and `extra`, at the merchant's API

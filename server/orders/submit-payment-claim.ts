@@ -1,8 +1,8 @@
-import { UniqueConstraintError } from 'sequelize';
+import { Op } from 'sequelize';
+import { claimProofMessage, ErrorCode } from '../../contract';
 import type { Order } from '../db/models';
 import type { ClaimSource } from '../db/models/payment-claim';
 import type { Deps } from '../deps';
-import { ErrorCode } from '../../contract';
 import { ApiError } from '../errors';
 import { actingKeyData, recordAudit, type ActingKey } from '../events/audit';
 import { changeOrderStatus } from './change-order-status';
@@ -10,14 +10,17 @@ import { findOrder } from './find-order';
 import { wakeJob } from '../db/wake-up';
 import { assertPayable } from './payable';
 
-/** Reported transactions a payer may have under check for one order at a time. */
-export const MAX_OPEN_PAYER_CLAIMS = 3;
+/** Unsigned reports a payer may have under check for one order at a time (signed ones are not held back). */
+export const MAX_OPEN_UNSIGNED_CLAIMS = 3;
 
 /**
  * Records a reported transaction id as a claim to verify against the chain. A claim is never
- * trusted: the order moves to CONFIRMING, and only the verifier may make it PAID. Re-reporting the
- * same id for the same order is accepted once; an id already claimed by another order is a 409,
- * enforced by a unique index rather than a check-then-insert.
+ * trusted: the order moves to CONFIRMING, and only the verifier may credit it. What a claim may
+ * take depends on who makes it (DESIGN.md, "Money safety against other people"): the merchant's
+ * word attributes a transfer; a payer's report credits a transfer that neither names the order nor
+ * pays its exact amount only with the sending wallet's signature (`signature`). Reports for
+ * several orders may be checked side by side: only the credited one holds the transaction, so no
+ * report blocks another; one already credited elsewhere is a 409.
  */
 export async function submitPaymentClaim(
   deps: Pick<Deps, 'db' | 'chains' | 'clock' | 'config'>,
@@ -25,6 +28,8 @@ export async function submitPaymentClaim(
     reference: string;
     merchantId?: string;
     txId: string;
+    /** The sending wallet's signature of claimProofMessage(reference, txId as sent): payer reports only. */
+    signature?: string;
     source: Exclude<ClaimSource, 'scanner'>;
     /** The API key of a merchant's report. */
     actingKey?: ActingKey;
@@ -33,75 +38,77 @@ export async function submitPaymentClaim(
   const { models, sequelize } = deps.db;
   const probe = await findOrder(models, { reference: input.reference, merchantId: input.merchantId });
   const chain = deps.chains.get(probe.network);
-  // The canonical form (EVM: lower case), so the unique index on (network, tx_id) sees one
-  // transaction however its id is written.
+  // The canonical form (EVM: lower case), so one transaction is one id however it is written.
   const txId = chain.normalizeTxId(input.txId);
   if (!txId) throw ApiError.field('body.txId', chain.txIdFormat);
+  const signature = input.signature === undefined ? null : chain.normalizeSignature(input.signature);
+  if (input.signature !== undefined && !signature)
+    throw ApiError.field('body.signature', chain.signatureFormat);
 
-  try {
-    return await sequelize.transaction(async (transaction) => {
-      const order = await findOrder(models, { reference: input.reference }, { transaction, lock: true });
-      const now = deps.clock();
-      const existing = await models.PaymentClaim.findOne({
-        where: { network: order.network, txId },
-        order: [['id', 'DESC']],
+  return sequelize.transaction(async (transaction) => {
+    const order = await findOrder(models, { reference: input.reference }, { transaction, lock: true });
+    const now = deps.clock();
+    const claims = await models.PaymentClaim.findAll({
+      where: { network: order.network, txId, status: { [Op.in]: ['PENDING', 'VERIFIED', 'UNPROVEN'] } },
+      transaction,
+    });
+    if (claims.some((c) => c.status === 'VERIFIED' && c.orderId !== order.id))
+      throw ApiError.conflict('This transaction was already credited to another order');
+    const mine = claims.filter((c) => c.orderId === order.id);
+    // Reported again: nothing new, unless it now comes with more weight (a signature, the merchant).
+    const weaker = input.source === 'payer' && !signature;
+    if (mine.some((c) => c.status !== 'UNPROVEN' || weaker)) return order;
+    assertPayable(order, { now, lateWindowSeconds: deps.config.LATE_PAYMENT_WINDOW_SECONDS });
+    // Anyone may report on the public route: made-up ids must not pile up checks on the chain, nor
+    // keep the payer's own signed report (or the merchant's) waiting.
+    if (weaker) {
+      const open = await models.PaymentClaim.count({
+        where: { orderId: order.id, status: 'PENDING', source: 'payer', proofSignature: null },
         transaction,
       });
-      if (existing && existing.orderId !== order.id && existing.status !== 'REJECTED')
-        throw ApiError.conflict('This transaction was already submitted for another order');
-      if (existing && existing.orderId === order.id && existing.status !== 'REJECTED') return order;
-      assertPayable(order, { now, lateWindowSeconds: deps.config.LATE_PAYMENT_WINDOW_SECONDS });
-      // Anyone may report on the public route: made-up ids must not pile up checks on the chain.
-      if (input.source === 'payer') {
-        const open = await models.PaymentClaim.count({
-          where: { orderId: order.id, status: 'PENDING', source: 'payer' },
-          transaction,
-        });
-        if (open >= MAX_OPEN_PAYER_CLAIMS)
-          throw new ApiError(
-            ErrorCode.RATE_LIMITED,
-            `This order already has ${open} reported transactions being checked: wait until they are settled`,
-            undefined,
-            { 'Retry-After': String(Math.ceil(deps.config.PAYMENT_RECHECK_MS / 1000) + 1) },
-          );
-      }
+      if (open >= MAX_OPEN_UNSIGNED_CLAIMS)
+        throw new ApiError(
+          ErrorCode.RATE_LIMITED,
+          `This order already has ${open} unsigned reported transactions being checked: wait until they are settled, or sign the report with the sending wallet`,
+          undefined,
+          { 'Retry-After': String(Math.ceil(deps.config.PAYMENT_RECHECK_MS / 1000) + 1) },
+        );
+    }
 
-      await models.PaymentClaim.create(
-        {
-          orderId: order.id,
-          network: order.network,
-          txId,
-          source: input.source,
-          createdAt: now,
-          updatedAt: now,
-        },
-        { transaction },
-      );
-      await wakeJob(deps.db.sequelize, 'verify-payments', transaction);
-      const actor = input.source;
-      await recordAudit(
-        deps.db,
-        transaction,
-        {
-          orderId: order.id,
-          type: 'tx.submitted',
-          actor,
-          data: { txId, ...actingKeyData(input.actingKey ?? null) },
-        },
-        now,
-      );
-      if (order.status !== 'CONFIRMING')
-        await changeOrderStatus(deps, transaction, order, {
-          to: 'CONFIRMING',
-          actor,
-          reason: 'transaction reported, awaiting on-chain verification',
-          data: { txId, ...actingKeyData(input.actingKey ?? null) },
-        });
-      return order;
-    });
-  } catch (error) {
-    if (error instanceof UniqueConstraintError)
-      throw ApiError.conflict('This transaction was already submitted for another order');
-    throw error;
-  }
+    await models.PaymentClaim.create(
+      {
+        orderId: order.id,
+        network: order.network,
+        txId,
+        source: input.source,
+        proofMessage: signature ? claimProofMessage(order.reference, input.txId.trim()) : null,
+        proofSignature: signature,
+        createdAt: now,
+        updatedAt: now,
+      },
+      { transaction },
+    );
+    await wakeJob(deps.db.sequelize, 'verify-payments', transaction);
+    const actor = input.source;
+    const data = { txId, ...(input.source === 'payer' ? { signed: !!signature } : {}) };
+    await recordAudit(
+      deps.db,
+      transaction,
+      {
+        orderId: order.id,
+        type: 'tx.submitted',
+        actor,
+        data: { ...data, ...actingKeyData(input.actingKey ?? null) },
+      },
+      now,
+    );
+    if (order.status !== 'CONFIRMING')
+      await changeOrderStatus(deps, transaction, order, {
+        to: 'CONFIRMING',
+        actor,
+        reason: 'transaction reported, awaiting on-chain verification',
+        data: { txId, ...actingKeyData(input.actingKey ?? null) },
+      });
+    return order;
+  });
 }

@@ -33,7 +33,12 @@ export function payRouter(deps: Deps) {
       return { status: 200, body: built };
     },
     submitTx: async ({ params, body }) => {
-      await submitPaymentClaim(deps, { reference: params.reference, txId: body.txId, source: 'payer' });
+      await submitPaymentClaim(deps, {
+        reference: params.reference,
+        txId: body.txId,
+        signature: body.signature,
+        source: 'payer',
+      });
       const { order, merchantName } = await findPublicOrder(deps, params.reference);
       return { status: 202, body: presentPaymentInfo(deps, order, merchantName) };
     },

@@ -1,4 +1,4 @@
-import type { Payment } from '../../contract';
+import type { ClaimedTransfer, Payment } from '../../contract';
 import type { PaymentClaim } from '../db/models';
 import { formatAmount } from '../lib/decimal';
 
@@ -11,6 +11,19 @@ export function presentPayment(claim: PaymentClaim, decimals: number): Payment {
     amount: formatAmount(claim.amountUnits ?? 0n, decimals),
     matchedBy: claim.matchedBy ?? 'claim',
     blockTime: claim.blockTime ? claim.blockTime.toISOString() : null,
+    createdAt: claim.createdAt.toISOString(),
+  };
+}
+
+/** An unproven claim as its event carries it: the reported transfer, and why it credits nothing. */
+export function presentClaim(claim: PaymentClaim, decimals: number): ClaimedTransfer {
+  return {
+    txId: claim.txId,
+    network: claim.network,
+    from: claim.sender,
+    amount: formatAmount(claim.amountUnits ?? 0n, decimals),
+    blockTime: claim.blockTime ? claim.blockTime.toISOString() : null,
+    reason: claim.reason ?? '',
     createdAt: claim.createdAt.toISOString(),
   };
 }

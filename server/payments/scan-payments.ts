@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { fn, col, Op, QueryTypes, UniqueConstraintError } from 'sequelize';
-import type { ChainAdapter, ChainWatch, FoundTransfer, ScanTarget } from '../chains/chain-adapter';
+import type {
+  ChainAdapter,
+  ChainWatch,
+  FoundTransfer,
+  ObservedTransaction,
+  ScanTarget,
+} from '../chains/chain-adapter';
 import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
 import { leaseScanCursors, releaseLease, renewLease } from '../db/lease';
 import { payableNow, payableWhere } from '../orders/payable';
-import { CLOCK_SKEW_MS, creditedTo, paysExactly } from './credited-to';
+import { CLOCK_SKEW_MS, creditedTo, paysExactly, senderTo } from './credited-to';
+import { recipientOwners } from './recipient-owner';
+import { recordUnattributed } from './unattributed-payments';
 import { settleClaim } from './settle-claim';
 import { settleReportedClaim } from './settle-reported-claim';
 
@@ -15,17 +23,59 @@ const FIRST_SCAN_LOOKBACK_MS = 5 * 60_000;
 /** Transactions settled per target and cycle; a larger backlog continues next cycle, in order. */
 const MAX_TRANSACTIONS_PER_TARGET = 5000;
 
-type Watched = { recipient: string; token: string; since: Date };
+type Watched = { recipient: string; token: string; since: Date; merchantId: string };
 
-/** Receiving (recipient, token) pairs with an order that can still be paid. */
-async function watchedRecipients(deps: Deps, network: string): Promise<Watched[]> {
-  const rows = (await deps.db.models.Order.findAll({
-    attributes: ['recipient', 'tokenMint', [fn('min', col('created_at')), 'since']],
-    where: { network, ...payableWhere(payableNow(deps)) } as never,
-    group: ['recipient', 'token_mint'],
-    raw: true,
-  })) as unknown as { recipient: string; tokenMint: string; since: Date | string }[];
-  return rows.map((r) => ({ recipient: r.recipient, token: r.tokenMint, since: new Date(r.since) }));
+/**
+ * Receiving (recipient, token) pairs to read: every token of every live wallet (a transfer to a
+ * merchant's wallet is never ignored: it pays an order or is kept unattributed), and the
+ * recipients of orders that can still be paid (a removed wallet's orders stay watched). Only the
+ * address's owner's orders count (server/wallets/create-wallet.ts); the oldest watched order
+ * tells how far back a first read goes, and a wallet is read back to when it was added, within the
+ * late-payment window.
+ */
+async function watchedRecipients(deps: Deps, chain: ChainAdapter): Promise<Watched[]> {
+  const network = chain.network;
+  const { Order, Wallet } = deps.db.models;
+  const [orders, wallets] = await Promise.all([
+    Order.findAll({
+      attributes: ['recipient', 'tokenMint', 'merchantId', [fn('min', col('created_at')), 'since']],
+      where: { network, ...payableWhere(payableNow(deps)) } as never,
+      group: ['recipient', 'token_mint', 'merchant_id'],
+      raw: true,
+    }) as unknown as Promise<
+      { recipient: string; tokenMint: string; merchantId: string; since: Date | string }[]
+    >,
+    Wallet.findAll({
+      attributes: ['publicAddress', 'merchantId', 'createdAt'],
+      where: { network, deletedAt: null },
+      raw: true,
+    }),
+  ]);
+  const owners = await recipientOwners(deps, network, [...new Set(orders.map((o) => o.recipient))]);
+  const watched = new Map<string, Watched>();
+  const watch = (w: Watched) => {
+    const key = `${w.recipient}|${w.token}`;
+    const known = watched.get(key);
+    if (!known || w.since < known.since) watched.set(key, w);
+  };
+  for (const o of orders)
+    if (owners.get(o.recipient) === o.merchantId)
+      watch({
+        recipient: o.recipient,
+        token: o.tokenMint,
+        since: new Date(o.since),
+        merchantId: o.merchantId,
+      });
+  const lateWindowStart = deps.clock().getTime() - deps.config.LATE_PAYMENT_WINDOW_SECONDS * 1000;
+  for (const w of wallets)
+    for (const t of chain.tokens())
+      watch({
+        recipient: w.publicAddress,
+        token: t.contract,
+        since: new Date(Math.max(new Date(w.createdAt).getTime(), lateWindowStart)),
+        merchantId: w.merchantId,
+      });
+  return [...watched.values()];
 }
 
 type Scan = { network: string; owner: string; leaseSeconds: number };
@@ -90,11 +140,12 @@ const cursorKey = (scan: Scan, address: string) => ({
 /**
  * The order a payment to (recipient, token) belongs to, by the evidence the scanner has: the one
  * its tag names, else the one payable order whose amount (or amount still due) it pays exactly.
+ * Only orders of the address's owner count.
  */
 async function matchOrder(
   deps: Deps,
   network: string,
-  scope: { recipient: string; tokenMint: string },
+  scope: { recipient: string; tokenMint: string; merchantId: string },
   tx: { tags: string[]; blockTime: Date | null },
   credited: bigint,
 ): Promise<Order | null> {
@@ -120,67 +171,96 @@ async function matchOrder(
 }
 
 /**
- * Settles one transaction found paying a watched recipient. Returns false when it cannot be
- * judged yet (so the cursor must not move past it).
+ * Settles the reports of this transaction still being checked, as the verifier would, rather than
+ * at their next check (the payments behind it on the cursor would wait for that). Returns false
+ * while the verifier holds one of them: the cursor then stays before the transaction.
+ */
+async function settleReports(deps: Deps, chain: ChainAdapter, txId: string, tx: ObservedTransaction) {
+  const open = await deps.db.models.PaymentClaim.findAll({
+    where: { network: chain.network, txId, status: 'PENDING' },
+    attributes: ['id'],
+    order: [['id', 'ASC']],
+  });
+  let settledAll = true;
+  for (const claim of open) {
+    const verdict = await settleReportedClaim(deps, claim.id, tx, null);
+    if (verdict === null || verdict === 'wait') settledAll = false;
+  }
+  return settledAll;
+}
+
+/**
+ * Settles one transaction found paying a watched recipient: the reports made of it first, then, if
+ * none credited it, the order its tag or exact amount names, else it is kept unattributed. Returns
+ * false when it cannot be judged yet (so the cursor must not move past it).
  */
 async function processFound(
   deps: Deps,
   chain: ChainAdapter,
   target: ScanTarget,
   found: FoundTransfer,
+  owners: Map<string, string>,
 ): Promise<boolean> {
   const { models, sequelize } = deps.db;
-  const known = await models.PaymentClaim.findOne({
-    where: { network: chain.network, txId: found.txId, status: { [Op.ne]: 'REJECTED' } },
-  });
-  if (known && known.status !== 'PENDING') return true;
+  const credited = () =>
+    models.PaymentClaim.count({ where: { network: chain.network, txId: found.txId, status: 'VERIFIED' } });
+  if ((await credited()) > 0) return true;
   const tx = await chain.readTransaction(found.txId);
-  // Reported and still being checked: settled here, as the verifier would, rather than at its next
-  // check (the payments behind it on this cursor would wait for that). While the verifier holds it
-  // the cursor stays before this transaction: a claim made for the wrong order is rejected, and
-  // then the payment is the scanner's to match to the order it does pay.
-  if (known) {
-    const verdict = await settleReportedClaim(deps, known.id, tx, null);
-    return verdict === 'accept' || verdict === 'reject' ? processFound(deps, chain, target, found) : false;
-  }
+  if (!(await settleReports(deps, chain, found.txId, tx))) return false;
+  if ((await credited()) > 0) return true;
   // Not final, or gone in a reorganisation the log query has not caught up with: look again later.
   if (tx.state === 'not_found' || tx.state === 'not_final') return false;
   if (tx.state === 'failed') return true;
-  const scope = { recipient: found.recipient, tokenMint: target.token };
-  const credited = creditedTo(tx.transfers, scope.recipient, scope.tokenMint);
-  if (credited === 0n) return true; // not a payment to this recipient (an outgoing transfer, say)
-  const order = await matchOrder(deps, chain.network, scope, tx, credited);
-  if (!order) {
-    deps.logger.warn(
-      { txId: found.txId, recipient: scope.recipient, amount: credited.toString() },
-      'payment matches no order',
-    );
-    return true;
-  }
-  try {
-    await sequelize.transaction(async (transaction) => {
-      const locked = await models.Order.findByPk(order.id, { transaction, lock: transaction.LOCK.UPDATE });
-      if (!locked) return;
-      const now = deps.clock();
-      const claim = await models.PaymentClaim.create(
-        {
-          orderId: locked.id,
-          network: chain.network,
-          txId: found.txId,
-          source: 'scanner',
-          createdAt: now,
-          updatedAt: now,
-        },
-        { transaction },
-      );
-      await settleClaim(deps, transaction, locked, claim, tx);
-    });
-  } catch (error) {
-    // Reported through submit-tx at the same moment: the verifier settles that claim. Until it has,
-    // the cursor stays before this transaction (the claim may be for the wrong order).
-    if (!(error instanceof UniqueConstraintError)) throw error;
-    return false;
-  }
+  const merchantId = owners.get(found.recipient);
+  if (!merchantId) return true; // the wallet was removed and its orders are settled since the read
+  const scope = { recipient: found.recipient, tokenMint: target.token, merchantId };
+  const amount = creditedTo(tx.transfers, scope.recipient, scope.tokenMint);
+  if (amount === 0n) return true; // not a payment to this recipient (an outgoing transfer, say)
+  const order = await matchOrder(deps, chain.network, scope, tx, amount);
+  let verdict: string | null = null;
+  if (order)
+    try {
+      verdict = await sequelize.transaction(async (transaction) => {
+        const locked = await models.Order.findByPk(order.id, { transaction, lock: transaction.LOCK.UPDATE });
+        if (!locked) return null;
+        const now = deps.clock();
+        const claim = await models.PaymentClaim.create(
+          {
+            orderId: locked.id,
+            network: chain.network,
+            txId: found.txId,
+            source: 'scanner',
+            createdAt: now,
+            updatedAt: now,
+          },
+          { transaction },
+        );
+        return settleClaim(deps, transaction, locked, claim, tx);
+      });
+    } catch (error) {
+      // Credited to an order by a report settled at the same moment: it is that order's.
+      if (!(error instanceof UniqueConstraintError)) throw error;
+      return false;
+    }
+  if (verdict === 'accept') return true;
+  const token = chain.tokens().find((t) => t.contract === target.token);
+  if (!token) return true;
+  await recordUnattributed(deps, {
+    merchantId,
+    network: chain.network,
+    txId: found.txId,
+    recipient: found.recipient,
+    token: token.token,
+    tokenMint: token.contract,
+    decimals: token.decimals,
+    sender: senderTo(tx.transfers, scope.recipient, scope.tokenMint),
+    amountUnits: amount,
+    blockTime: tx.blockTime,
+  });
+  deps.logger.info(
+    { network: chain.network, txId: found.txId, recipient: found.recipient },
+    'payment matches no order: kept unattributed',
+  );
   return true;
 }
 
@@ -193,6 +273,7 @@ async function scanTarget(
   cursor: string | null,
   since: Date,
   limit: number,
+  owners: Map<string, string>,
 ): Promise<{ cursor: string | null; settled: number; stopped: boolean }> {
   const page = await chain.scan(target, cursor, {
     since,
@@ -209,7 +290,7 @@ async function scanTarget(
         throw new LeaseLost();
       renewedAt = Date.now();
     }
-    if (!(await processFound(deps, chain, target, found)))
+    if (!(await processFound(deps, chain, target, found, owners)))
       return { cursor: found.resumeBefore, settled, stopped: true };
     settled++;
   }
@@ -256,13 +337,14 @@ async function scanNetwork(
   // Once per token (again while the chain cannot be reached): configured decimals against the chain's.
   await chain.verifyTokens();
   const scan: Scan = { network: chain.network, owner, leaseSeconds: deps.config.JOB_LEASE_SECONDS };
-  const watched = await watchedRecipients(deps, chain.network);
+  const watched = await watchedRecipients(deps, chain);
   const watch = opts.network === chain.network ? opts.watch : undefined;
   if (watched.length === 0) {
     watch?.follow([]);
     return 0;
   }
   const targets = new Map(chain.scanTargets(watched).map((t) => [t.key, t]));
+  const owners = new Map(watched.map((w) => [w.recipient, w.merchantId]));
   const sinceOf = new Map(watched.map((w) => [`${w.recipient}|${w.token}`, w.since.getTime()]));
   const keys = [...targets.keys()];
   const toRead = watch
@@ -297,6 +379,7 @@ async function scanNetwork(
           next,
           since,
           opts.maxPerAddress ?? MAX_TRANSACTIONS_PER_TARGET,
+          owners,
         );
         next = result.cursor;
         found += result.settled;

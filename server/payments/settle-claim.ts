@@ -9,54 +9,93 @@ import { formatAmount } from '../lib/decimal';
 import { changeOrderStatus } from '../orders/change-order-status';
 import { payableNow, payableWhere } from '../orders/payable';
 import { releaseAmount } from '../orders/unique-amount';
-import { CLOCK_SKEW_MS, creditedTo, paysExactly, senderTo } from './credited-to';
-import { presentPayment } from './present-payment';
+import { CLOCK_SKEW_MS, creditedTo, paysExactly, senderTo, transfersTo } from './credited-to';
+import { recipientOwner } from './recipient-owner';
+import { markAttributed } from './unattributed-payments';
+import { presentClaim, presentPayment } from './present-payment';
 import { paysOrder, shortfallUnits, toleranceBps } from './underpayment-tolerance';
 
 export type MatchedBy = 'tag' | 'amount' | 'claim';
 
-export type Verdict =
-  | { kind: 'wait'; reason: string }
-  | { kind: 'reject'; reason: string }
-  | { kind: 'accept'; credited: bigint; blockTime: Date | null; matchedBy: MatchedBy; sender: string | null };
+/** The longest wait between two reads of a transaction the chain does not know (yet). */
+export const NOT_FOUND_BACKOFF_MAX_MS = 5 * 60_000;
 
-/** What other orders to the same recipient and token have to do with a transaction. */
-export type OtherOrders = {
+type Transferred = { credited: bigint; blockTime: Date | null; sender: string | null };
+
+export type Verdict =
+  | { kind: 'wait'; reason: string; retryInMs: number }
+  | { kind: 'reject'; reason: string }
+  | ({ kind: 'accept'; matchedBy: MatchedBy } & Transferred)
+  /** A payer's report the evidence does not carry: recorded for the merchant, credits nothing. */
+  | ({ kind: 'unproven'; reason: string } & Transferred);
+
+/**
+ * What the database and the claim's proof say about a final transaction, beside the transaction
+ * itself: everything `judge` needs that the chain does not. Other orders are the same merchant's,
+ * to the same recipient and token.
+ */
+export type ClaimFacts = {
   /** The reference of another order the transaction names by its tag: the payment is that order's. */
   named: string | null;
   /** The reference of another payable order whose exact amount (or amount due) the transfer pays. */
   paidExactly: string | null;
+  /** The reference of another order this transaction was already credited to. */
+  creditedElsewhere: string | null;
+  /** Whether the order's merchant owns its receiving wallet on this instance (server/wallets). */
+  ownsRecipient: boolean;
+  /** The sending wallet whose signature the claim carries, once checked; null without a valid one. */
+  provenSender: string | null;
 };
 
-const NO_OTHERS: OtherOrders = { named: null, paidExactly: null };
+const NO_FACTS: ClaimFacts = {
+  named: null,
+  paidExactly: null,
+  creditedElsewhere: null,
+  ownsRecipient: true,
+  provenSender: null,
+};
+
+/** A transaction not found yet is read again after 1 s, 2 s, 4 s ... at most every 5 minutes. */
+export function notFoundBackoffMs(baseMs: number, attempts: number): number {
+  return Math.min(NOT_FOUND_BACKOFF_MAX_MS, baseMs * 2 ** Math.min(Math.max(attempts, 0), 20));
+}
 
 /**
  * What a transaction means for an order, from facts read on chain only (it succeeded, is final,
- * and credits the order's token to the order's recipient), then by the evidence ladder that is the
- * same on every network, strongest first:
+ * and credits the order's token to the order's recipient, a wallet its merchant owns), then by the
+ * evidence ladder that is the same on every network, strongest first:
  *   1. tag: the transaction names this order; it pays it whatever the amount;
  *   2. amount: no tag, but it pays exactly the order's amount (or what is still due);
  *   3. claim: neither, but it was reported for this order (submit-tx), names no other order, and
- *      pays no other payable order's exact amount: the payer's word, recorded as such.
- * Untagged payments must not predate the order.
+ *      pays no other payable order's exact amount: by the merchant (its word), or by a payer who
+ *      proved to be the sender (its signature). A payer's report without proof is recorded,
+ *      unproven, and credits nothing: anyone can read a transaction id off the chain.
+ * Untagged payments must not predate the order (unless the merchant says so). A transaction
+ * credited to one order is never credited to another.
  */
 export function judge(
   deps: Pick<Deps, 'config' | 'clock'>,
   order: Order,
   claim: PaymentClaim,
   tx: ObservedTransaction,
-  others: OtherOrders = NO_OTHERS,
+  facts: ClaimFacts = NO_FACTS,
 ): Verdict {
   if (tx.state === 'not_found') {
     const deadline = claim.createdAt.getTime() + deps.config.PAYMENT_NOT_FOUND_TIMEOUT_SECONDS * 1000;
+    // Made-up ids cost a few reads each, not one a second: the wait doubles with every miss.
     return deps.clock().getTime() > deadline
       ? {
           kind: 'reject',
           reason: `transaction not found on chain within ${deps.config.PAYMENT_NOT_FOUND_TIMEOUT_SECONDS} s`,
         }
-      : { kind: 'wait', reason: 'transaction not found yet' };
+      : {
+          kind: 'wait',
+          reason: 'transaction not found yet',
+          retryInMs: notFoundBackoffMs(deps.config.PAYMENT_RECHECK_MS, claim.attempts),
+        };
   }
-  if (tx.state === 'not_final') return { kind: 'wait', reason: 'transaction not final yet' };
+  if (tx.state === 'not_final')
+    return { kind: 'wait', reason: 'transaction not final yet', retryInMs: deps.config.PAYMENT_RECHECK_MS };
   if (tx.state === 'failed') return { kind: 'reject', reason: 'transaction failed on chain' };
 
   const credited = creditedTo(tx.transfers, order.recipient, order.tokenMint);
@@ -70,33 +109,58 @@ export function judge(
       return { kind: 'reject', reason: `wrong recipient: no ${order.token} reached ${order.recipient}` };
     return { kind: 'reject', reason: `no ${order.token} transfer to ${order.recipient} in this transaction` };
   }
+  if (!facts.ownsRecipient)
+    return {
+      kind: 'reject',
+      reason: `the receiving wallet ${order.recipient} is registered to another account on this service`,
+    };
+  if (facts.creditedElsewhere)
+    return {
+      kind: 'reject',
+      reason: `the transaction was already credited to another order (reference ${facts.creditedElsewhere})`,
+    };
   const blockTime = tx.blockTime;
-  const accept = (matchedBy: MatchedBy): Verdict => ({
+  const sender = senderTo(tx.transfers, order.recipient, order.tokenMint);
+  const accept = (matchedBy: MatchedBy, from = sender): Verdict => ({
     kind: 'accept',
     credited,
     blockTime,
     matchedBy,
-    sender: senderTo(tx.transfers, order.recipient, order.tokenMint),
+    sender: from,
   });
   if (tx.tags.includes(order.reference)) return accept('tag');
-  if (others.named)
-    return { kind: 'reject', reason: `the transaction pays another order (reference ${others.named})` };
-  if (blockTime && blockTime.getTime() < order.createdAt.getTime() - CLOCK_SKEW_MS)
+  if (facts.named)
+    return { kind: 'reject', reason: `the transaction pays another order (reference ${facts.named})` };
+  if (
+    claim.source !== 'merchant' &&
+    blockTime &&
+    blockTime.getTime() < order.createdAt.getTime() - CLOCK_SKEW_MS
+  )
     return { kind: 'reject', reason: 'the transaction does not name the order and predates it' };
   // Full amounts are unique among payable orders; a remainder is not: it counts only when no other
   // payable order's amount (or remainder) is the same, as the scanner would match it there first.
   const due = order.amountUnits - order.amountReceivedUnits;
   if (order.amountUnique && credited === order.amountUnits) return accept('amount');
-  if (order.amountUnique && credited === due && !others.paidExactly) return accept('amount');
+  if (order.amountUnique && credited === due && !facts.paidExactly) return accept('amount');
   const amounts = `${formatAmount(credited, order.tokenDecimals)} is neither the order's ${formatAmount(order.amountUnits, order.tokenDecimals)} nor the ${formatAmount(due, order.tokenDecimals)} due`;
   if (claim.source === 'scanner')
     return { kind: 'reject', reason: `the transaction does not name the order and ${amounts}` };
-  if (others.paidExactly)
+  if (facts.paidExactly)
     return {
       kind: 'reject',
-      reason: `the transaction does not name the order, ${amounts}, and it is the exact amount of another order (reference ${others.paidExactly})`,
+      reason: `the transaction does not name the order, ${amounts}, and it is the exact amount of another order (reference ${facts.paidExactly})`,
     };
-  return accept('claim');
+  if (claim.source === 'merchant') return accept('claim');
+  if (facts.provenSender) return accept('claim', facts.provenSender);
+  if (claim.proofSignature)
+    return { kind: 'reject', reason: 'the signature is not by a wallet that sent this transfer' };
+  return {
+    kind: 'unproven',
+    credited,
+    blockTime,
+    sender,
+    reason: `the transaction does not name the order, ${amounts}, and the report is not signed by the sending wallet: the merchant may attribute it`,
+  };
 }
 
 /**
@@ -133,17 +197,41 @@ export async function settleClaim(
 ): Promise<Verdict['kind']> {
   const { models } = deps.db;
   const now = deps.clock();
-  const verdict = judge(deps, order, claim, tx, await otherOrders(deps, transaction, order, tx));
+  const verdict = judge(deps, order, claim, tx, await claimFacts(deps, transaction, order, claim, tx));
   claim.attempts += 1;
   claim.updatedAt = now;
 
   if (verdict.kind === 'wait') {
-    claim.nextCheckAt = new Date(now.getTime() + deps.config.PAYMENT_RECHECK_MS);
+    claim.nextCheckAt = new Date(now.getTime() + verdict.retryInMs);
     await claim.save({ transaction });
     return 'wait';
   }
 
-  if (verdict.kind === 'reject') {
+  if (verdict.kind === 'unproven') {
+    claim.status = 'UNPROVEN';
+    claim.reason = verdict.reason;
+    claim.amountUnits = verdict.credited;
+    claim.blockTime = verdict.blockTime;
+    claim.sender = verdict.sender;
+    await claim.save({ transaction });
+    await recordAudit(
+      deps.db,
+      transaction,
+      {
+        orderId: order.id,
+        type: 'payment.claimed',
+        actor: 'system',
+        data: {
+          txId: claim.txId,
+          amount: formatAmount(verdict.credited, order.tokenDecimals),
+          from: verdict.sender,
+          blockTime: verdict.blockTime?.toISOString() ?? null,
+          reason: verdict.reason,
+        },
+      },
+      now,
+    );
+  } else if (verdict.kind === 'reject') {
     claim.status = 'REJECTED';
     claim.reason = verdict.reason;
     await claim.save({ transaction });
@@ -165,6 +253,7 @@ export async function settleClaim(
     claim.matchedBy = verdict.matchedBy;
     claim.sender = verdict.sender;
     await claim.save({ transaction });
+    await markAttributed(deps, transaction, { network: claim.network, txId: claim.txId, orderId: order.id });
     order.amountReceivedUnits += verdict.credited;
     order.txId = claim.txId;
     order.updatedAt = now;
@@ -219,17 +308,21 @@ export async function settleClaim(
       eventExtra,
     });
   } else if (next !== order.status) {
+    const credited = verdict.kind === 'accept';
     await changeOrderStatus(deps, transaction, order, {
       to: next,
       actor: 'system',
       reason:
         verdict.kind === 'reject'
           ? `reported transaction rejected: ${verdict.reason}`
-          : 'partial payment verified',
+          : verdict.kind === 'unproven'
+            ? 'reported transaction recorded unproven: it credits nothing until the merchant attributes it'
+            : 'partial payment verified',
       data: { amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals) },
-      // A rejection's news is order.payment_rejected: going back to where the order was is not news
-      // (no second order.expired). An expiry with money received is news of a partial payment.
-      event: verdict.kind === 'reject' ? null : next === 'EXPIRED' ? 'order.underpaid' : undefined,
+      // A rejection's (or an unproven report's) news is its own event: going back to where the order
+      // was is not news (no second order.expired). An expiry with money received is news of a
+      // partial payment.
+      event: !credited ? null : next === 'EXPIRED' ? 'order.underpaid' : undefined,
       eventExtra,
     });
   } else if (verdict.kind === 'accept' && next !== 'PAID') {
@@ -239,23 +332,49 @@ export async function settleClaim(
   // After the status change, so the event carries the order as it now is (back to PENDING, say).
   if (verdict.kind === 'reject')
     await emitOrderEvent(deps, transaction, order, 'order.payment_rejected', now);
+  if (verdict.kind === 'unproven')
+    await emitOrderEvent(deps, transaction, order, 'order.payment_claimed', now, undefined, {
+      claim: presentClaim(claim, order.tokenDecimals),
+    });
   return verdict.kind;
 }
 
 /**
- * Other orders to the same recipient and token that a transaction's evidence points at: one it
- * names by tag (the payment is that order's), or one whose exact amount it pays.
+ * What the database and the claim's proof say of a final transaction (ClaimFacts), for `judge`.
+ * Other orders are the same merchant's, to the same recipient and token: a transfer to a wallet is
+ * evidence for its owner's orders only.
  */
-async function otherOrders(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+async function claimFacts(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'chains'>,
   transaction: Transaction,
   order: Order,
+  claim: PaymentClaim,
   tx: ObservedTransaction,
-): Promise<OtherOrders> {
-  if (tx.state !== 'final' || tx.tags.includes(order.reference)) return NO_OTHERS;
-  const { Order: Orders } = deps.db.models;
+): Promise<ClaimFacts> {
+  if (tx.state !== 'final') return NO_FACTS;
+  const { Order: Orders, PaymentClaim: Claims } = deps.db.models;
+  const [owner, credited] = await Promise.all([
+    recipientOwner(deps, order.network, order.recipient, transaction),
+    Claims.findOne({
+      where: { network: claim.network, txId: claim.txId, status: 'VERIFIED', orderId: { [Op.ne]: order.id } },
+      attributes: ['orderId'],
+      transaction,
+    }),
+  ]);
+  const creditedElsewhere = credited
+    ? ((await Orders.findByPk(credited.orderId, { attributes: ['reference'], transaction }))?.reference ??
+      '?')
+    : null;
+  const facts: ClaimFacts = {
+    ...NO_FACTS,
+    ownsRecipient: owner === order.merchantId,
+    creditedElsewhere,
+    provenSender: await provenSender(deps, order, claim, tx),
+  };
+  if (tx.tags.includes(order.reference)) return facts;
   const scope = {
     network: order.network,
+    merchantId: order.merchantId,
     recipient: order.recipient,
     tokenMint: order.tokenMint,
     id: { [Op.ne]: order.id },
@@ -268,15 +387,30 @@ async function otherOrders(
           attributes: ['reference'],
           transaction,
         });
-  const credited = creditedTo(tx.transfers, order.recipient, order.tokenMint);
   const paidExactly = await Orders.findOne({
     where: {
       ...scope,
       ...payableWhere(payableNow(deps)),
-      ...paysExactly(credited),
+      ...paysExactly(creditedTo(tx.transfers, order.recipient, order.tokenMint)),
     } as never,
     attributes: ['reference'],
     transaction,
   });
-  return { named: named?.reference ?? null, paidExactly: paidExactly?.reference ?? null };
+  return { ...facts, named: named?.reference ?? null, paidExactly: paidExactly?.reference ?? null };
+}
+
+/** The wallet among the transfer's senders that signed the claim's proof message, if one did. */
+async function provenSender(
+  deps: Pick<Deps, 'chains'>,
+  order: Order,
+  claim: PaymentClaim,
+  tx: Extract<ObservedTransaction, { transfers: unknown }>,
+): Promise<string | null> {
+  if (!claim.proofSignature || !claim.proofMessage) return null;
+  const chain = deps.chains.display(order.network);
+  const senders = new Set(transfersTo(tx.transfers, order.recipient, order.tokenMint).map((t) => t.from));
+  for (const sender of senders)
+    if (sender && (await chain.verifyMessage(claim.proofMessage, claim.proofSignature, sender)))
+      return sender;
+  return null;
 }

@@ -1,3 +1,4 @@
+import { UniqueConstraintError } from 'sequelize';
 import type { Network } from '../../contract';
 import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Deps } from '../deps';
@@ -39,7 +40,14 @@ export async function verifyDueClaims(
       });
       continue;
     }
-    await settleReportedClaim(deps, row.id, observed, opts.owner);
+    try {
+      await settleReportedClaim(deps, row.id, observed, opts.owner);
+    } catch (error) {
+      // Credited to another order at the same moment (the scanner, another report): this claim is
+      // judged again when its lease runs out, and then sees that.
+      if (!(error instanceof UniqueConstraintError)) throw error;
+      deps.logger.info({ txId: row.tx_id }, 'payment check raced a credit elsewhere: checked again later');
+    }
   }
   return due.length;
 }

@@ -1,4 +1,4 @@
-import { UniqueConstraintError } from 'sequelize';
+import { QueryTypes, UniqueConstraintError, type Transaction } from 'sequelize';
 import type { z } from 'zod';
 import { MAX_WALLETS, type ZCreateWalletBody } from '../../contract';
 import { chainFor } from '../chains/registry';
@@ -25,6 +25,7 @@ export async function createWallet(
       });
       const held = await Wallet.count({ where: { merchantId, deletedAt: null }, transaction });
       if (held >= MAX_WALLETS) throw ApiError.conflict(`At most ${MAX_WALLETS} wallets: remove one first`);
+      await claimAddress(deps, transaction, { network: input.network, address, merchantId });
       return Wallet.create(
         {
           merchantId,
@@ -42,4 +43,33 @@ export async function createWallet(
       throw ApiError.conflict(`This ${input.network} wallet is already registered`);
     throw error;
   }
+}
+
+/**
+ * An address receives for one merchant on this instance, for good: the first to register it owns
+ * it (also once the wallet is removed: whoever holds its key did not change). Anyone else's
+ * registration is a 409, so nobody can watch, reserve amounts on or be credited with payments to a
+ * wallet another merchant registered.
+ */
+async function claimAddress(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  transaction: Transaction,
+  wallet: { network: string; address: string; merchantId: string },
+): Promise<void> {
+  const [owner] = await deps.db.sequelize.query<{ merchant_id: string }>(
+    `WITH claimed AS (
+       INSERT INTO wallet_owners (network, address, merchant_id, created_at)
+       VALUES (:network, :address, :merchantId, :now)
+       ON CONFLICT (network, address) DO NOTHING
+       RETURNING merchant_id)
+     SELECT merchant_id FROM claimed
+     UNION ALL
+     SELECT merchant_id FROM wallet_owners WHERE network = :network AND address = :address`,
+    { type: QueryTypes.SELECT, transaction, replacements: { ...wallet, now: deps.clock() } },
+  );
+  // No row: a concurrent registration took it after this statement began; it is not this one's.
+  if (!owner || owner.merchant_id !== wallet.merchantId)
+    throw ApiError.conflict(
+      `This ${wallet.network} address is registered by another account on this service: only its first owner receives payments there`,
+    );
 }

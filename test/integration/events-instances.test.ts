@@ -18,7 +18,7 @@ import { openDatabase, type Database } from '../../server/db/database';
 import { createMerchant } from '../../server/merchants/create-merchant';
 import {
   apiClient,
-  SOLANA_WALLET,
+  newWalletAddress,
   startTestServer,
   TEST_PASSWORD,
   type TestServer,
@@ -233,7 +233,7 @@ async function setUpMerchant(api: Api, webhookUrl: string) {
   expect(profile.status, profile.text).toBe(200);
   const wallet = await api('POST', '/users/me/wallets', {
     token,
-    body: { network: 'SOLANA', public_address: SOLANA_WALLET },
+    body: { network: 'SOLANA', public_address: newWalletAddress('SOLANA') },
   });
   expect(wallet.status, wallet.text).toBe(201);
   return { id: merchant.id, token, secret: secret.body.webhook_secret };

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUnits } from '../../server/lib/decimal';
-import { MAX_OPEN_PAYER_CLAIMS } from '../../server/orders/submit-payment-claim';
+import { MAX_OPEN_UNSIGNED_CLAIMS } from '../../server/orders/submit-payment-claim';
 import { scanPayments } from '../../server/payments/scan-payments';
 import { encodeBase58 } from '../../server/lib/base58';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
@@ -115,7 +115,7 @@ describe('rate limits shared by two instances', () => {
 });
 
 describe('hostile load', () => {
-  it(`keeps at most ${MAX_OPEN_PAYER_CLAIMS} reported transactions under check per order from the public route`, async () => {
+  it(`keeps at most ${MAX_OPEN_UNSIGNED_CLAIMS} reported transactions under check per order from the public route`, async () => {
     const server = await instance({});
     const m = await newMerchant(server, { wallets: ['SOLANA'] });
     const order = await server.api('POST', '/orders', {
@@ -123,7 +123,7 @@ describe('hostile load', () => {
       body: { network: 'SOLANA', token: 'USDT', amount: '1' },
     });
     const madeUp = () => encodeBase58(Keypair.generate().secretKey);
-    for (let i = 0; i < MAX_OPEN_PAYER_CLAIMS; i++)
+    for (let i = 0; i < MAX_OPEN_UNSIGNED_CLAIMS; i++)
       expect(
         (await server.api('POST', `/pay/${order.body.reference}/submit-tx`, { body: { txId: madeUp() } }))
           .status,
@@ -139,7 +139,7 @@ describe('hostile load', () => {
           .id,
       },
     });
-    expect(claims).toBe(MAX_OPEN_PAYER_CLAIMS);
+    expect(claims).toBe(MAX_OPEN_UNSIGNED_CLAIMS);
   });
 });
 

@@ -18,6 +18,7 @@ import {
   EVM_WALLET,
   SOLANA_WALLET,
   expectErrorBody,
+  expectFieldError,
   newMerchant,
   startTestServer,
   type ApiResponse,
@@ -90,7 +91,7 @@ describe('GET /pay/{reference}/info', () => {
       amount: order.amount,
       amountReceived: '0.000000',
       amountDue: order.amount,
-      recipient: SOLANA_WALLET,
+      recipient: m.addresses.SOLANA,
       merchantName: 'Corner Café',
       description: 'Two coffees',
       payUrl: order.payUrl,
@@ -297,7 +298,7 @@ describe('EVM transaction request', () => {
   it('GET on a POLYGON order returns the unsigned USDT transfer', async () => {
     const m = await newMerchant(server, { wallets: ['POLYGON'] });
     const order = await polygonOrder(m);
-    expect(order.recipient).toBe(EVM_WALLET);
+    expect(order.recipient).toBe(m.addresses.POLYGON);
     const res = await server.api('GET', `/pay/tx-request/${order.reference}`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -312,7 +313,7 @@ describe('EVM transaction request', () => {
     const call = decodeFunctionData({ abi: erc20Abi, data: res.body.data });
     expect(call.functionName).toBe('transfer');
     const units = BigInt(Math.round(Number(order.amount) * 1e6));
-    expect(call.args).toEqual([EVM_WALLET, units]);
+    expect(call.args).toEqual([m.addresses.POLYGON, units]);
     // The order's tag follows the two arguments: its reference as 32 raw bytes.
     expect(res.body.data.slice(-64)).toBe(Buffer.from(decodeBase58(order.reference)!).toString('hex'));
 
@@ -433,7 +434,7 @@ describe('POST /pay/{reference}/submit-tx', () => {
     expect(audit.status).toBe(200);
     const submitted = audit.body.items.filter((e: { type: string }) => e.type === 'tx.submitted');
     expect(submitted).toHaveLength(1);
-    expect(submitted[0]).toMatchObject({ actor: 'payer', data: { txId } });
+    expect(submitted[0]).toMatchObject({ actor: 'payer', data: { txId, signed: false } });
     // A claim is never trusted: the merchant view shows CONFIRMING, not PAID.
     const merchantView = await server.api('GET', `/orders/${order.reference}`, { token: m.token });
     expect(merchantView.body.status).toBe('CONFIRMING');
@@ -444,12 +445,35 @@ describe('POST /pay/{reference}/submit-tx', () => {
     const audit2 = await server.api('GET', `/orders/${order.reference}/audit`, { token: m.token });
     expect(audit2.body.items.filter((e: { type: string }) => e.type === 'tx.submitted')).toHaveLength(1);
 
-    // The same id for another order is a conflict.
+    // The same id for another order is checked too: a report holds nothing until it is credited,
+    // so a stranger who reports someone's transaction first never blocks that payer's report.
     const other = await solanaOrder(m, { amount: '3' });
-    expectErrorBody(
-      await server.api('POST', `/pay/${other.reference}/submit-tx`, { body: { txId } }),
-      409,
-      'CONFLICT',
+    expect((await server.api('POST', `/pay/${other.reference}/submit-tx`, { body: { txId } })).status).toBe(
+      202,
+    );
+  });
+
+  it('refuses a malformed signature with 400 at body.signature, per network', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA', 'POLYGON'] });
+    const solana = await solanaOrder(m);
+    const polygon = await polygonOrder(m);
+    for (const [reference, txId, signature] of [
+      [solana.reference, solanaSignature(), '0x' + 'ab'.repeat(65)],
+      [solana.reference, solanaSignature(), 'short'],
+      [polygon.reference, evmHash(), solanaSignature()],
+      [polygon.reference, evmHash(), '0x1234'],
+    ])
+      expectFieldError(
+        await server.api('POST', `/pay/${reference}/submit-tx`, { body: { txId, signature } }),
+        'body.signature',
+      );
+    // The merchant attests: its route takes no signature.
+    expectFieldError(
+      await server.api('POST', `/orders/${solana.reference}/submit-tx`, {
+        token: m.token,
+        body: { txId: solanaSignature(), signature: 'x' },
+      }),
+      'body',
     );
   });
 

@@ -5,9 +5,9 @@ import { resetMerchantPassword } from '../../server/merchants/reset-merchant-pas
 import {
   TEST_PASSWORD,
   expectErrorBody,
+  expectFieldError,
   newMerchant,
   startTestServer,
-  type ApiResponse,
   type TestServer,
 } from '../support/test-server';
 
@@ -48,15 +48,6 @@ async function merchantColumns(id: string) {
     { replacements: { id }, type: QueryTypes.SELECT },
   );
   return row!;
-}
-
-function expectFieldError(res: ApiResponse, path: string) {
-  expectErrorBody(res, 400, 'VALIDATION_ERROR');
-  const details = (res.body as { error: { details?: { path: string }[] } }).error.details ?? [];
-  expect(
-    details.map((d) => d.path),
-    res.text,
-  ).toContain(path);
 }
 
 describe('GET /users/me', () => {

@@ -1,14 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { QueryTypes } from 'sequelize';
+import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WALLETS } from '../../contract';
 import { encodeBase58 } from '../../server/lib/base58';
 import {
   expectErrorBody,
+  expectFieldError,
   newMerchant,
   startTestServer,
-  type ApiResponse,
   type TestServer,
 } from '../support/test-server';
 
@@ -46,14 +47,6 @@ async function listWallets(m: Merchant) {
   expect(Object.keys(res.body)).toEqual(['items']);
   return res.body.items;
 }
-function expectFieldError(res: ApiResponse, path: string) {
-  expectErrorBody(res, 400, 'VALIDATION_ERROR');
-  const details = (res.body as { error: { details?: { path: string }[] } }).error.details ?? [];
-  expect(
-    details.map((d) => d.path),
-    res.text,
-  ).toContain(path);
-}
 async function setOrderStatus(reference: string, status: string) {
   await server.deps.db.sequelize.query('UPDATE orders SET status = :status WHERE reference = :reference', {
     replacements: { status, reference },
@@ -83,7 +76,11 @@ describe('POST /users/me/wallets and GET /users/me/wallets', () => {
     expect(unnamed.status).toBe(201);
     expect(unnamed.body.name).toBeNull();
     expect(unnamed.body.public_address).toBe(address);
-    const named = await addWallet(m, { name: '  Cold storage ', network: 'ETHEREUM', public_address: EIP55 });
+    const named = await addWallet(m, {
+      name: '  Cold storage ',
+      network: 'ETHEREUM',
+      public_address: evmAddress(),
+    });
     expect(named.status).toBe(201);
     expect(named.body.name).toBe('Cold storage');
     // Oldest first.
@@ -165,6 +162,7 @@ describe('POST /users/me/wallets and GET /users/me/wallets', () => {
   it('refuses a duplicate with 409, also in another spelling of the same EVM address', async () => {
     const m = await newMerchant(server);
     const address = solanaKey();
+    const evm = getAddress(evmAddress());
     expect((await addWallet(m, { network: 'SOLANA', public_address: address })).status).toBe(201);
     expectErrorBody(
       await addWallet(m, { name: 'again', network: 'SOLANA', public_address: address }),
@@ -172,15 +170,19 @@ describe('POST /users/me/wallets and GET /users/me/wallets', () => {
       'CONFLICT',
     );
 
-    expect((await addWallet(m, { network: 'POLYGON', public_address: EIP55 })).status).toBe(201);
-    expectErrorBody(await addWallet(m, { network: 'POLYGON', public_address: EIP55_LOWER }), 409, 'CONFLICT');
+    expect((await addWallet(m, { network: 'POLYGON', public_address: evm })).status).toBe(201);
     expectErrorBody(
-      await addWallet(m, { network: 'POLYGON', public_address: `0x${EIP55.slice(2).toUpperCase()}` }),
+      await addWallet(m, { network: 'POLYGON', public_address: evm.toLowerCase() }),
+      409,
+      'CONFLICT',
+    );
+    expectErrorBody(
+      await addWallet(m, { network: 'POLYGON', public_address: `0x${evm.slice(2).toUpperCase()}` }),
       409,
       'CONFLICT',
     );
     // The same address on the other EVM network is another wallet.
-    expect((await addWallet(m, { network: 'ETHEREUM', public_address: EIP55_LOWER })).status).toBe(201);
+    expect((await addWallet(m, { network: 'ETHEREUM', public_address: evm.toLowerCase() })).status).toBe(201);
     expect(await listWallets(m)).toHaveLength(3);
   });
 
@@ -210,14 +212,57 @@ describe('POST /users/me/wallets and GET /users/me/wallets', () => {
     expect((await addWallet(m, { network: 'SOLANA', public_address: solanaKey() })).status).toBe(201);
   });
 
-  it('lets two merchants register the same address', async () => {
-    const a = await newMerchant(server);
-    const b = await newMerchant(server);
-    const address = solanaKey();
-    expect((await addWallet(a, { network: 'SOLANA', public_address: address })).status).toBe(201);
-    expect((await addWallet(b, { network: 'SOLANA', public_address: address })).status).toBe(201);
-    expect((await addWallet(a, { network: 'ETHEREUM', public_address: EIP55 })).status).toBe(201);
-    expect((await addWallet(b, { network: 'ETHEREUM', public_address: EIP55_LOWER })).status).toBe(201);
+  it("refuses another merchant's address with 409, in any spelling, also after its owner removed it", async () => {
+    const owner = await newMerchant(server);
+    const thief = await newMerchant(server);
+    const solana = solanaKey();
+    const evm = evmAddress();
+    expect((await addWallet(owner, { network: 'SOLANA', public_address: solana })).status).toBe(201);
+    const evmWallet = await addWallet(owner, { network: 'ETHEREUM', public_address: evm });
+    expect(evmWallet.status).toBe(201);
+    const refused = await addWallet(thief, { network: 'SOLANA', public_address: solana });
+    expectErrorBody(refused, 409, 'CONFLICT');
+    expect(refused.body.error.message).toMatch(/registered by another account/);
+    expectErrorBody(
+      await addWallet(thief, { network: 'ETHEREUM', public_address: evmWallet.body.public_address }),
+      409,
+      'CONFLICT',
+    );
+    expectErrorBody(
+      await addWallet(thief, { network: 'ETHEREUM', public_address: `0x${evm.slice(2).toUpperCase()}` }),
+      409,
+      'CONFLICT',
+    );
+    // Removed by its owner, the address is still the owner's: the key did not change hands.
+    const del = await server.api('DELETE', `/users/me/wallets/${evmWallet.body.wallet_id}`, {
+      token: owner.token,
+    });
+    expect(del.status).toBe(204);
+    expectErrorBody(await addWallet(thief, { network: 'ETHEREUM', public_address: evm }), 409, 'CONFLICT');
+    expect(await listWallets(thief)).toEqual([]);
+    // The owner may add it back; the same address on another network is another wallet.
+    expect((await addWallet(owner, { network: 'ETHEREUM', public_address: evm })).status).toBe(201);
+    expect((await addWallet(thief, { network: 'POLYGON', public_address: evm })).status).toBe(201);
+  });
+
+  it('lets exactly one of two merchants registering one address at once own it', async () => {
+    const merchants = await Promise.all(Array.from({ length: 4 }, () => newMerchant(server)));
+    const address = evmAddress();
+    const results = await Promise.all(
+      merchants.map((m) => addWallet(m, { network: 'POLYGON', public_address: address })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+    const [owner] = await server.deps.db.sequelize.query<{ merchant_id: string }>(
+      'SELECT merchant_id FROM wallet_owners WHERE network = :network AND address = :address',
+      {
+        type: QueryTypes.SELECT,
+        replacements: {
+          network: 'POLYGON',
+          address: results.find((r) => r.status === 201)!.body.public_address,
+        },
+      },
+    );
+    expect(merchants[results.findIndex((r) => r.status === 201)]!.id).toBe(owner!.merchant_id);
   });
 
   it.each([
@@ -334,13 +379,14 @@ describe('DELETE /users/me/wallets/{wallet_id}', () => {
 
   it('re-adding a removed EVM address in another spelling works too', async () => {
     const m = await newMerchant(server);
-    const first = await addWallet(m, { network: 'POLYGON', public_address: EIP55 });
+    const evm = getAddress(evmAddress());
+    const first = await addWallet(m, { network: 'POLYGON', public_address: evm });
     expect(
       (await server.api('DELETE', `/users/me/wallets/${first.body.wallet_id}`, { token: m.token })).status,
     ).toBe(204);
-    const again = await addWallet(m, { network: 'POLYGON', public_address: EIP55_LOWER });
+    const again = await addWallet(m, { network: 'POLYGON', public_address: evm.toLowerCase() });
     expect(again.status).toBe(201);
-    expect(again.body.public_address).toBe(EIP55);
+    expect(again.body.public_address).toBe(evm);
   });
 
   it("answers 404 for another merchant's wallet and leaves it in place", async () => {

@@ -376,7 +376,7 @@ describe('migration 0014', () => {
     const sequelize = new Sequelize(await createTestDatabase(), { logging: false });
     try {
       await migrate(sequelize);
-      const context = { query: (sql: string) => sequelize.query(sql) };
+      const context = { query: (sql: string) => sequelize.query(sql), notice: () => {} };
       await apiVersionsMigration.down({ context, name: '0014-api-versions' });
       await sequelize.query(`INSERT INTO merchants (email, password_hash, webhook_secret_sealed) VALUES
         ('with-secret@example.com', 'x', 'sealed'), ('without@example.com', 'x', NULL)`);

@@ -16,13 +16,7 @@ import {
   type StablepayClient,
   type WebhookEventBody,
 } from '../../sdk/src/index';
-import {
-  newMerchant,
-  SOLANA_WALLET,
-  startTestServer,
-  TEST_PASSWORD,
-  type TestServer,
-} from '../support/test-server';
+import { newMerchant, startTestServer, TEST_PASSWORD, type TestServer } from '../support/test-server';
 import { startWebhookReceiver } from '../support/webhook-receiver';
 import { startScriptedProxy, until } from './support';
 
@@ -48,11 +42,16 @@ const fakeSignature = () => encodeBase58(randomBytes(64));
 const unknownReference = () => encodeBase58(randomBytes(32));
 
 /** A merchant with a Solana wallet and a client logged in through the SDK itself. */
-async function merchantClient(): Promise<{ client: StablepayClient; email: string; id: string }> {
+async function merchantClient(): Promise<{
+  client: StablepayClient;
+  email: string;
+  id: string;
+  solanaAddress: string;
+}> {
   const m = await newMerchant(server, { wallets: ['SOLANA'] });
   const client = createClient({ baseUrl: server.url });
   await client.auth.login({ email: m.email, password: TEST_PASSWORD });
-  return { client, email: m.email, id: m.id };
+  return { client, email: m.email, id: m.id, solanaAddress: m.addresses.SOLANA! };
 }
 
 describe('client: every merchant route', () => {
@@ -361,7 +360,7 @@ describe('client: typed errors', () => {
   });
 
   it('404 → NotFoundError; 400 → ValidationError with details; 409 → ConflictError', async () => {
-    const { client } = await merchantClient();
+    const { client, solanaAddress } = await merchantClient();
     const missing = await client.orders.get(unknownReference()).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect(missing).toMatchObject({ status: 404, code: 'NOT_FOUND' });
@@ -378,7 +377,7 @@ describe('client: typed errors', () => {
     await expect(client.orders.get('not/a reference')).rejects.toBeInstanceOf(ValidationError);
 
     const duplicate = await client.wallets
-      .create({ network: 'SOLANA', public_address: SOLANA_WALLET })
+      .create({ network: 'SOLANA', public_address: solanaAddress })
       .catch((e: unknown) => e);
     expect(duplicate).toBeInstanceOf(ConflictError);
     expect(duplicate).toMatchObject({ status: 409, code: 'CONFLICT' });

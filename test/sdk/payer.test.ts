@@ -20,7 +20,13 @@ import {
   type PayUrl,
 } from '../../sdk/src/payer';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
-import { EVM_WALLET, newMerchant, startTestServer, type TestServer } from '../support/test-server';
+import {
+  EVM_WALLET,
+  newMerchant,
+  newWalletAddress,
+  startTestServer,
+  type TestServer,
+} from '../support/test-server';
 
 const SDK_ROOT = path.resolve(__dirname, '../../sdk');
 
@@ -28,6 +34,7 @@ let chain: LocalSolana;
 let usdt: PublicKey;
 let server: TestServer;
 let merchantWallet: Keypair;
+let merchantEvmWallet: string;
 let client: StablepayClient;
 
 beforeAll(async () => {
@@ -45,7 +52,8 @@ beforeAll(async () => {
   client = createClient({ baseUrl: server.url, token: m.token });
   merchantWallet = Keypair.generate();
   await client.wallets.create({ network: 'SOLANA', public_address: merchantWallet.publicKey.toBase58() });
-  await client.wallets.create({ network: 'POLYGON', public_address: EVM_WALLET });
+  merchantEvmWallet = newWalletAddress('POLYGON');
+  await client.wallets.create({ network: 'POLYGON', public_address: merchantEvmWallet });
 });
 afterAll(async () => {
   await server?.stop();
@@ -103,7 +111,7 @@ describe('parsePayUrl', () => {
       network: 'POLYGON',
       chainId: 137,
       contract: order.tokenMintOrContract,
-      recipient: EVM_WALLET,
+      recipient: merchantEvmWallet,
       amountUnits: '19047620',
       amount: '19.04762',
     } satisfies PayUrl);

@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Keypair } from '@solana/web3.js';
+import { getAddress } from 'viem';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig } from '../../server/config';
@@ -89,8 +91,15 @@ export function apiClient(baseUrl: string) {
 }
 
 export const TEST_PASSWORD = 'correct horse battery staple';
+/** Valid addresses for input that needs one; a registered wallet has an address of its own (below). */
 export const SOLANA_WALLET = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
 export const EVM_WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+/** A fresh receiving address: an address has one owner on an instance, so each merchant gets its own. */
+export const newWalletAddress = (network: string): string =>
+  network === 'SOLANA'
+    ? Keypair.generate().publicKey.toBase58()
+    : getAddress(`0x${randomBytes(20).toString('hex')}`);
 
 /** A new merchant of its own (tests never share tenants), logged in, optionally with wallets. */
 export async function newMerchant(
@@ -109,15 +118,17 @@ export async function newMerchant(
   if (login.status !== 200) throw new Error(`login failed: ${login.text}`);
   const token = login.body.token;
   const wallets: Record<string, string> = {};
+  const addresses: Record<string, string> = {};
   for (const network of opts.wallets ?? []) {
     const res = await server.api('POST', '/users/me/wallets', {
       token,
-      body: { network, public_address: network === 'SOLANA' ? SOLANA_WALLET : EVM_WALLET },
+      body: { network, public_address: newWalletAddress(network) },
     });
     if (res.status !== 201) throw new Error(`wallet failed: ${res.text}`);
     wallets[network] = res.body.wallet_id;
+    addresses[network] = res.body.public_address;
   }
-  return { id: merchant.id, email, token, wallets };
+  return { id: merchant.id, email, token, wallets, addresses };
 }
 
 /** Every error leaves with the one body. */
@@ -125,4 +136,12 @@ export function expectErrorBody(res: ApiResponse, status: number, code: string) 
   const body = res.body as { error?: { code?: string; message?: string } };
   if (res.status !== status || body?.error?.code !== code || typeof body.error.message !== 'string')
     throw new Error(`expected ${status} ${code}, got ${res.status} ${res.text}`);
+}
+
+/** A 400 VALIDATION_ERROR whose details name `path`. */
+export function expectFieldError(res: ApiResponse, path: string) {
+  expectErrorBody(res, 400, 'VALIDATION_ERROR');
+  const details = (res.body as { error: { details?: { path: string }[] } }).error.details ?? [];
+  if (!details.some((d) => d.path === path))
+    throw new Error(`expected a validation error at ${path}, got ${res.text}`);
 }

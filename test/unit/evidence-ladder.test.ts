@@ -6,15 +6,29 @@ import { transfersOf, TRANSFER_TOPIC } from '../../server/chains/evm/read-transa
 import { tokenTransfers } from '../../server/chains/solana/read-transaction';
 import type { Order, PaymentClaim } from '../../server/db/models';
 import { isPayable } from '../../server/orders/payable';
-import { judge } from '../../server/payments/settle-claim';
+import {
+  judge,
+  notFoundBackoffMs,
+  NOT_FOUND_BACKOFF_MAX_MS,
+  type ClaimFacts,
+} from '../../server/payments/settle-claim';
 
 /** The evidence ladder and the facts it reads, as pure rules: no database, no chain. */
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 const deps = {
   clock: () => NOW,
-  config: { PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: 600 } as never,
+  config: { PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: 600, PAYMENT_RECHECK_MS: 1000 } as never,
 };
+/** What the database says, as judge reads it: nothing else points at the transaction. */
+const NONE: ClaimFacts = {
+  named: null,
+  paidExactly: null,
+  creditedElsewhere: null,
+  ownsRecipient: true,
+  provenSender: null,
+};
+const facts = (over: Partial<ClaimFacts>): ClaimFacts => ({ ...NONE, ...over });
 const RECIPIENT = '0x52908400098527886E0F7030069857D2E4169EE7';
 const TOKEN = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
 const PAYER = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
@@ -33,8 +47,14 @@ const order = (over: Partial<Order> = {}) =>
     createdAt: new Date(NOW.getTime() - 60_000),
     ...over,
   }) as Order;
-const claim = (source: PaymentClaim['source'] = 'payer') =>
-  ({ source, createdAt: new Date(NOW.getTime() - 1000) }) as PaymentClaim;
+const claim = (source: PaymentClaim['source'] = 'payer', over: Partial<PaymentClaim> = {}) =>
+  ({
+    source,
+    attempts: 0,
+    proofSignature: null,
+    createdAt: new Date(NOW.getTime() - 1000),
+    ...over,
+  }) as PaymentClaim;
 const transfer = (amountUnits: bigint, over: Partial<Transfer> = {}): Transfer => ({
   from: PAYER,
   to: RECIPIENT,
@@ -76,7 +96,7 @@ describe('the evidence ladder', () => {
 
   it("a remainder that is another order's exact amount is that order's, not this one's", () => {
     const partlyPaid = order({ amountReceivedUnits: 4_000_000n }); // 6 still due
-    const theirs = { named: null, paidExactly: 'B' }; // another payable order of exactly 6
+    const theirs = facts({ paidExactly: 'B' }); // another payable order of exactly 6
     const verdict = judge(deps, partlyPaid, claim(), tx([transfer(6_000_000n)]), theirs);
     expect(verdict).toMatchObject({ kind: 'reject' });
     expect((verdict as { reason: string }).reason).toMatch(/exact amount of another order \(reference B\)/);
@@ -91,38 +111,57 @@ describe('the evidence ladder', () => {
     expect(judge(deps, shared, claim('scanner'), tx([transfer(10_000_000n)]))).toMatchObject({
       kind: 'reject',
     });
-    expect(judge(deps, shared, claim('payer'), tx([transfer(10_000_000n)]))).toMatchObject({
+    expect(judge(deps, shared, claim('merchant'), tx([transfer(10_000_000n)]))).toMatchObject({
       matchedBy: 'claim',
+    });
+    // Anyone can force shared amounts (a thousand orders at one price): a stranger's report of
+    // someone else's transfer is no claim.
+    expect(judge(deps, shared, claim('payer'), tx([transfer(10_000_000n)]))).toMatchObject({
+      kind: 'unproven',
     });
     expect(judge(deps, shared, claim('scanner'), tx([transfer(10_000_000n)], [reference]))).toMatchObject({
       matchedBy: 'tag',
     });
   });
 
-  it('3. claim: another amount, reported by the payer, naming and paying no other order', () => {
-    expect(judge(deps, order(), claim('payer'), tx([transfer(9_950_000n)]))).toMatchObject({
+  it('3. claim: another amount, attested by the merchant or proven by the sender, naming and paying no other order', () => {
+    expect(judge(deps, order(), claim('merchant'), tx([transfer(9_950_000n)]))).toMatchObject({
       kind: 'accept',
       matchedBy: 'claim',
       credited: 9_950_000n,
+    });
+    const signed = claim('payer', { proofSignature: '0xsig' });
+    expect(judge(deps, order(), signed, tx([transfer(9_950_000n)]), facts({ provenSender: PAYER }))).toEqual({
+      kind: 'accept',
+      matchedBy: 'claim',
+      credited: 9_950_000n,
+      blockTime: NOW,
+      sender: PAYER,
     });
     // The scanner has no claim of anyone's: it never takes that rung.
     expect(judge(deps, order(), claim('scanner'), tx([transfer(9_950_000n)]))).toMatchObject({
       kind: 'reject',
     });
     // Another order's exact amount is that order's evidence, stronger than a claim.
-    const other = judge(deps, order(), claim(), tx([transfer(9_950_000n)]), {
-      named: null,
-      paidExactly: 'REF2',
-    });
+    const other = judge(
+      deps,
+      order(),
+      claim('merchant'),
+      tx([transfer(9_950_000n)]),
+      facts({ paidExactly: 'REF2' }),
+    );
     expect(other).toMatchObject({ kind: 'reject' });
     expect((other as { reason: string }).reason).toMatch(/exact amount of another order \(reference REF2\)/);
   });
 
   it('a transaction naming another order never pays this one, whatever its amount', () => {
-    const verdict = judge(deps, order(), claim(), tx([transfer(10_000_000n)], ['OTHER']), {
-      named: 'OTHER',
-      paidExactly: null,
-    });
+    const verdict = judge(
+      deps,
+      order(),
+      claim('merchant'),
+      tx([transfer(10_000_000n)], ['OTHER']),
+      facts({ named: 'OTHER' }),
+    );
     expect(verdict).toEqual({
       kind: 'reject',
       reason: 'the transaction pays another order (reference OTHER)',
@@ -153,6 +192,99 @@ describe('the evidence ladder', () => {
     expect(judge(deps, order(), claim(), { txId: 'x', state: 'not_found' })).toMatchObject({ kind: 'wait' });
     const old = { source: 'payer', createdAt: new Date(NOW.getTime() - 601_000) } as PaymentClaim;
     expect(judge(deps, order(), old, { txId: 'x', state: 'not_found' })).toMatchObject({ kind: 'reject' });
+  });
+});
+
+describe('claims against other people', () => {
+  const short = () => tx([transfer(9_950_000n)]); // an exchange withdrawal short by its fee
+
+  it("a payer's unsigned report of an untagged, inexact transfer is recorded unproven: it credits nothing", () => {
+    const verdict = judge(deps, order(), claim('payer'), short());
+    expect(verdict).toMatchObject({ kind: 'unproven', credited: 9_950_000n, sender: PAYER, blockTime: NOW });
+    expect((verdict as { reason: string }).reason).toMatch(/not signed by the sending wallet/);
+  });
+
+  it('a signature that is not by a sender of the transfer is refused', () => {
+    const forged = claim('payer', { proofSignature: '0xforged' });
+    expect(judge(deps, order(), forged, short())).toEqual({
+      kind: 'reject',
+      reason: 'the signature is not by a wallet that sent this transfer',
+    });
+  });
+
+  it('tag and exact amount need no proof, whoever reports them', () => {
+    expect(judge(deps, order(), claim('payer'), tx([transfer(9_950_000n)], [reference]))).toMatchObject({
+      kind: 'accept',
+      matchedBy: 'tag',
+    });
+    expect(judge(deps, order(), claim('payer'), tx([transfer(10_000_000n)]))).toMatchObject({
+      kind: 'accept',
+      matchedBy: 'amount',
+    });
+  });
+
+  it('a transaction credited to another order is never credited again, whatever the evidence', () => {
+    for (const c of [claim('merchant'), claim('payer', { proofSignature: 's' }), claim('scanner')])
+      expect(
+        judge(
+          deps,
+          order(),
+          c,
+          tx([transfer(10_000_000n)], [reference]),
+          facts({ creditedElsewhere: 'A', provenSender: PAYER }),
+        ),
+      ).toEqual({
+        kind: 'reject',
+        reason: 'the transaction was already credited to another order (reference A)',
+      });
+  });
+
+  it('an order whose receiving wallet another merchant owns is never credited, not even by its tag', () => {
+    const verdict = judge(
+      deps,
+      order(),
+      claim('merchant'),
+      tx([transfer(10_000_000n)], [reference]),
+      facts({ ownsRecipient: false }),
+    );
+    expect(verdict).toMatchObject({ kind: 'reject' });
+    expect((verdict as { reason: string }).reason).toMatch(/registered to another account/);
+  });
+
+  it('the merchant may attribute a transfer that predates the order; nobody else may', () => {
+    const early = tx([transfer(9_950_000n)], [], new Date(order().createdAt.getTime() - 3_600_000));
+    expect(judge(deps, order(), claim('merchant'), early)).toMatchObject({
+      kind: 'accept',
+      matchedBy: 'claim',
+    });
+    expect(
+      judge(deps, order(), claim('payer', { proofSignature: 's' }), early, facts({ provenSender: PAYER })),
+    ).toMatchObject({
+      kind: 'reject',
+      reason: 'the transaction does not name the order and predates it',
+    });
+  });
+
+  it('made-up transaction ids are read again after 1 s, doubling, at most every 5 minutes', () => {
+    expect([0, 1, 2, 3, 8, 9, 30].map((n) => notFoundBackoffMs(1000, n))).toEqual([
+      1000,
+      2000,
+      4000,
+      8000,
+      256_000,
+      NOT_FOUND_BACKOFF_MAX_MS,
+      NOT_FOUND_BACKOFF_MAX_MS,
+    ]);
+    expect(judge(deps, order(), claim('payer', { attempts: 4 }), { txId: 'x', state: 'not_found' })).toEqual({
+      kind: 'wait',
+      reason: 'transaction not found yet',
+      retryInMs: 16_000,
+    });
+    // Over the 600 s deadline that is 10 reads, where a read every second made 600.
+    let at = 0;
+    let reads = 0;
+    for (; at <= 600_000; reads++) at += notFoundBackoffMs(1000, reads);
+    expect(reads).toBe(11);
   });
 });
 

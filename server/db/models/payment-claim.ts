@@ -10,7 +10,12 @@ import type { Network } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
 export type ClaimSource = 'merchant' | 'payer' | 'scanner';
-export type ClaimStatus = 'PENDING' | 'VERIFIED' | 'REJECTED';
+/**
+ * PENDING: to be read on chain. VERIFIED: credited (holds its transaction: one order at most).
+ * REJECTED: the chain says no. UNPROVEN: a payer's report of a transfer that neither names the order
+ * nor pays its exact amount, without the sender's signature: recorded, credits nothing.
+ */
+export type ClaimStatus = 'PENDING' | 'VERIFIED' | 'REJECTED' | 'UNPROVEN';
 
 /** A transaction id reported for, or found paying, an order; verified against the chain. */
 export class PaymentClaim extends Model<
@@ -29,6 +34,12 @@ export class PaymentClaim extends Model<
   declare matchedBy: CreationOptional<'tag' | 'amount' | 'claim' | null>;
   /** The wallet that sent the credited transfer. */
   declare sender: CreationOptional<string | null>;
+  /**
+   * A payer's proof of control over the sending wallet: the message it signed (the txId exactly as
+   * reported) and the signature (the network's form). Null without one.
+   */
+  declare proofMessage: CreationOptional<string | null>;
+  declare proofSignature: CreationOptional<string | null>;
   declare attempts: CreationOptional<number>;
   /** The worker checking it now (server/jobs/lease.ts), and until when. */
   declare lockedBy: CreationOptional<string | null>;
@@ -51,6 +62,8 @@ export class PaymentClaim extends Model<
         blockTime: DataTypes.DATE,
         matchedBy: DataTypes.TEXT,
         sender: DataTypes.TEXT,
+        proofMessage: DataTypes.TEXT,
+        proofSignature: DataTypes.TEXT,
         attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         lockedBy: DataTypes.TEXT,
         lockedUntil: DataTypes.DATE,

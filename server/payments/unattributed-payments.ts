@@ -1,0 +1,115 @@
+import { QueryTypes, type Transaction } from 'sequelize';
+import type { UnattributedPayment } from '../../contract';
+import type { Deps } from '../deps';
+import { formatAmount } from '../lib/decimal';
+import { decodeCursor, encodeCursor } from '../orders/order-cursor';
+
+/** A final transfer to a merchant's wallet that credited no order, as the scanner found it. */
+export type FoundUnattributed = {
+  merchantId: string;
+  network: string;
+  txId: string;
+  recipient: string;
+  token: string;
+  tokenMint: string;
+  decimals: number;
+  sender: string | null;
+  amountUnits: bigint;
+  blockTime: Date | null;
+};
+
+/**
+ * Keeps a transfer nobody's evidence tied to an order (no tag, no open order's exact amount, no
+ * proven report), so no money that arrives is ignored: the merchant sees it and may attribute it.
+ * Found again (a scan re-reads its last blocks), it is kept once.
+ */
+export async function recordUnattributed(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  found: FoundUnattributed,
+): Promise<void> {
+  await deps.db.sequelize.query(
+    `INSERT INTO unattributed_payments
+       (merchant_id, network, tx_id, recipient, token, token_mint, token_decimals, sender, amount_units, block_time, created_at)
+     SELECT :merchantId, :network, :txId, :recipient, :token, :tokenMint, :decimals, :sender, :amountUnits, :blockTime, :now
+      WHERE NOT EXISTS (SELECT 1 FROM payment_claims
+                         WHERE network = :network AND tx_id = :txId AND status = 'VERIFIED')
+     ON CONFLICT (network, tx_id, recipient, token_mint) DO NOTHING`,
+    {
+      replacements: {
+        merchantId: found.merchantId,
+        network: found.network,
+        txId: found.txId,
+        recipient: found.recipient,
+        token: found.token,
+        tokenMint: found.tokenMint,
+        decimals: found.decimals,
+        sender: found.sender,
+        amountUnits: found.amountUnits.toString(),
+        blockTime: found.blockTime,
+        now: deps.clock(),
+      },
+    },
+  );
+}
+
+/** A transfer credited to an order leaves the unattributed list (kept, with the order it went to). */
+export async function markAttributed(
+  deps: Pick<Deps, 'db' | 'clock'>,
+  transaction: Transaction,
+  claim: { network: string; txId: string; orderId: string },
+): Promise<void> {
+  await deps.db.sequelize.query(
+    `UPDATE unattributed_payments SET attributed_order_id = :orderId, attributed_at = :now
+      WHERE network = :network AND tx_id = :txId AND attributed_at IS NULL`,
+    {
+      replacements: { network: claim.network, txId: claim.txId, orderId: claim.orderId, now: deps.clock() },
+      transaction,
+    },
+  );
+}
+
+type Row = {
+  id: string;
+  network: string;
+  tx_id: string;
+  recipient: string;
+  token: string;
+  token_decimals: number;
+  sender: string | null;
+  amount_units: string;
+  block_time: Date | null;
+  created_at: Date;
+};
+
+/** A merchant's unattributed transfers, newest first, by id keyset (the same cost at any depth). */
+export async function listUnattributed(
+  deps: Pick<Deps, 'db'>,
+  merchantId: string,
+  query: { per_page?: number; cursor?: string },
+): Promise<{ items: UnattributedPayment[]; per_page: number; nextCursor: string | null }> {
+  const perPage = query.per_page ?? 20;
+  const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+  const rows = await deps.db.sequelize.query<Row>(
+    `SELECT id, network, tx_id, recipient, token, token_decimals, sender, amount_units, block_time, created_at
+       FROM unattributed_payments
+      WHERE merchant_id = :merchantId AND attributed_at IS NULL ${after ? 'AND id < :after' : ''}
+      ORDER BY id DESC
+      LIMIT :limit`,
+    { type: QueryTypes.SELECT, replacements: { merchantId, after, limit: perPage + 1 } },
+  );
+  const page = rows.slice(0, perPage);
+  return {
+    items: page.map((row) => ({
+      txId: row.tx_id,
+      network: row.network as UnattributedPayment['network'],
+      token: row.token as UnattributedPayment['token'],
+      to: row.recipient,
+      from: row.sender,
+      amount: formatAmount(BigInt(row.amount_units), row.token_decimals),
+      blockTime: row.block_time ? new Date(row.block_time).toISOString() : null,
+      createdAt: new Date(row.created_at).toISOString(),
+    })),
+    per_page: perPage,
+    nextCursor: rows.length > perPage ? encodeCursor(page[page.length - 1]!.id) : null,
+  };
+}
