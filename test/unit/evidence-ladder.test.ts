@@ -284,7 +284,7 @@ describe('claims against other people', () => {
     let at = 0;
     let reads = 0;
     for (; at <= 600_000; reads++) at += notFoundBackoffMs(1000, reads);
-    expect(reads).toBe(11);
+    expect(reads).toBe(10);
   });
 });
 
