@@ -82,8 +82,10 @@ export function judge(
 ): Verdict {
   if (tx.state === 'not_found') {
     const deadline = claim.createdAt.getTime() + deps.config.PAYMENT_NOT_FOUND_TIMEOUT_SECONDS * 1000;
-    // Made-up ids cost a few reads each, not one a second: the wait doubles with every miss.
-    return deps.clock().getTime() > deadline
+    const left = deadline - deps.clock().getTime();
+    // Made-up ids cost a few reads each, not one a second: the wait doubles with every miss, and
+    // the last read comes just after the deadline (the claim then stops holding its place).
+    return left < 0
       ? {
           kind: 'reject',
           reason: `transaction not found on chain within ${deps.config.PAYMENT_NOT_FOUND_TIMEOUT_SECONDS} s`,
@@ -91,7 +93,7 @@ export function judge(
       : {
           kind: 'wait',
           reason: 'transaction not found yet',
-          retryInMs: notFoundBackoffMs(deps.config.PAYMENT_RECHECK_MS, claim.attempts),
+          retryInMs: Math.min(notFoundBackoffMs(deps.config.PAYMENT_RECHECK_MS, claim.attempts), left + 1),
         };
   }
   if (tx.state === 'not_final')

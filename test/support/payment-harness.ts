@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import pino from 'pino';
 import { expect } from 'vitest';
+import type { Deps } from '../../server/deps';
 import { newMerchant, startTestServer, type TestServer } from './test-server';
 import { startWebhookReceiver, type ReceivedWebhook } from './webhook-receiver';
 
@@ -32,7 +33,7 @@ type LogLine = { level: number; msg: string; err?: unknown; [k: string]: unknown
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function startPaymentHarness(env: Record<string, string>) {
+export async function startPaymentHarness(env: Record<string, string>, overrides: Partial<Deps> = {}) {
   const receiver = await startWebhookReceiver();
   /** warn and above, as the service logs them (job failures, postponed scans and checks). */
   const logs: LogLine[] = [];
@@ -47,7 +48,7 @@ export async function startPaymentHarness(env: Record<string, string>) {
       LOGIN_RATE_LIMIT_MAX: '100000',
       ...env,
     },
-    { logger },
+    { logger, ...overrides },
   );
 
   /** A merchant with a wallet on `network`, a webhook secret, and webhooks to a path of its own. */
@@ -180,8 +181,12 @@ export async function startPaymentHarness(env: Record<string, string>) {
         await sleep(60);
       }
     },
-    submitTx: (reference: string, txId: string) =>
-      server.api('POST', `/pay/${reference}/submit-tx`, { body: { txId } }),
+    /** The payer's report on the public route, signed by the sending wallet when `signature` is given. */
+    submitTx: (reference: string, txId: string, signature?: string) =>
+      server.api('POST', `/pay/${reference}/submit-tx`, { body: { txId, signature } }),
+    /** The merchant's attribution of a transfer to its order. */
+    attribute: (shop: Shop, reference: string, txId: string) =>
+      server.api('POST', `/orders/${reference}/submit-tx`, { token: shop.token, body: { txId } }),
     /** Job failures are logged and swallowed by the scheduler: a test calls this to fail on them. */
     takeJobFailures() {
       const failures = logs.filter((l) => l.msg === 'job failed');

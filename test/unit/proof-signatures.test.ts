@@ -1,20 +1,13 @@
 import { Keypair } from '@solana/web3.js';
-import { sign } from 'node:crypto';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { claimProofMessage, refundAddressProofMessage } from '../../contract';
 import { normalizeEvmSignature, verifyEvmMessage } from '../../server/chains/evm/verify-message';
 import { normalizeSolanaSignature, verifySolanaMessage } from '../../server/chains/solana/verify-message';
 import { decodeBase58, encodeBase58 } from '../../server/lib/base58';
+import { signSolanaMessage } from '../support/solana/sign-message';
 
-/** ed25519 over the message bytes with a web3.js keypair, as a Solana wallet's signMessage does. */
-function solanaSign(keypair: Keypair, message: string): string {
-  const pkcs8 = Buffer.concat([
-    Buffer.from('302e020100300506032b657004220420', 'hex'),
-    Buffer.from(keypair.secretKey.slice(0, 32)),
-  ]);
-  return encodeBase58(sign(null, Buffer.from(message, 'utf8'), { key: pkcs8, format: 'der', type: 'pkcs8' }));
-}
+const solanaSign = signSolanaMessage;
 
 describe('proof messages', () => {
   it('name the order and the transaction, or the refund and the address, exactly as sent', () => {

@@ -1,0 +1,381 @@
+import { randomBytes } from 'node:crypto';
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { getAddress, type Address } from 'viem';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { claimProofMessage } from '../../contract';
+import { encodeBase58 } from '../../server/lib/base58';
+import { parseUnits } from '../../server/lib/decimal';
+import { MAX_OPEN_UNSIGNED_CLAIMS } from '../../server/orders/submit-payment-claim';
+import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
+import { startPaymentHarness, type PaidOrder, type PaymentHarness } from '../support/payment-harness';
+import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { signSolanaMessage } from '../support/solana/sign-message';
+import { expectErrorBody } from '../support/test-server';
+
+/**
+ * Money safety against other people (DESIGN.md): each test plays someone who tries to have a
+ * transfer credited to the wrong order, on the local chains, through the service's public and
+ * merchant routes. Jobs are driven by hand.
+ */
+
+const POLYGON_CONFIRMATIONS = 2;
+
+let solana: LocalSolana;
+let evm: LocalEvm;
+let usdtMint: PublicKey;
+let usdtPolygon: Address;
+let h: PaymentHarness;
+
+beforeAll(async () => {
+  [solana, evm] = await Promise.all([startLocalSolana(), startLocalEvm({ chainId: 137 })]);
+  usdtMint = await solana.createMint();
+  usdtPolygon = getAddress(await evm.deployToken());
+  h = await startPaymentHarness({
+    SOLANA_RPC_URL: solana.url,
+    USDT_MINT_SOLANA: usdtMint.toBase58(),
+    SOLANA_COMMITMENT: 'confirmed',
+    POLYGON_RPC_URL: evm.url,
+    POLYGON_CHAIN_ID: '137',
+    POLYGON_CONFIRMATIONS: String(POLYGON_CONFIRMATIONS),
+    USDT_CONTRACT_POLYGON: usdtPolygon,
+    PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: '3',
+  });
+}, 120_000);
+afterAll(async () => {
+  await h?.stop();
+  await Promise.all([solana?.stop(), evm?.stop()]);
+});
+afterEach(() => {
+  expect(h.takeJobFailures()).toEqual([]);
+});
+
+const units = (amount: string) => parseUnits(amount, 6);
+type Shop = Awaited<ReturnType<PaymentHarness['newShop']>>;
+type Unattributed = {
+  txId: string;
+  network: string;
+  token: string;
+  to: string;
+  from: string | null;
+  amount: string;
+};
+
+async function unattributed(
+  shop: Shop,
+  query = '',
+): Promise<{ items: Unattributed[]; nextCursor: string | null }> {
+  const res = await h.server.api('GET', `/users/me/unattributed-payments${query}`, { token: shop.token });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+}
+const ledger = async (shop: Shop, reference: string) =>
+  (await h.server.api('GET', `/orders/${reference}/payments`, { token: shop.token })).body.items as {
+    txId: string;
+    amount: string;
+    matchedBy: string;
+    from: string | null;
+  }[];
+const audit = async (shop: Shop, reference: string) => await h.auditOf(shop, reference);
+/** Runs the jobs until the order's audit has an entry of `type`. */
+const until = (shop: Shop, reference: string, type: string) =>
+  h.runJobs(async () => (await audit(shop, reference)).some((e) => e.type === type));
+
+describe('Solana: a transfer that names no order and is not its exact amount', () => {
+  const newShop = () => h.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
+  const order = (shop: Shop, amount: string) => h.createOrder(shop, { amount });
+  /** A withdrawal from an exchange: the exchange's hot wallet sends, short by its fee, no reference. */
+  async function withdrawal(shop: Shop, amount: string, from?: Keypair) {
+    const sender = from ?? (await solana.newPayer({ mint: usdtMint }));
+    const txId = await solana.transfer({
+      payer: sender,
+      recipientOwner: new PublicKey(shop.wallet),
+      mint: usdtMint,
+      amountUnits: units(amount),
+    });
+    return { txId, sender };
+  }
+
+  it("a stranger's report of it credits nothing; nor does his own signature; the merchant attributes it to the victim's order", async () => {
+    const shop = await newShop();
+    const victims = await order(shop, '20');
+    const strangers = await order(shop, '5');
+    const { txId, sender } = await withdrawal(shop, '19.2');
+
+    // The stranger reports it for his cheap order first, on the public route.
+    expect((await h.submitTx(strangers.reference, txId)).status).toBe(202);
+    await until(shop, strangers.reference, 'payment.claimed');
+    const after = await h.getOrder(shop, strangers.reference);
+    expect(after).toMatchObject({ status: 'PENDING', amountReceived: '0.000000', txId: null });
+    expect(h.webhookTypes(shop, strangers.reference)).toEqual([
+      'order.created',
+      'order.confirming',
+      'order.payment_claimed',
+    ]);
+    const claimed = h.webhooksFor(shop, strangers.reference).at(-1)!.json.data as {
+      claim: Record<string, unknown>;
+    };
+    expect(claimed.claim).toMatchObject({ txId, amount: '19.200000', from: sender.publicKey.toBase58() });
+    expect(await ledger(shop, strangers.reference)).toEqual([]);
+
+    // A signature by his own key proves nothing: he did not send it.
+    const stranger = Keypair.generate();
+    const forged = signSolanaMessage(stranger, claimProofMessage(strangers.reference, txId));
+    expect((await h.submitTx(strangers.reference, txId, forged)).status).toBe(202);
+    await until(shop, strangers.reference, 'payment.rejected');
+    const rejected = (await audit(shop, strangers.reference)).find((e) => e.type === 'payment.rejected');
+    expect(rejected?.data.reason).toBe('the signature is not by a wallet that sent this transfer');
+    expect(await h.getOrder(shop, strangers.reference)).toMatchObject({
+      status: 'PENDING',
+      amountReceived: '0.000000',
+    });
+
+    // Nothing is ignored: the merchant sees the transfer, and attributes it.
+    expect((await unattributed(shop)).items).toEqual([
+      expect.objectContaining({
+        txId,
+        network: 'SOLANA',
+        token: 'USDT',
+        to: shop.wallet,
+        from: sender.publicKey.toBase58(),
+        amount: '19.200000',
+      }),
+    ]);
+    expect((await h.attribute(shop, victims.reference, txId)).status).toBe(202);
+    const paid = await h.settle(shop, victims.reference, 'UNDERPAID');
+    expect(paid).toMatchObject({ amountReceived: '19.200000', txId });
+    expect(await ledger(shop, victims.reference)).toEqual([
+      expect.objectContaining({
+        txId,
+        amount: '19.200000',
+        matchedBy: 'claim',
+        from: sender.publicKey.toBase58(),
+      }),
+    ]);
+    expect((await unattributed(shop)).items).toEqual([]);
+    // Credited, it is nobody else's.
+    expectErrorBody(await h.submitTx(strangers.reference, txId, forged), 409, 'CONFLICT');
+    expectErrorBody(await h.attribute(shop, strangers.reference, txId), 409, 'CONFLICT');
+  });
+
+  it("the sender's signature credits it at once, even after a stranger reported it first", async () => {
+    const shop = await newShop();
+    const mine = await order(shop, '20');
+    const strangers = await order(shop, '10');
+    const payer = await solana.newPayer({ mint: usdtMint });
+    const { txId } = await withdrawal(shop, '19.95', payer);
+    expect((await h.submitTx(strangers.reference, txId)).status).toBe(202);
+
+    const signature = signSolanaMessage(payer, claimProofMessage(mine.reference, txId));
+    expect((await h.submitTx(mine.reference, txId, signature)).status).toBe(202);
+    const paid = await h.settle(shop, mine.reference, 'UNDERPAID');
+    expect(paid).toMatchObject({ amountReceived: '19.950000', txId });
+    expect(await ledger(shop, mine.reference)).toEqual([
+      expect.objectContaining({ txId, matchedBy: 'claim', from: payer.publicKey.toBase58() }),
+    ]);
+    await h.runJobs(async () => (await h.getOrder(shop, strangers.reference)).status === 'PENDING');
+    expect((await h.getOrder(shop, strangers.reference)).amountReceived).toBe('0.000000');
+    // The signature names the order: it proves nothing for another one.
+    const other = await order(shop, '30');
+    expectErrorBody(await h.submitTx(other.reference, txId, signature), 409, 'CONFLICT');
+  });
+
+  it('a transfer to an idle wallet is kept unattributed (newest first, paged) until the merchant attributes it', async () => {
+    const shop = await newShop();
+    const first = await withdrawal(shop, '3');
+    const second = await withdrawal(shop, '4.5');
+    await h.runJobs(async () => (await unattributed(shop)).items.length === 2);
+    const page1 = await unattributed(shop, '?per_page=1');
+    expect(page1.items.map((p) => p.txId)).toEqual([second.txId]);
+    const page2 = await unattributed(shop, `?per_page=1&cursor=${page1.nextCursor}`);
+    expect(page2).toMatchObject({ items: [expect.objectContaining({ txId: first.txId })], nextCursor: null });
+    // Another merchant sees none of it.
+    expect((await unattributed(await newShop())).items).toEqual([]);
+
+    // Not the amount of the order it is reported for: the payer's word is not enough, the merchant's is.
+    const later = await order(shop, '3.5');
+    expect((await h.submitTx(later.reference, first.txId)).status).toBe(202);
+    await until(shop, later.reference, 'payment.claimed');
+    expect((await unattributed(shop)).items).toHaveLength(2);
+    expect((await h.attribute(shop, later.reference, first.txId)).status).toBe(202);
+    expect(await h.settle(shop, later.reference, 'UNDERPAID')).toMatchObject({ amountReceived: '3.000000' });
+    expect((await unattributed(shop)).items.map((p) => p.txId)).toEqual([second.txId]);
+  });
+
+  it("another merchant's order to a wallet it does not own is never credited: not by amount, tag or attribution", async () => {
+    const owner = await newShop();
+    const intruder = await h.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
+    // Registering the owner's wallet is refused.
+    expectErrorBody(
+      await h.server.api('POST', '/users/me/wallets', {
+        token: intruder.token,
+        body: { network: 'SOLANA', public_address: owner.wallet },
+      }),
+      409,
+      'CONFLICT',
+    );
+    // An order of the intruder's pointing at the owner's wallet, as duplicate registrations made
+    // before one-owner wallets left them (the migration removed the wallet, not the order).
+    const stale = await order(intruder, '7.77');
+    await h.server.deps.db.sequelize.query(
+      `UPDATE orders SET recipient = :wallet WHERE reference = :reference;
+       UPDATE amount_reservations SET recipient = :wallet WHERE reference = :reference`,
+      { replacements: { wallet: owner.wallet, reference: stale.reference } },
+    );
+    // The owner's customer pays exactly that amount, and another payment names the stale order.
+    const exact = await withdrawal(owner, '7.77');
+    const payer = await solana.newPayer({ mint: usdtMint });
+    const tagged = await solana.transfer({
+      payer,
+      recipientOwner: new PublicKey(owner.wallet),
+      mint: usdtMint,
+      amountUnits: units('1'),
+      reference: new PublicKey(stale.reference),
+    });
+    await h.runJobs(async () => (await unattributed(owner)).items.length === 2);
+    expect((await h.getOrder(intruder, stale.reference)).amountReceived).toBe('0.000000');
+    expect((await h.attribute(intruder, stale.reference, exact.txId)).status).toBe(202);
+    await until(intruder, stale.reference, 'payment.rejected');
+    expect(
+      (await audit(intruder, stale.reference)).find((e) => e.type === 'payment.rejected')?.data.reason,
+    ).toMatch(/registered to another account/);
+    expect(await h.getOrder(intruder, stale.reference)).toMatchObject({ amountReceived: '0.000000' });
+    expect((await unattributed(owner)).items.map((p) => p.txId).sort()).toEqual([exact.txId, tagged].sort());
+    expect((await unattributed(intruder)).items).toEqual([]);
+  });
+});
+
+describe('Solana: made-up transaction ids', () => {
+  let clockOffsetMs = 0;
+  let flood: PaymentHarness;
+  beforeAll(async () => {
+    flood = await startPaymentHarness(
+      {
+        SOLANA_RPC_URL: solana.url,
+        USDT_MINT_SOLANA: usdtMint.toBase58(),
+        SOLANA_COMMITMENT: 'confirmed',
+        PAYMENT_RECHECK_MS: '1000',
+        PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: '600',
+      },
+      { clock: () => new Date(Date.now() + clockOffsetMs) },
+    );
+  });
+  afterAll(() => flood?.stop());
+
+  it("cost a few reads each over their 10 minutes, and never hold back the payer's signed report or the merchant's", async () => {
+    const shop = await flood.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
+    const target = await flood.createOrder(shop, { amount: '50' });
+    const madeUp = () => encodeBase58(randomBytes(64));
+    for (let i = 0; i < MAX_OPEN_UNSIGNED_CLAIMS; i++)
+      expect((await flood.submitTx(target.reference, madeUp())).status).toBe(202);
+    const refused = await flood.submitTx(target.reference, madeUp());
+    expectErrorBody(refused, 429, 'RATE_LIMITED');
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+
+    // The real payer's signed report, and the merchant's, still go through at once.
+    const payer = await solana.newPayer({ mint: usdtMint });
+    const txId = await solana.transfer({
+      payer,
+      recipientOwner: new PublicKey(shop.wallet),
+      mint: usdtMint,
+      amountUnits: units('49.5'),
+    });
+    const signed = signSolanaMessage(payer, claimProofMessage(target.reference, txId));
+    expect((await flood.submitTx(target.reference, txId, signed)).status).toBe(202);
+    expect((await flood.attribute(shop, target.reference, madeUp())).status).toBe(202);
+    await flood.runJobs(
+      async () => (await flood.getOrder(shop, target.reference)).amountReceived === '49.500000',
+    );
+
+    // Ten minutes of checks, a second at a time: the made-up ids are read a few times each.
+    solana.resetRpcCalls();
+    for (clockOffsetMs = 0; clockOffsetMs <= 605_000; clockOffsetMs += 1000)
+      await flood.server.jobs.runNow('verify-payments');
+    const reads = solana.rpcCalls.getTransaction ?? 0;
+    // Four made-up ids (three of the payer's, one of the merchant's): 11 reads each at most (at
+    // 1 s, 2 s, 4 s ... 256 s, then just after the deadline), where a read a second made 600.
+    expect(reads).toBeGreaterThanOrEqual(4 * 9);
+    expect(reads).toBeLessThanOrEqual(4 * 11);
+    const open = await flood.server.deps.db.models.PaymentClaim.count({ where: { status: 'PENDING' } });
+    expect(open).toBe(0);
+    // Their deadline passed: the order takes reports again.
+    expect((await flood.submitTx(target.reference, madeUp())).status).toBe(202);
+  });
+});
+
+describe('Polygon: a plain transfer (EIP-681, no tag) short of the amount', () => {
+  const newShop = () => h.newShop('POLYGON', randomEvmAddress());
+  const order = (shop: Shop, amount: string) => h.createOrder(shop, { amount }) as Promise<PaidOrder>;
+  async function payer(): Promise<LocalWallet> {
+    return evm.newWallet({ token: usdtPolygon, units: 1_000_000_000n });
+  }
+  const confirm = () => evm.mine(POLYGON_CONFIRMATIONS);
+
+  it("a stranger's report credits nothing; the sender's EIP-191 signature credits the order it names", async () => {
+    const shop = await newShop();
+    const mine = await order(shop, '20');
+    const strangers = await order(shop, '5');
+    const from = await payer();
+    const txId = await evm.transfer({
+      from,
+      token: usdtPolygon,
+      to: shop.wallet as Address,
+      units: units('19.2'),
+    });
+    // Read off the mempool or the chain by anyone, before it is even final.
+    expect((await h.submitTx(strangers.reference, txId)).status).toBe(202);
+    await confirm();
+    await until(shop, strangers.reference, 'payment.claimed');
+    expect(await h.getOrder(shop, strangers.reference)).toMatchObject({
+      status: 'PENDING',
+      amountReceived: '0.000000',
+    });
+
+    // A signature by another key, or of another message, is refused.
+    const stranger = await payer();
+    const message = claimProofMessage(mine.reference, txId);
+    for (const signature of [
+      await stranger.signMessage({ message }),
+      await from.signMessage({ message: claimProofMessage(strangers.reference, txId) }),
+    ]) {
+      const before = (await audit(shop, mine.reference)).filter((e) => e.type === 'payment.rejected').length;
+      expect((await h.submitTx(mine.reference, txId, signature)).status).toBe(202);
+      await h.runJobs(
+        async () =>
+          (await audit(shop, mine.reference)).filter((e) => e.type === 'payment.rejected').length > before,
+      );
+    }
+    expect(await h.getOrder(shop, mine.reference)).toMatchObject({ amountReceived: '0.000000' });
+
+    // The sender signs: credited, by claim, from its address. The txId is signed as it is sent.
+    const sentAs = txId.toUpperCase().replace('0X', '0x');
+    const proof = await from.signMessage({ message: claimProofMessage(mine.reference, sentAs) });
+    expect((await h.submitTx(mine.reference, sentAs, proof)).status).toBe(202);
+    const paid = await h.settle(shop, mine.reference, 'UNDERPAID');
+    expect(paid).toMatchObject({ amountReceived: '19.200000', txId });
+    expect(await ledger(shop, mine.reference)).toEqual([
+      expect.objectContaining({ txId, matchedBy: 'claim', from: from.address }),
+    ]);
+    expect((await unattributed(shop)).items).toEqual([]);
+  });
+
+  it('a transfer to a wallet with no open order is kept unattributed, with its 6-decimal amount', async () => {
+    const shop = await newShop();
+    const from = await payer();
+    const txId = await evm.transfer({
+      from,
+      token: usdtPolygon,
+      to: shop.wallet as Address,
+      units: 1_234_567n,
+    });
+    await confirm();
+    await h.runJobs(async () => (await unattributed(shop)).items.length === 1);
+    expect((await unattributed(shop)).items[0]).toMatchObject({
+      txId,
+      network: 'POLYGON',
+      token: 'USDT',
+      to: shop.wallet,
+      from: from.address,
+      amount: '1.234567',
+    });
+  });
+});
