@@ -111,7 +111,7 @@ describe('Solana: a transfer that names no order and is not its exact amount', (
       'order.confirming',
       'order.payment_claimed',
     ]);
-    const claimed = h.webhooksFor(shop, strangers.reference).at(-1)!.json.data as {
+    const claimed = h.webhooksFor(shop, strangers.reference).at(-1)!.json.data as unknown as {
       claim: Record<string, unknown>;
     };
     expect(claimed.claim).toMatchObject({ txId, amount: '19.200000', from: sender.publicKey.toBase58() });

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { Keypair, PublicKey } from '@solana/web3.js';
-import { QueryTypes } from 'sequelize';
+import { QueryTypes, Sequelize } from 'sequelize';
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WALLETS } from '../../contract';
+import { migrate } from '../../server/db/migrate';
+import * as walletOwnersMigration from '../../server/db/migrations/0018-wallet-owners-and-claims';
 import { encodeBase58 } from '../../server/lib/base58';
 import {
+  createTestDatabase,
   expectErrorBody,
   expectFieldError,
   newMerchant,
@@ -498,5 +501,58 @@ describe('DELETE /users/me/wallets/{wallet_id}', () => {
       409,
       'CONFLICT',
     );
+  });
+});
+
+describe('migration 0018: one owner per address', () => {
+  it('keeps the oldest registration still in use, removes the others and says so', async () => {
+    const sequelize = new Sequelize(await createTestDatabase(), { logging: false });
+    try {
+      await migrate(sequelize);
+      const notices: { message: string; data?: Record<string, unknown> }[] = [];
+      const context = {
+        query: (sql: string) => sequelize.query(sql),
+        notice: (message: string, data?: Record<string, unknown>) => notices.push({ message, data }),
+      };
+      await walletOwnersMigration.down({ context, name: '0018-wallet-owners-and-claims' });
+      // Three merchants registered one address (before one-owner wallets); the first removed it.
+      const merchants = await sequelize.query<{ id: string; email: string }>(
+        `INSERT INTO merchants (email, password_hash) VALUES
+        ('first@example.com', 'x'), ('second@example.com', 'x'), ('third@example.com', 'x') RETURNING id, email`,
+        { type: QueryTypes.SELECT },
+      );
+      const id = (email: string) => merchants.find((m) => m.email === email)!.id;
+      await sequelize.query(`INSERT INTO wallets (merchant_id, network, public_address, created_at, deleted_at) VALUES
+        ('${id('first@example.com')}', 'SOLANA', 'Shared1111', now() - interval '3 days', now() - interval '2 days'),
+        ('${id('second@example.com')}', 'SOLANA', 'Shared1111', now() - interval '1 day', NULL),
+        ('${id('third@example.com')}', 'SOLANA', 'Shared1111', now() - interval '1 hour', NULL),
+        ('${id('third@example.com')}', 'POLYGON', 'Shared1111', now() - interval '1 hour', NULL)`);
+      await walletOwnersMigration.up({ context, name: '0018-wallet-owners-and-claims' });
+
+      const owners = await sequelize.query<{ network: string; merchant_id: string }>(
+        'SELECT network, merchant_id FROM wallet_owners ORDER BY network',
+        { type: QueryTypes.SELECT },
+      );
+      expect(owners).toEqual([
+        { network: 'POLYGON', merchant_id: id('third@example.com') },
+        { network: 'SOLANA', merchant_id: id('second@example.com') },
+      ]);
+      const live = await sequelize.query<{ merchant_id: string; network: string }>(
+        'SELECT merchant_id, network FROM wallets WHERE deleted_at IS NULL ORDER BY network',
+        { type: QueryTypes.SELECT },
+      );
+      expect(live).toEqual([
+        { merchant_id: id('third@example.com'), network: 'POLYGON' },
+        { merchant_id: id('second@example.com'), network: 'SOLANA' },
+      ]);
+      expect(notices).toHaveLength(1);
+      expect(notices[0]!.message).toMatch(
+        new RegExp(
+          `merchant ${id('third@example.com')} removed: SOLANA Shared1111 belongs to merchant ${id('second@example.com')}`,
+        ),
+      );
+    } finally {
+      await sequelize.close();
+    }
   });
 });
