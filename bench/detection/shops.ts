@@ -43,9 +43,13 @@ export async function addShops(ctx: Ctx, templates: Templates, count: number): P
         ttl: ctx.server.deps.config.ORDER_TTL_SECONDS,
       };
       await sequelize.query(
-        `INSERT INTO wallets (id, merchant_id, name, network, public_address)
-         SELECT s.wallet_id, s.merchant_id, 'idle shop', o.network, s.address
-           FROM ${shop}, orders o WHERE o.reference = :template`,
+        `WITH w AS (
+           INSERT INTO wallets (id, merchant_id, name, network, public_address)
+           SELECT s.wallet_id, s.merchant_id, 'idle shop', o.network, s.address
+             FROM ${shop}, orders o WHERE o.reference = :template
+           RETURNING network, public_address, merchant_id)
+         -- Each address owned by its shop, as registering the wallet makes it.
+         INSERT INTO wallet_owners (network, address, merchant_id) SELECT network, public_address, merchant_id FROM w`,
         { transaction, replacements },
       );
       await sequelize.query(

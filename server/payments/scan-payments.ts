@@ -14,7 +14,7 @@ import { leaseScanCursors, releaseLease, renewLease } from '../db/lease';
 import { payableNow, payableWhere } from '../orders/payable';
 import { CLOCK_SKEW_MS, creditedTo, paysExactly, senderTo } from './credited-to';
 import { recipientOwners } from './recipient-owner';
-import { recordUnattributed } from './unattributed-payments';
+import { isUnattributed, recordUnattributed } from './unattributed-payments';
 import { settleClaim } from './settle-claim';
 import { settleReportedClaim } from './settle-reported-claim';
 
@@ -205,6 +205,12 @@ async function processFound(
   const credited = () =>
     models.PaymentClaim.count({ where: { network: chain.network, txId: found.txId, status: 'VERIFIED' } });
   if ((await credited()) > 0) return true;
+  // Kept unattributed before (a scan re-reads its last blocks) and nobody reported it since: settled.
+  const reported = await models.PaymentClaim.count({
+    where: { network: chain.network, txId: found.txId, status: 'PENDING' },
+  });
+  if (reported === 0 && (await isUnattributed(deps, chain.network, found.txId, found.recipient, target.token)))
+    return true;
   const tx = await chain.readTransaction(found.txId);
   if (!(await settleReports(deps, chain, found.txId, tx))) return false;
   if ((await credited()) > 0) return true;
@@ -290,8 +296,20 @@ async function scanTarget(
         throw new LeaseLost();
       renewedAt = Date.now();
     }
-    if (!(await processFound(deps, chain, target, found, owners)))
+    let settledIt: boolean;
+    try {
+      settledIt = await processFound(deps, chain, target, found, owners);
+    } catch (error) {
+      // This transaction could not be read: what comes after it on this target waits for the next
+      // cycle (the cursor stays just before it); what came before stands, and other targets go on.
+      if (!(error instanceof ChainUnavailableError)) throw error;
+      deps.logger.warn(
+        { network: chain.network, target: target.key, txId: found.txId, err: error.message },
+        'transaction read postponed',
+      );
       return { cursor: found.resumeBefore, settled, stopped: true };
+    }
+    if (!settledIt) return { cursor: found.resumeBefore, settled, stopped: true };
     settled++;
   }
   // A full page: a larger backlog continues next cycle.
@@ -368,8 +386,10 @@ async function scanNetwork(
     const fresh = row.cursor !== null && row.scanned_at !== null && new Date(row.scanned_at) >= since;
     let next = fresh ? row.cursor : null;
     let advanced = false;
-    // The network did not answer for an earlier target: the rest waits for the next cycle.
-    if (!unreachable)
+    // The network did not answer for an earlier target: the rest waits for the next cycle (not
+    // for its next notification or backstop turn).
+    if (unreachable) watch?.remind([target.key]);
+    else
       try {
         const result = await scanTarget(
           deps,
@@ -398,6 +418,7 @@ async function scanNetwork(
         }
         if (!(error instanceof ChainUnavailableError)) throw error;
         unreachable = true;
+        watch?.remind([target.key]);
         deps.logger.warn(
           { network: chain.network, target: target.key, err: error.message },
           'payment scan postponed',

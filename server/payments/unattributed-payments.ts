@@ -52,6 +52,22 @@ export async function recordUnattributed(
   );
 }
 
+/** Whether this transfer (a transaction to a recipient, of a token) is kept unattributed already. */
+export async function isUnattributed(
+  deps: Pick<Deps, 'db'>,
+  network: string,
+  txId: string,
+  recipient: string,
+  tokenMint: string,
+): Promise<boolean> {
+  const rows = await deps.db.sequelize.query(
+    `SELECT 1 FROM unattributed_payments
+      WHERE network = :network AND tx_id = :txId AND recipient = :recipient AND token_mint = :tokenMint`,
+    { type: QueryTypes.SELECT, replacements: { network, txId, recipient, tokenMint } },
+  );
+  return rows.length > 0;
+}
+
 /** A transfer credited to an order leaves the unattributed list (kept, with the order it went to). */
 export async function markAttributed(
   deps: Pick<Deps, 'db' | 'clock'>,

@@ -55,12 +55,16 @@ const scan = () => h.server.jobs.runNow('scan-payments');
 async function insertWalletOrders(template: string, count: number): Promise<Address[]> {
   const recipients = Array.from({ length: count }, freshAddress);
   await h.server.deps.db.sequelize.query(
-    `INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient,
-                         amount_units, status, expires_at, created_at, updated_at)
-     SELECT translate(md5(:salt || r.i), '0', 'z'), o.merchant_id, o.wallet_id, o.network, o.token,
-            o.token_mint, r.recipient, o.amount_units, 'PENDING', o.expires_at, now(), now()
-       FROM orders o, unnest(ARRAY[:recipients]::text[]) WITH ORDINALITY AS r(recipient, i)
-      WHERE o.reference = :template`,
+    `WITH made AS (
+       INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient,
+                           amount_units, status, expires_at, created_at, updated_at)
+       SELECT translate(md5(:salt || r.i), '0', 'z'), o.merchant_id, o.wallet_id, o.network, o.token,
+              o.token_mint, r.recipient, o.amount_units, 'PENDING', o.expires_at, now(), now()
+         FROM orders o, unnest(ARRAY[:recipients]::text[]) WITH ORDINALITY AS r(recipient, i)
+        WHERE o.reference = :template
+       RETURNING network, recipient, merchant_id)
+     -- Each address owned by the merchant, as registering its wallet would make it.
+     INSERT INTO wallet_owners (network, address, merchant_id) SELECT network, recipient, merchant_id FROM made`,
     { replacements: { salt: `${Date.now()}-${Math.random()}-`, recipients, template } },
   );
   return recipients;

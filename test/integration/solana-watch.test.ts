@@ -163,4 +163,79 @@ describe('Solana account notifications', () => {
     await suite.h.expectCreditedOnce(server, reported.reference, reported.amount);
     await suite.h.expectCreditedOnce(server, unreported.reference, unreported.amount);
   }, 60_000);
+
+  it('a transaction that cannot be read holds back only what comes after it on its account', async () => {
+    const { server, logs } = await suite.h.scanner({ SCAN_POLL_SECONDS: '600', SCAN_BACKSTOP_TARGETS: '1' });
+    const { m, wallet } = await suite.h.newShop(server);
+    const create = async (amount: string) =>
+      (
+        await server.api('POST', '/orders', {
+          token: m.token,
+          body: { network: 'SOLANA', token: 'USDT', amount },
+        })
+      ).body as { reference: string; amount: string };
+    const before = await create('2.5');
+    const after = await create('3.5');
+    const other = await suite.h.newShop(server);
+    const elsewhere = (
+      await server.api('POST', '/orders', {
+        token: other.m.token,
+        body: { network: 'SOLANA', token: 'USDT', amount: '4.5' },
+      })
+    ).body as { reference: string; amount: string };
+    await suite.h.subscribed(2);
+    const payer = await suite.chain.newPayer({ mint: suite.usdt, units: 1_000_000_000n });
+    const pay = (order: { reference: string; amount: string }) =>
+      suite.chain.transfer({
+        payer,
+        recipientOwner: wallet,
+        mint: suite.usdt,
+        amountUnits: parseUnits(order.amount, 6),
+        reference: new PublicKey(order.reference),
+      });
+    const stray = () =>
+      suite.chain.transfer({ payer, recipientOwner: wallet, mint: suite.usdt, amountUnits: 1_000n });
+    const unreadable = new Set<string>();
+    suite.chain.setRpcFault((method, params) =>
+      method === 'getTransaction' && Array.isArray(params) && unreadable.has(String(params[0]))
+        ? { rpcError: { code: -32005, message: 'Node is behind' } }
+        : undefined,
+    );
+    try {
+      // The readable payment comes first on the account, then two transactions no read answers,
+      // then another payment.
+      await pay(before);
+      unreadable.add(await stray());
+      unreadable.add(await stray());
+      await pay(after);
+      // Another wallet's payment is read all the same.
+      await suite.chain.transfer({
+        payer,
+        recipientOwner: other.wallet,
+        mint: suite.usdt,
+        amountUnits: parseUnits(elsewhere.amount, 6),
+      });
+      await until(
+        "the payment before them, and the other wallet's, are credited",
+        async () =>
+          (await suite.h.statusOf(server, before.reference)).status === 'PAID' &&
+          (await suite.h.statusOf(server, elsewhere.reference)).status === 'PAID',
+        20_000,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // The one after them waits: the cursor may not pass what it could not read.
+      expect((await suite.h.statusOf(server, after.reference)).status).toBe('PENDING');
+    } finally {
+      suite.chain.setRpcFault(null);
+    }
+    unreadable.clear();
+    await until(
+      'the payment after them is credited once they are read',
+      async () => (await suite.h.statusOf(server, after.reference)).status === 'PAID',
+      20_000,
+    );
+    await suite.h.expectCreditedOnce(server, before.reference, before.amount);
+    await suite.h.expectCreditedOnce(server, after.reference, after.amount);
+    expect(logs.filter((l) => l.msg === 'job failed')).toEqual([]);
+  }, 90_000);
 });

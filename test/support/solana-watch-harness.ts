@@ -77,13 +77,17 @@ export function solanaWatchHarness(chain: LocalSolana, usdt: PublicKey) {
   async function insertWalletOrders(server: TestServer, template: string, count: number) {
     const owners = Array.from({ length: count }, () => Keypair.generate().publicKey);
     await server.deps.db.sequelize.query(
-      `INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient,
-                           amount_units, status, expires_at, created_at, updated_at)
-       SELECT r.reference, o.merchant_id, o.wallet_id, o.network, o.token, o.token_mint, r.recipient,
-              o.amount_units + r.i, 'PENDING', o.expires_at, now(), now()
-         FROM orders o,
-              unnest(ARRAY[:recipients]::text[], ARRAY[:references]::text[]) WITH ORDINALITY AS r(recipient, reference, i)
-        WHERE o.reference = :template`,
+      `WITH made AS (
+         INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient,
+                             amount_units, status, expires_at, created_at, updated_at)
+         SELECT r.reference, o.merchant_id, o.wallet_id, o.network, o.token, o.token_mint, r.recipient,
+                o.amount_units + r.i, 'PENDING', o.expires_at, now(), now()
+           FROM orders o,
+                unnest(ARRAY[:recipients]::text[], ARRAY[:references]::text[]) WITH ORDINALITY AS r(recipient, reference, i)
+          WHERE o.reference = :template
+         RETURNING network, recipient, merchant_id)
+       -- Each address owned by the merchant, as registering its wallet would make it.
+       INSERT INTO wallet_owners (network, address, merchant_id) SELECT network, recipient, merchant_id FROM made`,
       {
         replacements: {
           recipients: owners.map((o) => o.toBase58()),

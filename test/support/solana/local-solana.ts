@@ -75,7 +75,7 @@ export type LocalSolana = {
   readonly rpcCalls: Record<string, number>;
   resetRpcCalls(): void;
   /** Injects failures per method (null to stop); requests are still counted. */
-  setRpcFault(fault: ((method: string) => RpcFault | undefined) | null): void;
+  setRpcFault(fault: ((method: string, params: unknown) => RpcFault | undefined) | null): void;
   /** Cuts every websocket connection (clients must reconnect and subscribe again); HTTP stays up. */
   dropWebSockets(): void;
   /** Open websocket connections. */

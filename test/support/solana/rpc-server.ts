@@ -35,7 +35,8 @@ const SILENT_SUBSCRIPTIONS = new Set([
 export class RpcServer {
   /** Requests per method (each batch entry and websocket call counts). */
   readonly calls: Record<string, number> = {};
-  fault: ((method: string) => RpcFault | undefined) | null = null;
+  /** Told each request's method and params (for a fault on one transaction, say). */
+  fault: ((method: string, params: unknown) => RpcFault | undefined) | null = null;
   /** While set, account notifications are dropped silently (as an overloaded validator may). */
   muteAccountNotifications = false;
 
@@ -175,7 +176,7 @@ export class RpcServer {
     methods.forEach((method) => this.count(method));
     const injected = new Map<number, RpcError>();
     for (const [i, method] of methods.entries()) {
-      const fault = this.fault?.(method);
+      const fault = this.fault?.(method, entries[i]?.params);
       if (!fault) continue;
       if ('delayMs' in fault) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
       else if ('httpStatus' in fault) {
