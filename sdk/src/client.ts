@@ -29,6 +29,9 @@ import {
   type ZPayment,
   type ZProfile,
   type ZRefund,
+  type ZUnattributedPage,
+  type ZUnattributedPayment,
+  type ZUnattributedQuery,
   type ZUpdateProfileBody,
   type ZWallet,
   type ZWebhookDelivery,
@@ -83,6 +86,9 @@ export type WebhookEventBody = z.infer<typeof ZWebhookEvent>;
 export type ListEventsQuery = z.input<typeof ZListEventsQuery>;
 export type EventPage = z.infer<typeof ZEventPage>;
 /** Filters of events.listAll(): cursor and page size are driven by the iterator. */
+export type UnattributedPayment = z.infer<typeof ZUnattributedPayment>;
+export type UnattributedPage = z.infer<typeof ZUnattributedPage>;
+export type UnattributedQuery = z.input<typeof ZUnattributedQuery>;
 export type ListAllEventsQuery = Omit<ListEventsQuery, 'cursor' | 'per_page'>;
 
 export type ClientOptions = {
@@ -192,6 +198,20 @@ export function createClient(options: ClientOptions) {
     }
   }
 
+  async function listUnattributed(query: UnattributedQuery = {}): Promise<UnattributedPage> {
+    return success(raw.claims.unattributed({ query }));
+  }
+
+  async function* listAllUnattributed(): AsyncGenerator<UnattributedPayment, void, undefined> {
+    let cursor = '';
+    for (;;) {
+      const page = await listUnattributed({ cursor, per_page: MAX_PER_PAGE });
+      yield* page.items;
+      if (page.nextCursor === null) return;
+      cursor = page.nextCursor;
+    }
+  }
+
   type ListEventsArgs = ClientInferRequest<Contract['events']['list']>['query'];
 
   async function listEvents(query: ListEventsQuery = {}): Promise<EventPage> {
@@ -264,7 +284,10 @@ export function createClient(options: ClientOptions) {
       list,
       /** Every order matching the filters, newest first, across cursor pages of 50. */
       listAll,
-      /** POST /orders/{reference}/submit-tx: report the paying transaction (a claim, verified on chain). */
+      /**
+       * POST /orders/{reference}/submit-tx: attribute a transfer to the order (your word; still
+       * verified on chain: the right token, to the order's wallet, final, credited to no other order).
+       */
       async submitTx(reference: string, txId: string): Promise<Order> {
         return success(raw.orders.submitTx({ params: { reference: segment(reference) }, body: { txId } }));
       },
@@ -367,6 +390,17 @@ export function createClient(options: ClientOptions) {
       async get(id: string): Promise<WebhookEventBody> {
         return success(raw.events.get({ params: { id: segment(id) } }));
       },
+    },
+
+    unattributedPayments: {
+      /**
+       * GET /users/me/unattributed-payments: one page of the transfers to your wallets that
+       * credited no order, newest first; pass `nextCursor` back as `cursor` until it is null.
+       * Attribute one with orders.submitTx(reference, txId).
+       */
+      list: listUnattributed,
+      /** Every unattributed transfer across cursor pages of 50, newest first. */
+      listAll: listAllUnattributed,
     },
 
     wallets: {

@@ -37,6 +37,9 @@ export type {
   StablepayClient,
   UpdateProfileParams,
   Wallet,
+  UnattributedPage,
+  UnattributedPayment,
+  UnattributedQuery,
   WalletList,
   WebhookDelivery,
   WebhookDeliveryList,
@@ -113,6 +116,8 @@ export {
   ORDER_STATUSES,
   REFUND_STATUSES,
   TOKENS,
+  claimProofMessage,
+  refundAddressProofMessage,
 } from '../../contract';
 export type {
   ApiVersion,

@@ -291,9 +291,22 @@ export function createPayer(options: PayerOptions) {
     return body;
   }
 
-  /** POST /pay/{reference}/submit-tx: report the transaction after sending it (the order becomes CONFIRMING). */
-  async function submitTransaction(reference: string, txId: string): Promise<PaymentInfo> {
-    return call<PaymentInfo>('POST', path(PATHS.submitTx, reference), { txId });
+  /**
+   * POST /pay/{reference}/submit-tx: report the transaction after sending it (the order becomes
+   * CONFIRMING). A transfer that neither names the order (the transaction request's tag) nor pays
+   * its exact amount credits it only with `signature`: the sending wallet's signature of
+   * `claimProofMessage(reference, txId)` (EVM: personal_sign hex; Solana: signMessage, base58).
+   */
+  async function submitTransaction(
+    reference: string,
+    txId: string,
+    signature?: string,
+  ): Promise<PaymentInfo> {
+    return call<PaymentInfo>(
+      'POST',
+      path(PATHS.submitTx, reference),
+      signature ? { txId, signature } : { txId },
+    );
   }
 
   /**

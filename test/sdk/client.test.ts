@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../server/lib/base58';
+import { recordUnattributed } from '../../server/payments/unattributed-payments';
 import {
   AuthenticationError,
   ConflictError,
@@ -119,6 +120,44 @@ describe('client: every merchant route', () => {
       expect.arrayContaining(['order.created', 'tx.submitted', 'status.changed']),
     );
     expect(audit.items.find((e) => e.type === 'tx.submitted')?.actor).toBe('merchant');
+  });
+
+  it("unattributedPayments: list (paged) and listAll, newest first, only the merchant's own", async () => {
+    const { client, id, solanaAddress } = await merchantClient();
+    expect(await client.unattributedPayments.list()).toEqual({ items: [], per_page: 20, nextCursor: null });
+    // Three transfers the scanner kept (no order took them), as it records them.
+    const txIds = [fakeSignature(), fakeSignature(), fakeSignature()];
+    for (const [i, txId] of txIds.entries())
+      await recordUnattributed(server.deps, {
+        merchantId: id,
+        network: 'SOLANA',
+        txId,
+        recipient: solanaAddress,
+        token: 'USDT',
+        tokenMint: server.deps.chains.get('SOLANA').tokenMint('USDT')!,
+        decimals: 6,
+        sender: null,
+        amountUnits: BigInt(i + 1) * 1_500_000n,
+        blockTime: null,
+      });
+    const page = await client.unattributedPayments.list({ per_page: 2 });
+    expect(page.items.map((p) => p.txId)).toEqual([txIds[2], txIds[1]]);
+    expect(page.items[0]).toMatchObject({
+      network: 'SOLANA',
+      token: 'USDT',
+      to: solanaAddress,
+      amount: '4.500000',
+    });
+    const rest = await client.unattributedPayments.list({ per_page: 2, cursor: page.nextCursor! });
+    expect(rest).toMatchObject({ items: [expect.objectContaining({ txId: txIds[0] })], nextCursor: null });
+    const all: string[] = [];
+    for await (const p of client.unattributedPayments.listAll()) all.push(p.txId);
+    expect(all).toEqual([...txIds].reverse());
+    const other = await merchantClient();
+    expect((await other.client.unattributedPayments.list()).items).toEqual([]);
+    await expect(client.unattributedPayments.list({ cursor: 'not-a-cursor' })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
   });
 
   it('profile: get, update, rotateWebhookSecret; webhooks arrive, verify and redeliver', async () => {
