@@ -1,4 +1,5 @@
 import { decodeFunctionData, erc20Abi, getAddress, toHex, type Address, type Hex } from 'viem';
+import { claimProofMessage } from '../../contract';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
@@ -208,7 +209,7 @@ describe.each(NETWORKS)('$network ($token, $decimals decimals)', (n) => {
     expect((await h.getOrder(shop, first.reference)).status).toBe('PENDING');
   });
 
-  it('an untagged underpayment reported by the payer counts as a claim, then is topped up', async () => {
+  it('an untagged underpayment reported by the payer, signed by the sender, counts as a claim, then is topped up', async () => {
     const shop = await h.newShop(n.network, freshAddress());
     const order = await createOrder(shop, '20');
     const from = await payer();
@@ -219,7 +220,8 @@ describe.each(NETWORKS)('$network ($token, $decimals decimals)', (n) => {
       units: units('19.2'),
     });
     await confirm();
-    expect((await h.submitTx(order.reference, part)).status).toBe(202);
+    const signature = await from.signMessage({ message: claimProofMessage(order.reference, part) });
+    expect((await h.submitTx(order.reference, part, signature)).status).toBe(202);
     const under = await h.settle(shop, order.reference, 'UNDERPAID');
     expect(under.amountReceived).toBe('19.200000');
     expect(under.payUrl).toContain(`uint256=${units('0.8')}`);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { decodeFunctionData, erc20Abi, getAddress, toHex, type Address, type Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { claimProofMessage } from '../../contract';
 import { decodeBase58 } from '../../server/lib/base58';
 import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
 import {
@@ -230,11 +231,11 @@ describe.each(NETWORKS)('$network payments', ({ network, chainId, confirmations 
     });
   });
 
-  it('an untagged underpayment reported by the payer is accepted as a claim, and said so', async () => {
+  it("an untagged underpayment reported by the payer with the sender's signature is accepted as a claim, and said so", async () => {
     const shop = await newShop();
     const order = await h.createOrder(shop, { amount: '20' });
     const from = await payer();
-    // An exchange withdrawal: the fee came off the amount, and there is no tag.
+    // The fee came off the amount, and there is no tag.
     const txId = await c().evm.transfer({
       from,
       token: c().usdt,
@@ -242,7 +243,8 @@ describe.each(NETWORKS)('$network payments', ({ network, chainId, confirmations 
       units: units('19.2'),
     });
     await confirm();
-    expect((await h.submitTx(order.reference, txId)).status).toBe(202);
+    const signature = await from.signMessage({ message: claimProofMessage(order.reference, txId) });
+    expect((await h.submitTx(order.reference, txId, signature)).status).toBe(202);
     const under = await h.settle(shop, order.reference, 'UNDERPAID');
     expect(under.amountReceived).toBe('19.200000');
     expect((await h.auditOf(shop, order.reference)).find((e) => e.type === 'payment.verified')).toMatchObject(
@@ -263,7 +265,7 @@ describe.each(NETWORKS)('$network payments', ({ network, chainId, confirmations 
       units: units('7'),
     });
     await confirm();
-    expect((await h.submitTx(mine.reference, txId)).status).toBe(202);
+    expect((await h.attribute(shop, mine.reference, txId)).status).toBe(202);
     await h.runJobs(async () => (await h.getOrder(shop, mine.reference)).status !== 'CONFIRMING');
     const rejected = (await h.auditOf(shop, mine.reference)).find((e) => e.type === 'payment.rejected');
     expect(String(rejected?.data.reason)).toMatch(
@@ -338,17 +340,19 @@ describe.each(NETWORKS)('$network payments', ({ network, chainId, confirmations 
     });
   });
 
-  it('a hash already used by another order is a 409, in any letter case', async () => {
+  it('a hash credited to another order is a 409, in any letter case; before that, a report blocks nobody', async () => {
     const shop = await newShop();
     const a = await h.createOrder(shop, { amount: '8' });
     const b = await h.createOrder(shop, { amount: '9' });
     const txId = await payByRequest(a.reference, await payer());
+    // Reported for the wrong order first, in another letter case: checked, and rejected.
+    expect((await h.submitTx(b.reference, `0x${txId.slice(2).toUpperCase()}`)).status).toBe(202);
     expect((await h.submitTx(a.reference, txId)).status).toBe(202);
-    const again = await h.submitTx(b.reference, `0x${txId.slice(2).toUpperCase()}`);
-    expectErrorBody(again, 409, 'CONFLICT');
     await confirm();
     expect(await h.settle(shop, a.reference, 'PAID')).toMatchObject({ txId });
+    await h.runJobs(async () => (await h.getOrder(shop, b.reference)).status === 'PENDING');
     expectErrorBody(await h.submitTx(b.reference, txId), 409, 'CONFLICT');
+    expectErrorBody(await h.submitTx(b.reference, `0x${txId.slice(2).toUpperCase()}`), 409, 'CONFLICT');
   });
 
   it('paid after expiry (within the late window): PAID with paidLate', async () => {
