@@ -75,7 +75,7 @@ describe('POST /auth/login', () => {
 });
 
 describe('bearer tokens', () => {
-  const secret = () => server.config.JWT_SECRET;
+  const secret = () => server.deps.tokens.secret;
   const sign = (payload: object, key: string, options: jwt.SignOptions = {}) =>
     jwt.sign(payload, key, { algorithm: 'HS256', issuer: 'stablepay', ...options });
 

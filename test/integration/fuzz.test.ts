@@ -782,7 +782,7 @@ describe('the fuzzer', () => {
       expect(refund.status, refund.text).toBe(201);
       refundIds.push(refund.body.id);
     }
-    const sign = (claims: object, secret = server.config.JWT_SECRET) =>
+    const sign = (claims: object, secret = server.deps.tokens.secret) =>
       jwt.sign(claims, secret, { algorithm: 'HS256', issuer: 'stablepay', subject: m.id });
     const world: World = {
       email: m.email,

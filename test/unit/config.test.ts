@@ -18,6 +18,17 @@ describe('configuration', () => {
     expect(config.PUBLIC_BASE_URL).toBe('http://localhost:3000');
   });
 
+  it('has no secret of its own: unset, they are left to the generated DATA_DIR/secrets.json', () => {
+    for (const NODE_ENV of ['development', 'test'] as const) {
+      const config = loadConfig({ NODE_ENV });
+      expect(config.JWT_SECRET).toBeUndefined();
+      expect(config.encryptionKey).toBeUndefined();
+    }
+    expect(loadConfig({ DATA_ENCRYPTION_KEY: 'ab'.repeat(32) }).encryptionKey).toEqual(
+      Buffer.alloc(32, 0xab),
+    );
+  });
+
   it('refuses to start in production without JWT_SECRET, naming it', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: 'a'.repeat(64) })).toThrow(
       /JWT_SECRET/,
