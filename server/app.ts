@@ -60,7 +60,8 @@ export function createApp(deps: Deps): Express {
   app.post('/users/me/password', limits.login);
   app.post('/pay/refunds/:refundId/address', limits.refundAddress);
 
-  const authenticate = createAuthenticator(deps.tokens.secret, {
+  const authenticate = createAuthenticator(deps.tokens, {
+    clock: deps.clock,
     merchants: deps.cache.merchants,
     apiKeys: deps.cache.apiKeys,
     keyUsed: createKeyUsage(deps.db.sequelize, deps.clock, logger),

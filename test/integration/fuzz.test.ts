@@ -783,7 +783,12 @@ describe('the fuzzer', () => {
       refundIds.push(refund.body.id);
     }
     const sign = (claims: object, secret = server.deps.tokens.secret) =>
-      jwt.sign(claims, secret, { algorithm: 'HS256', issuer: 'stablepay', subject: m.id });
+      jwt.sign(claims, secret, {
+        algorithm: 'HS256',
+        issuer: 'stablepay',
+        subject: m.id,
+        ...('exp' in claims ? {} : { expiresIn: '1h' }),
+      });
     const world: World = {
       email: m.email,
       walletIds: [m.wallets.SOLANA!, m.wallets.POLYGON!],
