@@ -197,8 +197,12 @@ export const configSchema = z
      * senders' JOB_BATCH_SIZE, never the other merchants'.
      */
     WEBHOOK_CONCURRENCY_PER_DESTINATION: z.coerce.number().int().min(1).max(1000).default(8),
-    /** Allow webhook URLs on loopback/private addresses. Default: allowed outside production. */
-    WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).optional(),
+    /**
+     * Allow webhook URLs on loopback and private addresses (the demo's and tests' local receivers).
+     * Off unless set, whatever NODE_ENV says: a merchant must not reach the operator's network.
+     * MESSENGER_API_BASE_URL is the operator's own and not subject to it.
+     */
+    WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
 
     /**
      * What background work this instance runs: `all`, `none` (an API-only instance), or a comma
@@ -287,9 +291,7 @@ export const configSchema = z
     /** Unset: the one kept in DATA_DIR (main.ts's buildDeps); deps.secrets seals with the key in force. */
     encryptionKey: cfg.DATA_ENCRYPTION_KEY ? decodeEncryptionKey(cfg.DATA_ENCRYPTION_KEY)! : undefined,
     PUBLIC_BASE_URL: (cfg.PUBLIC_BASE_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/+$/, ''),
-    webhookAllowPrivate: cfg.WEBHOOK_ALLOW_PRIVATE
-      ? cfg.WEBHOOK_ALLOW_PRIVATE === 'true'
-      : cfg.NODE_ENV !== 'production',
+    webhookAllowPrivate: cfg.WEBHOOK_ALLOW_PRIVATE === 'true',
     jobs: jobSelection(cfg.JOBS, cfg.JOBS_ENABLED),
     responseValidation: cfg.RESPONSE_VALIDATION
       ? cfg.RESPONSE_VALIDATION === 'true'

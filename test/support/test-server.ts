@@ -65,6 +65,8 @@ export async function startTestServer(env: Record<string, string> = {}, override
     PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
     DB_POOL_MAX: '5',
     ...TEST_SECRETS,
+    // The tests' webhook receivers listen on 127.0.0.1.
+    WEBHOOK_ALLOW_PRIVATE: 'true',
     ...env,
   });
   const running = await startServer(config, overrides);

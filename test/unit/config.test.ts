@@ -29,6 +29,16 @@ describe('configuration', () => {
     );
   });
 
+  it('refuses private webhook destinations unless WEBHOOK_ALLOW_PRIVATE=true, whatever NODE_ENV says', () => {
+    for (const NODE_ENV of ['development', 'test', 'production'] as const) {
+      const env = { NODE_ENV, JWT_SECRET: 'x'.repeat(40), DATA_ENCRYPTION_KEY: 'a'.repeat(64) };
+      const withDb = { ...env, DATABASE_URL: 'postgres://db/stablepay' };
+      expect(loadConfig(withDb).webhookAllowPrivate).toBe(false);
+      expect(loadConfig({ ...withDb, WEBHOOK_ALLOW_PRIVATE: 'false' }).webhookAllowPrivate).toBe(false);
+      expect(loadConfig({ ...withDb, WEBHOOK_ALLOW_PRIVATE: 'true' }).webhookAllowPrivate).toBe(true);
+    }
+  });
+
   it('refuses to start in production without JWT_SECRET, naming it', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: 'a'.repeat(64) })).toThrow(
       /JWT_SECRET/,
@@ -66,6 +76,7 @@ describe('configuration', () => {
     ['DB_ACQUIRE_TIMEOUT_MS', '0'],
     ['DB_STATEMENT_TIMEOUT_MS', '-5'],
     ['READY_TIMEOUT_MS', '1e9'],
+    ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
   ])('a bad %s stops start-up with a message naming it', (name, value) => {
     let error: unknown;
     try {
