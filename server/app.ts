@@ -69,7 +69,7 @@ export function createApp(deps: Deps): Express {
   const authenticateSession = createSessionAuthenticator({ ...deps, merchants: deps.cache.merchants });
   // The Authorization header wins; without one, the dashboard's session cookie is the credential.
   const credential = (req: Request, res: Response, next: (error?: unknown) => void) =>
-    !req.headers.authorization && sessionCookie(req)
+    !req.headers.authorization && sessionCookie(req, config)
       ? authenticateSession(req, res, next)
       : authenticate(req, res, next);
   const unlimited = new Set<string>(UNLIMITED_PATHS);

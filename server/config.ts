@@ -96,6 +96,12 @@ export const configSchema = z
       .min(0.01)
       .max(24 * 30)
       .default(12),
+    /** A dashboard session ends this long after sign-in however much it is used (a stolen cookie expires). */
+    DASHBOARD_SESSION_MAX_HOURS: z.coerce
+      .number()
+      .min(0.01)
+      .max(24 * 30)
+      .default(12),
     /**
      * Key for secrets stored at rest (bot tokens, webhook secrets): 32 bytes, base64 or hex.
      * Required in production; elsewhere generated and kept like JWT_SECRET.

@@ -16,6 +16,7 @@ describe('configuration', () => {
     expect(config.solanaTokens.map((t) => t.token)).toEqual(['USDT']);
     expect(config.FX_STATIC_RATES).toEqual({ BRL: '5.25', EUR: '0.92' });
     expect(config.PUBLIC_BASE_URL).toBe('http://localhost:3000');
+    expect(config.DASHBOARD_SESSION_MAX_HOURS).toBe(12);
   });
 
   it('has no secret of its own: unset, they are left to the generated DATA_DIR/secrets.json', () => {
@@ -76,6 +77,7 @@ describe('configuration', () => {
     ['DB_ACQUIRE_TIMEOUT_MS', '0'],
     ['DB_STATEMENT_TIMEOUT_MS', '-5'],
     ['READY_TIMEOUT_MS', '1e9'],
+    ['DASHBOARD_SESSION_MAX_HOURS', '0'],
     ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
   ])('a bad %s stops start-up with a message naming it', (name, value) => {
     let error: unknown;
