@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { assertPublicUrl, isForbiddenAddress } from '../../server/events/ssrf-guard';
 import { signatureHeader } from '../../server/events/webhook-signature';
+import { checkMetricsAccess, isLoopbackClient } from '../../server/health/check-metrics-access';
 import { constructEvent } from '../../sdk/src/webhooks';
 
 /** Rules that need no database: where a webhook may go, and how it is signed and checked. */
@@ -95,5 +96,36 @@ describe('webhook signatures', () => {
     expect(() => constructEvent({ payload: body, header, secret: 'whsec_other', now })).toThrow();
     expect(() => constructEvent({ payload: `${body} `, header, secret: 'whsec_new', now })).toThrow();
     expect(() => constructEvent({ payload: body, header, secret: 'whsec_new', now: t + 3600 })).toThrow(); // outside the tolerance: a replayed delivery
+  });
+});
+
+describe('/metrics access', () => {
+  const client = (peer: string, ip = peer, forwarded = false) => ({
+    authorization: undefined,
+    peer,
+    ip,
+    forwarded,
+  });
+
+  it.each(['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'])('counts %s as loopback', (address) =>
+    expect(isLoopbackClient(client(address))).toBe(true),
+  );
+
+  it.each([
+    ['another machine', client('10.0.0.5')],
+    ['a public address', client('203.0.113.7')],
+    ['IPv4-mapped, not loopback', client('::ffff:10.0.0.5')],
+    ['a client behind a trusted proxy on loopback', client('127.0.0.1', '203.0.113.7', true)],
+    ['a forwarded request, whatever it claims', client('127.0.0.1', '127.0.0.1', true)],
+  ])('does not count %s', (_what, c) => expect(isLoopbackClient(c)).toBe(false));
+
+  it('wants the token from everyone once METRICS_TOKEN is set, and loopback without one', () => {
+    const token = { METRICS_TOKEN: 'a-long-metrics-token-123' };
+    expect(() => checkMetricsAccess(token, client('127.0.0.1'))).toThrow(/METRICS_TOKEN/);
+    expect(() =>
+      checkMetricsAccess(token, { ...client('10.0.0.5'), authorization: 'Bearer a-long-metrics-token-123' }),
+    ).not.toThrow();
+    expect(() => checkMetricsAccess({ METRICS_TOKEN: undefined }, client('::1'))).not.toThrow();
+    expect(() => checkMetricsAccess({ METRICS_TOKEN: undefined }, client('10.0.0.5'))).toThrow(/loopback/);
   });
 });
