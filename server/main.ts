@@ -27,12 +27,14 @@ export async function buildDeps(config: Config, overrides: Partial<Deps> = {}): 
     jwtSecret: config.JWT_SECRET,
     encryptionKey: config.encryptionKey,
   });
-  if (keys.file)
+  if (keys.file) {
+    const unset = [!config.JWT_SECRET && 'JWT_SECRET', !config.encryptionKey && 'DATA_ENCRYPTION_KEY'];
     logger.info(
       { file: keys.file },
-      `${keys.created ? 'generated' : 'using'} the secrets not set in the environment (JWT_SECRET, DATA_ENCRYPTION_KEY) ` +
-        `kept in ${keys.file}: every instance on this database needs the same values`,
+      `${unset.filter(Boolean).join(' and ')} not set: ${keys.created ? 'generated in' : 'read from'} ${keys.file} ` +
+        '(every instance on this database needs the same values)',
     );
+  }
   const secrets = overrides.secrets ?? createSecretBox(keys.encryptionKey);
   const db = overrides.db ?? (await openDatabase(config, logger));
   try {
