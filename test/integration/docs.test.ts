@@ -288,7 +288,11 @@ describe('/metrics', () => {
       await behindProxy.stop();
     }
     // TRUST_PROXY=0 (the proxy not declared): a forwarded request still came from somewhere else.
-    for (const headers of [{ 'x-forwarded-for': '203.0.113.7' }, { forwarded: 'for=203.0.113.7' }])
+    const forwarded: Record<string, string>[] = [
+      { 'x-forwarded-for': '203.0.113.7' },
+      { forwarded: 'for=203.0.113.7' },
+    ];
+    for (const headers of forwarded)
       expectErrorBody(await server.api('GET', '/metrics', { headers }), 401, 'UNAUTHENTICATED');
   });
 });
