@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { PublicKey } from '@solana/web3.js';
 import { getAddress, type Address } from 'viem';
@@ -25,6 +26,12 @@ const PASSWORD = 'bench-password-123';
 const CLOSED = 'http://127.0.0.1:9';
 
 export type RunningServer = Awaited<ReturnType<typeof startServer>>;
+
+/** Made for this run: every bench server on one database signs and seals with the same ones. */
+export const BENCH_SECRETS = {
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+};
 
 export type Wallet = { id: string; owner: PublicKey };
 /** A receiving wallet on the EVM network (no key: nothing is ever sent from it). */
@@ -117,6 +124,7 @@ function evmEnv(evm: Chains['evm']): Record<string, string> {
  */
 export function benchServerEnv(port: number, chains: Chains): Record<string, string> {
   return {
+    ...BENCH_SECRETS,
     NODE_ENV: 'development',
     LOG_LEVEL: 'silent',
     HOST: '127.0.0.1',

@@ -7,7 +7,7 @@ import { percentile } from './lib/percentile';
 import { progress } from './lib/progress';
 import { rowFrom, type Report } from './measure';
 import { SIZES } from './settings';
-import type { Ctx } from './stack';
+import { BENCH_SECRETS, type Ctx } from './stack';
 
 type SolanaTransactionResponse = z.infer<typeof ZSolanaTransaction>;
 
@@ -41,6 +41,7 @@ export async function benchWakeups(ctx: Ctx, report: Report): Promise<void> {
 async function startDeliveringInstance(ctx: Ctx): Promise<void> {
   const sender = await startServer(
     loadConfig({
+      ...BENCH_SECRETS, // the bench server's: one database, one key
       NODE_ENV: 'development',
       LOG_LEVEL: 'silent',
       HOST: '127.0.0.1',

@@ -33,9 +33,10 @@ export const healthContract = c.router({
   metrics: {
     method: 'GET',
     path: '/metrics',
-    summary: 'Prometheus metrics (bearer METRICS_TOKEN when one is configured)',
+    summary: 'Prometheus metrics (loopback clients, or bearer METRICS_TOKEN)',
     description:
-      'Prometheus text format: requests by contract route and status, database backlog, RPC endpoint health, process metrics. When METRICS_TOKEN is set, send it as a bearer token (401 otherwise).',
+      'Prometheus text format: requests by contract route and status, database backlog, RPC endpoint health, process metrics. ' +
+      'Without METRICS_TOKEN only clients on the same machine, not through a proxy, are answered; with it, send it as a bearer token (from anywhere). 401 otherwise.',
     metadata: publicRoute,
     responses: {
       200: c.otherResponse({

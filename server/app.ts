@@ -61,7 +61,8 @@ export function createApp(deps: Deps): Express {
   app.post('/users/me/password', limits.login);
   app.post('/pay/refunds/:refundId/address', limits.refundAddress);
 
-  const authenticate = createAuthenticator(config.JWT_SECRET, {
+  const authenticate = createAuthenticator(deps.tokens, {
+    clock: deps.clock,
     merchants: deps.cache.merchants,
     apiKeys: deps.cache.apiKeys,
     keyUsed: createKeyUsage(deps.db.sequelize, deps.clock, logger),
@@ -69,7 +70,7 @@ export function createApp(deps: Deps): Express {
   const authenticateSession = createSessionAuthenticator({ ...deps, merchants: deps.cache.merchants });
   // The Authorization header wins; without one, the dashboard's session cookie is the credential.
   const credential = (req: Request, res: Response, next: (error?: unknown) => void) =>
-    !req.headers.authorization && sessionCookie(req)
+    !req.headers.authorization && sessionCookie(req, config)
       ? authenticateSession(req, res, next)
       : authenticate(req, res, next);
   const unlimited = new Set<string>(UNLIMITED_PATHS);

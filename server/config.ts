@@ -9,11 +9,8 @@ import {
   solanaTokens,
   type NetworkEnv,
 } from './config-networks';
+import { decodeEncryptionKey } from './lib/encryption-key';
 import { JOB_NAMES, type JobName } from './lib/job-names';
-
-/** Development-only fallbacks: refused when NODE_ENV=production. */
-const DEV_JWT_SECRET = 'stablepay-development-jwt-secret-do-not-use-in-production';
-const DEV_ENCRYPTION_KEY = 'c3RhYmxlcGF5LWRldmVsb3BtZW50LWtleS0zMmJ5dGU='; // 32 bytes, base64
 
 const positiveInt = z.coerce.number().int().positive();
 
@@ -84,6 +81,10 @@ export const configSchema = z
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     READY_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
 
+    /**
+     * Signs login tokens. Required in production; elsewhere, unset, one is generated on the first
+     * start and kept in DATA_DIR/secrets.json (server/lib/stored-secrets.ts). No default in code.
+     */
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     JWT_TTL: z
       .string()
@@ -95,7 +96,16 @@ export const configSchema = z
       .min(0.01)
       .max(24 * 30)
       .default(12),
-    /** Key for secrets stored at rest (bot tokens, webhook secrets): 32 bytes, base64 or hex. */
+    /** A dashboard session ends this long after sign-in however much it is used (a stolen cookie expires). */
+    DASHBOARD_SESSION_MAX_HOURS: z.coerce
+      .number()
+      .min(0.01)
+      .max(24 * 30)
+      .default(12),
+    /**
+     * Key for secrets stored at rest (bot tokens, webhook secrets): 32 bytes, base64 or hex.
+     * Required in production; elsewhere generated and kept like JWT_SECRET.
+     */
     DATA_ENCRYPTION_KEY: z.string().optional(),
 
     LOGIN_RATE_LIMIT_MAX: positiveInt.default(10),
@@ -193,8 +203,12 @@ export const configSchema = z
      * senders' JOB_BATCH_SIZE, never the other merchants'.
      */
     WEBHOOK_CONCURRENCY_PER_DESTINATION: z.coerce.number().int().min(1).max(1000).default(8),
-    /** Allow webhook URLs on loopback/private addresses. Default: allowed outside production. */
-    WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).optional(),
+    /**
+     * Allow webhook URLs on loopback and private addresses (the demo's and tests' local receivers).
+     * Off unless set, whatever NODE_ENV says: a merchant must not reach the operator's network.
+     * MESSENGER_API_BASE_URL is the operator's own and not subject to it.
+     */
+    WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
 
     /**
      * What background work this instance runs: `all`, `none` (an API-only instance), or a comma
@@ -261,7 +275,7 @@ export const configSchema = z
           message: 'is required when NODE_ENV=production',
         });
     }
-    if (cfg.DATA_ENCRYPTION_KEY && decodeKey(cfg.DATA_ENCRYPTION_KEY) === null)
+    if (cfg.DATA_ENCRYPTION_KEY && decodeEncryptionKey(cfg.DATA_ENCRYPTION_KEY) === null)
       ctx.addIssue({
         code: 'custom',
         path: ['DATA_ENCRYPTION_KEY'],
@@ -280,12 +294,10 @@ export const configSchema = z
   })
   .transform((cfg) => ({
     ...cfg,
-    JWT_SECRET: cfg.JWT_SECRET ?? DEV_JWT_SECRET,
-    encryptionKey: decodeKey(cfg.DATA_ENCRYPTION_KEY ?? DEV_ENCRYPTION_KEY)!,
+    /** Unset: the one kept in DATA_DIR (main.ts's buildDeps); deps.secrets seals with the key in force. */
+    encryptionKey: cfg.DATA_ENCRYPTION_KEY ? decodeEncryptionKey(cfg.DATA_ENCRYPTION_KEY)! : undefined,
     PUBLIC_BASE_URL: (cfg.PUBLIC_BASE_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/+$/, ''),
-    webhookAllowPrivate: cfg.WEBHOOK_ALLOW_PRIVATE
-      ? cfg.WEBHOOK_ALLOW_PRIVATE === 'true'
-      : cfg.NODE_ENV !== 'production',
+    webhookAllowPrivate: cfg.WEBHOOK_ALLOW_PRIVATE === 'true',
     jobs: jobSelection(cfg.JOBS, cfg.JOBS_ENABLED),
     responseValidation: cfg.RESPONSE_VALIDATION
       ? cfg.RESPONSE_VALIDATION === 'true'
@@ -318,11 +330,6 @@ function jobSelection(
   if (jobs[0] === 'all') return new Set(JOB_NAMES);
   if (jobs[0] === 'none') return new Set();
   return new Set(jobs as JobName[]);
-}
-
-function decodeKey(raw: string): Buffer | null {
-  const key = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : Buffer.from(raw, 'base64');
-  return key.length === 32 ? key : null;
 }
 
 export class ConfigError extends Error {

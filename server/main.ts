@@ -5,12 +5,14 @@ import { createChainRegistry } from './chains/registry';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createCaches } from './db/caches';
 import { openDatabase } from './db/database';
+import { checkEncryptionKey } from './db/encryption-canary';
 import type { Deps } from './deps';
 import { createRateProvider, rateFeeds } from './fx';
 import { answerClientError } from './http/client-errors';
 import { createLogger } from './lib/logger';
 import { createMetrics } from './lib/metrics';
 import { createSecretBox } from './lib/secret-box';
+import { instanceSecrets } from './lib/stored-secrets';
 import { createOrderWriter } from './orders/write-created-order';
 import { BACKGROUND_JOBS } from './background-jobs';
 import { startJobs } from './jobs/scheduler';
@@ -19,7 +21,32 @@ import { startJobs } from './jobs/scheduler';
 export async function buildDeps(config: Config, overrides: Partial<Deps> = {}): Promise<Deps> {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const clock = overrides.clock ?? (() => new Date());
+  // Given, or generated once and kept in DATA_DIR (never a value written in the code).
+  const keys = instanceSecrets({
+    dataDir: config.DATA_DIR,
+    jwtSecret: config.JWT_SECRET,
+    encryptionKey: config.encryptionKey,
+  });
+  if (keys.file) {
+    const unset = [!config.JWT_SECRET && 'JWT_SECRET', !config.encryptionKey && 'DATA_ENCRYPTION_KEY'];
+    logger.info(
+      { file: keys.file },
+      `${unset.filter(Boolean).join(' and ')} not set: ${keys.created ? 'generated in' : 'read from'} ${keys.file} ` +
+        '(every instance on this database needs the same values)',
+    );
+  }
+  const secrets = overrides.secrets ?? createSecretBox(keys.encryptionKey);
   const db = overrides.db ?? (await openDatabase(config, logger));
+  try {
+    await checkEncryptionKey(
+      db.sequelize,
+      secrets,
+      config.encryptionKey ? 'set in the environment' : `kept in ${keys.file}`,
+    );
+  } catch (error) {
+    if (!overrides.db) await db.close();
+    throw error;
+  }
   const metrics = overrides.metrics ?? createMetrics();
   return {
     config,
@@ -36,8 +63,8 @@ export async function buildDeps(config: Config, overrides: Partial<Deps> = {}): 
         onTokenRefused: (network, message) => logger.error({ network }, message),
         log: logger,
       }),
-    tokens: overrides.tokens ?? createTokenIssuer(config.JWT_SECRET, config.JWT_TTL, clock),
-    secrets: overrides.secrets ?? createSecretBox(config.encryptionKey),
+    tokens: overrides.tokens ?? createTokenIssuer(keys.jwtSecret, config.JWT_TTL, clock),
+    secrets,
   };
 }
 

@@ -1,9 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
+import type { Config } from '../config';
 import type { Deps } from '../deps';
 import { newSecretToken, SECRET_TOKEN_PATTERN, secretDigest } from '../lib/secret-token';
 
-/** The dashboard's session cookie: httpOnly, SameSite=Strict, Secure under https (app.ts sets it). */
-export const SESSION_COOKIE = 'stablepay_session';
+/**
+ * The dashboard's session cookie: httpOnly, SameSite=Strict, Secure under https (the dashboard
+ * router sets it). Under an https PUBLIC_BASE_URL it carries the `__Host-` prefix, so a browser
+ * takes it only when Secure, for Path=/ and without Domain: no sibling subdomain, nor a page on
+ * plain http, can plant or overwrite it.
+ */
+export const sessionCookieName = (config: Pick<Config, 'PUBLIC_BASE_URL'>) =>
+  config.PUBLIC_BASE_URL.startsWith('https:') ? '__Host-stablepay_session' : 'stablepay_session';
 
 /** `last_seen_at` is written at most this often per session: idle time is known to the minute. */
 const TOUCH_INTERVAL_MS = 60_000;
@@ -13,6 +20,7 @@ export type DashboardSession = {
   merchantId: string;
   tokenVersion: number;
   csrfToken: string;
+  createdAt: Date;
   lastSeenAt: Date;
 };
 
@@ -21,6 +29,7 @@ type Row = {
   merchant_id: string;
   token_version: number;
   csrf_token: string;
+  created_at: Date;
   last_seen_at: Date;
 };
 
@@ -29,8 +38,8 @@ const SESSION_SECRET_FORMAT = new RegExp(`^${SECRET_TOKEN_PATTERN}$`);
 
 /**
  * A new session for a merchant who has just given its e-mail and password. The cookie carries
- * `secret` (32 random bytes); the table keeps its hash. The merchant's sessions idle too long are
- * dropped on the way.
+ * `secret` (32 random bytes); the table keeps its hash. The merchant's sessions idle or open too
+ * long are dropped on the way.
  */
 export async function startSession(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
@@ -41,7 +50,9 @@ export async function startSession(
   const now = deps.clock();
   await deps.db.sequelize.query(
     `WITH dropped AS (DELETE FROM dashboard_sessions
-                       WHERE merchant_id = $merchantId AND last_seen_at < CAST($idleSince AS timestamptz))
+                       WHERE merchant_id = $merchantId
+                         AND (last_seen_at < CAST($idleSince AS timestamptz)
+                              OR created_at < CAST($startedSince AS timestamptz)))
      INSERT INTO dashboard_sessions (id, merchant_id, token_version, csrf_token, created_at, last_seen_at)
      VALUES ($id, $merchantId, $tokenVersion, $csrfToken, $now, $now)`,
     {
@@ -52,6 +63,7 @@ export async function startSession(
         csrfToken,
         now,
         idleSince: new Date(now.getTime() - idleMs(deps)),
+        startedSince: new Date(now.getTime() - maxAgeMs(deps)),
       },
     },
   );
@@ -62,16 +74,19 @@ export async function startSession(
       merchantId: merchant.id,
       tokenVersion: merchant.tokenVersion,
       csrfToken,
+      createdAt: now,
       lastSeenAt: now,
     },
   };
 }
 
 export const idleMs = (deps: Pick<Deps, 'config'>) => deps.config.DASHBOARD_SESSION_IDLE_HOURS * 3_600_000;
+export const maxAgeMs = (deps: Pick<Deps, 'config'>) => deps.config.DASHBOARD_SESSION_MAX_HOURS * 3_600_000;
 
 /**
- * The session a cookie names, if it is still open: unknown and idle ones are null (an idle one is
- * deleted). Its use is recorded at most once a minute.
+ * The session a cookie names, if it is still open: unknown, idle ones and those signed in longer
+ * than the absolute lifetime ago (however busy) are null, and the latter two deleted. Its use is
+ * recorded at most once a minute.
  */
 export async function findSession(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
@@ -80,13 +95,17 @@ export async function findSession(
   if (!SESSION_SECRET_FORMAT.test(secret)) return null;
   const id = sessionId(secret);
   const [rows] = (await deps.db.sequelize.query(
-    'SELECT id, merchant_id, token_version, csrf_token, last_seen_at FROM dashboard_sessions WHERE id = $id',
+    `SELECT id, merchant_id, token_version, csrf_token, created_at, last_seen_at
+       FROM dashboard_sessions WHERE id = $id`,
     { bind: { id } },
   )) as [Row[], unknown];
   const row = rows[0];
   if (!row) return null;
   const now = deps.clock();
-  if (now.getTime() - row.last_seen_at.getTime() > idleMs(deps)) {
+  if (
+    now.getTime() - row.last_seen_at.getTime() > idleMs(deps) ||
+    now.getTime() - row.created_at.getTime() > maxAgeMs(deps)
+  ) {
     await endSession(deps, secret);
     return null;
   }
@@ -99,6 +118,7 @@ export async function findSession(
     merchantId: row.merchant_id,
     tokenVersion: row.token_version,
     csrfToken: row.csrf_token,
+    createdAt: row.created_at,
     lastSeenAt: now,
   };
 }

@@ -9,7 +9,7 @@ import type { Caches, MerchantRow } from '../db/caches';
 import { hashApiKeySecret, isApiKeySecret, looksLikeApiKey } from './api-key-secret';
 import type { KeyUsage } from './api-key-usage';
 import type { DashboardSession } from './dashboard-sessions';
-import { JWT_ALGORITHM, TOKEN_ISSUER, type TokenClaims } from './tokens';
+import { JWT_ALGORITHM, TOKEN_ISSUER, type TokenClaims, type TokenIssuer } from './tokens';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace
@@ -39,10 +39,19 @@ type VerifiedToken = { sub: string; ver: number; exp: number };
  * can change is still checked on every use: its expiry (as jsonwebtoken does, to the second) and
  * the merchant's token version. Any other string, a re-signed or altered token included, is
  * verified in full.
+ *
+ * A token must also say when it was issued and live no longer than JWT_TTL from then (issued not
+ * in the future): one minted with a longer life, under an older JWT_TTL or by anyone holding the
+ * secret, is refused rather than trusted for as long as it says.
  */
 export function createAuthenticator(
-  secret: string,
-  deps: { merchants: Caches['merchants']; apiKeys: Caches['apiKeys']; keyUsed: KeyUsage },
+  tokens: Pick<TokenIssuer, 'secret' | 'ttlSeconds'>,
+  deps: {
+    merchants: Caches['merchants'];
+    apiKeys: Caches['apiKeys'];
+    keyUsed: KeyUsage;
+    clock: () => Date;
+  },
 ): RequestHandler {
   const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
   const verified = new LRUCache<string, VerifiedToken>({ max: 10_000 });
@@ -60,17 +69,18 @@ export function createAuthenticator(
         passReqToCallback: true,
         // A KeyObject, made once: given a string, jsonwebtoken first tries (and fails) to read it as a
         // public key on every request, which cost more than the rest of the check.
-        secretOrKey: createSecretKey(Buffer.from(secret, 'utf8')) as unknown as string,
+        secretOrKey: createSecretKey(Buffer.from(tokens.secret, 'utf8')) as unknown as string,
         algorithms: [JWT_ALGORITHM],
         issuer: TOKEN_ISSUER,
       },
       (
         req: Request,
-        claims: Partial<TokenClaims> & { exp?: unknown },
+        claims: Partial<TokenClaims> & { exp?: unknown; iat?: unknown },
         done: (err: unknown, user?: Express.User | false) => void,
       ) => {
         const { sub, ver, exp } = claims;
         if (typeof sub !== 'string' || !UUID.test(sub) || typeof ver !== 'number') return done(null, false);
+        if (!lifetimeAllowed(claims, tokens.ttlSeconds, deps.clock())) return done(null, false);
         const token = bearerToken(req);
         if (token && typeof exp === 'number') verified.set(token, { sub, ver, exp });
         userFor({ sub, ver }).then((user) => done(null, user), done);
@@ -138,6 +148,16 @@ function createApiKeyCheck(deps: {
     deps.keyUsed(key.id);
     return { merchant, apiKey: { id: key.id, name: key.name, scopes: key.scopes } };
   };
+}
+
+/** Instances' clocks may differ a little: a token issued this far ahead of ours is still fine. */
+const CLOCK_LEEWAY_SECONDS = 60;
+
+/** Issued (`iat`) not in the future, expiring (`exp`) at most `ttlSeconds` after it. */
+function lifetimeAllowed(claims: { iat?: unknown; exp?: unknown }, ttlSeconds: number, now: Date): boolean {
+  const { iat, exp } = claims;
+  if (typeof iat !== 'number' || typeof exp !== 'number') return false;
+  return exp - iat <= ttlSeconds && iat <= now.getTime() / 1000 + CLOCK_LEEWAY_SECONDS;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -2,17 +2,22 @@ import type { Request, RequestHandler } from 'express';
 import type { Caches } from '../db/caches';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { csrfMatches, endSession, findSession, SESSION_COOKIE } from './dashboard-sessions';
+import type { Config } from '../config';
+import { csrfMatches, endSession, findSession, sessionCookieName } from './dashboard-sessions';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The session cookie's value, if the request carries one. */
-export function sessionCookie(req: Pick<Request, 'headers'>): string | undefined {
+/** The session cookie's value, if the request carries one (under this instance's cookie name only). */
+export function sessionCookie(
+  req: Pick<Request, 'headers'>,
+  config: Pick<Config, 'PUBLIC_BASE_URL'>,
+): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
+  const name = sessionCookieName(config);
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) return part.slice(eq + 1).trim();
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
   }
   return undefined;
 }
@@ -40,7 +45,7 @@ export function createSessionAuthenticator(
   deps: Pick<Deps, 'db' | 'clock' | 'config'> & { merchants: Caches['merchants'] },
 ): RequestHandler {
   return (req, _res, next) => {
-    const secret = sessionCookie(req);
+    const secret = sessionCookie(req, deps.config);
     if (!secret) return next(ApiError.unauthenticated());
     (async () => {
       const session = await findSession(deps, secret);

@@ -5,10 +5,21 @@ export type TokenClaims = { sub: string; ver: number };
 export type TokenIssuer = {
   issue(merchant: { id: string; tokenVersion: number }): { token: string; expiresAt: Date };
   readonly secret: string;
+  /** JWT_TTL in seconds: no token may live longer (server/auth/passport.ts refuses it). */
+  readonly ttlSeconds: number;
 };
 
 const ISSUER = 'stablepay';
 export const JWT_ALGORITHM = 'HS256' as const;
+
+const UNIT_SECONDS = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+
+/** JWT_TTL (`<number><s|m|h|d>`, as config.ts checks it) in seconds. */
+export function ttlSeconds(ttl: string): number {
+  const match = /^(\d+)([smhd])$/.exec(ttl);
+  if (!match) throw new RangeError(`JWT_TTL "${ttl}" is not a number followed by s, m, h or d`);
+  return Number(match[1]) * UNIT_SECONDS[match[2] as keyof typeof UNIT_SECONDS];
+}
 
 /** HS256 tokens. `ver` is the merchant's token version: a password change invalidates older tokens. */
 export function createTokenIssuer(
@@ -16,18 +27,18 @@ export function createTokenIssuer(
   ttl: string,
   clock: () => Date = () => new Date(),
 ): TokenIssuer {
+  const lifetime = ttlSeconds(ttl);
   return {
     secret,
+    ttlSeconds: lifetime,
     issue(merchant) {
       const now = Math.floor(clock().getTime() / 1000);
-      const token = jwt.sign({ ver: merchant.tokenVersion, iat: now }, secret, {
+      const token = jwt.sign({ ver: merchant.tokenVersion, iat: now, exp: now + lifetime }, secret, {
         algorithm: JWT_ALGORITHM,
         subject: merchant.id,
         issuer: ISSUER,
-        expiresIn: ttl as jwt.SignOptions['expiresIn'],
       });
-      const { exp } = jwt.decode(token) as { exp: number };
-      return { token, expiresAt: new Date(exp * 1000) };
+      return { token, expiresAt: new Date((now + lifetime) * 1000) };
     },
   };
 }

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Response } from 'express';
 import { initServer } from '@ts-rest/express';
 import { dashboardContract } from '../../contract';
-import { endSession, idleMs, SESSION_COOKIE } from '../auth/dashboard-sessions';
+import { endSession, maxAgeMs, sessionCookieName } from '../auth/dashboard-sessions';
 import { sessionCookie } from '../auth/session-auth';
 import type { Deps } from '../deps';
 import { currentMerchant } from '../http/current-merchant';
@@ -11,7 +11,10 @@ import { exportPayments } from './export-payments';
 import { presentSession, signIn } from './sign-in';
 import { summarize } from './summarize';
 
-/** httpOnly (no script reads it), SameSite=Strict (no other site sends it), Secure under https. */
+/**
+ * httpOnly (no script reads it), SameSite=Strict (no other site sends it), Secure under https,
+ * Path=/ and no Domain (as the `__Host-` name requires).
+ */
 function cookieOptions(secure: boolean) {
   return { httpOnly: true, sameSite: 'strict' as const, secure, path: '/' };
 }
@@ -20,7 +23,7 @@ const isHttps = (deps: Pick<Deps, 'config'>, req: { secure: boolean }) =>
   req.secure || deps.config.PUBLIC_BASE_URL.startsWith('https:');
 
 function clearCookie(deps: Pick<Deps, 'config'>, req: { secure: boolean }, res: Response) {
-  res.clearCookie(SESSION_COOKIE, cookieOptions(isHttps(deps, req)));
+  res.clearCookie(sessionCookieName(deps.config), cookieOptions(isHttps(deps, req)));
 }
 
 /**
@@ -43,10 +46,11 @@ export function dashboardRouter(deps: Deps) {
   return initServer().router(dashboardContract, {
     signIn: async ({ req, res, body }) => {
       const { secret, body: session } = await signIn(deps, body);
-      // The cookie lives as long as the session may stay idle; each use keeps the session open.
-      res.cookie(SESSION_COOKIE, secret, {
+      // The cookie lives as long as the session may (its absolute lifetime); the server ends it
+      // sooner when it is left idle.
+      res.cookie(sessionCookieName(deps.config), secret, {
         ...cookieOptions(isHttps(deps, req)),
-        maxAge: idleMs(deps),
+        maxAge: maxAgeMs(deps),
       });
       res.setHeader('Cache-Control', 'no-store');
       return { status: 200, body: session };
@@ -59,7 +63,7 @@ export function dashboardRouter(deps: Deps) {
       };
     },
     signOut: async ({ req, res }) => {
-      const secret = sessionCookie(req);
+      const secret = sessionCookie(req, deps.config);
       if (secret) await endSession(deps, secret);
       clearCookie(deps, req, res);
       return { status: 204, body: undefined };

@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015-dashboard-sessions';
 import * as m0016 from './migrations/0016-dashboard-stats';
 import * as m0017 from './migrations/0017-token-decimals';
 import * as m0018 from './migrations/0018-wallet-owners-and-claims';
+import * as m0019 from './migrations/0019-encryption-canary';
 
 /**
  * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
@@ -50,6 +51,7 @@ const migrations = [
   { name: '0016-dashboard-stats', ...m0016 },
   { name: '0017-token-decimals', ...m0017 },
   { name: '0018-wallet-owners-and-claims', ...m0018 },
+  { name: '0019-encryption-canary', ...m0019 },
 ];
 
 const LOCK_ID = 7_301_955_001;

@@ -15,6 +15,14 @@ export function healthRouter(deps: Deps) {
       (await databaseAnswers(deps))
         ? { status: 200, body: { status: 'ok', database: 'ok' } }
         : { status: 503, body: { status: 'unavailable', database: 'unreachable' } },
-    metrics: async ({ headers }) => ({ status: 200, body: await readMetrics(deps, headers.authorization) }),
+    metrics: async ({ req, headers }) => ({
+      status: 200,
+      body: await readMetrics(deps, {
+        authorization: headers.authorization,
+        peer: req.socket.remoteAddress,
+        ip: req.ip,
+        forwarded: ['x-forwarded-for', 'forwarded', 'x-real-ip'].some((h) => req.headers[h] !== undefined),
+      }),
+    }),
   });
 }

@@ -1,26 +1,20 @@
-import { timingSafeEqual } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import type { ChainRegistry } from '../chains/registry';
 import { RPC_FAILURE_REASONS, type EndpointHealth } from '../chains/rpc-endpoints';
 import type { Deps } from '../deps';
-import { ApiError } from '../errors';
 import type { Metrics } from '../lib/metrics';
+import { checkMetricsAccess, type MetricsClient } from './check-metrics-access';
 
 /**
- * The metrics text, after refreshing the backlog gauges from the database (cheap: partial indexes)
- * and the RPC endpoint metrics from the chains' endpoint pools.
+ * The metrics text, for a client that may read it (check-metrics-access.ts), after refreshing the
+ * backlog gauges from the database (cheap: partial indexes) and the RPC endpoint metrics from the
+ * chains' endpoint pools.
  */
 export async function readMetrics(
   deps: Pick<Deps, 'db' | 'metrics' | 'config' | 'chains'>,
-  authorization: string | undefined,
+  client: MetricsClient,
 ) {
-  const expected = deps.config.METRICS_TOKEN;
-  if (expected) {
-    const given = Buffer.from(authorization?.replace(/^Bearer /i, '') ?? '');
-    const want = Buffer.from(expected);
-    if (given.length !== want.length || !timingSafeEqual(given, want))
-      throw ApiError.unauthenticated('Metrics need Authorization: Bearer <METRICS_TOKEN>');
-  }
+  checkMetricsAccess(deps.config, client);
   const [row] = await deps.db.sequelize.query<{ deliveries: number; claims: number }>(
     `SELECT (SELECT count(*) FROM event_deliveries WHERE status = 'PENDING')::int AS deliveries,
             (SELECT count(*) FROM payment_claims WHERE status = 'PENDING')::int AS claims`,

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -75,9 +78,15 @@ describe('POST /auth/login', () => {
 });
 
 describe('bearer tokens', () => {
-  const secret = () => server.config.JWT_SECRET;
+  const secret = () => server.deps.tokens.secret;
+  /** An hour's token unless the payload says when it expires. */
   const sign = (payload: object, key: string, options: jwt.SignOptions = {}) =>
-    jwt.sign(payload, key, { algorithm: 'HS256', issuer: 'stablepay', ...options });
+    jwt.sign(payload, key, {
+      algorithm: 'HS256',
+      issuer: 'stablepay',
+      ...('exp' in payload ? {} : { expiresIn: '1h' }),
+      ...options,
+    });
 
   it.each([
     ['missing', undefined],
@@ -96,7 +105,12 @@ describe('bearer tokens', () => {
       sign({ ver: 0 }, 'another-secret-of-at-least-thirty-two-chars', { subject: m.id }),
       unsigned,
       sign({ ver: 0, exp: Math.floor(Date.now() / 1000) - 10 }, secret(), { subject: m.id }),
-      jwt.sign({ ver: 0 }, secret(), { algorithm: 'HS256', issuer: 'someone-else', subject: m.id }),
+      jwt.sign({ ver: 0 }, secret(), {
+        algorithm: 'HS256',
+        issuer: 'someone-else',
+        subject: m.id,
+        expiresIn: '1h',
+      }),
       sign({ ver: 0 }, secret(), { subject: '00000000-0000-4000-8000-000000000000' }),
       sign({ ver: 0 }, secret(), { subject: 'not-a-uuid' }),
       sign({ ver: 'x' }, secret(), { subject: m.id }),
@@ -138,5 +152,65 @@ describe('bearer tokens', () => {
     const expired = sign({ ver: 0, exp: Math.floor(Date.now() / 1000) - 10 }, secret(), { subject: m.id });
     const res = await server.api('GET', '/users/me', { token: expired });
     expect(res.body.error.message).toMatch(/expired/i);
+  });
+});
+
+describe('token lifetime and signing secret', () => {
+  const sign = (payload: object, key: string, options: jwt.SignOptions = {}) =>
+    jwt.sign(payload, key, { algorithm: 'HS256', issuer: 'stablepay', ...options });
+  const now = () => Math.floor(Date.now() / 1000);
+
+  it('refuses a correctly signed token that lives longer than JWT_TTL, has no expiry or is issued ahead', async () => {
+    const m = await newMerchant(server);
+    const key = server.deps.tokens.secret;
+    const ttl = 7 * 24 * 3600; // JWT_TTL's default
+    const iat = now() - 10;
+    const refused = [
+      sign({ ver: 0, iat, exp: iat + ttl + 1 }, key, { subject: m.id }), // a second too long
+      sign({ ver: 0, iat, exp: iat + 365 * 24 * 3600 }, key, { subject: m.id }),
+      sign({ ver: 0, iat }, key, { subject: m.id }), // no exp: forever
+      sign({ ver: 0, exp: now() + 3600 }, key, { subject: m.id, noTimestamp: true }), // no iat
+      sign({ ver: 0, iat: now() + 30 * 24 * 3600, exp: now() + 31 * 24 * 3600 }, key, { subject: m.id }),
+    ];
+    for (const token of refused) {
+      expectErrorBody(await server.api('GET', '/users/me', { token }), 401, 'UNAUTHENTICATED');
+      expectErrorBody(
+        await server.api('POST', '/users/me/api-keys', {
+          token,
+          body: { name: 'k', scopes: ['orders:read'] },
+        }),
+        401,
+        'UNAUTHENTICATED',
+      );
+    }
+    // JWT_TTL exactly is fine: the refusals are about the lifetime.
+    const full = sign({ ver: 0, iat, exp: iat + ttl }, key, { subject: m.id });
+    expect((await server.api('GET', '/users/me', { token: full })).status).toBe(200);
+  });
+
+  it('gives a server started without JWT_SECRET a secret of its own: the former built-in one opens nothing', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stablepay-jwt-'));
+    // JWT_SECRET unset (an empty value counts as unset); the file's encryption key, as its database needs.
+    const own = await startTestServer({ JWT_SECRET: '', DATA_DIR: dataDir, JOBS: 'none' });
+    try {
+      const m = await newMerchant(own);
+      const formerDefault = 'stablepay-development-jwt-secret-do-not-use-in-production';
+      const forged = sign({ ver: 0 }, formerDefault, { subject: m.id, expiresIn: '1h' });
+      expectErrorBody(await own.api('GET', '/users/me', { token: forged }), 401, 'UNAUTHENTICATED');
+      const key = await own.api('POST', '/users/me/api-keys', {
+        token: forged,
+        body: { name: 'forged', scopes: ['orders:read', 'orders:write'] },
+      });
+      expectErrorBody(key, 401, 'UNAUTHENTICATED');
+      // The same claims under the server's own secret open both: only the secret differs.
+      const genuine = sign({ ver: 0 }, own.deps.tokens.secret, { subject: m.id, expiresIn: '1h' });
+      expect((await own.api('GET', '/users/me', { token: genuine })).status).toBe(200);
+      const stored = JSON.parse(fs.readFileSync(path.join(dataDir, 'secrets.json'), 'utf8'));
+      expect(stored.JWT_SECRET).toBe(own.deps.tokens.secret);
+      expect(own.deps.tokens.secret).not.toBe(formerDefault);
+    } finally {
+      await own.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

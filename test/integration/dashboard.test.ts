@@ -17,7 +17,12 @@ const clock = () => new Date(now);
 
 beforeAll(async () => {
   server = await startTestServer(
-    { LOGIN_RATE_LIMIT_MAX: '1000', DASHBOARD_SESSION_IDLE_HOURS: '12', JOBS: 'none' },
+    {
+      LOGIN_RATE_LIMIT_MAX: '1000',
+      DASHBOARD_SESSION_IDLE_HOURS: '12',
+      DASHBOARD_SESSION_MAX_HOURS: '48',
+      JOBS: 'none',
+    },
     { clock },
   );
 });
@@ -143,6 +148,69 @@ describe('dashboard session', () => {
       401,
       'UNAUTHENTICATED',
     );
+  });
+
+  it('ends DASHBOARD_SESSION_MAX_HOURS after sign-in, even while in use', async () => {
+    const m = await newMerchant(server);
+    const busy = await signIn(m);
+    // Used every 11 hours: never idle for 12, yet past 48 hours since sign-in it is over.
+    for (let hours = 11; hours <= 44; hours += 11) {
+      now = new Date(now.getTime() + 11 * 3_600_000);
+      expect(
+        (await server.api('GET', '/users/me', { headers: withSession(busy) })).status,
+        `${hours} h`,
+      ).toBe(200);
+    }
+    now = new Date(now.getTime() + 4 * 3_600_000 + 1000);
+    expectErrorBody(
+      await server.api('GET', '/users/me', { headers: withSession(busy) }),
+      401,
+      'UNAUTHENTICATED',
+    );
+    // Gone for good, and a new sign-in works.
+    const [rows] = await server.deps.db.sequelize.query(
+      'SELECT 1 FROM dashboard_sessions WHERE merchant_id = :id',
+      { replacements: { id: m.id } },
+    );
+    expect(rows).toHaveLength(0);
+    const fresh = await signIn(m);
+    expect((await server.api('GET', '/users/me', { headers: withSession(fresh) })).status).toBe(200);
+    expect(fresh.setCookie).toMatch(/Max-Age=172800;/); // the cookie lives no longer than the session
+  });
+
+  it('is named __Host-stablepay_session under an https PUBLIC_BASE_URL: Secure, Path=/, no Domain', async () => {
+    const https = await startTestServer(
+      { PUBLIC_BASE_URL: 'https://pay.example.test', LOGIN_RATE_LIMIT_MAX: '1000', JOBS: 'none' },
+      { clock },
+    );
+    try {
+      const m = await newMerchant(https);
+      const res = await https.api('POST', '/dashboard/session', {
+        body: { email: m.email, password: TEST_PASSWORD },
+      });
+      expect(res.status, res.text).toBe(200);
+      const setCookie = res.headers.get('set-cookie') ?? '';
+      expect(setCookie).toMatch(/^__Host-stablepay_session=[A-Za-z0-9_-]{43};/);
+      expect(setCookie).toMatch(/; Secure/i);
+      expect(setCookie).toMatch(/; Path=\/(;|$)/);
+      expect(setCookie).not.toMatch(/Domain=/i);
+      const secret = setCookie.split(';')[0]!.split('=')[1]!;
+      const me = (cookie: string) => https.api('GET', '/users/me', { headers: { cookie } });
+      expect((await me(`__Host-stablepay_session=${secret}`)).status).toBe(200);
+      // The bare name is not this instance's cookie: one planted without the prefix opens nothing.
+      expectErrorBody(await me(`stablepay_session=${secret}`), 401, 'UNAUTHENTICATED');
+      const out = await https.api('DELETE', '/dashboard/session', {
+        headers: {
+          cookie: `__Host-stablepay_session=${secret}`,
+          origin: 'https://pay.example.test',
+          'x-csrf-token': res.body.csrfToken,
+        },
+      });
+      expect(out.status, out.text).toBe(204);
+      expect(out.headers.get('set-cookie')).toMatch(/^__Host-stablepay_session=;.*Secure/i);
+    } finally {
+      await https.stop();
+    }
   });
 
   it('answers a wrong password with 401, and an unknown cookie with 401', async () => {

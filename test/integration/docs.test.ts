@@ -6,7 +6,7 @@ import { OPERATION_EXAMPLES } from '../../server/docs/examples';
 import { generateOpenApiDocument } from '../../server/docs/openapi';
 import { webhookEventSchemaName } from '../../server/docs/webhooks-doc';
 import { EVENT_TYPES, WEBHOOK_EVENT_SCHEMAS } from '../../contract';
-import { newMerchant, startTestServer, type TestServer } from '../support/test-server';
+import { expectErrorBody, newMerchant, startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -260,9 +260,40 @@ describe('/metrics', () => {
         401,
       );
       expect((await guarded.api('GET', '/metrics', { token: 'a-long-metrics-token-123' })).status).toBe(200);
+      // From anywhere with the token, a client behind a proxy included.
+      const proxied = await guarded.api('GET', '/metrics', {
+        token: 'a-long-metrics-token-123',
+        headers: { 'x-forwarded-for': '203.0.113.7' },
+      });
+      expect(proxied.status).toBe(200);
     } finally {
       await guarded.stop();
     }
+  });
+
+  it('answers only loopback clients without METRICS_TOKEN: a client behind a proxy is not one', async () => {
+    // TRUST_PROXY=1: the client is the one X-Forwarded-For names (HAProxy in front, on this machine).
+    const behindProxy = await startTestServer({ TRUST_PROXY: '1', JOBS: 'none' });
+    try {
+      expect((await behindProxy.api('GET', '/metrics')).status).toBe(200); // a local scraper
+      for (const forwardedFor of ['203.0.113.7', '127.0.0.1', '10.0.0.5, 127.0.0.1']) {
+        const res = await behindProxy.api('GET', '/metrics', {
+          headers: { 'x-forwarded-for': forwardedFor },
+        });
+        expectErrorBody(res, 401, 'UNAUTHENTICATED');
+        expect(res.body.error.message).toMatch(/METRICS_TOKEN/);
+        expect(res.text).not.toContain('stablepay_');
+      }
+    } finally {
+      await behindProxy.stop();
+    }
+    // TRUST_PROXY=0 (the proxy not declared): a forwarded request still came from somewhere else.
+    const forwarded: Record<string, string>[] = [
+      { 'x-forwarded-for': '203.0.113.7' },
+      { forwarded: 'for=203.0.113.7' },
+    ];
+    for (const headers of forwarded)
+      expectErrorBody(await server.api('GET', '/metrics', { headers }), 401, 'UNAUTHENTICATED');
   });
 });
 

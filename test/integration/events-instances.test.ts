@@ -21,6 +21,7 @@ import {
   newWalletAddress,
   startTestServer,
   TEST_PASSWORD,
+  TEST_SECRETS,
   type TestServer,
 } from '../support/test-server';
 import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
@@ -46,8 +47,9 @@ type WebhookDeliveryItem = {
   nextRetryAt: string | null;
 };
 
-/** Settings every instance shares (the JWT secret and encryption key are the same defaults). */
+/** Settings every instance shares (the JWT secret and encryption key too, as instances must). */
 const INSTANCE_ENV: Record<string, string> = {
+  ...TEST_SECRETS,
   NODE_ENV: 'test',
   HOST: '127.0.0.1',
   // debug: the job runner logs `job batch done` with its workerId and how many items it handled.

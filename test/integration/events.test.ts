@@ -450,11 +450,20 @@ describe('SSRF guard', () => {
   let guarded: TestServer;
   beforeAll(async () => {
     // A database of its own: the permissive server's workers must not deliver this one's events.
+    // WEBHOOK_ALLOW_PRIVATE unset, in NODE_ENV=test: private destinations are refused all the same.
     guarded = await startTestServer({
       DATABASE_URL: await createTestDatabase(),
-      WEBHOOK_ALLOW_PRIVATE: 'false',
+      WEBHOOK_ALLOW_PRIVATE: '',
       JOB_DELIVER_EVENTS_CRON: '* * * * * *',
+      // The operator's own setting, on loopback here: not a merchant's destination, so not guarded.
+      MESSENGER_API_BASE_URL: telegram.baseUrl,
     });
+  });
+
+  it('is on unless WEBHOOK_ALLOW_PRIVATE=true, whatever NODE_ENV says', () => {
+    expect(guarded.config.NODE_ENV).toBe('test');
+    expect(guarded.config.webhookAllowPrivate).toBe(false);
+    expect(server.config.webhookAllowPrivate).toBe(true);
   });
   afterAll(() => guarded?.stop());
 
@@ -465,6 +474,10 @@ describe('SSRF guard', () => {
     'http://169.254.169.254/latest/meta-data',
     'http://[::1]/x',
     'http://192.168.0.5/x',
+    'http://[::ffff:7f00:1]/x',
+    'http://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+    'http://[2002:a00:1::1]/x',
+    'http://[fec0::1]/x',
   ])('refuses %s at save time', async (url) => {
     const m = await newMerchant(guarded, { wallets: ['SOLANA'] });
     expectErrorBody(
@@ -503,6 +516,52 @@ describe('SSRF guard', () => {
     });
     expect(history.error).toMatch(/private or reserved/);
     expect(receiver.received.length).toBe(before);
+  });
+
+  it('refuses a private destination on POST /users/me/webhook-test: no answer of it reaches the caller', async () => {
+    const m = await newMerchant(guarded);
+    await guarded.api('POST', '/users/me/webhook-secret', { token: m.token });
+    const before = receiver.received.length;
+    for (const url of [receiver.url, receiver.url.replace('127.0.0.1', 'localhost')]) {
+      await guarded.deps.db.sequelize.query('UPDATE merchants SET webhook_url = :url WHERE id = :id', {
+        replacements: { url, id: m.id },
+      });
+      await guarded.deps.db.changes.sync();
+      const res = await guarded.api('POST', '/users/me/webhook-test', { token: m.token });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body).toMatchObject({ url, responseStatus: null, responseBody: null });
+      expect(res.body.error).toMatch(/private or reserved/);
+    }
+    expect(receiver.received.length).toBe(before);
+  });
+
+  it("still sends messenger messages to the operator's MESSENGER_API_BASE_URL on loopback", async () => {
+    const m = await newMerchant(guarded);
+    const saved = await guarded.api('PATCH', '/users/me', {
+      token: m.token,
+      body: { messenger_chat_id: '-100999', messenger_bot_token: BOT_TOKEN },
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const res = await guarded.api('POST', '/users/me/messenger-test', { token: m.token });
+    expect(res.body).toMatchObject({ chatId: '-100999', status: 'SENT', responseStatus: 200, error: null });
+    expect(telegram.sent.filter((s) => s.chatId === '-100999')).toHaveLength(1);
+  });
+
+  it('lets a private destination through with WEBHOOK_ALLOW_PRIVATE=true', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    await server.api('POST', '/users/me/webhook-secret', { token: m.token });
+    const url = receiver.url.replace('/hooks', `/allowed/${m.id}`);
+    const saved = await server.api('PATCH', '/users/me', { token: m.token, body: { webhook_url: url } });
+    expect(saved.status, saved.text).toBe(200);
+    const order = await server.api('POST', '/orders', {
+      token: m.token,
+      body: { network: 'SOLANA', token: 'USDT', amount: '1', webhookUrl: url },
+    });
+    expect(order.status, order.text).toBe(201);
+    const test = await server.api('POST', '/users/me/webhook-test', { token: m.token });
+    expect(test.body).toMatchObject({ url, error: null });
+    expect(test.body.responseStatus).toBeGreaterThanOrEqual(200);
+    expect(receiver.received.some((r) => r.url === `/allowed/${m.id}`)).toBe(true);
   });
 });
 

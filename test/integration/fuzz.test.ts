@@ -782,8 +782,13 @@ describe('the fuzzer', () => {
       expect(refund.status, refund.text).toBe(201);
       refundIds.push(refund.body.id);
     }
-    const sign = (claims: object, secret = server.config.JWT_SECRET) =>
-      jwt.sign(claims, secret, { algorithm: 'HS256', issuer: 'stablepay', subject: m.id });
+    const sign = (claims: object, secret = server.deps.tokens.secret) =>
+      jwt.sign(claims, secret, {
+        algorithm: 'HS256',
+        issuer: 'stablepay',
+        subject: m.id,
+        ...('exp' in claims ? {} : { expiresIn: '1h' }),
+      });
     const world: World = {
       email: m.email,
       walletIds: [m.wallets.SOLANA!, m.wallets.POLYGON!],

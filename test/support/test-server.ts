@@ -40,6 +40,15 @@ export async function createTestDatabase(): Promise<string> {
   }
 }
 
+/**
+ * The secrets of this file's servers, made at random for it (the code has none to fall back on):
+ * every server a file starts on its database signs and seals alike, as instances must.
+ */
+export const TEST_SECRETS = {
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  DATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+};
+
 /** The real server on a random port, on this run's database, with test-friendly settings. */
 export async function startTestServer(env: Record<string, string> = {}, overrides: Partial<Deps> = {}) {
   const config = loadConfig({
@@ -57,6 +66,9 @@ export async function startTestServer(env: Record<string, string> = {}, override
     API_RATE_LIMIT_PER_SECOND: '100000',
     PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
     DB_POOL_MAX: '5',
+    ...TEST_SECRETS,
+    // The tests' webhook receivers listen on 127.0.0.1.
+    WEBHOOK_ALLOW_PRIVATE: 'true',
     ...env,
   });
   const running = await startServer(config, overrides);

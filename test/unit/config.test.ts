@@ -16,6 +16,28 @@ describe('configuration', () => {
     expect(config.solanaTokens.map((t) => t.token)).toEqual(['USDT']);
     expect(config.FX_STATIC_RATES).toEqual({ BRL: '5.25', EUR: '0.92' });
     expect(config.PUBLIC_BASE_URL).toBe('http://localhost:3000');
+    expect(config.DASHBOARD_SESSION_MAX_HOURS).toBe(12);
+  });
+
+  it('has no secret of its own: unset, they are left to the generated DATA_DIR/secrets.json', () => {
+    for (const NODE_ENV of ['development', 'test'] as const) {
+      const config = loadConfig({ NODE_ENV });
+      expect(config.JWT_SECRET).toBeUndefined();
+      expect(config.encryptionKey).toBeUndefined();
+    }
+    expect(loadConfig({ DATA_ENCRYPTION_KEY: 'ab'.repeat(32) }).encryptionKey).toEqual(
+      Buffer.alloc(32, 0xab),
+    );
+  });
+
+  it('refuses private webhook destinations unless WEBHOOK_ALLOW_PRIVATE=true, whatever NODE_ENV says', () => {
+    for (const NODE_ENV of ['development', 'test', 'production'] as const) {
+      const env = { NODE_ENV, JWT_SECRET: 'x'.repeat(40), DATA_ENCRYPTION_KEY: 'a'.repeat(64) };
+      const withDb = { ...env, DATABASE_URL: 'postgres://db/stablepay' };
+      expect(loadConfig(withDb).webhookAllowPrivate).toBe(false);
+      expect(loadConfig({ ...withDb, WEBHOOK_ALLOW_PRIVATE: 'false' }).webhookAllowPrivate).toBe(false);
+      expect(loadConfig({ ...withDb, WEBHOOK_ALLOW_PRIVATE: 'true' }).webhookAllowPrivate).toBe(true);
+    }
   });
 
   it('refuses to start in production without JWT_SECRET, naming it', () => {
@@ -55,6 +77,8 @@ describe('configuration', () => {
     ['DB_ACQUIRE_TIMEOUT_MS', '0'],
     ['DB_STATEMENT_TIMEOUT_MS', '-5'],
     ['READY_TIMEOUT_MS', '1e9'],
+    ['DASHBOARD_SESSION_MAX_HOURS', '0'],
+    ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
   ])('a bad %s stops start-up with a message naming it', (name, value) => {
     let error: unknown;
     try {
