@@ -453,6 +453,26 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     },
   },
   'events.get': { responses: { 200: paidEvent } },
+  'claims.unattributed': {
+    responses: {
+      200: {
+        items: [
+          {
+            txId,
+            network: 'SOLANA',
+            token: 'USDT',
+            to: wallet,
+            from: payer,
+            amount: '19.200000',
+            blockTime: '2026-11-22T10:03:10.000Z',
+            createdAt: '2026-11-22T10:03:12.000Z',
+          },
+        ],
+        per_page: 20,
+        nextCursor: null,
+      },
+    },
+  },
   'profile.get': { responses: { 200: profile } },
   'profile.update': {
     request: { webhook_url: profile.webhook_url, messenger_chat_id: profile.messenger_chat_id },
@@ -525,7 +545,13 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       200: solanaTransaction,
     },
   },
-  'pay.submitTx': { request: { txId }, responses: { 202: { ...paymentInfo, status: 'CONFIRMING' } } },
+  'pay.submitTx': {
+    request: {
+      txId,
+      signature: '3yZe7d5xZbWEXWzZk7K9FjjKDkHxRWSE7JDaqKRUeCdzVhwFpzGfYcEn7tbsL2uj2VxRg5EEWMKXkqydEaqYH9s2',
+    },
+    responses: { 202: { ...paymentInfo, status: 'CONFIRMING' } },
+  },
   'pay.info': { responses: { 200: paymentInfo } },
   'refunds.payments': {
     responses: {

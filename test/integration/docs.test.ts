@@ -5,7 +5,7 @@ import { ZodType, type ZodTypeAny } from 'zod';
 import { OPERATION_EXAMPLES } from '../../server/docs/examples';
 import { generateOpenApiDocument } from '../../server/docs/openapi';
 import { webhookEventSchemaName } from '../../server/docs/webhooks-doc';
-import { EVENT_TYPES, WEBHOOK_EVENT_SCHEMAS } from '../../contract';
+import { API_VERSIONS, EVENT_TYPES, WEBHOOK_EVENT_SCHEMAS } from '../../contract';
 import { expectErrorBody, newMerchant, startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
@@ -325,7 +325,7 @@ describe('webhooks in the API reference', () => {
       expect(json.schema).toEqual({ $ref: `#/components/schemas/${name}` });
       expect(components.schemas[name]).toMatchObject({
         type: 'object',
-        properties: { type: { enum: [type] }, apiVersion: { enum: ['2025-01-01', '2026-11-24'] } },
+        properties: { type: { enum: [type] }, apiVersion: { enum: [...API_VERSIONS] } },
       });
       const parsed = WEBHOOK_EVENT_SCHEMAS[type].safeParse(json.example);
       expect(parsed.success, `${type}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);

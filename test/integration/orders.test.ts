@@ -843,9 +843,22 @@ describe('POST /orders/{reference}/submit-tx', () => {
     expect(again.body.status).toBe('CONFIRMING');
     expect(await m.audit(o.reference)).toHaveLength(3);
 
+    // Reported for another order too, it is checked for both: only a credited report holds it.
     const another = await m.createOk({ amount: '1' });
-    expectErrorBody(await submit(another.reference, txId), 409, 'CONFLICT');
-    expect((await m.api('GET', `/orders/${another.reference}`)).body.status).toBe('PENDING');
+    expect((await submit(another.reference, txId)).status).toBe(202);
+    // Credited to the first (as the verifier would), it is nobody else's.
+    await server.deps.db.models.PaymentClaim.update(
+      { status: 'VERIFIED' },
+      {
+        where: {
+          txId,
+          orderId: (await server.deps.db.models.Order.findOne({ where: { reference: o.reference } }))!.id,
+        },
+      },
+    );
+    const third = await m.createOk({ amount: '1' });
+    expectErrorBody(await submit(third.reference, txId), 409, 'CONFLICT');
+    expect((await m.api('GET', `/orders/${third.reference}`)).body.status).toBe('PENDING');
   });
 
   it('takes a 0x hash on an EVM order and refuses a Solana signature there', async () => {
@@ -862,6 +875,8 @@ describe('POST /orders/{reference}/submit-tx', () => {
     expect(
       (await m.audit(o.reference)).filter((e: { type: string }) => e.type === 'tx.submitted'),
     ).toHaveLength(1);
+    // Credited (as the verifier would), it is nobody else's, in any letter case.
+    await server.deps.db.models.PaymentClaim.update({ status: 'VERIFIED' }, { where: { txId: hash } });
     const another = await m.createOk({ network: 'ETHEREUM', amount: '1' });
     expectErrorBody(await submit(another.reference, upper), 409, 'CONFLICT');
   });

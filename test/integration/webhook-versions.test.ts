@@ -82,8 +82,8 @@ function expectConflict(res: ApiResponse, ...words: string[]) {
 
 describe('API versions', () => {
   it('lists the versions once, the latest last', () => {
-    expect(API_VERSIONS).toEqual(['2025-01-01', '2026-11-24']);
-    expect(LATEST_API_VERSION).toBe('2026-11-24');
+    expect(API_VERSIONS).toEqual(['2025-01-01', '2026-11-24', '2026-11-27']);
+    expect(LATEST_API_VERSION).toBe('2026-11-27');
   });
 
   it('the first webhook secret pins the latest version; rotations and earlier choices keep theirs', async () => {
