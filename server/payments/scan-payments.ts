@@ -209,7 +209,10 @@ async function processFound(
   const reported = await models.PaymentClaim.count({
     where: { network: chain.network, txId: found.txId, status: 'PENDING' },
   });
-  if (reported === 0 && (await isUnattributed(deps, chain.network, found.txId, found.recipient, target.token)))
+  if (
+    reported === 0 &&
+    (await isUnattributed(deps, chain.network, found.txId, found.recipient, target.token))
+  )
     return true;
   const tx = await chain.readTransaction(found.txId);
   if (!(await settleReports(deps, chain, found.txId, tx))) return false;
