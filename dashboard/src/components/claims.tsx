@@ -123,7 +123,7 @@ function ClaimedPayment({
         )}
         {claim.reason && (
           <div>
-            <dt>{t('notCreditedBecause')}</dt>
+            <dt>{t('heldBackBecause')}</dt>
             <dd>
               <UserText text={claim.reason} />
             </dd>

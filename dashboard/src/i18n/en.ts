@@ -432,7 +432,7 @@ export const en = {
   claimedIntro:
     "The payer reported this transfer. It carries neither this order's reference nor its exact amount, and the sending wallet did not sign the report: it credits nothing unless you attribute it.",
   sentOn: 'Sent on',
-  notCreditedBecause: 'Not credited because',
+  heldBackBecause: 'Held back because',
   claimCredited: 'Credited to this order.',
   claimAttributedChecking: 'Attributed to this order: checking on chain…',
   attributeToThisOrder: 'Attribute to this order',

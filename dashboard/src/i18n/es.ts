@@ -429,7 +429,7 @@ export const es: Record<MessageKey, string> = {
   claimedIntro:
     'El pagador informó esta transferencia. No lleva la referencia de este pedido ni su importe exacto, y la billetera que la envió no firmó el aviso: no acredita nada a menos que la atribuyas.',
   sentOn: 'Enviada el',
-  notCreditedBecause: 'No acreditada porque',
+  heldBackBecause: 'Retenida porque',
   claimCredited: 'Acreditada a este pedido.',
   claimAttributedChecking: 'Atribuida a este pedido: comprobando en la red…',
   attributeToThisOrder: 'Atribuir a este pedido',

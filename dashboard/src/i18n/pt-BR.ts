@@ -425,7 +425,7 @@ export const ptBR: Record<MessageKey, string> = {
   claimedIntro:
     'O pagador informou esta transferência. Ela não traz a referência deste pedido nem o valor exato dele, e a carteira que enviou não assinou o aviso: não credita nada a menos que você a atribua.',
   sentOn: 'Enviada em',
-  notCreditedBecause: 'Não creditada porque',
+  heldBackBecause: 'Retida porque',
   claimCredited: 'Creditada a este pedido.',
   claimAttributedChecking: 'Atribuída a este pedido: verificando na rede…',
   attributeToThisOrder: 'Atribuir a este pedido',
