@@ -13,6 +13,7 @@ import { OrdersPage } from './pages/Orders';
 import { OverviewPage } from './pages/Overview';
 import { SettingsPage } from './pages/Settings';
 import { SignInPage } from './pages/SignIn';
+import { UnattributedPage } from './pages/Unattributed';
 import { WalletsPage } from './pages/Wallets';
 import { NetworksProvider } from './lib/networks';
 import { SessionProvider, useSession } from './session';
@@ -41,6 +42,7 @@ function App() {
         <Route index element={<OverviewPage />} />
         <Route path="orders" element={<OrdersPage />} />
         <Route path="orders/:reference" element={<OrderPage />} />
+        <Route path="payments/unattributed" element={<UnattributedPage />} />
         <Route path="links/new" element={<NewLinkPage />} />
         <Route path="wallets" element={<WalletsPage />} />
         <Route path="developers" element={<DevelopersPage />} />

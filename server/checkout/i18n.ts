@@ -72,6 +72,36 @@ const en = {
   errorOther: 'The payment page cannot be shown right now. Try again in a moment.',
   offline: 'Connection lost; retrying…',
   poweredBy: 'Secure stablecoin checkout',
+  reportSummary: 'Already paid? Report your transaction',
+  reportIntro:
+    'Paid another way, for example from an exchange or from a wallet that did not use this page? Give the transaction so it can be credited to this order.',
+  reportTxLabel: 'Transaction id',
+  reportTxHintSolana:
+    'The transaction signature, as your wallet or exchange shows it (about 88 letters and digits).',
+  reportTxHintEvm:
+    'The transaction hash, as your wallet or exchange shows it: 0x followed by 64 letters and digits.',
+  reportSignIntro:
+    'Sign with the wallet that sent the payment to prove it is yours: it is then credited as soon as the network confirms it. Signing sends nothing and costs nothing.',
+  reportSignWith: 'Sign with {wallet} to prove I sent it',
+  reportSend: 'Report the transaction',
+  reportSendUnsigned: 'Report without signing',
+  reportUnsignedNote:
+    "Without a signature, a transfer that does not carry this order's reference or its exact amount is credited only once the shop has checked it.",
+  reportMissing: 'Paste the transaction id first.',
+  reportSigning: 'Sign the message in {wallet}…',
+  reportSending: 'Sending the report…',
+  reportSignedDone:
+    'Reported with your signature. The transaction is being checked on the network; this page shows the payment once it is confirmed.',
+  reportUnsignedDone: 'Reported. The shop will check the transaction; you can close this page.',
+  reportCredited: 'Your transaction was credited to this order.',
+  reportRejected: 'You cancelled the signature in the wallet. Nothing was reported.',
+  reportWalletError: 'The wallet could not sign: {message}',
+  reportInvalid: 'This is not a transaction id on {network}. Check that you copied all of it.',
+  reportConflict:
+    'This transaction cannot be credited to this order: it was credited to another order, or this order can no longer be paid.',
+  reportTooMany:
+    'Other reports for this order are still being checked. Try again in a few minutes, or sign with the wallet that sent the payment.',
+  reportFailed: 'The report could not be sent. Check the connection and try again.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -143,6 +173,36 @@ const ptBR: Messages = {
   errorOther: 'A página de pagamento não pode ser exibida agora. Tente novamente em instantes.',
   offline: 'Conexão perdida; tentando de novo…',
   poweredBy: 'Checkout seguro com stablecoins',
+  reportSummary: 'Já pagou? Informe sua transação',
+  reportIntro:
+    'Pagou de outro jeito, por exemplo de uma corretora ou de uma carteira que não usou esta página? Informe a transação para que ela seja creditada a este pedido.',
+  reportTxLabel: 'ID da transação',
+  reportTxHintSolana:
+    'A assinatura da transação, como sua carteira ou corretora mostra (cerca de 88 letras e números).',
+  reportTxHintEvm:
+    'O hash da transação, como sua carteira ou corretora mostra: 0x seguido de 64 letras e números.',
+  reportSignIntro:
+    'Assine com a carteira que enviou o pagamento para provar que ele é seu: ele é creditado assim que a rede o confirmar. Assinar não envia nada e não custa nada.',
+  reportSignWith: 'Assinar com {wallet} para provar que eu enviei',
+  reportSend: 'Informar a transação',
+  reportSendUnsigned: 'Informar sem assinar',
+  reportUnsignedNote:
+    'Sem assinatura, uma transferência que não traz a referência deste pedido nem o valor exato dele só é creditada depois que a loja a verificar.',
+  reportMissing: 'Cole primeiro o ID da transação.',
+  reportSigning: 'Assine a mensagem em {wallet}…',
+  reportSending: 'Enviando o aviso…',
+  reportSignedDone:
+    'Informada com a sua assinatura. A transação está sendo verificada na rede; esta página mostra o pagamento assim que ele for confirmado.',
+  reportUnsignedDone: 'Informada. A loja vai verificar a transação; você pode fechar esta página.',
+  reportCredited: 'Sua transação foi creditada a este pedido.',
+  reportRejected: 'Você cancelou a assinatura na carteira. Nada foi informado.',
+  reportWalletError: 'A carteira não conseguiu assinar: {message}',
+  reportInvalid: 'Isto não é um ID de transação na rede {network}. Verifique se você o copiou por inteiro.',
+  reportConflict:
+    'Esta transação não pode ser creditada a este pedido: ela foi creditada a outro pedido, ou este pedido não pode mais ser pago.',
+  reportTooMany:
+    'Outros avisos deste pedido ainda estão sendo verificados. Tente de novo em alguns minutos, ou assine com a carteira que enviou o pagamento.',
+  reportFailed: 'O aviso não pôde ser enviado. Verifique a conexão e tente de novo.',
 };
 
 const es: Messages = {
@@ -210,6 +270,36 @@ const es: Messages = {
   errorOther: 'La página de pago no se puede mostrar ahora. Inténtalo de nuevo en un momento.',
   offline: 'Conexión perdida; reintentando…',
   poweredBy: 'Checkout seguro con stablecoins',
+  reportSummary: '¿Ya pagaste? Informa tu transacción',
+  reportIntro:
+    '¿Pagaste de otra forma, por ejemplo desde un exchange o desde una billetera que no usó esta página? Indica la transacción para que se acredite a este pedido.',
+  reportTxLabel: 'ID de la transacción',
+  reportTxHintSolana:
+    'La firma de la transacción, como la muestra tu billetera o exchange (unas 88 letras y números).',
+  reportTxHintEvm:
+    'El hash de la transacción, como lo muestra tu billetera o exchange: 0x seguido de 64 letras y números.',
+  reportSignIntro:
+    'Firma con la billetera que envió el pago para probar que es tuyo: se acredita en cuanto la red lo confirme. Firmar no envía nada ni cuesta nada.',
+  reportSignWith: 'Firmar con {wallet} para probar que lo envié',
+  reportSend: 'Informar la transacción',
+  reportSendUnsigned: 'Informar sin firmar',
+  reportUnsignedNote:
+    'Sin firma, una transferencia que no lleva la referencia de este pedido ni su importe exacto solo se acredita después de que la tienda la compruebe.',
+  reportMissing: 'Pega primero el ID de la transacción.',
+  reportSigning: 'Firma el mensaje en {wallet}…',
+  reportSending: 'Enviando el aviso…',
+  reportSignedDone:
+    'Informada con tu firma. La transacción se está comprobando en la red; esta página muestra el pago en cuanto se confirme.',
+  reportUnsignedDone: 'Informada. La tienda comprobará la transacción; puedes cerrar esta página.',
+  reportCredited: 'Tu transacción se acreditó a este pedido.',
+  reportRejected: 'Cancelaste la firma en la billetera. No se informó nada.',
+  reportWalletError: 'La billetera no pudo firmar: {message}',
+  reportInvalid: 'Esto no es un ID de transacción en la red {network}. Comprueba que lo copiaste entero.',
+  reportConflict:
+    'Esta transacción no se puede acreditar a este pedido: se acreditó a otro pedido, o este pedido ya no se puede pagar.',
+  reportTooMany:
+    'Otros avisos de este pedido aún se están comprobando. Inténtalo de nuevo en unos minutos, o firma con la billetera que envió el pago.',
+  reportFailed: 'No se pudo enviar el aviso. Comprueba la conexión e inténtalo de nuevo.',
 };
 
 const MESSAGES: Record<Locale, Messages> = { en, 'pt-BR': ptBR, es };

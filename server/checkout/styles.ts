@@ -57,6 +57,14 @@ code,.wrap{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 .details dt{font-size:.85rem;color:var(--muted)}.details dd{margin:0;display:flex;flex-wrap:wrap;align-items:center;gap:4px 8px}
 .ref{font-size:.8rem;color:var(--muted);margin:20px 0 0}
 .foot{text-align:center;color:var(--muted);font-size:.8rem;padding:12px}
+.report{border-top:1px solid var(--line);margin-top:16px;padding-top:12px}
+.report summary{cursor:pointer;color:var(--accent);font-weight:600;padding:10px 0}
+.report form{margin:8px 0 0}.report label{display:block;font-weight:600;margin:12px 0 4px}
+.report input{font:inherit;width:100%;min-height:44px;padding:8px 10px;border:1px solid var(--line);border-radius:10px;background:var(--card);color:var(--fg)}
+.report input[aria-invalid=true]{border-color:var(--err)}
+.report .hint{font-size:.85rem}.report-sign{margin:12px 0}.report-sign p{margin:0 0 8px}
+#report-send{width:100%}.report-status{margin:8px 0 0}.report-status:empty{margin:0}
+.report-status.error{color:var(--err)}.report-status.ok{color:var(--ok-fg);font-weight:600}
 .sr-only,.offscreen{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 [hidden]{display:none!important}
 `;

@@ -2,6 +2,7 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import type { Browser, Page } from 'puppeteer-core';
 import { getAddress, toHex, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimProofMessage } from '../../contract/proof-messages';
 import { decodeBase58 } from '../../server/lib/base58';
 import { startLocalEvm, type LocalEvm } from '../support/evm/local-evm';
 import { startPaymentHarness, type HarnessShop, type PaymentHarness } from '../support/payment-harness';
@@ -204,6 +205,174 @@ describe('Polygon: an EIP-1193 / EIP-6963 wallet', () => {
       'Você cancelou o pedido na carteira. Nada foi enviado.',
     );
     expect((await h.getOrder(polyShop, order.reference)).status).toBe('PENDING');
+    await page.close();
+  });
+});
+
+/** Opens "Already paid? Report your transaction" and types the transaction id. */
+async function openReport(page: Page, summary: string, txId: string) {
+  await page.click('#report summary');
+  await page.waitForSelector('#report-tx', { visible: true });
+  expect(await visibleText(page, '#report summary')).toBe(summary);
+  await page.type('#report-tx', txId);
+}
+
+/** Waits until the report's status line says `text`. */
+async function waitForReport(page: Page, text: string) {
+  await page.waitForFunction(
+    (want: string) => (document.querySelector('#report-status')?.textContent ?? '').includes(want),
+    { timeout: 15_000, polling: 100 },
+    text,
+  );
+}
+
+const ledger = async (shop: HarnessShop, reference: string) =>
+  (await h.server.api('GET', `/orders/${reference}/payments`, { token: shop.token })).body.items as {
+    txId: string;
+    amount: string;
+    matchedBy: string;
+    from: string | null;
+  }[];
+
+describe('a payment made another way, reported on the page', () => {
+  it('Solana: the sending wallet signs the report (solana:signMessage), and a transfer with no reference is credited', async () => {
+    const order = await h.createOrder(solShop, { amount: '12.5' });
+    const mint = new PublicKey(usdtSolana);
+    const payer = await solana.newPayer({ mint, units: 50_000_000n });
+    // Sent from the wallet app by hand: no reference, and 12.40 instead of 12.50.
+    const txId = await solana.transfer({
+      payer,
+      recipientOwner: new PublicKey(solShop.wallet),
+      mint,
+      amountUnits: 12_400_000n,
+    });
+    const page = await openPage(browser);
+    const wallet = await injectSolanaWallet(page, solana, payer);
+    await page.goto(checkoutUrl(order.reference), { waitUntil: 'networkidle0' });
+    await waitForStatus(page, 'Waiting for your payment');
+
+    // Closed until asked for: one line under the ways to pay.
+    expect(await visibleText(page, '#report-tx')).toBe('');
+    await openReport(page, 'Already paid? Report your transaction', txId);
+    await page.waitForSelector('#report-wallets button', { visible: true });
+    expect(await visibleText(page, '#report-wallets')).toBe(
+      'Sign with Test Solana Wallet to prove I sent it',
+    );
+    expect(await visibleText(page, '#report-send')).toBe('Report without signing');
+    await expectAccessible(page, 'report form (solana)');
+    await page.$eval('#report', (n) => n.scrollIntoView());
+    await screenshot(page, 'report-1-form-solana');
+
+    await page.click('#report-wallets button');
+    await waitForReport(page, 'Reported with your signature.');
+    expect(wallet.signedMessages).toEqual([claimProofMessage(order.reference, txId)]);
+    expect(wallet.signatures).toEqual([]); // nothing was sent: a signature only
+
+    await settle(solShop, order.reference, 'UNDERPAID');
+    await waitForStatus(page, 'Partly paid: 0.10 USDT still to pay');
+    await waitForReport(page, 'Your transaction was credited to this order.');
+    expect(await ledger(solShop, order.reference)).toEqual([
+      expect.objectContaining({
+        txId,
+        amount: '12.400000',
+        matchedBy: 'claim',
+        from: payer.publicKey.toBase58(),
+      }),
+    ]);
+    await expectAccessible(page, 'report signed (solana)');
+    await screenshot(page, 'report-2-signed-credited-solana');
+    await page.close();
+  });
+
+  it('Polygon: personal_sign by the sending wallet (a first refusal said in words) credits a plain transfer (Spanish)', async () => {
+    const order = await h.createOrder(polyShop, { amount: '10' });
+    const payerWallet = await evm.newWallet({ token: usdtPolygon, units: 50_000_000n });
+    // An EIP-681 transfer from the wallet app: no tag, and more than asked.
+    const txId = await evm.transfer({
+      from: payerWallet,
+      token: usdtPolygon,
+      to: order.recipient as Address,
+      units: 10_250_000n,
+    });
+    await evm.mine(CONFIRMATIONS);
+    const page = await openPage(browser, { languages: ['es-ES', 'es'] });
+    const wallet = await injectEvmWallet(page, evm, payerWallet, 137);
+    await page.goto(checkoutUrl(order.reference), { waitUntil: 'networkidle0' });
+    await waitForStatus(page, 'Esperando tu pago');
+
+    // Signing asked for nothing typed yet: said, and the field is marked.
+    await page.click('#report summary');
+    await page.waitForSelector('#report-wallets button', { visible: true });
+    await page.click('#report-wallets button');
+    await waitForReport(page, 'Pega primero el ID de la transacción.');
+    expect(await page.$eval('#report-tx', (n) => n.getAttribute('aria-invalid'))).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('report-tx');
+    await page.type('#report-tx', `  ${txId} `);
+
+    wallet.rejectNextSign();
+    await page.click('#report-wallets button');
+    await waitForReport(page, 'Cancelaste la firma en la billetera. No se informó nada.');
+    expect((await h.auditOf(polyShop, order.reference)).map((e) => e.type)).not.toContain('tx.submitted');
+
+    await page.click('#report-wallets button');
+    await waitForReport(page, 'Informada con tu firma.');
+    // The txId as the body sends it (trimmed): the message the service rebuilds.
+    expect(wallet.signedMessages).toEqual([claimProofMessage(order.reference, txId)]);
+    await page.$eval('#report', (n) => n.scrollIntoView());
+    await screenshot(page, 'report-3-signed-polygon-es');
+    await settle(polyShop, order.reference, 'PAID');
+    await waitForStatus(page, 'Pagado. ¡Gracias!');
+    expect(await visibleText(page, '#report')).toBe(''); // nothing to report once paid
+    expect(await ledger(polyShop, order.reference)).toEqual([
+      expect.objectContaining({ txId, amount: '10.250000', matchedBy: 'claim' }),
+    ]);
+    const submitted = (await h.auditOf(polyShop, order.reference)).find((e) => e.type === 'tx.submitted');
+    expect(submitted?.data).toMatchObject({ txId, signed: true });
+    await page.close();
+  });
+
+  it('without a browser wallet: the report is sent alone and the shop checks it; a bad id is said in words (Portuguese, 320 px)', async () => {
+    // An amount no other test's order has: this one stays open (a later one would be raised to 4.000001).
+    const order = await h.createOrder(polyShop, { amount: '4' });
+    // An exchange's hot wallet withdraws to the shop, short by its fee.
+    const exchange = await evm.newWallet({ token: usdtPolygon, units: 50_000_000n });
+    const txId = await evm.transfer({
+      from: exchange,
+      token: usdtPolygon,
+      to: order.recipient as Address,
+      units: 3_900_000n,
+    });
+    await evm.mine(CONFIRMATIONS);
+    const page = await openPage(browser, { languages: ['pt-BR', 'pt'], width: 320, height: 700 });
+    await page.goto(checkoutUrl(order.reference), { waitUntil: 'networkidle0' });
+    await waitForStatus(page, 'Aguardando seu pagamento');
+
+    await openReport(page, 'Já pagou? Informe sua transação', '0x1234');
+    expect(await visibleText(page, '#report-sign')).toBe(''); // no wallet to sign with
+    expect(await visibleText(page, '#report-send')).toBe('Informar a transação');
+    await page.click('#report-send');
+    await waitForReport(page, 'Isto não é um ID de transação na rede Polygon PoS.');
+
+    await page.click('#report-tx', { clickCount: 3 });
+    await page.type('#report-tx', txId);
+    await page.keyboard.press('Enter');
+    await waitForReport(page, 'Informada. A loja vai verificar a transação');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await expectAccessible(page, 'report unsigned (pt-BR, 320 px)');
+    await page.$eval('#report', (n) => n.scrollIntoView());
+    await screenshot(page, 'report-4-unsigned-pt-BR-320px');
+
+    // Recorded for the shop, credited nothing: the page is back to waiting for the payment.
+    await h.runJobs(async () =>
+      (await h.auditOf(polyShop, order.reference)).some((e) => e.type === 'payment.claimed'),
+    );
+    await waitForStatus(page, 'Aguardando seu pagamento');
+    expect(await h.getOrder(polyShop, order.reference)).toMatchObject({
+      status: 'PENDING',
+      amountReceived: '0.000000',
+    });
+    const submitted = (await h.auditOf(polyShop, order.reference)).find((e) => e.type === 'tx.submitted');
+    expect(submitted?.data).toMatchObject({ txId, signed: false });
     await page.close();
   });
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { parse } from 'csv-parse/sync';
-import type { Browser, HTTPRequest } from 'puppeteer-core';
+import type { Browser, BrowserContext, HTTPRequest } from 'puppeteer-core';
 import { getAddress, parseUnits, toHex, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
@@ -821,5 +821,212 @@ describe('the merchant dashboard, end to end', () => {
     expect(await d.page.$('#main-nav')).toBeNull();
     await accessible(d, 'sign-in (pt-BR)');
     await d.shot('29-protected-page-asks-sign-in-pt-BR');
+  });
+});
+
+/**
+ * Issue 27 in the dashboard, for a merchant of its own in a browser profile of its own (nothing
+ * above sees its orders or its transfers): transfers to its wallet that credited no order are
+ * listed a page at a time and attributed from the page, and a payer's report without proof shows on
+ * the order's timeline, where the merchant attributes it too. Every transfer is real, on the local
+ * Polygon chain; the jobs that judge them are run here.
+ */
+describe('unattributed payments and reports without proof', () => {
+  let context: BrowserContext;
+  let p: DashboardPage;
+  let shop: { id: string; email: string; token: string; network: string; path: string; secret: string };
+  let till: LocalWallet;
+  let reference = '';
+  /** The exchange withdrawal, short by its fee: what the merchant attributes from the list. */
+  let withdrawal = { txId: '', from: '' };
+  /** The payer's wallet-app transfer, reported without proof. */
+  let reported = { txId: '', from: '' };
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const shopApi = <T = any>(method: string, path: string, body?: unknown) =>
+    h.server.api<T>(method, path, { token: shop.token, body });
+  const unattributedTxIds = async () =>
+    (
+      await shopApi<{ items: { txId: string }[] }>('GET', '/users/me/unattributed-payments?per_page=50')
+    ).body.items.map((i) => i.txId);
+  const item = (txId: string) => `xpath/.//li[contains(@class,"transfer")][.//code[text()="${txId}"]]`;
+
+  beforeAll(async () => {
+    const m = await newMerchant(h.server, { name: 'Loja Verde' });
+    shop = { ...m, network: 'POLYGON', path: '/none', secret: '' };
+    till = await evm.newWallet();
+    const added = await shopApi('POST', '/users/me/wallets', {
+      network: 'POLYGON',
+      public_address: till.address,
+      name: 'Polygon till',
+    });
+    expect(added.status, added.text).toBe(201);
+    context = await browser.createBrowserContext();
+    p = await openDashboard(context, h.server.url);
+    await p.go('');
+    await p.page.waitForSelector('#email');
+    await p.page.type('#email', shop.email);
+    await p.page.type('#password', TEST_PASSWORD);
+    await p.click('Sign in');
+    await p.page.waitForSelector('#main-nav');
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('lists transfers that credited no order, a page at a time, and attributes one to its order from the page', async () => {
+    await p.click('Unattributed payments');
+    await p.waitText('No unattributed payments: every transfer to your wallets went to an order.');
+    expect(await p.page.$eval('h1', (h1) => h1.textContent)).toBe('Unattributed payments');
+    await accessible(p, 'unattributed (empty)');
+    await p.shot('30-unattributed-empty');
+
+    const created = await shopApi<PaidOrder>('POST', '/orders', {
+      network: 'POLYGON',
+      token: 'USDT',
+      amount: '20',
+      description: 'Mesa de centro',
+    });
+    expect(created.status, created.text).toBe(201);
+    reference = created.body.reference;
+    // Twenty small transfers from a customer's wallet app (no tag, no order's amount), then an
+    // exchange's withdrawal for the order, short by its fee: 19.20 of 20.
+    const customer = await evm.newWallet({ token: usdtPolygon, units: 100_000_000n });
+    for (let i = 1; i <= 20; i++)
+      await evm.transfer({
+        from: customer,
+        token: usdtPolygon,
+        to: till.address,
+        units: 1_000_000n + BigInt(i) * 10_000n,
+      });
+    const exchange = await evm.newWallet({ token: usdtPolygon, units: 100_000_000n });
+    withdrawal = {
+      txId: await evm.transfer({ from: exchange, token: usdtPolygon, to: till.address, units: 19_200_000n }),
+      from: exchange.address,
+    };
+    await evm.mine(CONFIRMATIONS);
+    await h.runJobs(async () => (await unattributedTxIds()).length === 21);
+
+    // Newest first, 20 to a page: the withdrawal on top, and "Load more".
+    await p.click('Refresh');
+    await p.page.waitForSelector(item(withdrawal.txId));
+    expect(await p.page.$$('li.transfer')).toHaveLength(20);
+    const first = await p.page.$eval('li.transfer', (li) => (li as HTMLElement).innerText);
+    expect(first).toContain('19.20 USDT');
+    expect(first).toContain('Polygon PoS');
+    expect(first).toContain(withdrawal.from);
+    expect(first).toContain(till.address);
+    expect(first).toContain(withdrawal.txId);
+    expect(first).toContain('View on PolygonScan');
+    expect(
+      await p.page.$eval(
+        `${item(withdrawal.txId)}//a[contains(., "View on PolygonScan")]`,
+        (a) => (a as HTMLAnchorElement).href,
+      ),
+    ).toBe(`https://polygonscan.com/tx/${withdrawal.txId}`);
+    await accessible(p, 'unattributed (listed)');
+    await p.shot('31-unattributed-list');
+    await p.click('Load more');
+    await p.waitText('All 21 shown.');
+    expect(await p.page.$$('li.transfer')).toHaveLength(21);
+    expect(await p.page.$$eval('li.transfer .transfer-head strong', (s) => s.at(-1)?.textContent)).toBe(
+      '1.01 USDT',
+    );
+
+    // Attributed to the order by its reference: checked on chain, credited, gone from the list.
+    const form = `${item(withdrawal.txId)}//form`;
+    await (await p.page.waitForSelector(`${form}//input`))!.type(reference);
+    await (await p.page.waitForSelector(`${form}//button[normalize-space(.)="Attribute"]`))!.click();
+    await p.waitText(
+      `Attributed to order ${reference.slice(0, 6)}…${reference.slice(-4)}: checking on chain…`,
+    );
+    await p.page.$eval(item(withdrawal.txId), (li) => li.scrollIntoView({ block: 'center' }));
+    await accessible(p, 'unattributed (attributing)');
+    await p.shot('32-unattributed-attributing');
+    expect((await h.getOrder(shop, reference)).status).toBe('CONFIRMING');
+
+    await h.settle(shop, reference, 'UNDERPAID');
+    await p.waitText('Confirmed on chain: 19.20 USDT credited to order');
+    await p.page.waitForSelector(item(withdrawal.txId), { hidden: true });
+    expect(await p.page.$$('li.transfer')).toHaveLength(20);
+    expect(await unattributedTxIds()).not.toContain(withdrawal.txId);
+    await p.page.evaluate(() => window.scrollTo(0, 0));
+    await p.shot('33-unattributed-credited');
+
+    // The order shows it received, matched as a reported transaction, from the exchange.
+    await p.page.click(`xpath/.//div[contains(@class,"notice")]//a[contains(@href,"/orders/${reference}")]`);
+    await p.waitText('Mesa de centro');
+    const received = await p.page.$eval(
+      'xpath/.//dl[contains(@class,"figures")]/div[dt[normalize-space(.)="Received"]]/dd',
+      (dd) => dd.textContent,
+    );
+    expect(received).toBe('19.20 USDT');
+    await p.waitText(withdrawal.txId);
+    await p.waitText('a reported transaction');
+  });
+
+  it("shows a payer's report without proof on the order's timeline, where the merchant attributes it", async () => {
+    // Still on the order's page. The payer sends 0.50 from a wallet app (no tag, not the 0.80 due)
+    // and reports it on the public route, unsigned: recorded, crediting nothing.
+    const payer = await evm.newWallet({ token: usdtPolygon, units: 10_000_000n });
+    reported = {
+      txId: await evm.transfer({ from: payer, token: usdtPolygon, to: till.address, units: 500_000n }),
+      from: payer.address,
+    };
+    await evm.mine(CONFIRMATIONS);
+    const report = await h.submitTx(reference, reported.txId);
+    expect(report.status, report.text).toBe(202);
+    await h.runJobs(async () => (await h.auditOf(shop, reference)).some((e) => e.type === 'payment.claimed'));
+
+    // The page follows the order's events by itself.
+    await p.waitText('Payment reported without proof');
+    await p.waitText('Not signed by the sending wallet');
+    const claim = await p.page.$eval('.claim', (n) => (n as HTMLElement).innerText);
+    expect(claim).toContain('0.50 USDT');
+    expect(claim).toContain(reported.from);
+    expect(claim).toContain(reported.txId);
+    expect(claim).toContain('Held back because');
+    expect((await h.getOrder(shop, reference)).amountReceived).toBe('19.200000');
+    await p.page.$eval('.claim', (n) => n.scrollIntoView({ block: 'center' }));
+    await accessible(p, 'order (report without proof)');
+    await p.shot('34-order-report-without-proof');
+
+    await p.click('Attribute to this order');
+    await p.waitText(
+      "Credit this transfer to this order? Do so only if you know it is this order's payment.",
+    );
+    await p.click('Yes, attribute');
+    await p.waitText('Attributed to this order: checking on chain…');
+    await h.runJobs(async () => (await h.getOrder(shop, reference)).amountReceived === '19.700000');
+    await p.waitText('Credited to this order.');
+    await p.page.waitForFunction(
+      () =>
+        document.evaluate(
+          '//dl[contains(@class,"figures")]/div[dt[normalize-space(.)="Received"]]/dd',
+          document,
+          null,
+          XPathResult.STRING_TYPE,
+        ).stringValue === '19.70 USDT',
+      { timeout: 20_000, polling: 100 },
+    );
+    expect(await p.page.$('xpath/.//button[normalize-space(.)="Attribute to this order"]')).toBeNull();
+    await p.page.$eval('.claim', (n) => n.scrollIntoView({ block: 'center' }));
+    await p.shot('35-order-report-attributed');
+    expect(await unattributedTxIds()).not.toContain(reported.txId);
+  });
+
+  it('speaks Portuguese on the Unattributed payments page, on a phone too', async () => {
+    await p.page.select('.account .lang select', 'pt-BR');
+    await p.click('Pagamentos não atribuídos');
+    await p.waitText('Transferências, as mais recentes primeiro');
+    await p.waitText('Atribuir a um pedido');
+    expect(await p.page.$eval('h1', (h1) => h1.textContent)).toBe('Pagamentos não atribuídos');
+    await accessible(p, 'unattributed (pt-BR)');
+    await p.shot('36-unattributed-pt-BR');
+    // On a phone: one column, nothing wider than the screen.
+    await p.page.setViewport({ width: 390, height: 844 });
+    await p.waitText('Atribuir a um pedido');
+    expect(await p.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await p.shot('37-unattributed-pt-BR-390');
   });
 });

@@ -80,12 +80,17 @@ describe('GET /checkout/{reference}', () => {
     }
   });
 
-  it('serves its script (the SDK payer helpers bundled) and stylesheet itself', async () => {
+  it('serves its script (the SDK payer helpers and the signed report bundled) and stylesheet itself', async () => {
     const script = await get('/checkout/assets/checkout.js');
     expect(script.res.headers.get('content-type')).toMatch(/javascript/);
     expect(script.text).toContain('/pay/:reference/info');
     expect(script.text).toContain('wallet-standard:app-ready');
     expect(script.text).toContain('eip6963:requestProvider');
+    // The report of a payment made another way, signed by the sending wallet when it can.
+    expect(script.text).toContain('/submit-tx');
+    expect(script.text).toContain('stablepay claim ');
+    expect(script.text).toContain('solana:signMessage');
+    expect(script.text).toContain('personal_sign');
     const css = await get('/checkout/assets/checkout.css');
     expect(css.res.headers.get('content-type')).toMatch(/^text\/css/);
   });

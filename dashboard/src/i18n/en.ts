@@ -409,6 +409,38 @@ export const en = {
   downloadPayments: 'Download payments (CSV)',
   exportsFormat: 'Files are UTF-8 CSV (RFC 4180) with times in UTC; spreadsheets open them directly.',
 
+  // Unattributed payments and reports without proof
+  navUnattributed: 'Unattributed payments',
+  unattributedIntro:
+    "Transfers that reached your wallets but credited no order: they carried no order's reference and matched no open order's exact amount (an exchange withdrawal short by its fee, say). Nothing is ignored: attribute each one to the order it pays, or refund it from your wallet yourself.",
+  unattributedList: 'Transfers, newest first',
+  unattributedEmpty: 'No unattributed payments: every transfer to your wallets went to an order.',
+  loadMore: 'Load more',
+  unattributedAllShown: 'All {n} shown.',
+  attributionCredited: 'Confirmed on chain: {amount} credited to order',
+  attributionRejected: 'A transfer you attributed was not credited. The reason is in the timeline of order',
+  senderUnknown: 'Not known (the chain does not say)',
+  toYourWallet: 'To your wallet',
+  foundOn: 'Found on',
+  attributeToOrder: 'Attribute to an order',
+  attributedChecking: 'Attributed to order {reference}: checking on chain…',
+  orderReference: 'Order reference',
+  attributeHint:
+    'The reference of the {network} order this transfer pays, as on its order page. Your word credits it once the transfer is checked on chain.',
+  attribute: 'Attribute',
+  auditPaymentClaimed: 'Payment reported without proof',
+  claimedIntro:
+    "The payer reported this transfer. It carries neither this order's reference nor its exact amount, and the sending wallet did not sign the report: it credits nothing unless you attribute it.",
+  sentOn: 'Sent on',
+  heldBackBecause: 'Held back because',
+  claimCredited: 'Credited to this order.',
+  claimAttributedChecking: 'Attributed to this order: checking on chain…',
+  attributeToThisOrder: 'Attribute to this order',
+  attributeQuestion: "Credit this transfer to this order? Do so only if you know it is this order's payment.",
+  attributeYes: 'Yes, attribute',
+  reportSignedYes: 'Signed by the sending wallet',
+  reportSignedNo: 'Not signed by the sending wallet',
+
   // Not found
   notFoundTitle: 'Page not found',
   notFoundText: 'There is no dashboard page at this address.',

@@ -406,6 +406,39 @@ export const es: Record<MessageKey, string> = {
   exportsFormat:
     'Los archivos son CSV en UTF-8 (RFC 4180) con horas en UTC; las hojas de cálculo los abren directamente.',
 
+  navUnattributed: 'Pagos sin atribuir',
+  unattributedIntro:
+    'Transferencias que llegaron a tus billeteras pero no acreditaron ningún pedido: no llevaban la referencia de un pedido ni el importe exacto de un pedido abierto (un retiro de un exchange descontada su comisión, por ejemplo). Nada se ignora: atribuye cada una al pedido que paga, o devuélvela tú mismo desde tu billetera.',
+  unattributedList: 'Transferencias, las más recientes primero',
+  unattributedEmpty: 'No hay pagos sin atribuir: toda transferencia a tus billeteras fue a un pedido.',
+  loadMore: 'Cargar más',
+  unattributedAllShown: 'Se muestran las {n}.',
+  attributionCredited: 'Confirmado en la red: {amount} acreditado al pedido',
+  attributionRejected:
+    'Una transferencia que atribuiste no se acreditó. El motivo está en el historial del pedido',
+  senderUnknown: 'Desconocido (la red no lo indica)',
+  toYourWallet: 'A tu billetera',
+  foundOn: 'Encontrada el',
+  attributeToOrder: 'Atribuir a un pedido',
+  attributedChecking: 'Atribuida al pedido {reference}: comprobando en la red…',
+  orderReference: 'Referencia del pedido',
+  attributeHint:
+    'La referencia del pedido en {network} que paga esta transferencia, como en la página del pedido. Tu palabra la acredita una vez comprobada la transferencia en la red.',
+  attribute: 'Atribuir',
+  auditPaymentClaimed: 'Pago informado sin prueba',
+  claimedIntro:
+    'El pagador informó esta transferencia. No lleva la referencia de este pedido ni su importe exacto, y la billetera que la envió no firmó el aviso: no acredita nada a menos que la atribuyas.',
+  sentOn: 'Enviada el',
+  heldBackBecause: 'Retenida porque',
+  claimCredited: 'Acreditada a este pedido.',
+  claimAttributedChecking: 'Atribuida a este pedido: comprobando en la red…',
+  attributeToThisOrder: 'Atribuir a este pedido',
+  attributeQuestion:
+    '¿Acreditar esta transferencia a este pedido? Hazlo solo si sabes que es el pago de este pedido.',
+  attributeYes: 'Sí, atribuir',
+  reportSignedYes: 'Firmado por la billetera que envió',
+  reportSignedNo: 'Sin firma de la billetera que envió',
+
   notFoundTitle: 'Página no encontrada',
   notFoundText: 'No hay ninguna página del panel en esta dirección.',
 };

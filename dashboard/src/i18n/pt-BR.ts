@@ -401,6 +401,40 @@ export const ptBR: Record<MessageKey, string> = {
   exportsFormat:
     'Os arquivos são CSV em UTF-8 (RFC 4180) com horários em UTC; as planilhas os abrem diretamente.',
 
+  navUnattributed: 'Pagamentos não atribuídos',
+  unattributedIntro:
+    'Transferências que chegaram às suas carteiras mas não creditaram nenhum pedido: não traziam a referência de um pedido nem o valor exato de um pedido em aberto (um saque de corretora descontada a taxa, por exemplo). Nada é ignorado: atribua cada uma ao pedido que ela paga, ou devolva-a você mesmo pela sua carteira.',
+  unattributedList: 'Transferências, as mais recentes primeiro',
+  unattributedEmpty:
+    'Nenhum pagamento não atribuído: toda transferência para suas carteiras foi para um pedido.',
+  loadMore: 'Carregar mais',
+  unattributedAllShown: 'Todas as {n} exibidas.',
+  attributionCredited: 'Confirmado na rede: {amount} creditado ao pedido',
+  attributionRejected:
+    'Uma transferência que você atribuiu não foi creditada. O motivo está na linha do tempo do pedido',
+  senderUnknown: 'Desconhecido (a rede não informa)',
+  toYourWallet: 'Para a sua carteira',
+  foundOn: 'Encontrada em',
+  attributeToOrder: 'Atribuir a um pedido',
+  attributedChecking: 'Atribuída ao pedido {reference}: verificando na rede…',
+  orderReference: 'Referência do pedido',
+  attributeHint:
+    'A referência do pedido em {network} que esta transferência paga, como na página do pedido. Sua palavra a credita depois que a transferência é verificada na rede.',
+  attribute: 'Atribuir',
+  auditPaymentClaimed: 'Pagamento informado sem prova',
+  claimedIntro:
+    'O pagador informou esta transferência. Ela não traz a referência deste pedido nem o valor exato dele, e a carteira que enviou não assinou o aviso: não credita nada a menos que você a atribua.',
+  sentOn: 'Enviada em',
+  heldBackBecause: 'Retida porque',
+  claimCredited: 'Creditada a este pedido.',
+  claimAttributedChecking: 'Atribuída a este pedido: verificando na rede…',
+  attributeToThisOrder: 'Atribuir a este pedido',
+  attributeQuestion:
+    'Creditar esta transferência a este pedido? Faça isso só se souber que é o pagamento deste pedido.',
+  attributeYes: 'Sim, atribuir',
+  reportSignedYes: 'Assinado pela carteira que enviou',
+  reportSignedNo: 'Sem assinatura da carteira que enviou',
+
   notFoundTitle: 'Página não encontrada',
   notFoundText: 'Não há página do painel neste endereço.',
 };

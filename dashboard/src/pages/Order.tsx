@@ -2,6 +2,7 @@ import { useCallback, useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import type { Order, Refund } from '../../../contract';
 import { api, newIdempotencyKey, ok } from '../api';
+import { AuditEntryDetails, hasOwnView } from '../components/claims';
 import { AddressField, SubmitButton, TextField } from '../components/form';
 import { LoadedList } from '../components/LoadedList';
 import {
@@ -33,6 +34,7 @@ const AUDIT_KEYS: Record<string, MessageKey> = {
   'tx_request.issued': 'auditTxRequestIssued',
   'payment.verified': 'auditPaymentVerified',
   'payment.rejected': 'auditPaymentRejected',
+  'payment.claimed': 'auditPaymentClaimed',
   'order.paid': 'auditOrderPaid',
   'refund.created': 'auditRefundCreated',
   'refund.address_set': 'auditRefundAddressSet',
@@ -144,7 +146,14 @@ export function OrderPage() {
       </Section>
       <Section title={t('timeline')}>
         <LoadedList list={audit} reload={reloadAudit} empty={t('noTimeline')}>
-          {(items) => <Timeline entries={items} />}
+          {(items) => (
+            <Timeline
+              entries={items}
+              order={o}
+              credited={payments.data?.map((p) => p.txId) ?? []}
+              onChanged={reloadAll}
+            />
+          )}
         </LoadedList>
       </Section>
       <Section title={t('webhookDeliveries')}>
@@ -574,9 +583,10 @@ function RefundForm({
 
 function Timeline({
   entries,
+  ...details
 }: {
   entries: { id: string; type: string; actor: string; data: Record<string, unknown>; createdAt: string }[];
-}) {
+} & Omit<Parameters<typeof AuditEntryDetails>[0], 'entry'>) {
   const { t } = useI18n();
   const f = useFormat();
   return (
@@ -590,7 +600,8 @@ function Timeline({
               <code>{e.type}</code>
             </span>
           </p>
-          {Object.keys(e.data).length > 0 && (
+          <AuditEntryDetails entry={e} {...details} />
+          {!hasOwnView(e) && Object.keys(e.data).length > 0 && (
             <dl className="kv">
               {Object.entries(e.data).map(([key, value]) => (
                 <div key={key}>

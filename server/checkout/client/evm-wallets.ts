@@ -5,6 +5,7 @@
  * transaction request, report the hash. The page follows the status itself (timeoutMs 0).
  */
 import type { Eip1193Provider, Payer } from '../../../sdk/src/payer';
+import { utf8Hex } from './report-request';
 import { safeIcon, type WalletDiscovery, type WalletOption } from './wallet-option';
 
 type Eip6963Detail = {
@@ -34,7 +35,20 @@ function option(
       const { txId } = await pay({ reference, provider, timeoutMs: 0 });
       return txId;
     },
+    signClaim: (message) => signClaim(provider, message),
   };
+}
+
+/** The claim proof: EIP-191 personal_sign of the message by the wallet's first account, hex. */
+async function signClaim(provider: Eip1193Provider, message: string): Promise<string> {
+  const accounts = await provider.request({ method: 'eth_requestAccounts' });
+  const account: unknown = Array.isArray(accounts) ? accounts[0] : undefined;
+  if (typeof account !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(account))
+    throw new Error('the wallet shared no account');
+  const signature = await provider.request({ method: 'personal_sign', params: [utf8Hex(message), account] });
+  if (typeof signature !== 'string' || !/^0x[0-9a-fA-F]{130}$/.test(signature))
+    throw new Error('the wallet returned no signature');
+  return signature;
 }
 
 /** How long to wait for EIP-6963 announcements before offering window.ethereum instead. */

@@ -7,6 +7,7 @@ import { createPayer } from '../../../sdk/src/payer';
 import { pickLocale, translate } from '../i18n';
 import { CONFIG_ELEMENT_ID, type PageConfig } from '../page-config';
 import { evmWallets } from './evm-wallets';
+import { createReport } from './report';
 import { solanaWallets } from './solana-wallets';
 import { createView, setClockSkew } from './view';
 import { isUserRejection, type WalletOption } from './wallet-option';
@@ -37,7 +38,13 @@ function start() {
 
   const payer = createPayer({ baseUrl: window.location.origin, maxRetries: 1, requestTimeoutMs: 15_000 });
   const view = createView(root, config, locale);
-  view.update(config.info);
+  const report = createReport(config, locale, (info) => showInfo(info));
+  root.append(report.element);
+  function showInfo(info: Parameters<typeof view.update>[0]) {
+    view.update(info);
+    report.update(info, view.phase());
+  }
+  showInfo(config.info);
 
   let wallets: WalletOption[] = [];
   const onPay = async (wallet: WalletOption) => {
@@ -65,12 +72,13 @@ function start() {
   discover((found) => {
     wallets = found;
     view.setWallets(wallets, onPay);
+    report.setWallets(wallets);
   });
 
   let offline = false;
   async function refresh() {
     try {
-      view.update(await payer.getPaymentInfo(config!.reference));
+      showInfo(await payer.getPaymentInfo(config!.reference));
       if (offline) view.walletMessage('');
       offline = false;
     } catch (error) {

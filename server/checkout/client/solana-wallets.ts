@@ -5,7 +5,9 @@
  */
 import {
   SolanaSignAndSendTransaction,
+  SolanaSignMessage,
   type SolanaSignAndSendTransactionFeature,
+  type SolanaSignMessageFeature,
 } from '@solana/wallet-standard-features';
 import { getWallets } from '@wallet-standard/app';
 import type { Wallet, WalletAccount } from '@wallet-standard/base';
@@ -28,20 +30,42 @@ function canPay(wallet: Wallet): boolean {
   );
 }
 
+/** Connects the wallet: its account for this cluster first, else any Solana one. */
+async function connectAccount(wallet: Wallet, chain: string): Promise<WalletAccount> {
+  const connect = (wallet.features as StandardConnectFeature)[StandardConnect];
+  const { accounts } = await connect.connect();
+  const account: WalletAccount | undefined =
+    accounts.find((a) => a.chains.includes(chain as `${string}:${string}`)) ??
+    accounts.find((a) => a.chains.some((c) => c.startsWith('solana:'))) ??
+    accounts[0];
+  if (!account) throw new Error('the wallet shared no account');
+  return account;
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** The claim proof: ed25519 over the message's UTF-8 bytes, base58, as the service checks it. */
+async function signClaim(wallet: Wallet, chain: string, message: string): Promise<string> {
+  const account = await connectAccount(wallet, chain);
+  const bytes = new TextEncoder().encode(message);
+  const sign = (wallet.features as SolanaSignMessageFeature)[SolanaSignMessage];
+  const [signed] = await sign.signMessage({ account, message: bytes });
+  if (!signed) throw new Error('the wallet returned no signature');
+  // The standard lets a wallet prefix the message: such a signature proves nothing to the service.
+  if (signed.signedMessage && !sameBytes(signed.signedMessage, bytes))
+    throw new Error('the wallet signed a different message');
+  return encodeBase58(signed.signature);
+}
+
 function option(wallet: Wallet, payer: Payer, reference: string, chain: string): WalletOption {
   return {
     id: `ws:${wallet.name}`,
     name: wallet.name,
     icon: safeIcon(wallet.icon),
+    signClaim:
+      SolanaSignMessage in wallet.features ? (message) => signClaim(wallet, chain, message) : undefined,
     async pay() {
-      const connect = (wallet.features as StandardConnectFeature)[StandardConnect];
-      const { accounts } = await connect.connect();
-      // Wallets list accounts per chain; one for this cluster first, else any Solana one.
-      const account: WalletAccount | undefined =
-        accounts.find((a) => a.chains.includes(chain as `${string}:${string}`)) ??
-        accounts.find((a) => a.chains.some((c) => c.startsWith('solana:'))) ??
-        accounts[0];
-      if (!account) throw new Error('the wallet shared no account');
+      const account = await connectAccount(wallet, chain);
       const built = await payer.requestSolanaTransaction({ reference, account: account.address });
       const send = (wallet.features as SolanaSignAndSendTransactionFeature)[SolanaSignAndSendTransaction];
       const [sent] = await send.signAndSendTransaction({

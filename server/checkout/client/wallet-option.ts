@@ -6,6 +6,11 @@ export type WalletOption = {
   icon: string | null;
   /** Connects, builds the transaction through the service, lets the wallet send it, reports it: the txId. */
   pay(): Promise<string>;
+  /**
+   * Connects and asks the wallet to sign `message` (a claim proof): the signature as the service
+   * takes it (EVM: personal_sign hex; Solana: ed25519, base58). Absent when the wallet cannot sign.
+   */
+  signClaim?: (message: string) => Promise<string>;
 };
 
 /** Calls `onChange` with the current list whenever wallets appear; returns the list so far. */

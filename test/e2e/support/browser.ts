@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 import { expect } from 'vitest';
 
 /** Debian's chromium (`.ci/run` installs it); CHROMIUM_PATH points elsewhere. */
@@ -26,14 +26,17 @@ export type PageOptions = {
   height?: number;
 };
 
-/** A new tab as a payer's browser: a phone-sized viewport, the given languages. */
-export async function openPage(browser: Browser, opts: PageOptions = {}): Promise<Page> {
+/**
+ * A new tab as a payer's browser: a phone-sized viewport, the given languages. In a BrowserContext
+ * of its own, it shares no cookie or storage with the browser's other tabs.
+ */
+export async function openPage(browser: Browser | BrowserContext, opts: PageOptions = {}): Promise<Page> {
   const page = await browser.newPage();
   await page.setViewport({ width: opts.width ?? 400, height: opts.height ?? 860, deviceScaleFactor: 1 });
   const languages = opts.languages ?? ['en-US', 'en'];
   const session = await page.createCDPSession();
   await session.send('Emulation.setUserAgentOverride', {
-    userAgent: await browser.userAgent(),
+    userAgent: await ('userAgent' in browser ? browser : browser.browser()).userAgent(),
     acceptLanguage: languages.join(','),
   });
   // The page's own errors show in the test output: a failing wait is then explained.

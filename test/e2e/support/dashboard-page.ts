@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { openPage } from './browser';
 
 /** Screenshots of the dashboard's pages and states (e2e-*.png), 1280 px wide. */
@@ -13,7 +13,11 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  * A dashboard tab: a merchant's desktop browser (1280 × 900, English unless told) on the service at
  * `baseUrl`, with helpers that find things as a person does: by their words and labels.
  */
-export async function openDashboard(browser: Browser, baseUrl: string, opts: { languages?: string[] } = {}) {
+export async function openDashboard(
+  browser: Browser | BrowserContext,
+  baseUrl: string,
+  opts: { languages?: string[] } = {},
+) {
   mkdirSync(DASHBOARD_SCREENSHOTS, { recursive: true });
   const page = await openPage(browser, { width: 1280, height: 900, languages: opts.languages });
   // A dialog would hang the flow: the dashboard never opens one (hostile text stays text).

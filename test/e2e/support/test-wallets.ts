@@ -1,9 +1,10 @@
 import type { Keypair } from '@solana/web3.js';
 import type { Page } from 'puppeteer-core';
-import { createWalletClient, hexToNumber, http, numberToHex, type Hex } from 'viem';
+import { createWalletClient, hexToNumber, hexToString, http, isHex, numberToHex, type Hex } from 'viem';
 import { decodeBase58 } from '../../../server/lib/base58';
 import type { LocalEvm, LocalWallet } from '../../support/evm/local-evm';
 import type { LocalSolana } from '../../support/solana/local-solana';
+import { signSolanaBytes } from '../../support/solana/sign-message';
 
 /**
  * Wallets injected into the page before it loads, as browser extensions inject theirs: an EIP-1193
@@ -24,6 +25,10 @@ export type EvmWalletControl = {
   /** The next eth_sendTransaction is refused like a user clicking Reject (4001). */
   rejectNextSend(): void;
   sent: Hex[];
+  /** The messages personal_sign signed (as text), in order. */
+  signedMessages: string[];
+  /** The next personal_sign is refused like a user clicking Reject (4001). */
+  rejectNextSign(): void;
 };
 
 /**
@@ -44,7 +49,14 @@ export async function injectEvmWallet(
   const known = new Set([startChainId, evm.chainId]);
   let current = startChainId;
   let rejectSend = false;
-  const control: EvmWalletControl = { calls: [], sent: [], rejectNextSend: () => (rejectSend = true) };
+  let rejectSign = false;
+  const control: EvmWalletControl = {
+    calls: [],
+    sent: [],
+    rejectNextSend: () => (rejectSend = true),
+    signedMessages: [],
+    rejectNextSign: () => (rejectSign = true),
+  };
 
   async function handle(method: string, params: unknown): Promise<unknown> {
     control.calls.push({ method, params });
@@ -71,6 +83,19 @@ export async function injectEvmWallet(
         const hash = await client.sendTransaction({ to: tx.to, data: tx.data, value: 0n, chain: evm.chain });
         control.sent.push(hash);
         return hash;
+      }
+      case 'personal_sign': {
+        // EIP-191 of the bytes given (hex, as pages send them), by the account it names.
+        const [data, address] = params as [Hex, string];
+        if (address.toLowerCase() !== account.address.toLowerCase())
+          throw { code: 4100, message: `not the wallet's account: ${address}` };
+        if (rejectSign) {
+          rejectSign = false;
+          throw { code: 4001, message: 'User rejected the request.' };
+        }
+        if (!isHex(data)) throw { code: -32602, message: 'personal_sign takes hex data here' };
+        control.signedMessages.push(hexToString(data));
+        return account.signMessage({ message: { raw: data } });
       }
       default:
         throw { code: 4200, message: `unsupported method ${method}` };
@@ -117,16 +142,37 @@ export async function injectEvmWallet(
   return control;
 }
 
-export type SolanaWalletControl = { signatures: string[]; rejectNext(): void };
+export type SolanaWalletControl = {
+  signatures: string[];
+  rejectNext(): void;
+  /** The messages solana:signMessage signed (as text), in order. */
+  signedMessages: string[];
+};
 
-/** A Wallet Standard wallet (standard:connect, solana:signAndSendTransaction) holding `payer`. */
+/**
+ * A Wallet Standard wallet (standard:connect, solana:signAndSendTransaction, solana:signMessage)
+ * holding `payer`. `rejectNext` refuses the next request of either kind.
+ */
 export async function injectSolanaWallet(
   page: Page,
   chain: LocalSolana,
   payer: Keypair,
 ): Promise<SolanaWalletControl> {
   let reject = false;
-  const control: SolanaWalletControl = { signatures: [], rejectNext: () => (reject = true) };
+  const control: SolanaWalletControl = {
+    signatures: [],
+    rejectNext: () => (reject = true),
+    signedMessages: [],
+  };
+  await page.exposeFunction('__testSolanaSignMessage', async (base64Message: string) => {
+    if (reject) {
+      reject = false;
+      return JSON.stringify({ error: { code: 4001, message: 'User rejected the request.' } });
+    }
+    const message = Buffer.from(base64Message, 'base64');
+    control.signedMessages.push(message.toString('utf8'));
+    return JSON.stringify({ signature: Buffer.from(signSolanaBytes(payer, message)).toString('base64') });
+  });
   await page.exposeFunction('__testSolanaSignAndSend', async (base64Tx: string) => {
     if (reject) {
       reject = false;
@@ -138,17 +184,21 @@ export async function injectSolanaWallet(
   });
   await page.evaluateOnNewDocument(
     (address: string, publicKey: number[], icon: string) => {
-      type Bridge = { __testSolanaSignAndSend(tx: string): Promise<string> };
+      type Bridge = {
+        __testSolanaSignAndSend(tx: string): Promise<string>;
+        __testSolanaSignMessage(message: string): Promise<string>;
+      };
       const bridge = window as unknown as Bridge;
       const chains = ['solana:mainnet', 'solana:devnet', 'solana:testnet', 'solana:localnet'] as const;
       const account = Object.freeze({
         address,
         publicKey: new Uint8Array(publicKey),
         chains,
-        features: ['solana:signAndSendTransaction'],
+        features: ['solana:signAndSendTransaction', 'solana:signMessage'],
       });
       let accounts: (typeof account)[] = [];
       const toBase64 = (bytes: Uint8Array) => btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(''));
+      const fromBase64 = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
       const wallet = {
         version: '1.0.0',
         name: 'Test Solana Wallet',
@@ -175,7 +225,20 @@ export async function injectSolanaWallet(
                   const answer = JSON.parse(await bridge.__testSolanaSignAndSend(toBase64(transaction)));
                   if (answer.error)
                     throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
-                  return { signature: Uint8Array.from(atob(answer.signature), (c) => c.charCodeAt(0)) };
+                  return { signature: fromBase64(answer.signature) };
+                }),
+              );
+            },
+          },
+          'solana:signMessage': {
+            version: '1.0.0',
+            async signMessage(...inputs: { message: Uint8Array }[]) {
+              return Promise.all(
+                inputs.map(async ({ message }) => {
+                  const answer = JSON.parse(await bridge.__testSolanaSignMessage(toBase64(message)));
+                  if (answer.error)
+                    throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
+                  return { signedMessage: message, signature: fromBase64(answer.signature) };
                 }),
               );
             },
