@@ -17,13 +17,6 @@ export function presentPayment(claim: PaymentClaim, decimals: number): Payment {
 
 /** An unproven claim as its event carries it: the reported transfer, and why it credits nothing. */
 export function presentClaim(claim: PaymentClaim, decimals: number): ClaimedTransfer {
-  return {
-    txId: claim.txId,
-    network: claim.network,
-    from: claim.sender,
-    amount: formatAmount(claim.amountUnits ?? 0n, decimals),
-    blockTime: claim.blockTime ? claim.blockTime.toISOString() : null,
-    reason: claim.reason ?? '',
-    createdAt: claim.createdAt.toISOString(),
-  };
+  const { matchedBy: _matchedBy, ...transfer } = presentPayment(claim, decimals);
+  return { ...transfer, reason: claim.reason ?? '' };
 }

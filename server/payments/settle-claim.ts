@@ -55,6 +55,14 @@ const NO_FACTS: ClaimFacts = {
   provenSender: null,
 };
 
+/** What a settled claim becomes, and the audit entry that says so, per verdict. */
+const CLOSED_AS = { accept: 'VERIFIED', reject: 'REJECTED', unproven: 'UNPROVEN' } as const;
+const AUDITED_AS = {
+  accept: 'payment.verified',
+  reject: 'payment.rejected',
+  unproven: 'payment.claimed',
+} as const;
+
 /** A transaction not found yet is read again after 1 s, 2 s, 4 s ... at most every 5 minutes. */
 export function notFoundBackoffMs(baseMs: number, attempts: number): number {
   return Math.min(NOT_FOUND_BACKOFF_MAX_MS, baseMs * 2 ** Math.min(Math.max(attempts, 0), 20));
@@ -209,77 +217,50 @@ export async function settleClaim(
     return 'wait';
   }
 
-  if (verdict.kind === 'unproven') {
-    claim.status = 'UNPROVEN';
-    claim.reason = verdict.reason;
+  // The claim is closed with what the chain said, and the order's timeline says so.
+  claim.status = CLOSED_AS[verdict.kind];
+  if (verdict.kind !== 'accept') claim.reason = verdict.reason;
+  if (verdict.kind !== 'reject') {
     claim.amountUnits = verdict.credited;
     claim.blockTime = verdict.blockTime;
     claim.sender = verdict.sender;
-    await claim.save({ transaction });
-    await recordAudit(
-      deps.db,
-      transaction,
-      {
-        orderId: order.id,
-        type: 'payment.claimed',
-        actor: 'system',
-        data: {
-          txId: claim.txId,
-          amount: formatAmount(verdict.credited, order.tokenDecimals),
-          from: verdict.sender,
-          blockTime: verdict.blockTime?.toISOString() ?? null,
-          reason: verdict.reason,
-        },
-      },
-      now,
-    );
-  } else if (verdict.kind === 'reject') {
-    claim.status = 'REJECTED';
-    claim.reason = verdict.reason;
-    await claim.save({ transaction });
-    await recordAudit(
-      deps.db,
-      transaction,
-      {
-        orderId: order.id,
-        type: 'payment.rejected',
-        actor: 'system',
-        data: { txId: claim.txId, reason: verdict.reason },
-      },
-      now,
-    );
-  } else {
-    claim.status = 'VERIFIED';
-    claim.amountUnits = verdict.credited;
-    claim.blockTime = verdict.blockTime;
-    claim.matchedBy = verdict.matchedBy;
-    claim.sender = verdict.sender;
-    await claim.save({ transaction });
+  }
+  if (verdict.kind === 'accept') claim.matchedBy = verdict.matchedBy;
+  await claim.save({ transaction });
+  if (verdict.kind === 'accept') {
     await markAttributed(deps, transaction, { network: claim.network, txId: claim.txId, orderId: order.id });
     order.amountReceivedUnits += verdict.credited;
     order.txId = claim.txId;
     order.updatedAt = now;
     await order.save({ transaction });
-    await recordAudit(
-      deps.db,
-      transaction,
-      {
-        orderId: order.id,
-        type: 'payment.verified',
-        actor: 'system',
-        data: {
-          txId: claim.txId,
-          amount: formatAmount(verdict.credited, order.tokenDecimals),
-          amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals),
-          matchedBy: verdict.matchedBy,
-          from: verdict.sender,
-          blockTime: verdict.blockTime?.toISOString() ?? null,
-          source: claim.source,
-        },
-      },
-      now,
-    );
   }
+  const transfer = (v: Transferred) => ({
+    amount: formatAmount(v.credited, order.tokenDecimals),
+    from: v.sender,
+    blockTime: v.blockTime?.toISOString() ?? null,
+  });
+  await recordAudit(
+    deps.db,
+    transaction,
+    {
+      orderId: order.id,
+      type: AUDITED_AS[verdict.kind],
+      actor: 'system',
+      data:
+        verdict.kind === 'accept'
+          ? {
+              txId: claim.txId,
+              ...transfer(verdict),
+              amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals),
+              matchedBy: verdict.matchedBy,
+              source: claim.source,
+            }
+          : verdict.kind === 'unproven'
+            ? { txId: claim.txId, ...transfer(verdict), reason: verdict.reason }
+            : { txId: claim.txId, reason: verdict.reason },
+    },
+    now,
+  );
 
   // The tolerance matters only while something is still missing: read the merchant then.
   const merchant: Merchant | null =

@@ -27,6 +27,14 @@ export function AddressLink({ network, address }: { network: string; address: st
 type Entry = { type: string; data: Record<string, unknown> };
 
 /** Entries shown by `AuditEntryDetails` in place of their raw data. */
+type EntryProps = {
+  entry: Entry;
+  order: Order;
+  /** The transactions already credited to the order (its payments). */
+  credited: string[];
+  onChanged: () => void;
+};
+
 export const hasOwnView = (entry: Entry) =>
   entry.type === 'payment.claimed' && readClaimedTransfer(entry.data) !== null;
 
@@ -34,18 +42,7 @@ export const hasOwnView = (entry: Entry) =>
  * What some timeline entries mean, in words: whether a payer's report was signed by the sending
  * wallet, and a transfer reported without proof with the way to attribute it to the order.
  */
-export function AuditEntryDetails({
-  entry,
-  order,
-  credited,
-  onChanged,
-}: {
-  entry: Entry;
-  order: Order;
-  /** The transactions already credited to the order (its payments). */
-  credited: string[];
-  onChanged: () => void;
-}) {
+export function AuditEntryDetails({ entry, order, credited, onChanged }: EntryProps) {
   const { t } = useI18n();
   if (entry.type === 'tx.submitted') {
     const signed = reportSigned(entry.data);
@@ -63,17 +60,7 @@ export function AuditEntryDetails({
   return null;
 }
 
-function ClaimedPayment({
-  entry,
-  order,
-  credited,
-  onChanged,
-}: {
-  entry: Entry;
-  order: Order;
-  credited: string[];
-  onChanged: () => void;
-}) {
+function ClaimedPayment({ entry, order, credited, onChanged }: EntryProps) {
   const { t } = useI18n();
   const f = useFormat();
   const claim = readClaimedTransfer(entry.data)!;

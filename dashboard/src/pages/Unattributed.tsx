@@ -164,15 +164,14 @@ function Outcome({ outcome: o }: { outcome: AttributionOutcome }) {
   );
 }
 
-function UnattributedItem({
-  payment: p,
-  attributedTo,
-  onAttributed,
-}: {
+/** One transfer, what became of an attribution of it on this page, and who hears of a new one. */
+type TransferProps = {
   payment: UnattributedPayment;
   attributedTo: string | null;
   onAttributed: (attribution: Attribution) => void;
-}) {
+};
+
+function UnattributedItem({ payment: p, attributedTo, onAttributed }: TransferProps) {
   const { t } = useI18n();
   const f = useFormat();
   const headingId = useId();
@@ -210,15 +209,7 @@ function UnattributedItem({
   );
 }
 
-function AttributeForm({
-  payment: p,
-  attributedTo,
-  onAttributed,
-}: {
-  payment: UnattributedPayment;
-  attributedTo: string | null;
-  onAttributed: (attribution: Attribution) => void;
-}) {
+function AttributeForm({ payment: p, attributedTo, onAttributed }: TransferProps) {
   const { t } = useI18n();
   const ids = useId();
   const [reference, setReference] = useState('');
