@@ -25,7 +25,8 @@ export async function buildRefundBody(
     return built.body as RefundTransaction;
   } catch (error) {
     if (!(error instanceof ChainUnavailableError) && !(error instanceof PayerAccountError)) throw error;
-    deps.logger.warn({ refundId: refund.id, err: error.message }, 'refund transaction not built');
+    // Named by its tag: the id opens the payer's page and stays out of logs.
+    deps.logger.warn({ refundTag: refund.tag, err: error.message }, 'refund transaction not built');
     return null;
   }
 }

@@ -44,6 +44,8 @@ async function checkRefund(deps: Deps, refundId: string, owner: string) {
   if (!refund || !order) return;
   const now = deps.clock();
   const deadline = `within ${deps.config.REFUND_DEADLINE_SECONDS} s`;
+  // Logs name the refund by its tag (public on chain): its id opens the payer's page.
+  const logged = { refundTag: refund.tag };
 
   const target = refundTarget(refund, order);
   if (refund.status === 'AWAITING_ADDRESS' || !target) {
@@ -67,7 +69,7 @@ async function checkRefund(deps: Deps, refundId: string, owner: string) {
     const page = await chain.scan(chain.refundScanTarget(target), cursor, {
       since: new Date(sendableSince.getTime() - CLOCK_SKEW_MS),
       limit: MAX_FOUND_PER_CHECK,
-      onGap: (message) => deps.logger.error({ refundId }, message),
+      onGap: (message) => deps.logger.error(logged, message),
     });
     cursor = page.cursor;
     for (const found of page.found) {
@@ -91,7 +93,7 @@ async function checkRefund(deps: Deps, refundId: string, owner: string) {
   } catch (error) {
     // The chain cannot be reached: try again later; the deadline waits for a look at the chain.
     if (!(error instanceof ChainUnavailableError)) throw error;
-    deps.logger.warn({ refundId, err: error.message }, 'refund check postponed');
+    deps.logger.warn({ ...logged, err: error.message }, 'refund check postponed');
     await models.Refund.update(
       { nextCheckAt: new Date(now.getTime() + deps.config.PAYMENT_RECHECK_MS) },
       { where: { id: refundId, status: 'PENDING' } },

@@ -48,8 +48,12 @@ beforeAll(async () => {
     EVM_LOG_RANGE: '50',
     REFUND_ADDRESS_RATE_LIMIT_MAX: '100000',
   };
-  h = await startPaymentHarness(env);
-  short = await startPaymentHarness({ ...env, REFUND_DEADLINE_SECONDS: String(DEADLINE_SECONDS) });
+  // Every line the service logs (requests included), to show no refund id is among them.
+  h = await startPaymentHarness(env, { logLevel: 'info' });
+  short = await startPaymentHarness(
+    { ...env, REFUND_DEADLINE_SECONDS: String(DEADLINE_SECONDS) },
+    { logLevel: 'info' },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -60,6 +64,8 @@ afterAll(async () => {
 });
 
 afterEach(() => {
+  // A refund id opens the payer's page, where the refund's address is given: no log line holds one.
+  for (const harness of [h, short]) expect(JSON.stringify(harness.logs)).not.toMatch(/rf_[0-9a-f]{32}/);
   expect(h.takeJobFailures()).toEqual([]);
   expect(short.takeJobFailures()).toEqual([]);
 });

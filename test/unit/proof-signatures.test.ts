@@ -86,7 +86,7 @@ describe('Solana ed25519 signatures', () => {
     expect(verifySolanaMessage(message, signature, other.publicKey.toBase58())).toBe(false);
     expect(verifySolanaMessage(message + ' ', signature, keypair.publicKey.toBase58())).toBe(false);
     const bytes = decodeBase58(signature)!;
-    bytes[5] ^= 1;
+    bytes[5]! ^= 1;
     expect(verifySolanaMessage(message, encodeBase58(bytes), keypair.publicKey.toBase58())).toBe(false);
   });
 
