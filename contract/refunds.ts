@@ -44,11 +44,17 @@ export const orderList = <T extends z.ZodTypeAny>(item: T) =>
 
 const c = initContract();
 
-export const REFUND_STATUSES = ['AWAITING_ADDRESS', 'PENDING', 'SUCCEEDED', 'FAILED'] as const;
+export const REFUND_STATUSES = [
+  'AWAITING_ADDRESS',
+  'AWAITING_APPROVAL',
+  'PENDING',
+  'SUCCEEDED',
+  'FAILED',
+] as const;
 export const ZRefundStatus = z
   .enum(REFUND_STATUSES)
   .describe(
-    'AWAITING_ADDRESS (the payer has not given an address) -> PENDING (waiting for the verified transfer) -> SUCCEEDED; FAILED when no verified transfer arrives by deadlineAt',
+    'AWAITING_ADDRESS (the payer has not given an address) -> AWAITING_APPROVAL (the payer gave one without a signature by a wallet that paid the order: the merchant approves it) -> PENDING (waiting for the verified transfer) -> SUCCEEDED; FAILED when no verified transfer arrives by deadlineAt (or no address, or no approval)',
   );
 export type RefundStatus = z.infer<typeof ZRefundStatus>;
 
@@ -60,13 +66,12 @@ export const ZMatchedBy = z
 /** Refund ids are random (they open a public page): `rf_` and 32 hex digits. */
 export const REFUND_ID_PATTERN = /^rf_[0-9a-f]{32}$/;
 const ZRefundId = z.string().max(35).regex(REFUND_ID_PATTERN);
-export const ZRefundIdParams = z.object({
-  refundId: z
-    .string()
-    .max(35)
-    .regex(REFUND_ID_PATTERN, 'must be a refund id (rf_ and 32 hex digits)')
-    .describe('The refund id (rf_ and 32 hex digits)'),
-});
+const ZRefundIdParam = z
+  .string()
+  .max(35)
+  .regex(REFUND_ID_PATTERN, 'must be a refund id (rf_ and 32 hex digits)')
+  .describe('The refund id (rf_ and 32 hex digits)');
+export const ZRefundIdParams = z.object({ refundId: ZRefundIdParam });
 
 /** One transfer credited to an order: the payments ledger. */
 export const ZPayment = z
@@ -107,7 +112,9 @@ export const ZRefund = z
     token: ZToken,
     amount: ZDecimalOut.describe('What is refunded, in token units'),
     from: ZAddress.describe("The order's receiving wallet, which sends the refund"),
-    to: ZAddress.nullable().describe('Where the refund goes; null while the payer has not said'),
+    to: ZAddress.nullable().describe(
+      'Where the refund goes; null while the payer has not said. While AWAITING_APPROVAL: the address the payer gave, not signed by a wallet that paid the order, which the merchant approves (or not) before anything is sent',
+    ),
     reason: z.string().max(REASON_MAX).nullable().describe("The merchant's reason, as given"),
     tag: ZReference.describe(
       'Names the refund on chain: a reference key (Solana: a key of the transfer; EVM: its 32 bytes after the call data)',
@@ -171,6 +178,9 @@ export const ZPublicRefund = z
   .describe("A refund as its payer sees it: nothing of the merchant's private settings");
 export type PublicRefund = z.infer<typeof ZPublicRefund>;
 
+/** Longest text of a message signature: EVM 132 characters, Solana base58 up to 88. */
+const SIGNATURE_MAX = 200;
+
 export const ZRefundAddressBody = z
   .object({
     address: z
@@ -179,8 +189,20 @@ export const ZRefundAddressBody = z
       .min(1)
       .max(ADDRESS_MAX)
       .describe("The wallet to receive the refund, on the refund's network (not the merchant's wallet)"),
+    signature: z
+      .string()
+      .trim()
+      .min(1)
+      .max(SIGNATURE_MAX)
+      .optional()
+      .describe(
+        'Proof that the payer gives the address: the UTF-8 message `stablepay refund <refundId> <address>` (the address exactly as in this body) signed by a wallet that sent a payment credited to the order (EVM: EIP-191 personal_sign, 0x hex; Solana: ed25519 over the message bytes, base58). Without it the merchant approves the address first',
+      ),
   })
   .strict();
+export type RefundAddressBody = z.infer<typeof ZRefundAddressBody>;
+
+export const ZRefundApprovalParams = ZReferenceParams.extend({ id: ZRefundIdParam });
 
 export const ZRefundTxRequest = z.object({
   transaction: ZBase64Transaction.describe('Base64 transaction for the receiving wallet to sign'),
@@ -209,7 +231,7 @@ export const refundsContract = c.router(
       path: '/orders/:reference/refunds',
       summary: 'Refund all or part of what an order received',
       description:
-        "Never more than received less refunded (pending refunds included): asking for more, or for anything when nothing is left, is a 400; `amount` defaults to all that is left. The service holds no keys: it builds the unsigned transaction from the order's receiving wallet (`transaction`, `payUrl`), then verifies the transfer on chain like a payment. With `to` the refund is PENDING; without it, AWAITING_ADDRESS until the payer gives the address on `refundUrl`. The order keeps its status; its `amountRefunded` grows when the refund SUCCEEDS.\n\n`Idempotency-Key` is honoured: the same key and body within 24 h return the first refund (as it is now, with `Idempotent-Replayed: true`); another body is a 409.",
+        "Never more than received less refunded (pending refunds included, awaiting an address or an approval too): asking for more, or for anything when nothing is left, is a 400; `amount` defaults to all that is left. The service holds no keys: it builds the unsigned transaction from the order's receiving wallet (`transaction`, `payUrl`), then verifies the transfer on chain like a payment. With `to` (the merchant's own word) the refund is PENDING; without it, AWAITING_ADDRESS until the payer gives the address on `refundUrl` (then AWAITING_APPROVAL unless the payer proved it, see POST /pay/refunds/{refundId}/address). The order keeps its status; its `amountRefunded` grows when the refund SUCCEEDS.\n\n`Idempotency-Key` is honoured: the same key and body within 24 h return the first refund (as it is now, with `Idempotent-Replayed: true`); another body is a 409.",
       metadata: merchantAuth('refunds:write'),
       pathParams: ZReferenceParams,
       headers: ZIdempotencyHeaders,
@@ -232,7 +254,7 @@ export const refundsContract = c.router(
       path: '/orders/:reference/refunds',
       summary: "The order's refunds, oldest first",
       description:
-        "Every refund of the order with its status, and for a PENDING one the unsigned transaction to send from the receiving wallet. 404 for an unknown reference or another merchant's order.",
+        "Every refund of the order with its status, and for a PENDING one the unsigned transaction to send from the receiving wallet (an AWAITING_APPROVAL one has none until approved). 404 for an unknown reference or another merchant's order.",
       metadata: merchantAuth('orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: orderList(ZRefund), ...orderErrors },
@@ -252,13 +274,27 @@ export const refundsContract = c.router(
       path: '/pay/refunds/:refundId/address',
       summary: 'The payer gives the address to refund to (once)',
       description:
-        "Public, rate-limited per client. The address is validated per network and may not be the merchant's wallet (400). The refund becomes PENDING, its deadline starts again, and the merchant gets `refund.created` with the address. 409 when an address was already given or the refund takes none.",
+        "Public, rate-limited per client: anyone who knows the refund id can call it, so an address is taken at once only with proof that the payer gives it. With `signature` by a wallet that sent a payment credited to the order (see the body), the refund becomes PENDING. Without it, the address is recorded and the refund waits in AWAITING_APPROVAL until the merchant approves it (POST /orders/{reference}/refunds/{id}/approve, or the dashboard); nothing can be sent to it before. Either way its deadline starts again and the merchant gets `refund.created` with the address and the status.\n\nThe address is validated per network and may not be the merchant's wallet (400). A malformed signature, or one that is not by a wallet that paid the order, is a 400 at `body.signature` and sets nothing. 409 when an address was already given (awaiting approval included) or the refund takes none.",
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
       body: ZRefundAddressBody,
       responses: {
         200: ZPublicRefund,
         ...errors('VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'),
+      },
+    },
+    approve: {
+      method: 'POST',
+      path: '/orders/:reference/refunds/:id/approve',
+      summary: 'Approve the refund address the payer gave without proof',
+      description:
+        "An AWAITING_APPROVAL refund has an address the payer gave on the refund page without a signature by a wallet that paid the order: anyone who knew the refund id could have given it. Approving it is the merchant's word that it is the payer's: the refund becomes PENDING with its transaction built (its deadline starts again), is audited with who approved it, and `refund.created` is sent with status PENDING. Not approving it leaves it to FAIL at its deadline; then a new refund can be made. 409 when the refund is not AWAITING_APPROVAL; 404 for an unknown refund or reference, or another merchant's.",
+      metadata: merchantAuth('refunds:write'),
+      pathParams: ZRefundApprovalParams,
+      body: c.noBody(),
+      responses: {
+        200: ZRefund,
+        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT'),
       },
     },
     page: {
@@ -293,7 +329,7 @@ export const refundsContract = c.router(
       path: '/pay/refunds/:refundId/tx-request',
       summary: 'Solana Pay transaction request (POST {account}: the receiving wallet)',
       description:
-        "The refund transaction for the merchant's wallet to sign: `account` must be the order's receiving wallet, which pays the fee (400 otherwise). 409 while the payer has not given an address or once the refund is no longer PENDING. Errors also carry a top-level `message`.",
+        "The refund transaction for the merchant's wallet to sign: `account` must be the order's receiving wallet, which pays the fee (400 otherwise). 409 while the refund is not PENDING: no address yet, an address awaiting the merchant's approval, or settled. Errors also carry a top-level `message`.",
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
       body: z.object({ account: z.string().max(ADDRESS_MAX) }),

@@ -62,7 +62,9 @@ export async function sendRefund(params: SendRefundParams): Promise<SentRefund> 
     throw new RefundSendError(
       refund.status === 'AWAITING_ADDRESS'
         ? `refund ${refund.id} waits for the payer's address (${refund.refundUrl})`
-        : `refund ${refund.id} is ${refund.status}: nothing to send`,
+        : refund.status === 'AWAITING_APPROVAL'
+          ? `refund ${refund.id} waits for your approval of the address the payer gave (${refund.to}): client.orders.refunds.approve()`
+          : `refund ${refund.id} is ${refund.status}: nothing to send`,
     );
   if (!refund.transaction)
     throw new RefundSendError(`the service could not build refund ${refund.id}'s transaction now: try again`);

@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014-api-versions';
 import * as m0015 from './migrations/0015-dashboard-sessions';
 import * as m0016 from './migrations/0016-dashboard-stats';
 import * as m0017 from './migrations/0017-token-decimals';
+import * as m0020 from './migrations/0020-refund-approval';
 
 /** Migrations get a query runner that takes plain SQL, bound to the migration transaction. */
 export type MigrationContext = { query(sql: string): Promise<unknown> };
@@ -41,6 +42,7 @@ const migrations = [
   { name: '0015-dashboard-sessions', ...m0015 },
   { name: '0016-dashboard-stats', ...m0016 },
   { name: '0017-token-decimals', ...m0017 },
+  { name: '0020-refund-approval', ...m0020 },
 ];
 
 const LOCK_ID = 7_301_955_001;

@@ -534,8 +534,14 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'refunds.list': { responses: { 200: { items: [refund] } } },
   'refunds.info': { responses: { 200: publicRefund } },
   'refunds.setAddress': {
-    request: { address: payer },
+    request: {
+      address: payer,
+      signature: '4SF5vGp4buZDtbYXZMV1kS8XKdR2A3PExiwiicbXZQEa57nnSHp52CCax3RkHqafxD32nwkdLLzJxwz5FrtL8od4',
+    },
     responses: { 200: { ...publicRefund, status: 'PENDING', to: payer } },
+  },
+  'refunds.approve': {
+    responses: { 200: refund },
   },
   'refunds.txRequest': {
     responses: { 200: { label: 'Loja Azul refund', icon: `${base}/pay/icon.svg` } },

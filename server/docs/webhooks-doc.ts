@@ -38,7 +38,7 @@ const WHEN: Record<EventType, string> = {
   'order.payment_rejected':
     'A reported transaction failed verification (wrong token, recipient or amount, not final in time, used by another order): the order goes back to its previous status.',
   'refund.created':
-    'A refund was created, and again when the payer gave the refund address. `data.refund` is the refund (its `transaction` is null).',
+    'A refund was created, and again when it moves towards being sent: the payer gave the refund address (`status` PENDING when signed by a wallet that paid the order, AWAITING_APPROVAL when not: approve it with POST /orders/{reference}/refunds/{id}/approve), and when the merchant approved it (PENDING). `data.refund` is the refund (its `transaction` is null).',
   'refund.succeeded': 'The refund transfer was found on chain, verified and final.',
   'refund.failed': 'No verified refund transfer before the refund deadline.',
   ping: 'A test delivery, sent only when asked for with POST /users/me/webhook-test (or /users/me/messenger-test): about no order.',

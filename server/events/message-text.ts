@@ -25,6 +25,9 @@ function refundLines(refund: Refund): string[] {
     refund.to
       ? `To: ${refund.to}`
       : "Waiting for the payer's address: send them the refund page link from the dashboard",
+    ...(refund.status === 'AWAITING_APPROVAL'
+      ? ['The payer gave this address without proof from the paying wallet: approve it in the dashboard']
+      : []),
     ...(refund.reason ? [`Reason: ${refund.reason}`] : []),
     ...(refund.txId ? [`Transaction: ${refund.txId}`] : []),
     ...(refund.failureReason ? [`Why: ${refund.failureReason}`] : []),

@@ -1,8 +1,9 @@
 import type { RefundStatus } from '../../contract';
 
-/** Refunds that hold part of what an order received: sent, being sent, or waiting for an address. */
+/** Refunds that hold part of what an order received: sent, being sent, or waiting for an address or its approval. */
 export const COMMITTED_REFUND_STATUSES = [
   'AWAITING_ADDRESS',
+  'AWAITING_APPROVAL',
   'PENDING',
   'SUCCEEDED',
 ] as const satisfies readonly RefundStatus[];
@@ -10,6 +11,7 @@ export const COMMITTED_REFUND_STATUSES = [
 /** Refunds the verifier still looks at. */
 export const OPEN_REFUND_STATUSES = [
   'AWAITING_ADDRESS',
+  'AWAITING_APPROVAL',
   'PENDING',
 ] as const satisfies readonly RefundStatus[];
 

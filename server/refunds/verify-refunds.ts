@@ -48,14 +48,17 @@ async function checkRefund(deps: Deps, refundId: string, owner: string) {
   const logged = { refundTag: refund.tag };
 
   const target = refundTarget(refund, order);
-  if (refund.status === 'AWAITING_ADDRESS' || !target) {
+  const { status } = refund;
+  if (status === 'AWAITING_ADDRESS' || status === 'AWAITING_APPROVAL' || !target) {
     if (now > refund.deadlineAt)
-      await failRefund(deps, { refundId, reason: `the payer gave no refund address ${deadline}` });
-    else
-      await models.Refund.update(
-        { nextCheckAt: refund.deadlineAt },
-        { where: { id: refundId, status: 'AWAITING_ADDRESS' } },
-      );
+      await failRefund(deps, {
+        refundId,
+        reason:
+          status === 'AWAITING_APPROVAL'
+            ? `the merchant did not approve the address the payer gave ${deadline}`
+            : `the payer gave no refund address ${deadline}`,
+      });
+    else await models.Refund.update({ nextCheckAt: refund.deadlineAt }, { where: { id: refundId, status } });
     return;
   }
   if (refund.status !== 'PENDING') return;

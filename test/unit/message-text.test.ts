@@ -57,9 +57,15 @@ describe('messenger text of refund events', () => {
       }
   });
 
-  it('tells the merchant where to find the link to send the payer', () => {
+  it('tells the merchant where to find the link, and to approve an address given without proof', () => {
     expect(eventMessengerText('refund.created', { order, refund: refund({}) })).toContain(
       "Waiting for the payer's address: send them the refund page link from the dashboard",
     );
+    const awaiting = eventMessengerText('refund.created', {
+      order,
+      refund: refund({ status: 'AWAITING_APPROVAL', to: 'HXtBm8XZbxaTt41uqaKhwUAa6Z1aPyvJdsZVENiWsetg' }),
+    });
+    expect(awaiting).toContain('To: HXtBm8XZbxaTt41uqaKhwUAa6Z1aPyvJdsZVENiWsetg');
+    expect(awaiting).toContain('approve it in the dashboard');
   });
 });
