@@ -54,9 +54,24 @@ export const REFUND_STATUSES = [
 export const ZRefundStatus = z
   .enum(REFUND_STATUSES)
   .describe(
-    'AWAITING_ADDRESS (the payer has not given an address) -> AWAITING_APPROVAL (the payer gave one without a signature by a wallet that paid the order: the merchant approves it) -> PENDING (waiting for the verified transfer) -> SUCCEEDED; FAILED when no verified transfer arrives by deadlineAt (or no address, or no approval)',
+    'AWAITING_ADDRESS (the payer has not given an address) -> AWAITING_APPROVAL (the payer gave one without a signature by a wallet that paid the order: the merchant approves it) -> PENDING (waiting for the verified transfer) -> SUCCEEDED; FAILED when no verified transfer arrives by deadlineAt (or no address, or no approval). A FAILED refund whose transfer becomes final before lateUntil still becomes SUCCEEDED, with late true',
   );
 export type RefundStatus = z.infer<typeof ZRefundStatus>;
+
+/**
+ * Whether a refund holds its amount against what its order can still refund: every refund that is
+ * or may still be paid. A FAILED refund holds it until `lateUntil`, as its transfer may still land
+ * (a stuck EVM transaction, a link paid late) and would then be recorded: without the hold, a second
+ * refund of the same amount could be made and paid, and the merchant would pay twice. The server
+ * counts refundable amounts with it; the dashboard shows what is left with it.
+ */
+export function refundHoldsAmount(
+  refund: { status: RefundStatus; lateUntil: Date | string | null },
+  now: Date,
+): boolean {
+  if (refund.status !== 'FAILED') return true;
+  return refund.lateUntil !== null && now.getTime() < new Date(refund.lateUntil).getTime();
+}
 
 export const MATCHED_BY = ['tag', 'amount', 'claim'] as const;
 export const ZMatchedBy = z
@@ -129,8 +144,20 @@ export const ZRefund = z
       .nullable()
       .describe('The unsigned refund transaction (null while no address, or while the chain is unreachable)'),
     txId: ZTxId.nullable().describe('The verified refund transaction'),
-    failureReason: z.string().max(500).nullable().describe('Why the refund FAILED'),
+    late: z
+      .boolean()
+      .describe(
+        'True when the refund SUCCEEDED after it had FAILED: its transfer became final after deadlineAt, before lateUntil',
+      ),
+    failureReason: z
+      .string()
+      .max(500)
+      .nullable()
+      .describe('Why the refund FAILED (kept when a late transfer then made it SUCCEED)'),
     deadlineAt: ZDateTime.describe('Without a verified transfer by then, the refund FAILS'),
+    lateUntil: ZDateTime.nullable().describe(
+      "A FAILED refund's late window (LATE_PAYMENT_WINDOW_SECONDS after it failed): its transfer becoming final before then is still recorded (SUCCEEDED, late), and until then its amount stays held against what the order can refund. Null when the refund never had an address to be sent to",
+    ),
     createdAt: ZDateTime,
     updatedAt: ZDateTime,
   })
@@ -231,7 +258,7 @@ export const refundsContract = c.router(
       path: '/orders/:reference/refunds',
       summary: 'Refund all or part of what an order received',
       description:
-        "Never more than received less refunded (pending refunds included, awaiting an address or an approval too): asking for more, or for anything when nothing is left, is a 400; `amount` defaults to all that is left. The service holds no keys: it builds the unsigned transaction from the order's receiving wallet (`transaction`, `payUrl`), then verifies the transfer on chain like a payment. With `to` (the merchant's own word) the refund is PENDING; without it, AWAITING_ADDRESS until the payer gives the address on `refundUrl` (then AWAITING_APPROVAL unless the payer proved it, see POST /pay/refunds/{refundId}/address). The order keeps its status; its `amountRefunded` grows when the refund SUCCEEDS.\n\n`Idempotency-Key` is honoured: the same key and body within 24 h return the first refund (as it is now, with `Idempotent-Replayed: true`); another body is a 409.",
+        "Never more than received less what other refunds hold: those that SUCCEEDED, those still waiting (for an address, an approval or the transfer), and a FAILED one until its `lateUntil`, as its transfer may still land and would then count. Asking for more, or for anything when nothing is left, is a 400; `amount` defaults to all that is left. The service holds no keys: it builds the unsigned transaction from the order's receiving wallet (`transaction`, `payUrl`), then verifies the transfer on chain like a payment. With `to` (the merchant's own word) the refund is PENDING; without it, AWAITING_ADDRESS until the payer gives the address on `refundUrl` (then AWAITING_APPROVAL unless the payer proved it, see POST /pay/refunds/{refundId}/address). The order keeps its status; its `amountRefunded` grows when the refund SUCCEEDS.\n\n`Idempotency-Key` is honoured: the same key and body within 24 h return the first refund (as it is now, with `Idempotent-Replayed: true`); another body is a 409.",
       metadata: merchantAuth('refunds:write'),
       pathParams: ZReferenceParams,
       headers: ZIdempotencyHeaders,

@@ -161,7 +161,9 @@ export type WaitForRefundOptions = { timeoutMs?: number; intervalMs?: number };
 
 /**
  * Polls until the service has settled the refund (SUCCEEDED or FAILED) and returns it. Settling
- * waits for finality, so allow for the network's finality time.
+ * waits for finality, so allow for the network's finality time. A FAILED refund is not the last
+ * word until its `lateUntil`: a transfer of it landing by then still makes it SUCCEEDED (`late`),
+ * and until then it holds its amount, so a second refund cannot pay the same money again.
  */
 export async function waitForRefund(
   client: StablepayClient,

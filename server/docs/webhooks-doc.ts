@@ -39,8 +39,10 @@ const WHEN: Record<EventType, string> = {
     'A reported transaction failed verification (wrong token, recipient or amount, not final in time, used by another order): the order goes back to its previous status.',
   'refund.created':
     'A refund was created, and again when it moves towards being sent: the payer gave the refund address (`status` PENDING when signed by a wallet that paid the order, AWAITING_APPROVAL when not: approve it with POST /orders/{reference}/refunds/{id}/approve), and when the merchant approved it (PENDING). `data.refund` is the refund (its `transaction` is null).',
-  'refund.succeeded': 'The refund transfer was found on chain, verified and final.',
-  'refund.failed': 'No verified refund transfer before the refund deadline.',
+  'refund.succeeded':
+    'The refund transfer was found on chain, verified and final; `late: true` when the refund had FAILED first and its transfer landed before its `lateUntil` (it counts in `amountRefunded` all the same).',
+  'refund.failed':
+    'No verified refund transfer before the refund deadline (or no address, or no approval). Until its `lateUntil` the refund holds its amount and a late transfer still makes it SUCCEED (`refund.succeeded`, `late: true`).',
   ping: 'A test delivery, sent only when asked for with POST /users/me/webhook-test (or /users/me/messenger-test): about no order.',
 };
 

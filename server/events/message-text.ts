@@ -21,7 +21,7 @@ const HEADLINES: Record<EventType, string> = {
  */
 function refundLines(refund: Refund): string[] {
   return [
-    `Refund: ${refund.amount} ${refund.token} (${refund.status})`,
+    `Refund: ${refund.amount} ${refund.token} (${refund.status}${refund.late ? ', late' : ''})`,
     refund.to
       ? `To: ${refund.to}`
       : "Waiting for the payer's address: send them the refund page link from the dashboard",
@@ -30,7 +30,7 @@ function refundLines(refund: Refund): string[] {
       : []),
     ...(refund.reason ? [`Reason: ${refund.reason}`] : []),
     ...(refund.txId ? [`Transaction: ${refund.txId}`] : []),
-    ...(refund.failureReason ? [`Why: ${refund.failureReason}`] : []),
+    ...(refund.failureReason && refund.status === 'FAILED' ? [`Why: ${refund.failureReason}`] : []),
   ];
 }
 

@@ -58,8 +58,10 @@ export function presentRefund(
     qrData: payUrl,
     transaction,
     txId: refund.txId,
+    late: refund.late,
     failureReason: refund.failureReason,
     deadlineAt: refund.deadlineAt.toISOString(),
+    lateUntil: refund.lateUntil?.toISOString() ?? null,
     createdAt: refund.createdAt.toISOString(),
     updatedAt: refund.updatedAt.toISOString(),
   };

@@ -34,6 +34,7 @@ const refund = (o: Partial<Refund>): Refund =>
     refundUrl: `https://pay.example.test/refund/${id}`,
     payUrl: null,
     txId: null,
+    late: false,
     failureReason: null,
     ...o,
   }) as Refund;
@@ -67,5 +68,16 @@ describe('messenger text of refund events', () => {
     });
     expect(awaiting).toContain('To: HXtBm8XZbxaTt41uqaKhwUAa6Z1aPyvJdsZVENiWsetg');
     expect(awaiting).toContain('approve it in the dashboard');
+    const late = eventMessengerText('refund.succeeded', {
+      order,
+      refund: refund({
+        status: 'SUCCEEDED',
+        late: true,
+        txId: 'tx1',
+        failureReason: 'no verified refund transfer',
+      }),
+    });
+    expect(late).toContain('(SUCCEEDED, late)');
+    expect(late).not.toContain('Why:');
   });
 });
