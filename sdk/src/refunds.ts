@@ -45,10 +45,16 @@ async function currentRefund(client: StablepayClient, reference: string, refundI
   return refund;
 }
 
-/** Decimal string with up to 6 places -> base units. */
-function baseUnits(amount: string): bigint {
-  const [whole = '0', fraction = ''] = amount.split('.');
-  return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, '0').slice(0, 6));
+/**
+ * The refund's amount in its token's base units, from the decimals it carries (6 for most
+ * stablecoins, 18 for BSC's): never a guess, or a correct 18-decimal refund would look wrong.
+ */
+function baseUnits(refund: Pick<Refund, 'amount' | 'decimals'>): bigint {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(refund.amount);
+  const fraction = match?.[2] ?? '';
+  if (!match || fraction.length > refund.decimals)
+    throw new RefundSendError(`refund amount ${refund.amount} is not a ${refund.decimals}-decimal amount`);
+  return BigInt(match[1]! + fraction.padEnd(refund.decimals, '0'));
 }
 
 /**
@@ -123,7 +129,7 @@ async function sendEvm(
     : null;
   const [to, amount] =
     decoded?.functionName === 'transfer' ? decoded.args : ([undefined, undefined] as const);
-  if (!to || to.toLowerCase() !== refund.to?.toLowerCase() || amount !== baseUnits(refund.amount))
+  if (!to || to.toLowerCase() !== refund.to?.toLowerCase() || amount !== baseUnits(refund))
     throw new RefundSendError(
       `the refund transaction does not pay ${refund.amount} to ${refund.to}: not signed`,
     );

@@ -175,6 +175,7 @@ const refund = {
   network: 'SOLANA',
   token: 'USDT',
   amount: '4.000000',
+  decimals: 6,
   from: wallet,
   to: payer,
   reason: 'Item out of stock',

@@ -49,6 +49,7 @@ export function presentRefund(
     network: refund.network,
     token: order.token,
     amount: formatAmount(refund.amountUnits, order.tokenDecimals),
+    decimals: order.tokenDecimals,
     from: refund.fromAddress,
     to: refund.toAddress,
     reason: refund.reason,
