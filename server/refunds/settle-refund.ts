@@ -3,6 +3,7 @@ import { refundHoldsAmount } from '../../contract';
 import type { Deps } from '../deps';
 import { recordAudit } from '../events/audit';
 import { formatAmount } from '../lib/decimal';
+import { committedRefunds } from './committed-refunds';
 import { emitRefundEvent } from './emit-refund-event';
 import { lateUntil, OPEN_REFUND_STATUSES } from './refund-rules';
 
@@ -35,6 +36,14 @@ export async function succeedRefund(
     const now = deps.clock();
     const late = refund.status === 'FAILED';
     if (refund.status !== 'PENDING' && !(late && refundHoldsAmount(refund, now))) return false;
+    // Instances' clocks may disagree at the window's edge: whatever this one says, a late refund
+    // never takes what another refund was given meanwhile (what all hold, this one included,
+    // stays within what the order received).
+    if (
+      late &&
+      (await committedRefunds(deps.db, order.id, now, transaction)).units > order.amountReceivedUnits
+    )
+      return false;
     const taken = await models.Refund.findOne({
       where: { network: refund.network, txId: input.txId, id: { [Op.ne]: refund.id } },
       attributes: ['id'],

@@ -34,30 +34,33 @@ let polygonUsdt: Address;
 let h: PaymentHarness;
 /** How far the service's clock is ahead of the real one; only ever moved forward within a test. */
 let aheadMs = 0;
+/** A second instance on the same database whose clock lags h's by an hour. */
+let lagging: PaymentHarness;
+const LAG_MS = 3_600_000;
 
 beforeAll(async () => {
   [solana, polygon] = await Promise.all([startLocalSolana(), startLocalEvm({ chainId: 137 })]);
   solanaMint = await solana.createMint();
   polygonUsdt = getAddress(await polygon.deployToken());
-  h = await startPaymentHarness(
-    {
-      SOLANA_RPC_URL: solana.url,
-      USDT_MINT_SOLANA: solanaMint.toBase58(),
-      SOLANA_COMMITMENT: 'finalized',
-      POLYGON_RPC_URL: polygon.url,
-      USDT_CONTRACT_POLYGON: polygonUsdt,
-      POLYGON_CHAIN_ID: '137',
-      POLYGON_CONFIRMATIONS: String(POLYGON_CONFIRMATIONS),
-      EVM_LOG_RANGE: '50',
-      REFUND_DEADLINE_SECONDS: String(DEADLINE_SECONDS),
-      LATE_PAYMENT_WINDOW_SECONDS: String(LATE_WINDOW_SECONDS),
-    },
-    { clock: () => new Date(Date.now() + aheadMs) },
-  );
+  const env = {
+    SOLANA_RPC_URL: solana.url,
+    USDT_MINT_SOLANA: solanaMint.toBase58(),
+    SOLANA_COMMITMENT: 'finalized',
+    POLYGON_RPC_URL: polygon.url,
+    USDT_CONTRACT_POLYGON: polygonUsdt,
+    POLYGON_CHAIN_ID: '137',
+    POLYGON_CONFIRMATIONS: String(POLYGON_CONFIRMATIONS),
+    EVM_LOG_RANGE: '50',
+    REFUND_DEADLINE_SECONDS: String(DEADLINE_SECONDS),
+    LATE_PAYMENT_WINDOW_SECONDS: String(LATE_WINDOW_SECONDS),
+  };
+  h = await startPaymentHarness(env, { clock: () => new Date(Date.now() + aheadMs) });
+  lagging = await startPaymentHarness(env, { clock: () => new Date(Date.now() + aheadMs - LAG_MS) });
 }, 120_000);
 
 afterAll(async () => {
   await h?.stop();
+  await lagging?.stop();
   await solana?.stop();
   await polygon?.stop();
 });
@@ -68,6 +71,7 @@ beforeEach(() => {
 
 afterEach(() => {
   expect(h.takeJobFailures()).toEqual([]);
+  expect(lagging.takeJobFailures()).toEqual([]);
 });
 
 type Refund = {
@@ -270,9 +274,18 @@ describe.each([solanaDriver, polygonDriver])('$network', (d) => {
     expect(third.status, third.text).toBe(201);
     expect(third.body.amount).toBe('6.000000');
 
-    // Its transaction landing now pays nobody twice in the books: the refund stays FAILED.
+    // Its transaction landing now pays nobody twice in the books: the refund stays FAILED, even
+    // for an instance whose clock lags and still sees the first refund in its window (made due
+    // for it, as when it leased the refund just before the window ended).
     await d.sendBuilt(first, key);
-    for (let i = 0; i < 3; i++) await h.server.jobs.runNow('verify-refunds');
+    await lagging.server.deps.db.models.Refund.update(
+      { nextCheckAt: new Date(0) },
+      { where: { id: first.id } },
+    );
+    for (let i = 0; i < 3; i++) {
+      await lagging.server.jobs.runNow('verify-refunds');
+      await h.server.jobs.runNow('verify-refunds');
+    }
     expect(await refundOf(shop, order.reference, first.id)).toMatchObject({ status: 'FAILED', txId: null });
     expect(((await h.getOrder(shop, order.reference)) as Order).amountRefunded).toBe('0.000000');
   });
