@@ -27,6 +27,7 @@ import {
   payErrors,
   ZSolanaPayLabel,
 } from './pay';
+import { MAX_TOKEN_DECIMALS, MIN_TOKEN_DECIMALS } from './network-table';
 
 /** The merchant's reason for a refund. */
 const REASON_MAX = 500;
@@ -44,13 +45,34 @@ export const orderList = <T extends z.ZodTypeAny>(item: T) =>
 
 const c = initContract();
 
-export const REFUND_STATUSES = ['AWAITING_ADDRESS', 'PENDING', 'SUCCEEDED', 'FAILED'] as const;
+export const REFUND_STATUSES = [
+  'AWAITING_ADDRESS',
+  'AWAITING_APPROVAL',
+  'PENDING',
+  'SUCCEEDED',
+  'FAILED',
+] as const;
 export const ZRefundStatus = z
   .enum(REFUND_STATUSES)
   .describe(
-    'AWAITING_ADDRESS (the payer has not given an address) -> PENDING (waiting for the verified transfer) -> SUCCEEDED; FAILED when no verified transfer arrives by deadlineAt',
+    'AWAITING_ADDRESS (the payer has not given an address) -> AWAITING_APPROVAL (the payer gave one without a signature by a wallet that paid the order: the merchant approves it) -> PENDING (waiting for the verified transfer) -> SUCCEEDED; FAILED when no verified transfer arrives by deadlineAt (or no address, or no approval). A FAILED refund whose transfer becomes final before lateUntil still becomes SUCCEEDED, with late true',
   );
 export type RefundStatus = z.infer<typeof ZRefundStatus>;
+
+/**
+ * Whether a refund holds its amount against what its order can still refund: every refund that is
+ * or may still be paid. A FAILED refund holds it until `lateUntil`, as its transfer may still land
+ * (a stuck EVM transaction, a link paid late) and would then be recorded: without the hold, a second
+ * refund of the same amount could be made and paid, and the merchant would pay twice. The server
+ * counts refundable amounts with it; the dashboard shows what is left with it.
+ */
+export function refundHoldsAmount(
+  refund: { status: RefundStatus; lateUntil: Date | string | null },
+  now: Date,
+): boolean {
+  if (refund.status !== 'FAILED') return true;
+  return refund.lateUntil !== null && now.getTime() < new Date(refund.lateUntil).getTime();
+}
 
 export const MATCHED_BY = ['tag', 'amount', 'claim'] as const;
 export const ZMatchedBy = z
@@ -60,13 +82,12 @@ export const ZMatchedBy = z
 /** Refund ids are random (they open a public page): `rf_` and 32 hex digits. */
 export const REFUND_ID_PATTERN = /^rf_[0-9a-f]{32}$/;
 const ZRefundId = z.string().max(35).regex(REFUND_ID_PATTERN);
-export const ZRefundIdParams = z.object({
-  refundId: z
-    .string()
-    .max(35)
-    .regex(REFUND_ID_PATTERN, 'must be a refund id (rf_ and 32 hex digits)')
-    .describe('The refund id (rf_ and 32 hex digits)'),
-});
+const ZRefundIdParam = z
+  .string()
+  .max(35)
+  .regex(REFUND_ID_PATTERN, 'must be a refund id (rf_ and 32 hex digits)')
+  .describe('The refund id (rf_ and 32 hex digits)');
+export const ZRefundIdParams = z.object({ refundId: ZRefundIdParam });
 
 /** One transfer credited to an order: the payments ledger. */
 export const ZPayment = z
@@ -106,8 +127,18 @@ export const ZRefund = z
     network: ZNetwork,
     token: ZToken,
     amount: ZDecimalOut.describe('What is refunded, in token units'),
+    decimals: z
+      .number()
+      .int()
+      .min(MIN_TOKEN_DECIMALS)
+      .max(MAX_TOKEN_DECIMALS)
+      .describe(
+        "The token's base-unit decimals (the order's): the transaction sends amount × 10^decimals base units (18 for BSC's USDT)",
+      ),
     from: ZAddress.describe("The order's receiving wallet, which sends the refund"),
-    to: ZAddress.nullable().describe('Where the refund goes; null while the payer has not said'),
+    to: ZAddress.nullable().describe(
+      'Where the refund goes; null while the payer has not said. While AWAITING_APPROVAL: the address the payer gave, not signed by a wallet that paid the order, which the merchant approves (or not) before anything is sent',
+    ),
     reason: z.string().max(REASON_MAX).nullable().describe("The merchant's reason, as given"),
     tag: ZReference.describe(
       'Names the refund on chain: a reference key (Solana: a key of the transfer; EVM: its 32 bytes after the call data)',
@@ -122,8 +153,20 @@ export const ZRefund = z
       .nullable()
       .describe('The unsigned refund transaction (null while no address, or while the chain is unreachable)'),
     txId: ZTxId.nullable().describe('The verified refund transaction'),
-    failureReason: z.string().max(500).nullable().describe('Why the refund FAILED'),
+    late: z
+      .boolean()
+      .describe(
+        'True when the refund SUCCEEDED after it had FAILED: its transfer became final after deadlineAt, before lateUntil',
+      ),
+    failureReason: z
+      .string()
+      .max(500)
+      .nullable()
+      .describe('Why the refund FAILED (kept when a late transfer then made it SUCCEED)'),
     deadlineAt: ZDateTime.describe('Without a verified transfer by then, the refund FAILS'),
+    lateUntil: ZDateTime.nullable().describe(
+      "A FAILED refund's late window (LATE_PAYMENT_WINDOW_SECONDS after it failed): its transfer becoming final before then is still recorded (SUCCEEDED, late), and until then its amount stays held against what the order can refund. Null when the refund never had an address to be sent to",
+    ),
     createdAt: ZDateTime,
     updatedAt: ZDateTime,
   })
@@ -171,6 +214,9 @@ export const ZPublicRefund = z
   .describe("A refund as its payer sees it: nothing of the merchant's private settings");
 export type PublicRefund = z.infer<typeof ZPublicRefund>;
 
+/** Longest text of a message signature: EVM 132 characters, Solana base58 up to 88. */
+const SIGNATURE_MAX = 200;
+
 export const ZRefundAddressBody = z
   .object({
     address: z
@@ -179,8 +225,20 @@ export const ZRefundAddressBody = z
       .min(1)
       .max(ADDRESS_MAX)
       .describe("The wallet to receive the refund, on the refund's network (not the merchant's wallet)"),
+    signature: z
+      .string()
+      .trim()
+      .min(1)
+      .max(SIGNATURE_MAX)
+      .optional()
+      .describe(
+        'Proof that the payer gives the address: the UTF-8 message `stablepay refund <refundId> <address>` (the address exactly as in this body) signed by a wallet that sent a payment credited to the order (EVM: EIP-191 personal_sign, 0x hex; Solana: ed25519 over the message bytes, base58). Without it the merchant approves the address first',
+      ),
   })
   .strict();
+export type RefundAddressBody = z.infer<typeof ZRefundAddressBody>;
+
+export const ZRefundApprovalParams = ZReferenceParams.extend({ id: ZRefundIdParam });
 
 export const ZRefundTxRequest = z.object({
   transaction: ZBase64Transaction.describe('Base64 transaction for the receiving wallet to sign'),
@@ -209,7 +267,7 @@ export const refundsContract = c.router(
       path: '/orders/:reference/refunds',
       summary: 'Refund all or part of what an order received',
       description:
-        "Never more than received less refunded (pending refunds included): asking for more, or for anything when nothing is left, is a 400; `amount` defaults to all that is left. The service holds no keys: it builds the unsigned transaction from the order's receiving wallet (`transaction`, `payUrl`), then verifies the transfer on chain like a payment. With `to` the refund is PENDING; without it, AWAITING_ADDRESS until the payer gives the address on `refundUrl`. The order keeps its status; its `amountRefunded` grows when the refund SUCCEEDS.\n\n`Idempotency-Key` is honoured: the same key and body within 24 h return the first refund (as it is now, with `Idempotent-Replayed: true`); another body is a 409.",
+        "Never more than received less what other refunds hold: those that SUCCEEDED, those still waiting (for an address, an approval or the transfer), and a FAILED one until its `lateUntil`, as its transfer may still land and would then count. Asking for more, or for anything when nothing is left, is a 400; `amount` defaults to all that is left. The service holds no keys: it builds the unsigned transaction from the order's receiving wallet (`transaction`, `payUrl`), then verifies the transfer on chain like a payment. With `to` (the merchant's own word) the refund is PENDING; without it, AWAITING_ADDRESS until the payer gives the address on `refundUrl` (then AWAITING_APPROVAL unless the payer proved it, see POST /pay/refunds/{refundId}/address). The order keeps its status; its `amountRefunded` grows when the refund SUCCEEDS.\n\n`Idempotency-Key` is honoured: the same key and body within 24 h return the first refund (as it is now, with `Idempotent-Replayed: true`); another body is a 409.",
       metadata: merchantAuth('refunds:write'),
       pathParams: ZReferenceParams,
       headers: ZIdempotencyHeaders,
@@ -232,7 +290,7 @@ export const refundsContract = c.router(
       path: '/orders/:reference/refunds',
       summary: "The order's refunds, oldest first",
       description:
-        "Every refund of the order with its status, and for a PENDING one the unsigned transaction to send from the receiving wallet. 404 for an unknown reference or another merchant's order.",
+        "Every refund of the order with its status, and for a PENDING one the unsigned transaction to send from the receiving wallet (an AWAITING_APPROVAL one has none until approved). 404 for an unknown reference or another merchant's order.",
       metadata: merchantAuth('orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: orderList(ZRefund), ...orderErrors },
@@ -252,13 +310,27 @@ export const refundsContract = c.router(
       path: '/pay/refunds/:refundId/address',
       summary: 'The payer gives the address to refund to (once)',
       description:
-        "Public, rate-limited per client. The address is validated per network and may not be the merchant's wallet (400). The refund becomes PENDING, its deadline starts again, and the merchant gets `refund.created` with the address. 409 when an address was already given or the refund takes none.",
+        "Public, rate-limited per client: anyone who knows the refund id can call it, so an address is taken at once only with proof that the payer gives it. With `signature` by a wallet that sent a payment credited to the order (see the body), the refund becomes PENDING. Without it, the address is recorded and the refund waits in AWAITING_APPROVAL until the merchant approves it (POST /orders/{reference}/refunds/{id}/approve, or the dashboard); nothing can be sent to it before. Either way its deadline starts again and the merchant gets `refund.created` with the address and the status.\n\nThe address is validated per network and may not be the merchant's wallet (400). A malformed signature, or one that is not by a wallet that paid the order, is a 400 at `body.signature` and sets nothing. 409 when an address was already given (awaiting approval included) or the refund takes none.",
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
       body: ZRefundAddressBody,
       responses: {
         200: ZPublicRefund,
         ...errors('VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'PAYLOAD_TOO_LARGE'),
+      },
+    },
+    approve: {
+      method: 'POST',
+      path: '/orders/:reference/refunds/:id/approve',
+      summary: 'Approve the refund address the payer gave without proof',
+      description:
+        "An AWAITING_APPROVAL refund has an address the payer gave on the refund page without a signature by a wallet that paid the order: anyone who knew the refund id could have given it. Approving it is the merchant's word that it is the payer's: the refund becomes PENDING with its transaction built (its deadline starts again), is audited with who approved it, and `refund.created` is sent with status PENDING. Not approving it leaves it to FAIL at its deadline; then a new refund can be made. 409 when the refund is not AWAITING_APPROVAL; 404 for an unknown refund or reference, or another merchant's.",
+      metadata: merchantAuth('refunds:write'),
+      pathParams: ZRefundApprovalParams,
+      body: c.noBody(),
+      responses: {
+        200: ZRefund,
+        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND', 'CONFLICT'),
       },
     },
     page: {
@@ -293,7 +365,7 @@ export const refundsContract = c.router(
       path: '/pay/refunds/:refundId/tx-request',
       summary: 'Solana Pay transaction request (POST {account}: the receiving wallet)',
       description:
-        "The refund transaction for the merchant's wallet to sign: `account` must be the order's receiving wallet, which pays the fee (400 otherwise). 409 while the payer has not given an address or once the refund is no longer PENDING. Errors also carry a top-level `message`.",
+        "The refund transaction for the merchant's wallet to sign: `account` must be the order's receiving wallet, which pays the fee (400 otherwise). 409 while the refund is not PENDING: no address yet, an address awaiting the merchant's approval, or settled. Errors also carry a top-level `message`.",
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
       body: z.object({ account: z.string().max(ADDRESS_MAX) }),

@@ -9,7 +9,8 @@
  *     npx tsx examples/refund-order.ts
  *
  * Without REFUND_TO the refund waits for the payer, who gives an address on its refundUrl; run
- * again with REFUND_ID=<id> once they have. The key never leaves this process: the service only
+ * again with REFUND_ID=<id> once they have (and APPROVE_ADDRESS=<address> when they gave it without
+ * signing it with the wallet they paid from: it then waits for your approval). The key never leaves this process: the service only
  * builds the transaction. Without automation, open the refund's payUrl in the wallet instead.
  */
 import { Connection, Keypair } from '@solana/web3.js';
@@ -47,6 +48,18 @@ try {
   if (current.status === 'AWAITING_ADDRESS') {
     console.log(`ask payer   ${current.refundUrl}`);
     process.exit(0);
+  }
+  if (current.status === 'AWAITING_APPROVAL') {
+    // The payer gave the address without proof from the wallet they paid from: anyone who had the
+    // refund page link could have. Approve it only once the payer has confirmed it to you.
+    if (process.env.APPROVE_ADDRESS !== current.to) {
+      console.log(
+        `approve?    ${current.to}: run again with APPROVE_ADDRESS=<it> once the payer confirmed it`,
+      );
+      process.exit(0);
+    }
+    await client.orders.refunds.approve(reference, current.id);
+    console.log(`approved    ${current.to}`);
   }
 
   const { txId } = await sendRefund({

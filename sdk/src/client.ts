@@ -320,6 +320,17 @@ export function createClient(options: ClientOptions) {
         async list(reference: string): Promise<RefundList> {
           return success(raw.refunds.list({ params: { reference: segment(reference) } }));
         },
+        /**
+         * POST /orders/{reference}/refunds/{id}/approve: your word that the address the payer gave
+         * without proof (status AWAITING_APPROVAL) is the payer's. The refund becomes PENDING, with
+         * its transaction. Anyone who knows a refund id can give an address: approve only one you
+         * have checked with the payer.
+         */
+        async approve(reference: string, refundId: string): Promise<Refund> {
+          return success(
+            raw.refunds.approve({ params: { reference: segment(reference), id: segment(refundId) } }),
+          );
+        },
       },
       /** GET /orders/{reference}/audit: the order's timeline, oldest first. */
       async audit(reference: string): Promise<AuditList> {

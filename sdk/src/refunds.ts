@@ -45,10 +45,16 @@ async function currentRefund(client: StablepayClient, reference: string, refundI
   return refund;
 }
 
-/** Decimal string with up to 6 places -> base units. */
-function baseUnits(amount: string): bigint {
-  const [whole = '0', fraction = ''] = amount.split('.');
-  return BigInt(whole) * 1_000_000n + BigInt(fraction.padEnd(6, '0').slice(0, 6));
+/**
+ * The refund's amount in its token's base units, from the decimals it carries (6 for most
+ * stablecoins, 18 for BSC's): never a guess, or a correct 18-decimal refund would look wrong.
+ */
+function baseUnits(refund: Pick<Refund, 'amount' | 'decimals'>): bigint {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(refund.amount);
+  const fraction = match?.[2] ?? '';
+  if (!match || fraction.length > refund.decimals)
+    throw new RefundSendError(`refund amount ${refund.amount} is not a ${refund.decimals}-decimal amount`);
+  return BigInt(match[1]! + fraction.padEnd(refund.decimals, '0'));
 }
 
 /**
@@ -62,7 +68,9 @@ export async function sendRefund(params: SendRefundParams): Promise<SentRefund> 
     throw new RefundSendError(
       refund.status === 'AWAITING_ADDRESS'
         ? `refund ${refund.id} waits for the payer's address (${refund.refundUrl})`
-        : `refund ${refund.id} is ${refund.status}: nothing to send`,
+        : refund.status === 'AWAITING_APPROVAL'
+          ? `refund ${refund.id} waits for your approval of the address the payer gave (${refund.to}): client.orders.refunds.approve()`
+          : `refund ${refund.id} is ${refund.status}: nothing to send`,
     );
   if (!refund.transaction)
     throw new RefundSendError(`the service could not build refund ${refund.id}'s transaction now: try again`);
@@ -121,7 +129,7 @@ async function sendEvm(
     : null;
   const [to, amount] =
     decoded?.functionName === 'transfer' ? decoded.args : ([undefined, undefined] as const);
-  if (!to || to.toLowerCase() !== refund.to?.toLowerCase() || amount !== baseUnits(refund.amount))
+  if (!to || to.toLowerCase() !== refund.to?.toLowerCase() || amount !== baseUnits(refund))
     throw new RefundSendError(
       `the refund transaction does not pay ${refund.amount} to ${refund.to}: not signed`,
     );
@@ -159,7 +167,9 @@ export type WaitForRefundOptions = { timeoutMs?: number; intervalMs?: number };
 
 /**
  * Polls until the service has settled the refund (SUCCEEDED or FAILED) and returns it. Settling
- * waits for finality, so allow for the network's finality time.
+ * waits for finality, so allow for the network's finality time. A FAILED refund is not the last
+ * word until its `lateUntil`: a transfer of it landing by then still makes it SUCCEEDED (`late`),
+ * and until then it holds its amount, so a second refund cannot pay the same money again.
  */
 export async function waitForRefund(
   client: StablepayClient,

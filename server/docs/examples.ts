@@ -175,6 +175,7 @@ const refund = {
   network: 'SOLANA',
   token: 'USDT',
   amount: '4.000000',
+  decimals: 6,
   from: wallet,
   to: payer,
   reason: 'Item out of stock',
@@ -184,8 +185,10 @@ const refund = {
   qrData: refundPayUrl,
   transaction: { transaction: solanaTransaction.transaction },
   txId: null,
+  late: false,
   failureReason: null,
   deadlineAt: '2026-11-23T11:00:00.000Z',
+  lateUntil: null,
   createdAt: '2026-11-22T11:00:00.000Z',
   updatedAt: '2026-11-22T11:00:00.000Z',
 };
@@ -294,7 +297,8 @@ export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
         ...refund,
         status: 'FAILED',
         transaction: null,
-        failureReason: 'no verified transfer before the deadline',
+        failureReason: 'no verified refund transfer within 86400 s',
+        lateUntil: '2026-11-24T11:00:00.000Z',
         updatedAt: refund.deadlineAt,
       },
     },
@@ -577,8 +581,14 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'refunds.list': { responses: { 200: { items: [refund] } } },
   'refunds.info': { responses: { 200: publicRefund } },
   'refunds.setAddress': {
-    request: { address: payer },
+    request: {
+      address: payer,
+      signature: '4SF5vGp4buZDtbYXZMV1kS8XKdR2A3PExiwiicbXZQEa57nnSHp52CCax3RkHqafxD32nwkdLLzJxwz5FrtL8od4',
+    },
     responses: { 200: { ...publicRefund, status: 'PENDING', to: payer } },
+  },
+  'refunds.approve': {
+    responses: { 200: refund },
   },
   'refunds.txRequest': {
     responses: { 200: { label: 'Loja Azul refund', icon: `${base}/pay/icon.svg` } },

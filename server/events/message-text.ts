@@ -16,14 +16,23 @@ const HEADLINES: Record<EventType, string> = {
   ping: '🔔 Test message from stablepay',
 };
 
-/** The refund's lines of a refund event's message. */
+/**
+ * The refund's lines of a refund event's message. Never its id nor its refundUrl: the id opens the
+ * payer's refund page, where an address is given, and a chat is no place for it (the dashboard and
+ * the signed webhook carry the link).
+ */
 function refundLines(refund: Refund): string[] {
   return [
-    `Refund: ${refund.amount} ${refund.token} (${refund.status})`,
-    refund.to ? `To: ${refund.to}` : `Waiting for the payer's address: ${refund.refundUrl}`,
+    `Refund: ${refund.amount} ${refund.token} (${refund.status}${refund.late ? ', late' : ''})`,
+    refund.to
+      ? `To: ${refund.to}`
+      : "Waiting for the payer's address: send them the refund page link from the dashboard",
+    ...(refund.status === 'AWAITING_APPROVAL'
+      ? ['The payer gave this address without proof from the paying wallet: approve it in the dashboard']
+      : []),
     ...(refund.reason ? [`Reason: ${refund.reason}`] : []),
     ...(refund.txId ? [`Transaction: ${refund.txId}`] : []),
-    ...(refund.failureReason ? [`Why: ${refund.failureReason}`] : []),
+    ...(refund.failureReason && refund.status === 'FAILED' ? [`Why: ${refund.failureReason}`] : []),
   ];
 }
 

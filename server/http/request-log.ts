@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../lib/logger';
+import { redactRefundIds } from '../lib/redact-refund-ids';
 
 declare module 'node:http' {
   interface IncomingMessage {
@@ -17,7 +18,8 @@ const GIVEN_ID = /^[\w.-]{1,100}$/;
  * One short line per request, written when the response has gone: method, path, status and time,
  * with the request id, and no header dump (headers hold tokens, cookies and noise). The query
  * string is left out: on /pay routes it names payer accounts, and on no route does it help read
- * the log. 5xx log as errors and 4xx as warnings, so alerting can key on the level; a request the
+ * the log. Refund ids in the path (the refund page, its JSON and address routes, the merchant's
+ * approval) are redacted: an id opens the payer's refund page. 5xx log as errors and 4xx as warnings, so alerting can key on the level; a request the
  * client gave up on before its answer logs as a warning.
  *
  * Written here rather than with pino-http: its child logger per request (bindings serialized up
@@ -36,7 +38,7 @@ export function requestLogs(logger: Logger): RequestHandler {
 
     const started = performance.now();
     const method = req.method;
-    const path = req.url.split('?')[0]!.slice(0, 200);
+    const path = redactRefundIds(req.url.split('?')[0]!).slice(0, 200);
     const line = (aborted: boolean) => {
       res.removeListener('finish', finished);
       res.removeListener('close', closed);

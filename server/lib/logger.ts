@@ -1,11 +1,17 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { redactRefundIds } from './redact-refund-ids';
 
 export type { Logger };
 
-/** JSON-lines logger. Secrets never reach it: the redaction list is the last line of defence. */
-export function createLogger(level: string): Logger {
-  return pino({
+/**
+ * JSON-lines logger (to stdout, or `destination`). Secrets never reach it: the redaction list is the
+ * last line of defence, and refund ids are taken out of every line whatever field holds them (an
+ * error message, a SQL statement), as they open the payer's refund page.
+ */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options: pino.LoggerOptions = {
     level,
+    hooks: { streamWrite: redactRefundIds },
     redact: {
       paths: [
         'req.headers.authorization',
@@ -19,5 +25,6 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -13,7 +13,7 @@ import {
   type IdempotencyScope,
 } from '../orders/idempotency';
 import { newReference } from '../orders/new-reference';
-import { committedRefundUnits } from './committed-refunds';
+import { committedRefunds } from './committed-refunds';
 import { emitRefundEvent } from './emit-refund-event';
 import { newRefundId } from './new-refund-id';
 import { buildRefundBody, presentRefund } from './present-refund';
@@ -27,7 +27,8 @@ type StoredRefund = { refundId: string };
 /**
  * Refunds all or part of what an order received. The order row is locked while what is left to
  * refund is counted, so concurrent requests can never refund more than was received. The refund is
- * PENDING when the address is known, else AWAITING_ADDRESS until the payer gives one.
+ * PENDING when the merchant gives the address (its own word), else AWAITING_ADDRESS until the payer
+ * gives one.
  */
 export async function createRefund(
   deps: Deps,
@@ -71,16 +72,21 @@ export async function createRefund(
       { reference: input.reference, merchantId: merchant.id },
       { transaction, lock: true },
     );
-    const committed = await committedRefundUnits(deps.db, order.id, transaction);
-    const refundable = refundableUnits(order.amountReceivedUnits, committed);
+    const now = deps.clock();
+    const committed = await committedRefunds(deps.db, order.id, now, transaction);
+    const refundable = refundableUnits(order.amountReceivedUnits, committed.units);
     const amount = refundAmount(requested, refundable);
-    if (!amount.ok)
+    if (!amount.ok) {
+      const format = (units: bigint) => formatAmount(units, order.tokenDecimals);
+      const held = committed.failedUntil
+        ? ` (${format(committed.failedUnits)} by failed refunds whose transfer may still land, until ${committed.failedUntil.toISOString()})`
+        : '';
       throw ApiError.field(
         'body.amount',
-        `${amount.reason}: the order received ${formatAmount(order.amountReceivedUnits, order.tokenDecimals)} ${order.token}, ${formatAmount(committed, order.tokenDecimals)} of it is refunded or being refunded, ${formatAmount(refundable, order.tokenDecimals)} can be refunded`,
+        `${amount.reason}: the order received ${format(order.amountReceivedUnits)} ${order.token}, ${format(committed.units)} of it is refunded or held by refunds${held}, ${format(refundable)} can be refunded`,
       );
+    }
 
-    const now = deps.clock();
     const refund = await models.Refund.create(
       {
         id: newRefundId(),

@@ -25,7 +25,8 @@ export async function buildRefundBody(
     return built.body as RefundTransaction;
   } catch (error) {
     if (!(error instanceof ChainUnavailableError) && !(error instanceof PayerAccountError)) throw error;
-    deps.logger.warn({ refundId: refund.id, err: error.message }, 'refund transaction not built');
+    // Named by its tag: the id opens the payer's page and stays out of logs.
+    deps.logger.warn({ refundTag: refund.tag, err: error.message }, 'refund transaction not built');
     return null;
   }
 }
@@ -48,6 +49,7 @@ export function presentRefund(
     network: refund.network,
     token: order.token,
     amount: formatAmount(refund.amountUnits, order.tokenDecimals),
+    decimals: order.tokenDecimals,
     from: refund.fromAddress,
     to: refund.toAddress,
     reason: refund.reason,
@@ -57,8 +59,10 @@ export function presentRefund(
     qrData: payUrl,
     transaction,
     txId: refund.txId,
+    late: refund.late,
     failureReason: refund.failureReason,
     deadlineAt: refund.deadlineAt.toISOString(),
+    lateUntil: refund.lateUntil?.toISOString() ?? null,
     createdAt: refund.createdAt.toISOString(),
     updatedAt: refund.updatedAt.toISOString(),
   };

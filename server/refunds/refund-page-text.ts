@@ -10,7 +10,8 @@ export type RefundPageText = {
   addressHint: (o: { token: string; network: string }) => string;
   submit: string;
   saving: string;
-  saved: string;
+  /** Said by the form: an address not proved by the paying wallet waits for the shop's approval. */
+  approvalHint: string;
   failed: string;
   sendsTo: string;
   transaction: string;
@@ -26,6 +27,8 @@ export const REFUND_PAGE_TEXT: Record<PageLanguage, RefundPageText> = {
     merchantFallback: 'The shop',
     status: {
       AWAITING_ADDRESS: 'Waiting for your address',
+      AWAITING_APPROVAL:
+        'Address received: the shop must approve it before the refund is sent, as it was not proved with the wallet you paid from',
       PENDING: 'Address received: the refund is on its way',
       SUCCEEDED: 'Refund sent',
       FAILED: 'This refund was not completed: please contact the shop',
@@ -35,7 +38,8 @@ export const REFUND_PAGE_TEXT: Record<PageLanguage, RefundPageText> = {
       `Only a wallet that receives ${o.token} on ${o.network}. An exchange deposit address may not credit it. It can be given once.`,
     submit: 'Send address',
     saving: 'Saving…',
-    saved: 'Address saved. The shop now sends the refund.',
+    approvalHint:
+      'To protect your refund from anyone else who has this link, the shop approves the address before sending.',
     failed: 'The address could not be saved',
     sendsTo: 'Refund address',
     transaction: 'Transaction',
@@ -48,6 +52,8 @@ export const REFUND_PAGE_TEXT: Record<PageLanguage, RefundPageText> = {
     merchantFallback: 'A loja',
     status: {
       AWAITING_ADDRESS: 'Aguardando o seu endereço',
+      AWAITING_APPROVAL:
+        'Endereço recebido: a loja precisa aprová-lo antes de enviar o reembolso, pois ele não foi comprovado com a carteira da qual você pagou',
       PENDING: 'Endereço recebido: o reembolso está a caminho',
       SUCCEEDED: 'Reembolso enviado',
       FAILED: 'Este reembolso não foi concluído: fale com a loja',
@@ -57,7 +63,8 @@ export const REFUND_PAGE_TEXT: Record<PageLanguage, RefundPageText> = {
       `Apenas uma carteira que recebe ${o.token} na rede ${o.network}. Um endereço de depósito de corretora pode não creditar. Só pode ser informado uma vez.`,
     submit: 'Enviar endereço',
     saving: 'Salvando…',
-    saved: 'Endereço salvo. A loja enviará o reembolso.',
+    approvalHint:
+      'Para proteger o seu reembolso de qualquer outra pessoa que tenha este link, a loja aprova o endereço antes de enviar.',
     failed: 'Não foi possível salvar o endereço',
     sendsTo: 'Endereço do reembolso',
     transaction: 'Transação',
@@ -70,6 +77,8 @@ export const REFUND_PAGE_TEXT: Record<PageLanguage, RefundPageText> = {
     merchantFallback: 'La tienda',
     status: {
       AWAITING_ADDRESS: 'Esperando tu dirección',
+      AWAITING_APPROVAL:
+        'Dirección recibida: la tienda debe aprobarla antes de enviar el reembolso, ya que no se comprobó con la billetera desde la que pagaste',
       PENDING: 'Dirección recibida: el reembolso está en camino',
       SUCCEEDED: 'Reembolso enviado',
       FAILED: 'Este reembolso no se completó: contacta a la tienda',
@@ -79,7 +88,8 @@ export const REFUND_PAGE_TEXT: Record<PageLanguage, RefundPageText> = {
       `Solo una billetera que recibe ${o.token} en la red ${o.network}. Una dirección de depósito de un exchange podría no acreditarlo. Se indica una sola vez.`,
     submit: 'Enviar dirección',
     saving: 'Guardando…',
-    saved: 'Dirección guardada. La tienda enviará el reembolso.',
+    approvalHint:
+      'Para proteger tu reembolso de cualquier otra persona que tenga este enlace, la tienda aprueba la dirección antes de enviarlo.',
     failed: 'No se pudo guardar la dirección',
     sendsTo: 'Dirección del reembolso',
     transaction: 'Transacción',

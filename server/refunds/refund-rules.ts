@@ -1,19 +1,28 @@
 import type { RefundStatus } from '../../contract';
 
-/** Refunds that hold part of what an order received: sent, being sent, or waiting for an address. */
-export const COMMITTED_REFUND_STATUSES = [
-  'AWAITING_ADDRESS',
-  'PENDING',
-  'SUCCEEDED',
-] as const satisfies readonly RefundStatus[];
-
-/** Refunds the verifier still looks at. */
+/** Refunds still on their way: they FAIL at their deadline. */
 export const OPEN_REFUND_STATUSES = [
   'AWAITING_ADDRESS',
+  'AWAITING_APPROVAL',
   'PENDING',
 ] as const satisfies readonly RefundStatus[];
 
-/** What may still be refunded: received less every committed refund; never negative. */
+/** Refunds the verifier may look at: the open ones, and FAILED ones in their late window. */
+export const WATCHED_REFUND_STATUSES = [
+  ...OPEN_REFUND_STATUSES,
+  'FAILED',
+] as const satisfies readonly RefundStatus[];
+
+/**
+ * The late window of a refund that fails now: until then its transfer is still looked for and
+ * recorded, and its amount stays held (refundHoldsAmount). Only a refund that could be sent has one:
+ * without an approved address there is no transaction to land late.
+ */
+export function lateUntil(failedAt: Date, hadTarget: boolean, windowSeconds: number): Date | null {
+  return hadTarget ? new Date(failedAt.getTime() + windowSeconds * 1000) : null;
+}
+
+/** What may still be refunded: received less what every refund holds (refundHoldsAmount); never negative. */
 export function refundableUnits(receivedUnits: bigint, committedUnits: bigint): bigint {
   const left = receivedUnits - committedUnits;
   return left > 0n ? left : 0n;

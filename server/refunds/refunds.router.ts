@@ -3,6 +3,7 @@ import { refundsContract } from '../../contract';
 import type { Deps } from '../deps';
 import { actingKey, currentMerchant } from '../http/current-merchant';
 import { listPayments } from '../payments/list-payments';
+import { approveRefund } from './approve-refund';
 import { buildRefundTxRequest, refundTxRequestLabel } from './build-refund-tx-request';
 import { createRefund } from './create-refund';
 import { findPublicRefund } from './find-public-refund';
@@ -38,7 +39,20 @@ export function refundsRouter(deps: Deps) {
     },
     setAddress: async ({ params, body }) => ({
       status: 200,
-      body: await setRefundAddress(deps, { refundId: params.refundId, address: body.address }),
+      body: await setRefundAddress(deps, {
+        refundId: params.refundId,
+        address: body.address,
+        signature: body.signature,
+      }),
+    }),
+    approve: async ({ req, params }) => ({
+      status: 200,
+      body: await approveRefund(deps, {
+        merchant: currentMerchant(req),
+        reference: params.reference,
+        refundId: params.id,
+        actingKey: actingKey(req),
+      }),
     }),
     page: async ({ req, res, params, query }) => {
       const page = await refundPage(deps, {

@@ -18,7 +18,9 @@ export function renderRefundPage(refund: PublicRefund, lang: PageLanguage, nonce
     [t.order, refund.orderReference],
     ...(refund.to ? [[t.sendsTo, refund.to] as [string, string]] : []),
     ...(refund.txId ? [[t.transaction, refund.txId] as [string, string]] : []),
-    ...(refund.status === 'AWAITING_ADDRESS' || refund.status === 'PENDING'
+    ...(refund.status === 'AWAITING_ADDRESS' ||
+    refund.status === 'AWAITING_APPROVAL' ||
+    refund.status === 'PENDING'
       ? [[t.deadline, refund.deadlineAt] as [string, string]]
       : []),
   ];
@@ -28,11 +30,12 @@ export function renderRefundPage(refund: PublicRefund, lang: PageLanguage, nonce
   <label for="address">${escapeHtml(t.addressLabel(refund.network))}</label>
   <input id="address" name="address" autocomplete="off" autocapitalize="off" spellcheck="false" required maxlength="100" aria-describedby="address-hint">
   <p id="address-hint" class="hint">${escapeHtml(t.addressHint({ token: refund.token, network: refund.network }))} ${escapeHtml(refund.addressFormat)}.</p>
+  <p class="hint">${escapeHtml(t.approvalHint)}</p>
   <button type="submit">${escapeHtml(t.submit)}</button>
 </form>
 <script nonce="${nonce}">
 (() => {
-  const text = ${scriptJson({ saving: t.saving, saved: t.saved, failed: t.failed })};
+  const text = ${scriptJson({ saving: t.saving, failed: t.failed, status: t.status })};
   const form = document.getElementById('address-form');
   const status = document.getElementById('status');
   form.addEventListener('submit', async (event) => {
@@ -47,7 +50,9 @@ export function renderRefundPage(refund: PublicRefund, lang: PageLanguage, nonce
       });
       const body = await res.json().catch(() => ({}));
       if (!res.ok) throw new Error((body.error && body.error.message) || res.status);
-      status.textContent = text.saved;
+      // The answer says whether the refund waits for the shop's approval (an address not proved).
+      status.textContent = text.status[body.status] || body.status;
+      status.dataset.status = body.status;
       form.remove();
     } catch (error) {
       status.textContent = text.failed + ': ' + error.message;

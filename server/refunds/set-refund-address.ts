@@ -5,16 +5,19 @@ import { recordAudit } from '../events/audit';
 import { emitRefundEvent } from './emit-refund-event';
 import { findPublicRefund } from './find-public-refund';
 import { presentPublicRefund } from './present-public-refund';
+import { proveRefundAddress } from './prove-refund-address';
 import { refundDeadline } from './refund-rules';
 
 /**
- * The payer gives the address to refund to: once, checked as the network wants it. The refund
- * becomes PENDING (its deadline starts again) and the merchant hears of it by `refund.created`,
- * now carrying status PENDING and the address.
+ * The payer gives the address to refund to: once, checked as the network wants it. Anyone who knows
+ * the refund id can call this, so the address is taken at once (PENDING) only when a wallet that
+ * paid the order signed it; otherwise it waits for the merchant's approval (AWAITING_APPROVAL) and
+ * nothing can be sent to it before. Either way the deadline starts again and the merchant hears of
+ * it by `refund.created`, carrying the address and the status.
  */
 export async function setRefundAddress(
   deps: Deps,
-  input: { refundId: string; address: string },
+  input: { refundId: string; address: string; signature?: string },
 ): Promise<PublicRefund> {
   const { models, sequelize } = deps.db;
   const probe = await findPublicRefund(deps, input.refundId);
@@ -23,6 +26,20 @@ export async function setRefundAddress(
   if (!to) throw ApiError.field('body.address', chain.addressFormat);
   if (to === probe.refund.fromAddress)
     throw ApiError.field('body.address', "is the merchant's wallet: give the wallet you want the refund in");
+  if (input.signature !== undefined && !chain.normalizeSignature(input.signature))
+    throw ApiError.field('body.signature', chain.signatureFormat);
+  assertTakesAddress(probe.refund);
+  // Checked before any lock: a signature costs a key recovery, and proves nothing about the state.
+  const signedBy =
+    input.signature === undefined
+      ? null
+      : await proveRefundAddress(deps, {
+          refundId: probe.refund.id,
+          network: probe.refund.network,
+          orderId: probe.order.id,
+          address: input.address,
+          signature: input.signature,
+        });
 
   await sequelize.transaction(async (transaction) => {
     // Order first, then refund: the same lock order as refund creation and verification.
@@ -32,12 +49,10 @@ export async function setRefundAddress(
       lock: transaction.LOCK.UPDATE,
     });
     if (!order || !refund) throw ApiError.notFound('Refund');
-    if (refund.toAddress !== null) throw ApiError.conflict('The refund address was already given');
-    if (refund.status !== 'AWAITING_ADDRESS')
-      throw ApiError.conflict(`The refund is ${refund.status} and takes no address`);
+    assertTakesAddress(refund);
     const now = deps.clock();
     refund.toAddress = to;
-    refund.status = 'PENDING';
+    refund.status = signedBy ? 'PENDING' : 'AWAITING_APPROVAL';
     refund.addressSetAt = now;
     refund.deadlineAt = refundDeadline(now, deps.config.REFUND_DEADLINE_SECONDS);
     refund.nextCheckAt = now;
@@ -46,11 +61,23 @@ export async function setRefundAddress(
     await recordAudit(
       deps.db,
       transaction,
-      { orderId: order.id, type: 'refund.address_set', actor: 'payer', data: { refundId: refund.id, to } },
+      {
+        orderId: order.id,
+        type: 'refund.address_set',
+        actor: 'payer',
+        data: { refundId: refund.id, to, signed: signedBy !== null, signedBy, status: refund.status },
+      },
       now,
     );
     await emitRefundEvent(deps, transaction, order, refund, 'refund.created', now);
   });
   const { refund, order, merchantName } = await findPublicRefund(deps, input.refundId);
   return presentPublicRefund(deps, refund, order, merchantName);
+}
+
+/** An address is given once, while the refund waits for one (409 otherwise, awaiting approval included). */
+function assertTakesAddress(refund: { toAddress: string | null; status: string }) {
+  if (refund.toAddress !== null) throw ApiError.conflict('The refund address was already given');
+  if (refund.status !== 'AWAITING_ADDRESS')
+    throw ApiError.conflict(`The refund is ${refund.status} and takes no address`);
 }

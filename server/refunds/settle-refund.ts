@@ -1,9 +1,11 @@
 import { Op, type Transaction } from 'sequelize';
+import { refundHoldsAmount } from '../../contract';
 import type { Deps } from '../deps';
 import { recordAudit } from '../events/audit';
 import { formatAmount } from '../lib/decimal';
+import { committedRefunds } from './committed-refunds';
 import { emitRefundEvent } from './emit-refund-event';
-import { OPEN_REFUND_STATUSES } from './refund-rules';
+import { lateUntil, OPEN_REFUND_STATUSES } from './refund-rules';
 
 /** Locks the order, then the refund (the one lock order of every refund change). */
 async function lockRefund(deps: Pick<Deps, 'db'>, refundId: string, transaction: Transaction) {
@@ -17,7 +19,9 @@ async function lockRefund(deps: Pick<Deps, 'db'>, refundId: string, transaction:
 
 /**
  * A verified refund transfer: the refund SUCCEEDED, the order's amountRefunded grows, with audit and
- * `refund.succeeded` in the same transaction. False when the refund is no longer pending or the
+ * `refund.succeeded` in the same transaction. A FAILED refund still holding its amount (in its late
+ * window) SUCCEEDS too, `late`: its amount was never given to another refund, so the order can
+ * never have refunded more than it received. False when the refund can no longer succeed or the
  * transaction already settled another refund (one transaction refunds at most one refund).
  */
 export async function succeedRefund(
@@ -27,18 +31,30 @@ export async function succeedRefund(
   const { models, sequelize } = deps.db;
   return sequelize.transaction(async (transaction) => {
     const locked = await lockRefund(deps, input.refundId, transaction);
-    if (!locked || locked.refund.status !== 'PENDING') return false;
+    if (!locked) return false;
     const { order, refund } = locked;
+    const now = deps.clock();
+    const late = refund.status === 'FAILED';
+    if (refund.status !== 'PENDING' && !(late && refundHoldsAmount(refund, now))) return false;
+    // Instances' clocks may disagree at the window's edge: whatever this one says, a late refund
+    // never takes what another refund was given meanwhile (what all hold, this one included,
+    // stays within what the order received).
+    if (
+      late &&
+      (await committedRefunds(deps.db, order.id, now, transaction)).units > order.amountReceivedUnits
+    )
+      return false;
     const taken = await models.Refund.findOne({
       where: { network: refund.network, txId: input.txId, id: { [Op.ne]: refund.id } },
       attributes: ['id'],
       transaction,
     });
     if (taken) return false;
-    const now = deps.clock();
     refund.status = 'SUCCEEDED';
     refund.txId = input.txId;
     refund.matchedBy = input.matchedBy;
+    refund.late = late;
+    refund.nextCheckAt = null;
     refund.updatedAt = now;
     await refund.save({ transaction });
     order.amountRefundedUnits += refund.amountUnits;
@@ -59,6 +75,7 @@ export async function succeedRefund(
           to: refund.toAddress,
           matchedBy: input.matchedBy,
           blockTime: input.blockTime?.toISOString() ?? null,
+          ...(late ? { late: true } : {}),
         },
       },
       now,
@@ -68,7 +85,11 @@ export async function succeedRefund(
   });
 }
 
-/** The deadline passed without a verified transfer: FAILED, with audit and `refund.failed`. */
+/**
+ * The deadline passed without a verified transfer: FAILED, with audit and `refund.failed`. A refund
+ * that could be sent (PENDING) is still looked for until its late window ends, and holds its amount
+ * until then; one that never could is done with.
+ */
 export async function failRefund(deps: Deps, input: { refundId: string; reason: string }): Promise<boolean> {
   const { sequelize } = deps.db;
   return sequelize.transaction(async (transaction) => {
@@ -76,8 +97,11 @@ export async function failRefund(deps: Deps, input: { refundId: string; reason: 
     if (!locked || !(OPEN_REFUND_STATUSES as readonly string[]).includes(locked.refund.status)) return false;
     const { order, refund } = locked;
     const now = deps.clock();
+    const sendable = refund.status === 'PENDING';
     refund.status = 'FAILED';
     refund.failureReason = input.reason;
+    refund.lateUntil = lateUntil(now, sendable, deps.config.LATE_PAYMENT_WINDOW_SECONDS);
+    refund.nextCheckAt = refund.lateUntil ? now : null;
     refund.updatedAt = now;
     await refund.save({ transaction });
     await recordAudit(
@@ -91,6 +115,7 @@ export async function failRefund(deps: Deps, input: { refundId: string; reason: 
           refundId: refund.id,
           amount: formatAmount(refund.amountUnits, order.tokenDecimals),
           reason: input.reason,
+          lateUntil: refund.lateUntil?.toISOString() ?? null,
         },
       },
       now,

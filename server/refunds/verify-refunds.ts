@@ -1,9 +1,10 @@
+import { refundHoldsAmount } from '../../contract';
 import { leaseDueRows, releaseLease } from '../db/lease';
 import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Deps } from '../deps';
 import { CLOCK_SKEW_MS } from '../payments/credited-to';
 import { judgeRefund, type RefundFacts } from './judge-refund';
-import { OPEN_REFUND_STATUSES } from './refund-rules';
+import { WATCHED_REFUND_STATUSES } from './refund-rules';
 import { refundTarget } from './refund-target';
 import { failRefund, recordRefundRejection, succeedRefund } from './settle-refund';
 
@@ -11,10 +12,12 @@ import { failRefund, recordRefundRejection, succeedRefund } from './settle-refun
 const MAX_FOUND_PER_CHECK = 50;
 
 /**
- * One bounded batch of open refunds due for a look, leased by this worker (server/db/lease.ts)
- * so several instances share the work. A PENDING refund is looked for on chain from its own cursor (Solana: transactions
- * naming its tag; EVM: token transfers from the receiving wallet to the refund address) and each
- * candidate is judged like a payment; one without a verified transfer by its deadline FAILS.
+ * One bounded batch of refunds due for a look, leased by this worker (server/db/lease.ts) so
+ * several instances share the work. A PENDING refund is looked for on chain from its own cursor
+ * (Solana: transactions naming its tag; EVM: token transfers from the receiving wallet to the refund
+ * address) and each candidate is judged like a payment; one without a verified transfer by its
+ * deadline FAILS. A FAILED one is looked for the same way until its late window ends: its transfer
+ * may still land (a stuck transaction, a link paid late), and then it counts.
  */
 export async function verifyRefunds(
   deps: Deps,
@@ -23,7 +26,7 @@ export async function verifyRefunds(
   const due = await leaseDueRows(deps, {
     table: 'refunds',
     network: opts.network,
-    statuses: OPEN_REFUND_STATUSES,
+    statuses: WATCHED_REFUND_STATUSES,
     limit: opts.batchSize,
     owner: opts.owner,
     seconds: deps.config.JOB_LEASE_SECONDS,
@@ -44,19 +47,28 @@ async function checkRefund(deps: Deps, refundId: string, owner: string) {
   if (!refund || !order) return;
   const now = deps.clock();
   const deadline = `within ${deps.config.REFUND_DEADLINE_SECONDS} s`;
+  const { status } = refund;
+  // Logs name the refund by its tag (public on chain): its id opens the payer's page.
+  const logged = { refundTag: refund.tag };
 
   const target = refundTarget(refund, order);
-  if (refund.status === 'AWAITING_ADDRESS' || !target) {
-    if (now > refund.deadlineAt)
-      await failRefund(deps, { refundId, reason: `the payer gave no refund address ${deadline}` });
-    else
-      await models.Refund.update(
-        { nextCheckAt: refund.deadlineAt },
-        { where: { id: refundId, status: 'AWAITING_ADDRESS' } },
-      );
+  if (status === 'SUCCEEDED' || (status === 'FAILED' && (!target || !refundHoldsAmount(refund, now)))) {
+    // Settled, or past its late window: never due again.
+    await models.Refund.update({ nextCheckAt: null }, { where: { id: refundId, status } });
     return;
   }
-  if (refund.status !== 'PENDING') return;
+  if (status === 'AWAITING_ADDRESS' || status === 'AWAITING_APPROVAL' || !target) {
+    if (now > refund.deadlineAt)
+      await failRefund(deps, {
+        refundId,
+        reason:
+          status === 'AWAITING_APPROVAL'
+            ? `the merchant did not approve the address the payer gave ${deadline}`
+            : `the payer gave no refund address ${deadline}`,
+      });
+    else await models.Refund.update({ nextCheckAt: refund.deadlineAt }, { where: { id: refundId, status } });
+    return;
+  }
 
   const sendableSince = refund.addressSetAt ?? refund.createdAt;
   const facts: RefundFacts = { ...target, sendableSince };
@@ -67,7 +79,7 @@ async function checkRefund(deps: Deps, refundId: string, owner: string) {
     const page = await chain.scan(chain.refundScanTarget(target), cursor, {
       since: new Date(sendableSince.getTime() - CLOCK_SKEW_MS),
       limit: MAX_FOUND_PER_CHECK,
-      onGap: (message) => deps.logger.error({ refundId }, message),
+      onGap: (message) => deps.logger.error(logged, message),
     });
     cursor = page.cursor;
     for (const found of page.found) {
@@ -91,20 +103,20 @@ async function checkRefund(deps: Deps, refundId: string, owner: string) {
   } catch (error) {
     // The chain cannot be reached: try again later; the deadline waits for a look at the chain.
     if (!(error instanceof ChainUnavailableError)) throw error;
-    deps.logger.warn({ refundId, err: error.message }, 'refund check postponed');
+    deps.logger.warn({ ...logged, err: error.message }, 'refund check postponed');
     await models.Refund.update(
       { nextCheckAt: new Date(now.getTime() + deps.config.PAYMENT_RECHECK_MS) },
-      { where: { id: refundId, status: 'PENDING' } },
+      { where: { id: refundId, status } },
     );
     return;
   }
-  if (now > refund.deadlineAt && !waiting) {
+  if (status === 'PENDING' && now > refund.deadlineAt && !waiting) {
     await failRefund(deps, { refundId, reason: `no verified refund transfer ${deadline}` });
     return;
   }
   // Only while this worker still holds the refund: a stalled one must not set the cursor back.
   await models.Refund.update(
     { scanCursor: cursor, nextCheckAt: new Date(now.getTime() + deps.config.PAYMENT_RECHECK_MS) },
-    { where: { id: refundId, status: 'PENDING', lockedBy: owner } },
+    { where: { id: refundId, status, lockedBy: owner } },
   );
 }

@@ -422,6 +422,61 @@ describe('the merchant dashboard, end to end', () => {
     await d.shot('12-order-webhook-redelivered');
   });
 
+  it("holds a refund address given without the paying wallet's proof until the merchant clicks Approve", async () => {
+    await d.go(`/orders/${orders.POLYGON.reference}`);
+    await d.waitText('Live: changes show up by themselves.');
+    await d.waitText('New refund');
+    await d.fill('Amount (USDT)', '2');
+    await d.click('Create refund'); // asking the payer for the address, the form's default
+    await d.waitText('Refund of 2.00 USDT created.');
+    const [refund] = (
+      await api<{ items: { id: string; status: string; to: string | null }[] }>(
+        'GET',
+        `/orders/${orders.POLYGON.reference}/refunds`,
+      )
+    ).body.items;
+    expect(refund).toMatchObject({ status: 'AWAITING_ADDRESS' });
+    // Whoever has the refund page link gives an address there, unsigned: it may not be the payer.
+    const given = getAddress((await evm.newWallet()).address);
+    const set = await h.server.api('POST', `/pay/refunds/${refund!.id}/address`, {
+      body: { address: given },
+    });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body.status).toBe('AWAITING_APPROVAL');
+
+    // The page shows it by itself, with the address to check and nothing to sign yet.
+    await d.page.waitForFunction(
+      () =>
+        document.querySelector('ul.refunds li.refund .badge')?.textContent === 'Waiting for your approval',
+      { timeout: 20_000, polling: 100 },
+    );
+    const listed = await d.page.$eval('ul.refunds li.refund', (li) => (li as HTMLElement).innerText);
+    expect(listed).toContain(given);
+    expect(listed).toContain('Anyone who has the refund page link could have given it');
+    expect(await d.page.$('.sign-refund'), 'nothing to sign before the approval').toBeNull();
+    await accessible(d, 'order (refund awaiting approval)');
+    await d.page.$eval('ul.refunds li.refund', (li) => li.scrollIntoView({ block: 'center' }));
+    await d.shot('11b-order-refund-awaiting-approval');
+
+    await d.click('Approve');
+    await d.waitText(`Send the refund to ${given}?`);
+    await d.shot('11c-order-refund-approve-question');
+    await d.click('Yes, approve this address');
+    await d.page.waitForFunction(
+      () => document.querySelector('ul.refunds li.refund .badge')?.textContent === 'Waiting for transfer',
+      { timeout: 20_000, polling: 100 },
+    );
+    await d.waitText('Send the refund from your receiving wallet');
+    await d.waitText('Refund address approved'); // the timeline's entry
+    const approved = (
+      await api<{ items: { id: string; status: string; to: string | null }[] }>(
+        'GET',
+        `/orders/${orders.POLYGON.reference}/refunds`,
+      )
+    ).body.items[0];
+    expect(approved).toMatchObject({ id: refund!.id, status: 'PENDING', to: given });
+  });
+
   it('creates an API key on the Developers page, uses it from Node, revokes it', async () => {
     await d.go('/developers');
     await d.waitText('No API keys.');

@@ -2,6 +2,7 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import { getAddress, toHex, type Address, type Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
+import { refundAddressProofMessage } from '../../contract';
 import { createClient } from '../../sdk/src/client';
 import { sendRefund } from '../../sdk/src/refunds';
 import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/local-evm';
@@ -13,7 +14,10 @@ import {
   type PaymentHarness,
 } from '../support/payment-harness';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { TEST_BOT_TOKEN } from '../support/delivery-stack';
+import { startTelegramServer } from '../support/telegram-server';
 import { expectErrorBody, startTestServer } from '../support/test-server';
+import { signSolanaMessage as solanaSignMessage } from '../support/solana/sign-message';
 
 /**
  * The payments ledger, underpayment tolerance and refunds, end to end on the local Solana chain and
@@ -31,9 +35,14 @@ let solanaMint: PublicKey;
 let polygonUsdt: Address;
 let h: PaymentHarness;
 let short: PaymentHarness;
+let telegram: Awaited<ReturnType<typeof startTelegramServer>>;
 
 beforeAll(async () => {
-  [solana, polygon] = await Promise.all([startLocalSolana(), startLocalEvm({ chainId: 137 })]);
+  [solana, polygon, telegram] = await Promise.all([
+    startLocalSolana(),
+    startLocalEvm({ chainId: 137 }),
+    startTelegramServer(TEST_BOT_TOKEN),
+  ]);
   solanaMint = await solana.createMint();
   polygonUsdt = getAddress(await polygon.deployToken());
   const env = {
@@ -47,9 +56,14 @@ beforeAll(async () => {
     POLYGON_CONFIRMATIONS: String(POLYGON_CONFIRMATIONS),
     EVM_LOG_RANGE: '50',
     REFUND_ADDRESS_RATE_LIMIT_MAX: '100000',
+    MESSENGER_API_BASE_URL: telegram.baseUrl,
   };
-  h = await startPaymentHarness(env);
-  short = await startPaymentHarness({ ...env, REFUND_DEADLINE_SECONDS: String(DEADLINE_SECONDS) });
+  // Every line the service logs (requests included), to show no refund id is among them.
+  h = await startPaymentHarness(env, { logLevel: 'info' });
+  short = await startPaymentHarness(
+    { ...env, REFUND_DEADLINE_SECONDS: String(DEADLINE_SECONDS) },
+    { logLevel: 'info' },
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -57,12 +71,39 @@ afterAll(async () => {
   await short?.stop();
   await solana?.stop();
   await polygon?.stop();
+  await telegram?.stop();
 });
 
 afterEach(() => {
+  // A refund id opens the payer's page, where the refund's address is given: no log line holds one.
+  for (const harness of [h, short]) expect(JSON.stringify(harness.logs)).not.toMatch(/rf_[0-9a-f]{32}/);
   expect(h.takeJobFailures()).toEqual([]);
   expect(short.takeJobFailures()).toEqual([]);
 });
+
+/** The shop's events also go to a Telegram chat of its own; `texts` waits for an order's messages. */
+async function withMessenger(shop: HarnessShop) {
+  const chatId = String(100_000 + Math.floor(Math.random() * 900_000_000));
+  const patched = await h.server.api('PATCH', '/users/me', {
+    token: shop.token,
+    body: { messenger_chat_id: chatId, messenger_bot_token: TEST_BOT_TOKEN },
+  });
+  expect(patched.status, patched.text).toBe(200);
+  return {
+    async texts(reference: string, count: number) {
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        await h.deliverWebhooks();
+        const texts = telegram.sent
+          .filter((m) => m.chatId === chatId && m.text.includes(reference))
+          .map((m) => m.text);
+        if (texts.length >= count) return texts;
+        if (Date.now() > deadline) throw new Error(`${texts.length} messages for ${reference}, not ${count}`);
+        await sleep(50);
+      }
+    },
+  };
+}
 
 type Refund = {
   id: string;
@@ -99,6 +140,8 @@ type Driver = {
   balance(address: string): Promise<bigint>;
   /** An address of the right form that fails the network's checks. */
   badAddress: string;
+  /** The wallet's signature of a UTF-8 message, as its wallet app would give it (signMessage / personal_sign). */
+  sign(key: Keypair | LocalWallet, message: string): Promise<string>;
 };
 
 const solanaDriver: Driver = {
@@ -135,6 +178,7 @@ const solanaDriver: Driver = {
   },
   balance: (address) => solana.tokenBalance(new PublicKey(address), solanaMint),
   badAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+  sign: async (key, message) => solanaSignMessage(key as Keypair, message),
 };
 
 const polygonDriver: Driver = {
@@ -169,6 +213,7 @@ const polygonDriver: Driver = {
   },
   balance: (address) => polygon.balanceOf(polygonUsdt, address as Address),
   badAddress: '0x52908400098527886e0F7030069857D2E4169EE7', // bad EIP-55 checksum
+  sign: (key, message) => (key as LocalWallet).signMessage({ message }),
 };
 
 function randomEvmAddress(): string {
@@ -342,7 +387,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     expectErrorBody(await createRefund(shop, order.reference, { to: shop.wallet }), 400, 'VALIDATION_ERROR');
   });
 
-  it('refunds to the address the payer gives on the refund page, once', async () => {
+  it('refunds to the address the payer gives on the refund page, signed by the paying wallet: at once', async () => {
     const { shop, key, payer, order } = await paidOrder('8');
     const created = await createRefund(shop, order.reference, { amount: '5' });
     expect(created.status, created.text).toBe(201);
@@ -374,9 +419,17 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
       400,
       'VALIDATION_ERROR',
     );
-    const given = await h.server.api('POST', url, { body: { address: payer.address } });
+    // The payer refunds to a wallet of theirs other than the one they paid from, and proves it
+    // with the paying wallet: the message holds the address exactly as the body sends it.
+    const wallet = d.freshAddress();
+    const given = await h.server.api('POST', url, {
+      body: {
+        address: wallet,
+        signature: await d.sign(payer.key, refundAddressProofMessage(refund.id, wallet)),
+      },
+    });
     expect(given.status, given.text).toBe(200);
-    expect(given.body).toMatchObject({ status: 'PENDING', to: payer.address });
+    expect(given.body).toMatchObject({ status: 'PENDING', to: wallet });
     expectErrorBody(
       await h.server.api('POST', url, { body: { address: d.freshAddress() } }),
       409,
@@ -389,15 +442,176 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
       .map((w) => (w.json.data as unknown as { refund: Refund }).refund);
     expect(created2.map((r) => [r.status, r.to])).toEqual([
       ['AWAITING_ADDRESS', null],
-      ['PENDING', payer.address],
+      ['PENDING', wallet],
     ]);
+    const audit = (await h.auditOf(shop, order.reference)).find((e) => e.type === 'refund.address_set');
+    expect(audit).toMatchObject({
+      actor: 'payer',
+      data: { refundId: refund.id, to: wallet, signed: true, signedBy: payer.address, status: 'PENDING' },
+    });
 
     const pending = await refundOf(shop, order.reference, refund.id);
     expect(pending.transaction).not.toBeNull();
+    const before = await d.balance(wallet);
     await d.sendRefund(h, pending, key);
     await settleRefund(shop, order.reference, refund.id, 'SUCCEEDED');
+    expect(await d.balance(wallet)).toBe(before + 5_000_000n);
     expect((await h.server.api('GET', `/pay/refunds/${refund.id}`)).body.status).toBe('SUCCEEDED');
     expect((await h.server.api('GET', `/refund/${refund.id}`)).text).toContain('Refund sent');
+  });
+
+  it('a stranger who knows the refund id gives his address first: nothing is built for it until the merchant approves', async () => {
+    const { shop, key, payer, order } = await paidOrder('8');
+    const messenger = await withMessenger(shop);
+    const refund = (await createRefund(shop, order.reference, {})).body;
+    const url = `/pay/refunds/${refund.id}/address`;
+    const stranger = d.freshAddress();
+    const taken = await h.server.api('POST', url, { body: { address: stranger } });
+    expect(taken.status, taken.text).toBe(200);
+    expect(taken.body).toMatchObject({ status: 'AWAITING_APPROVAL', to: stranger });
+    // The page tells whoever looks that the shop approves it first.
+    expect((await h.server.api('GET', `/refund/${refund.id}`)).text).toContain('the shop must approve it');
+
+    // Nothing the merchant's wallet could sign: no transaction, no link, no Solana Pay request.
+    const waiting = await refundOf(shop, order.reference, refund.id);
+    expect(waiting).toMatchObject({
+      status: 'AWAITING_APPROVAL',
+      to: stranger,
+      transaction: null,
+      payUrl: null,
+    });
+    if (d.network === 'SOLANA')
+      expectErrorBody(
+        await h.server.api('POST', `/pay/refunds/${refund.id}/tx-request`, {
+          body: { account: shop.wallet },
+        }),
+        409,
+        'CONFLICT',
+      );
+    const client = createClient({ baseUrl: h.server.url, token: shop.token });
+    await expect(
+      sendRefund({
+        client,
+        reference: order.reference,
+        refundId: refund.id,
+        ...(d.network === 'SOLANA'
+          ? { solana: { keypair: key as Keypair, connection: solana.connection } }
+          : { evm: { account: key as LocalWallet, rpcUrl: polygon.url } }),
+      }),
+    ).rejects.toThrow(/waits for your approval/);
+    // The payer, coming second, can no longer give an address, signed or not: the merchant decides.
+    expectErrorBody(
+      await h.server.api('POST', url, {
+        body: {
+          address: payer.address,
+          signature: await d.sign(payer.key, refundAddressProofMessage(refund.id, payer.address)),
+        },
+      }),
+      409,
+      'CONFLICT',
+    );
+    await h.server.jobs.runNow('verify-refunds');
+    expect((await refundOf(shop, order.reference, refund.id)).status).toBe('AWAITING_APPROVAL');
+
+    // Approving takes refunds:write; a key without it is refused, a stranger merchant finds nothing.
+    const approveUrl = `/orders/${order.reference}/refunds/${refund.id}/approve`;
+    const reader = await h.server.api('POST', '/users/me/api-keys', {
+      token: shop.token,
+      body: { name: 'reader', scopes: ['orders:read'] },
+    });
+    const writer = await h.server.api('POST', '/users/me/api-keys', {
+      token: shop.token,
+      body: { name: 'refunder', scopes: ['refunds:write'] },
+    });
+    expectErrorBody(await h.server.api('POST', approveUrl, { token: reader.body.secret }), 403, 'FORBIDDEN');
+    const other = await d.newShop();
+    expectErrorBody(await h.server.api('POST', approveUrl, { token: other.shop.token }), 404, 'NOT_FOUND');
+    const approved = await h.server.api<Refund>('POST', approveUrl, { token: writer.body.secret });
+    expect(approved.status, approved.text).toBe(200);
+    expect(approved.body).toMatchObject({ id: refund.id, status: 'PENDING', to: stranger });
+    expect(approved.body.transaction).not.toBeNull();
+    expectErrorBody(await h.server.api('POST', approveUrl, { token: shop.token }), 409, 'CONFLICT');
+
+    const audit = await h.auditOf(shop, order.reference);
+    expect(audit.find((e) => e.type === 'refund.address_set')).toMatchObject({
+      actor: 'payer',
+      data: { refundId: refund.id, to: stranger, signed: false, signedBy: null, status: 'AWAITING_APPROVAL' },
+    });
+    expect(audit.find((e) => e.type === 'refund.approved')).toMatchObject({
+      actor: 'merchant',
+      data: { refundId: refund.id, to: stranger, apiKey: { id: writer.body.id, name: 'refunder' } },
+    });
+    await h.deliverWebhooks();
+    const events = h
+      .webhooksFor(shop, order.reference)
+      .filter((w) => w.json.type.startsWith('refund.'))
+      .map((w) => [w.json.type, (w.json.data as unknown as { refund: Refund }).refund.status]);
+    expect(events).toEqual([
+      ['refund.created', 'AWAITING_ADDRESS'],
+      ['refund.created', 'AWAITING_APPROVAL'],
+      ['refund.created', 'PENDING'],
+    ]);
+    // The requests are logged, their refund ids redacted (afterEach checks every line of the file).
+    expect(h.logs.map((l) => l.msg)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^POST \/pay\/refunds\/rf_\[redacted\]\/address 200/),
+        expect.stringMatching(/^POST \/orders\/\w+\/refunds\/rf_\[redacted\]\/approve 200/),
+      ]),
+    );
+    // The merchant's chat hears of each step, and asks for the approval, without the refund id.
+    const texts = await messenger.texts(order.reference, 3);
+    expect(texts.join('\n')).toContain('approve it in the dashboard');
+    for (const text of texts) expect(text).not.toMatch(/rf_[0-9a-f]{32}/);
+  });
+
+  it('refuses a signature that is not by a wallet that paid the order, or not of this address; it sets nothing', async () => {
+    const { shop, payer, order } = await paidOrder('8');
+    const refund = (await createRefund(shop, order.reference, {})).body;
+    const url = `/pay/refunds/${refund.id}/address`;
+    const thief = await d.newPayer();
+    const refusals = [
+      // Malformed for the network.
+      { address: thief.address, signature: 'not-a-signature' },
+      // Signed by the stranger himself: he sent nothing to this order.
+      {
+        address: thief.address,
+        signature: await d.sign(thief.key, refundAddressProofMessage(refund.id, thief.address)),
+      },
+      // The payer's signature of another address, replayed with the thief's.
+      {
+        address: thief.address,
+        signature: await d.sign(payer.key, refundAddressProofMessage(refund.id, payer.address)),
+      },
+      // The payer's signature for another refund.
+      {
+        address: thief.address,
+        signature: await d.sign(payer.key, refundAddressProofMessage(`rf_${'1'.repeat(32)}`, thief.address)),
+      },
+    ];
+    const answers = [];
+    for (const body of refusals) {
+      const res = await h.server.api('POST', url, { body });
+      expectErrorBody(res, 400, 'VALIDATION_ERROR');
+      answers.push(res.body.error.details[0]);
+    }
+    expect(answers[0]).toMatchObject({ path: 'body.signature', message: expect.stringMatching(/signature/) });
+    for (const answer of answers.slice(1))
+      expect(answer).toMatchObject({
+        path: 'body.signature',
+        message: expect.stringContaining('by a wallet that sent a payment credited to this order'),
+      });
+    const still = await refundOf(shop, order.reference, refund.id);
+    expect(still).toMatchObject({ status: 'AWAITING_ADDRESS', to: null });
+    expect((await h.auditOf(shop, order.reference)).map((e) => e.type)).not.toContain('refund.address_set');
+    // The payer's own signature still works afterwards.
+    const given = await h.server.api('POST', url, {
+      body: {
+        address: payer.address,
+        signature: await d.sign(payer.key, refundAddressProofMessage(refund.id, payer.address)),
+      },
+    });
+    expect(given.status, given.text).toBe(200);
+    expect(given.body).toMatchObject({ status: 'PENDING', to: payer.address });
   });
 
   it('does not verify a refund transaction that pays the wrong amount; the right one then succeeds', async () => {
@@ -421,7 +635,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     expect(((await h.getOrder(shop, order.reference)) as Order).amountRefunded).toBe('5.000000');
   });
 
-  it('FAILS a refund never sent after REFUND_DEADLINE_SECONDS, and what it held is refundable again', async () => {
+  it('FAILS a refund never sent after REFUND_DEADLINE_SECONDS; it holds what it held through its late window', async () => {
     const { shop, payer, order } = await paidOrder('6', '6', short);
     const api = short.server.api;
     const sent = await api<Refund>('POST', `/orders/${order.reference}/refunds`, {
@@ -434,23 +648,48 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
       body: {},
     });
     expectErrorBody(waiting, 400, 'VALIDATION_ERROR'); // all 6 are held by the first
+    // A refund never given an address, on another order, fails the same way (checked below).
+    const unsent = await paidOrder('4', '4', short);
+    const unaddressedRefund = await api<Refund>('POST', `/orders/${unsent.order.reference}/refunds`, {
+      token: unsent.shop.token,
+      body: {},
+    });
+    expect(unaddressedRefund.body).toMatchObject({ amount: '4.000000', status: 'AWAITING_ADDRESS' });
     await sleep(DEADLINE_SECONDS * 1000 + 300);
     const failed = await settleRefund(shop, order.reference, sent.body.id, 'FAILED', short);
     expect(failed.failureReason).toMatch(/no verified refund transfer within 2 s/);
     await short.deliverWebhooks();
     const hook = short.webhooksFor(shop, order.reference).find((w) => w.json.type === 'refund.failed')!;
-    expect((hook.json.data as unknown as { refund: Refund }).refund).toMatchObject({ status: 'FAILED' });
+    const failedRefund = (hook.json.data as unknown as { refund: Refund & { lateUntil: string } }).refund;
+    expect(failedRefund).toMatchObject({ status: 'FAILED', late: false });
+    // Its transaction may still land (test/integration/late-refunds.test.ts): it holds the 6 until then.
+    expect(Date.parse(failedRefund.lateUntil) - Date.parse(failed.deadlineAt)).toBeGreaterThanOrEqual(
+      short.server.config.LATE_PAYMENT_WINDOW_SECONDS * 1000,
+    );
     expect(((await short.getOrder(shop, order.reference)) as Order).amountRefunded).toBe('0.000000');
     const again = await api<Refund>('POST', `/orders/${order.reference}/refunds`, {
       token: shop.token,
       body: {},
     });
-    expect(again.status, again.text).toBe(201);
-    expect(again.body).toMatchObject({ amount: '6.000000', status: 'AWAITING_ADDRESS' });
-    // Without an address by the deadline too.
-    await sleep(DEADLINE_SECONDS * 1000 + 300);
-    const unaddressed = await settleRefund(shop, order.reference, again.body.id, 'FAILED', short);
+    expectErrorBody(again, 400, 'VALIDATION_ERROR');
+    expect(again.text).toContain('6.000000 by failed refunds whose transfer may still land, until');
+
+    // The refund never given an address holds nothing once FAILED: no transaction of it can exist.
+    const unaddressed = await settleRefund(
+      unsent.shop,
+      unsent.order.reference,
+      unaddressedRefund.body.id,
+      'FAILED',
+      short,
+    );
     expect(unaddressed.failureReason).toMatch(/gave no refund address/);
+    expect(unaddressed).toMatchObject({ lateUntil: null });
+    const next = await api<Refund>('POST', `/orders/${unsent.order.reference}/refunds`, {
+      token: unsent.shop.token,
+      body: {},
+    });
+    expect(next.status, next.text).toBe(201);
+    expect(next.body).toMatchObject({ amount: '4.000000', status: 'AWAITING_ADDRESS' });
   });
 
   it('concurrent refund requests never exceed what is refundable; Idempotency-Key replays', async () => {

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
-import pino from 'pino';
+import { createLogger } from '../../server/lib/logger';
 import { expect } from 'vitest';
-import type { Deps } from '../../server/deps';
 import { newMerchant, startTestServer, type TestServer } from './test-server';
 import { startWebhookReceiver, type ReceivedWebhook } from './webhook-receiver';
 
@@ -33,11 +32,21 @@ type LogLine = { level: number; msg: string; err?: unknown; [k: string]: unknown
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function startPaymentHarness(env: Record<string, string>, overrides: Partial<Deps> = {}) {
+export async function startPaymentHarness(
+  env: Record<string, string>,
+  opts: {
+    /** Lines kept from this level (default warn: job failures, postponed scans and checks). */
+    logLevel?: string;
+    /** The service's clock (default the real one), for tests that move time on. */
+    clock?: () => Date;
+  } = {},
+) {
   const receiver = await startWebhookReceiver();
-  /** warn and above, as the service logs them (job failures, postponed scans and checks). */
+  /** The service's log lines, written by its own logger (redaction included). */
   const logs: LogLine[] = [];
-  const logger = pino({ level: 'warn' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
+  const logger = createLogger(opts.logLevel ?? 'warn', {
+    write: (line: string) => void logs.push(JSON.parse(line)),
+  });
   const server: TestServer = await startTestServer(
     {
       JOBS: 'none',
@@ -48,7 +57,7 @@ export async function startPaymentHarness(env: Record<string, string>, overrides
       LOGIN_RATE_LIMIT_MAX: '100000',
       ...env,
     },
-    { logger, ...overrides },
+    { logger, ...(opts.clock ? { clock: opts.clock } : {}) },
   );
 
   /** A merchant with a wallet on `network`, a webhook secret, and webhooks to a path of its own. */

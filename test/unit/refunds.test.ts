@@ -13,7 +13,8 @@ import {
 } from '../../server/payments/underpayment-tolerance';
 import { judgeRefund, type RefundFacts } from '../../server/refunds/judge-refund';
 import { pageLanguage } from '../../server/refunds/page-language';
-import { refundableUnits, refundAmount, refundDeadline } from '../../server/refunds/refund-rules';
+import { refundHoldsAmount } from '../../contract';
+import { lateUntil, refundableUnits, refundAmount, refundDeadline } from '../../server/refunds/refund-rules';
 
 const facts: RefundFacts = {
   tag: 'TAG',
@@ -58,6 +59,27 @@ describe('refundable amount', () => {
     expect(refundDeadline(new Date('2026-11-22T10:00:00Z'), 86400).toISOString()).toBe(
       '2026-11-23T10:00:00.000Z',
     );
+  });
+});
+
+describe('what a refund holds of what its order received', () => {
+  const now = new Date('2026-11-22T10:00:00Z');
+  it('every refund that is or may still be paid holds its amount', () => {
+    for (const status of ['AWAITING_ADDRESS', 'AWAITING_APPROVAL', 'PENDING', 'SUCCEEDED'] as const)
+      expect(refundHoldsAmount({ status, lateUntil: null }, now), status).toBe(true);
+  });
+  it('a FAILED one until its late window ends (its transfer may still land), then no more', () => {
+    const failed = (lateUntil: string | null) => ({ status: 'FAILED' as const, lateUntil });
+    expect(refundHoldsAmount(failed('2026-11-22T10:00:01Z'), now)).toBe(true);
+    expect(refundHoldsAmount(failed('2026-11-22T10:00:00Z'), now)).toBe(false);
+    expect(refundHoldsAmount(failed(null), now)).toBe(false);
+    expect(refundHoldsAmount({ status: 'FAILED', lateUntil: new Date('2026-11-23T00:00:00Z') }, now)).toBe(
+      true,
+    );
+  });
+  it('a late window only for a refund that could be sent', () => {
+    expect(lateUntil(now, true, 3600)?.toISOString()).toBe('2026-11-22T11:00:00.000Z');
+    expect(lateUntil(now, false, 3600)).toBeNull();
   });
 });
 

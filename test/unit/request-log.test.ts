@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requestLogs } from '../../server/http/request-log';
+import { createLogger } from '../../server/lib/logger';
 import { securityHeaders } from '../../server/http/security-headers';
 
 const servers: http.Server[] = [];
@@ -107,6 +108,65 @@ describe('request logs', () => {
     await settle();
     const handler = lines.find((l) => l.msg === 'handler line');
     expect(handler?.body).toEqual({ password: '[redacted]', token: '[redacted]' });
+  });
+});
+
+describe('refund ids in logs', () => {
+  // A refund id opens the payer's refund page, where the refund's address is given.
+  const hex = '0123456789abcdef'.repeat(2);
+  const id = `rf_${hex}`;
+
+  it('are redacted from request paths, however the id is spelled in the URL', async () => {
+    const { app, lines } = loggedApp();
+    app.all('/{*rest}', (_req, res) => res.status(404).json({}));
+    const url = await serve(app);
+    const encoded = `rf%5F${[...hex].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')}`;
+    const paths = [
+      `/refund/${id}`,
+      `/refund/${id}?lang=es`,
+      `/pay/refunds/${id}`,
+      `/pay/refunds/${id}/address`,
+      `/pay/refunds/${id}/tx-request`,
+      `/PAY/REFUNDS/${id}/address`,
+      `/orders/5Ref/refunds/${id}/approve`,
+      `/refund/${encoded}`,
+      `/refund/%72%66_${hex}`,
+    ];
+    for (const path of paths) await fetch(`${url}${path}`, { method: 'POST' });
+    await settle();
+    expect(lines).toHaveLength(paths.length);
+    const logged = JSON.stringify(lines);
+    expect(logged).not.toContain(hex);
+    expect(logged).not.toContain(hex.slice(0, 16));
+    expect(lines.map((l) => (l.req as { path: string }).path)).toEqual([
+      '/refund/rf_[redacted]',
+      '/refund/rf_[redacted]',
+      '/pay/refunds/rf_[redacted]',
+      '/pay/refunds/rf_[redacted]/address',
+      '/pay/refunds/rf_[redacted]/tx-request',
+      '/PAY/REFUNDS/rf_[redacted]/address',
+      '/orders/5Ref/refunds/rf_[redacted]/approve',
+      '/refund/rf_[redacted]',
+      '/refund/rf_[redacted]',
+    ]);
+  });
+
+  it("are taken out of every line of the service's logger, whatever field holds them", () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    logger.info({ refundId: id }, `refund ${id} looked at`);
+    logger.warn({ err: new Error(`UPDATE refunds SET status = 'FAILED' WHERE id = '${id}'`) }, 'failed');
+    logger.child({}, { redact: [] }).info({ req: { path: `/refund/${id}` } }, 'request');
+    logger.error({ nested: { deeper: [id.toUpperCase(), `x${id}x`] } }, 'nested');
+    expect(lines).toHaveLength(4);
+    for (const line of lines) {
+      expect(line.toLowerCase()).not.toContain(hex);
+      expect(() => JSON.parse(line)).not.toThrow();
+    }
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      refundId: 'rf_[redacted]',
+      msg: 'refund rf_[redacted] looked at',
+    });
   });
 });
 

@@ -126,6 +126,8 @@ const STATUS_CLASS: Record<string, string> = {
   UNDERPAID: 'part',
   EXPIRED: 'bad',
   AWAITING_ADDRESS: 'wait',
+  // The merchant's move: coloured like a part payment, which also wants a look.
+  AWAITING_APPROVAL: 'part',
   SUCCEEDED: 'ok',
   FAILED: 'err',
   SENT: 'ok',

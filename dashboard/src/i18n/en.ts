@@ -80,6 +80,7 @@ export const en = {
   statusUNDERPAID: 'Partly paid',
   statusEXPIRED: 'Expired',
   refundAWAITING_ADDRESS: 'Waiting for address',
+  refundAWAITING_APPROVAL: 'Waiting for your approval',
   refundPENDING: 'Waiting for transfer',
   refundSUCCEEDED: 'Refunded',
   refundFAILED: 'Failed',
@@ -191,6 +192,14 @@ export const en = {
   reason: 'Reason',
   deadline: 'Deadline',
   failureReason: 'Why it failed',
+  refundApprovalHint:
+    "The payer gave this address on the refund page without proving it with the wallet they paid from. Anyone who has the refund page link could have given it: approve it only if you know it is the payer's (ask them through a channel you trust).",
+  approveRefund: 'Approve',
+  approveRefundQuestion: 'Send the refund to {address}?',
+  approveRefundConfirm: 'Yes, approve this address',
+  refundLate: 'late',
+  refundLateWatch:
+    'A transfer of this refund still counts if it lands by {until}: until then its amount is held and cannot be refunded again.',
   refundAskPayerHint:
     'Send the refund page link to the payer: they give their address there. Then the link and QR code for your wallet appear here.',
   refundPageLink: "Payer's refund page",
@@ -229,6 +238,7 @@ export const en = {
   auditRefundAddressSet: 'Payer gave a refund address',
   auditRefundSucceeded: 'Refund sent',
   auditRefundFailed: 'Refund failed',
+  auditRefundApproved: 'Refund address approved',
   hideDetails: 'Hide details',
   details: 'Details',
   auditWebhookDelivered: 'Webhook delivered',

@@ -77,6 +77,7 @@ export const es: Record<MessageKey, string> = {
   statusUNDERPAID: 'Pagado en parte',
   statusEXPIRED: 'Vencido',
   refundAWAITING_ADDRESS: 'Esperando dirección',
+  refundAWAITING_APPROVAL: 'Esperando tu aprobación',
   refundPENDING: 'Esperando transferencia',
   refundSUCCEEDED: 'Reembolsado',
   refundFAILED: 'Fallido',
@@ -188,6 +189,14 @@ export const es: Record<MessageKey, string> = {
   reason: 'Motivo',
   deadline: 'Plazo',
   failureReason: 'Por qué falló',
+  refundApprovalHint:
+    'El pagador dio esta dirección en la página de reembolso sin comprobarla con la billetera desde la que pagó. Cualquiera que tenga el enlace de la página de reembolso pudo darla: apruébala solo si sabes que es del pagador (pregúntale por un canal de confianza).',
+  approveRefund: 'Aprobar',
+  approveRefundQuestion: '¿Enviar el reembolso a {address}?',
+  approveRefundConfirm: 'Sí, aprobar esta dirección',
+  refundLate: 'con retraso',
+  refundLateWatch:
+    'Una transferencia de este reembolso aún cuenta si llega antes de {until}: hasta entonces su monto queda reservado y no se puede reembolsar de nuevo.',
   refundAskPayerHint:
     'Envía al pagador el enlace de la página de reembolso: allí indica su dirección. Después, el enlace y el código QR para tu billetera aparecen aquí.',
   refundPageLink: 'Página de reembolso del pagador',
@@ -227,6 +236,7 @@ export const es: Record<MessageKey, string> = {
   auditRefundAddressSet: 'El pagador indicó una dirección de reembolso',
   auditRefundSucceeded: 'Reembolso enviado',
   auditRefundFailed: 'Reembolso fallido',
+  auditRefundApproved: 'Dirección de reembolso aprobada',
   hideDetails: 'Ocultar detalles',
   details: 'Detalles',
   auditWebhookDelivered: 'Webhook entregado',

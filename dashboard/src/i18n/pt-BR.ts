@@ -76,6 +76,7 @@ export const ptBR: Record<MessageKey, string> = {
   statusUNDERPAID: 'Pago em parte',
   statusEXPIRED: 'Expirado',
   refundAWAITING_ADDRESS: 'Aguardando endereço',
+  refundAWAITING_APPROVAL: 'Aguardando a sua aprovação',
   refundPENDING: 'Aguardando transferência',
   refundSUCCEEDED: 'Reembolsado',
   refundFAILED: 'Falhou',
@@ -184,6 +185,14 @@ export const ptBR: Record<MessageKey, string> = {
   reason: 'Motivo',
   deadline: 'Prazo',
   failureReason: 'Por que falhou',
+  refundApprovalHint:
+    'O pagador informou este endereço na página de reembolso sem comprová-lo com a carteira da qual pagou. Qualquer pessoa com o link da página de reembolso poderia tê-lo informado: aprove apenas se souber que é do pagador (pergunte a ele por um canal de confiança).',
+  approveRefund: 'Aprovar',
+  approveRefundQuestion: 'Enviar o reembolso para {address}?',
+  approveRefundConfirm: 'Sim, aprovar este endereço',
+  refundLate: 'com atraso',
+  refundLateWatch:
+    'Uma transferência deste reembolso ainda conta se chegar até {until}: até lá o valor fica reservado e não pode ser reembolsado de novo.',
   refundAskPayerHint:
     'Envie o link da página de reembolso ao pagador: ele informa o endereço lá. Depois, o link e o QR code para a sua carteira aparecem aqui.',
   refundPageLink: 'Página de reembolso do pagador',
@@ -222,6 +231,7 @@ export const ptBR: Record<MessageKey, string> = {
   auditRefundAddressSet: 'O pagador informou um endereço de reembolso',
   auditRefundSucceeded: 'Reembolso enviado',
   auditRefundFailed: 'Reembolso falhou',
+  auditRefundApproved: 'Endereço de reembolso aprovado',
   hideDetails: 'Ocultar detalhes',
   details: 'Detalhes',
   auditWebhookDelivered: 'Webhook entregue',

@@ -1,3 +1,4 @@
+import type { RefundStatus } from '../../../contract';
 import { EVM_NETWORK_TABLE, EVM_NETWORKS } from '../../../contract/network-table';
 import type { MessageKey } from '../i18n';
 
@@ -9,8 +10,9 @@ export const ORDER_STATUS_KEYS: Record<string, MessageKey> = {
   UNDERPAID: 'statusUNDERPAID',
   EXPIRED: 'statusEXPIRED',
 };
-export const REFUND_STATUS_KEYS: Record<string, MessageKey> = {
+export const REFUND_STATUS_KEYS: Record<RefundStatus, MessageKey> = {
   AWAITING_ADDRESS: 'refundAWAITING_ADDRESS',
+  AWAITING_APPROVAL: 'refundAWAITING_APPROVAL',
   PENDING: 'refundPENDING',
   SUCCEEDED: 'refundSUCCEEDED',
   FAILED: 'refundFAILED',

@@ -1,6 +1,6 @@
 import { useCallback, useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import type { Order, Refund } from '../../../contract';
+import { refundHoldsAmount, type Order, type Refund } from '../../../contract';
 import { api, newIdempotencyKey, ok } from '../api';
 import { AuditEntryDetails, hasOwnView } from '../components/claims';
 import { AddressField, SubmitButton, TextField } from '../components/form';
@@ -38,6 +38,7 @@ const AUDIT_KEYS: Record<string, MessageKey> = {
   'order.paid': 'auditOrderPaid',
   'refund.created': 'auditRefundCreated',
   'refund.address_set': 'auditRefundAddressSet',
+  'refund.approved': 'auditRefundApproved',
   'refund.succeeded': 'auditRefundSucceeded',
   'refund.failed': 'auditRefundFailed',
   'webhook.delivered': 'auditWebhookDelivered',
@@ -137,7 +138,7 @@ export function OrderPage() {
           {(items) => (
             <ul className="refunds">
               {[...items].reverse().map((refund) => (
-                <RefundItem key={refund.id} refund={refund} />
+                <RefundItem key={refund.id} refund={refund} onApproved={reloadAll} />
               ))}
             </ul>
           )}
@@ -404,14 +405,27 @@ function PaymentsTable({
   );
 }
 
-function RefundItem({ refund: r }: { refund: Refund }) {
+function RefundItem({ refund: r, onApproved }: { refund: Refund; onApproved: () => void }) {
   const { t } = useI18n();
   const f = useFormat();
+  const [approveError, setApproveError] = useState<unknown>(null);
+  const approve = async () => {
+    setApproveError(null);
+    try {
+      ok(await api.refunds.approve({ params: { reference: r.orderReference, id: r.id } }), 200);
+      onApproved();
+    } catch (failure) {
+      setApproveError(failure);
+    }
+  };
+  // A FAILED refund whose transfer may still land: its amount stays held until then.
+  const lateWatch = r.status === 'FAILED' && refundHoldsAmount(r, new Date()) ? r.lateUntil : null;
   return (
     <li className="refund">
       <div className="refund-head">
-        <StatusBadge status={r.status} label={t(REFUND_STATUS_KEYS[r.status]!)} />
+        <StatusBadge status={r.status} label={t(REFUND_STATUS_KEYS[r.status])} />
         <strong className="amount">{f.token(r.amount, r.token)}</strong>
+        {r.late && <span className="muted">({t('refundLate')})</span>}
         <span className="muted">{f.dateTime(r.createdAt)}</span>
       </div>
       <dl className="facts">
@@ -425,7 +439,7 @@ function RefundItem({ refund: r }: { refund: Refund }) {
             <UserText text={r.reason} />
           </dd>
         </div>
-        {(r.status === 'AWAITING_ADDRESS' || r.status === 'PENDING') && (
+        {(r.status === 'AWAITING_ADDRESS' || r.status === 'AWAITING_APPROVAL' || r.status === 'PENDING') && (
           <div>
             <dt>{t('deadline')}</dt>
             <dd>{f.dateTime(r.deadlineAt)}</dd>
@@ -449,6 +463,21 @@ function RefundItem({ refund: r }: { refund: Refund }) {
         )}
       </dl>
       {r.status === 'AWAITING_ADDRESS' && <p className="hint">{t('refundAskPayerHint')}</p>}
+      {r.status === 'AWAITING_APPROVAL' && r.to && (
+        <div className="approve-refund">
+          <Notice kind="warn">{t('refundApprovalHint')}</Notice>
+          <div className="row-buttons">
+            <ConfirmButton
+              label={t('approveRefund')}
+              question={t('approveRefundQuestion', { address: r.to })}
+              confirmLabel={t('approveRefundConfirm')}
+              onConfirm={approve}
+            />
+          </div>
+          {approveError != null && <ErrorNotice error={approveError} />}
+        </div>
+      )}
+      {lateWatch && <p className="hint">{t('refundLateWatch', { until: f.dateTime(lateWatch) })}</p>}
       <CopyField label={t('refundPageLink')} value={r.refundUrl} />
       {r.status === 'PENDING' && r.payUrl && (
         <div className="sign-refund">
@@ -488,10 +517,12 @@ function RefundForm({
   // One Idempotency-Key per body: a retried submit of the same refund cannot create a second one.
   const [attempt, setAttempt] = useState<{ body: string; key: string } | null>(null);
 
-  const pending = refunds
-    .filter((r) => r.status === 'AWAITING_ADDRESS' || r.status === 'PENDING')
+  // What the other refunds hold, by the server's own rule (succeeded ones are in amountRefunded).
+  const now = new Date();
+  const held = refunds
+    .filter((r) => r.status !== 'SUCCEEDED' && refundHoldsAmount(r, now))
     .reduce((sum, r) => addDecimal(sum, r.amount), '0');
-  const left = subDecimal(subDecimal(order.amountReceived, order.amountRefunded), pending);
+  const left = subDecimal(subDecimal(order.amountReceived, order.amountRefunded), held);
   const { busy, error, submit } = useFormSubmit(async () => {
     const body = {
       ...(amount.trim() ? { amount: amount.trim() } : {}),

@@ -26,11 +26,16 @@ export class Refund extends Model<InferAttributes<Refund>, InferCreationAttribut
   declare status: RefundStatus;
   declare matchedBy: CreationOptional<'tag' | 'amount' | null>;
   declare txId: CreationOptional<string | null>;
+  /** SUCCEEDED by a transfer found after it had FAILED (within its late window). */
+  declare late: CreationOptional<boolean>;
   declare failureReason: CreationOptional<string | null>;
   declare scanCursor: CreationOptional<string | null>;
   declare addressSetAt: Date | null;
   declare deadlineAt: Date;
-  declare nextCheckAt: CreationOptional<Date>;
+  /** A FAILED refund is still looked for, and holds its amount, until then; null: it never had an address. */
+  declare lateUntil: CreationOptional<Date | null>;
+  /** When the verifier looks next; null: never again. */
+  declare nextCheckAt: CreationOptional<Date | null>;
   /** The worker checking it now (server/jobs/lease.ts), and until when. */
   declare lockedBy: CreationOptional<string | null>;
   declare lockedUntil: CreationOptional<Date | null>;
@@ -53,10 +58,12 @@ export class Refund extends Model<InferAttributes<Refund>, InferCreationAttribut
         status: { type: DataTypes.TEXT, allowNull: false },
         matchedBy: DataTypes.TEXT,
         txId: DataTypes.TEXT,
+        late: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         failureReason: DataTypes.TEXT,
         scanCursor: DataTypes.TEXT,
         addressSetAt: DataTypes.DATE,
         deadlineAt: { type: DataTypes.DATE, allowNull: false },
+        lateUntil: DataTypes.DATE,
         nextCheckAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
         lockedBy: DataTypes.TEXT,
         lockedUntil: DataTypes.DATE,

@@ -1,0 +1,58 @@
+import type { Refund as RefundBody } from '../../contract';
+import type { MerchantRow } from '../db/caches';
+import type { Deps } from '../deps';
+import { ApiError } from '../errors';
+import { actingKeyData, recordAudit, type ActingKey } from '../events/audit';
+import { findOrder } from '../orders/find-order';
+import { emitRefundEvent } from './emit-refund-event';
+import { buildRefundBody, presentRefund } from './present-refund';
+import { refundDeadline } from './refund-rules';
+
+/**
+ * The merchant approves the address the payer gave without proof: its word that the address is the
+ * payer's. The refund becomes PENDING, sendable from now (an untagged transfer before this cannot
+ * be it: nothing linked to the address before), with a new deadline, audited with who approved it,
+ * and `refund.created` tells the integrations it can be sent.
+ */
+export async function approveRefund(
+  deps: Deps,
+  input: { merchant: MerchantRow; reference: string; refundId: string; actingKey?: ActingKey },
+): Promise<RefundBody> {
+  const { models, sequelize } = deps.db;
+  const where = { reference: input.reference, merchantId: input.merchant.id };
+  await sequelize.transaction(async (transaction) => {
+    // Order first, then refund: the one lock order of every refund change.
+    const order = await findOrder(models, where, { transaction, lock: true });
+    const refund = await models.Refund.findOne({
+      where: { id: input.refundId, orderId: order.id },
+      transaction,
+      lock: transaction.LOCK.UPDATE,
+    });
+    if (!refund) throw ApiError.notFound('Refund');
+    if (refund.status !== 'AWAITING_APPROVAL')
+      throw ApiError.conflict(`The refund is ${refund.status}: only a refund AWAITING_APPROVAL is approved`);
+    const now = deps.clock();
+    refund.status = 'PENDING';
+    refund.addressSetAt = now;
+    refund.deadlineAt = refundDeadline(now, deps.config.REFUND_DEADLINE_SECONDS);
+    refund.nextCheckAt = now;
+    refund.updatedAt = now;
+    await refund.save({ transaction });
+    await recordAudit(
+      deps.db,
+      transaction,
+      {
+        orderId: order.id,
+        type: 'refund.approved',
+        actor: 'merchant',
+        data: { refundId: refund.id, to: refund.toAddress, ...actingKeyData(input.actingKey ?? null) },
+      },
+      now,
+    );
+    await emitRefundEvent(deps, transaction, order, refund, 'refund.created', now, input.merchant);
+  });
+  const order = await findOrder(models, where);
+  const refund = await models.Refund.findByPk(input.refundId);
+  if (!refund) throw ApiError.notFound('Refund');
+  return presentRefund(deps, refund, order, await buildRefundBody(deps, refund, order));
+}

@@ -1,0 +1,329 @@
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { getAddress, toHex, type Address, type Hex } from 'viem';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { decodeBase58 } from '../../server/lib/base58';
+import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/local-evm';
+import {
+  sleep,
+  startPaymentHarness,
+  type HarnessShop,
+  type PaidOrder,
+  type PaymentHarness,
+} from '../support/payment-harness';
+import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { expectErrorBody } from '../support/test-server';
+
+/**
+ * Late refunds, on the local Solana chain and a local Polygon chain, with the service's clock in the
+ * test's hands (a database of this file's own, so moving time on touches no other suite's refunds).
+ * A refund that FAILED at its deadline may still be paid: a transaction signed before and landing
+ * after (a stuck EVM transaction), a link paid late. Such a transfer, final within
+ * LATE_PAYMENT_WINDOW_SECONDS after the failure, is recorded (SUCCEEDED, late) and counts; and until
+ * the window ends the FAILED refund holds its amount, so a second refund can never spend what the
+ * first may still pay: the merchant never refunds more than the order received.
+ */
+
+const DEADLINE_SECONDS = 86_400;
+const LATE_WINDOW_SECONDS = 86_400;
+const POLYGON_CONFIRMATIONS = 2;
+
+let solana: LocalSolana;
+let polygon: LocalEvm;
+let solanaMint: PublicKey;
+let polygonUsdt: Address;
+let h: PaymentHarness;
+/** How far the service's clock is ahead of the real one; only ever moved forward within a test. */
+let aheadMs = 0;
+/** A second instance on the same database whose clock lags h's by an hour. */
+let lagging: PaymentHarness;
+const LAG_MS = 3_600_000;
+
+beforeAll(async () => {
+  [solana, polygon] = await Promise.all([startLocalSolana(), startLocalEvm({ chainId: 137 })]);
+  solanaMint = await solana.createMint();
+  polygonUsdt = getAddress(await polygon.deployToken());
+  const env = {
+    SOLANA_RPC_URL: solana.url,
+    USDT_MINT_SOLANA: solanaMint.toBase58(),
+    SOLANA_COMMITMENT: 'finalized',
+    POLYGON_RPC_URL: polygon.url,
+    USDT_CONTRACT_POLYGON: polygonUsdt,
+    POLYGON_CHAIN_ID: '137',
+    POLYGON_CONFIRMATIONS: String(POLYGON_CONFIRMATIONS),
+    EVM_LOG_RANGE: '50',
+    REFUND_DEADLINE_SECONDS: String(DEADLINE_SECONDS),
+    LATE_PAYMENT_WINDOW_SECONDS: String(LATE_WINDOW_SECONDS),
+  };
+  h = await startPaymentHarness(env, { clock: () => new Date(Date.now() + aheadMs) });
+  lagging = await startPaymentHarness(env, { clock: () => new Date(Date.now() + aheadMs - LAG_MS) });
+}, 120_000);
+
+afterAll(async () => {
+  await h?.stop();
+  await lagging?.stop();
+  await solana?.stop();
+  await polygon?.stop();
+});
+
+beforeEach(() => {
+  aheadMs = 0;
+});
+
+afterEach(() => {
+  expect(h.takeJobFailures()).toEqual([]);
+  expect(lagging.takeJobFailures()).toEqual([]);
+});
+
+type Refund = {
+  id: string;
+  status: string;
+  amount: string;
+  to: string | null;
+  tag: string;
+  payUrl: string | null;
+  transaction: { transaction: string } | { chainId: number; to: Address; data: Hex; value: '0' } | null;
+  txId: string | null;
+  late: boolean;
+  failureReason: string | null;
+  deadlineAt: string;
+  lateUntil: string | null;
+};
+type Order = PaidOrder & { amountRefunded: string };
+
+/** One network as these tests drive it. */
+type Driver = {
+  network: 'SOLANA' | 'POLYGON';
+  newShop(): Promise<{ shop: HarnessShop; key: Keypair | LocalWallet }>;
+  newPayer(): Promise<{ address: string; key: Keypair | LocalWallet }>;
+  freshAddress(): string;
+  /** A tagged payment of an order; final when it returns. */
+  pay(key: Keypair | LocalWallet, to: string, units: bigint, reference: string): Promise<string>;
+  /** Signs and sends the refund transaction the service built (at any time later); final when it returns. */
+  sendBuilt(refund: Refund, key: Keypair | LocalWallet): Promise<string>;
+  balance(address: string): Promise<bigint>;
+};
+
+const solanaDriver: Driver = {
+  network: 'SOLANA',
+  async newShop() {
+    const key = Keypair.generate();
+    await solana.fundSol(key.publicKey);
+    return { shop: await h.newShop('SOLANA', key.publicKey.toBase58()), key };
+  },
+  async newPayer() {
+    const key = await solana.newPayer({ mint: solanaMint, units: 1_000_000_000n });
+    return { address: key.publicKey.toBase58(), key };
+  },
+  freshAddress: () => Keypair.generate().publicKey.toBase58(),
+  pay: (key, to, units, reference) =>
+    solana.transfer({
+      payer: key as Keypair,
+      recipientOwner: new PublicKey(to),
+      mint: solanaMint,
+      amountUnits: units,
+      reference: new PublicKey(reference),
+    }),
+  sendBuilt: (refund, key) =>
+    solana.signAndSend((refund.transaction as { transaction: string }).transaction, key as Keypair),
+  balance: (address) => solana.tokenBalance(new PublicKey(address), solanaMint),
+};
+
+const polygonDriver: Driver = {
+  network: 'POLYGON',
+  async newShop() {
+    const key = await polygon.newWallet();
+    return { shop: await h.newShop('POLYGON', key.address), key };
+  },
+  async newPayer() {
+    const key = await polygon.newWallet({ token: polygonUsdt, units: 1_000_000_000n });
+    return { address: key.address, key };
+  },
+  freshAddress: () => getAddress(toHex(Keypair.generate().publicKey.toBytes().slice(0, 20))),
+  async pay(key, to, units, reference) {
+    const tx = await polygon.transfer({
+      from: key as LocalWallet,
+      token: polygonUsdt,
+      to: to as Address,
+      units,
+      dataSuffix: toHex(decodeBase58(reference)!),
+    });
+    await polygon.mine(POLYGON_CONFIRMATIONS);
+    return tx;
+  },
+  async sendBuilt(refund, key) {
+    const built = refund.transaction as { to: Address; data: Hex };
+    const tx = await polygon.sendTransaction({ from: key as LocalWallet, to: built.to, data: built.data });
+    await polygon.mine(POLYGON_CONFIRMATIONS);
+    return tx;
+  },
+  balance: (address) => polygon.balanceOf(polygonUsdt, address as Address),
+};
+
+const api = <T = unknown>(method: string, path: string, shop: HarnessShop, body?: object) =>
+  h.server.api<T>(method, path, { token: shop.token, body });
+
+async function refundOf(shop: HarnessShop, reference: string, id: string): Promise<Refund> {
+  const res = await api<{ items: Refund[] }>('GET', `/orders/${reference}/refunds`, shop);
+  expect(res.status, res.text).toBe(200);
+  return res.body.items.find((r) => r.id === id)!;
+}
+
+/** Runs the refund verifier (and the webhook sender) until the refund has `status`. */
+async function refundBecomes(shop: HarnessShop, reference: string, id: string, status: string) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    await h.server.jobs.runNow('verify-refunds');
+    await h.deliverWebhooks();
+    const refund = await refundOf(shop, reference, id);
+    if (refund.status === status) return refund;
+    if (Date.now() > deadline) throw new Error(`refund is ${refund.status}, not ${status}`);
+    await sleep(50);
+  }
+}
+
+/** Moves the service's clock past a refund's deadline, or a FAILED refund's late window. */
+function moveClockPast(iso: string) {
+  aheadMs = Math.max(aheadMs, Date.parse(iso) - Date.now() + 1000);
+}
+
+describe.each([solanaDriver, polygonDriver])('$network', (d) => {
+  async function paidOrder(amount: string) {
+    const { shop, key } = await d.newShop();
+    const payer = await d.newPayer();
+    const order = await h.createOrder(shop, { amount });
+    await d.pay(payer.key, shop.wallet, BigInt(amount) * 1_000_000n, order.reference);
+    await h.settle(shop, order.reference, 'PAID');
+    return { shop, key, payer, order };
+  }
+
+  it('a refund paid after it FAILED is recorded SUCCEEDED, late; meanwhile no second refund can spend its amount', async () => {
+    const { shop, key, payer, order } = await paidOrder('10');
+    const created = await api<Refund>('POST', `/orders/${order.reference}/refunds`, shop, {
+      to: payer.address,
+    });
+    expect(created.status, created.text).toBe(201);
+    // The merchant's wallet gets the transaction now and sends it only after the deadline.
+    const built = created.body;
+    expect(built.transaction).not.toBeNull();
+
+    moveClockPast(built.deadlineAt);
+    const failed = await refundBecomes(shop, order.reference, built.id, 'FAILED');
+    expect(failed).toMatchObject({ late: false, txId: null });
+    expect(Date.parse(failed.lateUntil!) - (Date.now() + aheadMs)).toBeGreaterThan(
+      (LATE_WINDOW_SECONDS - 60) * 1000,
+    );
+    // The merchant, seeing FAILED, tries to refund again: refused, the first may still land.
+    for (const body of [{ to: payer.address }, { amount: '0.000001', to: payer.address }]) {
+      const again = await api('POST', `/orders/${order.reference}/refunds`, shop, body);
+      expectErrorBody(again, 400, 'VALIDATION_ERROR');
+      expect(again.text).toContain('10.000000 by failed refunds whose transfer may still land, until');
+    }
+
+    const before = await d.balance(payer.address);
+    const txId = await d.sendBuilt(built, key);
+    const late = await refundBecomes(shop, order.reference, built.id, 'SUCCEEDED');
+    expect(late).toMatchObject({
+      late: true,
+      txId: d.network === 'SOLANA' ? txId : txId.toLowerCase(),
+      failureReason: expect.stringMatching(/no verified refund transfer/),
+    });
+    expect(await d.balance(payer.address)).toBe(before + 10_000_000n);
+    expect((await h.getOrder(shop, order.reference)) as Order).toMatchObject({
+      amountReceived: '10.000000',
+      amountRefunded: '10.000000',
+    });
+    expectErrorBody(
+      await api('POST', `/orders/${order.reference}/refunds`, shop, {}),
+      400,
+      'VALIDATION_ERROR',
+    );
+
+    const hooks = h.webhooksFor(shop, order.reference).filter((w) => w.json.type.startsWith('refund.'));
+    expect(hooks.map((w) => w.json.type)).toEqual(['refund.created', 'refund.failed', 'refund.succeeded']);
+    expect((hooks[2]!.json.data as unknown as { refund: Refund; order: Order }).refund).toMatchObject({
+      id: built.id,
+      status: 'SUCCEEDED',
+      late: true,
+    });
+    expect((hooks[2]!.json.data as unknown as { order: Order }).order.amountRefunded).toBe('10.000000');
+    const audit = (await h.auditOf(shop, order.reference)).find((e) => e.type === 'refund.succeeded');
+    expect(audit?.data).toMatchObject({ refundId: built.id, late: true, amountRefunded: '10.000000' });
+  });
+
+  it('a FAILED refund holds its amount until its late window ends, and no longer; a transfer after that is not recorded', async () => {
+    const { shop, key, order } = await paidOrder('10');
+    const first = (
+      await api<Refund>('POST', `/orders/${order.reference}/refunds`, shop, {
+        amount: '6',
+        to: d.freshAddress(),
+      })
+    ).body;
+    moveClockPast(first.deadlineAt);
+    const failed = await refundBecomes(shop, order.reference, first.id, 'FAILED');
+
+    // Only what the failed refund does not hold can be refunded.
+    const create = (body: object) => api<Refund>('POST', `/orders/${order.reference}/refunds`, shop, body);
+    const second = await create({ amount: '4', to: d.freshAddress() });
+    expect(second.status, second.text).toBe(201);
+    expectErrorBody(await create({ amount: '0.000001', to: d.freshAddress() }), 400, 'VALIDATION_ERROR');
+
+    // Past its window: it holds nothing, is no longer looked for, and its amount is refundable.
+    moveClockPast(failed.lateUntil!);
+    await h.server.jobs.runNow('verify-refunds');
+    const third = await create({ to: d.freshAddress() });
+    expect(third.status, third.text).toBe(201);
+    expect(third.body.amount).toBe('6.000000');
+
+    // Its transaction landing now pays nobody twice in the books: the refund stays FAILED, even
+    // for an instance whose clock lags and still sees the first refund in its window (made due
+    // for it, as when it leased the refund just before the window ended).
+    await d.sendBuilt(first, key);
+    await lagging.server.deps.db.models.Refund.update(
+      { nextCheckAt: new Date(0) },
+      { where: { id: first.id } },
+    );
+    for (let i = 0; i < 3; i++) {
+      await lagging.server.jobs.runNow('verify-refunds');
+      await h.server.jobs.runNow('verify-refunds');
+    }
+    expect(await refundOf(shop, order.reference, first.id)).toMatchObject({ status: 'FAILED', txId: null });
+    expect(((await h.getOrder(shop, order.reference)) as Order).amountRefunded).toBe('0.000000');
+  });
+});
+
+describe('POLYGON refund link paid late', () => {
+  it('an untagged transfer of the exact amount after the failure is matched, late', async () => {
+    const merchant = await polygon.newWallet();
+    const shop = await h.newShop('POLYGON', merchant.address);
+    const payer = await polygon.newWallet({ token: polygonUsdt, units: 100_000_000n });
+    const order = await h.createOrder(shop, { amount: '20' });
+    await polygonDriver.pay(payer, shop.wallet, 20_000_000n, order.reference);
+    await h.settle(shop, order.reference, 'PAID');
+    const refund = (
+      await api<Refund>('POST', `/orders/${order.reference}/refunds`, shop, {
+        amount: '7.25',
+        to: payer.address,
+      })
+    ).body;
+    const link =
+      /^ethereum:(0x[0-9a-fA-F]{40})@137\/transfer\?address=(0x[0-9a-fA-F]{40})&uint256=(\d+)$/.exec(
+        refund.payUrl!,
+      );
+    expect(link, refund.payUrl!).not.toBeNull();
+    moveClockPast(refund.deadlineAt);
+    await refundBecomes(shop, order.reference, refund.id, 'FAILED');
+    // The wallet app held the link and pays it now.
+    const sent = await polygon.transfer({
+      from: merchant,
+      token: link![1] as Address,
+      to: link![2] as Address,
+      units: BigInt(link![3]!),
+    });
+    await polygon.mine(POLYGON_CONFIRMATIONS);
+    const done = await refundBecomes(shop, order.reference, refund.id, 'SUCCEEDED');
+    expect(done).toMatchObject({ late: true, txId: sent.toLowerCase() });
+    const audit = (await h.auditOf(shop, order.reference)).find((e) => e.type === 'refund.succeeded');
+    expect(audit?.data).toMatchObject({ matchedBy: 'amount', late: true });
+    expect(((await h.getOrder(shop, order.reference)) as Order).amountRefunded).toBe('7.250000');
+  });
+});

@@ -1,0 +1,109 @@
+import { getAddress, toHex, type Address } from 'viem';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { decodeBase58 } from '../../server/lib/base58';
+import { parseUnits } from '../../server/lib/decimal';
+import { createClient } from '../../sdk/src/client';
+import { sendRefund, waitForRefund } from '../../sdk/src/refunds';
+import { startLocalEvm, type LocalEvm } from '../support/evm/local-evm';
+import { startPaymentHarness, type PaymentHarness } from '../support/payment-harness';
+import { until } from '../support/until';
+
+/**
+ * sendRefund on a token of 18 decimals (BSC's USDT): a local Hardhat chain with chain id 56 and an
+ * 18-decimal ERC-20, the real service, and the SDK checking the transaction it signs against the
+ * refund in the token's own base units (`decimals` on the refund), never a fixed 6.
+ */
+
+const CONFIRMATIONS = 2;
+let bsc: LocalEvm;
+let usdt: Address;
+let h: PaymentHarness;
+
+beforeAll(async () => {
+  bsc = await startLocalEvm({ chainId: 56 });
+  usdt = getAddress(await bsc.deployToken({ decimals: 18 }));
+  h = await startPaymentHarness({
+    POLYGON_RPC_URL: 'none',
+    ETHEREUM_RPC_URL: 'none',
+    BSC_RPC_URL: bsc.url,
+    BSC_CONFIRMATIONS: String(CONFIRMATIONS),
+    USDT_CONTRACT_BSC: usdt,
+    USDC_CONTRACT_BSC: 'none',
+    EVM_LOG_RANGE: '50',
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await h?.stop();
+  await bsc?.stop();
+});
+
+afterEach(() => {
+  expect(h.takeJobFailures()).toEqual([]);
+});
+
+const units = (amount: string) => parseUnits(amount, 18);
+
+describe('sendRefund on BSC (USDT of 18 decimals)', () => {
+  /** A paid order whose receiving wallet's key the test holds. */
+  async function paidOrder(amount: string, paidUnits: bigint) {
+    const merchant = await bsc.newWallet();
+    const shop = await h.newShop('BSC', merchant.address);
+    const payer = await bsc.newWallet({ token: usdt, units: units('1000') });
+    const order = await h.createOrder(shop, { amount });
+    await bsc.transfer({
+      from: payer,
+      token: usdt,
+      to: shop.wallet as Address,
+      units: paidUnits,
+      dataSuffix: toHex(decodeBase58(order.reference)!),
+    });
+    await bsc.mine(CONFIRMATIONS);
+    await h.settle(shop, order.reference, 'PAID');
+    const client = createClient({ baseUrl: h.server.url, token: shop.token });
+    return { merchant, shop, payer, order, client };
+  }
+
+  /** Sends with the SDK, then runs the verifier until the SDK sees the refund settled. */
+  async function sendAndSettle(p: Awaited<ReturnType<typeof paidOrder>>, refundId: string) {
+    const sent = await sendRefund({
+      client: p.client,
+      reference: p.order.reference,
+      refundId,
+      evm: { account: p.merchant, rpcUrl: bsc.url },
+    });
+    await bsc.mine(CONFIRMATIONS);
+    // The verifier runs on a timer in production; here, by hand until it has settled the refund.
+    await until('refund settled', async () => {
+      await h.server.jobs.runNow('verify-refunds');
+      const { items } = await p.client.orders.refunds.list(p.order.reference);
+      return items.find((r) => r.id === refundId)?.status !== 'PENDING';
+    });
+    const settled = await waitForRefund(p.client, p.order.reference, refundId, { timeoutMs: 0 });
+    return { sent, settled };
+  }
+
+  it('checks the transaction in base units of 18 decimals, signs it, and the refund SUCCEEDS', async () => {
+    const p = await paidOrder('12.5', units('12.5'));
+    const refund = await p.client.orders.refunds.create(p.order.reference, {
+      amount: '2.5',
+      to: p.payer.address,
+    });
+    expect(refund).toMatchObject({ status: 'PENDING', amount: '2.500000', decimals: 18 });
+    const before = await bsc.balanceOf(usdt, p.payer.address);
+    const { sent, settled } = await sendAndSettle(p, refund.id);
+    expect(settled).toMatchObject({ status: 'SUCCEEDED', txId: sent.txId.toLowerCase() });
+    expect(await bsc.balanceOf(usdt, p.payer.address)).toBe(before + units('2.5'));
+    expect((await p.client.orders.get(p.order.reference)).amountRefunded).toBe('2.500000');
+  });
+
+  it('refunds an amount with all 18 places (an overpayment by one base unit), to the unit', async () => {
+    const p = await paidOrder('3', units('3') + 1n);
+    const refund = await p.client.orders.refunds.create(p.order.reference, { to: p.payer.address });
+    expect(refund.amount).toBe('3.000000000000000001');
+    const before = await bsc.balanceOf(usdt, p.payer.address);
+    const { settled } = await sendAndSettle(p, refund.id);
+    expect(settled.status).toBe('SUCCEEDED');
+    expect(await bsc.balanceOf(usdt, p.payer.address)).toBe(before + units('3') + 1n);
+  });
+});
