@@ -759,7 +759,7 @@ describe('the fuzzer', () => {
     const payer = await chain.newPayer({ mint: usdt, units: 10_000_000n });
     await chain.transfer({
       payer,
-      recipientOwner: new PublicKey(SOLANA_WALLET),
+      recipientOwner: new PublicKey(m.addresses.SOLANA!),
       mint: usdt,
       amountUnits: 3_000_000n,
       reference: new PublicKey(paid.body.reference),
