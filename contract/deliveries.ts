@@ -4,6 +4,7 @@ import { ZApiVersion } from './api-versions';
 import { URL_MAX, ZDateTime, ZReference, errors, merchantAuth } from './common';
 import { ZMessengerChatId, ZOrder, ZReferenceParams } from './orders';
 import { ZClaimedTransfer } from './claims';
+import { ZAuditKind } from './lifecycles';
 import { ZPayment, ZRefund, orderList } from './refunds';
 
 const c = initContract();
@@ -173,11 +174,7 @@ export const AUDIT_ACTORS = ['merchant', 'payer', 'system'] as const;
 export const ZAuditEntry = z
   .object({
     id: ZRowId,
-    type: z
-      .string()
-      .max(100)
-      .regex(/^[a-z_]+\.[a-z_]+$/)
-      .describe('e.g. order.created, status.changed, tx.submitted, tx_request.issued'),
+    type: ZAuditKind,
     actor: z.enum(AUDIT_ACTORS).describe('Who caused it'),
     data: z.record(z.unknown()).describe('The facts of the entry (e.g. from, to, reason, txId)'),
     createdAt: ZDateTime,

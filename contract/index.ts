@@ -51,3 +51,4 @@ export * from './network-table';
 export * from './networks';
 export * from './proof-messages';
 export * from './claims';
+export * from './lifecycles';

@@ -11,6 +11,7 @@ import { deliveryTargets } from './delivery-targets';
 import { findReplay, requestHash, type IdempotencyScope } from './idempotency';
 import type { CreatedOrder, NewOrderRow } from './created-order';
 import { newReference } from './new-reference';
+import { ORDER_CREATED } from './order-lifecycle';
 import { presentOrder } from './present-order';
 import { priceOrder } from './price-order';
 import { resolveWallet } from './resolve-wallet';
@@ -67,7 +68,7 @@ export async function createOrder(
       fxRate: price.quote?.rate ?? null,
       fxSource: price.quote?.source ?? null,
       quotedAt: price.quote?.at ?? null,
-      status: 'PENDING',
+      status: ORDER_CREATED.to,
       description: body.description ?? null,
       metadata: body.metadata ?? null,
       webhookUrl: body.webhookUrl ?? null,
@@ -89,7 +90,7 @@ export async function createOrder(
       // Every version knows order.created; the version is the cached merchant row's (no query).
       event: {
         id: eventId,
-        body: eventBody(eventId, 'order.created', now, { order: presented }, eventApiVersion(merchant)),
+        body: eventBody(eventId, ORDER_CREATED.event, now, { order: presented }, eventApiVersion(merchant)),
       },
       targets: deliveryTargets(order, merchant),
       tokenVersion: merchant.tokenVersion,
@@ -99,7 +100,7 @@ export async function createOrder(
   };
 
   const createdAudit = (amount: ReservedAmount) => ({
-    status: 'PENDING',
+    status: ORDER_CREATED.to,
     amount: formatAmount(amount.amountUnits, decimals),
     ...(amount.amountUnits !== price.amountUnits
       ? {

@@ -2,6 +2,7 @@ import { appendAuditSql } from '../events/audit';
 import { appendEventsSql, oneEventTargetsSql } from '../events/append-events';
 import { INPUT, ORDER_INPUT } from './created-order';
 import { claimKeysSql } from './idempotency';
+import { ORDER_CREATED } from './order-lifecycle';
 import { takeAmountsSql } from './unique-amount';
 
 /**
@@ -28,7 +29,7 @@ function forOneOrder(shape: Shape): string {
   const ok = '(SELECT token_current AND wallet_in_use FROM c)';
   const events = appendEventsSql(
     `SELECT ${v('eventId')} AS id, o.id AS order_id, ${v('merchantId')} AS merchant_id,
-            'order.created' AS type, ${v('eventBody')} AS body, ${v('createdAt')} AS at FROM o`,
+            '${ORDER_CREATED.event}' AS type, ${v('eventBody')} AS body, ${v('createdAt')} AS at FROM o`,
     shape.deliver ? oneEventTargetsSql(v('eventId')) : null,
   );
   const reserve = shape.reserve
@@ -60,7 +61,7 @@ function forOneOrder(shape: Shape): string {
               WHERE EXISTS (SELECT 1 FROM k)
              RETURNING id),
        a AS (${appendAuditSql(
-         `SELECT o.id AS order_id, 'order.created' AS type, 'merchant' AS actor, ${v('audit')} AS data,
+         `SELECT o.id AS order_id, '${ORDER_CREATED.audit}' AS type, 'merchant' AS actor, ${v('audit')} AS data,
                  ${v('createdAt')} AS at FROM o`,
        )}),
        ${events.ctes}
@@ -74,7 +75,7 @@ function forManyOrders(shape: Shape): string {
   const input = `SELECT * FROM unnest(${INPUT.map((c) => param(c.name, `${c.type}[]`)).join(', ')})
                    AS t(${INPUT.map((c) => c.column).join(', ')})`;
   const events = appendEventsSql(
-    `SELECT i.event_id AS id, o.id AS order_id, i.merchant_id, 'order.created' AS type, i.event_body AS body,
+    `SELECT i.event_id AS id, o.id AS order_id, i.merchant_id, '${ORDER_CREATED.event}' AS type, i.event_body AS body,
             i.created_at AS at
        FROM o JOIN i USING (reference)`,
     shape.deliver
@@ -119,7 +120,7 @@ function forManyOrders(shape: Shape): string {
                 AND (ok.idem_key IS NULL OR (ok.merchant_id, ok.idem_key) IN (SELECT merchant_id, key FROM claims))
              RETURNING id, reference),
        a AS (${appendAuditSql(
-         `SELECT o.id AS order_id, 'order.created' AS type, 'merchant' AS actor, i.audit AS data, i.created_at AS at
+         `SELECT o.id AS order_id, '${ORDER_CREATED.audit}' AS type, 'merchant' AS actor, i.audit AS data, i.created_at AS at
             FROM o JOIN i USING (reference)`,
        )}),
        ${events.ctes}

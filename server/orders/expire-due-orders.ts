@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import type { Deps } from '../deps';
-import { changeOrderStatus } from './change-order-status';
+import { applyTransition } from '../events/lifecycle';
+import { ORDER_LIFECYCLE } from './order-lifecycle';
 import { EXPIRABLE_STATUSES } from './order-status';
 
 /**
@@ -23,7 +24,8 @@ export async function expireDueOrders(deps: Deps, opts: { batchSize: number }): 
     if (rows.length === 0) return 0;
     const orders = await models.Order.findAll({ where: { id: rows.map((r) => r.id) }, transaction });
     for (const order of orders)
-      await changeOrderStatus(deps, transaction, order, {
+      await applyTransition(deps, transaction, ORDER_LIFECYCLE, order, {
+        cause: 'expired',
         to: 'EXPIRED',
         actor: 'system',
         reason: order.status === 'UNDERPAID' ? 'expired with a partial payment' : 'expired without payment',

@@ -4,8 +4,10 @@ import type { Order } from '../db/models';
 import type { ClaimSource } from '../db/models/payment-claim';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { actingKeyData, recordAudit, type ActingKey } from '../events/audit';
-import { changeOrderStatus } from './change-order-status';
+import { actingKeyData, type ActingKey } from '../events/audit';
+import { applyTransition, recordCreation } from '../events/lifecycle';
+import { CLAIM_LIFECYCLE } from './claim-lifecycle';
+import { ORDER_LIFECYCLE } from './order-lifecycle';
 import { findOrder } from './find-order';
 import { wakeJob } from '../db/wake-up';
 import { assertPayable } from './payable';
@@ -75,7 +77,7 @@ export async function submitPaymentClaim(
         );
     }
 
-    await models.PaymentClaim.create(
+    const claim = await models.PaymentClaim.create(
       {
         orderId: order.id,
         network: order.network,
@@ -90,25 +92,19 @@ export async function submitPaymentClaim(
     );
     await wakeJob(deps.db.sequelize, 'verify-payments', transaction);
     const actor = input.source;
-    const data = { txId, ...(input.source === 'payer' ? { signed: !!signature } : {}) };
-    await recordAudit(
-      deps.db,
-      transaction,
-      {
-        orderId: order.id,
-        type: 'tx.submitted',
-        actor,
-        data: { ...data, ...actingKeyData(input.actingKey ?? null) },
-      },
-      now,
-    );
-    if (order.status !== 'CONFIRMING')
-      await changeOrderStatus(deps, transaction, order, {
-        to: 'CONFIRMING',
-        actor,
-        reason: 'transaction reported, awaiting on-chain verification',
-        data: { txId, ...actingKeyData(input.actingKey ?? null) },
-      });
+    const key = actingKeyData(input.actingKey ?? null);
+    await recordCreation(deps, transaction, CLAIM_LIFECYCLE, claim, {
+      cause: 'reported',
+      actor,
+      data: { txId, ...(input.source === 'payer' ? { signed: !!signature } : {}), ...key },
+    });
+    await applyTransition(deps, transaction, ORDER_LIFECYCLE, order, {
+      cause: 'reported',
+      to: 'CONFIRMING',
+      actor,
+      reason: 'transaction reported, awaiting on-chain verification',
+      data: { txId, ...key },
+    });
     return order;
   });
 }

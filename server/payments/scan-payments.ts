@@ -15,6 +15,8 @@ import { payableNow, payableWhere } from '../orders/payable';
 import { CLOCK_SKEW_MS, creditedTo, paysExactly, senderTo } from './credited-to';
 import { recipientOwners } from './recipient-owner';
 import { isUnattributed, recordUnattributed } from './unattributed-payments';
+import { recordCreation } from '../events/lifecycle';
+import { CLAIM_LIFECYCLE } from '../orders/claim-lifecycle';
 import { settleClaim } from './settle-claim';
 import { settleReportedClaim } from './settle-reported-claim';
 
@@ -244,6 +246,7 @@ async function processFound(
           },
           { transaction },
         );
+        await recordCreation(deps, transaction, CLAIM_LIFECYCLE, claim, { cause: 'found', actor: 'system' });
         return settleClaim(deps, transaction, locked, claim, tx);
       });
     } catch (error) {

@@ -3,10 +3,10 @@ import type { OrderStatus } from '../../contract';
 import type { ObservedTransaction } from '../chains/chain-adapter';
 import type { Merchant, Order, PaymentClaim } from '../db/models';
 import type { Deps } from '../deps';
-import { recordAudit } from '../events/audit';
-import { emitOrderEvent } from '../orders/emit-order-event';
 import { formatAmount } from '../lib/decimal';
-import { changeOrderStatus } from '../orders/change-order-status';
+import { ORDER_LIFECYCLE } from '../orders/order-lifecycle';
+import { applyTransition } from '../events/lifecycle';
+import { CLAIM_LIFECYCLE } from '../orders/claim-lifecycle';
 import { payableNow, payableWhere } from '../orders/payable';
 import { releaseAmount } from '../orders/unique-amount';
 import { CLOCK_SKEW_MS, creditedTo, paysExactly, senderTo, transfersTo } from './credited-to';
@@ -55,13 +55,9 @@ const NO_FACTS: ClaimFacts = {
   provenSender: null,
 };
 
-/** What a settled claim becomes, and the audit entry that says so, per verdict. */
+/** What a settled claim becomes, and why its claim and its order move, per verdict. */
 const CLOSED_AS = { accept: 'VERIFIED', reject: 'REJECTED', unproven: 'UNPROVEN' } as const;
-const AUDITED_AS = {
-  accept: 'payment.verified',
-  reject: 'payment.rejected',
-  unproven: 'payment.claimed',
-} as const;
+const CAUSE_OF = { accept: 'credited', reject: 'rejected', unproven: 'unproven' } as const;
 
 /** A transaction not found yet is read again after 1 s, 2 s, 4 s ... at most every 5 minutes. */
 export function notFoundBackoffMs(baseMs: number, attempts: number): number {
@@ -217,51 +213,44 @@ export async function settleClaim(
     return 'wait';
   }
 
-  // The claim is closed with what the chain said, and the order's timeline says so.
-  claim.status = CLOSED_AS[verdict.kind];
+  // The claim is closed with what the chain said (its own move, in the order's timeline)...
   if (verdict.kind !== 'accept') claim.reason = verdict.reason;
   if (verdict.kind !== 'reject') {
     claim.amountUnits = verdict.credited;
     claim.blockTime = verdict.blockTime;
     claim.sender = verdict.sender;
   }
-  if (verdict.kind === 'accept') claim.matchedBy = verdict.matchedBy;
-  await claim.save({ transaction });
   if (verdict.kind === 'accept') {
+    claim.matchedBy = verdict.matchedBy;
     await markAttributed(deps, transaction, { network: claim.network, txId: claim.txId, orderId: order.id });
     order.amountReceivedUnits += verdict.credited;
     order.txId = claim.txId;
-    order.updatedAt = now;
-    await order.save({ transaction });
   }
+  const cause = CAUSE_OF[verdict.kind];
   const transfer = (v: Transferred) => ({
     amount: formatAmount(v.credited, order.tokenDecimals),
     from: v.sender,
     blockTime: v.blockTime?.toISOString() ?? null,
   });
-  await recordAudit(
-    deps.db,
-    transaction,
-    {
-      orderId: order.id,
-      type: AUDITED_AS[verdict.kind],
-      actor: 'system',
-      data:
-        verdict.kind === 'accept'
-          ? {
-              txId: claim.txId,
-              ...transfer(verdict),
-              amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals),
-              matchedBy: verdict.matchedBy,
-              source: claim.source,
-            }
-          : verdict.kind === 'unproven'
-            ? { txId: claim.txId, ...transfer(verdict), reason: verdict.reason }
-            : { txId: claim.txId, reason: verdict.reason },
-    },
-    now,
-  );
+  await applyTransition(deps, transaction, CLAIM_LIFECYCLE, claim, {
+    cause,
+    to: CLOSED_AS[verdict.kind],
+    actor: 'system',
+    data:
+      verdict.kind === 'accept'
+        ? {
+            txId: claim.txId,
+            ...transfer(verdict),
+            amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals),
+            matchedBy: verdict.matchedBy,
+            source: claim.source,
+          }
+        : verdict.kind === 'unproven'
+          ? { txId: claim.txId, ...transfer(verdict), reason: verdict.reason }
+          : { txId: claim.txId, reason: verdict.reason },
+  });
 
+  // ... and the order goes where the facts now say, by its own table.
   // The tolerance matters only while something is still missing: read the merchant then.
   const merchant: Merchant | null =
     shortfallUnits(order) > 0n && order.amountReceivedUnits > 0n
@@ -269,8 +258,9 @@ export async function settleClaim(
       : null;
   const bps = toleranceBps(deps.config, merchant);
   const next = await statusFromFacts(deps, order, transaction, bps);
-  // Events caused by a credited transfer carry it (data.payment) beside the order.
-  const eventExtra = verdict.kind === 'accept' ? { payment: presentPayment(claim, order.tokenDecimals) } : {};
+  const amountReceived = formatAmount(order.amountReceivedUnits, order.tokenDecimals);
+  let reason: string;
+  let data: Record<string, unknown> = { amountReceived };
   if (next === 'PAID' && order.status !== 'PAID') {
     // Paid: its amount may serve the next order to this wallet.
     await releaseAmount(deps, order.reference, transaction);
@@ -279,46 +269,34 @@ export async function settleClaim(
     order.paidLate = landed > order.expiresAt;
     const short = shortfallUnits(order);
     const how = short > 0n ? 'paid within the underpayment tolerance' : 'paid in full';
-    await changeOrderStatus(deps, transaction, order, {
-      to: 'PAID',
-      actor: 'system',
-      reason: order.paidLate ? `${how} after expiry (late payment)` : how,
-      data: {
-        amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals),
-        txId: claim.txId,
-        ...(short > 0n ? { shortBy: formatAmount(short, order.tokenDecimals), toleranceBps: bps } : {}),
-      },
-      eventExtra,
-    });
-  } else if (next !== order.status) {
-    const credited = verdict.kind === 'accept';
-    await changeOrderStatus(deps, transaction, order, {
-      to: next,
-      actor: 'system',
-      reason:
-        verdict.kind === 'reject'
-          ? `reported transaction rejected: ${verdict.reason}`
-          : verdict.kind === 'unproven'
-            ? 'reported transaction recorded unproven: it credits nothing until the merchant attributes it'
-            : 'partial payment verified',
-      data: { amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals) },
-      // A rejection's (or an unproven report's) news is its own event: going back to where the order
-      // was is not news (no second order.expired). An expiry with money received is news of a
-      // partial payment.
-      event: !credited ? null : next === 'EXPIRED' ? 'order.underpaid' : undefined,
-      eventExtra,
-    });
-  } else if (verdict.kind === 'accept' && next !== 'PAID') {
-    // A further partial payment without a status change (UNDERPAID stays UNDERPAID).
-    await emitOrderEvent(deps, transaction, order, 'order.underpaid', now, merchant ?? undefined, eventExtra);
-  }
-  // After the status change, so the event carries the order as it now is (back to PENDING, say).
-  if (verdict.kind === 'reject')
-    await emitOrderEvent(deps, transaction, order, 'order.payment_rejected', now);
-  if (verdict.kind === 'unproven')
-    await emitOrderEvent(deps, transaction, order, 'order.payment_claimed', now, undefined, {
-      claim: presentClaim(claim, order.tokenDecimals),
-    });
+    reason = order.paidLate ? `${how} after expiry (late payment)` : how;
+    data = {
+      amountReceived,
+      txId: claim.txId,
+      ...(short > 0n ? { shortBy: formatAmount(short, order.tokenDecimals), toleranceBps: bps } : {}),
+    };
+  } else
+    reason =
+      verdict.kind === 'reject'
+        ? `reported transaction rejected: ${verdict.reason}`
+        : verdict.kind === 'unproven'
+          ? 'reported transaction recorded unproven: it credits nothing until the merchant attributes it'
+          : 'partial payment verified';
+  // The order's events carry what caused them: the credited transfer, or the unproven report.
+  const extra =
+    verdict.kind === 'accept'
+      ? { payment: presentPayment(claim, order.tokenDecimals) }
+      : verdict.kind === 'unproven'
+        ? { claim: presentClaim(claim, order.tokenDecimals) }
+        : {};
+  await applyTransition(deps, transaction, ORDER_LIFECYCLE, order, {
+    cause,
+    to: next,
+    actor: 'system',
+    reason,
+    data,
+    extra: { extra, merchant: merchant ?? undefined },
+  });
   return verdict.kind;
 }
 

@@ -2,9 +2,10 @@ import type { Refund as RefundBody } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { actingKeyData, recordAudit, type ActingKey } from '../events/audit';
+import { actingKeyData, type ActingKey } from '../events/audit';
+import { applyTransition } from '../events/lifecycle';
 import { findOrder } from '../orders/find-order';
-import { emitRefundEvent } from './emit-refund-event';
+import { REFUND_LIFECYCLE } from './refund-lifecycle';
 import { buildRefundBody, presentRefund } from './present-refund';
 import { refundDeadline } from './refund-rules';
 
@@ -32,24 +33,16 @@ export async function approveRefund(
     if (refund.status !== 'AWAITING_APPROVAL')
       throw ApiError.conflict(`The refund is ${refund.status}: only a refund AWAITING_APPROVAL is approved`);
     const now = deps.clock();
-    refund.status = 'PENDING';
     refund.addressSetAt = now;
     refund.deadlineAt = refundDeadline(now, deps.config.REFUND_DEADLINE_SECONDS);
     refund.nextCheckAt = now;
-    refund.updatedAt = now;
-    await refund.save({ transaction });
-    await recordAudit(
-      deps.db,
-      transaction,
-      {
-        orderId: order.id,
-        type: 'refund.approved',
-        actor: 'merchant',
-        data: { refundId: refund.id, to: refund.toAddress, ...actingKeyData(input.actingKey ?? null) },
-      },
-      now,
-    );
-    await emitRefundEvent(deps, transaction, order, refund, 'refund.created', now, input.merchant);
+    await applyTransition(deps, transaction, REFUND_LIFECYCLE, refund, {
+      cause: 'approved',
+      to: 'PENDING',
+      actor: 'merchant',
+      data: { refundId: refund.id, to: refund.toAddress, ...actingKeyData(input.actingKey ?? null) },
+      extra: { order, merchant: input.merchant },
+    });
   });
   const order = await findOrder(models, where);
   const refund = await models.Refund.findByPk(input.refundId);

@@ -2,7 +2,8 @@ import type { CreateRefundBody, Refund as RefundBody } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { actingKeyData, recordAudit, type ActingKey } from '../events/audit';
+import { actingKeyData, type ActingKey } from '../events/audit';
+import { recordCreation } from '../events/lifecycle';
 import { formatAmount, parseUnits } from '../lib/decimal';
 import { findOrder } from '../orders/find-order';
 import {
@@ -14,7 +15,7 @@ import {
 } from '../orders/idempotency';
 import { newReference } from '../orders/new-reference';
 import { committedRefunds } from './committed-refunds';
-import { emitRefundEvent } from './emit-refund-event';
+import { REFUND_LIFECYCLE } from './refund-lifecycle';
 import { newRefundId } from './new-refund-id';
 import { buildRefundBody, presentRefund } from './present-refund';
 import { refundableUnits, refundAmount, refundDeadline } from './refund-rules';
@@ -108,25 +109,19 @@ export async function createRefund(
       },
       { transaction },
     );
-    await recordAudit(
-      deps.db,
-      transaction,
-      {
-        orderId: order.id,
-        type: 'refund.created',
-        actor: 'merchant',
-        data: {
-          refundId: refund.id,
-          amount: formatAmount(refund.amountUnits, order.tokenDecimals),
-          to,
-          reason: refund.reason,
-          status: refund.status,
-          ...actingKeyData(input.actingKey ?? null),
-        },
+    await recordCreation(deps, transaction, REFUND_LIFECYCLE, refund, {
+      cause: 'created',
+      actor: 'merchant',
+      data: {
+        refundId: refund.id,
+        amount: formatAmount(refund.amountUnits, order.tokenDecimals),
+        to,
+        reason: refund.reason,
+        status: refund.status,
+        ...actingKeyData(input.actingKey ?? null),
       },
-      now,
-    );
-    await emitRefundEvent(deps, transaction, order, refund, 'refund.created', now, merchant);
+      extra: { order, merchant },
+    });
     const stored: StoredRefund = { refundId: refund.id };
     if (scope) await storeResponse(deps, scope, { status: 201, body: stored }, transaction);
     return { stored, replayed: false };

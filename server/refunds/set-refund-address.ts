@@ -1,8 +1,8 @@
 import type { PublicRefund } from '../../contract';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { recordAudit } from '../events/audit';
-import { emitRefundEvent } from './emit-refund-event';
+import { applyTransition } from '../events/lifecycle';
+import { REFUND_LIFECYCLE } from './refund-lifecycle';
 import { findPublicRefund } from './find-public-refund';
 import { presentPublicRefund } from './present-public-refund';
 import { proveRefundAddress } from './prove-refund-address';
@@ -52,24 +52,17 @@ export async function setRefundAddress(
     assertTakesAddress(refund);
     const now = deps.clock();
     refund.toAddress = to;
-    refund.status = signedBy ? 'PENDING' : 'AWAITING_APPROVAL';
     refund.addressSetAt = now;
     refund.deadlineAt = refundDeadline(now, deps.config.REFUND_DEADLINE_SECONDS);
     refund.nextCheckAt = now;
-    refund.updatedAt = now;
-    await refund.save({ transaction });
-    await recordAudit(
-      deps.db,
-      transaction,
-      {
-        orderId: order.id,
-        type: 'refund.address_set',
-        actor: 'payer',
-        data: { refundId: refund.id, to, signed: signedBy !== null, signedBy, status: refund.status },
-      },
-      now,
-    );
-    await emitRefundEvent(deps, transaction, order, refund, 'refund.created', now);
+    const status = signedBy ? 'PENDING' : 'AWAITING_APPROVAL';
+    await applyTransition(deps, transaction, REFUND_LIFECYCLE, refund, {
+      cause: 'address_given',
+      to: status,
+      actor: 'payer',
+      data: { refundId: refund.id, to, signed: signedBy !== null, signedBy, status },
+      extra: { order },
+    });
   });
   const { refund, order, merchantName } = await findPublicRefund(deps, input.refundId);
   return presentPublicRefund(deps, refund, order, merchantName);

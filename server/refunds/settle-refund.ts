@@ -4,7 +4,8 @@ import type { Deps } from '../deps';
 import { recordAudit } from '../events/audit';
 import { formatAmount } from '../lib/decimal';
 import { committedRefunds } from './committed-refunds';
-import { emitRefundEvent } from './emit-refund-event';
+import { applyTransition } from '../events/lifecycle';
+import { REFUND_LIFECYCLE } from './refund-lifecycle';
 import { lateUntil, OPEN_REFUND_STATUSES } from './refund-rules';
 
 /** Locks the order, then the refund (the one lock order of every refund change). */
@@ -50,37 +51,29 @@ export async function succeedRefund(
       transaction,
     });
     if (taken) return false;
-    refund.status = 'SUCCEEDED';
     refund.txId = input.txId;
     refund.matchedBy = input.matchedBy;
     refund.late = late;
     refund.nextCheckAt = null;
-    refund.updatedAt = now;
-    await refund.save({ transaction });
     order.amountRefundedUnits += refund.amountUnits;
     order.updatedAt = now;
     await order.save({ transaction });
-    await recordAudit(
-      deps.db,
-      transaction,
-      {
-        orderId: order.id,
-        type: 'refund.succeeded',
-        actor: 'system',
-        data: {
-          refundId: refund.id,
-          txId: input.txId,
-          amount: formatAmount(refund.amountUnits, order.tokenDecimals),
-          amountRefunded: formatAmount(order.amountRefundedUnits, order.tokenDecimals),
-          to: refund.toAddress,
-          matchedBy: input.matchedBy,
-          blockTime: input.blockTime?.toISOString() ?? null,
-          ...(late ? { late: true } : {}),
-        },
+    await applyTransition(deps, transaction, REFUND_LIFECYCLE, refund, {
+      cause: 'verified',
+      to: 'SUCCEEDED',
+      actor: 'system',
+      data: {
+        refundId: refund.id,
+        txId: input.txId,
+        amount: formatAmount(refund.amountUnits, order.tokenDecimals),
+        amountRefunded: formatAmount(order.amountRefundedUnits, order.tokenDecimals),
+        to: refund.toAddress,
+        matchedBy: input.matchedBy,
+        blockTime: input.blockTime?.toISOString() ?? null,
+        ...(late ? { late: true } : {}),
       },
-      now,
-    );
-    await emitRefundEvent(deps, transaction, order, refund, 'refund.succeeded', now);
+      extra: { order },
+    });
     return true;
   });
 }
@@ -98,29 +91,21 @@ export async function failRefund(deps: Deps, input: { refundId: string; reason: 
     const { order, refund } = locked;
     const now = deps.clock();
     const sendable = refund.status === 'PENDING';
-    refund.status = 'FAILED';
     refund.failureReason = input.reason;
     refund.lateUntil = lateUntil(now, sendable, deps.config.LATE_PAYMENT_WINDOW_SECONDS);
     refund.nextCheckAt = refund.lateUntil ? now : null;
-    refund.updatedAt = now;
-    await refund.save({ transaction });
-    await recordAudit(
-      deps.db,
-      transaction,
-      {
-        orderId: order.id,
-        type: 'refund.failed',
-        actor: 'system',
-        data: {
-          refundId: refund.id,
-          amount: formatAmount(refund.amountUnits, order.tokenDecimals),
-          reason: input.reason,
-          lateUntil: refund.lateUntil?.toISOString() ?? null,
-        },
+    await applyTransition(deps, transaction, REFUND_LIFECYCLE, refund, {
+      cause: 'deadline',
+      to: 'FAILED',
+      actor: 'system',
+      data: {
+        refundId: refund.id,
+        amount: formatAmount(refund.amountUnits, order.tokenDecimals),
+        reason: input.reason,
+        lateUntil: refund.lateUntil?.toISOString() ?? null,
       },
-      now,
-    );
-    await emitRefundEvent(deps, transaction, order, refund, 'refund.failed', now);
+      extra: { order },
+    });
     return true;
   });
 }

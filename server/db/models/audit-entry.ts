@@ -1,3 +1,4 @@
+import type { AuditKind } from '../../../contract';
 import {
   DataTypes,
   Model,
@@ -12,7 +13,7 @@ export type AuditActor = 'merchant' | 'payer' | 'system';
 export class AuditEntry extends Model<InferAttributes<AuditEntry>, InferCreationAttributes<AuditEntry>> {
   declare id: CreationOptional<string>;
   declare orderId: string;
-  declare type: string;
+  declare type: AuditKind;
   declare actor: AuditActor;
   declare data: CreationOptional<Record<string, unknown>>;
   declare createdAt: CreationOptional<Date>;
