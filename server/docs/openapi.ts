@@ -79,7 +79,7 @@ const INT32 = { minimum: -(2 ** 31), maximum: 2 ** 31 - 1 };
 
 /**
  * `z.unknown()` comes out as `{nullable: true}` with no type, which OpenAPI 3.0 does not allow: it
- * means any value. Integers get the `format` their bounds fit (int32, else int64), which zod does
+ * means any value. A nullable enum lists null among its values. Integers get the `format` their bounds fit (int32, else int64), which zod does
  * not say.
  */
 function normaliseSchemas(node: unknown): void {
@@ -94,6 +94,10 @@ function normaliseSchemas(node: unknown): void {
   }
   const typed = ['type', '$ref', 'oneOf', 'anyOf', 'allOf'].some((k) => k in obj);
   if (obj.nullable === true && !typed) delete obj.nullable;
+  // `nullable` does not widen an `enum` in OpenAPI 3.0: a value outside it fails, null included,
+  // so a nullable enum lists null (webhook_api_version is null until a version is pinned).
+  if (obj.nullable === true && Array.isArray(obj.enum) && !obj.enum.includes(null))
+    obj.enum = [...obj.enum, null];
   // A nullable union: OpenAPI 3.0 wants `nullable` beside a `type`, so each member carries it.
   for (const union of ['anyOf', 'oneOf'] as const)
     if (obj.nullable === true && !('type' in obj) && Array.isArray(obj[union])) {

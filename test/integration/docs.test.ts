@@ -150,6 +150,29 @@ describe('OpenAPI document', () => {
     }
   });
 
+  it("lets a nullable enum be null: a new merchant's profile (webhook_api_version null) matches its schema", async () => {
+    const doc = generateOpenApiDocument() as unknown as Json;
+    const nullableEnums: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}/${i}`));
+      if (!node || typeof node !== 'object') return;
+      const obj = node as Json;
+      if (obj.nullable === true && Array.isArray(obj.enum)) {
+        nullableEnums.push(where);
+        expect(obj.enum, where).toContain(null);
+      }
+      for (const [key, value] of Object.entries(obj)) walk(value, `${where}/${key}`);
+    };
+    walk(doc, '#');
+    expect(nullableEnums).toContain('#/components/schemas/Profile/properties/webhook_api_version');
+    const m = await newMerchant(server);
+    const profile = await server.api('GET', '/users/me', { token: m.token });
+    expect(profile.body.webhook_api_version).toBeNull();
+    const schema = ((doc.components as Json).schemas as Record<string, Json>).Profile!;
+    const version = (schema.properties as Record<string, Json>).webhook_api_version!;
+    expect(version.enum).toContain(profile.body.webhook_api_version);
+  });
+
   it('describes every operation', () => {
     const doc = generateOpenApiDocument();
     for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Json>>))
