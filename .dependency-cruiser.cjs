@@ -10,8 +10,9 @@
  *
  * deps.ts is the services' parameter type: every layer may name it; it only imports types.
  */
-const DOMAINS =
-  'auth|api-keys|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|dashboard|health|docs|networks';
+const LAYERS = require('./.layers.cjs');
+
+const DOMAINS = LAYERS.DOMAINS.join('|');
 const COMPOSITION = '^server/(main|app|background-jobs)[.]ts$|^server/cli/';
 const under = (folders) => `^server/(${folders})/`;
 
