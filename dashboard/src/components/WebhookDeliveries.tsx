@@ -1,5 +1,7 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
+import type { z } from 'zod';
+import type { ZRecentWebhookDelivery } from '../../../contract';
 import { api, ok } from '../api';
 import { useI18n } from '../i18n';
 import { shortRef, useFormat } from '../lib/format';
@@ -7,21 +9,8 @@ import { useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
 import { ConfirmButton, ErrorNotice, Notice, StatusBadge, UserText } from './ui';
 
-type WebhookRow = {
-  id: string;
-  eventId: string;
-  eventType: string;
-  url: string;
-  attempt: number;
-  requestBody: string;
-  responseStatus: number | null;
-  responseBody: string | null;
-  error: string | null;
-  durationMs: number | null;
-  createdAt: string;
-  nextRetryAt: string | null;
-  orderReference: string | null;
-};
+/** A webhook attempt, with the order its event is about (null for a test ping). */
+type WebhookRow = z.infer<typeof ZRecentWebhookDelivery>;
 
 /** Webhook attempts, newest first: what was sent and answered on demand, and a redeliver button. */
 export function WebhookDeliveries({

@@ -51,43 +51,33 @@ export function useRefresh() {
   );
 }
 
-const byReference = (reference: string) => ({ params: { reference } });
+/** A read of one part of an order, by its reference, under that part's key. */
+const orderPart =
+  <T>(key: (reference: string) => QueryKey, read: (args: { params: { reference: string } }) => Promise<T>) =>
+  (reference: string) =>
+    queryOptions({ queryKey: key(reference), queryFn: () => read({ params: { reference } }) });
 
-export const orderQuery = (reference: string) =>
-  queryOptions({
-    queryKey: keys.order(reference),
-    queryFn: async () => ok(await api.orders.get(byReference(reference)), 200),
-  });
-
-export const paymentsQuery = (reference: string) =>
-  queryOptions({
-    queryKey: keys.payments(reference),
-    queryFn: async () => ok(await api.refunds.payments(byReference(reference)), 200).items,
-  });
-
-export const refundsQuery = (reference: string) =>
-  queryOptions({
-    queryKey: keys.refunds(reference),
-    queryFn: async () => ok(await api.refunds.list(byReference(reference)), 200).items,
-  });
-
-export const auditQuery = (reference: string) =>
-  queryOptions({
-    queryKey: keys.audit(reference),
-    queryFn: async () => ok(await api.deliveries.audit(byReference(reference)), 200).items,
-  });
-
-export const webhookDeliveriesQuery = (reference: string) =>
-  queryOptions({
-    queryKey: keys.webhookDeliveries(reference),
-    queryFn: async () => ok(await api.deliveries.webhookDeliveries(byReference(reference)), 200).items,
-  });
-
-export const messengerDeliveriesQuery = (reference: string) =>
-  queryOptions({
-    queryKey: keys.messengerDeliveries(reference),
-    queryFn: async () => ok(await api.deliveries.messengerDeliveries(byReference(reference)), 200).items,
-  });
+export const orderQuery = orderPart(keys.order, async (args) => ok(await api.orders.get(args), 200));
+export const paymentsQuery = orderPart(
+  keys.payments,
+  async (args) => ok(await api.refunds.payments(args), 200).items,
+);
+export const refundsQuery = orderPart(
+  keys.refunds,
+  async (args) => ok(await api.refunds.list(args), 200).items,
+);
+export const auditQuery = orderPart(
+  keys.audit,
+  async (args) => ok(await api.deliveries.audit(args), 200).items,
+);
+export const webhookDeliveriesQuery = orderPart(
+  keys.webhookDeliveries,
+  async (args) => ok(await api.deliveries.webhookDeliveries(args), 200).items,
+);
+export const messengerDeliveriesQuery = orderPart(
+  keys.messengerDeliveries,
+  async (args) => ok(await api.deliveries.messengerDeliveries(args), 200).items,
+);
 
 /** A page of the orders list, as the cache keeps it. */
 export type OrdersPage = { items: Order[]; nextCursor: string | null };

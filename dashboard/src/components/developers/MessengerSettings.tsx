@@ -7,7 +7,13 @@ import { SubmitButton, TextField } from '../form';
 import { ErrorNotice, Notice, Section, UserText } from '../ui';
 
 /** The messenger chat that hears the order events, its bot token, and a test message. */
-export function MessengerSettings({ profile, onProfile }: { profile: Profile; onProfile: (p: Profile) => void }) {
+export function MessengerSettings({
+  profile,
+  onProfile,
+}: {
+  profile: Profile;
+  onProfile: (p: Profile) => void;
+}) {
   const { t } = useI18n();
   const ids = useId();
   const [chatId, setChatId] = useState(profile.messenger_chat_id ?? '');

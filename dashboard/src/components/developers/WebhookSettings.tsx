@@ -10,7 +10,13 @@ import { SubmitButton, UrlField } from '../form';
 import { ConfirmButton, CopyField, ErrorNotice, Field, Notice, Section, StatusBadge, UserText } from '../ui';
 
 /** Where webhooks go and at which payload version, the signing secret, and a test event. */
-export function WebhookSettings({ profile, onProfile }: { profile: Profile; onProfile: (p: Profile) => void }) {
+export function WebhookSettings({
+  profile,
+  onProfile,
+}: {
+  profile: Profile;
+  onProfile: (p: Profile) => void;
+}) {
   const { t } = useI18n();
   const refresh = useRefresh();
   const f = useFormat();

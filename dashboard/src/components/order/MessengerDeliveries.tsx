@@ -1,18 +1,10 @@
+import type { z } from 'zod';
+import type { ZMessengerDelivery } from '../../../../contract';
 import { useI18n } from '../../i18n';
 import { useFormat } from '../../lib/format';
 import { StatusBadge, UserText } from '../ui';
 
-type MessengerDelivery = {
-  id: string;
-  eventType: string;
-  chatId: string;
-  text: string;
-  status: string;
-  responseStatus: number | null;
-  error: string | null;
-  attempt: number;
-  createdAt: string;
-};
+type MessengerDelivery = z.infer<typeof ZMessengerDelivery>;
 
 /** The order's messenger messages, newest first: what each said and whether it was sent. */
 export function MessengerDeliveries({ deliveries }: { deliveries: MessengerDelivery[] }) {
