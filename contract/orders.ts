@@ -129,6 +129,9 @@ export const ZOrder = z
         'Whether no other payable order to this wallet has this amount, so a payment without the order tag is matched by its amount. False only when no free amount was left within 0.001 of the price: such an order is matched by tag or a reported claim',
       ),
     amountRefunded: ZDecimalOut.describe('Sum of verified refunds (GET /orders/{reference}/refunds)'),
+    amountRefundable: ZDecimalOut.describe(
+      'What a new refund may still take: amountReceived less what refunds hold (sent, waiting, or FAILED before their lateUntil), never below 0; the default amount of POST /orders/{reference}/refunds',
+    ),
     tokenMintOrContract: ZAddress.describe(
       'The token: SPL mint (Solana) or ERC-20 contract (Polygon/Ethereum)',
     ),

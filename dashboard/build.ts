@@ -35,6 +35,7 @@ const PACKAGES = [
   'react',
   'react-dom',
   'react-router',
+  '@tanstack/react-query',
   '@ts-rest/core',
   'zod',
   'qrcode',

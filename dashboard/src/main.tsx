@@ -1,3 +1,4 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Route, Routes } from 'react-router';
@@ -15,7 +16,7 @@ import { SettingsPage } from './pages/Settings';
 import { SignInPage } from './pages/SignIn';
 import { UnattributedPage } from './pages/Unattributed';
 import { WalletsPage } from './pages/Wallets';
-import { NetworksProvider } from './lib/networks';
+import { newQueryClient } from './lib/queries';
 import { SessionProvider, useSession } from './session';
 import './styles.css';
 
@@ -54,16 +55,18 @@ function App() {
   );
 }
 
+const queryClient = newQueryClient();
+
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <I18nProvider>
-      <BrowserRouter basename="/dashboard">
-        <SessionProvider>
-          <NetworksProvider>
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter basename="/dashboard">
+          <SessionProvider>
             <App />
-          </NetworksProvider>
-        </SessionProvider>
-      </BrowserRouter>
+          </SessionProvider>
+        </BrowserRouter>
+      </QueryClientProvider>
     </I18nProvider>
   </StrictMode>,
 );

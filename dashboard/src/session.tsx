@@ -1,6 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { DashboardSession } from '../../contract';
 import { api, failureOf, ok, onUnauthenticated, setCsrfToken } from './api';
+import { forgetMerchantData } from './lib/queries';
 
 /** Why the sign-in page is shown: to say so in words. */
 export type SignedOutReason = 'initial' | 'ended' | 'signed-out' | 'password-changed';
@@ -26,11 +28,16 @@ const SessionContext = createContext<SessionApi | null>(null);
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<SessionState>({ state: 'checking' });
+  const client = useQueryClient();
 
-  const ended = useCallback((reason: SignedOutReason) => {
-    setCsrfToken(null);
-    setStatus({ state: 'signed-out', reason });
-  }, []);
+  const ended = useCallback(
+    (reason: SignedOutReason) => {
+      setCsrfToken(null);
+      setStatus({ state: 'signed-out', reason });
+      forgetMerchantData(client);
+    },
+    [client],
+  );
 
   const check = useCallback(async () => {
     setStatus({ state: 'checking' });
@@ -51,12 +58,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => onUnauthenticated(undefined);
   }, [check, ended]);
 
-  const signIn = useCallback(async (email: string, password: string) => {
-    const answer = await api.dashboard.signIn({ body: { email, password } });
-    if (answer.status !== 200) throw failureOf(answer);
-    setCsrfToken(answer.body.csrfToken);
-    setStatus({ state: 'signed-in', session: answer.body });
-  }, []);
+  const signIn = useCallback(
+    async (email: string, password: string) => {
+      const answer = await api.dashboard.signIn({ body: { email, password } });
+      if (answer.status !== 200) throw failureOf(answer);
+      forgetMerchantData(client);
+      setCsrfToken(answer.body.csrfToken);
+      setStatus({ state: 'signed-in', session: answer.body });
+    },
+    [client],
+  );
 
   // Signed out only once the service has ended the session (or it had ended already): a failed
   // request leaves the cookie working, and the page says so rather than pretend.

@@ -25,6 +25,7 @@ const order = {
   amount: '9.504754',
   amountReceived: '0.000000',
   amountRefunded: '0.000000',
+  amountRefundable: '0.000000',
   amountUnique: true,
   tokenMintOrContract: usdt,
   recipient: wallet,
@@ -56,6 +57,7 @@ const paidOrder = {
   ...order,
   status: 'PAID',
   amountReceived: '9.504754',
+  amountRefundable: '9.504754',
   txId,
   paidAt: '2026-11-22T10:03:12.000Z',
   updatedAt: '2026-11-22T10:03:14.000Z',
@@ -168,6 +170,8 @@ const payer = 'HXtBm8XZbxaTt41uqaKhwUAa6Z1aPyvJdsZVENiWsetg';
 const refundId = 'rf_9c1f4b2a7d3e4f5a8b6c0d1e2f3a4b5c';
 const refundTag = 'FkPqgq8hM4G1m3m6sBdQzWcYvXkPnLtR2aJ9yUe5oHbT';
 const refundPayUrl = `solana:${base}/pay/refunds/${refundId}/tx-request`;
+/** The paid order once a refund of 4 holds part of it. */
+const refundingOrder = { ...paidOrder, amountRefundable: '5.504754' };
 const refund = {
   id: refundId,
   orderReference: reference,
@@ -244,7 +248,13 @@ export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
   'order.underpaid': {
     ...paidEventOf('order.underpaid'),
     data: {
-      order: { ...paidOrder, status: 'UNDERPAID', amountReceived: '5.000000', paidAt: null },
+      order: {
+        ...paidOrder,
+        status: 'UNDERPAID',
+        amountReceived: '5.000000',
+        amountRefundable: '5.000000',
+        paidAt: null,
+      },
       payment: { ...payment, amount: '5.000000' },
     },
   },
@@ -278,13 +288,13 @@ export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
   'refund.created': {
     ...paidEventOf('refund.created'),
     createdAt: refund.createdAt,
-    data: { order: paidOrder, refund: { ...refund, transaction: null } },
+    data: { order: refundingOrder, refund: { ...refund, transaction: null } },
   },
   'refund.succeeded': {
     ...paidEventOf('refund.succeeded'),
     createdAt: '2026-11-22T11:05:00.000Z',
     data: {
-      order: { ...paidOrder, amountRefunded: '4.000000', updatedAt: '2026-11-22T11:05:00.000Z' },
+      order: { ...refundingOrder, amountRefunded: '4.000000', updatedAt: '2026-11-22T11:05:00.000Z' },
       refund: { ...refundEventBody, updatedAt: '2026-11-22T11:05:00.000Z' },
     },
   },
@@ -292,7 +302,8 @@ export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
     ...paidEventOf('refund.failed'),
     createdAt: refund.deadlineAt,
     data: {
-      order: paidOrder,
+      // The failed refund holds its 4 until its lateUntil: its transfer may still land.
+      order: refundingOrder,
       refund: {
         ...refund,
         status: 'FAILED',

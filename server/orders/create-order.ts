@@ -81,7 +81,8 @@ export async function createOrder(
       createdAt: now,
       updatedAt: now,
     };
-    const presented = presentOrder(deps, order, merchant.fullName);
+    // A new order has received nothing: nothing to refund.
+    const presented = presentOrder(deps, order, merchant.fullName, 0n);
     const eventId = newEventId();
     const response = { status: 201 as const, body: presented };
     const created: CreatedOrder = {

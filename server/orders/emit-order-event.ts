@@ -13,6 +13,7 @@ import type { Deps } from '../deps';
 import { appendEvent, eventApiVersion, eventBody, newEventId } from '../events/append-events';
 import { deliveryTargets } from './delivery-targets';
 import { presentOrder } from './present-order';
+import { refundableUnitsOfOrder } from './refundable-amount';
 
 /** What an event carries beside the order: the transfer, report or refund that caused it. */
 export type EventExtra = { payment?: Payment; claim?: ClaimedTransfer; refund?: Refund };
@@ -40,12 +41,14 @@ export async function emitOrderEvent(
   const version = eventApiVersion(merchant);
   if (!versionKnowsEventType(version, type)) return null;
   const id = newEventId();
+  const refundable = await refundableUnitsOfOrder(deps.db, order, at, transaction);
+  const presented = presentOrder(deps, order, merchant.fullName, refundable);
   await appendEvent(deps.db, transaction, {
     id,
     orderId: order.id,
     merchantId: merchant.id,
     type,
-    body: eventBody(id, type, at, { order: presentOrder(deps, order, merchant.fullName), ...extra }, version),
+    body: eventBody(id, type, at, { order: presented, ...extra }, version),
     at,
     targets: deliveryTargets(order, merchant),
   });

@@ -8,6 +8,7 @@ import { ApiError } from '../errors';
 import { decodeCursor, encodeCursor } from './order-cursor';
 import { findOrderRows } from './order-rows';
 import { presentOrder, type OrderView } from './present-order';
+import { refundableUnitsOf } from './refundable-amount';
 
 export const DEFAULT_PER_PAGE = 20;
 
@@ -72,7 +73,10 @@ function ordersWhere(
 export async function listOrders(deps: Deps, merchant: MerchantRow, query: z.infer<typeof ZListOrdersQuery>) {
   const perPage = query.per_page ?? DEFAULT_PER_PAGE;
   const where = ordersWhere(deps, merchant.id, query);
-  const present = (o: OrderView) => presentOrder(deps, o, merchant.fullName);
+  const present = async (rows: OrderView[]) => {
+    const refundable = await refundableUnitsOf(deps.db, rows, deps.clock());
+    return rows.map((o) => presentOrder(deps, o, merchant.fullName, refundable.get(o.id)!));
+  };
 
   // An empty cursor starts cursor mode only without a page; with a page it is page mode.
   const cursorMode = query.cursor !== undefined && !(query.cursor === '' && query.page !== undefined);
@@ -87,7 +91,7 @@ export async function listOrders(deps: Deps, merchant: MerchantRow, query: z.inf
     const items = rows.slice(0, perPage);
     const last = items[items.length - 1];
     return {
-      items: items.map(present),
+      items: await present(items),
       per_page: perPage,
       nextCursor: rows.length > perPage && last ? encodeCursor(last.id) : null,
     };
@@ -101,5 +105,5 @@ export async function listOrders(deps: Deps, merchant: MerchantRow, query: z.inf
       ? deps.db.models.Order.count({ where })
       : countOrders(deps, { merchantId: merchant.id, status: query.status, network: query.network }),
   ]);
-  return { items: rows.map(present), page, per_page: perPage, total };
+  return { items: await present(rows), page, per_page: perPage, total };
 }

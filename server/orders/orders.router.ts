@@ -6,6 +6,7 @@ import { createOrder } from './create-order';
 import { readOrder } from './find-order';
 import { listOrders } from './list-orders';
 import { presentOrder } from './present-order';
+import { refundableUnitsOfOrder } from './refundable-amount';
 import { submitPaymentClaim } from './submit-payment-claim';
 
 export function ordersRouter(deps: Deps) {
@@ -27,7 +28,8 @@ export function ordersRouter(deps: Deps) {
     get: async ({ req, params }) => {
       const merchant = currentMerchant(req);
       const order = await readOrder(deps, { reference: params.reference, merchantId: merchant.id });
-      return { status: 200, body: presentOrder(deps, order, merchant.fullName) };
+      const refundable = await refundableUnitsOfOrder(deps.db, order, deps.clock());
+      return { status: 200, body: presentOrder(deps, order, merchant.fullName, refundable) };
     },
     submitTx: async ({ req, params, body }) => {
       const merchant = currentMerchant(req);
@@ -38,7 +40,8 @@ export function ordersRouter(deps: Deps) {
         source: 'merchant',
         actingKey: actingKey(req),
       });
-      return { status: 202, body: presentOrder(deps, order, merchant.fullName) };
+      const refundable = await refundableUnitsOfOrder(deps.db, order, deps.clock());
+      return { status: 202, body: presentOrder(deps, order, merchant.fullName, refundable) };
     },
   });
 }

@@ -97,14 +97,19 @@ export function sharedOrderFields(
   };
 }
 
-/** The merchant's view of an order. */
+/**
+ * The merchant's view of an order. `refundableUnits` is what a new refund may still take now
+ * (refundable-amount.ts): it depends on the order's refunds and the clock, not on the row alone.
+ */
 export function presentOrder(
   deps: Pick<Deps, 'config' | 'chains'>,
   order: Presentable,
   merchantName: string | null,
+  refundableUnits: bigint,
 ): OrderBody {
   return Object.assign(sharedOrderFields(deps, order, merchantName), {
     amountRefunded: formatAmount(order.amountRefundedUnits ?? 0n, order.tokenDecimals),
+    amountRefundable: formatAmount(refundableUnits, order.tokenDecimals),
     quotedAt: iso(order.quotedAt),
     fxRate: order.fxRate,
     fxSource: order.fxSource,

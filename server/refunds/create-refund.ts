@@ -14,11 +14,12 @@ import {
   type IdempotencyScope,
 } from '../orders/idempotency';
 import { newReference } from '../orders/new-reference';
+import { refundableUnits } from '../orders/refundable-amount';
 import { committedRefunds } from './committed-refunds';
 import { REFUND_LIFECYCLE } from './refund-lifecycle';
 import { newRefundId } from './new-refund-id';
 import { buildRefundBody, presentRefund } from './present-refund';
-import { refundableUnits, refundAmount, refundDeadline } from './refund-rules';
+import { refundAmount, refundDeadline } from './refund-rules';
 
 export type CreateRefundResult = { body: RefundBody; replayed: boolean };
 

@@ -22,12 +22,6 @@ export function lateUntil(failedAt: Date, hadTarget: boolean, windowSeconds: num
   return hadTarget ? new Date(failedAt.getTime() + windowSeconds * 1000) : null;
 }
 
-/** What may still be refunded: received less what every refund holds (refundHoldsAmount); never negative. */
-export function refundableUnits(receivedUnits: bigint, committedUnits: bigint): bigint {
-  const left = receivedUnits - committedUnits;
-  return left > 0n ? left : 0n;
-}
-
 /**
  * The amount of a new refund: the one asked for, or everything refundable. A string saying why
  * when it cannot be refunded.

@@ -128,6 +128,17 @@ function watchNavigations(...tabs: DashboardPage[]) {
   return navigations;
 }
 
+/** The API requests `tab` makes from now on (method and path), the events poll aside. */
+function watchApiRequests(tab: DashboardPage) {
+  const requests: string[] = [];
+  tab.page.on('request', (req) => {
+    if (req.resourceType() !== 'fetch' && req.resourceType() !== 'xhr') return;
+    const { pathname } = new URL(req.url());
+    if (pathname !== '/events') requests.push(`${req.method()} ${pathname}`);
+  });
+  return requests;
+}
+
 const hooksFor = (reference: string) =>
   h.receiver.received.filter((hook) => hook.json.data?.order?.reference === reference);
 
@@ -230,6 +241,7 @@ describe('the merchant dashboard, end to end', () => {
     await orderTab.page.waitForSelector('.qr-figure img.qr'); // the code to pay it, while it can be paid
     await accessible(orderTab, 'order (waiting)');
     const navigations = watchNavigations(d, orderTab);
+    const orderRequests = watchApiRequests(orderTab);
 
     // Solana: a tagged transfer from a funded wallet, as a wallet pays a Solana Pay link.
     const sol = (await api<PaidOrder>('GET', `/orders/${orders.SOLANA.reference}`)).body;
@@ -270,6 +282,14 @@ describe('the merchant dashboard, end to end', () => {
     );
     await orderTab.waitText(orders.POLYGON.txId);
     await orderTab.waitText('View on PolygonScan');
+    // The events refreshed what order.paid changes: the order, its payments, its timeline, and the
+    // webhook deliveries once the timeline showed a new attempt; never its refunds or messages.
+    await orderTab.page.waitForNetworkIdle({ idleTime: 500, timeout: 10_000 });
+    const read = `GET /orders/${orders.POLYGON.reference}`;
+    console.log(`[e2e dashboard] the order page's requests after order.paid: ${orderRequests.join(', ')}`);
+    expect(orderRequests).toEqual(expect.arrayContaining([read, `${read}/payments`, `${read}/audit`]));
+    for (const request of orderRequests)
+      expect([read, `${read}/payments`, `${read}/audit`, `${read}/webhook-deliveries`]).toContain(request);
     expect(await orderTab.page.$('.qr-figure'), 'no code to pay a paid order').toBeNull();
     await accessible(orderTab, 'order (paid)');
     await orderTab.shot('09-order-paid-live-polygon');

@@ -111,6 +111,7 @@ describe('POST /orders', () => {
         amount: '10.500000',
         amountReceived: '0.000000',
         amountRefunded: '0.000000',
+        amountRefundable: '0.000000',
         amountUnique: true,
         tokenMintOrContract: USDT_SOLANA,
         recipient: m.wallets.SOLANA.address,

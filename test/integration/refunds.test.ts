@@ -122,7 +122,7 @@ type Refund = {
   failureReason: string | null;
   deadlineAt: string;
 };
-type Order = PaidOrder & { amountRefunded: string };
+type Order = PaidOrder & { amountRefunded: string; amountRefundable: string };
 
 /** One network as the tests drive it: wallets, payments, and sending what the service built. */
 type Driver = {
@@ -363,6 +363,50 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
       ['3.000000', 'SUCCEEDED'],
       ['7.000000', 'SUCCEEDED'],
     ]);
+  });
+
+  it('says on the order what a new refund may still take (amountRefundable), by the rule the refund route applies', async () => {
+    const { shop, key, payer, order } = await paidOrder('10');
+    expect(order.amountRefundable).toBe('10.000000');
+    const unpaid = (await h.createOrder(shop, { amount: '5' })) as Order;
+    expect(unpaid.amountRefundable).toBe('0.000000');
+
+    // A refund waiting for its transfer holds its amount: the order, its list and its events say 7.
+    const first = await createRefund(shop, order.reference, { amount: '3', to: payer.address });
+    expect(first.status, first.text).toBe(201);
+    const held = (await h.getOrder(shop, order.reference)) as Order;
+    expect(held).toMatchObject({ amountRefunded: '0.000000', amountRefundable: '7.000000' });
+    const listed = await h.server.api<{ items: Order[] }>('GET', '/users/me/orders?per_page=50', {
+      token: shop.token,
+    });
+    expect(listed.body.items.map((o) => [o.reference, o.amountRefundable])).toEqual([
+      [unpaid.reference, '0.000000'],
+      [order.reference, '7.000000'],
+    ]);
+    await h.deliverWebhooks();
+    const createdHook = h.webhooksFor(shop, order.reference).find((w) => w.json.type === 'refund.created')!;
+    expect((createdHook.json.data as unknown as { order: Order }).order.amountRefundable).toBe('7.000000');
+
+    // The route takes exactly that much and not one base unit more.
+    expectErrorBody(
+      await createRefund(shop, order.reference, { amount: '7.000001', to: payer.address }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    const rest = await createRefund(shop, order.reference, {
+      amount: held.amountRefundable,
+      to: payer.address,
+    });
+    expect(rest.status, rest.text).toBe(201);
+    expect(((await h.getOrder(shop, order.reference)) as Order).amountRefundable).toBe('0.000000');
+
+    // Sent and verified, the refunds count as refunded: still nothing left.
+    await d.sendRefund(h, first.body, key);
+    await settleRefund(shop, order.reference, first.body.id, 'SUCCEEDED');
+    expect(await h.getOrder(shop, order.reference)).toMatchObject({
+      amountRefunded: '3.000000',
+      amountRefundable: '0.000000',
+    });
   });
 
   it("refunds an overpayment's excess; an order that received nothing has nothing to refund", async () => {
@@ -666,7 +710,10 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     expect(Date.parse(failedRefund.lateUntil) - Date.parse(failed.deadlineAt)).toBeGreaterThanOrEqual(
       short.server.config.LATE_PAYMENT_WINDOW_SECONDS * 1000,
     );
-    expect(((await short.getOrder(shop, order.reference)) as Order).amountRefunded).toBe('0.000000');
+    expect(await short.getOrder(shop, order.reference)).toMatchObject({
+      amountRefunded: '0.000000',
+      amountRefundable: '0.000000',
+    });
     const again = await api<Refund>('POST', `/orders/${order.reference}/refunds`, {
       token: shop.token,
       body: {},
@@ -684,6 +731,9 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     );
     expect(unaddressed.failureReason).toMatch(/gave no refund address/);
     expect(unaddressed).toMatchObject({ lateUntil: null });
+    expect(((await short.getOrder(unsent.shop, unsent.order.reference)) as Order).amountRefundable).toBe(
+      '4.000000',
+    );
     const next = await api<Refund>('POST', `/orders/${unsent.order.reference}/refunds`, {
       token: unsent.shop.token,
       body: {},

@@ -14,9 +14,18 @@ const files = (dir: string): string[] =>
     const full = path.join(dir, name);
     return statSync(full).isDirectory() ? files(full) : [full];
   });
-const sources = files(SRC)
-  .filter((f) => /\.(ts|tsx)$/.test(f))
-  .map((f) => ({ file: path.relative(SRC, f), text: readFileSync(f, 'utf8') }));
+const all = files(SRC).map((f) => ({ file: path.relative(SRC, f), text: readFileSync(f, 'utf8') }));
+const sources = all.filter(({ file }) => /\.(ts|tsx)$/.test(file));
+
+/** The most lines a file of dashboard/src may have: past it, split it by what its parts do. */
+const MAX_LINES = 400;
+/**
+ * The message catalogues (i18n/<language>.ts) are data, not code: one flat table of texts per
+ * language, which a translator reads whole and the test below checks key for key. They may be
+ * longer; i18n/index.tsx, which is code, may not.
+ */
+const isCatalogue = (file: string) => /^i18n[\\/](?!index\.)[^\\/]+\.ts$/.test(file);
+const lineCount = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 
 describe('dashboard source', () => {
   it('never turns a string into markup', () => {
@@ -43,6 +52,34 @@ describe('dashboard source', () => {
 
   it('sets no inline style (the CSP has no unsafe-inline for styles)', () => {
     for (const { file, text } of sources) expect(text, file).not.toMatch(/\bstyle=\{/);
+  });
+
+  it(`keeps every file under ${MAX_LINES} lines (the message catalogues aside)`, () => {
+    const long = all
+      .filter(({ file, text }) => !isCatalogue(file) && lineCount(text) > MAX_LINES)
+      .map(({ file, text }) => `${file}: ${lineCount(text)} lines`);
+    expect(long).toEqual([]);
+    expect(all.filter(({ file }) => isCatalogue(file)).map(({ file }) => path.basename(file))).toEqual(
+      expect.arrayContaining(['en.ts', 'es.ts', 'pt-BR.ts']),
+    );
+  });
+
+  it('has no page import another page: what pages share lives in components/ or lib/', () => {
+    const pages = sources.filter(({ file }) => file.startsWith(`pages${path.sep}`));
+    expect(pages.length).toBeGreaterThan(5);
+    for (const { file, text } of pages) {
+      const imported = [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]/g)].map(
+        (m) => m[1] ?? m[2]!,
+      );
+      const pagesImported = imported.filter(
+        (spec) =>
+          spec.startsWith('.') &&
+          path
+            .resolve(path.dirname(path.join(SRC, file)), spec)
+            .startsWith(path.join(SRC, 'pages') + path.sep),
+      );
+      expect(pagesImported, file).toEqual([]);
+    }
   });
 
   it('has every message in every language', async () => {

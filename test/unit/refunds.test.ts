@@ -14,7 +14,8 @@ import {
 import { judgeRefund, type RefundFacts } from '../../server/refunds/judge-refund';
 import { pageLanguage } from '../../server/refunds/page-language';
 import { refundHoldsAmount } from '../../contract';
-import { lateUntil, refundableUnits, refundAmount, refundDeadline } from '../../server/refunds/refund-rules';
+import { refundableUnits } from '../../server/orders/refundable-amount';
+import { lateUntil, refundAmount, refundDeadline } from '../../server/refunds/refund-rules';
 
 const facts: RefundFacts = {
   tag: 'TAG',

@@ -1,23 +1,32 @@
 import type { ReactNode } from 'react';
-import type { Loaded } from '../lib/hooks';
 import { Empty, ErrorNotice, Loading } from './ui';
 
-/** A loaded list: "loading", what went wrong (with a retry), the empty text, or the items. */
+/** What LoadedList needs of a query (useQuery's result has it). */
+export type ListQuery<T> = {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  data: T[] | undefined;
+  refetch: () => unknown;
+};
+
+/**
+ * A list read through the query layer: "loading", what went wrong (with a retry; what was shown
+ * stays when a refresh fails), the empty text, or the items.
+ */
 export function LoadedList<T>({
   list,
-  reload,
   empty,
   children,
 }: {
-  list: Loaded<T[]>;
-  reload: (quiet?: boolean) => unknown;
+  list: ListQuery<T>;
   empty: string;
   children: (items: T[]) => ReactNode;
 }) {
   return (
     <>
-      {list.state === 'loading' && <Loading />}
-      {list.state === 'error' && <ErrorNotice error={list.error} onRetry={() => void reload(false)} />}
+      {list.isPending && <Loading />}
+      {list.isError && <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />}
       {list.data && list.data.length === 0 && <Empty>{empty}</Empty>}
       {list.data && list.data.length > 0 && children(list.data)}
     </>

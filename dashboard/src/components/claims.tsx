@@ -5,6 +5,8 @@ import { useI18n } from '../i18n';
 import { readClaimedTransfer, reportSigned } from '../lib/claims';
 import { useFormat } from '../lib/format';
 import { explorerUrl, useNetworks } from '../lib/networks';
+import { useRefresh } from '../lib/queries';
+import { changedByWrite } from '../lib/query-keys';
 import { ConfirmButton, ErrorNotice, Notice, TxLink, UserText } from './ui';
 
 /** A wallet address with a link to it on the network's explorer (opens in a new tab). */
@@ -32,7 +34,6 @@ type EntryProps = {
   order: Order;
   /** The transactions already credited to the order (its payments). */
   credited: string[];
-  onChanged: () => void;
 };
 
 export const hasOwnView = (entry: Entry) =>
@@ -42,7 +43,7 @@ export const hasOwnView = (entry: Entry) =>
  * What some timeline entries mean, in words: whether a payer's report was signed by the sending
  * wallet, and a transfer reported without proof with the way to attribute it to the order.
  */
-export function AuditEntryDetails({ entry, order, credited, onChanged }: EntryProps) {
+export function AuditEntryDetails({ entry, order, credited }: EntryProps) {
   const { t } = useI18n();
   if (entry.type === 'tx.submitted') {
     const signed = reportSigned(entry.data);
@@ -56,13 +57,14 @@ export function AuditEntryDetails({ entry, order, credited, onChanged }: EntryPr
     );
   }
   if (entry.type === 'payment.claimed' && hasOwnView(entry))
-    return <ClaimedPayment entry={entry} order={order} credited={credited} onChanged={onChanged} />;
+    return <ClaimedPayment entry={entry} order={order} credited={credited} />;
   return null;
 }
 
-function ClaimedPayment({ entry, order, credited, onChanged }: EntryProps) {
+function ClaimedPayment({ entry, order, credited }: EntryProps) {
   const { t } = useI18n();
   const f = useFormat();
+  const refresh = useRefresh();
   const claim = readClaimedTransfer(entry.data)!;
   const [attributed, setAttributed] = useState(false);
   const [error, setError] = useState<unknown>(null);
@@ -76,7 +78,7 @@ function ClaimedPayment({ entry, order, credited, onChanged }: EntryProps) {
         202,
       );
       setAttributed(true);
-      onChanged();
+      refresh(changedByWrite.attribute(order.reference));
     } catch (failure) {
       setError(failure);
     }

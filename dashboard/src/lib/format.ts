@@ -89,3 +89,6 @@ export function localDayStart(ymd: string): string {
   const [y, m, d] = ymd.split('-').map(Number) as [number, number, number];
   return new Date(y, m - 1, d).toISOString();
 }
+
+/** An order's reference in short: "9WzDXw…AWWM" (its first 6 and last 4 characters). */
+export const shortRef = (reference: string) => `${reference.slice(0, 6)}…${reference.slice(-4)}`;

@@ -1,46 +1,8 @@
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { WebhookEventBody } from '../../../contract';
 import { api, ApiFailure, failureOf, ok } from '../api';
-
-export type Loaded<T> =
-  | { state: 'loading'; data?: undefined; error?: undefined }
-  | { state: 'ok'; data: T; error?: undefined }
-  | { state: 'error'; data?: T; error: unknown };
-
-/**
- * Loads data on mount and whenever `deps` change; `reload()` loads again, keeping what is shown
- * until the new answer comes (`quiet` reloads do not go back to "loading").
- */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]) {
-  const [result, setResult] = useState<Loaded<T>>({ state: 'loading' });
-  const generation = useRef(0);
-  const loadRef = useRef(load);
-  loadRef.current = load;
-  const run = useCallback((quiet: boolean) => {
-    const mine = ++generation.current;
-    if (!quiet) setResult({ state: 'loading' });
-    return loadRef.current().then(
-      (data) => {
-        if (mine === generation.current) setResult({ state: 'ok', data });
-      },
-      (error: unknown) => {
-        if (mine === generation.current)
-          setResult((previous) => ({ state: 'error', error, data: quiet ? previous.data : undefined }));
-      },
-    );
-  }, []);
-  useEffect(() => {
-    void run(false);
-    const counter = generation;
-    // An answer that comes after unmounting (or after deps changed) is dropped.
-    return () => {
-      counter.current++;
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, deps);
-  const reload = useCallback((quiet = true) => run(quiet), [run]);
-  return [result, reload, setResult] as const;
-}
+import { applyEvents } from './event-refresh';
 
 function subscribeOnline(notify: () => void) {
   window.addEventListener('online', notify);
@@ -132,6 +94,25 @@ export function useEvents(
     };
   }, [order, intervalMs, enabled]);
   return live;
+}
+
+type LiveOptions = Parameters<typeof useEvents>[1];
+
+/**
+ * The merchant's live events (one order's, with `order`) applied to the query cache: each refreshes
+ * what its type changes (event-refresh.ts); when the events were lost, everything is read again.
+ * `onEvents` hears them too, for what a page says of them.
+ */
+export function useLive(
+  opts: LiveOptions = {},
+  onEvents?: (events: WebhookEventBody[], resync?: boolean) => void,
+): LiveState {
+  const client = useQueryClient();
+  return useEvents((events, resync) => {
+    if (resync) void client.invalidateQueries();
+    else applyEvents(client, events);
+    onEvents?.(events, resync);
+  }, opts);
 }
 
 /** The pixel width of an element, kept up to date (for charts drawn at their real size). */

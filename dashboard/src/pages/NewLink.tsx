@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { Order } from '../../../contract';
@@ -6,11 +7,12 @@ import { NetworkOptions, SubmitButton, TextField, UrlField } from '../components
 import { CopyField, ErrorNotice, Field, Notice, PageHeader, Section, UserText } from '../components/ui';
 import { useI18n, type MessageKey } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
-import { useFormat } from '../lib/format';
-import { useLoad, useTitle } from '../lib/hooks';
+import { shortRef, useFormat } from '../lib/format';
+import { useTitle } from '../lib/hooks';
 import { networkName } from '../lib/labels';
 import { useNetworks } from '../lib/networks';
-import { shortRef } from './Orders';
+import { useRefresh, walletsQuery } from '../lib/queries';
+import { changedByWrite } from '../lib/query-keys';
 
 const LIFETIMES: { seconds: number; key: MessageKey; n?: number }[] = [
   { seconds: 900, key: 'minutesN', n: 15 },
@@ -26,7 +28,8 @@ export function NewLinkPage() {
   const f = useFormat();
   const ids = useId();
   useTitle(t('navNewLink'));
-  const [wallets] = useLoad(async () => ok(await api.wallets.list(), 200).items, []);
+  const wallets = useQuery(walletsQuery);
+  const refresh = useRefresh();
   const [network, setNetwork] = useState<Order['network']>('SOLANA');
   const [token, setToken] = useState<Order['token']>('USDT');
   const [priceIn, setPriceIn] = useState<'token' | 'fiat'>('fiat');
@@ -57,6 +60,7 @@ export function NewLinkPage() {
     const key = attempt?.body === json ? attempt.key : newIdempotencyKey();
     setAttempt({ body: json, key });
     setCreated(ok(await api.orders.create({ body, headers: { 'idempotency-key': key } }), 201));
+    refresh(changedByWrite.createOrder());
   });
 
   if (created)

@@ -1,21 +1,20 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ORDER_STATUSES, TOKENS, type Order, type WebhookEventBody } from '../../../contract';
-import { api, ok } from '../api';
 import { NetworkOptions, TextField } from '../components/form';
+import { LiveIndicator } from '../components/LiveIndicator';
 import { Empty, ErrorNotice, Field, Loading, PageHeader, StatusBadge, UserText } from '../components/ui';
 import { useI18n } from '../i18n';
 import { isPositive } from '../lib/decimal';
-import { addDays, daysBetween, localDayStart, useFormat } from '../lib/format';
-import { useEvents, useLoad, useTitle, type LiveState } from '../lib/hooks';
+import { addDays, daysBetween, localDayStart, shortRef, useFormat } from '../lib/format';
+import { useLive, useTitle } from '../lib/hooks';
 import { networkName, ORDER_STATUS_KEYS } from '../lib/labels';
-import { describeError } from '../components/ui';
+import { ordersQuery } from '../lib/queries';
 
 const PER_PAGE = 20;
 const FILTERS = ['status', 'network', 'token', 'from', 'to', 'q'] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
-
-export const shortRef = (reference: string) => `${reference.slice(0, 6)}…${reference.slice(-4)}`;
 
 function readFilters(params: URLSearchParams): Filters {
   const filters: Filters = {};
@@ -24,22 +23,6 @@ function readFilters(params: URLSearchParams): Filters {
     if (value) filters[key] = value;
   }
   return filters;
-}
-
-export function LiveIndicator({ live }: { live: LiveState }) {
-  const { t } = useI18n();
-  if (live.state === 'paused')
-    return (
-      <p className="live paused" role="status">
-        {t('livePaused')} {describeError(live.error, t).lead}
-      </p>
-    );
-  return (
-    <p className={`live ${live.state}`} role="status">
-      <span className="dot" aria-hidden="true" />
-      {live.state === 'live' ? t('liveOn') : t('liveStarting')}
-    </p>
-  );
 }
 
 export function OrdersPage() {
@@ -56,71 +39,44 @@ export function OrdersPage() {
   const setCursors = (next: (current: string[]) => string[]) =>
     setPaging({ key: filterKey, cursors: next(cursors) });
 
-  const [page, reload, setPage] = useLoad(async () => {
-    const query = {
-      per_page: PER_PAGE,
-      cursor,
-      ...(filters.status ? { status: filters.status as Order['status'] } : {}),
-      ...(filters.network ? { network: filters.network as Order['network'] } : {}),
-      ...(filters.token ? { token: filters.token as Order['token'] } : {}),
-      ...(filters.from ? { created_gte: localDayStart(filters.from) } : {}),
-      ...(filters.to ? { created_lt: localDayStart(addDays(filters.to, 1)) } : {}),
-      ...(filters.q ? { q: filters.q } : {}),
-    };
-    const body = ok(await api.orders.list({ query }), 200);
-    return { items: body.items, nextCursor: 'nextCursor' in body ? body.nextCursor : null };
-  }, [filterKey, cursor]);
+  const query = {
+    per_page: PER_PAGE,
+    cursor,
+    ...(filters.status ? { status: filters.status as Order['status'] } : {}),
+    ...(filters.network ? { network: filters.network as Order['network'] } : {}),
+    ...(filters.token ? { token: filters.token as Order['token'] } : {}),
+    ...(filters.from ? { created_gte: localDayStart(filters.from) } : {}),
+    ...(filters.to ? { created_lt: localDayStart(addDays(filters.to, 1)) } : {}),
+    ...(filters.q ? { q: filters.q } : {}),
+  };
+  const page = useQuery(ordersQuery(query));
 
-  // Live: rows change when their order does; a new order shows up on the first page.
+  // Live: rows take the order each event carries (the query layer does that); the rows of this
+  // page that changed are marked for a moment and said to screen readers.
   const [changed, setChanged] = useState<Map<string, number>>(new Map());
   const [announcement, setAnnouncement] = useState('');
-  const onFirstPage = cursors.length === 1;
-  const pageRef = useRef(page);
-  pageRef.current = page;
-  const onEvents = useCallback(
-    (events: WebhookEventBody[], resync?: boolean) => {
-      if (resync) return void reload();
-      const current = pageRef.current.data;
-      if (!current) return;
-      const updates = new Map<string, Order>();
-      let missing = false;
-      for (const event of events) {
-        if (!('order' in event.data)) continue;
-        const order = event.data.order;
-        if (current.items.some((row) => row.reference === order.reference))
-          updates.set(order.reference, order);
-        else if (event.type === 'order.created') missing = true;
-      }
-      if (missing && onFirstPage) void reload();
-      if (updates.size === 0) return;
-      setPage((previous) =>
-        previous.state === 'ok'
-          ? {
-              state: 'ok',
-              data: {
-                ...previous.data,
-                items: previous.data.items.map((row) => {
-                  const next = updates.get(row.reference);
-                  return next && next.updatedAt >= row.updatedAt ? next : row;
-                }),
-              },
-            }
-          : previous,
-      );
-      const now = Date.now();
-      setChanged((previous) => {
-        const next = new Map(previous);
-        for (const reference of updates.keys()) next.set(reference, now);
-        return next;
-      });
-      const said = [...updates.values()].map((o) =>
-        t('orderNowStatus', { reference: shortRef(o.reference), status: t(ORDER_STATUS_KEYS[o.status]!) }),
-      );
-      setAnnouncement(said.join(' '));
-    },
-    [onFirstPage, reload, setPage, t],
-  );
-  const live = useEvents(onEvents);
+  const shown = useRef(page.data);
+  shown.current = page.data;
+  const live = useLive({}, (events: WebhookEventBody[]) => {
+    const updates = new Map<string, Order>();
+    for (const event of events) {
+      if (!('order' in event.data)) continue;
+      const order = event.data.order;
+      if (shown.current?.items.some((row) => row.reference === order.reference))
+        updates.set(order.reference, order);
+    }
+    if (updates.size === 0) return;
+    const now = Date.now();
+    setChanged((previous) => {
+      const next = new Map(previous);
+      for (const reference of updates.keys()) next.set(reference, now);
+      return next;
+    });
+    const said = [...updates.values()].map((o) =>
+      t('orderNowStatus', { reference: shortRef(o.reference), status: t(ORDER_STATUS_KEYS[o.status]!) }),
+    );
+    setAnnouncement(said.join(' '));
+  });
   useEffect(() => {
     if (changed.size === 0) return;
     const timer = setTimeout(() => setChanged(new Map()), 4000);
@@ -220,8 +176,8 @@ export function OrdersPage() {
           {announcement}
         </p>
       </div>
-      {page.state === 'loading' && <Loading label={t('loadingOrders')} />}
-      {page.state === 'error' && <ErrorNotice error={page.error} onRetry={() => void reload(false)} />}
+      {page.isPending && <Loading label={t('loadingOrders')} />}
+      {page.isError && <ErrorNotice error={page.error} onRetry={() => void page.refetch()} />}
       {page.data && page.data.items.length === 0 && (
         <Empty>
           {Object.keys(filters).length > 0 ? t('noOrdersMatch') : t('noOrdersYet')}{' '}

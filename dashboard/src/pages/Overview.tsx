@@ -1,14 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { DashboardSummary } from '../../../contract';
 import { ORDER_STATUSES } from '../../../contract';
-import { api, ok } from '../api';
 import { BarChart } from '../components/BarChart';
 import { Empty, ErrorNotice, Loading, PageHeader, Section, StatusBadge } from '../components/ui';
 import { useI18n } from '../i18n';
 import { addDecimal, approx, isPositive, sumBy } from '../lib/decimal';
 import { addDays, browserTimeZone, todayIn, useFormat } from '../lib/format';
-import { useLoad, useTitle } from '../lib/hooks';
+import { useTitle } from '../lib/hooks';
 import { networkName, ORDER_STATUS_KEYS } from '../lib/labels';
+import { summaryQuery } from '../lib/queries';
 
 const DAYS = 30;
 
@@ -88,10 +89,7 @@ export function OverviewPage() {
   const timeZone = browserTimeZone();
   const to = todayIn(timeZone);
   const from = addDays(to, -(DAYS - 1));
-  const [summary, reload] = useLoad(
-    async () => ok(await api.dashboard.summary({ query: { from, to, timeZone } }), 200),
-    [from, to, timeZone],
-  );
+  const summary = useQuery(summaryQuery({ from, to, timeZone }));
 
   return (
     <>
@@ -103,11 +101,15 @@ export function OverviewPage() {
       <p className="muted page-intro">
         {t('overviewIntro', { from: f.dayLong(from), to: f.dayLong(to), timeZone })}
       </p>
-      {summary.state === 'loading' && <Loading />}
-      {summary.state === 'error' && (
-        <ErrorNotice error={summary.error} onRetry={() => void reload(false)} title={t('overviewFailed')} />
+      {summary.isPending && <Loading />}
+      {summary.isError && (
+        <ErrorNotice
+          error={summary.error}
+          onRetry={() => void summary.refetch()}
+          title={t('overviewFailed')}
+        />
       )}
-      {summary.state === 'ok' && <OverviewBody summary={summary.data} from={from} to={to} />}
+      {summary.data && <OverviewBody summary={summary.data} from={from} to={to} />}
     </>
   );
 }

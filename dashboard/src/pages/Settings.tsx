@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { MAX_UNDERPAYMENT_TOLERANCE_BPS, MIN_PASSWORD_LENGTH } from '../../../contract';
 import { api, ok } from '../api';
@@ -6,27 +7,26 @@ import { ErrorNotice, Loading, Notice, PageHeader, Section } from '../components
 import { useI18n } from '../i18n';
 import { useAction, useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
-import { useLoad, useTitle } from '../lib/hooks';
+import { useTitle } from '../lib/hooks';
+import { profileQuery, useProfileAnswer, type Profile } from '../lib/queries';
 import { useSession } from '../session';
-
-type Profile = Awaited<ReturnType<typeof loadProfile>>;
-const loadProfile = async () => ok(await api.profile.get(), 200);
 
 export function SettingsPage() {
   const { t } = useI18n();
   useTitle(t('navSettings'));
-  const [profile, reload, setProfile] = useLoad(loadProfile, []);
+  const profile = useQuery(profileQuery);
+  const onProfile = useProfileAnswer();
   return (
     <>
       <PageHeader title={t('navSettings')} />
-      {profile.state === 'loading' && <Loading />}
-      {profile.state === 'error' && !profile.data && (
-        <ErrorNotice error={profile.error} onRetry={() => void reload(false)} />
+      {profile.isPending && <Loading />}
+      {profile.isError && !profile.data && (
+        <ErrorNotice error={profile.error} onRetry={() => void profile.refetch()} />
       )}
       {profile.data && (
         <>
-          <ProfileForm profile={profile.data} onProfile={(p) => setProfile({ state: 'ok', data: p })} />
-          <ToleranceForm profile={profile.data} onProfile={(p) => setProfile({ state: 'ok', data: p })} />
+          <ProfileForm profile={profile.data} onProfile={onProfile} />
+          <ToleranceForm profile={profile.data} onProfile={onProfile} />
         </>
       )}
       <PasswordForm />

@@ -1,4 +1,5 @@
-import { useCallback, useId, useRef, useState } from 'react';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { UnattributedPayment, WebhookEventBody } from '../../../contract';
 import { api, ok } from '../api';
@@ -7,7 +8,7 @@ import { SubmitButton, TextField } from '../components/form';
 import { LoadedList } from '../components/LoadedList';
 import { ErrorNotice, Notice, PageHeader, Section, TxLink } from '../components/ui';
 import { useI18n } from '../i18n';
-import { useAction, useFormSubmit } from '../lib/actions';
+import { useFormSubmit } from '../lib/actions';
 import {
   appendTransfers,
   attributionOutcomes,
@@ -15,27 +16,11 @@ import {
   type Attribution,
   type AttributionOutcome,
 } from '../lib/claims';
-import { useFormat } from '../lib/format';
-import { useEvents, useLoad, useTitle, type Loaded } from '../lib/hooks';
+import { shortRef, useFormat } from '../lib/format';
+import { useLive, useTitle } from '../lib/hooks';
 import { networkName } from '../lib/labels';
-import { shortRef } from './Orders';
-
-const PER_PAGE = 20;
-
-type Shown = { items: UnattributedPayment[]; nextCursor: string | null };
-
-const readPage = async (cursor: string): Promise<Shown> => {
-  const page = ok(await api.claims.unattributed({ query: { per_page: PER_PAGE, cursor } }), 200);
-  return { items: page.items, nextCursor: page.nextCursor };
-};
-
-/** The transfers of what was loaded, as LoadedList shows a list. */
-const itemsOf = (list: Loaded<Shown>): Loaded<UnattributedPayment[]> =>
-  list.state === 'loading'
-    ? list
-    : list.state === 'ok'
-      ? { state: 'ok', data: list.data.items }
-      : { state: 'error', error: list.error, data: list.data?.items };
+import { unattributedQuery, useRefresh } from '../lib/queries';
+import { changedByWrite } from '../lib/query-keys';
 
 /**
  * Transfers to the merchant's wallets that credited no order (DESIGN.md, "No transfer is ignored"),
@@ -48,46 +33,24 @@ export function UnattributedPage() {
   const f = useFormat();
   useTitle(t('navUnattributed'));
   // Read again from the first page as deep as the merchant had loaded: nothing shown is dropped.
-  const depth = useRef(0);
-  const [list, reload, setList] = useLoad(async () => {
-    let shown = await readPage('');
-    while (shown.nextCursor && shown.items.length < depth.current) {
-      const next = await readPage(shown.nextCursor);
-      shown = { items: appendTransfers(shown.items, next.items), nextCursor: next.nextCursor };
-    }
-    depth.current = shown.items.length;
-    return shown;
-  }, []);
-
-  const more = useAction(async () => {
-    const cursor = list.data?.nextCursor;
-    if (!cursor) return;
-    const next = await readPage(cursor);
-    setList((previous) => {
-      if (!previous.data) return previous;
-      const items = appendTransfers(previous.data.items, next.items);
-      depth.current = items.length;
-      return { state: 'ok', data: { items, nextCursor: next.nextCursor } };
-    });
-  });
+  const list = useInfiniteQuery(unattributedQuery);
+  const items = list.data?.pages.reduce<UnattributedPayment[]>(
+    (shown, page) => appendTransfers(shown, page.items),
+    [],
+  );
 
   const [pending, setPending] = useState<Attribution[]>([]);
   const pendingRef = useRef(pending);
   pendingRef.current = pending;
   const [outcomes, setOutcomes] = useState<AttributionOutcome[]>([]);
-  const onEvents = useCallback(
-    (events: WebhookEventBody[], resync?: boolean) => {
-      if (resync) return void reload();
-      const found = attributionOutcomes(events, pendingRef.current);
-      if (found.length === 0) return;
-      const settled = new Set(found.map((o) => transferKey(o.attribution)));
-      setPending((current) => current.filter((a) => !settled.has(transferKey(a))));
-      setOutcomes((current) => [...found, ...current].slice(0, 10));
-      void reload();
-    },
-    [reload],
-  );
-  useEvents(onEvents);
+  // The query layer reads the list again when a transfer it shows is credited (it leaves the list).
+  useLive({}, (events: WebhookEventBody[]) => {
+    const found = attributionOutcomes(events, pendingRef.current);
+    if (found.length === 0) return;
+    const settled = new Set(found.map((o) => transferKey(o.attribution)));
+    setPending((current) => current.filter((a) => !settled.has(transferKey(a))));
+    setOutcomes((current) => [...found, ...current].slice(0, 10));
+  });
 
   const onAttributed = (attribution: Attribution) =>
     setPending((current) => [
@@ -98,7 +61,7 @@ export function UnattributedPage() {
   return (
     <>
       <PageHeader title={t('navUnattributed')}>
-        <button type="button" onClick={() => void reload(false)} disabled={list.state === 'loading'}>
+        <button type="button" onClick={() => void list.refetch()} disabled={list.isPending}>
           {t('refresh')}
         </button>
       </PageHeader>
@@ -109,7 +72,10 @@ export function UnattributedPage() {
         ))}
       </div>
       <Section title={t('unattributedList')}>
-        <LoadedList list={itemsOf(list)} reload={reload} empty={t('unattributedEmpty')}>
+        <LoadedList
+          list={{ ...list, isError: list.isError && !list.isFetchNextPageError, data: items }}
+          empty={t('unattributedEmpty')}
+        >
           {(items) => (
             <ul className="transfers">
               {items.map((p) => (
@@ -123,18 +89,22 @@ export function UnattributedPage() {
             </ul>
           )}
         </LoadedList>
-        {list.data && list.data.items.length > 0 && (
+        {items && items.length > 0 && (
           <div className="load-more">
-            {list.data.nextCursor ? (
-              <button type="button" onClick={() => void more.run()} disabled={more.busy}>
-                {more.busy ? t('loading') : t('loadMore')}
+            {list.hasNextPage ? (
+              <button
+                type="button"
+                onClick={() => void list.fetchNextPage()}
+                disabled={list.isFetchingNextPage}
+              >
+                {list.isFetchingNextPage ? t('loading') : t('loadMore')}
               </button>
             ) : (
-              <p className="muted small-text">
-                {t('unattributedAllShown', { n: f.int(list.data.items.length) })}
-              </p>
+              <p className="muted small-text">{t('unattributedAllShown', { n: f.int(items.length) })}</p>
             )}
-            {more.error != null && <ErrorNotice error={more.error} onRetry={() => void more.run()} />}
+            {list.isFetchNextPageError && (
+              <ErrorNotice error={list.error} onRetry={() => void list.fetchNextPage()} />
+            )}
           </div>
         )}
       </Section>
@@ -212,11 +182,13 @@ function UnattributedItem({ payment: p, attributedTo, onAttributed }: TransferPr
 function AttributeForm({ payment: p, attributedTo, onAttributed }: TransferProps) {
   const { t } = useI18n();
   const ids = useId();
+  const refresh = useRefresh();
   const [reference, setReference] = useState('');
   const { busy, error, submit } = useFormSubmit(async () => {
     const wanted = reference.trim();
     ok(await api.orders.submitTx({ params: { reference: wanted }, body: { txId: p.txId } }), 202);
     setReference('');
+    refresh(changedByWrite.attribute(wanted));
     onAttributed({ network: p.network, txId: p.txId, reference: wanted });
   });
   return (

@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { NETWORKS } from '../../../contract';
 import { api, ApiFailure, ok } from '../api';
@@ -7,9 +8,11 @@ import { ConfirmButton, ErrorNotice, Field, Notice, PageHeader, Section, UserTex
 import { useI18n } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
-import { useLoad, useTitle } from '../lib/hooks';
+import { useTitle } from '../lib/hooks';
 import { networkName } from '../lib/labels';
 import { explorerUrl, useNetworks } from '../lib/networks';
+import { useRefresh, walletsQuery } from '../lib/queries';
+import { changedByWrite } from '../lib/query-keys';
 
 type Network = (typeof NETWORKS)[number];
 
@@ -19,7 +22,8 @@ export function WalletsPage() {
   const networks = useNetworks();
   const ids = useId();
   useTitle(t('navWallets'));
-  const [wallets, reload] = useLoad(async () => ok(await api.wallets.list(), 200).items, []);
+  const wallets = useQuery(walletsQuery);
+  const refresh = useRefresh();
   const [network, setNetwork] = useState<Network>('SOLANA');
   const [address, setAddress] = useState('');
   const [name, setName] = useState('');
@@ -41,7 +45,7 @@ export function WalletsPage() {
     setAddress('');
     setName('');
     setMessage(t('walletAdded', { network: networkName(wallet.network) }));
-    void reload();
+    refresh(changedByWrite.wallets());
   });
 
   const remove = async (walletId: string) => {
@@ -50,7 +54,7 @@ export function WalletsPage() {
     try {
       ok(await api.wallets.remove({ params: { wallet_id: walletId } }), 204);
       setMessage(t('walletRemoved'));
-      void reload();
+      refresh(changedByWrite.wallets());
     } catch (error) {
       setRemoveError({ id: walletId, error });
     }
@@ -62,7 +66,7 @@ export function WalletsPage() {
       <p className="muted page-intro">{t('walletsIntro')}</p>
       {message && <Notice kind="ok">{message}</Notice>}
       <Section title={t('yourWallets')}>
-        <LoadedList list={wallets} reload={reload} empty={t('noWallets')}>
+        <LoadedList list={wallets} empty={t('noWallets')}>
           {(items) => (
             <ul className="wallets">
               {items.map((w) => {

@@ -1,6 +1,6 @@
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import type { NetworkInfo } from '../../../contract';
-import { api, ok } from '../api';
+import { networksQuery } from './queries';
 
 /**
  * The networks the service takes payments on, from GET /networks (read once per page load): the
@@ -13,32 +13,11 @@ type Networks = {
   find(network: string): NetworkInfo | undefined;
 };
 
-const NetworksContext = createContext<Networks>({ on: [], find: () => undefined });
-
-export function NetworksProvider({ children }: { children: ReactNode }) {
-  const [on, setOn] = useState<NetworkInfo[]>([]);
-  useEffect(() => {
-    let live = true;
-    // Retried a few times: without it the pickers would stay empty until a reload.
-    const load = async (attempt: number): Promise<void> => {
-      try {
-        const answer = ok(await api.networks.list(), 200);
-        if (live) setOn(answer.items);
-      } catch {
-        if (live && attempt < 5) setTimeout(() => void load(attempt + 1), 1000 * 2 ** attempt);
-      }
-    };
-    void load(0);
-    return () => {
-      live = false;
-    };
-  }, []);
-  const find = (network: string) => on.find((n) => n.network === network);
-  return <NetworksContext.Provider value={{ on, find }}>{children}</NetworksContext.Provider>;
-}
+const NONE: NetworkInfo[] = [];
 
 export function useNetworks(): Networks {
-  return useContext(NetworksContext);
+  const on = useQuery(networksQuery).data ?? NONE;
+  return { on, find: (network: string) => on.find((n) => n.network === network) };
 }
 
 /** Where a transaction (or an address) can be looked at, from the service's explorer for the network. */

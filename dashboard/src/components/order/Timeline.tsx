@@ -1,0 +1,72 @@
+import { useI18n, type MessageKey } from '../../i18n';
+import { useFormat } from '../../lib/format';
+import { AuditEntryDetails, hasOwnView } from '../claims';
+
+const AUDIT_KEYS: Record<string, MessageKey> = {
+  'order.created': 'auditOrderCreated',
+  'status.changed': 'auditStatusChanged',
+  'tx.submitted': 'auditTxSubmitted',
+  'tx_request.issued': 'auditTxRequestIssued',
+  'payment.verified': 'auditPaymentVerified',
+  'payment.rejected': 'auditPaymentRejected',
+  'payment.claimed': 'auditPaymentClaimed',
+  'order.paid': 'auditOrderPaid',
+  'refund.created': 'auditRefundCreated',
+  'refund.address_set': 'auditRefundAddressSet',
+  'refund.approved': 'auditRefundApproved',
+  'refund.succeeded': 'auditRefundSucceeded',
+  'refund.failed': 'auditRefundFailed',
+  'webhook.delivered': 'auditWebhookDelivered',
+  'webhook.failed': 'auditWebhookFailed',
+  'webhook.gave_up': 'auditWebhookGaveUp',
+  'messenger.delivered': 'auditMessengerDelivered',
+  'messenger.failed': 'auditMessengerFailed',
+  'messenger.gave_up': 'auditMessengerGaveUp',
+};
+const ACTOR_KEYS: Record<string, MessageKey> = {
+  merchant: 'actorMerchant',
+  payer: 'actorPayer',
+  system: 'actorSystem',
+};
+
+/** A value of an audit entry or metadata, as text. */
+const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** The order's audit trail, oldest first: who did what, when, and with what. */
+export function Timeline({
+  entries,
+  ...details
+}: {
+  entries: { id: string; type: string; actor: string; data: Record<string, unknown>; createdAt: string }[];
+} & Omit<Parameters<typeof AuditEntryDetails>[0], 'entry'>) {
+  const { t } = useI18n();
+  const f = useFormat();
+  return (
+    <ol className="timeline">
+      {entries.map((e) => (
+        <li key={e.id}>
+          <p className="timeline-head">
+            <strong>{AUDIT_KEYS[e.type] ? t(AUDIT_KEYS[e.type]!) : e.type}</strong>{' '}
+            <span className="muted">
+              {f.dateTimeLong(e.createdAt)} · {ACTOR_KEYS[e.actor] ? t(ACTOR_KEYS[e.actor]!) : e.actor} ·{' '}
+              <code>{e.type}</code>
+            </span>
+          </p>
+          <AuditEntryDetails entry={e} {...details} />
+          {!hasOwnView(e) && Object.keys(e.data).length > 0 && (
+            <dl className="kv">
+              {Object.entries(e.data).map(([key, value]) => (
+                <div key={key}>
+                  <dt>{key}</dt>
+                  <dd>
+                    <code className="wrap">{asText(value)}</code>
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}

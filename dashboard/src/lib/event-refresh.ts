@@ -1,0 +1,93 @@
+import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
+import type { Order, UnattributedPayment, WebhookEventBody } from '../../../contract';
+import { transferKey } from './claims';
+import type { OrdersPage } from './queries';
+import { isFirstOrdersPage, keys } from './query-keys';
+
+/**
+ * What the merchant's live events change in the dashboard's cache, by event type: each event
+ * refreshes the parts of its order it changed, not everything. An order's webhook and messenger
+ * deliveries are not here: each attempt is an entry of the order's timeline, and the order page
+ * reads its deliveries again when the timeline shows a new one.
+ */
+export function keysChangedBy(event: WebhookEventBody): QueryKey[] {
+  if (event.type === 'ping') return [keys.recentDeliveries];
+  const reference = event.data.order.reference;
+  const order = keys.order(reference);
+  const audit = keys.audit(reference);
+  switch (event.type) {
+    case 'order.created':
+    case 'order.expired':
+      return [order, audit, keys.summaries];
+    case 'order.confirming':
+    case 'order.payment_rejected':
+      return [order, audit];
+    case 'order.paid':
+    case 'order.underpaid':
+      return [order, keys.payments(reference), audit, keys.summaries];
+    case 'order.payment_claimed':
+      return [audit];
+    case 'refund.created':
+    case 'refund.succeeded':
+    case 'refund.failed':
+      return [order, keys.refunds(reference), audit];
+    default:
+      return event satisfies never;
+  }
+}
+
+/**
+ * Applies a batch of events (oldest first) to the cache: each changed key is read again once,
+ * however many events of the batch changed it. The rows of the orders lists take the order each
+ * event carries (no request); a new order refreshes the lists' first pages, where it shows up; a
+ * credited transfer that the unattributed list shows refreshes that list, which it leaves.
+ */
+export function applyEvents(client: QueryClient, events: WebhookEventBody[]) {
+  const changed = new Map<string, QueryKey>();
+  const change = (key: QueryKey) => changed.set(JSON.stringify(key), key);
+  const orders: Order[] = [];
+  let created = false;
+  for (const event of events) {
+    keysChangedBy(event).forEach(change);
+    if (event.type === 'ping') continue;
+    orders.push(event.data.order);
+    if (event.type === 'order.created') created = true;
+    const payment = 'payment' in event.data ? event.data.payment : undefined;
+    if (payment && unattributedShows(client, payment)) change(keys.unattributed);
+  }
+  patchOrderLists(client, orders);
+  for (const queryKey of changed.values()) void client.invalidateQueries({ queryKey });
+  if (created)
+    void client.invalidateQueries({
+      queryKey: keys.orderLists,
+      predicate: (query) => isFirstOrdersPage(query.queryKey),
+    });
+}
+
+/** Every row of the cached orders lists that an event carries a newer state of takes it. */
+function patchOrderLists(client: QueryClient, orders: Order[]) {
+  const newest = new Map<string, Order>();
+  for (const order of orders) {
+    const known = newest.get(order.reference);
+    if (!known || order.updatedAt >= known.updatedAt) newest.set(order.reference, order);
+  }
+  if (newest.size === 0) return;
+  // An updater's undefined leaves a page as it was.
+  client.setQueriesData<OrdersPage>({ queryKey: keys.orderLists }, (page) => {
+    if (!page) return undefined;
+    let patched = false;
+    const items = page.items.map((row) => {
+      const next = newest.get(row.reference);
+      if (!next || next.updatedAt < row.updatedAt) return row;
+      patched = true;
+      return next;
+    });
+    return patched ? { ...page, items } : undefined;
+  });
+}
+
+function unattributedShows(client: QueryClient, transfer: { network: string; txId: string }) {
+  const list = client.getQueryData<InfiniteData<{ items: UnattributedPayment[] }>>(keys.unattributed);
+  const wanted = transferKey(transfer);
+  return list?.pages.some((page) => page.items.some((item) => transferKey(item) === wanted)) ?? false;
+}

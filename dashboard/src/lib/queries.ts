@@ -1,0 +1,146 @@
+import {
+  infiniteQueryOptions,
+  QueryClient,
+  queryOptions,
+  useQueryClient,
+  type QueryKey,
+} from '@tanstack/react-query';
+import { useCallback } from 'react';
+import type { Order } from '../../../contract';
+import { api, ApiFailure, ok } from '../api';
+import { keys, type OrdersQuery, type SummaryRange } from './query-keys';
+
+/**
+ * The query layer: every read of the dashboard, by resource, through the contract's typed client
+ * (api.ts) and TanStack Query's cache under the keys of query-keys.ts. Pages read with useQuery;
+ * the live events (event-refresh.ts) and the writes (changedByWrite) refresh by key.
+ */
+
+/** The dashboard's cache, with the defaults every query shares. */
+export function newQueryClient() {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        // The pages that change by themselves follow the events: a tab brought to the front does
+        // not read everything again.
+        refetchOnWindowFocus: false,
+        // What the API answered (a 4xx) is not asked again; a lost connection or a 5xx twice more.
+        retry: (failures, error) =>
+          failures < 2 && error instanceof ApiFailure && (error.status === 0 || error.status >= 500),
+      },
+    },
+  });
+}
+
+/**
+ * Drops everything read for the merchant when a session ends or another begins (the networks, the
+ * service's configuration, stay): nothing one merchant saw is shown to the next.
+ */
+export function forgetMerchantData(client: QueryClient) {
+  client.removeQueries({ predicate: (query) => query.queryKey[0] !== keys.networks[0] });
+}
+
+/** A function that reads `changed` keys again (those shown now at once, the others when next shown). */
+export function useRefresh() {
+  const client = useQueryClient();
+  return useCallback(
+    (changed: readonly QueryKey[]) => {
+      for (const queryKey of changed) void client.invalidateQueries({ queryKey });
+    },
+    [client],
+  );
+}
+
+/** A read of one part of an order, by its reference, under that part's key. */
+const orderPart =
+  <T>(key: (reference: string) => QueryKey, read: (args: { params: { reference: string } }) => Promise<T>) =>
+  (reference: string) =>
+    queryOptions({ queryKey: key(reference), queryFn: () => read({ params: { reference } }) });
+
+export const orderQuery = orderPart(keys.order, async (args) => ok(await api.orders.get(args), 200));
+export const paymentsQuery = orderPart(
+  keys.payments,
+  async (args) => ok(await api.refunds.payments(args), 200).items,
+);
+export const refundsQuery = orderPart(
+  keys.refunds,
+  async (args) => ok(await api.refunds.list(args), 200).items,
+);
+export const auditQuery = orderPart(
+  keys.audit,
+  async (args) => ok(await api.deliveries.audit(args), 200).items,
+);
+export const webhookDeliveriesQuery = orderPart(
+  keys.webhookDeliveries,
+  async (args) => ok(await api.deliveries.webhookDeliveries(args), 200).items,
+);
+export const messengerDeliveriesQuery = orderPart(
+  keys.messengerDeliveries,
+  async (args) => ok(await api.deliveries.messengerDeliveries(args), 200).items,
+);
+
+/** A page of the orders list, as the cache keeps it. */
+export type OrdersPage = { items: Order[]; nextCursor: string | null };
+
+export const ordersQuery = (query: OrdersQuery) =>
+  queryOptions({
+    queryKey: keys.orderList(query),
+    queryFn: async (): Promise<OrdersPage> => {
+      const body = ok(await api.orders.list({ query }), 200);
+      return { items: body.items, nextCursor: 'nextCursor' in body ? body.nextCursor : null };
+    },
+  });
+
+export const summaryQuery = (range: SummaryRange) =>
+  queryOptions({
+    queryKey: keys.summary(range),
+    queryFn: async () => ok(await api.dashboard.summary({ query: range }), 200),
+  });
+
+export const walletsQuery = queryOptions({
+  queryKey: keys.wallets,
+  queryFn: async () => ok(await api.wallets.list(), 200).items,
+});
+
+const readProfile = async () => ok(await api.profile.get(), 200);
+export type Profile = Awaited<ReturnType<typeof readProfile>>;
+export const profileQuery = queryOptions({ queryKey: keys.profile, queryFn: readProfile });
+
+/** Keeps the profile a write answered with (PATCH /users/me answers the new profile): no read needed. */
+export function useProfileAnswer() {
+  const client = useQueryClient();
+  return useCallback((profile: Profile) => client.setQueryData(keys.profile, profile), [client]);
+}
+
+export const apiKeysQuery = queryOptions({
+  queryKey: keys.apiKeys,
+  queryFn: async () => ok(await api.apiKeys.list(), 200).items,
+});
+
+export const recentDeliveriesQuery = queryOptions({
+  queryKey: keys.recentDeliveries,
+  queryFn: async () => ok(await api.deliveries.recentWebhookDeliveries(), 200).items,
+});
+
+const UNATTRIBUTED_PER_PAGE = 20;
+
+/** Transfers that credited no order, newest first, a page at a time; read again as deep as loaded. */
+export const unattributedQuery = infiniteQueryOptions({
+  queryKey: keys.unattributed,
+  queryFn: async ({ pageParam }) =>
+    ok(await api.claims.unattributed({ query: { per_page: UNATTRIBUTED_PER_PAGE, cursor: pageParam } }), 200),
+  initialPageParam: '',
+  getNextPageParam: (page) => page.nextCursor ?? undefined,
+});
+
+/**
+ * The networks the service takes payments on (GET /networks): its configuration, read once per
+ * page load, and retried a few times, as the pickers stay empty without it.
+ */
+export const networksQuery = queryOptions({
+  queryKey: keys.networks,
+  queryFn: async () => ok(await api.networks.list(), 200).items,
+  staleTime: Infinity,
+  retry: 5,
+  retryDelay: (attempt) => 1000 * 2 ** attempt,
+});

@@ -1,0 +1,60 @@
+import type { QueryKey } from '@tanstack/react-query';
+import type { api } from '../api';
+
+/** The query of GET /users/me/orders (filters and cursor) as the Orders page asks it. */
+export type OrdersQuery = NonNullable<Parameters<typeof api.orders.list>[0]>['query'];
+/** The days the Overview sums, in the merchant's time zone. */
+export type SummaryRange = { from: string; to: string; timeZone: string };
+
+/**
+ * The query keys: one per resource the dashboard reads. Each part of an order has a key of its own
+ * under ['order', reference], so that an event or a write refreshes the parts it changed and no
+ * other; every page of the orders list sits under ['orders'].
+ */
+export const keys = {
+  order: (reference: string) => ['order', reference, 'order'] as const,
+  payments: (reference: string) => ['order', reference, 'payments'] as const,
+  refunds: (reference: string) => ['order', reference, 'refunds'] as const,
+  audit: (reference: string) => ['order', reference, 'audit'] as const,
+  webhookDeliveries: (reference: string) => ['order', reference, 'webhook-deliveries'] as const,
+  messengerDeliveries: (reference: string) => ['order', reference, 'messenger-deliveries'] as const,
+  orderLists: ['orders'] as const,
+  orderList: (query: OrdersQuery) => ['orders', query] as const,
+  summaries: ['summary'] as const,
+  summary: (range: SummaryRange) => ['summary', range] as const,
+  wallets: ['wallets'] as const,
+  profile: ['profile'] as const,
+  apiKeys: ['api-keys'] as const,
+  unattributed: ['unattributed'] as const,
+  recentDeliveries: ['recent-deliveries'] as const,
+  networks: ['networks'] as const,
+};
+
+/** Whether a key is the first page of an orders list, where a new order shows up (newest first). */
+export const isFirstOrdersPage = (key: QueryKey) =>
+  key[0] === keys.orderLists[0] && (key[1] as OrdersQuery | undefined)?.cursor === '';
+
+/**
+ * What each of the dashboard's writes changes, by key: after it succeeds, exactly these are read
+ * again (the events that follow refresh what the service changes later, as a payment verified).
+ */
+export const changedByWrite = {
+  createOrder: () => [keys.orderLists, keys.summaries],
+  /** A refund created or approved: the refund, what the order can still refund, the timeline. */
+  refund: (reference: string) => [keys.refunds(reference), keys.order(reference), keys.audit(reference)],
+  /**
+   * A transfer attributed to an order: the order (now CONFIRMING) and its timeline. The transfer
+   * leaves the unattributed list once the chain confirms it, which an event says.
+   */
+  attribute: (reference: string) => [keys.order(reference), keys.audit(reference)],
+  redeliver: (reference: string) => [
+    keys.webhookDeliveries(reference),
+    keys.audit(reference),
+    keys.recentDeliveries,
+  ],
+  wallets: () => [keys.wallets],
+  apiKeys: () => [keys.apiKeys],
+  /** A new webhook secret (the answer is the secret, not the profile). */
+  profile: () => [keys.profile],
+  testWebhook: () => [keys.recentDeliveries],
+} satisfies Record<string, (...args: never[]) => QueryKey[]>;

@@ -1,0 +1,46 @@
+import type { Transaction } from 'sequelize';
+import { refundHoldsAmount } from '../../contract';
+import type { Database } from '../db/database';
+import type { Order } from '../db/models';
+
+/** What may still be refunded: received less what every refund holds (refundHoldsAmount); never negative. */
+export function refundableUnits(receivedUnits: bigint, committedUnits: bigint): bigint {
+  const left = receivedUnits - committedUnits;
+  return left > 0n ? left : 0n;
+}
+
+/**
+ * What each order can still refund at `now` (its `amountRefundable`), by order id: what it received
+ * less what its refunds hold, by the contract's one rule. One read for any number of orders; none
+ * for orders that received nothing, which have no refund.
+ */
+export async function refundableUnitsOf(
+  db: Database,
+  orders: readonly Pick<Order, 'id' | 'amountReceivedUnits'>[],
+  now: Date,
+  transaction?: Transaction,
+): Promise<Map<string, bigint>> {
+  const held = new Map<string, bigint>();
+  const received = orders.filter((o) => o.amountReceivedUnits > 0n).map((o) => o.id);
+  if (received.length > 0) {
+    const refunds = await db.models.Refund.findAll({
+      where: { orderId: received },
+      attributes: ['orderId', 'status', 'amountUnits', 'lateUntil'],
+      transaction,
+    });
+    for (const refund of refunds)
+      if (refundHoldsAmount(refund, now))
+        held.set(refund.orderId, (held.get(refund.orderId) ?? 0n) + refund.amountUnits);
+  }
+  return new Map(orders.map((o) => [o.id, refundableUnits(o.amountReceivedUnits, held.get(o.id) ?? 0n)]));
+}
+
+/** One order's `amountRefundable`, in base units. */
+export async function refundableUnitsOfOrder(
+  db: Database,
+  order: Pick<Order, 'id' | 'amountReceivedUnits'>,
+  now: Date,
+  transaction?: Transaction,
+): Promise<bigint> {
+  return (await refundableUnitsOf(db, [order], now, transaction)).get(order.id)!;
+}
