@@ -180,6 +180,7 @@ export const ZAuditEntry = z
     createdAt: ZDateTime,
   })
   .describe("One entry of an order's timeline");
+export type AuditEntry = z.infer<typeof ZAuditEntry>;
 
 const orderErrors = errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND');
 

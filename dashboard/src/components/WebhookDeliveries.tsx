@@ -5,6 +5,7 @@ import type { ZRecentWebhookDelivery } from '../../../contract';
 import { api, ok } from '../api';
 import { useI18n } from '../i18n';
 import { shortRef, useFormat } from '../lib/format';
+import { EVENT_TYPE_KEYS } from '../lib/labels';
 import { useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
 import { ConfirmButton, ErrorNotice, Notice, StatusBadge, UserText } from './ui';
@@ -107,7 +108,7 @@ function WebhookRowView({
           </div>
         </td>
         <td data-label={t('event')}>
-          <code>{d.eventType}</code>
+          {t(EVENT_TYPE_KEYS[d.eventType])} <code className="muted">{d.eventType}</code>
         </td>
         {showOrder && (
           <td data-label={t('order')}>

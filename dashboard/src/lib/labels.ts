@@ -1,5 +1,6 @@
 import type { RefundStatus } from '../../../contract';
 import { EVM_NETWORK_TABLE, EVM_NETWORKS } from '../../../contract/network-table';
+import type { AuditKind, EventType } from '../../../contract';
 import type { MessageKey } from '../i18n';
 
 /** Names of the API's enums in words (message keys), so every page says them the same way. */
@@ -23,3 +24,41 @@ export const NETWORK_NAMES: Record<string, string> = {
   ...Object.fromEntries(EVM_NETWORKS.map((n) => [n, EVM_NETWORK_TABLE[n].name])),
 };
 export const networkName = (network: string) => NETWORK_NAMES[network] ?? network;
+
+/** Each kind of timeline entry in words: a kind the contract adds without a label here does not compile. */
+export const AUDIT_KEYS: Record<AuditKind, MessageKey> = {
+  'order.created': 'auditOrderCreated',
+  'status.changed': 'auditStatusChanged',
+  'tx.submitted': 'auditTxSubmitted',
+  'tx_request.issued': 'auditTxRequestIssued',
+  'payment.verified': 'auditPaymentVerified',
+  'payment.rejected': 'auditPaymentRejected',
+  'payment.claimed': 'auditPaymentClaimed',
+  'refund.created': 'auditRefundCreated',
+  'refund.address_set': 'auditRefundAddressSet',
+  'refund.approved': 'auditRefundApproved',
+  'refund.succeeded': 'auditRefundSucceeded',
+  'refund.failed': 'auditRefundFailed',
+  'refund.transaction_rejected': 'auditRefundTransactionRejected',
+  'webhook.delivered': 'auditWebhookDelivered',
+  'webhook.failed': 'auditWebhookFailed',
+  'webhook.gave_up': 'auditWebhookGaveUp',
+  'messenger.delivered': 'auditMessengerDelivered',
+  'messenger.failed': 'auditMessengerFailed',
+  'messenger.gave_up': 'auditMessengerGaveUp',
+};
+
+/** Each event type in words (the delivery records show both): likewise typed by the contract. */
+export const EVENT_TYPE_KEYS: Record<EventType, MessageKey> = {
+  'order.created': 'eventOrderCreated',
+  'order.confirming': 'eventOrderConfirming',
+  'order.paid': 'eventOrderPaid',
+  'order.underpaid': 'eventOrderUnderpaid',
+  'order.expired': 'eventOrderExpired',
+  'order.payment_rejected': 'eventOrderPaymentRejected',
+  'order.payment_claimed': 'eventOrderPaymentClaimed',
+  'refund.created': 'eventRefundCreated',
+  'refund.succeeded': 'eventRefundSucceeded',
+  'refund.failed': 'eventRefundFailed',
+  ping: 'eventPing',
+};

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ZMessengerDelivery } from '../../../../contract';
 import { useI18n } from '../../i18n';
 import { useFormat } from '../../lib/format';
+import { EVENT_TYPE_KEYS } from '../../lib/labels';
 import { StatusBadge, UserText } from '../ui';
 
 type MessengerDelivery = z.infer<typeof ZMessengerDelivery>;
@@ -40,7 +41,7 @@ function MessengerRow({ delivery: m }: { delivery: MessengerDelivery }) {
         {f.dateTime(m.createdAt)} <span className="muted">· {t('attemptN', { n: m.attempt })}</span>
       </td>
       <td data-label={t('event')}>
-        <code>{m.eventType}</code>
+        {t(EVENT_TYPE_KEYS[m.eventType])} <code className="muted">{m.eventType}</code>
       </td>
       <td data-label={t('chat')}>
         <code>{m.chatId}</code>

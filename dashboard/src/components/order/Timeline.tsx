@@ -1,28 +1,9 @@
+import type { AuditEntry } from '../../../../contract';
 import { useI18n, type MessageKey } from '../../i18n';
 import { useFormat } from '../../lib/format';
+import { AUDIT_KEYS } from '../../lib/labels';
 import { AuditEntryDetails, hasOwnView } from '../claims';
 
-const AUDIT_KEYS: Record<string, MessageKey> = {
-  'order.created': 'auditOrderCreated',
-  'status.changed': 'auditStatusChanged',
-  'tx.submitted': 'auditTxSubmitted',
-  'tx_request.issued': 'auditTxRequestIssued',
-  'payment.verified': 'auditPaymentVerified',
-  'payment.rejected': 'auditPaymentRejected',
-  'payment.claimed': 'auditPaymentClaimed',
-  'order.paid': 'auditOrderPaid',
-  'refund.created': 'auditRefundCreated',
-  'refund.address_set': 'auditRefundAddressSet',
-  'refund.approved': 'auditRefundApproved',
-  'refund.succeeded': 'auditRefundSucceeded',
-  'refund.failed': 'auditRefundFailed',
-  'webhook.delivered': 'auditWebhookDelivered',
-  'webhook.failed': 'auditWebhookFailed',
-  'webhook.gave_up': 'auditWebhookGaveUp',
-  'messenger.delivered': 'auditMessengerDelivered',
-  'messenger.failed': 'auditMessengerFailed',
-  'messenger.gave_up': 'auditMessengerGaveUp',
-};
 const ACTOR_KEYS: Record<string, MessageKey> = {
   merchant: 'actorMerchant',
   payer: 'actorPayer',
@@ -37,7 +18,7 @@ export function Timeline({
   entries,
   ...details
 }: {
-  entries: { id: string; type: string; actor: string; data: Record<string, unknown>; createdAt: string }[];
+  entries: AuditEntry[];
 } & Omit<Parameters<typeof AuditEntryDetails>[0], 'entry'>) {
   const { t } = useI18n();
   const f = useFormat();
@@ -46,7 +27,7 @@ export function Timeline({
       {entries.map((e) => (
         <li key={e.id}>
           <p className="timeline-head">
-            <strong>{AUDIT_KEYS[e.type] ? t(AUDIT_KEYS[e.type]!) : e.type}</strong>{' '}
+            <strong>{t(AUDIT_KEYS[e.type])}</strong>{' '}
             <span className="muted">
               {f.dateTimeLong(e.createdAt)} · {ACTOR_KEYS[e.actor] ? t(ACTOR_KEYS[e.actor]!) : e.actor} ·{' '}
               <code>{e.type}</code>
