@@ -1,4 +1,4 @@
-import { formatUnits } from '../lib/decimal';
+import { formatUnits } from '../../contract/decimal';
 
 /**
  * The fiat value of a payment at its order's own rate (fiat per token), as an exact SQL numeric:

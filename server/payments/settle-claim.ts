@@ -5,7 +5,7 @@ import type { Merchant, Order, PaymentClaim } from '../db/models';
 import type { Deps } from '../deps';
 import { recordAudit } from '../events/audit';
 import { emitOrderEvent } from '../orders/emit-order-event';
-import { formatAmount } from '../lib/decimal';
+import { formatAmount } from '../../contract/decimal';
 import { changeOrderStatus } from '../orders/change-order-status';
 import { payableNow, payableWhere } from '../orders/payable';
 import { releaseAmount } from '../orders/unique-amount';

@@ -3,7 +3,7 @@ import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { actingKeyData, recordAudit, type ActingKey } from '../events/audit';
-import { formatAmount, parseUnits } from '../lib/decimal';
+import { formatAmount, parseUnits } from '../../contract/decimal';
 import { findOrder } from '../orders/find-order';
 import {
   claimKey,

@@ -3,7 +3,7 @@ import { claimProofMessage } from '../../contract';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
-import { parseUnits } from '../../server/lib/decimal';
+import { parseUnits } from '../../contract/decimal';
 import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
 import { startPaymentHarness, type PaymentHarness } from '../support/payment-harness';
 import { expectErrorBody } from '../support/test-server';
