@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorCode, errorStatus, type ErrorStatus } from './errors';
-import { EVM_NETWORKS, type EvmNetwork } from './network-table';
+import { EVM_NETWORKS, MAX_TOKEN_DECIMALS, MIN_TOKEN_DECIMALS, type EvmNetwork } from './network-table';
 
 /** Solana, then the EVM networks of contract/network-table.ts (on or off by configuration). */
 export const NETWORKS = ['SOLANA', ...EVM_NETWORKS] as ['SOLANA', ...EvmNetwork[]];
@@ -29,6 +29,8 @@ export const ZDecimalOut = z
   .string()
   .max(100)
   .regex(/^\d+(\.\d+)?$/);
+/** A token's base-unit decimals: an amount of it has at most this many places. */
+export const ZTokenDecimals = z.number().int().min(MIN_TOKEN_DECIMALS).max(MAX_TOKEN_DECIMALS);
 export const ZDateTime = z.string().max(40).datetime({ offset: true }).describe('ISO-8601 UTC time');
 export const ZFiatCurrency = z
   .string()

@@ -14,6 +14,7 @@ import {
   ZPaymentUri,
   ZReference,
   ZToken,
+  ZTokenDecimals,
   ZTxId,
   ZUrlOut,
   errors,
@@ -117,8 +118,11 @@ export const ZOrder = z
     ),
     network: ZNetwork,
     token: ZToken,
+    decimals: ZTokenDecimals.describe(
+      "The token's base-unit decimals (18 for BSC's USDT and USDC, else 6): the amounts have at most this many places, and payUrl and the transactions ask for amount × 10^decimals base units",
+    ),
     amount: ZDecimalOut.describe(
-      'What the payer must send, in token units (6 decimals). For a quote: quoteAmount / fxRate rounded up, so the merchant never receives less; it may then be raised by a few base units so that no two payable orders to one wallet share an amount (a plain transfer is matched by its exact amount)',
+      'What the payer must send, in token units (at least 6 places, more only when the token has more decimals and the units need them). For a quote: quoteAmount / fxRate rounded up, so the merchant never receives less; it may then be raised by a few base units so that no two payable orders to one wallet share an amount (a plain transfer is matched by its exact amount)',
     ),
     amountReceived: ZDecimalOut.describe(
       'Sum of the final payments credited to the order (GET /orders/{reference}/payments); may exceed amount',

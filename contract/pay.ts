@@ -15,6 +15,7 @@ import {
   ZPaymentUri,
   ZReference,
   ZToken,
+  ZTokenDecimals,
   ZTxId,
   ZUrlOut,
   errors,
@@ -42,6 +43,9 @@ export const ZPaymentInfo = z
     status: ZOrderStatus,
     network: ZNetwork,
     token: ZToken,
+    decimals: ZTokenDecimals.describe(
+      "The token's base-unit decimals: amounts have at most this many places",
+    ),
     amount: ZDecimalOut.describe('The order amount in token units'),
     amountReceived: ZDecimalOut.describe('Sum of final payments credited so far'),
     amountDue: ZDecimalOut.describe('What is still to pay'),

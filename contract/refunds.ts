@@ -10,6 +10,7 @@ import {
   ZPaymentUri,
   ZReference,
   ZToken,
+  ZTokenDecimals,
   ZTxId,
   ZUrlOut,
   errors,
@@ -27,7 +28,6 @@ import {
   payErrors,
   ZSolanaPayLabel,
 } from './pay';
-import { MAX_TOKEN_DECIMALS, MIN_TOKEN_DECIMALS } from './network-table';
 
 /** The merchant's reason for a refund. */
 const REASON_MAX = 500;
@@ -127,14 +127,9 @@ export const ZRefund = z
     network: ZNetwork,
     token: ZToken,
     amount: ZDecimalOut.describe('What is refunded, in token units'),
-    decimals: z
-      .number()
-      .int()
-      .min(MIN_TOKEN_DECIMALS)
-      .max(MAX_TOKEN_DECIMALS)
-      .describe(
-        "The token's base-unit decimals (the order's): the transaction sends amount × 10^decimals base units (18 for BSC's USDT)",
-      ),
+    decimals: ZTokenDecimals.describe(
+      "The token's base-unit decimals (the order's): the transaction sends amount × 10^decimals base units (18 for BSC's USDT)",
+    ),
     from: ZAddress.describe("The order's receiving wallet, which sends the refund"),
     to: ZAddress.nullable().describe(
       'Where the refund goes; null while the payer has not said. While AWAITING_APPROVAL: the address the payer gave, not signed by a wallet that paid the order, which the merchant approves (or not) before anything is sent',

@@ -77,6 +77,7 @@ export function sharedOrderFields(
     status: order.status,
     network: order.network,
     token: order.token,
+    decimals: order.tokenDecimals,
     amount: formatAmount(order.amountUnits, order.tokenDecimals),
     amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals),
     tokenMintOrContract: order.tokenMint,

@@ -162,7 +162,14 @@ describe.each(NETWORKS)('$network ($token, $decimals decimals)', (n) => {
   it('paid by its tag through the transaction request: links, call data and balances in base units', async () => {
     const shop = await h.newShop(n.network, freshAddress());
     const order = await createOrder(shop, '12.5');
-    expect(order).toMatchObject({ amount: '12.500000', tokenMintOrContract: c().token, txRequestUrl: null });
+    expect(order).toMatchObject({
+      amount: '12.500000',
+      decimals: n.decimals,
+      tokenMintOrContract: c().token,
+      txRequestUrl: null,
+    });
+    const info = await h.server.api('GET', `/pay/${order.reference}/info`);
+    expect(info.body).toMatchObject({ amountDue: '12.500000', decimals: n.decimals });
     expect(order.payUrl).toBe(
       `ethereum:${c().token}@${n.chainId}/transfer?address=${shop.wallet}&uint256=${units('12.5')}`,
     );
