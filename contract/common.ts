@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DECIMAL_TEXT } from './decimal';
 import { ErrorCode, errorStatus, type ErrorStatus } from './errors';
 import { EVM_NETWORKS, MAX_TOKEN_DECIMALS, MIN_TOKEN_DECIMALS, type EvmNetwork } from './network-table';
 
@@ -25,10 +26,7 @@ export const ZDecimalAmount = z
   .refine((v) => !/^0(\.0+)?$/.test(v), 'must be greater than zero');
 
 /** A decimal string as the server writes it (may be zero): room for any sum of uint256 amounts. */
-export const ZDecimalOut = z
-  .string()
-  .max(100)
-  .regex(/^\d+(\.\d+)?$/);
+export const ZDecimalOut = z.string().max(100).regex(DECIMAL_TEXT);
 /** A token's base-unit decimals: an amount of it has at most this many places. */
 export const ZTokenDecimals = z.number().int().min(MIN_TOKEN_DECIMALS).max(MAX_TOKEN_DECIMALS);
 export const ZDateTime = z.string().max(40).datetime({ offset: true }).describe('ISO-8601 UTC time');

@@ -13,6 +13,7 @@ import {
   merchantAuth,
   publicRoute,
 } from './common';
+import { DECIMAL_TEXT } from './decimal';
 
 const c = initContract();
 
@@ -89,22 +90,14 @@ export const ZDashboardSession = z
 const ZTokenAmount = z.object({
   network: ZNetwork,
   token: ZToken,
-  amount: z
-    .string()
-    .max(40)
-    .regex(/^\d+(\.\d+)?$/)
-    .describe('Decimal string, token units'),
+  amount: z.string().max(40).regex(DECIMAL_TEXT).describe('Decimal string, token units'),
 });
 const ZFiatAmount = z.object({
   currency: z
     .string()
     .max(3)
     .regex(/^[A-Z]{3}$/),
-  amount: z
-    .string()
-    .max(40)
-    .regex(/^\d+(\.\d+)?$/)
-    .describe('Decimal string, 2 decimals'),
+  amount: z.string().max(40).regex(DECIMAL_TEXT).describe('Decimal string, 2 decimals'),
 });
 const MAX_AMOUNT_ROWS = NETWORKS.length * TOKENS.length;
 

@@ -18,7 +18,8 @@ export const MAX_DECIMALS = MAX_TOKEN_DECIMALS;
 /** A decimal as an exact fraction: digits / 10^scale ("12.50" is 1250 / 10^2). */
 export type Decimal = { digits: bigint; scale: number };
 
-const DECIMAL_TEXT = /^(\d+)(?:\.(\d+))?$/;
+/** Decimal text as the API writes and takes it: digits, then a point and digits, nothing else. */
+export const DECIMAL_TEXT = /^\d+(\.\d+)?$/;
 
 function checkDecimals(decimals: number): void {
   if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_DECIMALS)
@@ -27,10 +28,9 @@ function checkDecimals(decimals: number): void {
 
 /** "12.50" -> { digits: 1250n, scale: 2 }: digits, an optional point and digits; nothing else. */
 export function parseDecimal(text: string): Decimal {
-  const match = DECIMAL_TEXT.exec(text);
-  if (!match) throw new RangeError(`not a decimal string: "${text.slice(0, 100)}"`);
-  const fraction = match[2] ?? '';
-  return { digits: BigInt(match[1]! + fraction), scale: fraction.length };
+  if (!DECIMAL_TEXT.test(text)) throw new RangeError(`not a decimal string: "${text.slice(0, 100)}"`);
+  const [whole, fraction = ''] = text.split('.');
+  return { digits: BigInt(whole + fraction), scale: fraction.length };
 }
 
 /** "12.5" -> 12500000n at 6 decimals. Throws a RangeError on more places than `decimals` or malformed text. */
@@ -80,10 +80,10 @@ export function plainDecimal(text: string): string {
  * whole part goes through Intl as a bigint. Text that is not a decimal string comes back as it is.
  */
 export function formatForPeople(text: string, locale: string, minPlaces = 2): string {
-  const match = DECIMAL_TEXT.exec(text);
-  if (!match) return text;
-  const whole = new Intl.NumberFormat(locale).format(BigInt(match[1]!));
-  const fraction = (match[2] ?? '').replace(/0+$/, '').padEnd(minPlaces, '0');
+  if (!DECIMAL_TEXT.test(text)) return text;
+  const [digits, places = ''] = text.split('.');
+  const whole = new Intl.NumberFormat(locale).format(BigInt(digits!));
+  const fraction = places.replace(/0+$/, '').padEnd(minPlaces, '0');
   if (!fraction) return whole;
   const point = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value;
   return `${whole}${point ?? '.'}${fraction}`;
