@@ -1,6 +1,7 @@
 import { useCallback, useId, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { refundHoldsAmount, type Order, type Refund } from '../../../contract';
+import { formatAmount, formatUnits, parseUnits } from '../../../contract/decimal';
 import { api, newIdempotencyKey, ok } from '../api';
 import { AuditEntryDetails, hasOwnView } from '../components/claims';
 import { AddressField, SubmitButton, TextField } from '../components/form';
@@ -20,7 +21,6 @@ import {
 } from '../components/ui';
 import { useI18n, type MessageKey } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
-import { addDecimal, compareDecimal, isPositive, subDecimal } from '../lib/decimal';
 import { useFormat } from '../lib/format';
 import { explorerUrl, useNetworks } from '../lib/networks';
 import { useEvents, useLoad, useTitle } from '../lib/hooks';
@@ -198,7 +198,8 @@ export function OrderPage() {
 function OrderFacts({ order: o }: { order: Order }) {
   const { t } = useI18n();
   const f = useFormat();
-  const due = compareDecimal(o.amount, o.amountReceived) > 0 ? subDecimal(o.amount, o.amountReceived) : '0';
+  const dueUnits = parseUnits(o.amount, o.decimals) - parseUnits(o.amountReceived, o.decimals);
+  const due = formatAmount(dueUnits > 0n ? dueUnits : 0n, o.decimals);
   const payable = o.status === 'PENDING' || o.status === 'UNDERPAID' || o.status === 'CONFIRMING';
   const walletUrl = explorerUrl(useNetworks(), o.network, { address: o.recipient })?.url;
   return (
@@ -519,10 +520,12 @@ function RefundForm({
 
   // What the other refunds hold, by the server's own rule (succeeded ones are in amountRefunded).
   const now = new Date();
+  const units = (amount: string) => parseUnits(amount, order.decimals);
   const held = refunds
     .filter((r) => r.status !== 'SUCCEEDED' && refundHoldsAmount(r, now))
-    .reduce((sum, r) => addDecimal(sum, r.amount), '0');
-  const left = subDecimal(subDecimal(order.amountReceived, order.amountRefunded), held);
+    .reduce((sum, r) => sum + units(r.amount), 0n);
+  const leftUnits = units(order.amountReceived) - units(order.amountRefunded) - held;
+  const left = formatUnits(leftUnits, order.decimals, 0);
   const { busy, error, submit } = useFormSubmit(async () => {
     const body = {
       ...(amount.trim() ? { amount: amount.trim() } : {}),
@@ -551,8 +554,8 @@ function RefundForm({
   const latest = created && (refunds.find((r) => r.id === created.id) ?? created);
   const shown =
     latest && (latest.status === 'AWAITING_ADDRESS' || latest.status === 'PENDING') ? latest : null;
-  if (!isPositive(order.amountReceived)) return <p className="hint">{t('refundNothingReceived')}</p>;
-  if (!isPositive(left)) return <p className="hint">{t('refundNothingLeft')}</p>;
+  if (units(order.amountReceived) <= 0n) return <p className="hint">{t('refundNothingReceived')}</p>;
+  if (leftUnits <= 0n) return <p className="hint">{t('refundNothingLeft')}</p>;
 
   return (
     <form className="refund-form" onSubmit={submit} aria-labelledby={`${ids}-title`}>

@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ORDER_STATUSES, TOKENS, type Order, type WebhookEventBody } from '../../../contract';
+import { parseUnits } from '../../../contract/decimal';
 import { api, ok } from '../api';
 import { NetworkOptions, TextField } from '../components/form';
 import { Empty, ErrorNotice, Field, Loading, PageHeader, StatusBadge, UserText } from '../components/ui';
 import { useI18n } from '../i18n';
-import { isPositive } from '../lib/decimal';
 import { addDays, daysBetween, localDayStart, useFormat } from '../lib/format';
 import { useEvents, useLoad, useTitle, type LiveState } from '../lib/hooks';
 import { networkName, ORDER_STATUS_KEYS } from '../lib/labels';
@@ -268,8 +268,10 @@ export function OrdersPage() {
                     )}
                   </td>
                   <td data-label={t('received')} className="num">
-                    {isPositive(order.amountReceived) ? f.token(order.amountReceived, order.token) : '—'}
-                    {isPositive(order.amountRefunded) && (
+                    {parseUnits(order.amountReceived, order.decimals) > 0n
+                      ? f.token(order.amountReceived, order.token)
+                      : '—'}
+                    {parseUnits(order.amountRefunded, order.decimals) > 0n && (
                       <div className="muted small-text">
                         {t('refundedAmount', { amount: f.token(order.amountRefunded, order.token) })}
                       </div>
