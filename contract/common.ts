@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DECIMAL_TEXT } from './decimal';
+import { DECIMAL_TEXT, WIRE_DECIMALS } from './decimal';
 import { ErrorCode, errorStatus, type ErrorStatus } from './errors';
 import { EVM_NETWORKS, MAX_TOKEN_DECIMALS, MIN_TOKEN_DECIMALS, type EvmNetwork } from './network-table';
 
@@ -15,13 +15,13 @@ export type Network = z.infer<typeof ZNetwork>;
 export type Token = z.infer<typeof ZToken>;
 export type OrderStatus = z.infer<typeof ZOrderStatus>;
 
-/** A positive decimal string with at most 6 decimal places: never a JSON number. */
+/** A positive decimal string with at most WIRE_DECIMALS (6) places: never a JSON number. */
 export const ZDecimalAmount = z
   .string()
   .max(40)
   .regex(
-    /^(0|[1-9]\d{0,11})(\.\d{1,6})?$/,
-    'must be a decimal string with at most 6 decimal places, e.g. "12.5"',
+    new RegExp(`^(0|[1-9]\\d{0,11})(\\.\\d{1,${WIRE_DECIMALS}})?$`),
+    `must be a decimal string with at most ${WIRE_DECIMALS} decimal places, e.g. "12.5"`,
   )
   .refine((v) => !/^0(\.0+)?$/.test(v), 'must be greater than zero');
 
