@@ -13,6 +13,7 @@ import {
   merchantAuth,
   publicRoute,
 } from './common';
+import { merchantErrors } from './shapes';
 import { DECIMAL_TEXT } from './decimal';
 
 const c = initContract();
@@ -167,7 +168,7 @@ export const dashboardContract = c.router(
       description:
         "What the dashboard asks when it opens: 200 with the merchant and the session's CSRF token while the session cookie is valid, 401 otherwise (sign in). With the login token it answers too, with `csrfToken` null. API keys get 403.",
       metadata: loginOnly,
-      responses: { 200: ZDashboardSession, ...errors('UNAUTHENTICATED', 'FORBIDDEN') },
+      responses: { 200: ZDashboardSession, ...merchantErrors },
     },
     signOut: {
       method: 'DELETE',
@@ -177,7 +178,7 @@ export const dashboardContract = c.router(
         'Deletes the session, whatever the browser keeps, and clears the cookie. With the cookie it needs the X-CSRF-Token header like every change.',
       metadata: loginOnly,
       body: c.noBody(),
-      responses: { 204: c.noBody(), ...errors('UNAUTHENTICATED', 'FORBIDDEN') },
+      responses: { 204: c.noBody(), ...merchantErrors },
     },
     summary: {
       method: 'GET',
@@ -187,7 +188,7 @@ export const dashboardContract = c.router(
         "Received amounts (per network and token, and in each quote currency at the order's own rate), orders created and paid, orders by status, and the same per day, for the days `from`..`to` in `timeZone`.",
       metadata: merchantAuth('orders:read'),
       query: ZDateRangeQuery,
-      responses: { 200: ZDashboardSummary, ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN') },
+      responses: { 200: ZDashboardSummary, ...merchantErrors },
     },
     exportOrders: {
       method: 'GET',
@@ -199,7 +200,7 @@ export const dashboardContract = c.router(
       query: ZDateRangeQuery,
       responses: {
         200: c.otherResponse({ contentType: 'text/csv; charset=utf-8', body: ZCsvStream }),
-        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN'),
+        ...merchantErrors,
       },
     },
     exportPayments: {
@@ -212,7 +213,7 @@ export const dashboardContract = c.router(
       query: ZDateRangeQuery,
       responses: {
         200: c.otherResponse({ contentType: 'text/csv; charset=utf-8', body: ZCsvStream }),
-        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN'),
+        ...merchantErrors,
       },
     },
   },

@@ -2,9 +2,10 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ZApiVersion } from './api-versions';
 import { URL_MAX, ZDateTime, ZReference, errors, merchantAuth } from './common';
-import { ZMessengerChatId, ZOrder, ZReferenceParams } from './orders';
+import { ZReferenceParams, merchantErrors, orderErrors, orderList } from './shapes';
+import { ZMessengerChatId, ZOrder } from './orders';
 import { ZClaimedTransfer } from './claims';
-import { ZPayment, ZRefund, orderList } from './refunds';
+import { ZPayment, ZRefund } from './refunds';
 
 const c = initContract();
 
@@ -184,8 +185,6 @@ export const ZAuditEntry = z
   })
   .describe("One entry of an order's timeline");
 
-const orderErrors = errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND');
-
 /** How many attempts GET /users/me/webhook-deliveries shows. */
 export const RECENT_DELIVERIES = 50;
 
@@ -203,7 +202,7 @@ export const deliveriesContract = c.router(
       metadata: merchantAuth('orders:read'),
       responses: {
         200: z.object({ items: z.array(ZRecentWebhookDelivery).max(RECENT_DELIVERIES) }),
-        ...errors('UNAUTHENTICATED', 'FORBIDDEN'),
+        ...merchantErrors,
       },
     },
     webhookDeliveries: {

@@ -34,6 +34,7 @@ export const contract = c.router({
 export type Contract = typeof contract;
 
 export * from './common';
+export * from './shapes';
 export * from './errors';
 export * from './auth';
 export * from './api-keys';

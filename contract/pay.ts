@@ -22,7 +22,8 @@ import {
   publicRoute,
   zBytes,
 } from './common';
-import { ZReferenceParams, ZPublicSubmitTxBody } from './orders';
+import { ZReferenceParams, publicLookupErrors } from './shapes';
+import { ZPublicSubmitTxBody } from './orders';
 
 /** A merchant name (full_name) as payers see it. */
 const MERCHANT_NAME_MAX = 200;
@@ -182,7 +183,7 @@ export const payContract = c.router(
         "Public (the reference is the key): what a payment page needs, including `amountDue`, and nothing of the merchant's private settings. Poll it to follow the status. 404 for an unknown reference.",
       metadata: publicRoute,
       pathParams: ZReferenceParams,
-      responses: { 200: ZPaymentInfo, ...errors('VALIDATION_ERROR', 'NOT_FOUND') },
+      responses: { 200: ZPaymentInfo, ...publicLookupErrors },
     },
     checkout: {
       method: 'GET',
@@ -204,7 +205,7 @@ export const payContract = c.router(
           contentType: 'text/html; charset=utf-8',
           body: z.string().max(HTML_PAGE_MAX),
         }),
-        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+        ...publicLookupErrors,
       },
     },
     icon: {
@@ -228,7 +229,7 @@ export const payContract = c.router(
       pathParams: ZReferenceParams,
       responses: {
         200: c.otherResponse({ contentType: 'image/svg+xml', body: z.string().max(QR_SVG_MAX) }),
-        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+        ...publicLookupErrors,
       },
     },
     qrPng: {
@@ -241,7 +242,7 @@ export const payContract = c.router(
       pathParams: ZReferenceParams,
       responses: {
         200: c.otherResponse({ contentType: 'image/png', body: zBytes(QR_PNG_MAX, 'PNG bytes') }),
-        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+        ...publicLookupErrors,
       },
     },
   },

@@ -17,7 +17,7 @@ import {
   merchantAuth,
   publicRoute,
 } from './common';
-import { ZIdempotencyHeaders, ZReferenceParams } from './orders';
+import { ZIdempotencyHeaders, ZReferenceParams, orderErrors, orderList, publicLookupErrors } from './shapes';
 import {
   ZBase64Transaction,
   ZCallData,
@@ -31,17 +31,6 @@ import {
 
 /** The merchant's reason for a refund. */
 const REASON_MAX = 500;
-
-/** The most items a per-order list answers (oldest first): payments, refunds, deliveries, audit. */
-export const MAX_ORDER_LIST_ITEMS = 1000;
-/** A per-order list: `{items}`, oldest first, the first MAX_ORDER_LIST_ITEMS. */
-export const orderList = <T extends z.ZodTypeAny>(item: T) =>
-  z.object({
-    items: z
-      .array(item)
-      .max(MAX_ORDER_LIST_ITEMS)
-      .describe(`Oldest first; the first ${MAX_ORDER_LIST_ITEMS}`),
-  });
 
 const c = initContract();
 
@@ -243,8 +232,6 @@ export const ZRefundTxRequest = z.object({
 /** Solana Pay: errors on the transaction-request path also carry a top-level `message`. */
 const txRequestErrors = payErrors;
 
-const orderErrors = errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND');
-
 export const refundsContract = c.router(
   {
     payments: {
@@ -298,7 +285,7 @@ export const refundsContract = c.router(
         'Public (the random refund id is the key): status, amount, where it goes and what a valid address looks like on its network. 404 for an unknown refund id.',
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
-      responses: { 200: ZPublicRefund, ...errors('VALIDATION_ERROR', 'NOT_FOUND') },
+      responses: { 200: ZPublicRefund, ...publicLookupErrors },
     },
     setAddress: {
       method: 'POST',
@@ -342,7 +329,7 @@ export const refundsContract = c.router(
           contentType: 'text/html; charset=utf-8',
           body: z.string().max(HTML_PAGE_MAX),
         }),
-        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+        ...publicLookupErrors,
       },
     },
     txRequest: {
