@@ -2,28 +2,17 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { EVM_NETWORKS, type EvmNetwork } from './network-table';
 import {
-  DESCRIPTION_MAX,
   ERROR_MESSAGE_MAX,
-  URL_MAX,
-  ZAddress,
-  ZDateTime,
   ZDecimalOut,
   ZErrorBody,
-  ZFiatCurrency,
-  ZNetwork,
-  ZOrderStatus,
-  ZPaymentUri,
   ZReference,
-  ZToken,
-  ZTokenDecimals,
-  ZTxId,
   ZUrlOut,
   errors,
   publicRoute,
   zBytes,
 } from './common';
 import { ZReferenceParams, publicLookupErrors } from './shapes';
-import { ZPublicSubmitTxBody } from './orders';
+import { ZOrder, ZPublicSubmitTxBody } from './orders';
 
 /** A merchant name (full_name) as payers see it. */
 const MERCHANT_NAME_MAX = 200;
@@ -37,41 +26,35 @@ export const ZWalletMessage = z.string().max(500);
 
 const c = initContract();
 
-/** What the payment page needs, and nothing of the merchant's private settings. */
-export const ZPaymentInfo = z
-  .object({
-    reference: ZReference.describe('The order reference'),
-    status: ZOrderStatus,
-    network: ZNetwork,
-    token: ZToken,
-    decimals: ZTokenDecimals.describe(
-      "The token's base-unit decimals: amounts have at most this many places",
-    ),
-    amount: ZDecimalOut.describe('The order amount in token units'),
-    amountReceived: ZDecimalOut.describe('Sum of final payments credited so far'),
+/** What the payment page needs: the order's own fields, and nothing of the merchant's private settings. */
+export const ZPaymentInfo = ZOrder.pick({
+  reference: true,
+  status: true,
+  network: true,
+  token: true,
+  decimals: true,
+  amount: true,
+  amountReceived: true,
+  tokenMintOrContract: true,
+  recipient: true,
+  description: true,
+  quoteCurrency: true,
+  quoteAmount: true,
+  fxRateLabel: true,
+  payUrl: true,
+  qrData: true,
+  qrImageUrl: true,
+  txRequestUrl: true,
+  checkoutUrl: true,
+  expiresAt: true,
+  paidAt: true,
+  paidLate: true,
+  txId: true,
+  returnUrl: true,
+})
+  .extend({
     amountDue: ZDecimalOut.describe('What is still to pay'),
-    tokenMintOrContract: ZAddress.describe('SPL mint (Solana) or ERC-20 contract'),
-    recipient: ZAddress.describe("Merchant's receiving address"),
     merchantName: z.string().max(MERCHANT_NAME_MAX).nullable(),
-    description: z.string().max(DESCRIPTION_MAX).nullable(),
-    quoteCurrency: ZFiatCurrency.nullable(),
-    quoteAmount: ZDecimalOut.nullable().describe('The fiat price (null for orders given in token units)'),
-    fxRateLabel: z.string().max(200).nullable(),
-    payUrl: ZPaymentUri.describe('Wallet payment URI (Solana Pay transfer request or EIP-681)'),
-    qrData: ZPaymentUri.describe('Exactly what a QR code must encode'),
-    qrImageUrl: ZUrlOut,
-    txRequestUrl: z
-      .string()
-      .max(URL_MAX)
-      .regex(/^solana:/)
-      .nullable()
-      .describe('Solana Pay transaction request URL (Solana only)'),
-    checkoutUrl: ZUrlOut,
-    expiresAt: ZDateTime,
-    paidAt: ZDateTime.nullable(),
-    paidLate: z.boolean().describe('True when the payment became final after expiresAt'),
-    txId: ZTxId.nullable().describe('The verified payment transaction, once there is one'),
-    returnUrl: ZUrlOut.nullable().describe("The shop's page to go back to after paying"),
   })
   .describe("An order as the payer sees it: nothing of the merchant's private settings");
 

@@ -180,24 +180,24 @@ export const ZCreateRefundBody = z
   .strict();
 export type CreateRefundBody = z.infer<typeof ZCreateRefundBody>;
 
-/** What the payer's page shows: nothing of the merchant's private settings. */
-export const ZPublicRefund = z
-  .object({
-    id: ZRefundId,
-    status: ZRefundStatus,
-    network: ZNetwork,
-    token: ZToken,
-    amount: ZDecimalOut,
-    to: ZAddress.nullable().describe('Where the refund goes; null until the payer gives it'),
+/** What the payer's page shows: the refund's own fields, nothing of the merchant's private settings. */
+export const ZPublicRefund = ZRefund.pick({
+  id: true,
+  status: true,
+  network: true,
+  token: true,
+  amount: true,
+  to: true,
+  orderReference: true,
+  txId: true,
+  deadlineAt: true,
+})
+  .extend({
     merchantName: z.string().max(200).nullable(),
-    orderReference: ZReference,
     addressFormat: z.string().max(200).describe('What a valid address looks like on this network'),
-    txId: ZTxId.nullable().describe('The verified refund transaction'),
-    deadlineAt: ZDateTime,
   })
   .describe("A refund as its payer sees it: nothing of the merchant's private settings");
 export type PublicRefund = z.infer<typeof ZPublicRefund>;
-
 /** Longest text of a message signature: EVM 132 characters, Solana base58 up to 88. */
 const SIGNATURE_MAX = 200;
 
