@@ -2,15 +2,9 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ZReference, isCalendarDate, merchantAuth } from './common';
 import { cursorPage, cursorQuery, merchantErrors, orderErrors } from './shapes';
-import { ZEventType, ZWebhookEvent } from './deliveries';
+import { ZEventId, ZEventType, ZWebhookEvent } from './events';
 
 const c = initContract();
-
-/** An event id as the service makes them (`evt_` and 32 hex digits), with room to spare. */
-export const ZEventId = z
-  .string()
-  .max(64)
-  .regex(/^evt_[A-Za-z0-9]{1,60}$/, 'must be an event id (evt_…)');
 
 /** A bound of the creation-time range: an ISO-8601 time with its offset (`Z` or `+02:00`). */
 const ZTimeBound = z

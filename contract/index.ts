@@ -41,6 +41,7 @@ export * from './api-keys';
 export * from './dashboard';
 export * from './orders';
 export * from './deliveries';
+export * from './events';
 export * from './event-log';
 export * from './api-versions';
 export * from './profile';
