@@ -6,6 +6,7 @@ import {
   ORDER_STATUSES,
   TOKENS,
   ZNetwork,
+  ZFiatCurrency,
   ZToken,
   errors,
   isCalendarDate,
@@ -94,10 +95,7 @@ const ZTokenAmount = z.object({
   amount: z.string().max(40).regex(DECIMAL_TEXT).describe('Decimal string, token units'),
 });
 const ZFiatAmount = z.object({
-  currency: z
-    .string()
-    .max(3)
-    .regex(/^[A-Z]{3}$/),
+  currency: ZFiatCurrency,
   amount: z.string().max(40).regex(DECIMAL_TEXT).describe('Decimal string, 2 decimals'),
 });
 const MAX_AMOUNT_ROWS = NETWORKS.length * TOKENS.length;

@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { EVM_NETWORKS, type EvmNetwork } from './network-table';
 import {
+  ADDRESS_MAX,
   ERROR_MESSAGE_MAX,
   ZDecimalOut,
   ZErrorBody,
@@ -16,6 +17,10 @@ import { ZOrder, ZPublicSubmitTxBody } from './orders';
 
 /** A merchant name (full_name) as payers see it. */
 const MERCHANT_NAME_MAX = 200;
+/** The merchant's name (full_name) as payers see it; null when the merchant gave none. */
+export const ZMerchantName = z.string().max(MERCHANT_NAME_MAX).nullable();
+/** Solana Pay's POST body: the account (public key) that is to sign. */
+export const ZAccountBody = z.object({ account: z.string().max(ADDRESS_MAX) });
 /** A serialized Solana transaction (at most 1,232 bytes), base64. */
 export const ZBase64Transaction = z
   .string()
@@ -54,7 +59,7 @@ export const ZPaymentInfo = ZOrder.pick({
 })
   .extend({
     amountDue: ZDecimalOut.describe('What is still to pay'),
-    merchantName: z.string().max(MERCHANT_NAME_MAX).nullable(),
+    merchantName: ZMerchantName,
   })
   .describe("An order as the payer sees it: nothing of the merchant's private settings");
 
@@ -141,7 +146,7 @@ export const payContract = c.router(
         "The Solana Pay wallet's second step: `account` (the payer's public key) gets the transaction to sign, a TransferChecked of what is still due with the order's reference as a key, and a memo. Solana orders only (400 otherwise; use GET for the EVM transaction). 409 when the order can no longer be paid. Errors also carry a top-level `message` (Solana Pay 1.1).",
       metadata: publicRoute,
       pathParams: ZReferenceParams,
-      body: z.object({ account: z.string().max(100) }),
+      body: ZAccountBody,
       responses: { 200: ZSolanaTransaction, ...payErrors },
     },
     submitTx: {

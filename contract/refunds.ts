@@ -26,6 +26,8 @@ import {
   ZWalletMessage,
   HTML_PAGE_MAX,
   payErrors,
+  ZAccountBody,
+  ZMerchantName,
   ZSolanaPayLabel,
 } from './pay';
 
@@ -193,7 +195,7 @@ export const ZPublicRefund = ZRefund.pick({
   deadlineAt: true,
 })
   .extend({
-    merchantName: z.string().max(200).nullable(),
+    merchantName: ZMerchantName,
     addressFormat: z.string().max(200).describe('What a valid address looks like on this network'),
   })
   .describe("A refund as its payer sees it: nothing of the merchant's private settings");
@@ -350,7 +352,7 @@ export const refundsContract = c.router(
         "The refund transaction for the merchant's wallet to sign: `account` must be the order's receiving wallet, which pays the fee (400 otherwise). 409 while the refund is not PENDING: no address yet, an address awaiting the merchant's approval, or settled. Errors also carry a top-level `message`.",
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
-      body: z.object({ account: z.string().max(ADDRESS_MAX) }),
+      body: ZAccountBody,
       responses: { 200: ZRefundTxRequest, ...txRequestErrors },
     },
   },
