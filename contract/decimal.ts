@@ -29,7 +29,7 @@ function checkDecimals(decimals: number): void {
 /** "12.50" -> { digits: 1250n, scale: 2 }: digits, an optional point and digits; nothing else. */
 export function parseDecimal(text: string): Decimal {
   if (!DECIMAL_TEXT.test(text)) throw new RangeError(`not a decimal string: "${text.slice(0, 100)}"`);
-  const [whole, fraction = ''] = text.split('.');
+  const [whole = '', fraction = ''] = text.split('.');
   return { digits: BigInt(whole + fraction), scale: fraction.length };
 }
 
@@ -81,8 +81,8 @@ export function plainDecimal(text: string): string {
  */
 export function formatForPeople(text: string, locale: string, minPlaces = 2): string {
   if (!DECIMAL_TEXT.test(text)) return text;
-  const [digits, places = ''] = text.split('.');
-  const whole = new Intl.NumberFormat(locale).format(BigInt(digits!));
+  const [digits = '', places = ''] = text.split('.');
+  const whole = new Intl.NumberFormat(locale).format(BigInt(digits));
   const fraction = places.replace(/0+$/, '').padEnd(minPlaces, '0');
   if (!fraction) return whole;
   const point = new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value;
