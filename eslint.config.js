@@ -38,6 +38,11 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS configuration files load each other with require().
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The dashboard (React): the rules of hooks, and effects that name what they depend on.
     files: ['dashboard/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

@@ -2,7 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Order } from '../contract';
-import { parseUnits } from '../server/lib/decimal';
+import { parseUnits } from '../contract/decimal';
 import type { LocalWallet } from '../test/support/harness';
 import { evmTag, requireEvm } from './evm';
 import { addEvmWallet, countOpen, countPaid, createOrders, insertOrders } from './fixtures';

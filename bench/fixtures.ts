@@ -5,7 +5,7 @@ import { getAddress, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { z } from 'zod';
 import type { Order, ZWallet } from '../contract';
-import { formatUnits, parseUnits } from '../server/lib/decimal';
+import { formatUnits, parseUnits } from '../contract/decimal';
 import { timed } from './measure';
 import { EVM_NETWORK, SIZES } from './settings';
 import type { Ctx, EvmWallet, Wallet } from './stack';

@@ -1,6 +1,6 @@
 import { PublicKey, type Keypair } from '@solana/web3.js';
 import type { Order } from '../contract';
-import { parseUnits } from '../server/lib/decimal';
+import { parseUnits } from '../contract/decimal';
 import { addWallet, closeOpenOrders, countOpen, countPaid, createOrders, insertOrders } from './fixtures';
 import { progress } from './lib/progress';
 import { callsByMethod, timed, type Report } from './measure';

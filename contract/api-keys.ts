@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { API_KEY_SCOPES, ZDateTime, errors, loginOnly } from './common';
+import { merchantErrors, orderErrors } from './shapes';
 
 const c = initContract();
 
@@ -67,7 +68,7 @@ export const apiKeysContract = c.router(
       metadata: loginOnly,
       responses: {
         200: z.object({ items: z.array(ZApiKey).max(MAX_API_KEYS) }),
-        ...errors('UNAUTHENTICATED', 'FORBIDDEN'),
+        ...merchantErrors,
       },
     },
     revoke: {
@@ -81,7 +82,7 @@ export const apiKeysContract = c.router(
       body: c.noBody(),
       responses: {
         204: c.noBody(),
-        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND'),
+        ...orderErrors,
       },
     },
   },

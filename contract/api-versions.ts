@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EventType } from './deliveries';
+import type { EventType } from './events';
 
 /**
  * Versions of the event payload (webhooks, and every stored event body), oldest first. Each event

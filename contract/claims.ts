@@ -1,7 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { ZAddress, ZDateTime, ZDecimalOut, ZNetwork, ZToken, ZTxId, errors, merchantAuth } from './common';
-import { MAX_PER_PAGE, ZCursor, ZPerPage } from './orders';
+import { ZAddress, ZDateTime, ZDecimalOut, ZNetwork, ZToken, ZTxId, merchantAuth } from './common';
+import { cursorPage, cursorQuery, merchantErrors } from './shapes';
 
 const c = initContract();
 
@@ -37,16 +37,11 @@ export const ZUnattributedPayment = z
   .describe('A final transfer to one of your wallets that credited no order');
 export type UnattributedPayment = z.infer<typeof ZUnattributedPayment>;
 
-export const ZUnattributedPage = z.object({
-  items: z.array(ZUnattributedPayment).max(MAX_PER_PAGE).describe('Newest first'),
-  per_page: z.number().int().min(1).max(MAX_PER_PAGE),
-  nextCursor: ZCursor.nullable().describe('Pass as `cursor` for the next page; null on the last page'),
-});
+export const ZUnattributedPage = cursorPage(ZUnattributedPayment);
 
-export const ZUnattributedQuery = z.object({
-  per_page: ZPerPage,
-  cursor: ZCursor.optional().describe("The previous page's nextCursor; empty or absent: the first page"),
-});
+export const ZUnattributedQuery = z.object(
+  cursorQuery("The previous page's nextCursor; empty or absent: the first page"),
+);
 
 export const claimsContract = c.router(
   {
@@ -60,7 +55,7 @@ export const claimsContract = c.router(
       query: ZUnattributedQuery,
       responses: {
         200: ZUnattributedPage,
-        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN'),
+        ...merchantErrors,
       },
     },
   },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { DECIMAL_TEXT, WIRE_DECIMALS } from './decimal';
 import { ErrorCode, errorStatus, type ErrorStatus } from './errors';
-import { EVM_NETWORKS, type EvmNetwork } from './network-table';
+import { EVM_NETWORKS, MAX_TOKEN_DECIMALS, MIN_TOKEN_DECIMALS, type EvmNetwork } from './network-table';
 
 /** Solana, then the EVM networks of contract/network-table.ts (on or off by configuration). */
 export const NETWORKS = ['SOLANA', ...EVM_NETWORKS] as ['SOLANA', ...EvmNetwork[]];
@@ -14,21 +15,20 @@ export type Network = z.infer<typeof ZNetwork>;
 export type Token = z.infer<typeof ZToken>;
 export type OrderStatus = z.infer<typeof ZOrderStatus>;
 
-/** A positive decimal string with at most 6 decimal places: never a JSON number. */
+/** A positive decimal string with at most WIRE_DECIMALS (6) places: never a JSON number. */
 export const ZDecimalAmount = z
   .string()
   .max(40)
   .regex(
-    /^(0|[1-9]\d{0,11})(\.\d{1,6})?$/,
-    'must be a decimal string with at most 6 decimal places, e.g. "12.5"',
+    new RegExp(`^(0|[1-9]\\d{0,11})(\\.\\d{1,${WIRE_DECIMALS}})?$`),
+    `must be a decimal string with at most ${WIRE_DECIMALS} decimal places, e.g. "12.5"`,
   )
   .refine((v) => !/^0(\.0+)?$/.test(v), 'must be greater than zero');
 
 /** A decimal string as the server writes it (may be zero): room for any sum of uint256 amounts. */
-export const ZDecimalOut = z
-  .string()
-  .max(100)
-  .regex(/^\d+(\.\d+)?$/);
+export const ZDecimalOut = z.string().max(100).regex(DECIMAL_TEXT);
+/** A token's base-unit decimals: an amount of it has at most this many places. */
+export const ZTokenDecimals = z.number().int().min(MIN_TOKEN_DECIMALS).max(MAX_TOKEN_DECIMALS);
 export const ZDateTime = z.string().max(40).datetime({ offset: true }).describe('ISO-8601 UTC time');
 export const ZFiatCurrency = z
   .string()

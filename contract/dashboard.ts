@@ -6,6 +6,7 @@ import {
   ORDER_STATUSES,
   TOKENS,
   ZNetwork,
+  ZFiatCurrency,
   ZToken,
   errors,
   isCalendarDate,
@@ -13,6 +14,8 @@ import {
   merchantAuth,
   publicRoute,
 } from './common';
+import { merchantErrors } from './shapes';
+import { DECIMAL_TEXT } from './decimal';
 
 const c = initContract();
 
@@ -89,22 +92,11 @@ export const ZDashboardSession = z
 const ZTokenAmount = z.object({
   network: ZNetwork,
   token: ZToken,
-  amount: z
-    .string()
-    .max(40)
-    .regex(/^\d+(\.\d+)?$/)
-    .describe('Decimal string, token units'),
+  amount: z.string().max(40).regex(DECIMAL_TEXT).describe('Decimal string, token units'),
 });
 const ZFiatAmount = z.object({
-  currency: z
-    .string()
-    .max(3)
-    .regex(/^[A-Z]{3}$/),
-  amount: z
-    .string()
-    .max(40)
-    .regex(/^\d+(\.\d+)?$/)
-    .describe('Decimal string, 2 decimals'),
+  currency: ZFiatCurrency,
+  amount: z.string().max(40).regex(DECIMAL_TEXT).describe('Decimal string, 2 decimals'),
 });
 const MAX_AMOUNT_ROWS = NETWORKS.length * TOKENS.length;
 
@@ -174,7 +166,7 @@ export const dashboardContract = c.router(
       description:
         "What the dashboard asks when it opens: 200 with the merchant and the session's CSRF token while the session cookie is valid, 401 otherwise (sign in). With the login token it answers too, with `csrfToken` null. API keys get 403.",
       metadata: loginOnly,
-      responses: { 200: ZDashboardSession, ...errors('UNAUTHENTICATED', 'FORBIDDEN') },
+      responses: { 200: ZDashboardSession, ...merchantErrors },
     },
     signOut: {
       method: 'DELETE',
@@ -184,7 +176,7 @@ export const dashboardContract = c.router(
         'Deletes the session, whatever the browser keeps, and clears the cookie. With the cookie it needs the X-CSRF-Token header like every change.',
       metadata: loginOnly,
       body: c.noBody(),
-      responses: { 204: c.noBody(), ...errors('UNAUTHENTICATED', 'FORBIDDEN') },
+      responses: { 204: c.noBody(), ...merchantErrors },
     },
     summary: {
       method: 'GET',
@@ -194,7 +186,7 @@ export const dashboardContract = c.router(
         "Received amounts (per network and token, and in each quote currency at the order's own rate), orders created and paid, orders by status, and the same per day, for the days `from`..`to` in `timeZone`.",
       metadata: merchantAuth('orders:read'),
       query: ZDateRangeQuery,
-      responses: { 200: ZDashboardSummary, ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN') },
+      responses: { 200: ZDashboardSummary, ...merchantErrors },
     },
     exportOrders: {
       method: 'GET',
@@ -206,7 +198,7 @@ export const dashboardContract = c.router(
       query: ZDateRangeQuery,
       responses: {
         200: c.otherResponse({ contentType: 'text/csv; charset=utf-8', body: ZCsvStream }),
-        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN'),
+        ...merchantErrors,
       },
     },
     exportPayments: {
@@ -219,7 +211,7 @@ export const dashboardContract = c.router(
       query: ZDateRangeQuery,
       responses: {
         200: c.otherResponse({ contentType: 'text/csv; charset=utf-8', body: ZCsvStream }),
-        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN'),
+        ...merchantErrors,
       },
     },
   },

@@ -1,120 +1,12 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { ZApiVersion } from './api-versions';
 import { URL_MAX, ZDateTime, ZReference, errors, merchantAuth } from './common';
-import { ZMessengerChatId, ZOrder, ZReferenceParams } from './orders';
-import { ZClaimedTransfer } from './claims';
+import { ZReferenceParams, merchantErrors, orderErrors, orderList } from './shapes';
+import { ZEventId, ZEventType } from './events';
+import { ZMessengerChatId } from './orders';
 import { ZAuditKind } from './lifecycles';
-import { ZPayment, ZRefund, orderList } from './refunds';
 
 const c = initContract();
-
-export const ORDER_EVENT_TYPES = [
-  'order.created',
-  'order.confirming',
-  'order.paid',
-  'order.underpaid',
-  'order.expired',
-  'order.payment_rejected',
-  'order.payment_claimed',
-] as const;
-export const REFUND_EVENT_TYPES = ['refund.created', 'refund.succeeded', 'refund.failed'] as const;
-/**
- * Every event type. A new type is a new API version (contract/api-versions.ts): merchants are sent
- * only the types their version knows.
- */
-export const EVENT_TYPES = [...ORDER_EVENT_TYPES, ...REFUND_EVENT_TYPES, 'ping'] as const;
-export const ZEventType = z.enum(EVENT_TYPES);
-export type EventType = z.infer<typeof ZEventType>;
-export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
-export type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
-
-/** What every event body starts with. */
-const envelope = <T extends EventType>(type: T) => ({
-  id: z
-    .string()
-    .max(64)
-    .regex(/^evt_[A-Za-z0-9]{1,60}$/)
-    .describe('evt_…: the same on every attempt (X-Webhook-Id); de-duplicate on it'),
-  type: z.literal(type),
-  apiVersion: ZApiVersion,
-  createdAt: ZDateTime,
-});
-
-/** An order event: the order as it was when the event happened, with the credited transfer that caused it. */
-const orderEvent = <T extends OrderEventType>(type: T) =>
-  z
-    .object({
-      ...envelope(type),
-      data: z.object({
-        order: ZOrder,
-        // The credited transfer that caused the event, if one did.
-        payment: ZPayment.optional(),
-      }),
-    })
-    .describe(`The body of a \`${type}\` event`);
-
-export const ZPaymentClaimedEvent = z
-  .object({
-    ...envelope('order.payment_claimed'),
-    data: z.object({ order: ZOrder, claim: ZClaimedTransfer }),
-  })
-  .describe(
-    'The body of an `order.payment_claimed` event: a payer reported a transfer the evidence does not carry (no tag, not the exact amount, no signature by the sender). It credits nothing; attribute it with POST /orders/{reference}/submit-tx if it is this order’s (API version 2026-11-27 on)',
-  );
-
-/** A refund event: the refund it is about (without its transaction) and its order. */
-const refundEvent = <T extends RefundEventType>(type: T) =>
-  z
-    .object({
-      ...envelope(type),
-      // The refund is carried without its transaction (null), which would be stale by delivery.
-      data: z.object({ order: ZOrder, refund: ZRefund }),
-    })
-    .describe(`The body of a \`${type}\` event`);
-
-export const ZPingEvent = z
-  .object({
-    ...envelope('ping'),
-    data: z.object({ message: z.string().max(500).describe('For people; may change') }),
-  })
-  .describe(
-    'The body of a `ping` event: a test delivery (POST /users/me/webhook-test), about no order (API version 2026-11-24 on)',
-  );
-
-/** The body of each event type, as its webhook carries it. */
-export const WEBHOOK_EVENT_SCHEMAS = {
-  'order.created': orderEvent('order.created'),
-  'order.confirming': orderEvent('order.confirming'),
-  'order.paid': orderEvent('order.paid'),
-  'order.underpaid': orderEvent('order.underpaid'),
-  'order.expired': orderEvent('order.expired'),
-  'order.payment_rejected': orderEvent('order.payment_rejected'),
-  'order.payment_claimed': ZPaymentClaimedEvent,
-  'refund.created': refundEvent('refund.created'),
-  'refund.succeeded': refundEvent('refund.succeeded'),
-  'refund.failed': refundEvent('refund.failed'),
-  ping: ZPingEvent,
-} as const satisfies { [T in EventType]: z.AnyZodObject };
-
-/**
- * The body of every webhook (and every stored event), told apart by `type`: the event, its
- * `apiVersion` and, for order and refund events, the order as it was when the event happened.
- */
-export const ZWebhookEvent = z.discriminatedUnion('type', [
-  WEBHOOK_EVENT_SCHEMAS['order.created'],
-  WEBHOOK_EVENT_SCHEMAS['order.confirming'],
-  WEBHOOK_EVENT_SCHEMAS['order.paid'],
-  WEBHOOK_EVENT_SCHEMAS['order.underpaid'],
-  WEBHOOK_EVENT_SCHEMAS['order.expired'],
-  WEBHOOK_EVENT_SCHEMAS['order.payment_rejected'],
-  WEBHOOK_EVENT_SCHEMAS['order.payment_claimed'],
-  WEBHOOK_EVENT_SCHEMAS['refund.created'],
-  WEBHOOK_EVENT_SCHEMAS['refund.succeeded'],
-  WEBHOOK_EVENT_SCHEMAS['refund.failed'],
-  WEBHOOK_EVENT_SCHEMAS.ping,
-]);
-export type WebhookEventBody = z.infer<typeof ZWebhookEvent>;
 
 const INT32_MAX = 2 ** 31 - 1;
 /** Bounds of what a delivery record keeps (server/deliveries/present-delivery.ts cuts errors to it). */
@@ -133,11 +25,7 @@ const ZHttpStatus = z.number().int().min(100).max(999);
 export const ZWebhookDelivery = z
   .object({
     id: ZRowId.describe('The attempt (pass to redeliver)'),
-    eventId: z
-      .string()
-      .max(64)
-      .regex(/^evt_[A-Za-z0-9]{1,60}$/)
-      .describe('evt_…: the same on every attempt of one event'),
+    eventId: ZEventId.describe('evt_…: the same on every attempt of one event'),
     eventType: ZEventType,
     url: z.string().max(URL_MAX).url().describe('Where it was sent'),
     attempt: ZAttempt.describe('1 for the first attempt of the event'),
@@ -182,8 +70,6 @@ export const ZAuditEntry = z
   .describe("One entry of an order's timeline");
 export type AuditEntry = z.infer<typeof ZAuditEntry>;
 
-const orderErrors = errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND');
-
 /** How many attempts GET /users/me/webhook-deliveries shows. */
 export const RECENT_DELIVERIES = 50;
 
@@ -201,7 +87,7 @@ export const deliveriesContract = c.router(
       metadata: merchantAuth('orders:read'),
       responses: {
         200: z.object({ items: z.array(ZRecentWebhookDelivery).max(RECENT_DELIVERIES) }),
-        ...errors('UNAUTHENTICATED', 'FORBIDDEN'),
+        ...merchantErrors,
       },
     },
     webhookDeliveries: {

@@ -1,16 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { ZReference, errors, isCalendarDate, merchantAuth } from './common';
-import { ZEventType, ZWebhookEvent } from './deliveries';
-import { MAX_PER_PAGE, ZCursor, ZPerPage } from './orders';
+import { ZReference, isCalendarDate, merchantAuth } from './common';
+import { cursorPage, cursorQuery, merchantErrors, orderErrors } from './shapes';
+import { ZEventId, ZEventType, ZWebhookEvent } from './events';
 
 const c = initContract();
-
-/** An event id as the service makes them (`evt_` and 32 hex digits), with room to spare. */
-export const ZEventId = z
-  .string()
-  .max(64)
-  .regex(/^evt_[A-Za-z0-9]{1,60}$/, 'must be an event id (evt_…)');
 
 /** A bound of the creation-time range: an ISO-8601 time with its offset (`Z` or `+02:00`). */
 const ZTimeBound = z
@@ -20,10 +14,7 @@ const ZTimeBound = z
   .refine((v) => isCalendarDate(v, 1970), 'must be a date of the calendar, from 1970');
 
 export const ZListEventsQuery = z.object({
-  per_page: ZPerPage,
-  cursor: ZCursor.optional().describe(
-    "The previous page's nextCursor (with the same filters); empty or absent: the first page",
-  ),
+  ...cursorQuery("The previous page's nextCursor (with the same filters); empty or absent: the first page"),
   type: ZEventType.optional().describe('Only events of this type'),
   order: ZReference.optional().describe('Only the events of this order (its reference)'),
   created_gte: ZTimeBound.optional().describe('Only events created at or after this time'),
@@ -34,22 +25,11 @@ export const ZListEventsQuery = z.object({
 });
 export type ListEventsQuery = z.infer<typeof ZListEventsQuery>;
 
-export const ZEventPage = z
-  .object({
-    items: z
-      .array(ZWebhookEvent)
-      .max(MAX_PER_PAGE)
-      .describe('Each event exactly as its webhook carries it, newest first'),
-    per_page: z.number().int().min(1).max(MAX_PER_PAGE),
-    nextCursor: z
-      .string()
-      .max(200)
-      .nullable()
-      .describe(
-        'Pass as `cursor` (with the same filters) for the next page: older events, or newer ones after `ending_before`; null on the last page',
-      ),
-  })
-  .describe("A page of the merchant's events");
+export const ZEventPage = cursorPage(ZWebhookEvent, {
+  items: 'Each event exactly as its webhook carries it, newest first',
+  nextCursor:
+    'Pass as `cursor` (with the same filters) for the next page: older events, or newer ones after `ending_before`; null on the last page',
+}).describe("A page of the merchant's events");
 
 export const ZEventIdParams = z.object({ id: ZEventId.describe('The event id (evt_…)') });
 
@@ -63,7 +43,7 @@ export const eventLogContract = c.router(
         "Every event of the merchant (order and refund events, test pings), each exactly as its webhook carries it (the same `id`, `type`, `apiVersion`, `createdAt` and `data`), whether or not a webhook was delivered. Events are kept at least 30 days (EVENT_RETENTION_DAYS), then deleted with their delivery records.\n\nPages are newest first and cost the same at any depth: pass each answer's `nextCursor` back as `cursor`, with the same filters, until it is null. Filter with `type`, `order` (a reference) and the creation time range `created_gte` / `created_lt`.\n\nA receiver that was down catches up with `ending_before=<the last event id it processed>`: the answer holds the events right after that one (still newest first: process them from last to first), and its `nextCursor` leads on to newer events until it is null. An `ending_before` that names no event of the merchant (unknown, or deleted after the retention period) is a 400: what came after it cannot be told exactly. So is a cursor this API did not return, a non-empty cursor with `ending_before`, and `per_page` over 50.",
       metadata: merchantAuth('orders:read'),
       query: ZListEventsQuery,
-      responses: { 200: ZEventPage, ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN') },
+      responses: { 200: ZEventPage, ...merchantErrors },
     },
     get: {
       method: 'GET',
@@ -75,7 +55,7 @@ export const eventLogContract = c.router(
       pathParams: ZEventIdParams,
       responses: {
         200: ZWebhookEvent,
-        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND'),
+        ...orderErrors,
       },
     },
   },

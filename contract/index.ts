@@ -34,12 +34,14 @@ export const contract = c.router({
 export type Contract = typeof contract;
 
 export * from './common';
+export * from './shapes';
 export * from './errors';
 export * from './auth';
 export * from './api-keys';
 export * from './dashboard';
 export * from './orders';
 export * from './deliveries';
+export * from './events';
 export * from './event-log';
 export * from './api-versions';
 export * from './profile';

@@ -1,17 +1,11 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { errors, NETWORKS, publicRoute, URL_MAX, ZAddress, ZNetwork, ZToken } from './common';
-import { MAX_TOKEN_DECIMALS, MIN_TOKEN_DECIMALS } from './network-table';
+import { errors, NETWORKS, publicRoute, URL_MAX, ZAddress, ZNetwork, ZToken, ZTokenDecimals } from './common';
 
 const ZNetworkToken = z.object({
   symbol: ZToken,
   contract: ZAddress.describe('The SPL mint (Solana) or ERC-20 contract'),
-  decimals: z
-    .number()
-    .int()
-    .min(MIN_TOKEN_DECIMALS)
-    .max(MAX_TOKEN_DECIMALS)
-    .describe("The token's own base-unit decimals"),
+  decimals: ZTokenDecimals.describe("The token's own base-unit decimals"),
 });
 
 export const ZNetworkInfo = z.object({

@@ -14,11 +14,22 @@ import {
   ZPaymentUri,
   ZReference,
   ZToken,
+  ZTokenDecimals,
   ZTxId,
   ZUrlOut,
   errors,
   merchantAuth,
 } from './common';
+import {
+  MAX_PAGE,
+  ZIdempotencyHeaders,
+  ZReferenceParams,
+  cursorPage,
+  cursorQuery,
+  merchantErrors,
+  numberedPage,
+  orderErrors,
+} from './shapes';
 
 const c = initContract();
 
@@ -117,8 +128,11 @@ export const ZOrder = z
     ),
     network: ZNetwork,
     token: ZToken,
+    decimals: ZTokenDecimals.describe(
+      "The token's base-unit decimals (18 for BSC's USDT and USDC, else 6): the amounts have at most this many places, and payUrl and the transactions ask for amount × 10^decimals base units",
+    ),
     amount: ZDecimalOut.describe(
-      'What the payer must send, in token units (6 decimals). For a quote: quoteAmount / fxRate rounded up, so the merchant never receives less; it may then be raised by a few base units so that no two payable orders to one wallet share an amount (a plain transfer is matched by its exact amount)',
+      'What the payer must send, in token units (at least 6 places, more only when the token has more decimals and the units need them). For a quote: quoteAmount / fxRate rounded up, so the merchant never receives less; it may then be raised by a few base units so that no two payable orders to one wallet share an amount (a plain transfer is matched by its exact amount)',
     ),
     amountReceived: ZDecimalOut.describe(
       'Sum of the final payments credited to the order (GET /orders/{reference}/payments); may exceed amount',
@@ -189,29 +203,9 @@ export const ZOrder = z
   .describe('A payment order');
 export type Order = z.infer<typeof ZOrder>;
 
-export const MAX_PER_PAGE = 50;
-/** Page mode goes this deep at most (cursor mode has no such end). */
-export const MAX_PAGE = 100000;
-
-/** Opaque page cursors: base64url, as the API writes them. */
-export const ZCursor = z
-  .string()
-  .max(200)
-  .regex(/^[A-Za-z0-9_-]*$/, 'is not a cursor returned by this API');
-
-/** The page size of every list. */
-export const ZPerPage = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_PER_PAGE)
-  .optional()
-  .describe('Items per page (default 20, max 50)');
-
 export const ZListOrdersQuery = z.object({
   page: z.coerce.number().int().min(1).max(MAX_PAGE).optional().describe('Page number (default 1)'),
-  per_page: ZPerPage,
-  cursor: ZCursor.optional().describe('Cursor mode: empty to start, then the previous nextCursor'),
+  ...cursorQuery('Cursor mode: empty to start, then the previous nextCursor'),
   status: ZOrderStatus.optional().describe('Only orders in this status'),
   network: ZNetwork.optional().describe('Only orders on this network'),
   token: ZToken.optional().describe('Only orders in this token'),
@@ -230,26 +224,10 @@ export const ZListOrdersQuery = z.object({
     ),
 });
 
-export const ZOrderPage = z
-  .object({
-    items: z.array(ZOrder).max(MAX_PER_PAGE).describe('Newest first'),
-    page: z.number().int().min(1).max(MAX_PAGE),
-    per_page: z.number().int().min(1).max(MAX_PER_PAGE),
-    total: z
-      .number()
-      .int()
-      .min(0)
-      .max(Number.MAX_SAFE_INTEGER)
-      .describe('Orders matching the filters, on all pages'),
-  })
-  .describe('Page mode (page / per_page)');
-export const ZOrderCursorPage = z
-  .object({
-    items: z.array(ZOrder).max(MAX_PER_PAGE).describe('Newest first'),
-    per_page: z.number().int().min(1).max(MAX_PER_PAGE),
-    nextCursor: ZCursor.nullable().describe('Pass as `cursor` for the next page; null on the last page'),
-  })
-  .describe('Cursor mode (cursor / per_page)');
+export const ZOrderPage = numberedPage(ZOrder, {
+  total: 'Orders matching the filters, on all pages',
+}).describe('Page mode (page / per_page)');
+export const ZOrderCursorPage = cursorPage(ZOrder).describe('Cursor mode (cursor / per_page)');
 
 const ZReportedTxId = z
   .string()
@@ -279,17 +257,6 @@ export const ZPublicSubmitTxBody = z
       ),
   })
   .strict();
-
-export const ZReferenceParams = z.object({ reference: ZReference.describe('The order reference') });
-
-export const ZIdempotencyHeaders = z.object({
-  'idempotency-key': z
-    .string()
-    .min(1)
-    .max(255)
-    .optional()
-    .describe('Same key and body within 24 h returns the first response; a different body is a 409'),
-});
 
 export const ordersContract = c.router(
   {
@@ -326,7 +293,7 @@ export const ordersContract = c.router(
       query: ZListOrdersQuery,
       responses: {
         200: z.union([ZOrderPage, ZOrderCursorPage]),
-        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN'),
+        ...merchantErrors,
       },
     },
     get: {
@@ -337,7 +304,7 @@ export const ordersContract = c.router(
         "The order as it is now: poll it, or better, listen to webhooks. Status goes PENDING -> CONFIRMING (a payment awaits finality) -> PAID; UNDERPAID when final payments fall short (still payable until expiry); EXPIRED at `expiresAt` without a full payment. A payment that becomes final after expiry (within the late-payment window) still makes the order PAID with `paidLate: true`. PAID is terminal. 404 for an unknown reference or another merchant's order.",
       metadata: merchantAuth('orders:read'),
       pathParams: ZReferenceParams,
-      responses: { 200: ZOrder, ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND') },
+      responses: { 200: ZOrder, ...orderErrors },
     },
     submitTx: {
       method: 'POST',

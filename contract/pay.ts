@@ -2,29 +2,25 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { EVM_NETWORKS, type EvmNetwork } from './network-table';
 import {
-  DESCRIPTION_MAX,
+  ADDRESS_MAX,
   ERROR_MESSAGE_MAX,
-  URL_MAX,
-  ZAddress,
-  ZDateTime,
   ZDecimalOut,
   ZErrorBody,
-  ZFiatCurrency,
-  ZNetwork,
-  ZOrderStatus,
-  ZPaymentUri,
   ZReference,
-  ZToken,
-  ZTxId,
   ZUrlOut,
   errors,
   publicRoute,
   zBytes,
 } from './common';
-import { ZReferenceParams, ZPublicSubmitTxBody } from './orders';
+import { ZReferenceParams, publicLookupErrors } from './shapes';
+import { ZOrder, ZPublicSubmitTxBody } from './orders';
 
 /** A merchant name (full_name) as payers see it. */
 const MERCHANT_NAME_MAX = 200;
+/** The merchant's name (full_name) as payers see it; null when the merchant gave none. */
+export const ZMerchantName = z.string().max(MERCHANT_NAME_MAX).nullable();
+/** Solana Pay's POST body: the account (public key) that is to sign. */
+export const ZAccountBody = z.object({ account: z.string().max(ADDRESS_MAX) });
 /** A serialized Solana transaction (at most 1,232 bytes), base64. */
 export const ZBase64Transaction = z
   .string()
@@ -35,38 +31,35 @@ export const ZWalletMessage = z.string().max(500);
 
 const c = initContract();
 
-/** What the payment page needs, and nothing of the merchant's private settings. */
-export const ZPaymentInfo = z
-  .object({
-    reference: ZReference.describe('The order reference'),
-    status: ZOrderStatus,
-    network: ZNetwork,
-    token: ZToken,
-    amount: ZDecimalOut.describe('The order amount in token units'),
-    amountReceived: ZDecimalOut.describe('Sum of final payments credited so far'),
+/** What the payment page needs: the order's own fields, and nothing of the merchant's private settings. */
+export const ZPaymentInfo = ZOrder.pick({
+  reference: true,
+  status: true,
+  network: true,
+  token: true,
+  decimals: true,
+  amount: true,
+  amountReceived: true,
+  tokenMintOrContract: true,
+  recipient: true,
+  description: true,
+  quoteCurrency: true,
+  quoteAmount: true,
+  fxRateLabel: true,
+  payUrl: true,
+  qrData: true,
+  qrImageUrl: true,
+  txRequestUrl: true,
+  checkoutUrl: true,
+  expiresAt: true,
+  paidAt: true,
+  paidLate: true,
+  txId: true,
+  returnUrl: true,
+})
+  .extend({
     amountDue: ZDecimalOut.describe('What is still to pay'),
-    tokenMintOrContract: ZAddress.describe('SPL mint (Solana) or ERC-20 contract'),
-    recipient: ZAddress.describe("Merchant's receiving address"),
-    merchantName: z.string().max(MERCHANT_NAME_MAX).nullable(),
-    description: z.string().max(DESCRIPTION_MAX).nullable(),
-    quoteCurrency: ZFiatCurrency.nullable(),
-    quoteAmount: ZDecimalOut.nullable().describe('The fiat price (null for orders given in token units)'),
-    fxRateLabel: z.string().max(200).nullable(),
-    payUrl: ZPaymentUri.describe('Wallet payment URI (Solana Pay transfer request or EIP-681)'),
-    qrData: ZPaymentUri.describe('Exactly what a QR code must encode'),
-    qrImageUrl: ZUrlOut,
-    txRequestUrl: z
-      .string()
-      .max(URL_MAX)
-      .regex(/^solana:/)
-      .nullable()
-      .describe('Solana Pay transaction request URL (Solana only)'),
-    checkoutUrl: ZUrlOut,
-    expiresAt: ZDateTime,
-    paidAt: ZDateTime.nullable(),
-    paidLate: z.boolean().describe('True when the payment became final after expiresAt'),
-    txId: ZTxId.nullable().describe('The verified payment transaction, once there is one'),
-    returnUrl: ZUrlOut.nullable().describe("The shop's page to go back to after paying"),
+    merchantName: ZMerchantName,
   })
   .describe("An order as the payer sees it: nothing of the merchant's private settings");
 
@@ -153,7 +146,7 @@ export const payContract = c.router(
         "The Solana Pay wallet's second step: `account` (the payer's public key) gets the transaction to sign, a TransferChecked of what is still due with the order's reference as a key, and a memo. Solana orders only (400 otherwise; use GET for the EVM transaction). 409 when the order can no longer be paid. Errors also carry a top-level `message` (Solana Pay 1.1).",
       metadata: publicRoute,
       pathParams: ZReferenceParams,
-      body: z.object({ account: z.string().max(100) }),
+      body: ZAccountBody,
       responses: { 200: ZSolanaTransaction, ...payErrors },
     },
     submitTx: {
@@ -178,7 +171,7 @@ export const payContract = c.router(
         "Public (the reference is the key): what a payment page needs, including `amountDue`, and nothing of the merchant's private settings. Poll it to follow the status. 404 for an unknown reference.",
       metadata: publicRoute,
       pathParams: ZReferenceParams,
-      responses: { 200: ZPaymentInfo, ...errors('VALIDATION_ERROR', 'NOT_FOUND') },
+      responses: { 200: ZPaymentInfo, ...publicLookupErrors },
     },
     checkout: {
       method: 'GET',
@@ -200,7 +193,7 @@ export const payContract = c.router(
           contentType: 'text/html; charset=utf-8',
           body: z.string().max(HTML_PAGE_MAX),
         }),
-        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+        ...publicLookupErrors,
       },
     },
     icon: {
@@ -224,7 +217,7 @@ export const payContract = c.router(
       pathParams: ZReferenceParams,
       responses: {
         200: c.otherResponse({ contentType: 'image/svg+xml', body: z.string().max(QR_SVG_MAX) }),
-        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+        ...publicLookupErrors,
       },
     },
     qrPng: {
@@ -237,7 +230,7 @@ export const payContract = c.router(
       pathParams: ZReferenceParams,
       responses: {
         200: c.otherResponse({ contentType: 'image/png', body: zBytes(QR_PNG_MAX, 'PNG bytes') }),
-        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+        ...publicLookupErrors,
       },
     },
   },

@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ZApiVersion } from './api-versions';
 import { ZDateTime, ZUrlOut, errors, loginOnly, merchantAuth } from './common';
+import { merchantErrors } from './shapes';
 import { ZMessengerDelivery, ZWebhookDelivery } from './deliveries';
 import { ZHttpUrl, ZMessengerChatId } from './orders';
 
@@ -105,7 +106,7 @@ export const profileContract = c.router(
       description:
         'The merchant behind the bearer token. Secrets are never returned: `messenger_bot_token_set` and `webhook_secret_set` say whether they exist.',
       metadata: merchantAuth('account:read'),
-      responses: { 200: ZProfile, ...errors('UNAUTHENTICATED', 'FORBIDDEN') },
+      responses: { 200: ZProfile, ...merchantErrors },
     },
     update: {
       method: 'PATCH',
@@ -141,7 +142,7 @@ export const profileContract = c.router(
         'Returns the new secret: the only time it is shown. Webhooks are signed with it (`X-Webhook-Signature: t=<unix>,v1=<HMAC-SHA256 hex of "<t>.<raw body>">`); the previous secret keeps signing beside it (a second `v1=`) for 24 h so receivers can switch.',
       metadata: merchantAuth('account:write'),
       body: c.noBody(),
-      responses: { 200: ZWebhookSecret, ...errors('UNAUTHENTICATED', 'FORBIDDEN') },
+      responses: { 200: ZWebhookSecret, ...merchantErrors },
     },
     sendTestWebhook: {
       method: 'POST',

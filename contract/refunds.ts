@@ -10,13 +10,14 @@ import {
   ZPaymentUri,
   ZReference,
   ZToken,
+  ZTokenDecimals,
   ZTxId,
   ZUrlOut,
   errors,
   merchantAuth,
   publicRoute,
 } from './common';
-import { ZIdempotencyHeaders, ZReferenceParams } from './orders';
+import { ZIdempotencyHeaders, ZReferenceParams, orderErrors, orderList, publicLookupErrors } from './shapes';
 import {
   ZBase64Transaction,
   ZCallData,
@@ -25,23 +26,13 @@ import {
   ZWalletMessage,
   HTML_PAGE_MAX,
   payErrors,
+  ZAccountBody,
+  ZMerchantName,
   ZSolanaPayLabel,
 } from './pay';
-import { MAX_TOKEN_DECIMALS, MIN_TOKEN_DECIMALS } from './network-table';
 
 /** The merchant's reason for a refund. */
 const REASON_MAX = 500;
-
-/** The most items a per-order list answers (oldest first): payments, refunds, deliveries, audit. */
-export const MAX_ORDER_LIST_ITEMS = 1000;
-/** A per-order list: `{items}`, oldest first, the first MAX_ORDER_LIST_ITEMS. */
-export const orderList = <T extends z.ZodTypeAny>(item: T) =>
-  z.object({
-    items: z
-      .array(item)
-      .max(MAX_ORDER_LIST_ITEMS)
-      .describe(`Oldest first; the first ${MAX_ORDER_LIST_ITEMS}`),
-  });
 
 const c = initContract();
 
@@ -127,14 +118,9 @@ export const ZRefund = z
     network: ZNetwork,
     token: ZToken,
     amount: ZDecimalOut.describe('What is refunded, in token units'),
-    decimals: z
-      .number()
-      .int()
-      .min(MIN_TOKEN_DECIMALS)
-      .max(MAX_TOKEN_DECIMALS)
-      .describe(
-        "The token's base-unit decimals (the order's): the transaction sends amount × 10^decimals base units (18 for BSC's USDT)",
-      ),
+    decimals: ZTokenDecimals.describe(
+      "The token's base-unit decimals (the order's): the transaction sends amount × 10^decimals base units (18 for BSC's USDT)",
+    ),
     from: ZAddress.describe("The order's receiving wallet, which sends the refund"),
     to: ZAddress.nullable().describe(
       'Where the refund goes; null while the payer has not said. While AWAITING_APPROVAL: the address the payer gave, not signed by a wallet that paid the order, which the merchant approves (or not) before anything is sent',
@@ -196,24 +182,24 @@ export const ZCreateRefundBody = z
   .strict();
 export type CreateRefundBody = z.infer<typeof ZCreateRefundBody>;
 
-/** What the payer's page shows: nothing of the merchant's private settings. */
-export const ZPublicRefund = z
-  .object({
-    id: ZRefundId,
-    status: ZRefundStatus,
-    network: ZNetwork,
-    token: ZToken,
-    amount: ZDecimalOut,
-    to: ZAddress.nullable().describe('Where the refund goes; null until the payer gives it'),
-    merchantName: z.string().max(200).nullable(),
-    orderReference: ZReference,
+/** What the payer's page shows: the refund's own fields, nothing of the merchant's private settings. */
+export const ZPublicRefund = ZRefund.pick({
+  id: true,
+  status: true,
+  network: true,
+  token: true,
+  amount: true,
+  to: true,
+  orderReference: true,
+  txId: true,
+  deadlineAt: true,
+})
+  .extend({
+    merchantName: ZMerchantName,
     addressFormat: z.string().max(200).describe('What a valid address looks like on this network'),
-    txId: ZTxId.nullable().describe('The verified refund transaction'),
-    deadlineAt: ZDateTime,
   })
   .describe("A refund as its payer sees it: nothing of the merchant's private settings");
 export type PublicRefund = z.infer<typeof ZPublicRefund>;
-
 /** Longest text of a message signature: EVM 132 characters, Solana base58 up to 88. */
 const SIGNATURE_MAX = 200;
 
@@ -247,8 +233,6 @@ export const ZRefundTxRequest = z.object({
 
 /** Solana Pay: errors on the transaction-request path also carry a top-level `message`. */
 const txRequestErrors = payErrors;
-
-const orderErrors = errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND');
 
 export const refundsContract = c.router(
   {
@@ -303,7 +287,7 @@ export const refundsContract = c.router(
         'Public (the random refund id is the key): status, amount, where it goes and what a valid address looks like on its network. 404 for an unknown refund id.',
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
-      responses: { 200: ZPublicRefund, ...errors('VALIDATION_ERROR', 'NOT_FOUND') },
+      responses: { 200: ZPublicRefund, ...publicLookupErrors },
     },
     setAddress: {
       method: 'POST',
@@ -347,7 +331,7 @@ export const refundsContract = c.router(
           contentType: 'text/html; charset=utf-8',
           body: z.string().max(HTML_PAGE_MAX),
         }),
-        ...errors('VALIDATION_ERROR', 'NOT_FOUND'),
+        ...publicLookupErrors,
       },
     },
     txRequest: {
@@ -368,7 +352,7 @@ export const refundsContract = c.router(
         "The refund transaction for the merchant's wallet to sign: `account` must be the order's receiving wallet, which pays the fee (400 otherwise). 409 while the refund is not PENDING: no address yet, an address awaiting the merchant's approval, or settled. Errors also carry a top-level `message`.",
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
-      body: z.object({ account: z.string().max(ADDRESS_MAX) }),
+      body: ZAccountBody,
       responses: { 200: ZRefundTxRequest, ...txRequestErrors },
     },
   },

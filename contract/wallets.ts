@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ADDRESS_MAX, ZAddress, ZDateTime, ZNetwork, errors, merchantAuth } from './common';
+import { merchantErrors } from './shapes';
 
 const c = initContract();
 
@@ -46,7 +47,7 @@ export const walletsContract = c.router(
       metadata: merchantAuth('account:read'),
       responses: {
         200: z.object({ items: z.array(ZWallet).max(MAX_WALLETS) }),
-        ...errors('UNAUTHENTICATED', 'FORBIDDEN'),
+        ...merchantErrors,
       },
     },
     create: {

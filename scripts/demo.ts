@@ -24,7 +24,7 @@ import { createWalletClient, getAddress, http as viemHttp, type Address, type He
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { EVM_NETWORK_TABLE, NETWORKS, type EvmNetwork, type Network } from '../contract';
 import { loadConfig } from '../server/config';
-import { parseUnits } from '../server/lib/decimal';
+import { parseUnits } from '../contract/decimal';
 import { startServer } from '../server/main';
 import { createMerchant, MerchantInputError } from '../server/merchants/create-merchant';
 import { resetMerchantPassword } from '../server/merchants/reset-merchant-password';

@@ -4,7 +4,7 @@ import { QueryTypes } from 'sequelize';
 import { getAddress, type Address, type Hex } from 'viem';
 import type { z } from 'zod';
 import type { Order, ZEvmTransaction, ZSolanaTransaction } from '../../contract';
-import { parseUnits } from '../../server/lib/decimal';
+import { parseUnits } from '../../contract/decimal';
 import type { LocalWallet, ReceivedWebhook } from '../../test/support/harness';
 import { evmTag } from '../evm';
 import { nth } from '../fixtures';

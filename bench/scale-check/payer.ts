@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { performance } from 'node:perf_hooks';
 import { PublicKey, type Keypair } from '@solana/web3.js';
 import type { Order } from '../../contract';
-import { parseUnits } from '../../server/lib/decimal';
+import { parseUnits } from '../../contract/decimal';
 import { errorMessage } from '../lib/cleanup';
 import type { Client } from './client';
 import { PAYER_DELAY_MS, POLL_LIMIT_MS, POLL_MS } from './settings';

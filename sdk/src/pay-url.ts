@@ -2,6 +2,7 @@
  * Parsing of the payment URIs the service hands out as `payUrl`/`qrData`/`txRequestUrl`.
  * Browser-safe: no Node imports. Amounts stay decimal strings, never numbers.
  */
+import { formatUnits, MAX_DECIMALS, plainDecimal } from '../../contract/decimal';
 import { EVM_NETWORK_TABLE, EVM_NETWORKS, type EvmNetwork } from '../../contract/network-table';
 import { StablepayError } from './errors';
 
@@ -47,13 +48,15 @@ export type EvmTransferRequest = {
 export type PayUrl = SolanaTransferRequest | SolanaTransactionRequest | EvmTransferRequest;
 
 export type ParsePayUrlOptions = {
-  /** Decimals of the EVM token, to turn uint256 units into `amount` (default 6: USDT, USDC). */
+  /**
+   * Decimals of the EVM token, to turn uint256 units into `amount`: pass the order's `decimals`
+   * (18 for BSC's USDT and USDC). Default 6, the decimals of USDT and USDC elsewhere.
+   */
   evmDecimals?: number;
 };
 
 const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const SOLANA_AMOUNT = /^(\d+)(\.\d+)?$/;
 const EVM_NUMBER = /^(\d+)(?:\.(\d+))?(?:[eE]\+?(\d+))?$/;
 const UINT256_MAX = (1n << 256n) - 1n;
 
@@ -108,12 +111,16 @@ function single(payUrl: string, entries: [string, string][], key: string): strin
   return values[0] ?? null;
 }
 
-/** Trailing fraction zeros removed: "10.500000" → "10.5", "3.0" → "3". */
-function trimDecimal(value: string): string {
-  const [whole = '0', fraction = ''] = value.split('.');
-  const intPart = whole.replace(/^0+(?=\d)/, '');
-  const frac = fraction.replace(/0+$/, '');
-  return frac ? `${intPart}.${frac}` : intPart;
+/** A Solana Pay amount without its trailing zeros ("10.500000" -> "10.5"). */
+function solanaAmount(payUrl: string, amount: string): string {
+  try {
+    return plainDecimal(amount);
+  } catch {
+    return fail(
+      payUrl,
+      `amount must be a non-negative decimal without exponent, at most ${MAX_DECIMALS} places`,
+    );
+  }
 }
 
 function parseSolana(payUrl: string, rest: string): SolanaTransferRequest | SolanaTransactionRequest {
@@ -132,9 +139,8 @@ function parseSolana(payUrl: string, rest: string): SolanaTransferRequest | Sola
   const recipient = q < 0 ? rest : rest.slice(0, q);
   if (!BASE58_KEY.test(recipient)) fail(payUrl, 'the recipient is not a base58 public key');
   const entries = queryEntries(payUrl, q < 0 ? '' : rest.slice(q + 1));
-  const amount = single(payUrl, entries, 'amount');
-  if (amount !== null && !SOLANA_AMOUNT.test(amount))
-    fail(payUrl, 'amount must be a non-negative decimal without exponent');
+  const rawAmount = single(payUrl, entries, 'amount');
+  const amount = rawAmount === null ? null : solanaAmount(payUrl, rawAmount);
   const splToken = single(payUrl, entries, 'spl-token');
   if (splToken !== null && !BASE58_KEY.test(splToken)) fail(payUrl, 'spl-token is not a base58 public key');
   const references = entries.filter(([k]) => k === 'reference').map(([, v]) => v);
@@ -144,7 +150,7 @@ function parseSolana(payUrl: string, rest: string): SolanaTransferRequest | Sola
     kind: 'solana-transfer',
     network: 'SOLANA',
     recipient,
-    amount: amount === null ? null : trimDecimal(amount),
+    amount,
     splToken,
     references,
     label: single(payUrl, entries, 'label'),
@@ -163,12 +169,6 @@ function expandInteger(value: string): string | null {
   if (fraction.length > exp && /[1-9]/.test(fraction.slice(exp))) return null;
   const digits = (whole + fraction.slice(0, exp).padEnd(exp, '0')).replace(/^0+(?=\d)/, '');
   return digits;
-}
-
-function unitsToDecimal(units: string, decimals: number): string {
-  if (decimals === 0) return units;
-  const padded = units.padStart(decimals + 1, '0');
-  return trimDecimal(`${padded.slice(0, -decimals)}.${padded.slice(-decimals)}`);
 }
 
 function parseEvm(payUrl: string, rest: string, decimals: number): EvmTransferRequest {
@@ -194,7 +194,7 @@ function parseEvm(payUrl: string, rest: string, decimals: number): EvmTransferRe
     contract,
     recipient,
     amountUnits,
-    amount: unitsToDecimal(amountUnits, decimals),
+    amount: formatUnits(BigInt(amountUnits), decimals, 0),
   };
 }
 
@@ -205,8 +205,8 @@ function parseEvm(payUrl: string, rest: string, decimals: number): EvmTransferRe
 export function parsePayUrl(payUrl: string, options: ParsePayUrlOptions = {}): PayUrl {
   if (typeof payUrl !== 'string') throw new PayUrlError('payUrl must be a string');
   const decimals = options.evmDecimals ?? 6;
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36)
-    throw new PayUrlError('evmDecimals must be an integer from 0 to 36');
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > MAX_DECIMALS)
+    throw new PayUrlError(`evmDecimals must be an integer from 0 to ${MAX_DECIMALS}`);
   const trimmed = payUrl.trim();
   const colon = trimmed.indexOf(':');
   const scheme = colon < 0 ? '' : trimmed.slice(0, colon).toLowerCase();

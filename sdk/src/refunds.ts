@@ -7,6 +7,7 @@
  */
 import type { Connection, Keypair } from '@solana/web3.js';
 import type { Account, Hex } from 'viem';
+import { parseUnits } from '../../contract/decimal';
 import type { Refund, StablepayClient } from './client';
 import { RefundSendError } from './errors';
 import { sleep } from './retry';
@@ -50,11 +51,11 @@ async function currentRefund(client: StablepayClient, reference: string, refundI
  * stablecoins, 18 for BSC's): never a guess, or a correct 18-decimal refund would look wrong.
  */
 function baseUnits(refund: Pick<Refund, 'amount' | 'decimals'>): bigint {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(refund.amount);
-  const fraction = match?.[2] ?? '';
-  if (!match || fraction.length > refund.decimals)
+  try {
+    return parseUnits(refund.amount, refund.decimals);
+  } catch {
     throw new RefundSendError(`refund amount ${refund.amount} is not a ${refund.decimals}-decimal amount`);
-  return BigInt(match[1]! + fraction.padEnd(refund.decimals, '0'));
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { WIRE_DECIMALS } from '../lib/decimal';
+import { QUOTE_MIN_PLACES, WIRE_DECIMALS } from '../../contract/decimal';
 
 /**
  * One CSV record (RFC 4180): a field with a comma, quote or line break is quoted, quotes doubled;
@@ -28,15 +28,20 @@ export const isoTimeSql = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * SQL writing base units of a token with `decimals` (an SQL expression, the order's) as formatAmount
- * does: at least 6 places ("10.000000"), more only when the units need them
- * ("3.000000000000000001"). Multiplying by a literal of exactly `decimals` places keeps it exact.
+ * SQL writing `units` as formatUnits(units, decimals, minPlaces) (contract/decimal.ts) does, for
+ * exports that hand over text: the places `decimals` gives, trailing zeros dropped down to
+ * `minPlaces`. Multiplying by a literal of exactly `decimals` places keeps it exact. `units` and
+ * `decimals` are SQL expressions; test/integration/decimal-sql.test.ts holds the two to the same text.
  */
-export const tokenAmountSql = (units: string, decimals: string) => {
+export const formatUnitsSql = (units: string, decimals: string, minPlaces: number) => {
   const value = `trim_scale(${units} * ('0.' || repeat('0', ${decimals} - 1) || '1')::numeric)`;
-  return `round(${value}, greatest(scale(${value}), ${WIRE_DECIMALS}))::text`;
+  return `round(${value}, greatest(scale(${value}), ${minPlaces}))::text`;
 };
 
-/** SQL writing a quote (in millionths) as formatUnits(units, 6, 2) does: 2 to 6 places ("9.20", "9.123"). */
+/** SQL of formatAmount: base units of a token with `decimals` (the order's), "10.000000", "3.000000000000000001". */
+export const tokenAmountSql = (units: string, decimals: string) =>
+  formatUnitsSql(units, decimals, WIRE_DECIMALS);
+
+/** SQL of formatQuote: a quote in 10^-6 units, 2 to 6 places ("9.20", "9.123"). */
 export const quoteAmountSql = (column: string) =>
-  `round(trim_scale(${column} * 0.000001), greatest(scale(trim_scale(${column} * 0.000001)), 2))::text`;
+  formatUnitsSql(column, String(WIRE_DECIMALS), QUOTE_MIN_PLACES);

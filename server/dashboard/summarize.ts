@@ -8,7 +8,7 @@ import {
 } from '../../contract';
 import type { Database } from '../db/database';
 import type { Deps } from '../deps';
-import { formatUnits, parseUnits } from '../lib/decimal';
+import { formatUnits, parseUnits } from '../../contract/decimal';
 import { dateRange, type DateRange } from './date-range';
 import { formatFiatCents, STATS_DECIMALS } from './fiat';
 

@@ -1,3 +1,4 @@
+import { EVENT_ID_PATTERN } from '../../contract';
 import { ApiError } from '../errors';
 
 /**
@@ -13,7 +14,6 @@ export const positionAtSql = (column: string) =>
   `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 const AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const ID = /^evt_[A-Za-z0-9]{1,60}$/;
 
 /** A time of the calendar (no 2026-02-30, no 24:00): the ISO form of its milliseconds round-trips. */
 const isRealTime = (at: string) => {
@@ -42,7 +42,7 @@ export function decodeEventCursor(cursor: string): EventCursor | null {
       AT.test(at) &&
       isRealTime(at) &&
       typeof id === 'string' &&
-      ID.test(id)
+      EVENT_ID_PATTERN.test(id)
     )
       return { toward: d === 'o' ? 'older' : 'newer', at, id };
   } catch {

@@ -9,7 +9,12 @@ export type ActingKey = { id: string; name: string } | null;
 /** What an audit entry written for a merchant's request says of the key that made it. */
 export const actingKeyData = (key: ActingKey) => (key ? { apiKey: { id: key.id, name: key.name } } : {});
 
-export type AuditInput = { orderId: string; type: AuditKind; actor: AuditActor; data?: Record<string, unknown> };
+export type AuditInput = {
+  orderId: string;
+  type: AuditKind;
+  actor: AuditActor;
+  data?: Record<string, unknown>;
+};
 
 /**
  * The one way an order's timeline grows: an INSERT of the entries `entries` selects (columns

@@ -61,7 +61,10 @@ export function transitionOf<S extends string, C extends string>(
   const row = lifecycle.transitions.find(
     (t) => t.cause === cause && t.to === to && (from === null ? t.from.length === 0 : t.from.includes(from)),
   );
-  if (!row) throw new TransitionRefused(`${lifecycle.name}: no transition from ${from ?? '(new)'} to ${to} on ${cause}`);
+  if (!row)
+    throw new TransitionRefused(
+      `${lifecycle.name}: no transition from ${from ?? '(new)'} to ${to} on ${cause}`,
+    );
   return row;
 }
 
@@ -121,7 +124,8 @@ export async function applyTransition<S extends string, C extends string, E exte
       },
       now,
     );
-  if (row.event && lifecycle.emit) await lifecycle.emit(deps, transaction, entity, row.event, now, change.extra);
+  if (row.event && lifecycle.emit)
+    await lifecycle.emit(deps, transaction, entity, row.event, now, change.extra);
   return row;
 }
 
@@ -145,6 +149,7 @@ export async function recordCreation<S extends string, C extends string, E exten
       { orderId: lifecycle.orderIdOf(entity), type: row.audit, actor: change.actor, data: change.data },
       now,
     );
-  if (row.event && lifecycle.emit) await lifecycle.emit(deps, transaction, entity, row.event, now, change.extra);
+  if (row.event && lifecycle.emit)
+    await lifecycle.emit(deps, transaction, entity, row.event, now, change.extra);
   return row;
 }

@@ -6,7 +6,7 @@ import { ApiError } from '../errors';
 import { checkWebhookUrl } from '../events/check-webhook-url';
 import { eventApiVersion, eventBody, newEventId } from '../events/append-events';
 import { actingKeyData, type ActingKey } from '../events/audit';
-import { formatAmount, wireStep } from '../lib/decimal';
+import { formatAmount, wireStep } from '../../contract/decimal';
 import { deliveryTargets } from './delivery-targets';
 import { findReplay, requestHash, type IdempotencyScope } from './idempotency';
 import type { CreatedOrder, NewOrderRow } from './created-order';

@@ -40,9 +40,21 @@ export const ORDER_TRANSITIONS: readonly Transition<OrderStatus, OrderCause>[] =
   },
   // Reported again while waiting: nothing moves (the report is in the timeline as tx.submitted).
   { from: ['CONFIRMING'], cause: 'reported', to: 'CONFIRMING', event: null, audit: null },
-  { from: ['PENDING', 'UNDERPAID'], cause: 'expired', to: 'EXPIRED', event: 'order.expired', audit: 'status.changed' },
+  {
+    from: ['PENDING', 'UNDERPAID'],
+    cause: 'expired',
+    to: 'EXPIRED',
+    event: 'order.expired',
+    audit: 'status.changed',
+  },
   { from: OPEN, cause: 'credited', to: 'PAID', event: 'order.paid', audit: 'status.changed' },
-  { from: ['PENDING', 'CONFIRMING'], cause: 'credited', to: 'UNDERPAID', event: 'order.underpaid', audit: 'status.changed' },
+  {
+    from: ['PENDING', 'CONFIRMING'],
+    cause: 'credited',
+    to: 'UNDERPAID',
+    event: 'order.underpaid',
+    audit: 'status.changed',
+  },
   // Credited after expiry and still short: news of a partial payment, the order stays expired.
   {
     from: ['PENDING', 'CONFIRMING', 'UNDERPAID'],

@@ -8,7 +8,8 @@ export type OrderView = InferAttributes<Order>;
 /** What presenting an order reads: every column but the identity, which no view shows. */
 type Presentable = Omit<OrderView, 'id'>;
 import type { Deps } from '../deps';
-import { formatAmount, formatRate, formatUnits, parseDecimal } from '../lib/decimal';
+import { formatAmount, formatQuote, parseDecimal } from '../../contract/decimal';
+import { formatRate } from '../fx/exact-rate';
 
 /** What is still to pay; the whole amount once nothing (or everything) is left to ask for. */
 export function amountDueUnits(order: Pick<Order, 'amountUnits' | 'amountReceivedUnits'>): bigint {
@@ -76,13 +77,14 @@ export function sharedOrderFields(
     status: order.status,
     network: order.network,
     token: order.token,
+    decimals: order.tokenDecimals,
     amount: formatAmount(order.amountUnits, order.tokenDecimals),
     amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals),
     tokenMintOrContract: order.tokenMint,
     recipient: order.recipient,
     description: order.description,
     quoteCurrency: order.quoteCurrency,
-    quoteAmount: order.quoteUnits === null ? null : formatUnits(order.quoteUnits, 6, 2),
+    quoteAmount: order.quoteUnits === null ? null : formatQuote(order.quoteUnits),
     fxRateLabel: fxRateLabel(order),
     payUrl: links.payUrl,
     qrData: links.qrData,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ZPaymentInfo } from '../../contract';
 import type { Deps } from '../deps';
-import { formatAmount } from '../lib/decimal';
+import { formatAmount } from '../../contract/decimal';
 import { amountDueUnits, sharedOrderFields, type OrderView } from './present-order';
 
 /** What the payer's page shows: no merchant e-mail, webhook URL, metadata or secrets. */

@@ -1,7 +1,8 @@
 import type { CreateOrderBody } from '../../contract';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { convertQuote, parseDecimal, parseUnits, WIRE_DECIMALS, wireStep } from '../lib/decimal';
+import { parseDecimal, parseUnits, WIRE_DECIMALS, wireStep } from '../../contract/decimal';
+import { convertQuote } from '../fx/exact-rate';
 
 /** Largest amount an order may ask for: 10^12 tokens. */
 const MAX_AMOUNT_WIRE_UNITS = 10n ** 18n;

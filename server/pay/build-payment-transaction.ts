@@ -4,7 +4,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { recordAudit } from '../events/audit';
 import { blamingAccountField, type AccountPath } from '../http/error-handler';
-import { formatAmount, formatUnits } from '../lib/decimal';
+import { formatAmount, formatUnits } from '../../contract/decimal';
 import { assertPayable, payableNow } from '../orders/payable';
 import { findPublicOrder } from '../orders/find-public-order';
 import { paymentTarget } from '../orders/present-order';

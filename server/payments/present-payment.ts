@@ -1,6 +1,6 @@
 import type { ClaimedTransfer, Payment } from '../../contract';
 import type { PaymentClaim } from '../db/models';
-import { formatAmount } from '../lib/decimal';
+import { formatAmount } from '../../contract/decimal';
 
 /** A verified claim as a ledger entry: the transfer that credited the order. */
 export function presentPayment(claim: PaymentClaim, decimals: number): Payment {

@@ -3,7 +3,7 @@ import type { OrderStatus } from '../../contract';
 import type { ObservedTransaction } from '../chains/chain-adapter';
 import type { Merchant, Order, PaymentClaim } from '../db/models';
 import type { Deps } from '../deps';
-import { formatAmount } from '../lib/decimal';
+import { formatAmount } from '../../contract/decimal';
 import { ORDER_LIFECYCLE } from '../orders/order-lifecycle';
 import { applyTransition } from '../events/lifecycle';
 import { CLAIM_LIFECYCLE } from '../orders/claim-lifecycle';

@@ -1,7 +1,7 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { UnattributedPayment } from '../../contract';
 import type { Deps } from '../deps';
-import { formatAmount } from '../lib/decimal';
+import { formatAmount } from '../../contract/decimal';
 import { decodeCursor, encodeCursor } from '../orders/order-cursor';
 
 /** A final transfer to a merchant's wallet that credited no order, as the scanner found it. */

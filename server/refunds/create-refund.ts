@@ -4,7 +4,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { actingKeyData, type ActingKey } from '../events/audit';
 import { recordCreation } from '../events/lifecycle';
-import { formatAmount, parseUnits } from '../lib/decimal';
+import { formatAmount, parseUnits } from '../../contract/decimal';
 import { findOrder } from '../orders/find-order';
 import {
   claimKey,

@@ -1,6 +1,6 @@
 import type { ObservedTransaction, Transfer } from '../chains/chain-adapter';
 import { CLOCK_SKEW_MS } from '../payments/credited-to';
-import { formatAmount } from '../lib/decimal';
+import { formatAmount } from '../../contract/decimal';
 
 /** What the verifier knows of a refund. */
 export type RefundFacts = {

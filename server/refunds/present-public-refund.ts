@@ -1,7 +1,7 @@
 import type { PublicRefund } from '../../contract';
 import type { Order, Refund } from '../db/models';
 import type { Deps } from '../deps';
-import { formatAmount } from '../lib/decimal';
+import { formatAmount } from '../../contract/decimal';
 
 /** What the payer's refund page shows: no merchant settings, no reason (it is the merchant's note). */
 export function presentPublicRefund(

@@ -2,7 +2,7 @@ import type { Refund as RefundBody } from '../../contract';
 import { ChainUnavailableError, PayerAccountError } from '../chains/chain-errors';
 import type { Order, Refund } from '../db/models';
 import type { Deps } from '../deps';
-import { formatAmount } from '../lib/decimal';
+import { formatAmount } from '../../contract/decimal';
 import { refundTarget } from './refund-target';
 
 type RefundTransaction = RefundBody['transaction'];

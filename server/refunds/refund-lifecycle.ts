@@ -30,7 +30,13 @@ export const REFUND_TRANSITIONS: readonly Transition<RefundStatus, RefundCause>[
     event: 'refund.created',
     audit: 'refund.address_set',
   },
-  { from: ['AWAITING_APPROVAL'], cause: 'approved', to: 'PENDING', event: 'refund.created', audit: 'refund.approved' },
+  {
+    from: ['AWAITING_APPROVAL'],
+    cause: 'approved',
+    to: 'PENDING',
+    event: 'refund.created',
+    audit: 'refund.approved',
+  },
   // A FAILED refund's transfer landing in its late window counts (refundHoldsAmount).
   {
     from: ['PENDING', 'FAILED'],
@@ -59,6 +65,14 @@ export const REFUND_LIFECYCLE: Lifecycle<RefundStatus, RefundCause, Refund, Refu
   auditStatus: false,
   emit: (deps, transaction, refund, event, at, context) => {
     if (!context) throw new Error(`refund ${refund.id}: an event needs its order`);
-    return emitRefundEvent(deps, transaction, context.order, refund, event as RefundEventType, at, context.merchant);
+    return emitRefundEvent(
+      deps,
+      transaction,
+      context.order,
+      refund,
+      event as RefundEventType,
+      at,
+      context.merchant,
+    );
   },
 };

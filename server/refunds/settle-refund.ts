@@ -2,7 +2,7 @@ import { Op, type Transaction } from 'sequelize';
 import { refundHoldsAmount } from '../../contract';
 import type { Deps } from '../deps';
 import { recordAudit } from '../events/audit';
-import { formatAmount } from '../lib/decimal';
+import { formatAmount } from '../../contract/decimal';
 import { committedRefunds } from './committed-refunds';
 import { applyTransition } from '../events/lifecycle';
 import { REFUND_LIFECYCLE } from './refund-lifecycle';

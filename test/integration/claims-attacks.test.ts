@@ -4,7 +4,7 @@ import { getAddress, type Address } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { claimProofMessage } from '../../contract';
 import { encodeBase58 } from '../../server/lib/base58';
-import { parseUnits } from '../../server/lib/decimal';
+import { parseUnits } from '../../contract/decimal';
 import { MAX_OPEN_UNSIGNED_CLAIMS } from '../../server/orders/submit-payment-claim';
 import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
 import { startPaymentHarness, type PaidOrder, type PaymentHarness } from '../support/payment-harness';

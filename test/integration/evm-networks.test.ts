@@ -3,7 +3,7 @@ import { claimProofMessage } from '../../contract';
 import { parse } from 'csv-parse/sync';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
-import { parseUnits } from '../../server/lib/decimal';
+import { parseUnits } from '../../contract/decimal';
 import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
 import { startPaymentHarness, type PaymentHarness } from '../support/payment-harness';
 import { expectErrorBody } from '../support/test-server';
@@ -162,7 +162,14 @@ describe.each(NETWORKS)('$network ($token, $decimals decimals)', (n) => {
   it('paid by its tag through the transaction request: links, call data and balances in base units', async () => {
     const shop = await h.newShop(n.network, freshAddress());
     const order = await createOrder(shop, '12.5');
-    expect(order).toMatchObject({ amount: '12.500000', tokenMintOrContract: c().token, txRequestUrl: null });
+    expect(order).toMatchObject({
+      amount: '12.500000',
+      decimals: n.decimals,
+      tokenMintOrContract: c().token,
+      txRequestUrl: null,
+    });
+    const info = await h.server.api('GET', `/pay/${order.reference}/info`);
+    expect(info.body).toMatchObject({ amountDue: '12.500000', decimals: n.decimals });
     expect(order.payUrl).toBe(
       `ethereum:${c().token}@${n.chainId}/transfer?address=${shop.wallet}&uint256=${units('12.5')}`,
     );

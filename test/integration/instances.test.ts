@@ -3,7 +3,7 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import pino from 'pino';
 import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseUnits } from '../../server/lib/decimal';
+import { parseUnits } from '../../contract/decimal';
 import { MAX_OPEN_UNSIGNED_CLAIMS } from '../../server/orders/submit-payment-claim';
 import { scanPayments } from '../../server/payments/scan-payments';
 import { encodeBase58 } from '../../server/lib/base58';

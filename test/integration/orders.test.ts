@@ -108,6 +108,7 @@ describe('POST /orders', () => {
         status: 'PENDING',
         network: 'SOLANA',
         token: 'USDT',
+        decimals: 6,
         amount: '10.500000',
         amountReceived: '0.000000',
         amountRefunded: '0.000000',

@@ -88,6 +88,7 @@ describe('GET /pay/{reference}/info', () => {
       status: 'PENDING',
       network: 'SOLANA',
       token: 'USDT',
+      decimals: 6,
       amount: order.amount,
       amountReceived: '0.000000',
       amountDue: order.amount,

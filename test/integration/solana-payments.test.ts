@@ -15,7 +15,7 @@ import {
 import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../server/lib/base58';
-import { parseUnits } from '../../server/lib/decimal';
+import { parseUnits } from '../../contract/decimal';
 import { scanPayments } from '../../server/payments/scan-payments';
 import { freePort } from '../support/free-port';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';

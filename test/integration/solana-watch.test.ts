@@ -1,6 +1,6 @@
 import { PublicKey } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
-import { parseUnits } from '../../server/lib/decimal';
+import { parseUnits } from '../../contract/decimal';
 import { useSolanaWatchSuite } from '../support/solana-watch-harness';
 import { until } from '../support/until';
 

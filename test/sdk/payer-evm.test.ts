@@ -532,7 +532,8 @@ describe('parsePayUrl: EIP-681', () => {
       expect(order.payUrl).toBe(
         `ethereum:${chains[network].usdt}@${chainId}/transfer?address=${shop.wallet}&uint256=19047620`,
       );
-      const parsed = parsePayUrl(order.payUrl);
+      expect(order.decimals).toBe(6);
+      const parsed = parsePayUrl(order.payUrl, { evmDecimals: order.decimals });
       expect(parsed).toEqual({
         kind: 'evm-transfer',
         network,
@@ -560,6 +561,12 @@ describe('parsePayUrl: EIP-681', () => {
       network: 'POLYGON',
       amount: '0',
     });
+    // An 18-decimal token (BSC's USDT) one base unit over 12.5: given the order's decimals, exact.
+    expect(
+      parsePayUrl(`ethereum:${c}@56/transfer?address=${to}&uint256=12500000000000000001`, {
+        evmDecimals: 18,
+      }),
+    ).toMatchObject({ network: 'BSC', amountUnits: '12500000000000000001', amount: '12.500000000000000001' });
     const max = ((1n << 256n) - 1n).toString();
     expect(parsePayUrl(`ethereum:${c}@137/transfer?address=${to}&uint256=${max}`)).toMatchObject({
       amountUnits: max,

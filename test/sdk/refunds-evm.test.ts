@@ -1,7 +1,7 @@
 import { getAddress, toHex, type Address } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
-import { parseUnits } from '../../server/lib/decimal';
+import { parseUnits } from '../../contract/decimal';
 import { createClient } from '../../sdk/src/client';
 import { sendRefund, waitForRefund } from '../../sdk/src/refunds';
 import { startLocalEvm, type LocalEvm } from '../support/evm/local-evm';

@@ -15,6 +15,7 @@ export type PaidOrder = {
   status: string;
   network: string;
   token: string;
+  decimals: number;
   amount: string;
   amountReceived: string;
   tokenMintOrContract: string;

@@ -40,6 +40,7 @@ const order = (over: Partial<Order> = {}) =>
     reference,
     token: 'USDT',
     tokenMint: TOKEN,
+    tokenDecimals: 6,
     recipient: RECIPIENT,
     amountUnits: 10_000_000n,
     amountReceivedUnits: 0n,

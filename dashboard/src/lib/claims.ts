@@ -1,4 +1,5 @@
 import type { WebhookEventBody } from '../../../contract';
+import { DECIMAL_TEXT } from '../../../contract/decimal';
 
 /**
  * Reading the facts of reported and unattributed transfers for the pages that show them: audit
@@ -6,7 +7,6 @@ import type { WebhookEventBody } from '../../../contract';
  * the form the service writes, and anything else is left out rather than shown wrong.
  */
 
-const DECIMAL = /^\d+(\.\d+)?$/;
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
 const isoTime = (value: unknown) => {
   const s = text(value);
@@ -28,7 +28,7 @@ export function readClaimedTransfer(data: Record<string, unknown>): ClaimedTrans
   const amount = text(data.amount);
   return {
     txId,
-    amount: amount !== null && DECIMAL.test(amount) ? amount : null,
+    amount: amount !== null && DECIMAL_TEXT.test(amount) ? amount : null,
     from: text(data.from),
     blockTime: isoTime(data.blockTime),
     reason: text(data.reason),

@@ -1,11 +1,12 @@
 import { useMemo } from 'react';
+import { formatForPeople } from '../../../contract/decimal';
 import { useI18n } from '../i18n';
 
 /** Amounts, dates and counts in the language shown (Intl), from the API's strings. */
 export function useFormat() {
   const { locale } = useI18n();
   return useMemo(() => {
-    const tokenFmt = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 6 });
+    const plainFmt = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 6 });
     const intFmt = new Intl.NumberFormat(locale);
     const compactFmt = new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 });
     const pctFmt = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 });
@@ -21,10 +22,10 @@ export function useFormat() {
       return new Date(Date.UTC(y, m - 1, d));
     };
     return {
-      /** "1,234.50" (en) / "1.234,50" (pt-BR): at least 2, at most 6 decimals. */
-      number: (value: string) => exact(tokenFmt, value),
-      /** "12.50 USDT" */
-      token: (value: string, token: string) => `${exact(tokenFmt, value)} ${token}`,
+      /** "1,234.50" (en) / "1.234,50" (pt-BR): at least 2 places, every further one kept (as the checkout). */
+      number: (value: string) => formatForPeople(value, locale),
+      /** "12.50 USDT"; "3.000000000000000001 USDT" for an 18-decimal token one unit over 3. */
+      token: (value: string, token: string) => `${formatForPeople(value, locale)} ${token}`,
       /** "R$ 1.234,50" */
       fiat: (value: string, currency: string) => {
         let fmt = fiatFmts.get(currency);
@@ -32,7 +33,7 @@ export function useFormat() {
           try {
             fmt = new Intl.NumberFormat(locale, { style: 'currency', currency });
           } catch {
-            fmt = tokenFmt;
+            fmt = plainFmt;
           }
           fiatFmts.set(currency, fmt);
         }

@@ -2,11 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ORDER_STATUSES, TOKENS, type Order, type WebhookEventBody } from '../../../contract';
+import { parseUnits } from '../../../contract/decimal';
 import { NetworkOptions, TextField } from '../components/form';
 import { LiveIndicator } from '../components/LiveIndicator';
 import { Empty, ErrorNotice, Field, Loading, PageHeader, StatusBadge, UserText } from '../components/ui';
 import { useI18n } from '../i18n';
-import { isPositive } from '../lib/decimal';
 import { addDays, daysBetween, localDayStart, shortRef, useFormat } from '../lib/format';
 import { useLive, useTitle } from '../lib/hooks';
 import { networkName, ORDER_STATUS_KEYS } from '../lib/labels';
@@ -224,8 +224,10 @@ export function OrdersPage() {
                     )}
                   </td>
                   <td data-label={t('received')} className="num">
-                    {isPositive(order.amountReceived) ? f.token(order.amountReceived, order.token) : '—'}
-                    {isPositive(order.amountRefunded) && (
+                    {parseUnits(order.amountReceived, order.decimals) > 0n
+                      ? f.token(order.amountReceived, order.token)
+                      : '—'}
+                    {parseUnits(order.amountRefunded, order.decimals) > 0n && (
                       <div className="muted small-text">
                         {t('refundedAmount', { amount: f.token(order.amountRefunded, order.token) })}
                       </div>

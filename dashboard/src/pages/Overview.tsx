@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { DashboardSummary } from '../../../contract';
 import { ORDER_STATUSES } from '../../../contract';
+import { formatUnits, MAX_DECIMALS, parseUnits } from '../../../contract/decimal';
 import { BarChart } from '../components/BarChart';
 import { Empty, ErrorNotice, Loading, PageHeader, Section, StatusBadge } from '../components/ui';
 import { useI18n } from '../i18n';
-import { addDecimal, approx, isPositive, sumBy } from '../lib/decimal';
 import { addDays, browserTimeZone, todayIn, useFormat } from '../lib/format';
 import { useTitle } from '../lib/hooks';
 import { networkName, ORDER_STATUS_KEYS } from '../lib/labels';
@@ -17,6 +17,20 @@ type Totals = {
   tokens: { network: string; token: string; amount: string }[];
   fiat: { currency: string; amount: string }[];
 };
+
+/**
+ * The summary's amounts (tokens of any decimals, fiat with 2 places) have at most MAX_DECIMALS
+ * places: summed exactly in units of 10^-MAX_DECIMALS.
+ */
+const units = (amount: string) => parseUnits(amount, MAX_DECIMALS);
+const amountOf = (sum: bigint) => formatUnits(sum, MAX_DECIMALS, 0);
+
+/** Sums the amounts of rows that share a key (e.g. network and token). */
+function sumBy<T>(rows: T[], key: (row: T) => string, amount: (row: T) => string): Map<string, string> {
+  const sums = new Map<string, bigint>();
+  for (const row of rows) sums.set(key(row), (sums.get(key(row)) ?? 0n) + units(amount(row)));
+  return new Map([...sums].map(([k, sum]) => [k, amountOf(sum)]));
+}
 
 /** What the last `n` days of the series received, per network and token and per quote currency. */
 function totalsOf(days: DashboardSummary['days']): Totals {
@@ -33,7 +47,7 @@ function totalsOf(days: DashboardSummary['days']): Totals {
       const [network, token] = key.split('|') as [string, string];
       return { network, token, amount };
     })
-    .filter((r) => isPositive(r.amount))
+    .filter((r) => units(r.amount) > 0n)
     .sort((a, b) => a.network.localeCompare(b.network) || a.token.localeCompare(b.token));
   const currencies = [
     ...sumBy(
@@ -122,7 +136,7 @@ function OverviewBody({ summary, from, to }: { summary: DashboardSummary; from: 
   const week = totalsOf(days.slice(-7));
   const month: Totals = {
     tokens: summary.received
-      .filter((r) => isPositive(r.amount))
+      .filter((r) => units(r.amount) > 0n)
       .sort((a, b) => a.network.localeCompare(b.network) || a.token.localeCompare(b.token)),
     fiat: summary.receivedFiat,
   };
@@ -135,7 +149,8 @@ function OverviewBody({ summary, from, to }: { summary: DashboardSummary; from: 
   const amountDays = days.map((d) => ({
     label: f.day(d.date),
     longLabel: f.dayLong(d.date),
-    values: [approx(d.received.reduce((sum, r) => addDecimal(sum, r.amount), '0'))],
+    // A bar's height needs no precision: the exact sum as a float.
+    values: [Number(amountOf(d.received.reduce((sum, r) => sum + units(r.amount), 0n)))],
   }));
   const listLink = (status?: string) => {
     const params = new URLSearchParams({ from, to });

@@ -7,7 +7,7 @@ import {
   type Address,
 } from 'viem';
 import type { EvmNetwork } from '../../../contract';
-import { formatUnits } from '../../lib/decimal';
+import { formatUnits } from '../../../contract/decimal';
 import type { ChainAdapter, ChainPresentation, PaymentTarget, PaymentTransaction } from '../chain-adapter';
 import { PayerAccountError } from '../chain-errors';
 import type { RpcEndpointPool } from '../rpc-endpoints';

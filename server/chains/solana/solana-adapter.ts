@@ -7,7 +7,7 @@ import {
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
 import { PublicKey } from '@solana/web3.js';
-import { formatUnits } from '../../lib/decimal';
+import { formatUnits } from '../../../contract/decimal';
 import { normalizeSolanaSignature, verifySolanaMessage } from './verify-message';
 import { createTokenBook, tokenMembers, type ConfiguredToken } from '../token-book';
 import type { ChainAdapter, PaymentTarget, PaymentTransaction } from '../chain-adapter';

@@ -1,32 +1,13 @@
 /**
- * Locale formatting for the page. Token amounts are decimal strings and stay exact: the integer
- * part goes through Intl as a bigint and the fraction is kept digit for digit (never a float).
+ * Locale formatting for the page. Token amounts are decimal strings and stay exact
+ * (contract/decimal.ts: the whole part through Intl as a bigint, the fraction digit for digit).
  */
+import { formatForPeople } from '../../../contract/decimal';
 import type { Locale } from '../i18n';
 
-const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
-
-function decimalSeparator(locale: Locale): string {
-  return new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
-}
-
-/** "1234.500000" -> "1,234.50" (en), "1.234,50" (pt-BR): at least 2 decimals, at most 6, exact. */
-export function formatDecimal(locale: Locale, amount: string, minDecimals = 2): string {
-  const match = DECIMAL.exec(amount);
-  if (!match) return amount;
-  const whole = new Intl.NumberFormat(locale).format(BigInt(match[1]!));
-  let fraction = (match[2] ?? '').replace(/0+$/, '');
-  if (fraction.length < minDecimals) fraction = fraction.padEnd(minDecimals, '0');
-  return fraction ? `${whole}${decimalSeparator(locale)}${fraction}` : whole;
-}
-
+/** "1234.500000 USDT" -> "1,234.50 USDT" (en), "1.234,50 USDT" (pt-BR): at least 2 places, every one kept. */
 export const formatToken = (locale: Locale, amount: string, token: string) =>
-  `${formatDecimal(locale, amount)} ${token}`;
-
-/** "12.500000" -> "12.5": what a payer types or pastes into a wallet (a dot, no grouping). */
-export function plainAmount(amount: string): string {
-  return amount.includes('.') ? amount.replace(/\.?0+$/, '') : amount;
-}
+  `${formatForPeople(amount, locale)} ${token}`;
 
 /** A fiat price in its currency ("R$ 49,90"); display only, so a float is fine here. */
 export function formatFiat(locale: Locale, amount: string, currency: string): string {

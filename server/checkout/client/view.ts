@@ -6,7 +6,8 @@
 import { translate, type Locale, type MessageKey } from '../i18n';
 import type { PageConfig, PaymentInfo } from '../page-config';
 import { copyText, el, setText, show } from './dom';
-import { formatCountdown, formatDate, formatFiat, formatToken, plainAmount, shortId } from './format';
+import { parseUnits, plainDecimal } from '../../../contract/decimal';
+import { formatCountdown, formatDate, formatFiat, formatToken, shortId } from './format';
 import type { WalletOption } from './wallet-option';
 
 export type Phase = 'PENDING' | 'CONFIRMING' | 'UNDERPAID' | 'PAID' | 'PAID_LATE' | 'EXPIRED';
@@ -46,7 +47,7 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
   const quoteLine = el('p', { class: 'muted', id: 'quote' });
   const receivedLine = el('p', { class: 'muted', id: 'received' });
   const amountLabel = el('h2', { class: 'label', id: 'amount-label' }, t('amountDue'));
-  const copyAmount = copyButton('copyAmount', () => plainAmount(info.amountDue), 'amount-value');
+  const copyAmount = copyButton('copyAmount', () => plainDecimal(info.amountDue), 'amount-value');
   const summary = el(
     'section',
     { class: 'summary', 'aria-labelledby': 'amount-label' },
@@ -217,7 +218,7 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
           : '',
       );
       show(quoteLine, Boolean(info.quoteCurrency && info.quoteAmount));
-      const partly = info.amountReceived !== '0.000000' && !paid;
+      const partly = parseUnits(info.amountReceived, info.decimals) > 0n && !paid;
       setText(receivedLine, partly ? t('received', { amount: token(info.amountReceived) }) : '');
       show(receivedLine, partly);
 
@@ -263,7 +264,7 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
       const wasFocusedInside = pay.contains(document.activeElement);
       show(pay, payable);
       if (payable) {
-        setText(manualAmount, `${plainAmount(info.amountDue)} ${info.token}`);
+        setText(manualAmount, `${plainDecimal(info.amountDue)} ${info.token}`);
         setText(linkText, info.payUrl);
         openWallet.href = info.payUrl;
         // The QR image is cached by URL: the amount due in the query gives a partly paid order a new one.

@@ -1,6 +1,6 @@
 import type { Order } from '../../../../contract';
 import { useI18n } from '../../i18n';
-import { compareDecimal, subDecimal } from '../../lib/decimal';
+import { formatAmount, parseUnits } from '../../../../contract/decimal';
 import { useFormat } from '../../lib/format';
 import { networkName } from '../../lib/labels';
 import { explorerUrl, useNetworks } from '../../lib/networks';
@@ -10,7 +10,8 @@ import { Section, UserText } from '../ui';
 export function OrderFacts({ order: o }: { order: Order }) {
   const { t } = useI18n();
   const f = useFormat();
-  const due = compareDecimal(o.amount, o.amountReceived) > 0 ? subDecimal(o.amount, o.amountReceived) : '0';
+  const dueUnits = parseUnits(o.amount, o.decimals) - parseUnits(o.amountReceived, o.decimals);
+  const due = formatAmount(dueUnits > 0n ? dueUnits : 0n, o.decimals);
   const payable = o.status === 'PENDING' || o.status === 'UNDERPAID' || o.status === 'CONFIRMING';
   const walletUrl = explorerUrl(useNetworks(), o.network, { address: o.recipient })?.url;
   return (

@@ -3,7 +3,7 @@ import type { Order, Refund } from '../../../../contract';
 import { api, newIdempotencyKey, ok } from '../../api';
 import { useI18n } from '../../i18n';
 import { useFormSubmit } from '../../lib/actions';
-import { isPositive } from '../../lib/decimal';
+import { parseUnits } from '../../../../contract/decimal';
 import { useFormat } from '../../lib/format';
 import { networkName } from '../../lib/labels';
 import { useRefresh } from '../../lib/queries';
@@ -58,8 +58,9 @@ export function RefundForm({ order, refunds }: { order: Order; refunds: Refund[]
   const latest = created && (refunds.find((r) => r.id === created.id) ?? created);
   const shown =
     latest && (latest.status === 'AWAITING_ADDRESS' || latest.status === 'PENDING') ? latest : null;
-  if (!isPositive(order.amountReceived)) return <p className="hint">{t('refundNothingReceived')}</p>;
-  if (!isPositive(left)) return <p className="hint">{t('refundNothingLeft')}</p>;
+  if (parseUnits(order.amountReceived, order.decimals) <= 0n)
+    return <p className="hint">{t('refundNothingReceived')}</p>;
+  if (parseUnits(left, order.decimals) <= 0n) return <p className="hint">{t('refundNothingLeft')}</p>;
 
   return (
     <form className="refund-form" onSubmit={submit} aria-labelledby={`${ids}-title`}>
