@@ -2,13 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { AppRoute } from '@ts-rest/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_SCOPES, contract, type ApiKeyScope, type RouteAuth } from '../../contract';
-import {
-  expectErrorBody,
-  newMerchant,
-  startTestServer,
-  TEST_PASSWORD,
-  type TestServer,
-} from '../support/test-server';
+import { expectErrorBody, newMerchant, startTestServer, TEST_PASSWORD } from '../support/test-server';
+import type { TestServer } from '../support/test-server';
 
 let server: TestServer;
 let other: TestServer;

@@ -2,20 +2,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   TEST_PASSWORD,
   expectErrorBody,
   newMerchant,
   startTestServer,
-  type TestServer,
+  useTestServer,
 } from '../support/test-server';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ LOGIN_RATE_LIMIT_MAX: '3' });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({ LOGIN_RATE_LIMIT_MAX: '3' });
 
 describe('POST /auth/login', () => {
   it('returns a 7-day HS256 token that opens merchant routes', async () => {

@@ -2,20 +2,16 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DASHBOARD_CSP, DASHBOARD_DIST, dashboardApp } from '../../server/dashboard/static';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
 /**
  * The dashboard as the service serves it (dashboard/dist, built by test/support/dashboard-setup.ts
  * as `npm start` builds it): its policy, its caching, its deep links, and nothing of the API's
  * shadowed. The app itself is driven in Chromium by the e2e suite.
  */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 type ApiError = { error: { code: string } };
 const get = (url: string, accept = 'text/html') => fetch(`${server.url}${url}`, { headers: { accept } });

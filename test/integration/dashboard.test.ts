@@ -2,13 +2,8 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_PAGE } from '../../server/dashboard/keyset-csv';
 import { refreshDashboardStats } from '../../server/dashboard/refresh-stats';
-import {
-  expectErrorBody,
-  newMerchant,
-  startTestServer,
-  TEST_PASSWORD,
-  type TestServer,
-} from '../support/test-server';
+import { expectErrorBody, newMerchant, startTestServer, TEST_PASSWORD } from '../support/test-server';
+import type { TestServer } from '../support/test-server';
 import { until } from '../support/until';
 
 let server: TestServer;

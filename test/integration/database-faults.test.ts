@@ -1,13 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOwnPostgres, type OwnPostgres } from '../support/own-postgres';
 import { startTcpProxy } from '../support/tcp-proxy';
-import {
-  newMerchant,
-  startTestServer,
-  TEST_PASSWORD,
-  type ApiResponse,
-  type TestServer,
-} from '../support/test-server';
+import { newMerchant, startTestServer, TEST_PASSWORD } from '../support/test-server';
+import type { ApiResponse, TestServer } from '../support/test-server';
 
 /**
  * The database misbehaves under a running server: a PostgreSQL of this test's own, behind a TCP

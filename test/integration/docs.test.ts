@@ -1,18 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contract, type RouteAuth } from '../../contract';
 import { ZodType, type ZodTypeAny } from 'zod';
 import { OPERATION_EXAMPLES } from '../../server/docs/examples';
 import { generateOpenApiDocument } from '../../server/docs/openapi';
 import { webhookEventSchemaName } from '../../server/docs/webhooks-doc';
 import { API_VERSIONS, EVENT_TYPES, WEBHOOK_EVENT_SCHEMAS } from '../../contract';
-import { expectErrorBody, newMerchant, startTestServer, type TestServer } from '../support/test-server';
+import { expectErrorBody, newMerchant, startTestServer, useTestServer } from '../support/test-server';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 type Route = { method: string; path: string; metadata?: { auth?: string } };
 type Json = Record<string, unknown>;

@@ -4,13 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { pruneEvents } from '../../server/event-log/prune-events';
 import { encodeBase58 } from '../../server/lib/base58';
-import {
-  expectErrorBody,
-  newMerchant,
-  startTestServer,
-  type ApiResponse,
-  type TestServer,
-} from '../support/test-server';
+import { expectErrorBody, newMerchant, startTestServer } from '../support/test-server';
+import type { ApiResponse, TestServer } from '../support/test-server';
 import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 import { until } from '../support/until';
 

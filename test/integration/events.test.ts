@@ -2,13 +2,8 @@ import { createHmac } from 'node:crypto';
 import { Sequelize } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeliveryStack, TEST_BOT_TOKEN } from '../support/delivery-stack';
-import {
-  createTestDatabase,
-  expectErrorBody,
-  newMerchant,
-  startTestServer,
-  type TestServer,
-} from '../support/test-server';
+import { createTestDatabase, expectErrorBody, newMerchant, startTestServer } from '../support/test-server';
+import type { TestServer } from '../support/test-server';
 import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 import { until } from '../support/until';
 

@@ -4,12 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { claimProofMessage } from '../../contract';
 import { decodeBase58 } from '../../server/lib/base58';
 import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
-import {
-  sleep,
-  startPaymentHarness,
-  type HarnessShop,
-  type PaymentHarness,
-} from '../support/payment-harness';
+import { sleep, startPaymentHarness } from '../support/payment-harness';
+import type { HarnessShop, PaymentHarness } from '../support/payment-harness';
 import { freePort } from '../support/free-port';
 import { expectErrorBody } from '../support/test-server';
 

@@ -8,13 +8,8 @@ import type { z } from 'zod';
 import { contract, ErrorCode, errorStatus } from '../../contract';
 import { encodeBase58 } from '../../server/lib/base58';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
-import {
-  EVM_WALLET,
-  SOLANA_WALLET,
-  newMerchant,
-  startTestServer,
-  type TestServer,
-} from '../support/test-server';
+import { EVM_WALLET, SOLANA_WALLET, newMerchant, startTestServer } from '../support/test-server';
+import type { TestServer } from '../support/test-server';
 
 /**
  * The fuzzer: REQUESTS generated requests, from a seeded PRNG, to every route of the contract

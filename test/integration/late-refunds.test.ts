@@ -3,13 +3,8 @@ import { getAddress, toHex, type Address, type Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
 import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/local-evm';
-import {
-  sleep,
-  startPaymentHarness,
-  type HarnessShop,
-  type PaidOrder,
-  type PaymentHarness,
-} from '../support/payment-harness';
+import { sleep, startPaymentHarness } from '../support/payment-harness';
+import type { HarnessShop, PaidOrder, PaymentHarness } from '../support/payment-harness';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
 import { expectErrorBody } from '../support/test-server';
 

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applyTransition, TransitionRefused } from '../../server/events/lifecycle';
 import { ORDER_LIFECYCLE } from '../../server/orders/order-lifecycle';
-import { newMerchant, startTestServer, type TestServer } from '../support/test-server';
+import { newMerchant, useTestServer } from '../support/test-server';
 
 /** The one function that moves a status, on the real database: what it writes, and what it refuses. */
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 async function newOrder() {
   const m = await newMerchant(server, { wallets: ['SOLANA'] });

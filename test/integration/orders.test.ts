@@ -4,13 +4,8 @@ import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../server/lib/base58';
 import { insertCreatedOrders, type NewOrderRow } from '../../server/orders/insert-created-order';
-import {
-  expectErrorBody,
-  newMerchant,
-  startTestServer,
-  type ApiResponse,
-  type TestServer,
-} from '../support/test-server';
+import { expectErrorBody, newMerchant, startTestServer, useTestServer } from '../support/test-server';
+import type { ApiResponse, TestServer } from '../support/test-server';
 
 type Network = 'SOLANA' | 'POLYGON' | 'ETHEREUM';
 type Body = Record<string, unknown>;
@@ -26,11 +21,7 @@ const evmAddress = () => getAddress(`0x${randomBytes(20).toString('hex')}`);
 const solanaSignature = () => encodeBase58(randomBytes(64));
 const evmTxHash = () => `0x${randomBytes(32).toString('hex')}`;
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ API_RATE_LIMIT_PER_MINUTE: '100000' });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({ API_RATE_LIMIT_PER_MINUTE: '100000' });
 
 /**
  * A merchant of its own with a fresh receiving address per network: amounts are made unique per

@@ -21,6 +21,7 @@ import {
   expectFieldError,
   newMerchant,
   startTestServer,
+  useTestServer,
   type ApiResponse,
   type TestServer,
 } from '../support/test-server';
@@ -28,11 +29,7 @@ import {
 const USDT_POLYGON = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 type Merchant = Awaited<ReturnType<typeof newMerchant>>;
 

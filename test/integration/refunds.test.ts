@@ -6,13 +6,8 @@ import { refundAddressProofMessage } from '../../contract';
 import { createClient } from '../../sdk/src/client';
 import { sendRefund } from '../../sdk/src/refunds';
 import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/local-evm';
-import {
-  sleep,
-  startPaymentHarness,
-  type HarnessShop,
-  type PaidOrder,
-  type PaymentHarness,
-} from '../support/payment-harness';
+import { sleep, startPaymentHarness } from '../support/payment-harness';
+import type { HarnessShop, PaidOrder, PaymentHarness } from '../support/payment-harness';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
 import { TEST_BOT_TOKEN } from '../support/delivery-stack';
 import { startTelegramServer } from '../support/telegram-server';

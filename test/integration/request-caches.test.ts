@@ -2,13 +2,8 @@ import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCaches } from '../../server/db/caches';
 import type { ChangeFeed } from '../../server/db/change-feed';
-import {
-  expectErrorBody,
-  newMerchant,
-  startTestServer,
-  TEST_PASSWORD,
-  type TestServer,
-} from '../support/test-server';
+import { expectErrorBody, newMerchant, startTestServer, TEST_PASSWORD } from '../support/test-server';
+import type { TestServer } from '../support/test-server';
 import { until } from '../support/until';
 
 /**

@@ -4,13 +4,8 @@ import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contract } from '../../contract';
 import { encodeBase58 } from '../../server/lib/base58';
-import {
-  expectErrorBody,
-  newMerchant,
-  startTestServer,
-  type ApiResponse,
-  type TestServer,
-} from '../support/test-server';
+import { expectErrorBody, newMerchant, startTestServer } from '../support/test-server';
+import type { ApiResponse, TestServer } from '../support/test-server';
 
 let server: TestServer;
 beforeAll(async () => {

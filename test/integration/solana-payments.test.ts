@@ -1,12 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  fetchTransaction,
-  findReference,
-  parseURL,
-  validateTransfer,
-  type TransactionRequestURL,
-  type TransferRequestURL,
-} from '@solana/pay';
+import { fetchTransaction, findReference, parseURL, validateTransfer } from '@solana/pay';
+import type { TransactionRequestURL, TransferRequestURL } from '@solana/pay';
 import {
   TOKEN_PROGRAM_ID,
   decodeTransferCheckedInstruction,
@@ -19,20 +13,10 @@ import { parseUnits } from '../../contract/decimal';
 import { scanPayments } from '../../server/payments/scan-payments';
 import { freePort } from '../support/free-port';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
-import {
-  expectErrorBody,
-  newMerchant,
-  startTestServer,
-  type ApiResponse,
-  type TestServer,
-} from '../support/test-server';
-import {
-  sleep,
-  startPaymentHarness,
-  type AuditEntry,
-  type PaidOrder,
-  type PaymentHarness,
-} from '../support/payment-harness';
+import { expectErrorBody, newMerchant, startTestServer } from '../support/test-server';
+import type { ApiResponse, TestServer } from '../support/test-server';
+import { sleep, startPaymentHarness } from '../support/payment-harness';
+import type { AuditEntry, PaidOrder, PaymentHarness } from '../support/payment-harness';
 
 /**
  * Payments on the local Solana chain (litesvm behind JSON-RPC), end to end: the service reaches the

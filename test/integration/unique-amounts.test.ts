@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newMerchant, startTestServer, type TestServer } from '../support/test-server';
+import { describe, expect, it } from 'vitest';
+import { newMerchant, useTestServer } from '../support/test-server';
 
 /**
  * Unique amounts without a lock across order creation: payable orders to one wallet never share an
@@ -7,11 +7,7 @@ import { newMerchant, startTestServer, type TestServer } from '../support/test-s
  * creation never fails because amounts are taken.
  */
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ API_RATE_LIMIT_PER_SECOND: '100000' });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({ API_RATE_LIMIT_PER_SECOND: '100000' });
 
 type Created = { amount: string; amountUnique: boolean; reference: string };
 

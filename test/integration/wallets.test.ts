@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { QueryTypes, Sequelize } from 'sequelize';
 import { getAddress } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_WALLETS } from '../../contract';
 import { migrate } from '../../server/db/migrate';
 import * as walletOwnersMigration from '../../server/db/migrations/0018-wallet-owners-and-claims';
@@ -12,15 +12,10 @@ import {
   expectErrorBody,
   expectFieldError,
   newMerchant,
-  startTestServer,
-  type TestServer,
+  useTestServer,
 } from '../support/test-server';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ API_RATE_LIMIT_PER_MINUTE: '10000' });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({ API_RATE_LIMIT_PER_MINUTE: '10000' });
 
 const WALLET_KEYS = ['created_at', 'name', 'network', 'public_address', 'wallet_id'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

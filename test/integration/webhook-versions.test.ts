@@ -8,13 +8,8 @@ import { freePort } from '../support/free-port';
 import { encodeBase58 } from '../../server/lib/base58';
 import { webhooks, type WebhookEvent } from '../../sdk/src/index';
 import { startDeliveryStack, TEST_BOT_TOKEN } from '../support/delivery-stack';
-import {
-  createTestDatabase,
-  expectErrorBody,
-  newMerchant,
-  type ApiResponse,
-  type TestServer,
-} from '../support/test-server';
+import { createTestDatabase, expectErrorBody, newMerchant } from '../support/test-server';
+import type { ApiResponse, TestServer } from '../support/test-server';
 import type { ReceivedWebhook } from '../support/webhook-receiver';
 import { until } from '../support/until';
 

@@ -273,17 +273,8 @@ main().catch((e) => { console.error(e); process.exit(1); });
 `;
 }
 
-const CONSUMER_TS = `import {
-  createClient,
-  ConflictError,
-  StablepayError,
-  ValidationError,
-  webhooks,
-  type CreateOrderParams,
-  type Network,
-  type Order,
-  type WebhookEvent,
-} from '@stablepay/sdk';
+const CONSUMER_TS = `import { createClient, ConflictError, StablepayError, ValidationError, webhooks } from '@stablepay/sdk';
+import type { CreateOrderParams, Network, Order, WebhookEvent } from '@stablepay/sdk';
 import { parsePayUrl } from '@stablepay/sdk';
 
 const client = createClient({ baseUrl: 'http://localhost:3000', token: 'jwt', maxRetries: 3 });

@@ -20,13 +20,8 @@ import {
   type PayUrl,
 } from '../../sdk/src/payer';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
-import {
-  EVM_WALLET,
-  newMerchant,
-  newWalletAddress,
-  startTestServer,
-  type TestServer,
-} from '../support/test-server';
+import { EVM_WALLET, newMerchant, newWalletAddress, startTestServer } from '../support/test-server';
+import type { TestServer } from '../support/test-server';
 
 const SDK_ROOT = path.resolve(__dirname, '../../sdk');
 

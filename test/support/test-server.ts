@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
 import { getAddress } from 'viem';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig } from '../../server/config';
 import type { Deps } from '../../server/deps';
 import { startServer } from '../../server/main';
@@ -73,6 +73,24 @@ export async function startTestServer(env: Record<string, string> = {}, override
   });
   const running = await startServer(config, overrides);
   return { ...running, api: apiClient(running.url), config };
+}
+
+/**
+ * One server for the file: started before its tests, stopped after them. The answer stands for the
+ * server from the first test on (it forwards to the one `beforeAll` started).
+ */
+export function useTestServer(env: Record<string, string> = {}): TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startTestServer(env);
+  });
+  afterAll(() => server?.stop());
+  return new Proxy({} as TestServer, {
+    get(_, key) {
+      if (!server) throw new Error('the test server is used before beforeAll started it');
+      return Reflect.get(server, key);
+    },
+  });
 }
 
 export type ApiResponse<T = unknown> = { status: number; headers: Headers; body: T; text: string };
