@@ -3,7 +3,7 @@ import { getAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Order } from '../contract';
 import { parseUnits } from '../contract/decimal';
-import type { LocalWallet } from '../test/support/harness';
+import { insertWalletOrders as insertOrdersToWallets, type LocalWallet } from '../test/support/harness';
 import { evmTag, requireEvm } from './evm';
 import { addEvmWallet, countOpen, countPaid, createOrders, insertOrders } from './fixtures';
 import { RESCAN_BLOCKS } from '../server/chains/evm/scan-transfers';
@@ -253,26 +253,10 @@ function note(run: EvmScanRun, text: string): void {
 }
 
 /** `count` open orders like `template`, each to a wallet of its own at a fresh address (inserted); their references. */
-async function insertWalletOrders(ctx: Ctx, template: string, count: number): Promise<string[]> {
-  if (count <= 0) return [];
-  const recipients = Array.from({ length: count }, () => privateKeyToAccount(generatePrivateKey()).address);
-  const rows = await ctx.server.deps.db.sequelize.query<{ reference: string }>(
-    `WITH made AS (
-       INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient,
-                           amount_units, status, expires_at, created_at, updated_at)
-       SELECT translate(md5(:salt || r.i), '0', 'z'), o.merchant_id, o.wallet_id, o.network, o.token,
-              o.token_mint, r.recipient, o.amount_units, 'PENDING', o.expires_at, now(), now()
-         FROM orders o, unnest(ARRAY[:recipients]::text[]) WITH ORDINALITY AS r(recipient, i)
-        WHERE o.reference = :template
-       RETURNING reference, network, recipient, merchant_id),
-     -- Each address owned by the merchant, as registering its wallet would make it.
-     owned AS (INSERT INTO wallet_owners (network, address, merchant_id)
-               SELECT network, recipient, merchant_id FROM made)
-     SELECT reference FROM made`,
-    {
-      type: QueryTypes.SELECT,
-      replacements: { salt: `${Date.now()}-${Math.random()}-`, recipients, template },
-    },
+function insertWalletOrders(ctx: Ctx, template: string, count: number): Promise<string[]> {
+  const recipients = Array.from(
+    { length: Math.max(count, 0) },
+    () => privateKeyToAccount(generatePrivateKey()).address,
   );
-  return rows.map((r) => r.reference);
+  return insertOrdersToWallets(ctx.server.deps.db.sequelize, template, recipients);
 }

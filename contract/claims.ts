@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ZAddress, ZDateTime, ZDecimalOut, ZNetwork, ZToken, ZTxId, merchantAuth } from './common';
+import { ZPayment } from './refunds';
 import { cursorPage, cursorQuery, merchantErrors } from './shapes';
 
 const c = initContract();
@@ -10,13 +11,16 @@ const c = initContract();
  * amount, no signature by the sending wallet. It credits nothing; the merchant may attribute it
  * (POST /orders/{reference}/submit-tx).
  */
-export const ZClaimedTransfer = z
-  .object({
+export const ZClaimedTransfer = ZPayment.pick({
+  txId: true,
+  network: true,
+  from: true,
+  amount: true,
+  blockTime: true,
+})
+  .extend({
     txId: ZTxId.describe('The reported transaction'),
-    network: ZNetwork,
-    from: ZAddress.nullable().describe("The sender's wallet (null when the chain does not say)"),
     amount: ZDecimalOut.describe('What the transfer sent to the order’s receiving wallet'),
-    blockTime: ZDateTime.nullable().describe('When the block holding it was produced'),
     reason: z.string().max(1000).describe('Why it was not credited, for people'),
     createdAt: ZDateTime.describe('When the payer reported it'),
   })

@@ -29,6 +29,7 @@ import {
   merchantErrors,
   numberedPage,
   orderErrors,
+  orderWriteErrors,
 } from './shapes';
 
 const c = initContract();
@@ -272,15 +273,8 @@ export const ordersContract = c.router(
       responses: {
         201: ZOrder,
         // 404: merchantWalletId names no wallet of this merchant.
-        ...errors(
-          'VALIDATION_ERROR',
-          'UNAUTHENTICATED',
-          'FORBIDDEN',
-          'NOT_FOUND',
-          'CONFLICT',
-          'PAYLOAD_TOO_LARGE',
-          'UPSTREAM_UNAVAILABLE',
-        ),
+        ...orderWriteErrors,
+        ...errors('UPSTREAM_UNAVAILABLE'),
       },
     },
     list: {
@@ -317,14 +311,7 @@ export const ordersContract = c.router(
       body: ZSubmitTxBody,
       responses: {
         202: ZOrder,
-        ...errors(
-          'VALIDATION_ERROR',
-          'UNAUTHENTICATED',
-          'FORBIDDEN',
-          'NOT_FOUND',
-          'CONFLICT',
-          'PAYLOAD_TOO_LARGE',
-        ),
+        ...orderWriteErrors,
       },
     },
   },

@@ -10,6 +10,7 @@ const c = initContract();
 
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_UNDERPAYMENT_TOLERANCE_BPS = 1000;
+const ZToleranceBps = z.number().int().min(0).max(MAX_UNDERPAYMENT_TOLERANCE_BPS);
 
 const ZPhone = z
   .string()
@@ -33,15 +34,9 @@ export const ZProfile = z
     webhook_api_version: ZApiVersion.nullable().describe(
       'The version events are rendered at (`apiVersion`): pinned to the latest when the first webhook secret is created; null until then (events get the latest)',
     ),
-    underpayment_tolerance_bps: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_UNDERPAYMENT_TOLERANCE_BPS)
-      .nullable()
-      .describe(
-        'Basis points of an amount an order may fall short and still be PAID (null: the server default)',
-      ),
+    underpayment_tolerance_bps: ZToleranceBps.nullable().describe(
+      'Basis points of an amount an order may fall short and still be PAID (null: the server default)',
+    ),
     created_at: ZDateTime,
     updated_at: ZDateTime,
   })
@@ -60,13 +55,9 @@ export const ZUpdateProfileBody = z
     webhook_url: ZHttpUrl.nullable().describe('A public http(s) URL for events'),
     messenger_chat_id: ZMessengerChatId.nullable().describe('Numeric chat id or @channel username'),
     messenger_bot_token: ZBotToken.nullable().describe('Telegram bot token; stored sealed, never returned'),
-    underpayment_tolerance_bps: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_UNDERPAYMENT_TOLERANCE_BPS)
-      .nullable()
-      .describe('0 to 1000 (10 %); null: UNDERPAYMENT_TOLERANCE_BPS'),
+    underpayment_tolerance_bps: ZToleranceBps.nullable().describe(
+      '0 to 1000 (10 %); null: UNDERPAYMENT_TOLERANCE_BPS',
+    ),
     webhook_api_version: ZApiVersion.describe(
       'Move the event payload version (cannot be cleared): events emitted from now on are rendered at it; events already emitted keep their body',
     ),

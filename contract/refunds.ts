@@ -17,7 +17,14 @@ import {
   merchantAuth,
   publicRoute,
 } from './common';
-import { ZIdempotencyHeaders, ZReferenceParams, orderErrors, orderList, publicLookupErrors } from './shapes';
+import {
+  ZIdempotencyHeaders,
+  ZReferenceParams,
+  orderErrors,
+  orderList,
+  orderWriteErrors,
+  publicLookupErrors,
+} from './shapes';
 import {
   ZBase64Transaction,
   ZCallData,
@@ -258,15 +265,8 @@ export const refundsContract = c.router(
       body: ZCreateRefundBody,
       responses: {
         201: ZRefund,
-        ...errors(
-          'VALIDATION_ERROR',
-          'UNAUTHENTICATED',
-          'FORBIDDEN',
-          'NOT_FOUND',
-          'CONFLICT',
-          'PAYLOAD_TOO_LARGE',
-          'UPSTREAM_UNAVAILABLE',
-        ),
+        ...orderWriteErrors,
+        ...errors('UPSTREAM_UNAVAILABLE'),
       },
     },
     list: {

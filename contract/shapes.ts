@@ -82,5 +82,14 @@ export const ZIdempotencyHeaders = z.object({
 export const merchantErrors = errors('UNAUTHENTICATED', 'FORBIDDEN');
 /** A merchant route on one of its orders (or another thing its path names): 404 as well. */
 export const orderErrors = errors('UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND');
+/** A write on one of the merchant's orders: its body checked (400, 413), its state may refuse (409). */
+export const orderWriteErrors = errors(
+  'VALIDATION_ERROR',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+);
 /** A public route on an order reference or a refund id: 404 for an unknown one. */
 export const publicLookupErrors = errors('NOT_FOUND');

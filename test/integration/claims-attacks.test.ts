@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { getAddress, type Address } from 'viem';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimProofMessage } from '../../contract';
 import { encodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../contract/decimal';
 import { MAX_OPEN_UNSIGNED_CLAIMS } from '../../server/orders/submit-payment-claim';
 import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
-import { startPaymentHarness, type PaidOrder, type PaymentHarness } from '../support/payment-harness';
+import {
+  startPaymentHarness,
+  type PaidOrder,
+  type PaymentHarness,
+  usePaymentStack,
+} from '../support/payment-harness';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
 import { signSolanaMessage } from '../support/solana/sign-message';
 import { expectErrorBody } from '../support/test-server';
@@ -26,28 +31,24 @@ let usdtMint: PublicKey;
 let usdtPolygon: Address;
 let h: PaymentHarness;
 
-beforeAll(async () => {
-  [solana, evm] = await Promise.all([startLocalSolana(), startLocalEvm({ chainId: 137 })]);
-  usdtMint = await solana.createMint();
-  usdtPolygon = getAddress(await evm.deployToken());
-  h = await startPaymentHarness({
-    SOLANA_RPC_URL: solana.url,
-    USDT_MINT_SOLANA: usdtMint.toBase58(),
-    SOLANA_COMMITMENT: 'confirmed',
-    POLYGON_RPC_URL: evm.url,
-    POLYGON_CHAIN_ID: '137',
-    POLYGON_CONFIRMATIONS: String(POLYGON_CONFIRMATIONS),
-    USDT_CONTRACT_POLYGON: usdtPolygon,
-    PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: '3',
-  });
-}, 120_000);
-afterAll(async () => {
-  await h?.stop();
-  await Promise.all([solana?.stop(), evm?.stop()]);
-});
-afterEach(() => {
-  expect(h.takeJobFailures()).toEqual([]);
-});
+usePaymentStack(
+  async () => {
+    [solana, evm] = await Promise.all([startLocalSolana(), startLocalEvm({ chainId: 137 })]);
+    usdtMint = await solana.createMint();
+    usdtPolygon = getAddress(await evm.deployToken());
+    h = await startPaymentHarness({
+      SOLANA_RPC_URL: solana.url,
+      USDT_MINT_SOLANA: usdtMint.toBase58(),
+      SOLANA_COMMITMENT: 'confirmed',
+      POLYGON_RPC_URL: evm.url,
+      POLYGON_CHAIN_ID: '137',
+      POLYGON_CONFIRMATIONS: String(POLYGON_CONFIRMATIONS),
+      USDT_CONTRACT_POLYGON: usdtPolygon,
+      PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: '3',
+    });
+  },
+  () => [h, solana, evm],
+);
 
 const units = (amount: string) => parseUnits(amount, 6);
 type Shop = Awaited<ReturnType<PaymentHarness['newShop']>>;

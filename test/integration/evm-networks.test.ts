@@ -1,11 +1,11 @@
 import { decodeFunctionData, erc20Abi, getAddress, toHex, type Address, type Hex } from 'viem';
 import { claimProofMessage } from '../../contract';
 import { parse } from 'csv-parse/sync';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../contract/decimal';
 import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
-import { startPaymentHarness, type PaymentHarness } from '../support/payment-harness';
+import { startPaymentHarness, type PaymentHarness, usePaymentStack } from '../support/payment-harness';
 import { expectErrorBody } from '../support/test-server';
 
 /**
@@ -28,44 +28,38 @@ let h: PaymentHarness;
 /** Errors logged at start about refused tokens (the logs are cleared after each test). */
 let refusals: PaymentHarness['logs'] = [];
 
-beforeAll(async () => {
-  await Promise.all(
-    NETWORKS.map(async ({ network, chainId, token, decimals }) => {
-      const evm = await startLocalEvm({ chainId });
-      const address = getAddress(await evm.deployToken({ name: token, symbol: token, decimals }));
-      chains[network] = { evm, token: address };
-      if (network === 'BSC') wrongDecimalsUsdc = getAddress(await evm.deployToken({ symbol: 'USDC' }));
-    }),
-  );
-  h = await startPaymentHarness({
-    PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: '2',
-    EVM_LOG_RANGE: '5',
-    POLYGON_RPC_URL: 'none',
-    ETHEREUM_RPC_URL: 'none',
-    // BASE at its defaults but the RPC, the confirmations and USDC (USDT off); BSC's chain id and
-    // decimals are its defaults too.
-    BASE_RPC_URL: chains.BASE.evm.url,
-    BASE_CONFIRMATIONS: '3',
-    USDC_CONTRACT_BASE: chains.BASE.token.toLowerCase(),
-    USDT_CONTRACT_BASE: 'none',
-    BSC_RPC_URL: chains.BSC.evm.url,
-    BSC_CONFIRMATIONS: '4',
-    USDT_CONTRACT_BSC: chains.BSC.token,
-    USDC_CONTRACT_BSC: wrongDecimalsUsdc,
-  });
-  // The check of the tokens' decimals runs in the background at start: wait for it.
-  await Promise.all(h.server.deps.chains.all().map((c) => c.verifyTokens()));
-  refusals = h.logs.filter((l) => l.level >= 50 && /USDC on BSC is refused/.test(l.msg));
-}, 120_000);
-
-afterAll(async () => {
-  await h?.stop();
-  await Promise.all(Object.values(chains).map((c) => c.evm.stop()));
-});
-
-afterEach(() => {
-  expect(h.takeJobFailures()).toEqual([]);
-});
+usePaymentStack(
+  async () => {
+    await Promise.all(
+      NETWORKS.map(async ({ network, chainId, token, decimals }) => {
+        const evm = await startLocalEvm({ chainId });
+        const address = getAddress(await evm.deployToken({ name: token, symbol: token, decimals }));
+        chains[network] = { evm, token: address };
+        if (network === 'BSC') wrongDecimalsUsdc = getAddress(await evm.deployToken({ symbol: 'USDC' }));
+      }),
+    );
+    h = await startPaymentHarness({
+      PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: '2',
+      EVM_LOG_RANGE: '5',
+      POLYGON_RPC_URL: 'none',
+      ETHEREUM_RPC_URL: 'none',
+      // BASE at its defaults but the RPC, the confirmations and USDC (USDT off); BSC's chain id and
+      // decimals are its defaults too.
+      BASE_RPC_URL: chains.BASE.evm.url,
+      BASE_CONFIRMATIONS: '3',
+      USDC_CONTRACT_BASE: chains.BASE.token.toLowerCase(),
+      USDT_CONTRACT_BASE: 'none',
+      BSC_RPC_URL: chains.BSC.evm.url,
+      BSC_CONFIRMATIONS: '4',
+      USDT_CONTRACT_BSC: chains.BSC.token,
+      USDC_CONTRACT_BSC: wrongDecimalsUsdc,
+    });
+    // The check of the tokens' decimals runs in the background at start: wait for it.
+    await Promise.all(h.server.deps.chains.all().map((c) => c.verifyTokens()));
+    refusals = h.logs.filter((l) => l.level >= 50 && /USDC on BSC is refused/.test(l.msg));
+  },
+  () => [h, chains.BASE?.evm, chains.BSC?.evm],
+);
 
 const freshAddress = randomEvmAddress;
 const tagOf = (reference: string) => toHex(decodeBase58(reference)!);

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { decodeFunctionData, erc20Abi, getAddress, toHex, type Address, type Hex } from 'viem';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claimProofMessage } from '../../contract';
 import { decodeBase58 } from '../../server/lib/base58';
-import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
-import { sleep, startPaymentHarness } from '../support/payment-harness';
+import { type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
+import { startEvmNetworks, type EvmNetworkChain } from '../support/evm/evm-networks';
+import { sleep, startPaymentHarness, usePaymentStack } from '../support/payment-harness';
 import type { HarnessShop, PaymentHarness } from '../support/payment-harness';
 import { freePort } from '../support/free-port';
 import { expectErrorBody } from '../support/test-server';
@@ -22,45 +23,40 @@ const NETWORKS = [
 ] as const;
 type NetworkName = (typeof NETWORKS)[number]['network'];
 
-const chains = {} as Record<NetworkName, { evm: LocalEvm; usdt: Address; other: Address }>;
+let networks: Awaited<ReturnType<typeof startEvmNetworks<NetworkName>>>;
+let chains: Record<NetworkName, EvmNetworkChain & { other: Address }>;
 let h: PaymentHarness;
 let deadEndpoint: string;
 
-beforeAll(async () => {
-  await Promise.all(
-    NETWORKS.map(async ({ network, chainId }) => {
-      const evm = await startLocalEvm({ chainId });
-      // Configured in lower case below; the service shows contracts checksummed (EIP-55).
-      const usdt = getAddress(await evm.deployToken());
-      const other = getAddress(await evm.deployToken({ name: 'Other', symbol: 'OTH' }));
-      chains[network] = { evm, usdt, other };
-    }),
-  );
-  const env: Record<string, string> = {
-    PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: String(NOT_FOUND_TIMEOUT_SECONDS),
-    // Small ranges, so scanning across several of them is exercised.
-    EVM_LOG_RANGE: '7',
-  };
-  deadEndpoint = `http://127.0.0.1:${await freePort()}`;
-  for (const { network, chainId, confirmations } of NETWORKS) {
+usePaymentStack(
+  async () => {
+    networks = await startEvmNetworks(NETWORKS);
+    const withOther = async ({ network }: (typeof NETWORKS)[number]) => {
+      const { evm } = networks.chains[network];
+      return [
+        network,
+        {
+          ...networks.chains[network],
+          other: getAddress(await evm.deployToken({ name: 'Other', symbol: 'OTH' })),
+        },
+      ];
+    };
+    chains = Object.fromEntries(await Promise.all(NETWORKS.map(withOther)));
+    const env: Record<string, string> = {
+      ...networks.env,
+      PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: String(NOT_FOUND_TIMEOUT_SECONDS),
+      // Small ranges, so scanning across several of them is exercised.
+      EVM_LOG_RANGE: '7',
+    };
+    deadEndpoint = `http://127.0.0.1:${await freePort()}`;
     // Ethereum gets an endpoint list whose first endpoint is down: every call fails over.
-    env[`${network}_RPC_URL`] =
-      network === 'ETHEREUM' ? `${deadEndpoint},${chains[network].evm.url}` : chains[network].evm.url;
-    env[`USDT_CONTRACT_${network}`] = chains[network].usdt.toLowerCase();
-    env[`${network}_CHAIN_ID`] = String(chainId);
-    env[`${network}_CONFIRMATIONS`] = String(confirmations);
-  }
-  h = await startPaymentHarness(env);
-}, 120_000);
-
-afterAll(async () => {
-  await h?.stop();
-  await Promise.all(Object.values(chains).map((c) => c.evm.stop()));
-});
-
-afterEach(() => {
-  expect(h.takeJobFailures()).toEqual([]);
-});
+    env.ETHEREUM_RPC_URL = `${deadEndpoint},${chains.ETHEREUM.evm.url}`;
+    // Configured in lower case; the service shows contracts checksummed (EIP-55).
+    for (const { network } of NETWORKS) env[`USDT_CONTRACT_${network}`] = chains[network].usdt.toLowerCase();
+    h = await startPaymentHarness(env);
+  },
+  () => [h, networks],
+);
 
 const unknownHash = () => toHex(randomBytes(32));
 const freshAddress = randomEvmAddress;

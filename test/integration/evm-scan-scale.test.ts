@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { getAddress, toHex, type Address } from 'viem';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalEvm, type LocalEvm, randomEvmAddress } from '../support/evm/local-evm';
-import { startPaymentHarness, type PaymentHarness } from '../support/payment-harness';
+import { describe, expect, it } from 'vitest';
+import { randomEvmAddress, type LocalEvm } from '../support/evm/local-evm';
+import { startEvmNetworks } from '../support/evm/evm-networks';
+import { startPaymentHarness, type PaymentHarness, usePaymentStack } from '../support/payment-harness';
+import { insertWalletOrders as insertOrders } from '../support/insert-wallet-orders';
 
 /**
  * EVM scanning at scale, on two local Hardhat nodes: POLYGON unlimited, ETHEREUM with a small RPC
@@ -14,39 +16,22 @@ import { startPaymentHarness, type PaymentHarness } from '../support/payment-har
 const CONFIRMATIONS = 2;
 const BUDGET_RPS = 20;
 const NETWORKS = [
-  { network: 'POLYGON', chainId: 137 },
-  { network: 'ETHEREUM', chainId: 1 },
+  { network: 'POLYGON', chainId: 137, confirmations: CONFIRMATIONS },
+  { network: 'ETHEREUM', chainId: 1, confirmations: CONFIRMATIONS },
 ] as const;
-type NetworkName = (typeof NETWORKS)[number]['network'];
 
-const chains = {} as Record<NetworkName, { evm: LocalEvm; usdt: Address }>;
+let networks: Awaited<ReturnType<typeof startEvmNetworks<(typeof NETWORKS)[number]['network']>>>;
+let chains: typeof networks.chains;
 let h: PaymentHarness;
 
-beforeAll(async () => {
-  await Promise.all(
-    NETWORKS.map(async ({ network, chainId }) => {
-      const evm = await startLocalEvm({ chainId });
-      chains[network] = { evm, usdt: getAddress(await evm.deployToken()) };
-    }),
-  );
-  const env: Record<string, string> = { ETHEREUM_RPC_MAX_RPS: String(BUDGET_RPS) };
-  for (const { network, chainId } of NETWORKS) {
-    env[`${network}_RPC_URL`] = chains[network].evm.url;
-    env[`USDT_CONTRACT_${network}`] = chains[network].usdt;
-    env[`${network}_CHAIN_ID`] = String(chainId);
-    env[`${network}_CONFIRMATIONS`] = String(CONFIRMATIONS);
-  }
-  h = await startPaymentHarness(env);
-}, 120_000);
-
-afterAll(async () => {
-  await h?.stop();
-  await Promise.all(Object.values(chains).map((c) => c.evm.stop()));
-});
-
-afterEach(() => {
-  expect(h.takeJobFailures()).toEqual([]);
-});
+usePaymentStack(
+  async () => {
+    networks = await startEvmNetworks(NETWORKS);
+    chains = networks.chains;
+    h = await startPaymentHarness({ ...networks.env, ETHEREUM_RPC_MAX_RPS: String(BUDGET_RPS) });
+  },
+  () => [h, networks],
+);
 
 const freshAddress = randomEvmAddress;
 const scan = () => h.server.jobs.runNow('scan-payments');
@@ -54,19 +39,7 @@ const scan = () => h.server.jobs.runNow('scan-payments');
 /** Open orders like `template`, each to a wallet of its own at a fresh address (inserted); their recipients. */
 async function insertWalletOrders(template: string, count: number): Promise<Address[]> {
   const recipients = Array.from({ length: count }, freshAddress);
-  await h.server.deps.db.sequelize.query(
-    `WITH made AS (
-       INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient,
-                           amount_units, status, expires_at, created_at, updated_at)
-       SELECT translate(md5(:salt || r.i), '0', 'z'), o.merchant_id, o.wallet_id, o.network, o.token,
-              o.token_mint, r.recipient, o.amount_units, 'PENDING', o.expires_at, now(), now()
-         FROM orders o, unnest(ARRAY[:recipients]::text[]) WITH ORDINALITY AS r(recipient, i)
-        WHERE o.reference = :template
-       RETURNING network, recipient, merchant_id)
-     -- Each address owned by the merchant, as registering its wallet would make it.
-     INSERT INTO wallet_owners (network, address, merchant_id) SELECT network, recipient, merchant_id FROM made`,
-    { replacements: { salt: `${Date.now()}-${Math.random()}-`, recipients, template } },
-  );
+  await insertOrders(h.server.deps.db.sequelize, template, recipients);
   return recipients;
 }
 

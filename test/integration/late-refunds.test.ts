@@ -1,9 +1,9 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { getAddress, toHex, type Address, type Hex } from 'viem';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
 import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/local-evm';
-import { sleep, startPaymentHarness } from '../support/payment-harness';
+import { sleep, startPaymentHarness, usePaymentStack } from '../support/payment-harness';
 import type { HarnessShop, PaidOrder, PaymentHarness } from '../support/payment-harness';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
 import { expectErrorBody } from '../support/test-server';
@@ -33,40 +33,31 @@ let aheadMs = 0;
 let lagging: PaymentHarness;
 const LAG_MS = 3_600_000;
 
-beforeAll(async () => {
-  [solana, polygon] = await Promise.all([startLocalSolana(), startLocalEvm({ chainId: 137 })]);
-  solanaMint = await solana.createMint();
-  polygonUsdt = getAddress(await polygon.deployToken());
-  const env = {
-    SOLANA_RPC_URL: solana.url,
-    USDT_MINT_SOLANA: solanaMint.toBase58(),
-    SOLANA_COMMITMENT: 'finalized',
-    POLYGON_RPC_URL: polygon.url,
-    USDT_CONTRACT_POLYGON: polygonUsdt,
-    POLYGON_CHAIN_ID: '137',
-    POLYGON_CONFIRMATIONS: String(POLYGON_CONFIRMATIONS),
-    EVM_LOG_RANGE: '50',
-    REFUND_DEADLINE_SECONDS: String(DEADLINE_SECONDS),
-    LATE_PAYMENT_WINDOW_SECONDS: String(LATE_WINDOW_SECONDS),
-  };
-  h = await startPaymentHarness(env, { clock: () => new Date(Date.now() + aheadMs) });
-  lagging = await startPaymentHarness(env, { clock: () => new Date(Date.now() + aheadMs - LAG_MS) });
-}, 120_000);
-
-afterAll(async () => {
-  await h?.stop();
-  await lagging?.stop();
-  await solana?.stop();
-  await polygon?.stop();
-});
+usePaymentStack(
+  async () => {
+    [solana, polygon] = await Promise.all([startLocalSolana(), startLocalEvm({ chainId: 137 })]);
+    solanaMint = await solana.createMint();
+    polygonUsdt = getAddress(await polygon.deployToken());
+    const env = {
+      SOLANA_RPC_URL: solana.url,
+      USDT_MINT_SOLANA: solanaMint.toBase58(),
+      SOLANA_COMMITMENT: 'finalized',
+      POLYGON_RPC_URL: polygon.url,
+      USDT_CONTRACT_POLYGON: polygonUsdt,
+      POLYGON_CHAIN_ID: '137',
+      POLYGON_CONFIRMATIONS: String(POLYGON_CONFIRMATIONS),
+      EVM_LOG_RANGE: '50',
+      REFUND_DEADLINE_SECONDS: String(DEADLINE_SECONDS),
+      LATE_PAYMENT_WINDOW_SECONDS: String(LATE_WINDOW_SECONDS),
+    };
+    h = await startPaymentHarness(env, { clock: () => new Date(Date.now() + aheadMs) });
+    lagging = await startPaymentHarness(env, { clock: () => new Date(Date.now() + aheadMs - LAG_MS) });
+  },
+  () => [h, lagging, solana, polygon],
+);
 
 beforeEach(() => {
   aheadMs = 0;
-});
-
-afterEach(() => {
-  expect(h.takeJobFailures()).toEqual([]);
-  expect(lagging.takeJobFailures()).toEqual([]);
 });
 
 type Refund = {

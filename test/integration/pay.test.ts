@@ -65,6 +65,20 @@ function expectPayError(res: ApiResponse, status: number, code: string) {
   expect(body.message).toBe(body.error.message);
 }
 
+/** A report of a (made-up) transaction on each order, Solana's and Polygon's, answers 409. */
+async function expectReportsRefused(solanaReference: string, evmReference: string) {
+  for (const [reference, txId] of [
+    [solanaReference, solanaSignature()],
+    [evmReference, evmHash()],
+  ]) {
+    expectErrorBody(
+      await server.api('POST', `/pay/${reference}/submit-tx`, { body: { txId } }),
+      409,
+      'CONFLICT',
+    );
+  }
+}
+
 async function setOrder(reference: string, values: Record<string, unknown>) {
   const [count] = await server.deps.db.models.Order.update(values, { where: { reference } });
   expect(count).toBe(1);
@@ -581,16 +595,7 @@ describe('orders that can no longer be paid', () => {
       'CONFLICT',
     );
     expectPayError(await server.api('GET', `/pay/tx-request/${evm.reference}`), 409, 'CONFLICT');
-    expectErrorBody(
-      await server.api('POST', `/pay/${sol.reference}/submit-tx`, { body: { txId: solanaSignature() } }),
-      409,
-      'CONFLICT',
-    );
-    expectErrorBody(
-      await server.api('POST', `/pay/${evm.reference}/submit-tx`, { body: { txId: evmHash() } }),
-      409,
-      'CONFLICT',
-    );
+    await expectReportsRefused(sol.reference, evm.reference);
     // The page itself still shows the order.
     const info = await server.api('GET', `/pay/${sol.reference}/info`);
     expect(info.status).toBe(200);
@@ -612,16 +617,7 @@ describe('orders that can no longer be paid', () => {
       'CONFLICT',
     );
     expectPayError(await server.api('GET', `/pay/tx-request/${evm.reference}`), 409, 'CONFLICT');
-    expectErrorBody(
-      await server.api('POST', `/pay/${sol.reference}/submit-tx`, { body: { txId: solanaSignature() } }),
-      409,
-      'CONFLICT',
-    );
-    expectErrorBody(
-      await server.api('POST', `/pay/${evm.reference}/submit-tx`, { body: { txId: evmHash() } }),
-      409,
-      'CONFLICT',
-    );
+    await expectReportsRefused(sol.reference, evm.reference);
   });
 
   it('still builds for an order expired within the late-payment window', async () => {

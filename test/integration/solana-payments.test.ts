@@ -7,7 +7,7 @@ import {
   getAssociatedTokenAddressSync,
 } from '@solana/spl-token';
 import { Keypair, PublicKey, Transaction } from '@solana/web3.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../contract/decimal';
 import { scanPayments } from '../../server/payments/scan-payments';
@@ -15,7 +15,7 @@ import { freePort } from '../support/free-port';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
 import { expectErrorBody, newMerchant, startTestServer } from '../support/test-server';
 import type { ApiResponse, TestServer } from '../support/test-server';
-import { sleep, startPaymentHarness } from '../support/payment-harness';
+import { sleep, startPaymentHarness, usePaymentStack } from '../support/payment-harness';
 import type { AuditEntry, PaidOrder, PaymentHarness } from '../support/payment-harness';
 
 /**
@@ -32,30 +32,25 @@ let h: PaymentHarness;
 let server: TestServer;
 const mints = {} as Record<TokenName, PublicKey>;
 
-beforeAll(async () => {
-  chain = await startLocalSolana();
-  mints.USDT = await chain.createMint();
-  mints.USDC = await chain.createMint();
-  h = await startPaymentHarness({
-    // An endpoint list whose first endpoint is down: every call fails over to the local chain.
-    SOLANA_RPC_URL: `http://127.0.0.1:${await freePort()},${chain.url}`,
-    USDT_MINT_SOLANA: mints.USDT.toBase58(),
-    USDC_MINT_SOLANA: mints.USDC.toBase58(),
-    SOLANA_COMMITMENT: 'finalized',
-    // Solana Pay wallets only follow https transaction-request links.
-    PUBLIC_BASE_URL: 'https://pay.example.test',
-    PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: String(NOT_FOUND_TIMEOUT_SECONDS),
-  });
-  server = h.server;
-});
-afterAll(async () => {
-  await h?.stop();
-  await chain?.stop();
-});
-afterEach(() => {
-  // A job that throws is logged and swallowed by the scheduler: make it fail the test instead.
-  expect(h.takeJobFailures()).toEqual([]);
-});
+usePaymentStack(
+  async () => {
+    chain = await startLocalSolana();
+    mints.USDT = await chain.createMint();
+    mints.USDC = await chain.createMint();
+    h = await startPaymentHarness({
+      // An endpoint list whose first endpoint is down: every call fails over to the local chain.
+      SOLANA_RPC_URL: `http://127.0.0.1:${await freePort()},${chain.url}`,
+      USDT_MINT_SOLANA: mints.USDT.toBase58(),
+      USDC_MINT_SOLANA: mints.USDC.toBase58(),
+      SOLANA_COMMITMENT: 'finalized',
+      // Solana Pay wallets only follow https transaction-request links.
+      PUBLIC_BASE_URL: 'https://pay.example.test',
+      PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: String(NOT_FOUND_TIMEOUT_SECONDS),
+    });
+    server = h.server;
+  },
+  () => [h, chain],
+);
 
 // ---- helpers ------------------------------------------------------------------------------------
 

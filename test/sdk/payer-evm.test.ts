@@ -12,7 +12,7 @@ import {
   type EIP1193Provider,
   type Hex,
 } from 'viem';
-import { afterAll, afterEach, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
 import {
   createPayer,
@@ -29,8 +29,14 @@ import {
   type FetchLike,
   type PayUrl,
 } from '../../sdk/src/payer';
-import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
-import { startPaymentHarness, type HarnessShop, type PaymentHarness } from '../support/payment-harness';
+import { type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
+import { startEvmNetworks } from '../support/evm/evm-networks';
+import {
+  startPaymentHarness,
+  type HarnessShop,
+  type PaymentHarness,
+  usePaymentStack,
+} from '../support/payment-harness';
 import { until } from './support';
 
 /**
@@ -45,38 +51,22 @@ const CHAINS = [
 ] as const;
 type NetworkName = (typeof CHAINS)[number]['network'];
 
-const chains = {} as Record<NetworkName, { evm: LocalEvm; usdt: Address }>;
+let networks: Awaited<ReturnType<typeof startEvmNetworks<NetworkName>>>;
+let chains: typeof networks.chains;
 let h: PaymentHarness;
 
-beforeAll(async () => {
-  const started = performance.now();
-  await Promise.all(
-    CHAINS.map(async ({ network, chainId }) => {
-      const evm = await startLocalEvm({ chainId });
-      chains[network] = { evm, usdt: getAddress(await evm.deployToken()) };
-    }),
-  );
-  const env: Record<string, string> = {};
-  for (const { network, chainId, confirmations } of CHAINS) {
-    env[`${network}_RPC_URL`] = chains[network].evm.url;
-    env[`USDT_CONTRACT_${network}`] = chains[network].usdt;
-    env[`${network}_CHAIN_ID`] = String(chainId);
-    env[`${network}_CONFIRMATIONS`] = String(confirmations);
-  }
-  h = await startPaymentHarness(env);
-  console.log(
-    `[sdk payer-evm] two chains and the service up in ${(performance.now() - started).toFixed(0)} ms`,
-  );
-}, 60_000);
-
-afterAll(async () => {
-  await h?.stop();
-  await Promise.all(Object.values(chains).map((c) => c.evm.stop()));
-});
-
-afterEach(() => {
-  expect(h.takeJobFailures()).toEqual([]);
-});
+usePaymentStack(
+  async () => {
+    const started = performance.now();
+    networks = await startEvmNetworks(CHAINS);
+    chains = networks.chains;
+    h = await startPaymentHarness(networks.env);
+    console.log(
+      `[sdk payer-evm] two chains and the service up in ${(performance.now() - started).toFixed(0)} ms`,
+    );
+  },
+  () => [h, networks],
+);
 
 /** An EIP-1193 error as wallets throw them (MetaMask's ProviderRpcError: an Error with a code). */
 class ProviderRpcError extends Error {

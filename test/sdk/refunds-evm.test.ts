@@ -1,11 +1,11 @@
 import { getAddress, toHex, type Address } from 'viem';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../contract/decimal';
 import { createClient } from '../../sdk/src/client';
 import { sendRefund, waitForRefund } from '../../sdk/src/refunds';
 import { startLocalEvm, type LocalEvm } from '../support/evm/local-evm';
-import { startPaymentHarness, type PaymentHarness } from '../support/payment-harness';
+import { startPaymentHarness, type PaymentHarness, usePaymentStack } from '../support/payment-harness';
 import { until } from '../support/until';
 
 /**
@@ -19,28 +19,22 @@ let bsc: LocalEvm;
 let usdt: Address;
 let h: PaymentHarness;
 
-beforeAll(async () => {
-  bsc = await startLocalEvm({ chainId: 56 });
-  usdt = getAddress(await bsc.deployToken({ decimals: 18 }));
-  h = await startPaymentHarness({
-    POLYGON_RPC_URL: 'none',
-    ETHEREUM_RPC_URL: 'none',
-    BSC_RPC_URL: bsc.url,
-    BSC_CONFIRMATIONS: String(CONFIRMATIONS),
-    USDT_CONTRACT_BSC: usdt,
-    USDC_CONTRACT_BSC: 'none',
-    EVM_LOG_RANGE: '50',
-  });
-}, 60_000);
-
-afterAll(async () => {
-  await h?.stop();
-  await bsc?.stop();
-});
-
-afterEach(() => {
-  expect(h.takeJobFailures()).toEqual([]);
-});
+usePaymentStack(
+  async () => {
+    bsc = await startLocalEvm({ chainId: 56 });
+    usdt = getAddress(await bsc.deployToken({ decimals: 18 }));
+    h = await startPaymentHarness({
+      POLYGON_RPC_URL: 'none',
+      ETHEREUM_RPC_URL: 'none',
+      BSC_RPC_URL: bsc.url,
+      BSC_CONFIRMATIONS: String(CONFIRMATIONS),
+      USDT_CONTRACT_BSC: usdt,
+      USDC_CONTRACT_BSC: 'none',
+      EVM_LOG_RANGE: '50',
+    });
+  },
+  () => [h, bsc],
+);
 
 const units = (amount: string) => parseUnits(amount, 18);
 

@@ -4,6 +4,7 @@
  * only, so what the measuring harness shares with the tests is listed in one place.
  */
 export { freePort } from './free-port';
+export { insertWalletOrders } from './insert-wallet-orders';
 export { randomEvmAddress, startLocalEvm, type LocalEvm, type LocalWallet } from './evm/local-evm';
 export { startLocalSolana, type LocalSolana } from './solana/local-solana';
 export { startWebhookReceiver, type ReceivedWebhook } from './webhook-receiver';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createLogger } from '../../server/lib/logger';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { newMerchant, startTestServer, type TestServer } from './test-server';
 import { startWebhookReceiver, type ReceivedWebhook } from './webhook-receiver';
 
@@ -211,3 +211,27 @@ export async function startPaymentHarness(
 }
 export type PaymentHarness = Awaited<ReturnType<typeof startPaymentHarness>>;
 export type HarnessShop = Awaited<ReturnType<PaymentHarness['newShop']>>;
+
+type Stoppable = { stop(): unknown };
+
+/**
+ * A file's payment stack: `start` runs before its tests (chains, then harnesses); after each test no
+ * job may have failed on any harness among `parts`; after the tests every part that started stops,
+ * in the order listed (harnesses first, then what they talk to). `parts` is read when it is needed,
+ * so a start that failed half way still stops what it started.
+ */
+export function usePaymentStack(
+  start: () => Promise<unknown>,
+  parts: () => (Stoppable | undefined)[],
+  timeoutMs = 120_000,
+): void {
+  const harnesses = () => parts().filter((p): p is PaymentHarness => !!p && 'takeJobFailures' in p);
+  beforeAll(start, timeoutMs);
+  afterEach(() => {
+    // A job that throws is logged and swallowed by the scheduler: make it fail the test instead.
+    for (const harness of harnesses()) expect(harness.takeJobFailures()).toEqual([]);
+  });
+  afterAll(async () => {
+    for (const part of parts()) await part?.stop();
+  });
+}

@@ -5,6 +5,7 @@ import { parseUnits } from '../../contract/decimal';
 import { startLocalSolana, type LocalSolana } from './solana/local-solana';
 import { createTestDatabase, newMerchant, startTestServer, type TestServer } from './test-server';
 import { until } from './until';
+import { insertWalletOrders as insertOrders } from './insert-wallet-orders';
 
 /**
  * Servers that run the scanner over a local Solana chain's RPC and websocket, each on a database of
@@ -76,26 +77,8 @@ export function solanaWatchHarness(chain: LocalSolana, usdt: PublicKey) {
   /** `count` more open orders like `template`, each to a wallet of its own (inserted); their owners. */
   async function insertWalletOrders(server: TestServer, template: string, count: number) {
     const owners = Array.from({ length: count }, () => Keypair.generate().publicKey);
-    await server.deps.db.sequelize.query(
-      `WITH made AS (
-         INSERT INTO orders (reference, merchant_id, wallet_id, network, token, token_mint, recipient,
-                             amount_units, status, expires_at, created_at, updated_at)
-         SELECT r.reference, o.merchant_id, o.wallet_id, o.network, o.token, o.token_mint, r.recipient,
-                o.amount_units + r.i, 'PENDING', o.expires_at, now(), now()
-           FROM orders o,
-                unnest(ARRAY[:recipients]::text[], ARRAY[:references]::text[]) WITH ORDINALITY AS r(recipient, reference, i)
-          WHERE o.reference = :template
-         RETURNING network, recipient, merchant_id)
-       -- Each address owned by the merchant, as registering its wallet would make it.
-       INSERT INTO wallet_owners (network, address, merchant_id) SELECT network, recipient, merchant_id FROM made`,
-      {
-        replacements: {
-          recipients: owners.map((o) => o.toBase58()),
-          references: owners.map(() => Keypair.generate().publicKey.toBase58()),
-          template,
-        },
-      },
-    );
+    const recipients = owners.map((o) => o.toBase58());
+    await insertOrders(server.deps.db.sequelize, template, recipients, { distinctAmounts: true });
     return owners;
   }
 

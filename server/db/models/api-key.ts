@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required } from './columns';
 import type { ApiKeyScope } from '../../../contract';
 
 /** An API key: its SHA-256 and last four characters, never the secret. */
@@ -25,12 +26,12 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
     this.init(
       {
         id: { type: DataTypes.UUID, primaryKey: true },
-        merchantId: { type: DataTypes.UUID, allowNull: false },
-        name: { type: DataTypes.TEXT, allowNull: false },
-        scopes: { type: DataTypes.ARRAY(DataTypes.TEXT), allowNull: false },
-        secretHash: { type: DataTypes.TEXT, allowNull: false },
-        last4: { type: DataTypes.TEXT, allowNull: false },
-        createdAt: { type: DataTypes.DATE, allowNull: false },
+        merchantId: required(DataTypes.UUID),
+        name: required(DataTypes.TEXT),
+        scopes: required(DataTypes.ARRAY(DataTypes.TEXT)),
+        secretHash: required(DataTypes.TEXT),
+        last4: required(DataTypes.TEXT),
+        createdAt: required(DataTypes.DATE),
         lastUsedAt: DataTypes.DATE,
         revokedAt: DataTypes.DATE,
       },

@@ -7,6 +7,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, serialKey, dateNow } from './columns';
 
 export type AuditActor = 'merchant' | 'payer' | 'system';
 
@@ -21,12 +22,12 @@ export class AuditEntry extends Model<InferAttributes<AuditEntry>, InferCreation
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
-        orderId: { type: DataTypes.BIGINT, allowNull: false },
-        type: { type: DataTypes.TEXT, allowNull: false },
-        actor: { type: DataTypes.TEXT, allowNull: false },
+        id: serialKey(),
+        orderId: required(DataTypes.BIGINT),
+        type: required(DataTypes.TEXT),
+        actor: required(DataTypes.TEXT),
         data: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },
-        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        createdAt: dateNow(),
       },
       { sequelize, tableName: 'audit_entries' },
     );

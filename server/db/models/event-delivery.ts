@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, serialKey, dateNow, timestamps, lease } from './columns';
 
 export type DeliveryChannel = 'webhook' | 'messenger';
 
@@ -30,17 +31,15 @@ export class EventDelivery extends Model<
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
-        eventId: { type: DataTypes.TEXT, allowNull: false },
-        channel: { type: DataTypes.TEXT, allowNull: false },
-        target: { type: DataTypes.TEXT, allowNull: false },
-        status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'PENDING' },
-        attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-        nextAttemptAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
-        lockedUntil: DataTypes.DATE,
-        lockedBy: DataTypes.TEXT,
-        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
-        updatedAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        id: serialKey(),
+        eventId: required(DataTypes.TEXT),
+        channel: required(DataTypes.TEXT),
+        target: required(DataTypes.TEXT),
+        status: required(DataTypes.TEXT, 'PENDING'),
+        attempts: required(DataTypes.INTEGER, 0),
+        nextAttemptAt: dateNow(),
+        ...lease(),
+        ...timestamps(),
       },
       { sequelize, tableName: 'event_deliveries' },
     );

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, dateNow } from './columns';
 
 /** An event (of an order, or none: a test `ping`); `body` is the exact JSON every attempt sends (and signs). */
 export class Event extends Model<InferAttributes<Event>, InferCreationAttributes<Event>> {
@@ -21,10 +22,10 @@ export class Event extends Model<InferAttributes<Event>, InferCreationAttributes
       {
         id: { type: DataTypes.TEXT, primaryKey: true },
         orderId: DataTypes.BIGINT,
-        merchantId: { type: DataTypes.UUID, allowNull: false },
-        type: { type: DataTypes.TEXT, allowNull: false },
-        body: { type: DataTypes.TEXT, allowNull: false },
-        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        merchantId: required(DataTypes.UUID),
+        type: required(DataTypes.TEXT),
+        body: required(DataTypes.TEXT),
+        createdAt: dateNow(),
       },
       { sequelize, tableName: 'events' },
     );

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, timestamps } from './columns';
 
 export class Merchant extends Model<InferAttributes<Merchant>, InferCreationAttributes<Merchant>> {
   declare id: CreationOptional<string>;
@@ -32,9 +33,9 @@ export class Merchant extends Model<InferAttributes<Merchant>, InferCreationAttr
     this.init(
       {
         id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-        email: { type: DataTypes.TEXT, allowNull: false },
-        passwordHash: { type: DataTypes.TEXT, allowNull: false },
-        tokenVersion: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        email: required(DataTypes.TEXT),
+        passwordHash: required(DataTypes.TEXT),
+        tokenVersion: required(DataTypes.INTEGER, 0),
         fullName: DataTypes.TEXT,
         phone: DataTypes.TEXT,
         webhookUrl: DataTypes.TEXT,
@@ -45,8 +46,7 @@ export class Merchant extends Model<InferAttributes<Merchant>, InferCreationAttr
         previousWebhookSecretExpiresAt: DataTypes.DATE,
         underpaymentToleranceBps: DataTypes.INTEGER,
         webhookApiVersion: DataTypes.TEXT,
-        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
-        updatedAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        ...timestamps(),
       },
       { sequelize, tableName: 'merchants' },
     );

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, serialKey, dateNow } from './columns';
 
 /** One messenger send. The bot token is never stored here. */
 export class MessengerDelivery extends Model<
@@ -29,18 +30,18 @@ export class MessengerDelivery extends Model<
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+        id: serialKey(),
         orderId: DataTypes.BIGINT,
         deliveryId: DataTypes.BIGINT,
-        eventType: { type: DataTypes.TEXT, allowNull: false },
-        chatId: { type: DataTypes.TEXT, allowNull: false },
-        text: { type: DataTypes.TEXT, allowNull: false },
-        status: { type: DataTypes.TEXT, allowNull: false },
+        eventType: required(DataTypes.TEXT),
+        chatId: required(DataTypes.TEXT),
+        text: required(DataTypes.TEXT),
+        status: required(DataTypes.TEXT),
         responseStatus: DataTypes.INTEGER,
         responseBody: DataTypes.TEXT,
         error: DataTypes.TEXT,
-        attempt: { type: DataTypes.INTEGER, allowNull: false },
-        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        attempt: required(DataTypes.INTEGER),
+        createdAt: dateNow(),
       },
       { sequelize, tableName: 'messenger_deliveries' },
     );

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, serialKey, timestamps } from './columns';
 import type { Network, OrderStatus, Token } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
@@ -47,25 +48,25 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
-        reference: { type: DataTypes.TEXT, allowNull: false },
-        merchantId: { type: DataTypes.UUID, allowNull: false },
-        walletId: { type: DataTypes.UUID, allowNull: false },
-        network: { type: DataTypes.TEXT, allowNull: false },
-        token: { type: DataTypes.TEXT, allowNull: false },
-        tokenMint: { type: DataTypes.TEXT, allowNull: false },
-        tokenDecimals: { type: DataTypes.SMALLINT, allowNull: false },
-        recipient: { type: DataTypes.TEXT, allowNull: false },
+        id: serialKey(),
+        reference: required(DataTypes.TEXT),
+        merchantId: required(DataTypes.UUID),
+        walletId: required(DataTypes.UUID),
+        network: required(DataTypes.TEXT),
+        token: required(DataTypes.TEXT),
+        tokenMint: required(DataTypes.TEXT),
+        tokenDecimals: required(DataTypes.SMALLINT),
+        recipient: required(DataTypes.TEXT),
         amountUnits: bigintColumn('amountUnits', false, true),
         amountReceivedUnits: { ...bigintColumn('amountReceivedUnits', false, true), defaultValue: '0' },
-        amountUnique: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: true },
+        amountUnique: required(DataTypes.BOOLEAN, true),
         amountRefundedUnits: { ...bigintColumn('amountRefundedUnits', false, true), defaultValue: '0' },
         quoteCurrency: DataTypes.TEXT,
         quoteUnits: bigintColumn('quoteUnits', true),
         fxRate: DataTypes.TEXT,
         fxSource: DataTypes.TEXT,
         quotedAt: DataTypes.DATE,
-        status: { type: DataTypes.TEXT, allowNull: false },
+        status: required(DataTypes.TEXT),
         description: DataTypes.TEXT,
         metadata: DataTypes.JSONB,
         webhookUrl: DataTypes.TEXT,
@@ -73,10 +74,9 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         messengerChatId: DataTypes.TEXT,
         txId: DataTypes.TEXT,
         paidAt: DataTypes.DATE,
-        paidLate: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-        expiresAt: { type: DataTypes.DATE, allowNull: false },
-        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
-        updatedAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        paidLate: required(DataTypes.BOOLEAN, false),
+        expiresAt: required(DataTypes.DATE),
+        ...timestamps(),
       },
       { sequelize, tableName: 'orders' },
     );

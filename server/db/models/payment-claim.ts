@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, serialKey, dateNow, timestamps, lease } from './columns';
 import type { Network } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
@@ -51,12 +52,12 @@ export class PaymentClaim extends Model<
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
-        orderId: { type: DataTypes.BIGINT, allowNull: false },
-        network: { type: DataTypes.TEXT, allowNull: false },
-        txId: { type: DataTypes.TEXT, allowNull: false },
-        source: { type: DataTypes.TEXT, allowNull: false },
-        status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'PENDING' },
+        id: serialKey(),
+        orderId: required(DataTypes.BIGINT),
+        network: required(DataTypes.TEXT),
+        txId: required(DataTypes.TEXT),
+        source: required(DataTypes.TEXT),
+        status: required(DataTypes.TEXT, 'PENDING'),
         amountUnits: bigintColumn('amountUnits', true, true),
         reason: DataTypes.TEXT,
         blockTime: DataTypes.DATE,
@@ -64,12 +65,10 @@ export class PaymentClaim extends Model<
         sender: DataTypes.TEXT,
         proofMessage: DataTypes.TEXT,
         proofSignature: DataTypes.TEXT,
-        attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-        lockedBy: DataTypes.TEXT,
-        lockedUntil: DataTypes.DATE,
-        nextCheckAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
-        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
-        updatedAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        attempts: required(DataTypes.INTEGER, 0),
+        ...lease(),
+        nextCheckAt: dateNow(),
+        ...timestamps(),
       },
       { sequelize, tableName: 'payment_claims' },
     );

@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, dateNow, timestamps, lease } from './columns';
 import type { Network, RefundStatus } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
@@ -46,29 +47,27 @@ export class Refund extends Model<InferAttributes<Refund>, InferCreationAttribut
     this.init(
       {
         id: { type: DataTypes.TEXT, primaryKey: true },
-        orderId: { type: DataTypes.BIGINT, allowNull: false },
-        merchantId: { type: DataTypes.UUID, allowNull: false },
-        network: { type: DataTypes.TEXT, allowNull: false },
-        tokenMint: { type: DataTypes.TEXT, allowNull: false },
-        fromAddress: { type: DataTypes.TEXT, allowNull: false },
+        orderId: required(DataTypes.BIGINT),
+        merchantId: required(DataTypes.UUID),
+        network: required(DataTypes.TEXT),
+        tokenMint: required(DataTypes.TEXT),
+        fromAddress: required(DataTypes.TEXT),
         toAddress: DataTypes.TEXT,
-        tag: { type: DataTypes.TEXT, allowNull: false },
+        tag: required(DataTypes.TEXT),
         amountUnits: bigintColumn('amountUnits', false, true),
         reason: DataTypes.TEXT,
-        status: { type: DataTypes.TEXT, allowNull: false },
+        status: required(DataTypes.TEXT),
         matchedBy: DataTypes.TEXT,
         txId: DataTypes.TEXT,
-        late: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        late: required(DataTypes.BOOLEAN, false),
         failureReason: DataTypes.TEXT,
         scanCursor: DataTypes.TEXT,
         addressSetAt: DataTypes.DATE,
-        deadlineAt: { type: DataTypes.DATE, allowNull: false },
+        deadlineAt: required(DataTypes.DATE),
         lateUntil: DataTypes.DATE,
-        nextCheckAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
-        lockedBy: DataTypes.TEXT,
-        lockedUntil: DataTypes.DATE,
-        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
-        updatedAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        nextCheckAt: dateNow(),
+        ...lease(),
+        ...timestamps(),
       },
       { sequelize, tableName: 'refunds' },
     );

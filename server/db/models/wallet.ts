@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, dateNow } from './columns';
 import type { Network } from '../../../contract';
 
 export class Wallet extends Model<InferAttributes<Wallet>, InferCreationAttributes<Wallet>> {
@@ -22,11 +23,11 @@ export class Wallet extends Model<InferAttributes<Wallet>, InferCreationAttribut
     this.init(
       {
         id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-        merchantId: { type: DataTypes.UUID, allowNull: false },
+        merchantId: required(DataTypes.UUID),
         name: DataTypes.TEXT,
-        network: { type: DataTypes.TEXT, allowNull: false },
-        publicAddress: { type: DataTypes.TEXT, allowNull: false },
-        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        network: required(DataTypes.TEXT),
+        publicAddress: required(DataTypes.TEXT),
+        createdAt: dateNow(),
         deletedAt: DataTypes.DATE,
       },
       { sequelize, tableName: 'wallets' },

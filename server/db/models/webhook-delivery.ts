@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import { required, serialKey, dateNow } from './columns';
 
 /** One webhook attempt: what was sent and what came back. */
 export class WebhookDelivery extends Model<
@@ -31,20 +32,20 @@ export class WebhookDelivery extends Model<
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+        id: serialKey(),
         orderId: DataTypes.BIGINT,
         deliveryId: DataTypes.BIGINT,
-        eventId: { type: DataTypes.TEXT, allowNull: false },
-        eventType: { type: DataTypes.TEXT, allowNull: false },
-        url: { type: DataTypes.TEXT, allowNull: false },
-        attempt: { type: DataTypes.INTEGER, allowNull: false },
-        requestBody: { type: DataTypes.TEXT, allowNull: false },
+        eventId: required(DataTypes.TEXT),
+        eventType: required(DataTypes.TEXT),
+        url: required(DataTypes.TEXT),
+        attempt: required(DataTypes.INTEGER),
+        requestBody: required(DataTypes.TEXT),
         responseStatus: DataTypes.INTEGER,
         responseBody: DataTypes.TEXT,
         error: DataTypes.TEXT,
         durationMs: DataTypes.INTEGER,
         nextRetryAt: DataTypes.DATE,
-        createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
+        createdAt: dateNow(),
       },
       { sequelize, tableName: 'webhook_deliveries' },
     );
