@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { DataTable } from './DataTable';
 import { Link } from 'react-router';
 import type { z } from 'zod';
 import type { ZRecentWebhookDelivery } from '../../../contract';
@@ -54,31 +55,14 @@ export function WebhookDeliveries({
         {result && <Notice kind={result.ok ? 'ok' : 'warn'}>{result.text}</Notice>}
       </div>
       {error != null && <ErrorNotice error={error} />}
-      <div className="table-wrap">
-        <table className="responsive deliveries-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('when')}</th>
-              <th scope="col">{t('event')}</th>
-              {showOrder && <th scope="col">{t('order')}</th>}
-              <th scope="col">{t('result')}</th>
-              <th scope="col">
-                <span className="sr-only">{t('actions')}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {deliveries.map((d) => (
-              <WebhookRowView
-                key={d.id}
-                delivery={d}
-                showOrder={showOrder}
-                onRedeliver={() => redeliver(d)}
-              />
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        className="responsive deliveries-table"
+        columns={['when', 'event', showOrder && 'order', 'result', { key: 'actions', hidden: true }]}
+      >
+        {deliveries.map((d) => (
+          <WebhookRowView key={d.id} delivery={d} showOrder={showOrder} onRedeliver={() => redeliver(d)} />
+        ))}
+      </DataTable>
     </>
   );
 }

@@ -25,9 +25,20 @@ export function TextField({
  */
 export function NetworkOptions({ all = false }: { all?: boolean }) {
   const networks = useNetworks();
-  return (all ? NETWORKS : networks.on.map((n) => n.network)).map((n) => (
-    <option key={n} value={n}>
-      {networkName(n)}
+  return <Options values={all ? NETWORKS : networks.on.map((n) => n.network)} label={networkName} />;
+}
+
+/** One <option> a value, shown as `label` says (the value itself by default). */
+export function Options<V extends string | number>({
+  values,
+  label = String,
+}: {
+  values: readonly V[];
+  label?: (value: V) => string;
+}) {
+  return values.map((v) => (
+    <option key={v} value={v}>
+      {label(v)}
     </option>
   ));
 }

@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { Order } from '../../../contract';
 import { api, newIdempotencyKey, ok } from '../api';
-import { NetworkOptions, SubmitButton, TextField, UrlField } from '../components/form';
+import { NetworkOptions, SubmitButton, TextField, UrlField, Options } from '../components/form';
 import { CopyField, ErrorNotice, Field, Notice, PageHeader, Section, UserText } from '../components/ui';
 import { useI18n, type MessageKey } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
@@ -140,11 +140,7 @@ export function NewLinkPage() {
               value={chosenToken}
               onChange={(e) => setToken(e.target.value as Order['token'])}
             >
-              {tokens.map((tk) => (
-                <option key={tk} value={tk}>
-                  {tk}
-                </option>
-              ))}
+              <Options values={tokens} />
             </select>
           </Field>
         </div>
@@ -183,11 +179,7 @@ export function NewLinkPage() {
                 value={currency}
                 onChange={(e) => setCurrency(e.target.value as (typeof FIAT)[number])}
               >
-                {FIAT.map((c) => (
-                  <option key={c} value={c}>
-                    {c}
-                  </option>
-                ))}
+                <Options values={FIAT} />
               </select>
             </Field>
           )}

@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
+import { DataTable } from '../components/DataTable';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ORDER_STATUSES, TOKENS, type Order, type WebhookEventBody } from '../../../contract';
 import { parseUnits } from '../../../contract/decimal';
-import { NetworkOptions, TextField } from '../components/form';
+import { NetworkOptions, TextField, Options } from '../components/form';
 import { LiveIndicator } from '../components/LiveIndicator';
 import { Empty, ErrorNotice, Field, Loading, PageHeader, StatusBadge, UserText } from '../components/ui';
 import { useI18n } from '../i18n';
@@ -123,11 +124,7 @@ export function OrdersPage() {
         <Field id="f-status" label={t('status')}>
           <select id="f-status" name="status" defaultValue={filters.status ?? ''}>
             <option value="">{t('any')}</option>
-            {ORDER_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(ORDER_STATUS_KEYS[s]!)}
-              </option>
-            ))}
+            <Options values={ORDER_STATUSES} label={(s) => t(ORDER_STATUS_KEYS[s]!)} />
           </select>
         </Field>
         <Field id="f-network" label={t('network')}>
@@ -139,11 +136,7 @@ export function OrdersPage() {
         <Field id="f-token" label={t('token')}>
           <select id="f-token" name="token" defaultValue={filters.token ?? ''}>
             <option value="">{t('any')}</option>
-            {TOKENS.map((tk) => (
-              <option key={tk} value={tk}>
-                {tk}
-              </option>
-            ))}
+            <Options values={TOKENS} />
           </select>
         </Field>
         <TextField
@@ -185,63 +178,56 @@ export function OrdersPage() {
         </Empty>
       )}
       {page.data && page.data.items.length > 0 && (
-        <div className="table-wrap card flush">
-          <table className="orders responsive">
-            <caption className="sr-only">{t('ordersCaption')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('order')}</th>
-                <th scope="col">{t('status')}</th>
-                <th scope="col" className="num">
-                  {t('amount')}
-                </th>
-                <th scope="col" className="num">
-                  {t('received')}
-                </th>
-                <th scope="col">{t('network')}</th>
-                <th scope="col">{t('created')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {page.data.items.map((order) => (
-                <tr key={order.reference} className={changed.has(order.reference) ? 'changed' : undefined}>
-                  <td data-label={t('order')}>
-                    <Link to={`/orders/${encodeURIComponent(order.reference)}`} className="order-link">
-                      <code>{shortRef(order.reference)}</code>
-                    </Link>
-                    <div className="desc">
-                      <UserText text={order.description} empty={t('noDescription')} />
-                    </div>
-                  </td>
-                  <td data-label={t('status')}>
-                    <StatusBadge status={order.status} label={t(ORDER_STATUS_KEYS[order.status]!)} />
-                    {order.paidLate && <span className="muted small-text"> {t('paidLate')}</span>}
-                  </td>
-                  <td data-label={t('amount')} className="num">
-                    {f.token(order.amount, order.token)}
-                    {order.quoteCurrency && order.quoteAmount && (
-                      <div className="muted small-text">{f.fiat(order.quoteAmount, order.quoteCurrency)}</div>
-                    )}
-                  </td>
-                  <td data-label={t('received')} className="num">
-                    {parseUnits(order.amountReceived, order.decimals) > 0n
-                      ? f.token(order.amountReceived, order.token)
-                      : '—'}
-                    {parseUnits(order.amountRefunded, order.decimals) > 0n && (
-                      <div className="muted small-text">
-                        {t('refundedAmount', { amount: f.token(order.amountRefunded, order.token) })}
-                      </div>
-                    )}
-                  </td>
-                  <td data-label={t('network')}>{networkName(order.network)}</td>
-                  <td data-label={t('created')} className="nowrap">
-                    {f.dateTime(order.createdAt)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          wrapClassName="card flush"
+          className="orders responsive"
+          caption={t('ordersCaption')}
+          columns={[
+            'order',
+            'status',
+            { key: 'amount', numeric: true },
+            { key: 'received', numeric: true },
+            'network',
+            'created',
+          ]}
+        >
+          {page.data.items.map((order) => (
+            <tr key={order.reference} className={changed.has(order.reference) ? 'changed' : undefined}>
+              <td data-label={t('order')}>
+                <Link to={`/orders/${encodeURIComponent(order.reference)}`} className="order-link">
+                  <code>{shortRef(order.reference)}</code>
+                </Link>
+                <div className="desc">
+                  <UserText text={order.description} empty={t('noDescription')} />
+                </div>
+              </td>
+              <td data-label={t('status')}>
+                <StatusBadge status={order.status} label={t(ORDER_STATUS_KEYS[order.status]!)} />
+                {order.paidLate && <span className="muted small-text"> {t('paidLate')}</span>}
+              </td>
+              <td data-label={t('amount')} className="num">
+                {f.token(order.amount, order.token)}
+                {order.quoteCurrency && order.quoteAmount && (
+                  <div className="muted small-text">{f.fiat(order.quoteAmount, order.quoteCurrency)}</div>
+                )}
+              </td>
+              <td data-label={t('received')} className="num">
+                {parseUnits(order.amountReceived, order.decimals) > 0n
+                  ? f.token(order.amountReceived, order.token)
+                  : '—'}
+                {parseUnits(order.amountRefunded, order.decimals) > 0n && (
+                  <div className="muted small-text">
+                    {t('refundedAmount', { amount: f.token(order.amountRefunded, order.token) })}
+                  </div>
+                )}
+              </td>
+              <td data-label={t('network')}>{networkName(order.network)}</td>
+              <td data-label={t('created')} className="nowrap">
+                {f.dateTime(order.createdAt)}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {page.data && (cursors.length > 1 || page.data.nextCursor) && (
         <nav className="pager" aria-label={t('pages')}>

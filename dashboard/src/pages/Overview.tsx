@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { DataTable } from '../components/DataTable';
 import { Link } from 'react-router';
 import type { DashboardSummary } from '../../../contract';
 import { ORDER_STATUSES } from '../../../contract';
@@ -225,37 +226,27 @@ function OverviewBody({ summary, from, to }: { summary: DashboardSummary; from: 
         />
         <details className="as-table">
           <summary>{t('showAsTable')}</summary>
-          <div className="table-wrap">
-            <table>
-              <caption className="sr-only">{t('dailyTableCaption')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('day')}</th>
-                  <th scope="col">{t('seriesCreated')}</th>
-                  <th scope="col">{t('seriesPaid')}</th>
-                  <th scope="col">{t('received')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {days.map((d) => (
-                  <tr key={d.date}>
-                    <th scope="row">{f.day(d.date)}</th>
-                    <td>{f.int(d.ordersCreated)}</td>
-                    <td>{f.int(d.ordersPaid)}</td>
-                    <td>
-                      {d.received.length === 0
-                        ? '—'
-                        : d.received
-                            .map((r) => `${f.token(r.amount, r.token)} (${networkName(r.network)})`)
-                            .join(', ')}
-                      {d.receivedFiat.length > 0 &&
-                        ` · ${d.receivedFiat.map((r) => f.fiat(r.amount, r.currency)).join(', ')}`}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption={t('dailyTableCaption')}
+            columns={['day', 'seriesCreated', 'seriesPaid', 'received']}
+          >
+            {days.map((d) => (
+              <tr key={d.date}>
+                <th scope="row">{f.day(d.date)}</th>
+                <td>{f.int(d.ordersCreated)}</td>
+                <td>{f.int(d.ordersPaid)}</td>
+                <td>
+                  {d.received.length === 0
+                    ? '—'
+                    : d.received
+                        .map((r) => `${f.token(r.amount, r.token)} (${networkName(r.network)})`)
+                        .join(', ')}
+                  {d.receivedFiat.length > 0 &&
+                    ` · ${d.receivedFiat.map((r) => f.fiat(r.amount, r.currency)).join(', ')}`}
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         </details>
       </Section>
     </>

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { DataTable } from '../DataTable';
 import { useId, useState } from 'react';
 import { API_KEY_SCOPES, type CreatedApiKey } from '../../../../contract';
 import { api, ok } from '../../api';
@@ -74,55 +75,42 @@ export function ApiKeys() {
       {revokeError != null && <ErrorNotice error={revokeError} />}
       {keys.data && keys.data.length === 0 && <Empty>{t('noApiKeys')}</Empty>}
       {keys.data && keys.data.length > 0 && (
-        <div className="table-wrap">
-          <table className="responsive">
-            <caption className="sr-only">{t('apiKeys')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('name')}</th>
-                <th scope="col">{t('scopes')}</th>
-                <th scope="col">{t('key')}</th>
-                <th scope="col">{t('created')}</th>
-                <th scope="col">{t('lastUsed')}</th>
-                <th scope="col">
-                  <span className="sr-only">{t('actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.map((k) => (
-                <tr key={k.id}>
-                  <td data-label={t('name')}>
-                    <UserText text={k.name} />
-                  </td>
-                  <td data-label={t('scopes')}>
-                    <ul className="chips">
-                      {k.scopes.map((s) => (
-                        <li key={s} className="chip">
-                          {s}
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                  <td data-label={t('key')}>
-                    <code>sk_…{k.last4}</code>
-                  </td>
-                  <td data-label={t('created')}>{f.dateTime(k.createdAt)}</td>
-                  <td data-label={t('lastUsed')}>{k.lastUsedAt ? f.dateTime(k.lastUsedAt) : t('never')}</td>
-                  <td>
-                    <ConfirmButton
-                      danger
-                      label={t('revoke')}
-                      question={t('revokeQuestion')}
-                      confirmLabel={t('revokeYes')}
-                      onConfirm={() => revoke(k.id)}
-                    />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          className="responsive"
+          caption={t('apiKeys')}
+          columns={['name', 'scopes', 'key', 'created', 'lastUsed', { key: 'actions', hidden: true }]}
+        >
+          {keys.data.map((k) => (
+            <tr key={k.id}>
+              <td data-label={t('name')}>
+                <UserText text={k.name} />
+              </td>
+              <td data-label={t('scopes')}>
+                <ul className="chips">
+                  {k.scopes.map((s) => (
+                    <li key={s} className="chip">
+                      {s}
+                    </li>
+                  ))}
+                </ul>
+              </td>
+              <td data-label={t('key')}>
+                <code>sk_…{k.last4}</code>
+              </td>
+              <td data-label={t('created')}>{f.dateTime(k.createdAt)}</td>
+              <td data-label={t('lastUsed')}>{k.lastUsedAt ? f.dateTime(k.lastUsedAt) : t('never')}</td>
+              <td>
+                <ConfirmButton
+                  danger
+                  label={t('revoke')}
+                  question={t('revokeQuestion')}
+                  confirmLabel={t('revokeYes')}
+                  onConfirm={() => revoke(k.id)}
+                />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <form className="form sub" onSubmit={create} aria-labelledby={`${ids}-title`}>
         <h3 id={`${ids}-title`}>{t('newApiKey')}</h3>

@@ -6,7 +6,7 @@ import { useAction, useFormSubmit } from '../../lib/actions';
 import { useFormat } from '../../lib/format';
 import { useRefresh, type Profile } from '../../lib/queries';
 import { changedByWrite } from '../../lib/query-keys';
-import { SubmitButton, UrlField } from '../form';
+import { SubmitButton, UrlField, Options } from '../form';
 import { ConfirmButton, CopyField, ErrorNotice, Field, Notice, Section, StatusBadge, UserText } from '../ui';
 
 /** Where webhooks go and at which payload version, the signing secret, and a test event. */
@@ -97,11 +97,7 @@ export function WebhookSettings({
             onChange={(e) => setVersion(e.target.value as ApiVersion)}
           >
             {!profile.webhook_api_version && <option value="">{t('apiVersionLatest')}</option>}
-            {API_VERSIONS.map((v) => (
-              <option key={v} value={v}>
-                {v}
-              </option>
-            ))}
+            <Options values={API_VERSIONS} />
           </select>
         </Field>
         {saveError != null && <ErrorNotice error={saveError} />}

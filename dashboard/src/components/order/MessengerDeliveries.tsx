@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { DataTable } from '../DataTable';
 import type { ZMessengerDelivery } from '../../../../contract';
 import { useI18n } from '../../i18n';
 import { useFormat } from '../../lib/format';
@@ -9,26 +10,12 @@ type MessengerDelivery = z.infer<typeof ZMessengerDelivery>;
 
 /** The order's messenger messages, newest first: what each said and whether it was sent. */
 export function MessengerDeliveries({ deliveries }: { deliveries: MessengerDelivery[] }) {
-  const { t } = useI18n();
   return (
-    <div className="table-wrap">
-      <table className="responsive">
-        <thead>
-          <tr>
-            <th scope="col">{t('when')}</th>
-            <th scope="col">{t('event')}</th>
-            <th scope="col">{t('chat')}</th>
-            <th scope="col">{t('result')}</th>
-            <th scope="col">{t('message')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {[...deliveries].reverse().map((m) => (
-            <MessengerRow key={m.id} delivery={m} />
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable className="responsive" columns={['when', 'event', 'chat', 'result', 'message']}>
+      {[...deliveries].reverse().map((m) => (
+        <MessengerRow key={m.id} delivery={m} />
+      ))}
+    </DataTable>
   );
 }
 

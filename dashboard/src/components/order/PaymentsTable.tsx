@@ -1,4 +1,5 @@
 import type { Order, Payment } from '../../../../contract';
+import { DataTable } from '../DataTable';
 import { useI18n, type MessageKey } from '../../i18n';
 import { useFormat } from '../../lib/format';
 import { TxLink } from '../ui';
@@ -14,37 +15,25 @@ export function PaymentsTable({ order, payments }: { order: Order; payments: Pay
   const { t } = useI18n();
   const f = useFormat();
   return (
-    <div className="table-wrap">
-      <table className="responsive">
-        <thead>
-          <tr>
-            <th scope="col">{t('when')}</th>
-            <th scope="col" className="num">
-              {t('amount')}
-            </th>
-            <th scope="col">{t('transaction')}</th>
-            <th scope="col">{t('sender')}</th>
-            <th scope="col">{t('matchedBy')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {payments.map((p) => (
-            <tr key={`${p.txId}-${p.createdAt}`}>
-              <td data-label={t('when')}>{f.dateTime(p.blockTime ?? p.createdAt)}</td>
-              <td data-label={t('amount')} className="num">
-                {f.token(p.amount, order.token)}
-              </td>
-              <td data-label={t('transaction')}>
-                <TxLink network={p.network} txId={p.txId} />
-              </td>
-              <td data-label={t('sender')}>{p.from ? <code className="wrap">{p.from}</code> : '—'}</td>
-              <td data-label={t('matchedBy')}>
-                {MATCHED_KEYS[p.matchedBy] ? t(MATCHED_KEYS[p.matchedBy]!) : p.matchedBy}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      className="responsive"
+      columns={['when', { key: 'amount', numeric: true }, 'transaction', 'sender', 'matchedBy']}
+    >
+      {payments.map((p) => (
+        <tr key={`${p.txId}-${p.createdAt}`}>
+          <td data-label={t('when')}>{f.dateTime(p.blockTime ?? p.createdAt)}</td>
+          <td data-label={t('amount')} className="num">
+            {f.token(p.amount, order.token)}
+          </td>
+          <td data-label={t('transaction')}>
+            <TxLink network={p.network} txId={p.txId} />
+          </td>
+          <td data-label={t('sender')}>{p.from ? <code className="wrap">{p.from}</code> : '—'}</td>
+          <td data-label={t('matchedBy')}>
+            {MATCHED_KEYS[p.matchedBy] ? t(MATCHED_KEYS[p.matchedBy]!) : p.matchedBy}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
