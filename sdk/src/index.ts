@@ -91,14 +91,8 @@ export type {
   WebhookEvent,
 } from './webhooks';
 
-export { parsePayUrl, PayUrlError } from './pay-url';
-export type {
-  EvmTransferRequest,
-  ParsePayUrlOptions,
-  PayUrl,
-  SolanaTransactionRequest,
-  SolanaTransferRequest,
-} from './pay-url';
+// parsePayUrl, PayUrlError and the pay link types: the module exports nothing else.
+export * from './pay-url';
 
 export type { FetchLike } from './http';
 export type { RetryOptions } from './retry';

@@ -519,14 +519,8 @@ export async function payWithEvmWallet(
   return createPayer(params).payWithEvmWallet(params);
 }
 
-export { parsePayUrl, PayUrlError } from './pay-url';
-export type {
-  EvmTransferRequest,
-  ParsePayUrlOptions,
-  PayUrl,
-  SolanaTransactionRequest,
-  SolanaTransferRequest,
-} from './pay-url';
+// parsePayUrl, PayUrlError and the pay link types: the module exports nothing else.
+export * from './pay-url';
 export {
   StablepayError,
   StablepayConnectionError,

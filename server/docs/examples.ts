@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   LATEST_API_VERSION,
+  ZPaymentInfo,
   errorStatus,
   type ErrorCode as Code,
   type EventType,
@@ -64,33 +65,8 @@ const paidOrder = {
   updatedAt: '2026-11-22T10:03:14.000Z',
 };
 
-const paymentInfo = {
-  reference,
-  status: 'PENDING',
-  network: 'SOLANA',
-  token: 'USDT',
-  decimals: 6,
-  amount: '9.504754',
-  amountReceived: '0.000000',
-  amountDue: '9.504754',
-  tokenMintOrContract: usdt,
-  recipient: wallet,
-  merchantName: 'Loja Azul',
-  description: 'Order #1001',
-  quoteCurrency: 'BRL',
-  quoteAmount: '49.90',
-  fxRateLabel: '1 USDT = 5.250000 BRL',
-  payUrl,
-  qrData: payUrl,
-  qrImageUrl: order.qrImageUrl,
-  txRequestUrl: order.txRequestUrl,
-  checkoutUrl: order.checkoutUrl,
-  expiresAt: order.expiresAt,
-  paidAt: null,
-  paidLate: false,
-  txId: null,
-  returnUrl: 'https://shop.example.com/orders/1001',
-};
+// The payment page's view of the same order: the contract picks what a payer may see.
+const paymentInfo = ZPaymentInfo.parse({ ...order, amountDue: '9.504754', merchantName: 'Loja Azul' });
 
 const profile = {
   id: 'b1b106de-3172-436a-8ee4-1a0ed2c948b1',
