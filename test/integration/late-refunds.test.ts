@@ -1,11 +1,15 @@
-import { Keypair, PublicKey } from '@solana/web3.js';
-import { getAddress, toHex, type Address, type Hex } from 'viem';
+import type { Address, Hex } from 'viem';
+import type { LocalWallet } from '../support/evm/local-evm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { decodeBase58 } from '../../server/lib/base58';
-import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/local-evm';
 import { sleep, startPaymentHarness, usePaymentStack } from '../support/payment-harness';
 import type { HarnessShop, PaidOrder, PaymentHarness } from '../support/payment-harness';
-import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import {
+  paidOrderOn,
+  refundDrivers,
+  startRefundChains,
+  REFUND_POLYGON_CONFIRMATIONS,
+  type RefundChains,
+} from '../support/refund-chains';
 import { expectErrorBody } from '../support/test-server';
 
 /**
@@ -20,12 +24,8 @@ import { expectErrorBody } from '../support/test-server';
 
 const DEADLINE_SECONDS = 86_400;
 const LATE_WINDOW_SECONDS = 86_400;
-const POLYGON_CONFIRMATIONS = 2;
 
-let solana: LocalSolana;
-let polygon: LocalEvm;
-let solanaMint: PublicKey;
-let polygonUsdt: Address;
+let chains: RefundChains;
 let h: PaymentHarness;
 /** How far the service's clock is ahead of the real one; only ever moved forward within a test. */
 let aheadMs = 0;
@@ -35,25 +35,16 @@ const LAG_MS = 3_600_000;
 
 usePaymentStack(
   async () => {
-    [solana, polygon] = await Promise.all([startLocalSolana(), startLocalEvm({ chainId: 137 })]);
-    solanaMint = await solana.createMint();
-    polygonUsdt = getAddress(await polygon.deployToken());
+    chains = await startRefundChains();
     const env = {
-      SOLANA_RPC_URL: solana.url,
-      USDT_MINT_SOLANA: solanaMint.toBase58(),
-      SOLANA_COMMITMENT: 'finalized',
-      POLYGON_RPC_URL: polygon.url,
-      USDT_CONTRACT_POLYGON: polygonUsdt,
-      POLYGON_CHAIN_ID: '137',
-      POLYGON_CONFIRMATIONS: String(POLYGON_CONFIRMATIONS),
-      EVM_LOG_RANGE: '50',
+      ...chains.env,
       REFUND_DEADLINE_SECONDS: String(DEADLINE_SECONDS),
       LATE_PAYMENT_WINDOW_SECONDS: String(LATE_WINDOW_SECONDS),
     };
     h = await startPaymentHarness(env, { clock: () => new Date(Date.now() + aheadMs) });
     lagging = await startPaymentHarness(env, { clock: () => new Date(Date.now() + aheadMs - LAG_MS) });
   },
-  () => [h, lagging, solana, polygon],
+  () => [h, lagging, chains?.solana, chains?.polygon],
 );
 
 beforeEach(() => {
@@ -76,74 +67,7 @@ type Refund = {
 };
 type Order = PaidOrder & { amountRefunded: string };
 
-/** One network as these tests drive it. */
-type Driver = {
-  network: 'SOLANA' | 'POLYGON';
-  newShop(): Promise<{ shop: HarnessShop; key: Keypair | LocalWallet }>;
-  newPayer(): Promise<{ address: string; key: Keypair | LocalWallet }>;
-  freshAddress(): string;
-  /** A tagged payment of an order; final when it returns. */
-  pay(key: Keypair | LocalWallet, to: string, units: bigint, reference: string): Promise<string>;
-  /** Signs and sends the refund transaction the service built (at any time later); final when it returns. */
-  sendBuilt(refund: Refund, key: Keypair | LocalWallet): Promise<string>;
-  balance(address: string): Promise<bigint>;
-};
-
-const solanaDriver: Driver = {
-  network: 'SOLANA',
-  async newShop() {
-    const key = Keypair.generate();
-    await solana.fundSol(key.publicKey);
-    return { shop: await h.newShop('SOLANA', key.publicKey.toBase58()), key };
-  },
-  async newPayer() {
-    const key = await solana.newPayer({ mint: solanaMint, units: 1_000_000_000n });
-    return { address: key.publicKey.toBase58(), key };
-  },
-  freshAddress: () => Keypair.generate().publicKey.toBase58(),
-  pay: (key, to, units, reference) =>
-    solana.transfer({
-      payer: key as Keypair,
-      recipientOwner: new PublicKey(to),
-      mint: solanaMint,
-      amountUnits: units,
-      reference: new PublicKey(reference),
-    }),
-  sendBuilt: (refund, key) =>
-    solana.signAndSend((refund.transaction as { transaction: string }).transaction, key as Keypair),
-  balance: (address) => solana.tokenBalance(new PublicKey(address), solanaMint),
-};
-
-const polygonDriver: Driver = {
-  network: 'POLYGON',
-  async newShop() {
-    const key = await polygon.newWallet();
-    return { shop: await h.newShop('POLYGON', key.address), key };
-  },
-  async newPayer() {
-    const key = await polygon.newWallet({ token: polygonUsdt, units: 1_000_000_000n });
-    return { address: key.address, key };
-  },
-  freshAddress: () => getAddress(toHex(Keypair.generate().publicKey.toBytes().slice(0, 20))),
-  async pay(key, to, units, reference) {
-    const tx = await polygon.transfer({
-      from: key as LocalWallet,
-      token: polygonUsdt,
-      to: to as Address,
-      units,
-      dataSuffix: toHex(decodeBase58(reference)!),
-    });
-    await polygon.mine(POLYGON_CONFIRMATIONS);
-    return tx;
-  },
-  async sendBuilt(refund, key) {
-    const built = refund.transaction as { to: Address; data: Hex };
-    const tx = await polygon.sendTransaction({ from: key as LocalWallet, to: built.to, data: built.data });
-    await polygon.mine(POLYGON_CONFIRMATIONS);
-    return tx;
-  },
-  balance: (address) => polygon.balanceOf(polygonUsdt, address as Address),
-};
+const { solana: solanaDriver, polygon: polygonDriver } = refundDrivers(() => chains);
 
 const api = <T = unknown>(method: string, path: string, shop: HarnessShop, body?: object) =>
   h.server.api<T>(method, path, { token: shop.token, body });
@@ -174,10 +98,10 @@ function moveClockPast(iso: string) {
 
 describe.each([solanaDriver, polygonDriver])('$network', (d) => {
   async function paidOrder(amount: string) {
-    const { shop, key } = await d.newShop();
+    const { shop, key } = await d.newShop(h);
     const payer = await d.newPayer();
     const order = await h.createOrder(shop, { amount });
-    await d.pay(payer.key, shop.wallet, BigInt(amount) * 1_000_000n, order.reference);
+    await d.transfer(payer.key, shop.wallet, BigInt(amount) * 1_000_000n, order.reference);
     await h.settle(shop, order.reference, 'PAID');
     return { shop, key, payer, order };
   }
@@ -279,12 +203,7 @@ describe.each([solanaDriver, polygonDriver])('$network', (d) => {
 
 describe('POLYGON refund link paid late', () => {
   it('an untagged transfer of the exact amount after the failure is matched, late', async () => {
-    const merchant = await polygon.newWallet();
-    const shop = await h.newShop('POLYGON', merchant.address);
-    const payer = await polygon.newWallet({ token: polygonUsdt, units: 100_000_000n });
-    const order = await h.createOrder(shop, { amount: '20' });
-    await polygonDriver.pay(payer, shop.wallet, 20_000_000n, order.reference);
-    await h.settle(shop, order.reference, 'PAID');
+    const { shop, merchant, payer, order } = await paidOrderOn(h, polygonDriver, '20');
     const refund = (
       await api<Refund>('POST', `/orders/${order.reference}/refunds`, shop, {
         amount: '7.25',
@@ -299,13 +218,13 @@ describe('POLYGON refund link paid late', () => {
     moveClockPast(refund.deadlineAt);
     await refundBecomes(shop, order.reference, refund.id, 'FAILED');
     // The wallet app held the link and pays it now.
-    const sent = await polygon.transfer({
-      from: merchant,
+    const sent = await chains.polygon.transfer({
+      from: merchant as LocalWallet,
       token: link![1] as Address,
       to: link![2] as Address,
       units: BigInt(link![3]!),
     });
-    await polygon.mine(POLYGON_CONFIRMATIONS);
+    await chains.polygon.mine(REFUND_POLYGON_CONFIRMATIONS);
     const done = await refundBecomes(shop, order.reference, refund.id, 'SUCCEEDED');
     expect(done).toMatchObject({ late: true, txId: sent.toLowerCase() });
     const audit = (await h.auditOf(shop, order.reference)).find((e) => e.type === 'refund.succeeded');

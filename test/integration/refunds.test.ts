@@ -1,18 +1,25 @@
-import { Keypair, PublicKey } from '@solana/web3.js';
-import { getAddress, toHex, type Address, type Hex } from 'viem';
+import { Keypair } from '@solana/web3.js';
+import { toHex, type Address, type Hex } from 'viem';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
 import { refundAddressProofMessage } from '../../contract';
 import { createClient } from '../../sdk/src/client';
 import { sendRefund } from '../../sdk/src/refunds';
-import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/local-evm';
+import type { LocalWallet } from '../support/evm/local-evm';
 import { sleep, startPaymentHarness, usePaymentStack } from '../support/payment-harness';
 import type { HarnessShop, PaidOrder, PaymentHarness } from '../support/payment-harness';
-import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import {
+  paidOrderOn,
+  refundDrivers,
+  startRefundChains,
+  REFUND_POLYGON_CONFIRMATIONS,
+  type RefundChains,
+  type RefundDriver,
+  type RefundKey,
+} from '../support/refund-chains';
 import { TEST_BOT_TOKEN } from '../support/delivery-stack';
 import { startTelegramServer } from '../support/telegram-server';
 import { expectErrorBody, startTestServer } from '../support/test-server';
-import { signSolanaMessage as solanaSignMessage } from '../support/solana/sign-message';
 
 /**
  * The payments ledger, underpayment tolerance and refunds, end to end on the local Solana chain and
@@ -22,35 +29,18 @@ import { signSolanaMessage as solanaSignMessage } from '../support/solana/sign-m
  */
 
 const DEADLINE_SECONDS = 2;
-const POLYGON_CONFIRMATIONS = 2;
 
-let solana: LocalSolana;
-let polygon: LocalEvm;
-let solanaMint: PublicKey;
-let polygonUsdt: Address;
+let chains: RefundChains;
 let h: PaymentHarness;
 let short: PaymentHarness;
 let telegram: Awaited<ReturnType<typeof startTelegramServer>>;
 
 usePaymentStack(
   async () => {
-    [solana, polygon, telegram] = await Promise.all([
-      startLocalSolana(),
-      startLocalEvm({ chainId: 137 }),
-      startTelegramServer(TEST_BOT_TOKEN),
-    ]);
-    solanaMint = await solana.createMint();
-    polygonUsdt = getAddress(await polygon.deployToken());
+    [chains, telegram] = await Promise.all([startRefundChains(), startTelegramServer(TEST_BOT_TOKEN)]);
     const env = {
-      SOLANA_RPC_URL: solana.url,
-      USDT_MINT_SOLANA: solanaMint.toBase58(),
-      SOLANA_COMMITMENT: 'finalized',
+      ...chains.env,
       PUBLIC_BASE_URL: 'https://pay.example.test',
-      POLYGON_RPC_URL: polygon.url,
-      USDT_CONTRACT_POLYGON: polygonUsdt,
-      POLYGON_CHAIN_ID: '137',
-      POLYGON_CONFIRMATIONS: String(POLYGON_CONFIRMATIONS),
-      EVM_LOG_RANGE: '50',
       REFUND_ADDRESS_RATE_LIMIT_MAX: '100000',
       MESSENGER_API_BASE_URL: telegram.baseUrl,
     };
@@ -61,7 +51,7 @@ usePaymentStack(
       { logLevel: 'info' },
     );
   },
-  () => [h, short, solana, polygon, telegram],
+  () => [h, short, chains?.solana, chains?.polygon, telegram],
 );
 
 afterEach(() => {
@@ -112,46 +102,14 @@ type Refund = {
 };
 type Order = PaidOrder & { amountRefunded: string; amountRefundable: string };
 
-/** One network as the tests drive it: wallets, payments, and sending what the service built. */
-type Driver = {
-  network: 'SOLANA' | 'POLYGON';
-  /** A shop whose receiving wallet the test holds the key of. */
-  newShop(harness?: PaymentHarness): Promise<{ shop: HarnessShop; key: Keypair | LocalWallet }>;
-  /** A payer holding tokens; its address as the service writes it. */
-  newPayer(): Promise<{ address: string; key: Keypair | LocalWallet }>;
-  /** A fresh address nobody uses. */
-  freshAddress(): string;
-  /** A transfer of `units` from `key` to `to`, tagged with `tag` when given; final when it returns. */
-  transfer(key: Keypair | LocalWallet, to: string, units: bigint, tag?: string): Promise<string>;
-  /** Signs and sends the refund as the merchant's wallet would (Solana Pay request / the EVM call). */
-  sendRefund(harness: PaymentHarness, refund: Refund, key: Keypair | LocalWallet): Promise<string>;
-  balance(address: string): Promise<bigint>;
-  /** An address of the right form that fails the network's checks. */
-  badAddress: string;
-  /** The wallet's signature of a UTF-8 message, as its wallet app would give it (signMessage / personal_sign). */
-  sign(key: Keypair | LocalWallet, message: string): Promise<string>;
+/** A network as these tests drive it; a refund is sent the way the merchant's wallet would send it. */
+type Driver = RefundDriver & {
+  sendRefund(harness: PaymentHarness, refund: Refund, key: RefundKey): Promise<string>;
 };
+const drivers = refundDrivers(() => chains);
 
 const solanaDriver: Driver = {
-  network: 'SOLANA',
-  async newShop(harness = h) {
-    const key = Keypair.generate();
-    await solana.fundSol(key.publicKey);
-    return { shop: await harness.newShop('SOLANA', key.publicKey.toBase58()), key };
-  },
-  async newPayer() {
-    const key = await solana.newPayer({ mint: solanaMint, units: 1_000_000_000n });
-    return { address: key.publicKey.toBase58(), key };
-  },
-  freshAddress: () => Keypair.generate().publicKey.toBase58(),
-  transfer: (key, to, units, tag) =>
-    solana.transfer({
-      payer: key as Keypair,
-      recipientOwner: new PublicKey(to),
-      mint: solanaMint,
-      amountUnits: units,
-      reference: tag ? new PublicKey(tag) : undefined,
-    }),
+  ...drivers.solana,
   async sendRefund(harness, refund, key) {
     // The merchant's wallet speaks Solana Pay: the link names the request, POST {account} builds it.
     expect(refund.payUrl).toBe(`solana:https://pay.example.test/pay/refunds/${refund.id}/tx-request`);
@@ -162,51 +120,19 @@ const solanaDriver: Driver = {
       body: { account: (key as Keypair).publicKey.toBase58() },
     });
     expect(res.status, res.text).toBe(200);
-    return solana.signAndSend(res.body.transaction, key as Keypair);
+    return chains.solana.signAndSend(res.body.transaction, key as Keypair);
   },
-  balance: (address) => solana.tokenBalance(new PublicKey(address), solanaMint),
-  badAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
-  sign: async (key, message) => solanaSignMessage(key as Keypair, message),
 };
 
 const polygonDriver: Driver = {
-  network: 'POLYGON',
-  async newShop(harness = h) {
-    const key = await polygon.newWallet();
-    return { shop: await harness.newShop('POLYGON', key.address), key };
-  },
-  async newPayer() {
-    const key = await polygon.newWallet({ token: polygonUsdt, units: 1_000_000_000n });
-    return { address: key.address, key };
-  },
-  freshAddress: () => randomEvmAddress(),
-  async transfer(key, to, units, tag) {
-    const tx = await polygon.transfer({
-      from: key as LocalWallet,
-      token: polygonUsdt,
-      to: to as Address,
-      units,
-      dataSuffix: tag ? toHex(decodeBase58(tag)!) : undefined,
-    });
-    await polygon.mine(POLYGON_CONFIRMATIONS);
-    return tx;
-  },
+  ...drivers.polygon,
   async sendRefund(_harness, refund, key) {
     const built = refund.transaction as { chainId: number; to: Address; data: Hex; value: '0' };
-    expect(built).toMatchObject({ chainId: 137, to: polygonUsdt, value: '0' });
+    expect(built).toMatchObject({ chainId: 137, to: chains.polygonUsdt, value: '0' });
     expect(built.data.slice(-64)).toBe(toHex(decodeBase58(refund.tag)!).slice(2));
-    const tx = await polygon.sendTransaction({ from: key as LocalWallet, to: built.to, data: built.data });
-    await polygon.mine(POLYGON_CONFIRMATIONS);
-    return tx;
+    return drivers.polygon.sendBuilt(refund, key);
   },
-  balance: (address) => polygon.balanceOf(polygonUsdt, address as Address),
-  badAddress: '0x52908400098527886e0F7030069857D2E4169EE7', // bad EIP-55 checksum
-  sign: (key, message) => (key as LocalWallet).signMessage({ message }),
 };
-
-function randomEvmAddress(): string {
-  return getAddress(toHex(Keypair.generate().publicKey.toBytes().slice(0, 20)));
-}
 
 const units = (amount: string) => BigInt(Math.round(Number(amount) * 1e6));
 
@@ -270,7 +196,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     expect((paidHook.json.data as { payment?: unknown }).payment).toEqual(ledger.body.items[0]);
     expect(order.amountRefunded).toBe('0.000000');
     // Another merchant's order is not found.
-    const other = await d.newShop();
+    const other = await d.newShop(h);
     expectErrorBody(
       await h.server.api('GET', `/orders/${order.reference}/payments`, { token: other.shop.token }),
       404,
@@ -299,7 +225,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     expect(refund.transaction).not.toBeNull();
     if (d.network === 'POLYGON')
       expect(refund.payUrl).toBe(
-        `ethereum:${polygonUsdt}@137/transfer?address=${payer.address}&uint256=10000000`,
+        `ethereum:${chains.polygonUsdt}@137/transfer?address=${payer.address}&uint256=10000000`,
       );
     // Nothing more is refundable while it is pending.
     expectErrorBody(
@@ -527,8 +453,8 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
         reference: order.reference,
         refundId: refund.id,
         ...(d.network === 'SOLANA'
-          ? { solana: { keypair: key as Keypair, connection: solana.connection } }
-          : { evm: { account: key as LocalWallet, rpcUrl: polygon.url } }),
+          ? { solana: { keypair: key as Keypair, connection: chains.solana.connection } }
+          : { evm: { account: key as LocalWallet, rpcUrl: chains.polygon.url } }),
       }),
     ).rejects.toThrow(/waits for your approval/);
     // The payer, coming second, can no longer give an address, signed or not: the merchant decides.
@@ -556,7 +482,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
       body: { name: 'refunder', scopes: ['refunds:write'] },
     });
     expectErrorBody(await h.server.api('POST', approveUrl, { token: reader.body.secret }), 403, 'FORBIDDEN');
-    const other = await d.newShop();
+    const other = await d.newShop(h);
     expectErrorBody(await h.server.api('POST', approveUrl, { token: other.shop.token }), 404, 'NOT_FOUND');
     const approved = await h.server.api<Refund>('POST', approveUrl, { token: writer.body.secret });
     expect(approved.status, approved.text).toBe(200);
@@ -770,15 +696,15 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     const refund = await client.orders.refunds.create(order.reference, { amount: '4', to: payer.address });
     expect(refund).toMatchObject({ status: 'PENDING', amount: '4.000000' });
     // A wrong key is refused before anything is signed.
-    const stranger = await d.newShop();
+    const stranger = await d.newShop(h);
     await expect(
       sendRefund({
         client,
         reference: order.reference,
         refundId: refund.id,
         ...(d.network === 'SOLANA'
-          ? { solana: { keypair: stranger.key as Keypair, connection: solana.connection } }
-          : { evm: { account: stranger.key as LocalWallet, rpcUrl: polygon.url } }),
+          ? { solana: { keypair: stranger.key as Keypair, connection: chains.solana.connection } }
+          : { evm: { account: stranger.key as LocalWallet, rpcUrl: chains.polygon.url } }),
       }),
     ).rejects.toThrow(/not the order's receiving wallet/);
     const before = await d.balance(payer.address);
@@ -787,10 +713,10 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
       reference: order.reference,
       refundId: refund.id,
       ...(d.network === 'SOLANA'
-        ? { solana: { keypair: key as Keypair, connection: solana.connection } }
-        : { evm: { account: key as LocalWallet, rpcUrl: polygon.url } }),
+        ? { solana: { keypair: key as Keypair, connection: chains.solana.connection } }
+        : { evm: { account: key as LocalWallet, rpcUrl: chains.polygon.url } }),
     });
-    if (d.network === 'POLYGON') await polygon.mine(POLYGON_CONFIRMATIONS);
+    if (d.network === 'POLYGON') await chains.polygon.mine(REFUND_POLYGON_CONFIRMATIONS);
     expect(await d.balance(payer.address)).toBe(before + 4_000_000n);
     const done = await settleRefund(shop, order.reference, refund.id, 'SUCCEEDED');
     expect(done.txId).toBe(d.network === 'SOLANA' ? txId : txId.toLowerCase());
@@ -800,7 +726,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
   });
 
   it('pays an order short by no more than the tolerance; audit and amountReceived tell the truth', async () => {
-    const { shop } = await d.newShop();
+    const { shop } = await d.newShop(h);
     const payer = await d.newPayer();
     const patched = await h.server.api('PATCH', '/users/me', {
       token: shop.token,
@@ -838,12 +764,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
 
 describe('POLYGON refunds sent from the EIP-681 link', () => {
   it('match an untagged transfer of exactly the refund amount from the wallet to the address', async () => {
-    const merchant = await polygon.newWallet();
-    const shop = await h.newShop('POLYGON', merchant.address);
-    const payer = await polygon.newWallet({ token: polygonUsdt, units: 100_000_000n });
-    const order = await h.createOrder(shop, { amount: '20' });
-    await polygonDriver.transfer(payer, shop.wallet, 20_000_000n, order.reference);
-    await h.settle(shop, order.reference, 'PAID');
+    const { shop, merchant, payer, order } = await paidOrderOn(h, polygonDriver, '20');
     const refund = (
       await h.server.api<Refund>('POST', `/orders/${order.reference}/refunds`, {
         token: shop.token,
