@@ -549,17 +549,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'refunds.payments': {
     responses: {
       200: {
-        items: [
-          {
-            txId,
-            network: 'SOLANA',
-            from: payer,
-            amount: '9.504754',
-            matchedBy: 'tag',
-            blockTime: '2026-11-22T10:03:12.000Z',
-            createdAt: '2026-11-22T10:03:13.000Z',
-          },
-        ],
+        items: [payment],
       },
     },
   },

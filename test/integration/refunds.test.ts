@@ -134,6 +134,13 @@ const polygonDriver: Driver = {
   },
 };
 
+/** The SDK's sendRefund wallet options for `key` on the driver's network. */
+function walletOf(d: Driver, key: RefundKey) {
+  return d.network === 'SOLANA'
+    ? { solana: { keypair: key as Keypair, connection: chains.solana.connection } }
+    : { evm: { account: key as LocalWallet, rpcUrl: chains.polygon.url } };
+}
+
 const units = (amount: string) => BigInt(Math.round(Number(amount) * 1e6));
 
 describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
@@ -452,9 +459,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
         client,
         reference: order.reference,
         refundId: refund.id,
-        ...(d.network === 'SOLANA'
-          ? { solana: { keypair: key as Keypair, connection: chains.solana.connection } }
-          : { evm: { account: key as LocalWallet, rpcUrl: chains.polygon.url } }),
+        ...walletOf(d, key),
       }),
     ).rejects.toThrow(/waits for your approval/);
     // The payer, coming second, can no longer give an address, signed or not: the merchant decides.
@@ -702,9 +707,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
         client,
         reference: order.reference,
         refundId: refund.id,
-        ...(d.network === 'SOLANA'
-          ? { solana: { keypair: stranger.key as Keypair, connection: chains.solana.connection } }
-          : { evm: { account: stranger.key as LocalWallet, rpcUrl: chains.polygon.url } }),
+        ...walletOf(d, stranger.key),
       }),
     ).rejects.toThrow(/not the order's receiving wallet/);
     const before = await d.balance(payer.address);
@@ -712,9 +715,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
       client,
       reference: order.reference,
       refundId: refund.id,
-      ...(d.network === 'SOLANA'
-        ? { solana: { keypair: key as Keypair, connection: chains.solana.connection } }
-        : { evm: { account: key as LocalWallet, rpcUrl: chains.polygon.url } }),
+      ...walletOf(d, key),
     });
     if (d.network === 'POLYGON') await chains.polygon.mine(REFUND_POLYGON_CONFIRMATIONS);
     expect(await d.balance(payer.address)).toBe(before + 4_000_000n);
