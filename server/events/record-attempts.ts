@@ -42,6 +42,8 @@ export async function recordAttempts(
   attempts: Attempt[],
 ): Promise<RecordedAttempt[]> {
   const now = deps.clock();
+  // PostgreSQL text holds no NUL: a receiver that answers one must not make its attempt unrecordable.
+  const text = (s: string | null) => (s === null ? null : s.replaceAll('\0', ''));
   const items = attempts.map((a, seq) => ({
     seq,
     taskId: a.taskId,
@@ -51,12 +53,12 @@ export async function recordAttempts(
     ok: a.ok,
     permanent: a.permanent === true,
     responseStatus: a.status,
-    responseBody: a.body,
-    error: a.error,
+    responseBody: text(a.body),
+    error: text(a.error),
     durationMs: a.durationMs,
     retryAfterMs: Math.ceil((a.retryAfterSeconds ?? 0) * 1000),
-    sentTo: a.target ?? null,
-    requestBody: a.requestBody,
+    sentTo: text(a.target ?? null),
+    requestBody: text(a.requestBody),
   }));
   const rows = await deps.db.sequelize.query<{
     seq: number;
