@@ -120,9 +120,9 @@ export async function recordAttempts(
        RETURNING id, delivery_id),
      messages AS (
        INSERT INTO messenger_deliveries (order_id, delivery_id, event_type, chat_id, text, status, response_status,
-                                         response_body, error, attempt, created_at)
+                                         response_body, error, attempt, duration_ms, created_at)
        SELECT order_id, id, event_type, sent_to, "requestBody", CASE WHEN ok THEN 'SENT' ELSE 'FAILED' END,
-              "responseStatus", "responseBody", error, attempt, :now
+              "responseStatus", "responseBody", error, attempt, "durationMs", :now
          FROM attempted WHERE channel = 'messenger'
        RETURNING id, delivery_id),
      audited AS (

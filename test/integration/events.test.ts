@@ -414,6 +414,7 @@ describe('messenger', () => {
       attempt: 1,
     });
     expect(history.body.items[0].text).toBe(message!.text);
+    expect(history.body.items[0].durationMs).toBeGreaterThanOrEqual(0);
     const alias = await server.api('GET', `/orders/${order.reference}/telegram-deliveries`, {
       token: m.token,
     });

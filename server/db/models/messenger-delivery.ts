@@ -24,6 +24,8 @@ export class MessengerDelivery extends Model<
   declare responseBody: string | null;
   declare error: string | null;
   declare attempt: number;
+  /** Null for sends recorded before migration 0021. */
+  declare durationMs: number | null;
   declare createdAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
@@ -40,6 +42,7 @@ export class MessengerDelivery extends Model<
         responseBody: DataTypes.TEXT,
         error: DataTypes.TEXT,
         attempt: { type: DataTypes.INTEGER, allowNull: false },
+        durationMs: DataTypes.INTEGER,
         createdAt: { type: DataTypes.DATE, defaultValue: DataTypes.NOW },
       },
       { sequelize, tableName: 'messenger_deliveries' },
