@@ -1,4 +1,3 @@
-import { QueryTypes } from 'sequelize';
 import type { Deps } from '../deps';
 import type { Delivery, DeliveryEvent, MerchantSettings } from './delivery';
 
@@ -20,7 +19,7 @@ type Row = Delivery['task'] &
  */
 export async function loadDeliveries(deps: Pick<Deps, 'db'>, ids: string[]): Promise<Map<string, Delivery>> {
   if (ids.length === 0) return new Map();
-  const rows = await deps.db.sequelize.query<Row>(
+  const rows = await deps.db.prepared.run<Row>(
     `SELECT d.id, d.channel, d.target, d.attempts, d.locked_by AS "lockedBy",
             e.id AS "eventId", e.order_id AS "orderId", e.merchant_id AS "merchantId", e.type, e.body,
             m.id IS NOT NULL AS "merchantFound", m.webhook_url AS "webhookUrl",
@@ -34,8 +33,8 @@ export async function loadDeliveries(deps: Pick<Deps, 'db'>, ids: string[]): Pro
        LEFT JOIN events e ON e.id = d.event_id
        LEFT JOIN merchants m ON m.id = e.merchant_id
        LEFT JOIN orders o ON o.id = e.order_id
-      WHERE d.id IN (:ids)`,
-    { type: QueryTypes.SELECT, replacements: { ids } },
+      WHERE d.id = ANY(CAST($ids AS bigint[]))`,
+    { ids },
   );
   return new Map(rows.map((row) => [String(row.id), delivery(row)]));
 }

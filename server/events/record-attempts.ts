@@ -1,4 +1,3 @@
-import { QueryTypes } from 'sequelize';
 import type { Config } from '../config';
 import type { DeliveryChannel } from '../db/models/event-delivery';
 import type { Deps } from '../deps';
@@ -60,13 +59,13 @@ export async function recordAttempts(
     sentTo: text(a.target ?? null),
     requestBody: text(a.requestBody),
   }));
-  const rows = await deps.db.sequelize.query<{
+  const rows = await deps.db.prepared.run<{
     seq: number;
     webhookId: string | null;
     messengerId: string | null;
   }>(
     `WITH input AS (
-       SELECT * FROM json_to_recordset(CAST(:items AS json)) AS i(
+       SELECT * FROM json_to_recordset(CAST($items AS json)) AS i(
          seq int, "taskId" bigint, owner text, manual boolean, deferred boolean, ok boolean, permanent boolean,
          "responseStatus" int, "responseBody" text, error text, "durationMs" int, "retryAfterMs" bigint,
          "sentTo" text, "requestBody" text)),
@@ -86,15 +85,15 @@ export async function recordAttempts(
               i.manual OR COALESCE(l.locked_by = i.owner, false) AS holds,
               NOT i.deferred AND NOT i.ok AND NOT i.manual AND COALESCE(l.locked_by = i.owner, false)
                 AND l.status = 'PENDING' AS reschedules,
-              i.permanent OR l.attempts + 1 >= :maxAttempts AS last
+              i.permanent OR l.attempts + 1 >= CAST($maxAttempts AS int) AS last
          FROM input i JOIN locked l ON l.id = i."taskId"),
      decided AS (
        SELECT *,
               CASE WHEN deferred THEN status WHEN ok THEN 'DELIVERED' WHEN reschedules AND last THEN 'FAILED'
                    ELSE status END AS new_status,
               CASE WHEN reschedules AND NOT last
-                   THEN CAST(:now AS timestamptz)
-                        + greatest(:retryBaseMs * 2 ^ (attempt - 1), "retryAfterMs") * interval '1 millisecond'
+                   THEN CAST($now AS timestamptz)
+                        + greatest(CAST($retryBaseMs AS float8) * 2 ^ (attempt - 1), "retryAfterMs") * interval '1 millisecond'
               END AS next_retry_at
          FROM judged),
      moved AS (
@@ -102,12 +101,12 @@ export async function recordAttempts(
           SET status = decided.new_status,
               attempts = CASE WHEN decided.deferred THEN d.attempts ELSE decided.attempt END,
               next_attempt_at = CASE WHEN decided.deferred
-                                     THEN CAST(:now AS timestamptz) + :holdMs * interval '1 millisecond'
+                                     THEN CAST($now AS timestamptz) + CAST($holdMs AS float8) * interval '1 millisecond'
                                      ELSE COALESCE(decided.next_retry_at, d.next_attempt_at) END,
               locked_until = CASE WHEN decided.deferred OR decided.holds OR decided.ok THEN NULL
                                   ELSE d.locked_until END,
               locked_by = CASE WHEN decided.deferred OR decided.holds OR decided.ok THEN NULL ELSE d.locked_by END,
-              updated_at = :now
+              updated_at = CAST($now AS timestamptz)
          FROM decided WHERE d.id = decided.id
        RETURNING d.id),
      attempted AS (SELECT * FROM decided WHERE NOT deferred),
@@ -115,14 +114,14 @@ export async function recordAttempts(
        INSERT INTO webhook_deliveries (order_id, delivery_id, event_id, event_type, url, attempt, request_body,
                                        response_status, response_body, error, duration_ms, next_retry_at, created_at)
        SELECT order_id, id, event_id, event_type, sent_to, attempt, "requestBody", "responseStatus", "responseBody",
-              error, "durationMs", next_retry_at, :now
+              error, "durationMs", next_retry_at, CAST($now AS timestamptz)
          FROM attempted WHERE channel = 'webhook'
        RETURNING id, delivery_id),
      messages AS (
        INSERT INTO messenger_deliveries (order_id, delivery_id, event_type, chat_id, text, status, response_status,
                                          response_body, error, attempt, duration_ms, created_at)
        SELECT order_id, id, event_type, sent_to, "requestBody", CASE WHEN ok THEN 'SENT' ELSE 'FAILED' END,
-              "responseStatus", "responseBody", error, attempt, "durationMs", :now
+              "responseStatus", "responseBody", error, attempt, "durationMs", CAST($now AS timestamptz)
          FROM attempted WHERE channel = 'messenger'
        RETURNING id, delivery_id),
      audited AS (
@@ -139,7 +138,7 @@ export async function recordAttempts(
                       ELSE jsonb_build_object('nextRetryAt',
                              to_char(next_retry_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END
                    AS data,
-                 CAST(:now AS timestamptz) AS at
+                 CAST($now AS timestamptz) AS at
             FROM attempted WHERE order_id IS NOT NULL`,
        )}
        RETURNING 1)
@@ -149,14 +148,11 @@ export async function recordAttempts(
        LEFT JOIN messages m ON m.delivery_id = i."taskId"
       ORDER BY i.seq`,
     {
-      type: QueryTypes.SELECT,
-      replacements: {
-        items: JSON.stringify(items),
-        now,
-        maxAttempts: deps.config.WEBHOOK_MAX_ATTEMPTS,
-        retryBaseMs: deps.config.WEBHOOK_RETRY_BASE_MS,
-        holdMs: Math.min(deps.config.WEBHOOK_RETRY_BASE_MS, HOLD_RECHECK_MS),
-      },
+      items: JSON.stringify(items),
+      now,
+      maxAttempts: deps.config.WEBHOOK_MAX_ATTEMPTS,
+      retryBaseMs: deps.config.WEBHOOK_RETRY_BASE_MS,
+      holdMs: Math.min(deps.config.WEBHOOK_RETRY_BASE_MS, HOLD_RECHECK_MS),
     },
   );
   return rows.map((row): RecordedAttempt => {

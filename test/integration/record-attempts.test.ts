@@ -60,11 +60,7 @@ describe('the attempt recorder', () => {
     const [first, second, bad, failed] = await leasedTasks(4, owner);
     const metrics = createMetrics();
     // One write at a time: the first attempt goes alone, the three that arrive meanwhile together.
-    const record = createAttemptRecorder({
-      ...server.deps,
-      config: { ...server.deps.config, DB_POOL_MAX: 1 },
-      metrics,
-    });
+    const record = createAttemptRecorder({ ...server.deps, metrics });
     const settled = await Promise.allSettled([
       record(answered(first!, owner, 200)),
       record(answered(second!, owner, 200)),
