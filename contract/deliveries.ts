@@ -21,6 +21,15 @@ const ZRowId = z
   .regex(/^[1-9]\d{0,18}$/);
 const ZAttempt = z.number().int().min(1).max(INT32_MAX);
 const ZHttpStatus = z.number().int().min(100).max(999);
+const ZDurationMs = z
+  .number()
+  .int()
+  .min(0)
+  .max(INT32_MAX)
+  .nullable()
+  .describe(
+    'How long the send took, in ms (null where not measured: messenger sends recorded before it was)',
+  );
 
 export const ZWebhookDelivery = z
   .object({
@@ -37,7 +46,7 @@ export const ZWebhookDelivery = z
       .max(DELIVERY_ERROR_MAX)
       .nullable()
       .describe('Why the attempt failed (non-2xx, timeout, connection error)'),
-    durationMs: z.number().int().min(0).max(INT32_MAX).nullable(),
+    durationMs: ZDurationMs,
     createdAt: ZDateTime,
     nextRetryAt: ZDateTime.nullable().describe('When the next attempt is due (null when none is)'),
   })
@@ -54,6 +63,7 @@ export const ZMessengerDelivery = z
     responseBody: z.string().max(DELIVERY_RESPONSE_MAX).nullable().describe('The answer, truncated'),
     error: z.string().max(DELIVERY_ERROR_MAX).nullable(),
     attempt: ZAttempt,
+    durationMs: ZDurationMs,
     createdAt: ZDateTime,
   })
   .describe('One messenger (Telegram Bot API sendMessage) attempt; the bot token never appears');

@@ -8,6 +8,7 @@ import type { SecretBox } from './lib/secret-box';
 import type { Logger } from './lib/logger';
 import type { Metrics } from './lib/metrics';
 import type { OrderWriter } from './orders/write-created-order';
+import type { AttemptRecorder } from './events/attempt-recorder';
 
 /** Everything services need, passed in (never imported as globals) so tests can swap pieces. */
 export type Deps = {
@@ -24,4 +25,6 @@ export type Deps = {
   metrics: Metrics;
   /** Writes new orders, several in one statement under load (server/orders/write-created-order.ts). */
   writeCreatedOrder: OrderWriter;
+  /** Records delivery attempts, several in one statement under load (server/events/attempt-recorder.ts). */
+  recordAttempt: AttemptRecorder;
 };

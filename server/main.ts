@@ -14,6 +14,7 @@ import { createMetrics } from './lib/metrics';
 import { createSecretBox } from './lib/secret-box';
 import { instanceSecrets } from './lib/stored-secrets';
 import { createOrderWriter } from './orders/write-created-order';
+import { createAttemptRecorder } from './events/attempt-recorder';
 import { BACKGROUND_JOBS } from './background-jobs';
 import { startJobs } from './jobs/scheduler';
 
@@ -55,6 +56,7 @@ export async function buildDeps(config: Config, overrides: Partial<Deps> = {}): 
     db,
     metrics,
     writeCreatedOrder: overrides.writeCreatedOrder ?? createOrderWriter({ db, clock, config, metrics }),
+    recordAttempt: overrides.recordAttempt ?? createAttemptRecorder({ db, clock, config, metrics }),
     cache: overrides.cache ?? createCaches(db),
     rates: overrides.rates ?? createRateProvider(config, clock),
     chains:

@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017-token-decimals';
 import * as m0018 from './migrations/0018-wallet-owners-and-claims';
 import * as m0019 from './migrations/0019-encryption-canary';
 import * as m0020 from './migrations/0020-refund-approval';
+import * as m0021 from './migrations/0021-messenger-duration';
 
 /**
  * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
@@ -54,6 +55,7 @@ const migrations = [
   { name: '0018-wallet-owners-and-claims', ...m0018 },
   { name: '0019-encryption-canary', ...m0019 },
   { name: '0020-refund-approval', ...m0020 },
+  { name: '0021-messenger-duration', ...m0021 },
 ];
 
 const LOCK_ID = 7_301_955_001;

@@ -41,6 +41,7 @@ export function presentMessengerDelivery(d: MessengerDelivery): z.infer<typeof Z
     responseBody: d.responseBody,
     error: cut(d.error, DELIVERY_ERROR_MAX),
     attempt: d.attempt,
+    durationMs: d.durationMs,
     createdAt: d.createdAt.toISOString(),
   };
 }

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { attemptDelivery, recordAttempt } from '../events/deliver-events';
+import { sendNow } from '../events/send-now';
 import { findOrder } from '../orders/find-order';
 import { presentWebhookDelivery } from './present-delivery';
 
@@ -14,11 +14,11 @@ export async function redeliverWebhook(
   const previous = await models.WebhookDelivery.findOne({
     where: { id: input.deliveryId, orderId: order.id },
   });
-  const task = previous?.deliveryId ? await models.EventDelivery.findByPk(previous.deliveryId) : null;
-  if (!previous || !task) throw ApiError.notFound('Webhook delivery');
-  const outcome = await attemptDelivery(deps, task, task.attempts + 1);
-  if (outcome.deferred) throw ApiError.conflict(`Cannot send yet: ${outcome.error}`);
-  const record = await recordAttempt(deps, task.id, outcome, { manual: true });
-  if (!record || !('url' in record)) throw ApiError.notFound('Webhook delivery');
-  return presentWebhookDelivery(record);
+  if (!previous?.deliveryId) throw ApiError.notFound('Webhook delivery');
+  const sent = await sendNow(deps, previous.deliveryId, { manual: true });
+  if (!sent) throw ApiError.notFound('Webhook delivery');
+  if ('held' in sent) throw ApiError.conflict(`Cannot send yet: ${sent.held}`);
+  return presentWebhookDelivery(
+    await models.WebhookDelivery.findByPk(sent.recorded.recordId, { rejectOnEmpty: true }),
+  );
 }

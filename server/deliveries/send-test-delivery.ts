@@ -3,7 +3,7 @@ import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { eventApiVersion, eventBody, newEventId } from '../events/append-events';
-import { deliverOnce } from '../events/deliver-events';
+import { deliverOnce } from '../events/deliver-once';
 import { presentMessengerDelivery, presentWebhookDelivery } from './present-delivery';
 
 const PING_MESSAGES = {
@@ -60,14 +60,16 @@ async function sendPing(deps: Deps, merchant: MerchantRow, channel: 'webhook' | 
 
 /** POST /users/me/webhook-test: a signed `ping` to the webhook URL now; the attempt, failed or not. */
 export async function sendTestWebhook(deps: Deps, merchant: MerchantRow) {
-  const record = await sendPing(deps, merchant, 'webhook');
-  if (!('url' in record)) throw new Error('a webhook test recorded a messenger attempt');
-  return presentWebhookDelivery(record);
+  const { recordId } = await sendPing(deps, merchant, 'webhook');
+  return presentWebhookDelivery(
+    await deps.db.models.WebhookDelivery.findByPk(recordId, { rejectOnEmpty: true }),
+  );
 }
 
 /** POST /users/me/messenger-test: a `ping` message to the messenger chat now; the attempt. */
 export async function sendTestMessage(deps: Deps, merchant: MerchantRow) {
-  const record = await sendPing(deps, merchant, 'messenger');
-  if (!('chatId' in record)) throw new Error('a messenger test recorded a webhook attempt');
-  return presentMessengerDelivery(record);
+  const { recordId } = await sendPing(deps, merchant, 'messenger');
+  return presentMessengerDelivery(
+    await deps.db.models.MessengerDelivery.findByPk(recordId, { rejectOnEmpty: true }),
+  );
 }

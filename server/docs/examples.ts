@@ -124,6 +124,7 @@ const messengerDelivery = {
   responseBody: '{"ok":true,"result":{"message_id":381}}',
   error: null,
   attempt: 1,
+  durationMs: 212,
   createdAt: '2026-11-22T10:03:15.000Z',
 };
 

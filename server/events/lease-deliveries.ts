@@ -85,3 +85,7 @@ export async function leaseDueDeliveries(
     },
   );
 }
+
+/** A lease long enough for one send (its timeout) plus recording; an expired lease is taken over. */
+export const leaseSeconds = (deps: Pick<Deps, 'config'>) =>
+  (deps.config.WEBHOOK_TIMEOUT_MS + deps.config.WEBHOOK_LEASE_GRACE_MS) / 1000;

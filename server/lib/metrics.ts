@@ -28,6 +28,12 @@ export function createMetrics() {
       buckets: [1, 2, 4, 8, 16, 32],
       registers: [registry],
     }),
+    deliveryRecordBatch: new Histogram({
+      name: 'stablepay_delivery_record_batch_size',
+      help: 'Delivery attempts recorded by one statement (attempts finishing together are recorded together)',
+      buckets: [1, 2, 4, 8, 16, 32, 64],
+      registers: [registry],
+    }),
     jobRuns: new Counter({
       name: 'stablepay_job_runs_total',
       help: 'Background job runs by job and outcome',

@@ -142,6 +142,29 @@ describe('webhooks', () => {
     expect(history[2].nextRetryAt).toBeNull();
   });
 
+  it('records an answer with a NUL byte, which PostgreSQL text cannot hold', async () => {
+    const m = await merchantWithWebhooks();
+    receiver.setResponder((hook) =>
+      hook.url === m.path ? { status: 200, body: 'ok\u0000then' } : { status: 200, body: 'ok' },
+    );
+    try {
+      const order = await createOrder(m.token);
+      const history = await until('the attempt recorded', async () => {
+        const res = await server.api('GET', `/orders/${order.reference}/webhook-deliveries`, {
+          token: m.token,
+        });
+        return res.body.items.length > 0 && res.body.items;
+      });
+      // Before, the attempt was never recorded: its task stayed leased, to be sent again when the
+      // lease ran out, and again, never spending its retries.
+      expect(history).toMatchObject([
+        { attempt: 1, responseStatus: 200, responseBody: 'okthen', error: null },
+      ]);
+    } finally {
+      receiver.setResponder(() => ({ status: 200, body: 'ok' }));
+    }
+  });
+
   it('gives up after WEBHOOK_MAX_ATTEMPTS, and says so in the audit', async () => {
     const m = await merchantWithWebhooks();
     receiver.setResponder((hook) => (hook.url === m.path ? { status: 503 } : { status: 200 }));
@@ -386,6 +409,7 @@ describe('messenger', () => {
       attempt: 1,
     });
     expect(history.body.items[0].text).toBe(message!.text);
+    expect(history.body.items[0].durationMs).toBeGreaterThanOrEqual(0);
     const alias = await server.api('GET', `/orders/${order.reference}/telegram-deliveries`, {
       token: m.token,
     });

@@ -317,6 +317,8 @@ describe('POST /users/me/messenger-test', () => {
       error: null,
       attempt: 1,
     });
+    // Timed like the webhook test's answer (issue 28, defect 9b: it had no durationMs).
+    expect(res.body.durationMs).toBeGreaterThanOrEqual(0);
     expect(res.text).not.toContain(BOT_TOKEN);
     const sent = telegram.sent.filter((s) => s.chatId === '-100777');
     expect(sent).toHaveLength(1);

@@ -25,6 +25,8 @@ export class MessengerDelivery extends Model<
   declare responseBody: string | null;
   declare error: string | null;
   declare attempt: number;
+  /** Null for sends recorded before migration 0021. */
+  declare durationMs: number | null;
   declare createdAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
@@ -41,6 +43,7 @@ export class MessengerDelivery extends Model<
         responseBody: DataTypes.TEXT,
         error: DataTypes.TEXT,
         attempt: required(DataTypes.INTEGER),
+        durationMs: DataTypes.INTEGER,
         createdAt: dateNow(),
       },
       { sequelize, tableName: 'messenger_deliveries' },
