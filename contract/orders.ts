@@ -62,10 +62,23 @@ export const ZMetadata = z
   .refine((m) => jsonBytes(m) <= METADATA_MAX_BYTES, `must be at most ${METADATA_MAX_BYTES} bytes as JSON`)
   .describe('Free-form object of the merchant, returned as given (at most 4 KB)');
 
+/** A way to pay as a request names it: a network and a token. */
+export const ZNetworkToken = z.object({ network: ZNetwork, token: ZToken }).strict();
+export type NetworkToken = z.infer<typeof ZNetworkToken>;
+
+/** Most ways an order can be paid, its first (network, token) included. */
+export const MAX_PAYMENT_OPTIONS = 16;
+
 export const ZCreateOrderBody = z
   .object({
-    network: ZNetwork,
-    token: ZToken,
+    network: ZNetwork.describe("The order's first payment option's network"),
+    token: ZToken.describe("The order's first payment option's token"),
+    paymentOptions: z
+      .union([z.literal('all'), z.array(ZNetworkToken).min(1).max(MAX_PAYMENT_OPTIONS)])
+      .optional()
+      .describe(
+        `More ways the payer may pay: a list of {network, token} (each network on and with a receiving wallet of yours, else 400), or "all" (every network and token that is on and has a wallet of yours). The options are network/token first, then the list, without repeats: at most ${MAX_PAYMENT_OPTIONS}. Without it the order has its one option`,
+      ),
     amount: ZDecimalAmount.optional().describe('Amount in token units; give this or the quote pair'),
     quoteCurrency: ZFiatCurrency.optional().describe('Fiat currency of the quote (BRL, EUR)'),
     quoteAmount: ZDecimalAmount.optional().describe('Fiat amount converted to token units at a live rate'),
@@ -119,6 +132,36 @@ export const ZCreateOrderBody = z
   });
 export type CreateOrderBody = z.infer<typeof ZCreateOrderBody>;
 
+/** One way to pay an order: its own token, receiving wallet, amount and links. */
+export const ZPaymentOption = z
+  .object({
+    network: ZNetwork,
+    token: ZToken,
+    tokenMintOrContract: ZAddress.describe('The token: SPL mint (Solana) or ERC-20 contract'),
+    decimals: ZTokenDecimals.describe("The token's base-unit decimals"),
+    recipient: ZAddress.describe("Merchant's receiving address on this network"),
+    amount: ZDecimalOut.describe(
+      "What the payer sends on this option, in its token's units: the order's price, raised by a few base units when another payable order to this wallet and token has it (so a plain transfer is matched by its exact amount)",
+    ),
+    amountUnique: z
+      .boolean()
+      .describe('Whether this amount identifies the order on its wallet and token (false: matched by tag or claim only)'),
+    amountDue: ZDecimalOut.describe(
+      "What is still due on this option: its amount less what the order received (on any option), rounded up to the token's base units; 0 once paid",
+    ),
+    payUrl: ZPaymentUri.describe("This option's wallet payment URI (for what is still due on it)"),
+    qrData: ZPaymentUri.describe('What a QR code must encode (the same as payUrl)'),
+    qrImageUrl: ZUrlOut.describe('The QR code: GET /pay/{reference}/qr.svg?network=&token='),
+    txRequestUrl: z
+      .string()
+      .max(URL_MAX)
+      .regex(/^solana:/)
+      .nullable()
+      .describe('Solana Pay transaction request URL for this option (null off Solana)'),
+  })
+  .describe('A way to pay the order: the payer picks one');
+export type PaymentOption = z.infer<typeof ZPaymentOption>;
+
 export const ZOrder = z
   .object({
     reference: ZReference.describe(
@@ -136,7 +179,7 @@ export const ZOrder = z
       'What the payer must send, in token units (at least 6 places, more only when the token has more decimals and the units need them). For a quote: quoteAmount / fxRate rounded up, so the merchant never receives less; it may then be raised by a few base units so that no two payable orders to one wallet share an amount (a plain transfer is matched by its exact amount)',
     ),
     amountReceived: ZDecimalOut.describe(
-      'Sum of the final payments credited to the order (GET /orders/{reference}/payments); may exceed amount',
+      'Sum of the final payments credited to the order (GET /orders/{reference}/payments), on every payment option, in token units (USDT and USDC at par; exact: more places when an option\'s token has more decimals); may exceed amount',
     ),
     amountUnique: z
       .boolean()
@@ -200,6 +243,16 @@ export const ZOrder = z
       .record(z.unknown())
       .nullable()
       .describe("The merchant's free-form object, as given at creation (null when none)"),
+    paymentOptions: z
+      .array(ZPaymentOption)
+      .min(1)
+      .max(MAX_PAYMENT_OPTIONS)
+      .describe(
+        "The ways the payer may pay, the first being the order's own network, token, recipient and amount. A transfer on any of them credits the order; amountReceived sums them all, exactly",
+      ),
+    paidWith: ZNetworkToken.nullable().describe(
+      'The option (network and token) of the first credited payment; null before',
+    ),
   })
   .describe('A payment order');
 export type Order = z.infer<typeof ZOrder>;

@@ -56,6 +56,8 @@ export const ZPaymentInfo = ZOrder.pick({
   paidLate: true,
   txId: true,
   returnUrl: true,
+  paymentOptions: true,
+  paidWith: true,
 })
   .extend({
     amountDue: ZDecimalOut.describe('What is still to pay'),

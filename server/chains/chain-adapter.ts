@@ -176,8 +176,11 @@ export interface ChainAdapter {
   verifyMessage(message: string, signature: string, address: string): Promise<boolean>;
   /** The wallet payment URI that payUrl and the QR code carry. */
   paymentUri(target: PaymentTarget): string;
-  /** The Solana Pay transaction-request link, or null on networks without that protocol. */
-  transactionRequestUri(baseUrl: string, reference: string): string | null;
+  /**
+   * The Solana Pay transaction-request link, or null on networks without that protocol. `query`
+   * (`?network=…&token=…`, or empty) picks one of the order's payment options.
+   */
+  transactionRequestUri(baseUrl: string, reference: string, query?: string): string | null;
   /** Whether building the payer's transaction needs the payer's account. */
   readonly needsPayerAccount: boolean;
   /** The transaction the payer signs, tagged with the order. Throws PayerAccountError for a payer that cannot pay. */

@@ -21,6 +21,7 @@ import * as m0018 from './migrations/0018-wallet-owners-and-claims';
 import * as m0019 from './migrations/0019-encryption-canary';
 import * as m0020 from './migrations/0020-refund-approval';
 import * as m0021 from './migrations/0021-messenger-duration';
+import * as m0022 from './migrations/0022-payment-options';
 
 /**
  * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
@@ -56,6 +57,7 @@ const migrations = [
   { name: '0019-encryption-canary', ...m0019 },
   { name: '0020-refund-approval', ...m0020 },
   { name: '0021-messenger-duration', ...m0021 },
+  { name: '0022-payment-options', ...m0022 },
 ];
 
 const LOCK_ID = 7_301_955_001;

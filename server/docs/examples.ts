@@ -18,6 +18,10 @@ const base = 'https://pay.example.com';
 const payUrl = `solana:${wallet}?amount=9.504754&spl-token=${usdt}&reference=${reference}&label=Loja%20Azul&message=Order%20%231001`;
 const txId = '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW';
 
+const polygonWallet = '0x4B20993Bc481177ec7E8f571ceCaE8A9e22C02db';
+const polygonUsdt = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
+const polygonPayUrl = `ethereum:${polygonUsdt}@137/transfer?address=${polygonWallet}&uint256=9504754`;
+
 const order = {
   reference,
   status: 'PENDING',
@@ -54,9 +58,42 @@ const order = {
   merchantWalletId: '3f1c2a8e-5b7d-4c1e-9a2f-6d8b0e4c7a15',
   description: 'Order #1001',
   metadata: { cartId: 'cart_1001' },
+  paymentOptions: [
+    {
+      network: 'SOLANA',
+      token: 'USDT',
+      tokenMintOrContract: usdt,
+      decimals: 6,
+      recipient: wallet,
+      amount: '9.504754',
+      amountUnique: true,
+      amountDue: '9.504754',
+      payUrl,
+      qrData: payUrl,
+      qrImageUrl: `${base}/pay/${reference}/qr.svg`,
+      txRequestUrl: `solana:${base}/pay/tx-request/${reference}`,
+    },
+    {
+      network: 'POLYGON',
+      token: 'USDT',
+      tokenMintOrContract: polygonUsdt,
+      decimals: 6,
+      recipient: polygonWallet,
+      amount: '9.504754',
+      amountUnique: true,
+      amountDue: '9.504754',
+      payUrl: polygonPayUrl,
+      qrData: polygonPayUrl,
+      qrImageUrl: `${base}/pay/${reference}/qr.svg?network=POLYGON&token=USDT`,
+      txRequestUrl: null,
+    },
+  ],
+  paidWith: null,
 };
 const paidOrder = {
   ...order,
+  paymentOptions: order.paymentOptions.map((o) => ({ ...o, amountDue: '0.000000' })),
+  paidWith: { network: 'SOLANA', token: 'USDT' },
   status: 'PAID',
   amountReceived: '9.504754',
   amountRefundable: '9.504754',
@@ -346,6 +383,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       token: 'USDT',
       quoteCurrency: 'BRL',
       quoteAmount: '49.90',
+      paymentOptions: [{ network: 'POLYGON', token: 'USDT' }],
       description: 'Order #1001',
       metadata: { cartId: 'cart_1001' },
     },

@@ -1,7 +1,6 @@
 import type { CreateOrderBody, Order as OrderBody } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
-import { chainFor } from '../chains/registry';
 import { ApiError } from '../errors';
 import { checkWebhookUrl } from '../events/check-webhook-url';
 import { eventApiVersion, eventBody, newEventId } from '../events/append-events';
@@ -14,7 +13,8 @@ import { newReference } from './new-reference';
 import { ORDER_CREATED } from './order-lifecycle';
 import { presentOrder } from './present-order';
 import { priceOrder } from './price-order';
-import { resolveWallet } from './resolve-wallet';
+import { finestDecimals, rescaleUnits, toStored } from './payment-options';
+import { resolvePaymentOptions } from './resolve-payment-options';
 import { MAX_AMOUNT_ADJUSTMENT, releaseAmount, reserveAmount, type ReservedAmount } from './unique-amount';
 
 export type CreateOrderResult = { status: 201; body: OrderBody; replayed: boolean };
@@ -33,23 +33,29 @@ export async function createOrder(
     if (earlier) return { status: 201, body: earlier.body, replayed: true };
   }
 
-  const chain = chainFor(deps.chains, body.network, 'body.network');
-  const tokenMint = chain.tokenMint(body.token);
-  const decimals = chain.tokenDecimals(body.token);
-  if (!tokenMint) throw ApiError.field('body.token', chain.tokenUnavailableReason(body.token));
+  const resolved = await resolvePaymentOptions(deps, merchant.id, body, { freshWallet: opts.freshWallet });
+  const { tokenMint, decimals, wallet } = resolved[0]!;
   if (body.webhookUrl) await checkWebhookUrl(deps, body.webhookUrl, 'body.webhookUrl');
-  const wallet = await resolveWallet(deps, merchant.id, body.network, body.merchantWalletId, {
-    fresh: opts.freshWallet,
-  });
   // Rates come from outside: fetched before the transaction so no lock waits on the network.
+  // The price is fixed once, in the first option's token; each other option asks the same in its own.
   const price = await priceOrder(deps, body, decimals);
+  const extras = resolved.slice(1).map((o) => ({
+    network: o.network,
+    token: o.token,
+    tokenMint: o.tokenMint,
+    decimals: o.decimals,
+    recipient: o.wallet.publicAddress,
+    walletId: o.wallet.id,
+    priceUnits: rescaleUnits(price.amountUnits, decimals, o.decimals),
+  }));
+  const sumDecimals = finestDecimals(resolved);
   const now = deps.clock();
   const expiresAt = new Date(now.getTime() + (body.expiresInSeconds ?? deps.config.ORDER_TTL_SECONDS) * 1000);
   const reference = newReference();
   const heldUntil = new Date(expiresAt.getTime() + deps.config.LATE_PAYMENT_WINDOW_SECONDS * 1000);
 
-  /** The new order at `amount`, as it is written, and the response that presents that row. */
-  const orderAt = (amount: ReservedAmount) => {
+  /** The new order at `amount` (and its other options' at theirs), as written, and its response. */
+  const orderAt = (amount: ReservedAmount, optionAmounts: ReservedAmount[]) => {
     const order: NewOrderRow = {
       reference,
       merchantId: merchant.id,
@@ -78,6 +84,14 @@ export async function createOrder(
       paidAt: null,
       paidLate: false,
       expiresAt,
+      paymentOptions:
+        extras.length === 0
+          ? null
+          : extras.map((o, i) =>
+              toStored({ ...o, amountUnits: optionAmounts[i]!.amountUnits, amountUnique: optionAmounts[i]!.unique }),
+            ),
+      sumDecimals,
+      paidWith: null,
       createdAt: now,
       updatedAt: now,
     };
@@ -87,7 +101,7 @@ export async function createOrder(
     const response = { status: 201 as const, body: presented };
     const created: CreatedOrder = {
       order,
-      audit: createdAudit(amount),
+      audit: createdAudit(amount, optionAmounts),
       // Every version knows order.created; the version is the cached merchant row's (no query).
       event: {
         id: eventId,
@@ -100,12 +114,12 @@ export async function createOrder(
     return { response, created };
   };
 
-  const createdAudit = (amount: ReservedAmount) => ({
-    status: ORDER_CREATED.to,
-    amount: formatAmount(amount.amountUnits, decimals),
-    ...(amount.amountUnits !== price.amountUnits
+  /** How an option's amount was made: raised to be unique, or not unique at all. */
+  const amountAudit = (amount: ReservedAmount, priceUnits: bigint, places: number) => ({
+    amount: formatAmount(amount.amountUnits, places),
+    ...(amount.amountUnits !== priceUnits
       ? {
-          amountAdjustedFrom: formatAmount(price.amountUnits, decimals),
+          amountAdjustedFrom: formatAmount(priceUnits, places),
           reason: 'made unique among payable orders to this wallet',
         }
       : {}),
@@ -113,8 +127,22 @@ export async function createOrder(
       ? {}
       : {
           amountUnique: false,
-          reason: `no free amount within ${formatAmount(MAX_AMOUNT_ADJUSTMENT * wireStep(decimals), decimals)} of the price: matched by tag or claim only`,
+          reason: `no free amount within ${formatAmount(MAX_AMOUNT_ADJUSTMENT * wireStep(places), places)} of the price: matched by tag or claim only`,
         }),
+  });
+
+  const createdAudit = (amount: ReservedAmount, optionAmounts: ReservedAmount[]) => ({
+    status: ORDER_CREATED.to,
+    ...amountAudit(amount, price.amountUnits, decimals),
+    ...(extras.length > 0
+      ? {
+          paymentOptions: extras.map((o, i) => ({
+            network: o.network,
+            token: o.token,
+            ...amountAudit(optionAmounts[i]!, o.priceUnits, o.decimals),
+          })),
+        }
+      : {}),
     ...(price.quote
       ? { quoteCurrency: price.quote.currency, fxRate: price.quote.rate, fxSource: price.quote.source }
       : {}),
@@ -124,23 +152,28 @@ export async function createOrder(
 
   try {
     // The common case, one statement: the price's own amount is free and reserved with the order.
+    // Every option's price amount: with the order, each reserved on its own wallet and token.
     let amount: ReservedAmount = { amountUnits: price.amountUnits, unique: true };
-    let attempt = orderAt(amount);
+    let optionAmounts: ReservedAmount[] = extras.map((o) => ({ amountUnits: o.priceUnits, unique: true }));
+    let attempt = orderAt(amount, optionAmounts);
     let outcome = await deps.writeCreatedOrder({ ...attempt.created, reservation: { heldUntil } });
     if (!outcome.inserted && outcome.blockedBy === 'amount') {
-      // Taken by another payable order: find a free one (each try a statement that holds nothing).
-      amount = await reserveAmount(
-        deps,
-        {
-          network: body.network,
-          recipient: wallet.publicAddress,
-          tokenMint,
-          amountUnits: price.amountUnits,
-          step: wireStep(decimals),
-        },
-        { reference, heldUntil },
+      // Taken by another payable order: find a free one for each option (each try a statement that
+      // holds nothing; an amount this order took in the first statement it takes again).
+      const reserve = (o: { network: string; recipient: string; tokenMint: string }, units: bigint, places: number) =>
+        reserveAmount(
+          deps,
+          { ...o, amountUnits: units, step: wireStep(places) },
+          { reference, heldUntil },
+        );
+      amount = await reserve(
+        { network: body.network, recipient: wallet.publicAddress, tokenMint },
+        price.amountUnits,
+        decimals,
       );
-      attempt = orderAt(amount);
+      optionAmounts = [];
+      for (const o of extras) optionAmounts.push(await reserve(o, o.priceUnits, o.decimals));
+      attempt = orderAt(amount, optionAmounts);
       outcome = await deps.writeCreatedOrder(attempt.created);
     }
     if (outcome.inserted) return { ...attempt.response, replayed: false };

@@ -18,7 +18,10 @@ export type CreatedOrder = {
    * to be still in use too.
    */
   tokenVersion: number;
-  /** Reserves the order's amount with it (the common case: the price's amount is free). */
+  /**
+   * Reserves the order's amount with it (the common case: the price's amount is free), and each of
+   * its other payment options' amounts (all or none: an option's taken amount blocks the order).
+   */
   reservation?: { heldUntil: Date };
   /** Claims the Idempotency-Key (the order's merchant's) with the response already in it. */
   idempotency?: { scope: IdempotencyScope; response: { status: number; body: unknown } };
@@ -58,6 +61,9 @@ const ORDER_COLUMNS: { [K in keyof NewOrderRow]-?: SqlType } = {
   paidAt: 'timestamptz',
   paidLate: 'boolean',
   expiresAt: 'timestamptz',
+  paymentOptions: 'jsonb',
+  sumDecimals: 'int',
+  paidWith: 'int',
   createdAt: 'timestamptz',
   updatedAt: 'timestamptz',
 };

@@ -19,7 +19,7 @@ import { takeAmountsSql } from './unique-amount';
  * order has its own composition. Parts no order of a statement uses are left out (each table a
  * statement writes costs its start-up): a shape per combination, every text made once.
  */
-export type Shape = { reserve: boolean; claim: boolean; deliver: boolean };
+export type Shape = { reserve: boolean; claim: boolean; deliver: boolean; options?: boolean };
 
 const param = (name: string, type: string) => `CAST($${name} AS ${type})`;
 const orderColumnList = ORDER_INPUT.map((c) => c.column).join(', ');
@@ -27,6 +27,28 @@ const orderColumnList = ORDER_INPUT.map((c) => c.column).join(', ');
 function forOneOrder(shape: Shape): string {
   const v = (name: string) => param(name, INPUT.find((c) => c.name === name)!.type);
   const ok = '(SELECT token_current AND wallet_in_use FROM c)';
+  // Payment options beyond the first (shape.options): their wallets checked like the first's, their
+  // amounts reserved with it, all or none ($optWallet: their distinct wallets; $opt…: one per option).
+  const optionWallets = shape.options
+    ? `AND (SELECT count(*) FROM (SELECT 1 FROM wallets WHERE id = ANY(CAST($optWallet AS uuid[]))
+                                    AND merchant_id = ${v('merchantId')} AND deleted_at IS NULL FOR SHARE) AS w)
+            = cardinality(CAST($optWallet AS uuid[]))`
+    : '';
+  const optionsReserved =
+    shape.options && shape.reserve
+      ? `AND (SELECT count(*) FROM r2) = cardinality(CAST($optAmount AS numeric[]))`
+      : '';
+  const reserveOptions =
+    shape.options && shape.reserve
+      ? `r2 AS (${takeAmountsSql(
+          `SELECT network, recipient, token_mint, amount_units, ${v('reference')} AS reference,
+                  ${v('heldUntil')} AS held_until
+             FROM unnest(CAST($optNetwork AS text[]), CAST($optRecipient AS text[]), CAST($optTokenMint AS text[]),
+                         CAST($optAmount AS numeric[])) AS t(network, recipient, token_mint, amount_units)
+            WHERE ${ok}`,
+          'CAST($now AS timestamptz)',
+        )}),`
+      : '';
   const events = appendEventsSql(
     `SELECT ${v('eventId')} AS id, o.id AS order_id, ${v('merchantId')} AS merchant_id,
             '${ORDER_CREATED.event}' AS type, ${v('eventBody')} AS body, ${v('createdAt')} AS at FROM o`,
@@ -44,17 +66,18 @@ function forOneOrder(shape: Shape): string {
     ? claimKeysSql(
         `SELECT ${v('merchantId')} AS merchant_id, ${v('idemKey')} AS key, ${v('idemHash')} AS request_hash,
                 ${v('idemStatus')} AS response_status, ${v('idemBody')} AS response_body
-          WHERE EXISTS (SELECT 1 FROM r)`,
+          WHERE EXISTS (SELECT 1 FROM r) ${optionsReserved}`,
       )
-    : 'SELECT 1 WHERE EXISTS (SELECT 1 FROM r)';
+    : `SELECT 1 WHERE EXISTS (SELECT 1 FROM r) ${optionsReserved}`;
   return `
   WITH c AS (SELECT EXISTS (SELECT 1 FROM merchants WHERE id = ${v('merchantId')}
                                AND token_version = ${v('tokenVersion')}) AS token_current,
                     -- FOR SHARE: a removal in progress (server/wallets/delete-wallet.ts locks the wallet FOR
                     -- UPDATE) is waited for and then seen; one that comes after waits for this order and counts it.
                     EXISTS (SELECT 1 FROM wallets WHERE id = ${v('walletId')} AND merchant_id = ${v('merchantId')}
-                               AND deleted_at IS NULL FOR SHARE) AS wallet_in_use),
+                               AND deleted_at IS NULL FOR SHARE) ${optionWallets} AS wallet_in_use),
        r AS (${reserve}),
+       ${reserveOptions}
        k AS (${claim}),
        o AS (INSERT INTO orders (${orderColumnList})
              SELECT ${ORDER_INPUT.map((c) => param(c.name, c.type)).join(', ')}
@@ -65,7 +88,8 @@ function forOneOrder(shape: Shape): string {
                  ${v('createdAt')} AS at FROM o`,
        )}),
        ${events.ctes}
-  SELECT ${v('reference')} AS reference, c.token_current, c.wallet_in_use, EXISTS (SELECT 1 FROM r) AS reserved,
+  SELECT ${v('reference')} AS reference, c.token_current, c.wallet_in_use,
+         EXISTS (SELECT 1 FROM r) ${optionsReserved} AS reserved,
          (SELECT id FROM o) AS order_id, ${events.woken} AS woken
     FROM c`;
 }
@@ -129,13 +153,22 @@ function forManyOrders(shape: Shape): string {
     FROM c LEFT JOIN ok USING (reference) LEFT JOIN o USING (reference)`;
 }
 
-const key = (shape: Shape) => `${+shape.reserve}${+shape.claim}${+shape.deliver}`;
+const key = (shape: Shape) => `${+shape.reserve}${+shape.claim}${+shape.deliver}${+(shape.options ?? false)}`;
 const SHAPES: Shape[] = [false, true].flatMap((reserve) =>
   [false, true].flatMap((claim) => [false, true].map((deliver) => ({ reserve, claim, deliver }))),
 );
-const FOR_ONE = new Map(SHAPES.map((shape) => [key(shape), forOneOrder(shape)]));
+const FOR_ONE = new Map(
+  [false, true].flatMap((options) =>
+    SHAPES.map((shape) => [key({ ...shape, options }), forOneOrder({ ...shape, options })] as const),
+  ),
+);
 const FOR_MANY = new Map(SHAPES.map((shape) => [key(shape), forManyOrders(shape)]));
 
-/** The statement that writes `count` new orders of this shape. */
-export const creationStatement = (count: number, shape: Shape): string =>
-  (count === 1 ? FOR_ONE : FOR_MANY).get(key(shape))!;
+/**
+ * The statement that writes `count` new orders of this shape. An order with payment options
+ * beyond the first is written alone (server/orders/insert-created-order.ts).
+ */
+export const creationStatement = (count: number, shape: Shape): string => {
+  if (count > 1 && shape.options) throw new Error('orders with payment options are written one at a time');
+  return (count === 1 ? FOR_ONE : FOR_MANY).get(key(shape))!;
+};

@@ -33,8 +33,18 @@ function bindings(orders: CreatedOrder[], now: Date): Record<string, unknown> {
   };
   for (const { name, type } of INPUT)
     bind[name] = one ? bound(rows[0]![name], type) : rows.map((row) => bound(row[name], type));
+  const options = one ? orders[0]!.order.paymentOptions : null;
+  if (options) {
+    bind.optWallet = [...new Set(options.map((o) => o.walletId))];
+    bind.optNetwork = options.map((o) => o.network);
+    bind.optRecipient = options.map((o) => o.recipient);
+    bind.optTokenMint = options.map((o) => o.tokenMint);
+    bind.optAmount = options.map((o) => o.amountUnits);
+  }
   return bind;
 }
+
+const hasOptions = (created: CreatedOrder) => (created.order.paymentOptions?.length ?? 0) > 0;
 
 /**
  * Writes new orders (one, or several at once under load: server/orders/write-created-order.ts),
@@ -45,10 +55,23 @@ export async function insertCreatedOrders(
   deps: Pick<Deps, 'db' | 'clock'>,
   orders: CreatedOrder[],
 ): Promise<InsertOutcome[]> {
+  // An order with payment options beyond the first is written alone (its options ride as arrays).
+  if (orders.length > 1 && orders.some(hasOptions)) {
+    const plain = orders.filter((o) => !hasOptions(o));
+    const [written, ...alone] = await Promise.all([
+      plain.length > 0 ? insertCreatedOrders(deps, plain) : [],
+      ...orders.filter(hasOptions).map((o) => insertCreatedOrders(deps, [o])),
+    ]);
+    const outcomes = new Map<CreatedOrder, InsertOutcome>();
+    plain.forEach((o, i) => outcomes.set(o, written![i]!));
+    orders.filter(hasOptions).forEach((o, i) => outcomes.set(o, alone[i]![0]!));
+    return orders.map((o) => outcomes.get(o)!);
+  }
   const text = creationStatement(orders.length, {
     reserve: orders.some((o) => o.reservation),
     claim: orders.some((o) => o.idempotency),
     deliver: orders.some((o) => o.targets.length > 0),
+    options: orders.some(hasOptions),
   });
   const answer = await deps.db.prepared.run<OrderAnswer>(text, bindings(orders, deps.clock()));
   const byReference = new Map(answer.map((row) => [row.reference, row]));

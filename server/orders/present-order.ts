@@ -1,4 +1,4 @@
-import type { Order as OrderBody } from '../../contract';
+import type { NetworkToken, Order as OrderBody, PaymentOption as PaymentOptionBody } from '../../contract';
 import type { PaymentTarget } from '../chains/chain-adapter';
 import type { InferAttributes } from 'sequelize';
 import type { Order } from '../db/models';
@@ -10,48 +10,100 @@ type Presentable = Omit<OrderView, 'id'>;
 import type { Deps } from '../deps';
 import { formatAmount, formatQuote, parseDecimal } from '../../contract/decimal';
 import { formatRate } from '../fx/exact-rate';
+import { firstOptionOf, optionAt, optionDueUnits, optionsOf, sumDecimalsOf, type PaymentOption } from './payment-options';
 
-/** What is still to pay; the whole amount once nothing (or everything) is left to ask for. */
-export function amountDueUnits(order: Pick<Order, 'amountUnits' | 'amountReceivedUnits'>): bigint {
-  const due = order.amountUnits - order.amountReceivedUnits;
-  return due > 0n ? due : 0n;
+
+
+/** What is still to pay on the order's first option (its own fields); 0 once nothing is left. */
+export function amountDueUnits(order: Presentable): bigint {
+  return optionDueUnits(order, { amountUnits: order.amountUnits, decimals: order.tokenDecimals });
 }
 
 /**
- * What a chain needs to build or describe this order's payment: after a partial payment, the
- * payment link, QR code and transaction ask for the remainder, not the whole amount again.
+ * What a chain needs to build or describe a payment on one of the order's options (the first by
+ * default): after a partial payment, the payment link, QR code and transaction ask for what is
+ * still due on it, not the whole amount again.
  */
-export function paymentTarget(order: Presentable, merchantName: string | null): PaymentTarget {
-  const due = amountDueUnits(order);
+export function paymentTarget(
+  order: Presentable,
+  merchantName: string | null,
+  option: PaymentOption = firstOptionOf(order),
+): PaymentTarget {
+  const due = optionDueUnits(order, option);
   return {
     reference: order.reference,
-    token: order.token,
-    tokenMint: order.tokenMint,
-    decimals: order.tokenDecimals,
-    recipient: order.recipient,
-    amountUnits: due > 0n ? due : order.amountUnits,
+    token: option.token,
+    tokenMint: option.tokenMint,
+    decimals: option.decimals,
+    recipient: option.recipient,
+    amountUnits: due > 0n ? due : option.amountUnits,
     label: merchantName,
     message: order.description,
   };
 }
 
-/** Links derived from the order: computed on read, so they always follow the order's own fields. */
+/** The query that picks an option on the pay routes (none for the first: the links stay as they were). */
+export const optionQuery = (option: Pick<PaymentOption, 'index' | 'network' | 'token'>): string =>
+  option.index === 0 ? '' : `?network=${option.network}&token=${option.token}`;
+
+/** One option's links: computed on read, so they always follow the order's own fields. */
 export function paymentLinks(
   deps: Pick<Deps, 'config' | 'chains'>,
   order: Presentable,
   merchantName: string | null,
+  option: PaymentOption = firstOptionOf(order),
 ) {
   const base = deps.config.PUBLIC_BASE_URL;
   // An order made while its network was on keeps its links after the operator turns it off.
-  const chain = deps.chains.display(order.network);
-  const payUrl = chain.paymentUri(paymentTarget(order, merchantName));
+  const chain = deps.chains.display(option.network);
+  const payUrl = chain.paymentUri(paymentTarget(order, merchantName, option));
+  const query = optionQuery(option);
   return {
     payUrl,
     qrData: payUrl,
-    qrImageUrl: `${base}/pay/${order.reference}/qr.svg`,
+    qrImageUrl: `${base}/pay/${order.reference}/qr.svg${query}`,
     checkoutUrl: `${base}/checkout/${order.reference}`,
-    txRequestUrl: chain.transactionRequestUri(base, order.reference),
+    txRequestUrl: chain.transactionRequestUri(base, order.reference, query),
   };
+}
+
+type Links = ReturnType<typeof paymentLinks>;
+
+/**
+ * The order's options as the API shows them, each with what is still due on it; the first with the
+ * links already made for the order itself.
+ */
+function presentOptions(
+  deps: Pick<Deps, 'config' | 'chains'>,
+  order: Presentable,
+  merchantName: string | null,
+  firstLinks: Links,
+): PaymentOptionBody[] {
+  const options = order.paymentOptions ? optionsOf(order) : [firstOptionOf(order)];
+  return options.map((option) => {
+    const links = option.index === 0 ? firstLinks : paymentLinks(deps, order, merchantName, option);
+    return {
+      network: option.network,
+      token: option.token,
+      tokenMintOrContract: option.tokenMint,
+      decimals: option.decimals,
+      recipient: option.recipient,
+      amount: formatAmount(option.amountUnits, option.decimals),
+      amountUnique: option.amountUnique,
+      amountDue: formatAmount(optionDueUnits(order, option), option.decimals),
+      payUrl: links.payUrl,
+      qrData: links.qrData,
+      qrImageUrl: links.qrImageUrl,
+      txRequestUrl: links.txRequestUrl,
+    };
+  });
+}
+
+/** `paidWith`: the network and token of the option of the first credited payment, or null. */
+export function paidWithOf(order: Presentable): NetworkToken | null {
+  if (order.paidWith === null || order.paidWith === undefined) return null;
+  const option = order.paidWith === 0 ? firstOptionOf(order) : optionAt(order, order.paidWith);
+  return option ? { network: option.network, token: option.token } : null;
 }
 
 export function fxRateLabel(order: Pick<Order, 'fxRate' | 'token' | 'quoteCurrency'>): string | null {
@@ -79,7 +131,7 @@ export function sharedOrderFields(
     token: order.token,
     decimals: order.tokenDecimals,
     amount: formatAmount(order.amountUnits, order.tokenDecimals),
-    amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals),
+    amountReceived: formatAmount(order.amountReceivedUnits, sumDecimalsOf(order)),
     tokenMintOrContract: order.tokenMint,
     recipient: order.recipient,
     description: order.description,
@@ -96,6 +148,8 @@ export function sharedOrderFields(
     paidAt: iso(order.paidAt),
     paidLate: order.paidLate,
     returnUrl: order.returnUrl ?? null,
+    paymentOptions: presentOptions(deps, order, merchantName, links),
+    paidWith: paidWithOf(order),
   };
 }
 
@@ -110,8 +164,8 @@ export function presentOrder(
   refundableUnits: bigint,
 ): OrderBody {
   return Object.assign(sharedOrderFields(deps, order, merchantName), {
-    amountRefunded: formatAmount(order.amountRefundedUnits ?? 0n, order.tokenDecimals),
-    amountRefundable: formatAmount(refundableUnits, order.tokenDecimals),
+    amountRefunded: formatAmount(order.amountRefundedUnits ?? 0n, sumDecimalsOf(order)),
+    amountRefundable: formatAmount(refundableUnits, sumDecimalsOf(order)),
     quotedAt: iso(order.quotedAt),
     fxRate: order.fxRate,
     fxSource: order.fxSource,

@@ -13,7 +13,7 @@ export async function resolveWallet(
   merchantId: string,
   network: Network,
   walletId: string | undefined,
-  opts: { fresh?: boolean } = {},
+  opts: { fresh?: boolean; field?: string } = {},
 ): Promise<WalletRow> {
   const pick = (wallets: WalletRow[] | null) =>
     wallets?.find((w) => (walletId ? w.id === walletId : w.network === network));
@@ -27,7 +27,7 @@ export async function resolveWallet(
   }
   if (!wallet)
     throw ApiError.field(
-      'body.network',
+      opts.field ?? 'body.network',
       `no ${network} receiving wallet: add one with POST /users/me/wallets`,
     );
   return wallet;

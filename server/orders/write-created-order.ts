@@ -29,7 +29,9 @@ export function createOrderWriter(deps: {
     // One statement cannot reserve one amount or claim one key twice: such orders go one by one.
     conflictKeys: ({ order, reservation, idempotency }) => [
       ...(reservation
-        ? [`amount ${order.network} ${order.recipient} ${order.tokenMint} ${order.amountUnits.toString()}`]
+        ? [order, ...(order.paymentOptions ?? [])].map(
+            (o) => `amount ${o.network} ${o.recipient} ${o.tokenMint} ${o.amountUnits.toString()}`,
+          )
         : []),
       ...(idempotency ? [`key ${idempotency.scope.merchantId} ${idempotency.scope.key}`] : []),
     ],

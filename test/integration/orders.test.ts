@@ -130,6 +130,24 @@ describe('POST /orders', () => {
         merchantWalletId: m.wallets.SOLANA.id,
         description: 'Order #42',
         metadata: { orderId: 42, tags: ['a', 'b'], nested: { ok: true } },
+        // One option: the order's own fields.
+        paymentOptions: [
+          {
+            network: 'SOLANA',
+            token: 'USDT',
+            tokenMintOrContract: USDT_SOLANA,
+            decimals: 6,
+            recipient: m.wallets.SOLANA.address,
+            amount: '10.500000',
+            amountUnique: true,
+            amountDue: '10.500000',
+            payUrl,
+            qrData: payUrl,
+            qrImageUrl: `${BASE}/pay/${ref}/qr.svg`,
+            txRequestUrl: `solana:${BASE}/pay/tx-request/${ref}`,
+          },
+        ],
+        paidWith: null,
       });
       expect(Date.parse(o.expiresAt) - Date.parse(o.createdAt)).toBe(900_000);
       expect(Math.abs(Date.parse(o.createdAt) - Date.now())).toBeLessThan(60_000);
@@ -531,6 +549,9 @@ describe('concurrent creations, written together', () => {
         paidAt: null,
         paidLate: false,
         expiresAt: new Date(now.getTime() + 900_000),
+        paymentOptions: null,
+        sumDecimals: 6,
+        paidWith: null,
         createdAt: now,
         updatedAt: now,
       };

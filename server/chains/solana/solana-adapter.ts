@@ -144,7 +144,11 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
     signatureFormat: 'must be a base58 ed25519 signature (64 bytes) of the message by the sending wallet',
     verifyMessage: async (message, signature, address) => verifySolanaMessage(message, signature, address),
 
-    transactionRequestUri: (baseUrl, reference) => `solana:${baseUrl}/pay/tx-request/${reference}`,
+    // Solana Pay: a link with a query is URL-encoded whole, so the wallet does not read it as its own.
+    transactionRequestUri: (baseUrl, reference, query = '') =>
+      query
+        ? `solana:${encodeURIComponent(`${baseUrl}/pay/tx-request/${reference}${query}`)}`
+        : `solana:${baseUrl}/pay/tx-request/${reference}`,
     needsPayerAccount: true,
 
     paymentUri(target: PaymentTarget): string {

@@ -10,6 +10,21 @@ import { required, serialKey, timestamps } from './columns';
 import type { Network, OrderStatus, Token } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
+/**
+ * A payment option beyond the order's first (its own columns), as stored in `payment_options`
+ * (migration 0022): base units of its own token, as decimal text.
+ */
+export type StoredPaymentOption = {
+  network: Network;
+  token: Token;
+  tokenMint: string;
+  decimals: number;
+  recipient: string;
+  walletId: string;
+  amountUnits: string;
+  amountUnique: boolean;
+};
+
 export class Order extends Model<InferAttributes<Order>, InferCreationAttributes<Order>> {
   declare id: CreationOptional<string>;
   declare reference: string;
@@ -42,6 +57,12 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare paidAt: CreationOptional<Date | null>;
   declare paidLate: CreationOptional<boolean>;
   declare expiresAt: Date;
+  /** The options beyond the first (null: the order's own fields are its one option). */
+  declare paymentOptions: CreationOptional<StoredPaymentOption[] | null>;
+  /** Decimals of amountReceivedUnits and amountRefundedUnits; null: tokenDecimals (server/orders/payment-options.ts). */
+  declare sumDecimals: CreationOptional<number | null>;
+  /** The option of the first credited payment (0: the order's own fields); null before. */
+  declare paidWith: CreationOptional<number | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -76,6 +97,9 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         paidAt: DataTypes.DATE,
         paidLate: required(DataTypes.BOOLEAN, false),
         expiresAt: required(DataTypes.DATE),
+        paymentOptions: DataTypes.JSONB,
+        sumDecimals: DataTypes.SMALLINT,
+        paidWith: DataTypes.SMALLINT,
         ...timestamps(),
       },
       { sequelize, tableName: 'orders' },

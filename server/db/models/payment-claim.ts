@@ -41,6 +41,8 @@ export class PaymentClaim extends Model<
    */
   declare proofMessage: CreationOptional<string | null>;
   declare proofSignature: CreationOptional<string | null>;
+  /** The order's payment option the transfer credits (0: the order's own fields). */
+  declare optionIndex: CreationOptional<number>;
   declare attempts: CreationOptional<number>;
   /** The worker checking it now (server/jobs/lease.ts), and until when. */
   declare lockedBy: CreationOptional<string | null>;
@@ -65,6 +67,7 @@ export class PaymentClaim extends Model<
         sender: DataTypes.TEXT,
         proofMessage: DataTypes.TEXT,
         proofSignature: DataTypes.TEXT,
+        optionIndex: required(DataTypes.SMALLINT, 0),
         attempts: required(DataTypes.INTEGER, 0),
         ...lease(),
         nextCheckAt: dateNow(),

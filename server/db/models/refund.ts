@@ -23,6 +23,8 @@ export class Refund extends Model<InferAttributes<Refund>, InferCreationAttribut
   /** A fresh 32-byte key (base58) naming the refund on chain, like an order's reference. */
   declare tag: string;
   declare amountUnits: bigint;
+  /** The order's payment option refunded (0: the order's own fields): its network, token and wallet. */
+  declare optionIndex: CreationOptional<number>;
   declare reason: string | null;
   declare status: RefundStatus;
   declare matchedBy: CreationOptional<'tag' | 'amount' | null>;
@@ -55,6 +57,7 @@ export class Refund extends Model<InferAttributes<Refund>, InferCreationAttribut
         toAddress: DataTypes.TEXT,
         tag: required(DataTypes.TEXT),
         amountUnits: bigintColumn('amountUnits', false, true),
+        optionIndex: required(DataTypes.SMALLINT, 0),
         reason: DataTypes.TEXT,
         status: required(DataTypes.TEXT),
         matchedBy: DataTypes.TEXT,

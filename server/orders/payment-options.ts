@@ -1,0 +1,161 @@
+import type { Network, Token } from '../../contract';
+import type { Order, StoredPaymentOption } from '../db/models';
+
+/**
+ * An order's ways to pay (DESIGN "The payer's choice of network and token"). Option 0 is the
+ * order's own fields, which never change; the others are stored in `payment_options`. Each has its
+ * own token, recipient and amount, in base units of its own token.
+ *
+ * Sums are exact across decimals: the order's received and refunded amounts are kept in
+ * 10^-sumDecimals token, the finest decimals among its options (a one-option order: its own token's,
+ * as always). A 6-decimal credit is scaled up into them (× 10^12 beside an 18-decimal option);
+ * nothing is ever rounded. What is still due on an option is its amount less what the order
+ * received, rounded up to the option's own base units, so the merchant never receives less.
+ */
+export type PaymentOption = {
+  index: number;
+  network: Network;
+  token: Token;
+  tokenMint: string;
+  decimals: number;
+  recipient: string;
+  walletId: string;
+  amountUnits: bigint;
+  amountUnique: boolean;
+};
+
+type OptionFields = Pick<
+  Order,
+  | 'network'
+  | 'token'
+  | 'tokenMint'
+  | 'tokenDecimals'
+  | 'recipient'
+  | 'walletId'
+  | 'amountUnits'
+  | 'amountUnique'
+  | 'paymentOptions'
+>;
+
+/** The order's first option: its own fields. */
+export function firstOptionOf(order: Omit<OptionFields, 'paymentOptions'>): PaymentOption {
+  return {
+    index: 0,
+    network: order.network,
+    token: order.token,
+    tokenMint: order.tokenMint,
+    decimals: order.tokenDecimals,
+    recipient: order.recipient,
+    walletId: order.walletId,
+    amountUnits: order.amountUnits,
+    amountUnique: order.amountUnique ?? true,
+  };
+}
+
+/** The order's options, the first (its own fields) first. */
+export function optionsOf(order: OptionFields): PaymentOption[] {
+  const first = firstOptionOf(order);
+  if (!order.paymentOptions || order.paymentOptions.length === 0) return [first];
+  return [first, ...order.paymentOptions.map((o, i) => fromStored(o, i + 1))];
+}
+
+/** One option by its index; undefined when the order has no such option. */
+export function optionAt(order: OptionFields, index: number): PaymentOption | undefined {
+  return optionsOf(order)[index];
+}
+
+const fromStored = (o: StoredPaymentOption, index: number): PaymentOption => ({
+  index,
+  network: o.network,
+  token: o.token,
+  tokenMint: o.tokenMint,
+  decimals: o.decimals,
+  recipient: o.recipient,
+  walletId: o.walletId,
+  amountUnits: BigInt(o.amountUnits),
+  amountUnique: o.amountUnique,
+});
+
+/** An option beyond the first as `payment_options` stores it. */
+export const toStored = (o: Omit<PaymentOption, 'index'>): StoredPaymentOption => ({
+  network: o.network,
+  token: o.token,
+  tokenMint: o.tokenMint,
+  decimals: o.decimals,
+  recipient: o.recipient,
+  walletId: o.walletId,
+  amountUnits: o.amountUnits.toString(),
+  amountUnique: o.amountUnique,
+});
+
+/** The decimals of the order's sums (received, refunded). */
+export const sumDecimalsOf = (order: Pick<Order, 'sumDecimals' | 'tokenDecimals'>): number =>
+  order.sumDecimals ?? order.tokenDecimals;
+
+/** The finest decimals among options: the sums' decimals of a new order. */
+export const finestDecimals = (options: readonly Pick<PaymentOption, 'decimals'>[]): number =>
+  Math.max(...options.map((o) => o.decimals));
+
+/** `units` of a token with `decimals`, in the order's sum units (exact: the sum's decimals are the finest). */
+export function toSumUnits(units: bigint, decimals: number, sumDecimals: number): bigint {
+  if (decimals > sumDecimals) throw new RangeError(`${decimals} decimals do not fit a sum of ${sumDecimals}`);
+  return units * 10n ** BigInt(sumDecimals - decimals);
+}
+
+/**
+ * A price in another token's base units: exact, as a price is whole 10^-6 token (the wire's places)
+ * and every token has at least 6 decimals.
+ */
+export function rescaleUnits(units: bigint, from: number, to: number): bigint {
+  return to >= from ? units * 10n ** BigInt(to - from) : units / 10n ** BigInt(from - to);
+}
+
+/** Sum units as base units of a token with `decimals`, rounded up (what is due never drops a unit). */
+export function fromSumUnitsUp(units: bigint, decimals: number, sumDecimals: number): bigint {
+  const scale = 10n ** BigInt(sumDecimals - decimals);
+  return units <= 0n ? units / scale : (units + scale - 1n) / scale;
+}
+
+type Sums = Pick<Order, 'sumDecimals' | 'tokenDecimals' | 'amountReceivedUnits'>;
+
+/** What is still due on one option, in its own base units; 0 once the order received as much. */
+export function optionDueUnits(order: Sums, option: Pick<PaymentOption, 'amountUnits' | 'decimals'>): bigint {
+  const sum = sumDecimalsOf(order);
+  const due = toSumUnits(option.amountUnits, option.decimals, sum) - order.amountReceivedUnits;
+  return due > 0n ? fromSumUnitsUp(due, option.decimals, sum) : 0n;
+}
+
+/**
+ * How short the order's payments fall, in sum units: of its smallest option (each is the price,
+ * raised by at most a few base units to be unique on its wallet), 0 when paid in full or more. A
+ * one-option order: its amount less what it received, as always.
+ */
+export function shortfallSumUnits(order: OptionFields & Sums): bigint {
+  const sum = sumDecimalsOf(order);
+  let least: bigint | null = null;
+  for (const option of optionsOf(order)) {
+    const amount = toSumUnits(option.amountUnits, option.decimals, sum);
+    if (least === null || amount < least) least = amount;
+  }
+  const short = least! - order.amountReceivedUnits;
+  return short > 0n ? short : 0n;
+}
+
+/** The order's price in sum units: its smallest option's amount (what shortfallSumUnits measures against). */
+export function priceSumUnits(order: OptionFields & Sums): bigint {
+  return shortfallSumUnits({ ...order, amountReceivedUnits: 0n } as OptionFields & Sums);
+}
+
+/** The option `network` and `token` name (the first when neither is given); undefined: no such option. */
+export function pickOption(
+  order: OptionFields,
+  pick: { network?: string | undefined; token?: string | undefined },
+): PaymentOption | undefined {
+  const options = optionsOf(order);
+  if (pick.network === undefined && pick.token === undefined) return options[0];
+  return options.find(
+    (o) =>
+      (pick.network === undefined || o.network === pick.network) &&
+      (pick.token === undefined || o.token === pick.token),
+  );
+}
