@@ -14,6 +14,7 @@ const c = initContract();
 export const ZClaimedTransfer = ZPayment.pick({
   txId: true,
   network: true,
+  token: true,
   from: true,
   amount: true,
   blockTime: true,

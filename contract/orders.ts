@@ -145,7 +145,9 @@ export const ZPaymentOption = z
     ),
     amountUnique: z
       .boolean()
-      .describe('Whether this amount identifies the order on its wallet and token (false: matched by tag or claim only)'),
+      .describe(
+        'Whether this amount identifies the order on its wallet and token (false: matched by tag or claim only)',
+      ),
     amountDue: ZDecimalOut.describe(
       "What is still due on this option: its amount less what the order received (on any option), rounded up to the token's base units; 0 once paid",
     ),
@@ -179,7 +181,7 @@ export const ZOrder = z
       'What the payer must send, in token units (at least 6 places, more only when the token has more decimals and the units need them). For a quote: quoteAmount / fxRate rounded up, so the merchant never receives less; it may then be raised by a few base units so that no two payable orders to one wallet share an amount (a plain transfer is matched by its exact amount)',
     ),
     amountReceived: ZDecimalOut.describe(
-      'Sum of the final payments credited to the order (GET /orders/{reference}/payments), on every payment option, in token units (USDT and USDC at par; exact: more places when an option\'s token has more decimals); may exceed amount',
+      "Sum of the final payments credited to the order (GET /orders/{reference}/payments), on every payment option, in token units (USDT and USDC at par; exact: more places when an option's token has more decimals); may exceed amount",
     ),
     amountUnique: z
       .boolean()
@@ -290,8 +292,12 @@ const ZReportedTxId = z
   .max(TX_ID_MAX)
   .describe('Transaction signature (Solana) or hash (EVM)');
 
+const ZReportedNetwork = ZNetwork.optional().describe(
+  "The network of the transaction, one of the order's payment options' (default: the first option's network whose transaction ids have this form)",
+);
+
 /** The merchant's report: its word attributes a transfer to the order. */
-export const ZSubmitTxBody = z.object({ txId: ZReportedTxId }).strict();
+export const ZSubmitTxBody = z.object({ txId: ZReportedTxId, network: ZReportedNetwork }).strict();
 
 /** Longest message signature accepted (EVM: 132 characters of hex; Solana: about 88 of base58). */
 export const PROOF_SIGNATURE_MAX = 200;
@@ -300,6 +306,7 @@ export const PROOF_SIGNATURE_MAX = 200;
 export const ZPublicSubmitTxBody = z
   .object({
     txId: ZReportedTxId,
+    network: ZReportedNetwork,
     signature: z
       .string()
       .trim()

@@ -6,6 +6,8 @@ import {
   ERROR_MESSAGE_MAX,
   ZDecimalOut,
   ZErrorBody,
+  ZNetwork,
+  ZToken,
   ZReference,
   ZUrlOut,
   errors,
@@ -123,7 +125,13 @@ export const ICON_SVG_MAX = 16384;
 export const QR_SVG_MAX = 262144;
 export const QR_PNG_MAX = 262144;
 
-const ZAccountQuery = z.object({
+/** Which of the order's payment options a pay route is about: the first by default. */
+export const ZOptionQuery = z.object({
+  network: ZNetwork.optional().describe("The payment option's network (default: the order's first option)"),
+  token: ZToken.optional().describe("The payment option's token (default: the order's first option)"),
+});
+
+const ZAccountQuery = ZOptionQuery.extend({
   account: z.string().max(100).optional().describe("The payer's public key (required on Solana)"),
 });
 
@@ -134,7 +142,7 @@ export const payContract = c.router(
       path: '/pay/tx-request/:reference',
       summary: "Build the payer's transaction (Solana Pay transaction request; EVM call data)",
       description:
-        "Public. Without `account` on Solana: the Solana Pay label and icon. With `account`: the transaction to sign (the payer pays the fee; it transfers what is still due with the order's reference as a key). On Polygon/Ethereum: the unsigned transfer for a browser wallet, `transfer(recipient, amountDue)` call data followed by the order's tag. 409 when the order can no longer be paid (PAID, or expired past the late-payment window); 502 when the chain cannot be reached. Errors also carry a top-level `message` (Solana Pay 1.1).",
+        "Public. Without `account` on Solana: the Solana Pay label and icon. With `account`: the transaction to sign (the payer pays the fee; it transfers what is still due with the order's reference as a key). On Polygon/Ethereum: the unsigned transfer for a browser wallet, `transfer(recipient, amountDue)` call data followed by the order's tag. `network` and `token` pick one of the order's payment options (default: the first; 400 for one the order does not have). 409 when the order can no longer be paid (PAID, or expired past the late-payment window); 502 when the chain cannot be reached. Errors also carry a top-level `message` (Solana Pay 1.1).",
       metadata: publicRoute,
       pathParams: ZReferenceParams,
       query: ZAccountQuery,
@@ -145,9 +153,10 @@ export const payContract = c.router(
       path: '/pay/tx-request/:reference',
       summary: 'Solana Pay transaction request (POST {account})',
       description:
-        "The Solana Pay wallet's second step: `account` (the payer's public key) gets the transaction to sign, a TransferChecked of what is still due with the order's reference as a key, and a memo. Solana orders only (400 otherwise; use GET for the EVM transaction). 409 when the order can no longer be paid. Errors also carry a top-level `message` (Solana Pay 1.1).",
+        "The Solana Pay wallet's second step: `account` (the payer's public key) gets the transaction to sign, a TransferChecked of what is still due with the order's reference as a key, and a memo. `network` and `token` pick one of the order's payment options (default: the first). Solana options only (400 otherwise; use GET for the EVM transaction). 409 when the order can no longer be paid. Errors also carry a top-level `message` (Solana Pay 1.1).",
       metadata: publicRoute,
       pathParams: ZReferenceParams,
+      query: ZOptionQuery,
       body: ZAccountBody,
       responses: { 200: ZSolanaTransaction, ...payErrors },
     },
@@ -170,7 +179,7 @@ export const payContract = c.router(
       path: '/pay/:reference/info',
       summary: 'Order data for the payment page',
       description:
-        "Public (the reference is the key): what a payment page needs, including `amountDue`, and nothing of the merchant's private settings. Poll it to follow the status. 404 for an unknown reference.",
+        "Public (the reference is the key): what a payment page needs, including `amountDue`, the order's `paymentOptions` (each with what is still due on it) and `paidWith`, and nothing of the merchant's private settings. Poll it to follow the status. 404 for an unknown reference.",
       metadata: publicRoute,
       pathParams: ZReferenceParams,
       responses: { 200: ZPaymentInfo, ...publicLookupErrors },
@@ -214,9 +223,10 @@ export const payContract = c.router(
       path: '/pay/:reference/qr.svg',
       summary: 'QR code of the payment URI (SVG)',
       description:
-        "Encodes the order's `qrData` (the same as `payUrl`), rendered on demand. Public, cacheable for 5 minutes. 404 for an unknown reference.",
+        "Encodes the order's `qrData` (the same as `payUrl`), or a payment option's with `network` and `token`, rendered on demand. Public, cacheable for 5 minutes. 404 for an unknown reference.",
       metadata: publicRoute,
       pathParams: ZReferenceParams,
+      query: ZOptionQuery,
       responses: {
         200: c.otherResponse({ contentType: 'image/svg+xml', body: z.string().max(QR_SVG_MAX) }),
         ...publicLookupErrors,
@@ -227,9 +237,10 @@ export const payContract = c.router(
       path: '/pay/:reference/qr.png',
       summary: 'QR code of the payment URI (PNG)',
       description:
-        "Encodes the order's `qrData` (the same as `payUrl`), rendered on demand. Public, cacheable for 5 minutes. 404 for an unknown reference.",
+        "Encodes the order's `qrData` (the same as `payUrl`), or a payment option's with `network` and `token`, rendered on demand. Public, cacheable for 5 minutes. 404 for an unknown reference.",
       metadata: publicRoute,
       pathParams: ZReferenceParams,
+      query: ZOptionQuery,
       responses: {
         200: c.otherResponse({ contentType: 'image/png', body: zBytes(QR_PNG_MAX, 'PNG bytes') }),
         ...publicLookupErrors,

@@ -92,8 +92,9 @@ export const ZPayment = z
   .object({
     txId: ZTxId.describe('The transaction that made the transfer'),
     network: ZNetwork,
+    token: ZToken.describe('The token sent (the payment option it credited: its network and token)'),
     from: ZAddress.nullable().describe("The sender's wallet (null when the chain does not say)"),
-    amount: ZDecimalOut.describe('What this transfer credited to the order'),
+    amount: ZDecimalOut.describe('What this transfer credited to the order, in its own token'),
     matchedBy: ZMatchedBy,
     blockTime: ZDateTime.nullable().describe(
       'When the block holding it was produced (null when the chain does not say)',
@@ -168,7 +169,13 @@ export type Refund = z.infer<typeof ZRefund>;
 
 export const ZCreateRefundBody = z
   .object({
-    amount: ZDecimalAmount.optional().describe('Default: everything refundable (received less refunded)'),
+    network: ZNetwork.optional().describe(
+      'The payment option refunded, with token: the refund goes out on it, from its receiving wallet (default: the option that received the most; the earlier on a tie)',
+    ),
+    token: ZToken.optional().describe('The payment option refunded, with network'),
+    amount: ZDecimalAmount.optional().describe(
+      'Default: everything refundable on the option (what it received less what its refunds hold), in its token',
+    ),
     reason: z
       .string()
       .trim()

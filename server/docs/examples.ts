@@ -230,6 +230,7 @@ const publicRefund = {
 const payment = {
   txId,
   network: 'SOLANA',
+  token: 'USDT',
   from: payer,
   amount: '9.504754',
   matchedBy: 'tag',
@@ -292,6 +293,7 @@ export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
       claim: {
         txId: payment.txId,
         network: payment.network,
+        token: payment.token,
         from: payment.from,
         amount: '19.200000',
         blockTime: payment.blockTime,

@@ -37,6 +37,7 @@ export function ordersRouter(deps: Deps) {
         reference: params.reference,
         merchantId: merchant.id,
         txId: body.txId,
+        network: body.network,
         source: 'merchant',
         actingKey: actingKey(req),
       });

@@ -11,16 +11,21 @@ import { ApiError } from '../errors';
 export type PayableRule = { now: Date; lateWindowSeconds: number };
 
 /** Expiry times after this instant are still payable. */
-const cutoff = (rule: PayableRule) => new Date(rule.now.getTime() - rule.lateWindowSeconds * 1000);
+export const payableCutoff = (rule: PayableRule) =>
+  new Date(rule.now.getTime() - rule.lateWindowSeconds * 1000);
 
 /** The rule as a Sequelize condition on the orders table. */
 export function payableWhere(rule: PayableRule): WhereOptions<Order> {
-  return { status: { [Op.ne]: 'PAID' }, expiresAt: { [Op.gt]: cutoff(rule) } };
+  return { status: { [Op.ne]: 'PAID' }, expiresAt: { [Op.gt]: payableCutoff(rule) } };
 }
+
+/** The rule as SQL on the orders row `alias`, its cutoff bound as `:payableCutoff` (payableCutoff). */
+export const payableSql = (alias: string) =>
+  `${alias}.status <> 'PAID' AND ${alias}.expires_at > :payableCutoff`;
 
 /** The rule for one order in hand. */
 export function isPayable(order: Pick<Order, 'status' | 'expiresAt'>, rule: PayableRule): boolean {
-  return order.status !== 'PAID' && order.expiresAt.getTime() > cutoff(rule).getTime();
+  return order.status !== 'PAID' && order.expiresAt.getTime() > payableCutoff(rule).getTime();
 }
 
 /** 409 with the reason when the order cannot be paid any more. */

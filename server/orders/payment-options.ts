@@ -1,5 +1,6 @@
 import type { Network, Token } from '../../contract';
 import type { Order, StoredPaymentOption } from '../db/models';
+import { ApiError } from '../errors';
 
 /**
  * An order's ways to pay (DESIGN "The payer's choice of network and token"). Option 0 is the
@@ -92,6 +93,11 @@ export const toStored = (o: Omit<PaymentOption, 'index'>): StoredPaymentOption =
 export const sumDecimalsOf = (order: Pick<Order, 'sumDecimals' | 'tokenDecimals'>): number =>
   order.sumDecimals ?? order.tokenDecimals;
 
+/** The option a claim credited or a refund sends back (its index; the first when the order has no such option). */
+export function optionOf(order: OptionFields, index: number | undefined): PaymentOption {
+  return (index ? optionAt(order, index) : undefined) ?? firstOptionOf(order);
+}
+
 /** The finest decimals among options: the sums' decimals of a new order. */
 export const finestDecimals = (options: readonly Pick<PaymentOption, 'decimals'>[]): number =>
   Math.max(...options.map((o) => o.decimals));
@@ -125,37 +131,48 @@ export function optionDueUnits(order: Sums, option: Pick<PaymentOption, 'amountU
   return due > 0n ? fromSumUnitsUp(due, option.decimals, sum) : 0n;
 }
 
+/** What the order's sums and amounts are made of, for what is short and what is paid. */
+type Amounts = Pick<Order, 'amountUnits' | 'tokenDecimals' | 'amountReceivedUnits'> &
+  Partial<Pick<Order, 'sumDecimals' | 'paymentOptions'>>;
+
 /**
- * How short the order's payments fall, in sum units: of its smallest option (each is the price,
- * raised by at most a few base units to be unique on its wallet), 0 when paid in full or more. A
- * one-option order: its amount less what it received, as always.
+ * The order's price in sum units: its smallest option's amount (each is the price, raised by at
+ * most a few base units to be unique on its wallet and token). A one-option order: its amount.
  */
-export function shortfallSumUnits(order: OptionFields & Sums): bigint {
-  const sum = sumDecimalsOf(order);
-  let least: bigint | null = null;
-  for (const option of optionsOf(order)) {
-    const amount = toSumUnits(option.amountUnits, option.decimals, sum);
-    if (least === null || amount < least) least = amount;
+export function priceSumUnits(order: Amounts): bigint {
+  const sum = order.sumDecimals ?? order.tokenDecimals;
+  let least = toSumUnits(order.amountUnits, order.tokenDecimals, sum);
+  for (const o of order.paymentOptions ?? []) {
+    const amount = toSumUnits(BigInt(o.amountUnits), o.decimals, sum);
+    if (amount < least) least = amount;
   }
-  const short = least! - order.amountReceivedUnits;
+  return least;
+}
+
+/** How short of the price the order's payments fall, in sum units; 0 when paid in full or more. */
+export function shortfallSumUnits(order: Amounts): bigint {
+  const short = priceSumUnits(order) - order.amountReceivedUnits;
   return short > 0n ? short : 0n;
 }
 
-/** The order's price in sum units: its smallest option's amount (what shortfallSumUnits measures against). */
-export function priceSumUnits(order: OptionFields & Sums): bigint {
-  return shortfallSumUnits({ ...order, amountReceivedUnits: 0n } as OptionFields & Sums);
-}
+export type OptionPick = { network?: string | undefined; token?: string | undefined };
 
-/** The option `network` and `token` name (the first when neither is given); undefined: no such option. */
-export function pickOption(
-  order: OptionFields,
-  pick: { network?: string | undefined; token?: string | undefined },
-): PaymentOption | undefined {
+/**
+ * The option `network` and `token` name: the first when neither is given, the first on the
+ * network (or in the token) when only one is. A 400 at `path` (`query`, `body`) when the order has
+ * no such option.
+ */
+export function pickOption(order: OptionFields, pick: OptionPick, path: string): PaymentOption {
   const options = optionsOf(order);
-  if (pick.network === undefined && pick.token === undefined) return options[0];
-  return options.find(
+  const found = options.find(
     (o) =>
       (pick.network === undefined || o.network === pick.network) &&
       (pick.token === undefined || o.token === pick.token),
+  );
+  if (found) return found;
+  const named = [pick.token, pick.network && `on ${pick.network}`].filter(Boolean).join(' ');
+  throw ApiError.field(
+    `${path}.${pick.network === undefined ? 'token' : 'network'}`,
+    `the order cannot be paid ${named}: its options are ${options.map((o) => `${o.token} on ${o.network}`).join(', ')}`,
   );
 }

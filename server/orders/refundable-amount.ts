@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import { refundHoldsAmount } from '../../contract';
 import type { Database } from '../db/database';
 import type { Order } from '../db/models';
+import { optionOf, sumDecimalsOf, toSumUnits } from './payment-options';
 
 /** What may still be refunded: received less what every refund holds (refundHoldsAmount); never negative. */
 export function refundableUnits(receivedUnits: bigint, committedUnits: bigint): bigint {
@@ -14,9 +15,25 @@ export function refundableUnits(receivedUnits: bigint, committedUnits: bigint): 
  * less what its refunds hold, by the contract's one rule. One read for any number of orders; none
  * for orders that received nothing, which have no refund.
  */
+type Refundable = Pick<
+  Order,
+  | 'id'
+  | 'amountReceivedUnits'
+  | 'network'
+  | 'token'
+  | 'tokenMint'
+  | 'tokenDecimals'
+  | 'recipient'
+  | 'walletId'
+  | 'amountUnits'
+  | 'amountUnique'
+  | 'paymentOptions'
+  | 'sumDecimals'
+>;
+
 export async function refundableUnitsOf(
   db: Database,
-  orders: readonly Pick<Order, 'id' | 'amountReceivedUnits'>[],
+  orders: readonly Refundable[],
   now: Date,
   transaction?: Transaction,
 ): Promise<Map<string, bigint>> {
@@ -25,12 +42,21 @@ export async function refundableUnitsOf(
   if (received.length > 0) {
     const refunds = await db.models.Refund.findAll({
       where: { orderId: received },
-      attributes: ['orderId', 'status', 'amountUnits', 'lateUntil'],
+      attributes: ['orderId', 'status', 'amountUnits', 'lateUntil', 'optionIndex'],
       transaction,
     });
-    for (const refund of refunds)
-      if (refundHoldsAmount(refund, now))
-        held.set(refund.orderId, (held.get(refund.orderId) ?? 0n) + refund.amountUnits);
+    const byId = new Map(orders.map((o) => [o.id, o]));
+    for (const refund of refunds) {
+      const order = byId.get(String(refund.orderId));
+      if (!order || !refundHoldsAmount(refund, now)) continue;
+      // In the order's sum units, whatever the refunded option's decimals.
+      const units = toSumUnits(
+        refund.amountUnits,
+        optionOf(order, refund.optionIndex).decimals,
+        sumDecimalsOf(order),
+      );
+      held.set(order.id, (held.get(order.id) ?? 0n) + units);
+    }
   }
   return new Map(orders.map((o) => [o.id, refundableUnits(o.amountReceivedUnits, held.get(o.id) ?? 0n)]));
 }
@@ -38,7 +64,7 @@ export async function refundableUnitsOf(
 /** One order's `amountRefundable`, in base units. */
 export async function refundableUnitsOfOrder(
   db: Database,
-  order: Pick<Order, 'id' | 'amountReceivedUnits'>,
+  order: Refundable,
   now: Date,
   transaction?: Transaction,
 ): Promise<bigint> {

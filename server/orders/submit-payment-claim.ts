@@ -1,6 +1,9 @@
 import { Op } from 'sequelize';
 import { claimProofMessage, ErrorCode } from '../../contract';
+import type { Network } from '../../contract';
+import type { ChainAdapter } from '../chains/chain-adapter';
 import type { Order } from '../db/models';
+import { optionsOf } from './payment-options';
 import type { ClaimSource } from '../db/models/payment-claim';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
@@ -30,6 +33,8 @@ export async function submitPaymentClaim(
     reference: string;
     merchantId?: string;
     txId: string;
+    /** The transaction's network: one of the order's options' (default: the first whose ids have its form). */
+    network?: Network;
     /** The sending wallet's signature of claimProofMessage(reference, txId as sent): payer reports only. */
     signature?: string;
     source: Exclude<ClaimSource, 'scanner'>;
@@ -39,10 +44,7 @@ export async function submitPaymentClaim(
 ): Promise<Order> {
   const { models, sequelize } = deps.db;
   const probe = await findOrder(models, { reference: input.reference, merchantId: input.merchantId });
-  const chain = deps.chains.get(probe.network);
-  // The canonical form (EVM: lower case), so one transaction is one id however it is written.
-  const txId = chain.normalizeTxId(input.txId);
-  if (!txId) throw ApiError.field('body.txId', chain.txIdFormat);
+  const { chain, txId } = reportedOn(deps, probe, input);
   const signature = input.signature === undefined ? null : chain.normalizeSignature(input.signature);
   if (input.signature !== undefined && !signature)
     throw ApiError.field('body.signature', chain.signatureFormat);
@@ -51,7 +53,7 @@ export async function submitPaymentClaim(
     const order = await findOrder(models, { reference: input.reference }, { transaction, lock: true });
     const now = deps.clock();
     const claims = await models.PaymentClaim.findAll({
-      where: { network: order.network, txId, status: { [Op.in]: ['PENDING', 'VERIFIED', 'UNPROVEN'] } },
+      where: { network: chain.network, txId, status: { [Op.in]: ['PENDING', 'VERIFIED', 'UNPROVEN'] } },
       transaction,
     });
     if (claims.some((c) => c.status === 'VERIFIED' && c.orderId !== order.id))
@@ -80,7 +82,7 @@ export async function submitPaymentClaim(
     const claim = await models.PaymentClaim.create(
       {
         orderId: order.id,
-        network: order.network,
+        network: chain.network,
         txId,
         source: input.source,
         proofMessage: signature ? claimProofMessage(order.reference, input.txId.trim()) : null,
@@ -96,7 +98,12 @@ export async function submitPaymentClaim(
     await recordCreation(deps, transaction, CLAIM_LIFECYCLE, claim, {
       cause: 'reported',
       actor,
-      data: { txId, ...(input.source === 'payer' ? { signed: !!signature } : {}), ...key },
+      data: {
+        txId,
+        ...(probe.paymentOptions ? { network: chain.network } : {}),
+        ...(input.source === 'payer' ? { signed: !!signature } : {}),
+        ...key,
+      },
     });
     await applyTransition(deps, transaction, ORDER_LIFECYCLE, order, {
       cause: 'reported',
@@ -107,4 +114,26 @@ export async function submitPaymentClaim(
     });
     return order;
   });
+}
+
+/**
+ * The network a reported transaction is on, and its id in that network's canonical form (EVM:
+ * lower case, so one transaction is one id however it is written): the one the report names, which
+ * must be one of the order's payment options' networks, else the first of those whose transaction
+ * ids have the reported form (a one-option order: its own network, as always).
+ */
+function reportedOn(
+  deps: Pick<Deps, 'chains'>,
+  order: Order,
+  input: { txId: string; network?: Network },
+): { chain: ChainAdapter; txId: string } {
+  const networks = [...new Set(optionsOf(order).map((o) => o.network))];
+  if (input.network !== undefined && !networks.includes(input.network))
+    throw ApiError.field('body.network', `the order is paid on ${networks.join(', ')}, not ${input.network}`);
+  const candidates = (input.network ? [input.network] : networks).map((n) => deps.chains.get(n));
+  for (const chain of candidates) {
+    const txId = chain.normalizeTxId(input.txId);
+    if (txId) return { chain, txId };
+  }
+  throw ApiError.field('body.txId', candidates[0]!.txIdFormat);
 }

@@ -8,6 +8,7 @@ import { formatAmount, formatUnits } from '../../contract/decimal';
 import { assertPayable, payableNow } from '../orders/payable';
 import { findPublicOrder } from '../orders/find-public-order';
 import { paymentTarget } from '../orders/present-order';
+import { pickOption, type OptionPick } from '../orders/payment-options';
 
 type PaymentTransactionBody = z.infer<typeof ZSolanaTransaction> | z.infer<typeof ZEvmTransaction>;
 
@@ -49,27 +50,30 @@ export async function buildPaymentTransaction(
   input: {
     reference: string;
     account: { value: string | undefined; path: AccountPath };
+    /** The payment option (`network`, `token` of the query); the first by default. */
+    option?: OptionPick;
     solanaPayOnly?: boolean;
   },
 ) {
   const { order, merchantName } = await findPublicOrder(deps, input.reference);
-  const chain = deps.chains.get(order.network);
+  const option = pickOption(order, input.option ?? {}, 'query');
+  const chain = deps.chains.get(option.network);
   if (input.solanaPayOnly && !chain.transactionRequestUri(deps.config.PUBLIC_BASE_URL, order.reference))
     throw ApiError.field(
-      'params.reference',
-      `is a ${order.network} order: POST is the Solana Pay transaction request; use GET for the EVM transaction`,
+      option.index === 0 ? 'params.reference' : 'query.network',
+      `is a ${option.network} ${option.index === 0 ? 'order' : 'option'}: POST is the Solana Pay transaction request; use GET for the EVM transaction`,
     );
   assertPayable(order, payableNow(deps));
   // Solana Pay's first request (no account yet): what the wallet shows before asking for the transaction.
   if (chain.needsPayerAccount && input.account.value === undefined)
     return { label: merchantName ?? 'stablepay', icon: `${deps.config.PUBLIC_BASE_URL}/pay/icon.svg` };
   // paymentTarget asks a partly paid order for what is still due, not the whole amount again.
-  const target = paymentTarget(order, merchantName);
+  const target = paymentTarget(order, merchantName, option);
   const payUnits = target.amountUnits;
-  const amount = formatAmount(payUnits, order.tokenDecimals);
+  const amount = formatAmount(payUnits, option.decimals);
   const message =
     order.description ??
-    `Pay ${formatUnits(payUnits, order.tokenDecimals, 0)} ${order.token}${merchantName ? ` to ${merchantName}` : ''}`;
+    `Pay ${formatUnits(payUnits, option.decimals, 0)} ${option.token}${merchantName ? ` to ${merchantName}` : ''}`;
   const { account } = input;
   const built = await blamingAccountField(account.path, () =>
     chain.buildPaymentTransaction({ ...target, message }, account.value),
@@ -80,7 +84,7 @@ export async function buildPaymentTransaction(
     reference: order.reference,
     amount,
     message: built.message,
-    network: order.network,
+    network: option.network,
     ...built.body,
   } as PaymentTransactionBody;
 }

@@ -21,12 +21,14 @@ export function payRouter(deps: Deps) {
       body: await buildPaymentTransaction(deps, {
         reference: params.reference,
         account: { value: query.account, path: 'query.account' },
+        option: { network: query.network, token: query.token },
       }),
     }),
-    txRequestPost: async ({ params, body }) => {
+    txRequestPost: async ({ params, query, body }) => {
       const built = await buildPaymentTransaction(deps, {
         reference: params.reference,
         account: { value: body.account, path: 'body.account' },
+        option: query,
         solanaPayOnly: true,
       });
       if (!('transaction' in built)) throw ApiError.field('params.reference', 'is not a Solana order');
@@ -36,6 +38,7 @@ export function payRouter(deps: Deps) {
       await submitPaymentClaim(deps, {
         reference: params.reference,
         txId: body.txId,
+        network: body.network,
         signature: body.signature,
         source: 'payer',
       });
@@ -50,13 +53,13 @@ export function payRouter(deps: Deps) {
       res.setHeader('Cache-Control', 'public, max-age=86400');
       return { status: 200, body: PAY_ICON_SVG };
     },
-    qrSvg: async ({ params, res }) => {
-      const svg = await renderQr(deps, params.reference, 'svg');
+    qrSvg: async ({ params, query, res }) => {
+      const svg = await renderQr(deps, params.reference, 'svg', query);
       res.setHeader('Cache-Control', QR_CACHE);
       return { status: 200, body: svg as string };
     },
-    qrPng: async ({ params, res }) => {
-      const png = await renderQr(deps, params.reference, 'png');
+    qrPng: async ({ params, query, res }) => {
+      const png = await renderQr(deps, params.reference, 'png', query);
       res.setHeader('Cache-Control', QR_CACHE);
       return { status: 200, body: png as Buffer };
     },

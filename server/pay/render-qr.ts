@@ -2,6 +2,7 @@ import QRCode, { type QRCodeErrorCorrectionLevel } from 'qrcode';
 import type { Deps } from '../deps';
 import { findPublicOrder } from '../orders/find-public-order';
 import { paymentLinks } from '../orders/present-order';
+import { pickOption, type OptionPick } from '../orders/payment-options';
 
 const MARGIN = 2;
 
@@ -52,9 +53,9 @@ function cached(key: string, render: () => Promise<string | Buffer>) {
 }
 
 /** Rendered on demand (never at order creation, where it would cost more than the rest). */
-export async function renderQr(deps: Deps, reference: string, format: 'svg' | 'png') {
+export async function renderQr(deps: Deps, reference: string, format: 'svg' | 'png', pick: OptionPick = {}) {
   const { order, merchantName } = await findPublicOrder(deps, reference);
-  const { qrData } = paymentLinks(deps, order, merchantName);
+  const { qrData } = paymentLinks(deps, order, merchantName, pickOption(order, pick, 'query'));
   const { text, level } = qrContent(qrData);
   const options = { errorCorrectionLevel: level, margin: MARGIN };
   return cached(`${format}:${level}:${text}`, () =>

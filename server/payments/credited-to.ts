@@ -1,6 +1,7 @@
-import { literal, Op, type WhereOptions } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import type { Transfer } from '../chains/chain-adapter';
-import type { Order } from '../db/models';
+import type { Database } from '../db/database';
+import { payableCutoff, payableSql, type PayableRule } from '../orders/payable';
 
 /**
  * How far a block time and the server clock may disagree: a payment matched without its tag
@@ -26,15 +27,111 @@ export function senderTo(transfers: Transfer[], recipient: string, token: string
   return sorted[0]?.from ?? null;
 }
 
-/** Orders whose amount, or amount still due, is exactly `units`: the "exact amount" evidence. */
-export function paysExactly(units: bigint): WhereOptions<Order> {
-  // `units` is a bigint: its digits are safe in SQL.
-  // Only a unique amount identifies an order: amounts shared by several orders are nobody's evidence.
-  return {
-    amountUnique: true,
-    [Op.or]: [
-      { amountUnits: units.toString() },
-      literal(`amount_units - amount_received_units = ${units.toString()}`),
-    ],
-  } as WhereOptions<Order>;
+/** A receiving account: a wallet's address and a token on a network, of the merchant that owns it. */
+export type PaymentScope = { network: string; recipient: string; tokenMint: string; merchantId: string };
+
+/** An order with a payment option to a scope, and that option. */
+export type OptionMatch = { id: string; reference: string; optionIndex: number; full: boolean };
+
+/** `payment_options @>` this: the orders with an option to the scope (the partial GIN index of migration 0021). */
+const containing = (scope: PaymentScope) =>
+  JSON.stringify([{ network: scope.network, recipient: scope.recipient, tokenMint: scope.tokenMint }]);
+
+/**
+ * The payment options to `scope` (an order's own fields, or one of its `payment_options`) as rows
+ * `(id, reference, option_index, amount_units, amount_unique, decimals, created_at, scale)` of orders
+ * that `where` (SQL on the orders alias `o`) keeps; `scale` turns the option's units into the
+ * order's sum units (server/orders/payment-options.ts).
+ */
+const optionsToScope = (where: string) => `
+  SELECT o.id, o.reference, 0 AS option_index, o.amount_units, o.amount_unique, o.amount_received_units,
+         o.created_at, power(10::numeric, coalesce(o.sum_decimals, o.token_decimals) - o.token_decimals) AS scale
+    FROM orders o
+   WHERE o.network = :network AND o.recipient = :recipient AND o.token_mint = :tokenMint
+     AND o.merchant_id = :merchantId AND ${where}
+  UNION ALL
+  SELECT o.id, o.reference, opt.i::int AS option_index, (opt.v->>'amountUnits')::numeric, (opt.v->>'amountUnique')::boolean,
+         o.amount_received_units, o.created_at,
+         power(10::numeric, coalesce(o.sum_decimals, o.token_decimals) - (opt.v->>'decimals')::int)
+    FROM orders o CROSS JOIN LATERAL jsonb_array_elements(o.payment_options) WITH ORDINALITY AS opt(v, i)
+   WHERE o.payment_options @> CAST(:containing AS jsonb) AND o.merchant_id = :merchantId AND ${where}
+     AND opt.v->>'network' = :network AND opt.v->>'recipient' = :recipient AND opt.v->>'tokenMint' = :tokenMint`;
+
+/**
+ * The "exact amount" evidence: payable orders of the scope's merchant with an option to it whose
+ * amount, or amount still due (rounded up to the option's units), is exactly `units`; a full
+ * amount first, then the oldest order. Only a unique amount identifies an order: amounts shared by
+ * several orders are nobody's evidence. `createdBy`: only orders made by then (a transfer does not
+ * pay an order made after it); `except`: leave out this order.
+ */
+export async function ordersPaidExactly(
+  db: Pick<Database, 'sequelize'>,
+  scope: PaymentScope,
+  units: bigint,
+  opts: {
+    payable: PayableRule;
+    createdBy?: Date;
+    except?: string;
+    transaction?: Transaction;
+    limit?: number;
+  },
+): Promise<OptionMatch[]> {
+  const rows = await db.sequelize.query<{
+    id: string;
+    reference: string;
+    option_index: number;
+    full: boolean;
+  }>(
+    `SELECT id, reference, option_index, amount_units = :units AS full
+       FROM (${optionsToScope(
+         `${payableSql('o')} ${opts.createdBy ? 'AND o.created_at <= :createdBy' : ''}
+          ${opts.except ? 'AND o.id <> :except' : ''}`,
+       )}) AS option
+      WHERE amount_unique
+        AND (amount_units = :units OR ceil((amount_units * scale - amount_received_units) / scale) = :units)
+      ORDER BY amount_units = :units DESC, id ASC
+      LIMIT :limit`,
+    {
+      type: QueryTypes.SELECT,
+      replacements: {
+        ...scope,
+        containing: containing(scope),
+        units: units.toString(),
+        payableCutoff: payableCutoff(opts.payable),
+        createdBy: opts.createdBy ?? null,
+        except: opts.except ?? null,
+        limit: opts.limit ?? 10,
+      },
+      transaction: opts.transaction,
+    },
+  );
+  return rows.map((r) => ({
+    id: String(r.id),
+    reference: r.reference,
+    optionIndex: Number(r.option_index),
+    full: r.full,
+  }));
+}
+
+/** The order of the scope's merchant with an option to the scope that one of `tags` names (its reference). */
+export async function orderNamed(
+  db: Pick<Database, 'sequelize'>,
+  scope: PaymentScope,
+  tags: string[],
+  opts: { except?: string; transaction?: Transaction } = {},
+): Promise<OptionMatch | null> {
+  if (tags.length === 0) return null;
+  const [row] = await db.sequelize.query<{ id: string; reference: string; option_index: number }>(
+    `SELECT id, reference, option_index FROM (${optionsToScope(
+      `o.reference IN (:tags) ${opts.except ? 'AND o.id <> :except' : ''}`,
+    )}) AS option ORDER BY id LIMIT 1`,
+    {
+      type: QueryTypes.SELECT,
+      replacements: { ...scope, containing: containing(scope), tags, except: opts.except ?? null },
+      transaction: opts.transaction,
+    },
+  );
+  return row
+    ? { id: String(row.id), reference: row.reference, optionIndex: Number(row.option_index), full: false }
+    : null;
 }

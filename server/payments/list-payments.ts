@@ -15,5 +15,5 @@ export async function listPayments(
     order: [['id', 'ASC']],
     limit: MAX_ORDER_LIST_ITEMS,
   });
-  return { items: claims.map((claim) => presentPayment(claim, order.tokenDecimals)) };
+  return { items: claims.map((claim) => presentPayment(claim, order)) };
 }

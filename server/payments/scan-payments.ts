@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { fn, col, Op, QueryTypes, UniqueConstraintError } from 'sequelize';
+import { fn, col, QueryTypes, UniqueConstraintError } from 'sequelize';
 import type {
   ChainAdapter,
   ChainWatch,
@@ -11,8 +11,15 @@ import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
 import { leaseScanCursors, releaseLease, renewLease } from '../db/lease';
-import { payableNow, payableWhere } from '../orders/payable';
-import { CLOCK_SKEW_MS, creditedTo, paysExactly, senderTo } from './credited-to';
+import { payableCutoff, payableNow, payableSql, payableWhere } from '../orders/payable';
+import {
+  CLOCK_SKEW_MS,
+  creditedTo,
+  orderNamed,
+  ordersPaidExactly,
+  senderTo,
+  type PaymentScope,
+} from './credited-to';
 import { recipientOwners } from './recipient-owner';
 import { isUnattributed, recordUnattributed } from './unattributed-payments';
 import { recordCreation } from '../events/lifecycle';
@@ -53,6 +60,22 @@ async function watchedRecipients(deps: Deps, chain: ChainAdapter): Promise<Watch
       raw: true,
     }),
   ]);
+  // The other payment options of payable orders (server/orders/payment-options.ts): usually wallets
+  // read anyway, so they add no target; a removed wallet's options stay watched like its orders.
+  const options = await deps.db.sequelize.query<{
+    recipient: string;
+    tokenMint: string;
+    merchantId: string;
+    since: Date | string;
+  }>(
+    `SELECT opt.v->>'recipient' AS "recipient", opt.v->>'tokenMint' AS "tokenMint", o.merchant_id AS "merchantId",
+            min(o.created_at) AS "since"
+       FROM orders o CROSS JOIN LATERAL jsonb_array_elements(o.payment_options) AS opt(v)
+      WHERE o.payment_options IS NOT NULL AND ${payableSql('o')} AND opt.v->>'network' = :network
+      GROUP BY 1, 2, 3`,
+    { type: QueryTypes.SELECT, replacements: { network, payableCutoff: payableCutoff(payableNow(deps)) } },
+  );
+  orders.push(...options);
   const owners = await recipientOwners(deps, network, [...new Set(orders.map((o) => o.recipient))]);
   const watched = new Map<string, Watched>();
   const watch = (w: Watched) => {
@@ -141,35 +164,26 @@ const cursorKey = (scan: Scan, address: string) => ({
 
 /**
  * The order a payment to (recipient, token) belongs to, by the evidence the scanner has: the one
- * its tag names, else the one payable order whose amount (or amount still due) it pays exactly.
- * Only orders of the address's owner count.
+ * its tag names, else the one payable order whose amount (or amount still due) on one of its
+ * payment options to this recipient and token it pays exactly. Only orders of the address's owner
+ * count.
  */
 async function matchOrder(
   deps: Deps,
-  network: string,
-  scope: { recipient: string; tokenMint: string; merchantId: string },
+  scope: PaymentScope,
   tx: { tags: string[]; blockTime: Date | null },
   credited: bigint,
 ): Promise<Order | null> {
   const { Order } = deps.db.models;
-  const where = { network, ...scope };
-  if (tx.tags.length > 0) {
-    const tagged = await Order.findOne({ where: { ...where, reference: { [Op.in]: tx.tags } } });
-    if (tagged) return tagged;
-  }
-  // Payable orders have distinct amounts; one whose full amount matches is preferred over one
-  // whose remainder does.
-  const candidates = await Order.findAll({
-    where: {
-      ...where,
-      ...payableWhere(payableNow(deps)),
-      ...paysExactly(credited),
-      ...(tx.blockTime ? { createdAt: { [Op.lte]: new Date(tx.blockTime.getTime() + CLOCK_SKEW_MS) } } : {}),
-    } as never,
-    order: [['id', 'ASC']],
-    limit: 10,
+  const tagged = await orderNamed(deps.db, scope, tx.tags);
+  if (tagged) return Order.findByPk(tagged.id);
+  // Payable orders have distinct amounts per option; a full amount is preferred over a remainder.
+  const [exact] = await ordersPaidExactly(deps.db, scope, credited, {
+    payable: payableNow(deps),
+    createdBy: tx.blockTime ? new Date(tx.blockTime.getTime() + CLOCK_SKEW_MS) : undefined,
+    limit: 1,
   });
-  return candidates.find((o) => o.amountUnits === credited) ?? candidates[0] ?? null;
+  return exact ? Order.findByPk(exact.id) : null;
 }
 
 /**
@@ -224,10 +238,10 @@ async function processFound(
   if (tx.state === 'failed') return true;
   const merchantId = owners.get(found.recipient);
   if (!merchantId) return true; // the wallet was removed and its orders are settled since the read
-  const scope = { recipient: found.recipient, tokenMint: target.token, merchantId };
+  const scope = { network: chain.network, recipient: found.recipient, tokenMint: target.token, merchantId };
   const amount = creditedTo(tx.transfers, scope.recipient, scope.tokenMint);
   if (amount === 0n) return true; // not a payment to this recipient (an outgoing transfer, say)
-  const order = await matchOrder(deps, chain.network, scope, tx, amount);
+  const order = await matchOrder(deps, scope, tx, amount);
   let verdict: string | null = null;
   if (order)
     try {

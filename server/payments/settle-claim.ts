@@ -1,26 +1,42 @@
 import { Op, type Transaction } from 'sequelize';
 import type { OrderStatus } from '../../contract';
-import type { ObservedTransaction } from '../chains/chain-adapter';
+import type { ObservedTransaction, Transfer } from '../chains/chain-adapter';
 import type { Merchant, Order, PaymentClaim } from '../db/models';
 import type { Deps } from '../deps';
 import { formatAmount } from '../../contract/decimal';
 import { ORDER_LIFECYCLE } from '../orders/order-lifecycle';
 import { applyTransition } from '../events/lifecycle';
 import { CLAIM_LIFECYCLE } from '../orders/claim-lifecycle';
-import { payableNow, payableWhere } from '../orders/payable';
+import { payableNow } from '../orders/payable';
 import { releaseAmount } from '../orders/unique-amount';
-import { CLOCK_SKEW_MS, creditedTo, paysExactly, senderTo, transfersTo } from './credited-to';
+import {
+  CLOCK_SKEW_MS,
+  creditedTo,
+  orderNamed,
+  ordersPaidExactly,
+  senderTo,
+  transfersTo,
+} from './credited-to';
+import {
+  optionDueUnits,
+  optionsOf,
+  shortfallSumUnits,
+  sumDecimalsOf,
+  toSumUnits,
+  type PaymentOption,
+} from '../orders/payment-options';
 import { recipientOwner } from './recipient-owner';
 import { markAttributed } from './unattributed-payments';
 import { presentClaim, presentPayment } from './present-payment';
-import { paysOrder, shortfallUnits, toleranceBps } from './underpayment-tolerance';
+import { paysOrder, toleranceBps } from './underpayment-tolerance';
 
 export type MatchedBy = 'tag' | 'amount' | 'claim';
 
 /** The longest wait between two reads of a transaction the chain does not know (yet). */
 export const NOT_FOUND_BACKOFF_MAX_MS = 5 * 60_000;
 
-type Transferred = { credited: bigint; blockTime: Date | null; sender: string | null };
+/** What the transaction sent to one of the order's options, in that option's base units. */
+type Transferred = { credited: bigint; blockTime: Date | null; sender: string | null; option: PaymentOption };
 
 export type Verdict =
   | { kind: 'wait'; reason: string; retryInMs: number }
@@ -104,21 +120,26 @@ export function judge(
     return { kind: 'wait', reason: 'transaction not final yet', retryInMs: deps.config.PAYMENT_RECHECK_MS };
   if (tx.state === 'failed') return { kind: 'reject', reason: 'transaction failed on chain' };
 
-  const credited = creditedTo(tx.transfers, order.recipient, order.tokenMint);
+  const option = creditedOption(order, claim.network, tx.transfers);
+  if (!option) return { kind: 'reject', reason: `the order cannot be paid on ${claim.network}` };
+  const credited = creditedTo(tx.transfers, option.recipient, option.tokenMint);
   if (credited === 0n) {
-    if (tx.transfers.some((t) => t.to === order.recipient))
+    if (tx.transfers.some((t) => t.to === option.recipient))
       return {
         kind: 'reject',
-        reason: `wrong token: the transfer to the recipient is not ${order.token} (${order.tokenMint})`,
+        reason: `wrong token: the transfer to the recipient is not ${option.token} (${option.tokenMint})`,
       };
-    if (tx.transfers.some((t) => t.token === order.tokenMint))
-      return { kind: 'reject', reason: `wrong recipient: no ${order.token} reached ${order.recipient}` };
-    return { kind: 'reject', reason: `no ${order.token} transfer to ${order.recipient} in this transaction` };
+    if (tx.transfers.some((t) => t.token === option.tokenMint))
+      return { kind: 'reject', reason: `wrong recipient: no ${option.token} reached ${option.recipient}` };
+    return {
+      kind: 'reject',
+      reason: `no ${option.token} transfer to ${option.recipient} in this transaction`,
+    };
   }
   if (!facts.ownsRecipient)
     return {
       kind: 'reject',
-      reason: `the receiving wallet ${order.recipient} is registered to another account on this service`,
+      reason: `the receiving wallet ${option.recipient} is registered to another account on this service`,
     };
   if (facts.creditedElsewhere)
     return {
@@ -126,13 +147,14 @@ export function judge(
       reason: `the transaction was already credited to another order (reference ${facts.creditedElsewhere})`,
     };
   const blockTime = tx.blockTime;
-  const sender = senderTo(tx.transfers, order.recipient, order.tokenMint);
+  const sender = senderTo(tx.transfers, option.recipient, option.tokenMint);
   const accept = (matchedBy: MatchedBy, from = sender): Verdict => ({
     kind: 'accept',
     credited,
     blockTime,
     matchedBy,
     sender: from,
+    option,
   });
   if (tx.tags.includes(order.reference)) return accept('tag');
   if (facts.named)
@@ -145,10 +167,12 @@ export function judge(
     return { kind: 'reject', reason: 'the transaction does not name the order and predates it' };
   // Full amounts are unique among payable orders; a remainder is not: it counts only when no other
   // payable order's amount (or remainder) is the same, as the scanner would match it there first.
-  const due = order.amountUnits - order.amountReceivedUnits;
-  if (order.amountUnique && credited === order.amountUnits) return accept('amount');
-  if (order.amountUnique && credited === due && !facts.paidExactly) return accept('amount');
-  const amounts = `${formatAmount(credited, order.tokenDecimals)} is neither the order's ${formatAmount(order.amountUnits, order.tokenDecimals)} nor the ${formatAmount(due, order.tokenDecimals)} due`;
+  // Each option's own amount, in its own token (the amount of one option sent to another's wallet
+  // is no evidence: amounts are unique per wallet and token only).
+  const due = optionDueUnits(order, option);
+  if (option.amountUnique && credited === option.amountUnits) return accept('amount');
+  if (option.amountUnique && credited === due && !facts.paidExactly) return accept('amount');
+  const amounts = `${formatAmount(credited, option.decimals)} is neither the order's ${formatAmount(option.amountUnits, option.decimals)} nor the ${formatAmount(due, option.decimals)} due`;
   if (claim.source === 'scanner')
     return { kind: 'reject', reason: `the transaction does not name the order and ${amounts}` };
   if (facts.paidExactly)
@@ -165,6 +189,7 @@ export function judge(
     credited,
     blockTime,
     sender,
+    option,
     reason: `the transaction does not name the order, ${amounts}, and the report is not signed by the sending wallet: the merchant may attribute it`,
   };
 }
@@ -219,16 +244,21 @@ export async function settleClaim(
     claim.amountUnits = verdict.credited;
     claim.blockTime = verdict.blockTime;
     claim.sender = verdict.sender;
+    claim.optionIndex = verdict.option.index;
   }
+  const sumDecimals = sumDecimalsOf(order);
   if (verdict.kind === 'accept') {
     claim.matchedBy = verdict.matchedBy;
     await markAttributed(deps, transaction, { network: claim.network, txId: claim.txId, orderId: order.id });
-    order.amountReceivedUnits += verdict.credited;
+    // Summed exactly in the order's sum units, whatever the option's decimals.
+    order.amountReceivedUnits += toSumUnits(verdict.credited, verdict.option.decimals, sumDecimals);
     order.txId = claim.txId;
+    order.paidWith ??= verdict.option.index;
   }
   const cause = CAUSE_OF[verdict.kind];
   const transfer = (v: Transferred) => ({
-    amount: formatAmount(v.credited, order.tokenDecimals),
+    amount: formatAmount(v.credited, v.option.decimals),
+    ...(order.paymentOptions ? { network: v.option.network, token: v.option.token } : {}),
     from: v.sender,
     blockTime: v.blockTime?.toISOString() ?? null,
   });
@@ -241,7 +271,7 @@ export async function settleClaim(
         ? {
             txId: claim.txId,
             ...transfer(verdict),
-            amountReceived: formatAmount(order.amountReceivedUnits, order.tokenDecimals),
+            amountReceived: formatAmount(order.amountReceivedUnits, sumDecimals),
             matchedBy: verdict.matchedBy,
             source: claim.source,
           }
@@ -253,12 +283,12 @@ export async function settleClaim(
   // ... and the order goes where the facts now say, by its own table.
   // The tolerance matters only while something is still missing: read the merchant then.
   const merchant: Merchant | null =
-    shortfallUnits(order) > 0n && order.amountReceivedUnits > 0n
+    shortfallSumUnits(order) > 0n && order.amountReceivedUnits > 0n
       ? await models.Merchant.findByPk(order.merchantId, { transaction })
       : null;
   const bps = toleranceBps(deps.config, merchant);
   const next = await statusFromFacts(deps, order, transaction, bps);
-  const amountReceived = formatAmount(order.amountReceivedUnits, order.tokenDecimals);
+  const amountReceived = formatAmount(order.amountReceivedUnits, sumDecimals);
   let reason: string;
   let data: Record<string, unknown> = { amountReceived };
   if (next === 'PAID' && order.status !== 'PAID') {
@@ -267,13 +297,13 @@ export async function settleClaim(
     const landed = (verdict.kind === 'accept' && verdict.blockTime) || now;
     order.paidAt = landed;
     order.paidLate = landed > order.expiresAt;
-    const short = shortfallUnits(order);
+    const short = shortfallSumUnits(order);
     const how = short > 0n ? 'paid within the underpayment tolerance' : 'paid in full';
     reason = order.paidLate ? `${how} after expiry (late payment)` : how;
     data = {
       amountReceived,
       txId: claim.txId,
-      ...(short > 0n ? { shortBy: formatAmount(short, order.tokenDecimals), toleranceBps: bps } : {}),
+      ...(short > 0n ? { shortBy: formatAmount(short, sumDecimals), toleranceBps: bps } : {}),
     };
   } else
     reason =
@@ -285,9 +315,9 @@ export async function settleClaim(
   // The order's events carry what caused them: the credited transfer, or the unproven report.
   const extra =
     verdict.kind === 'accept'
-      ? { payment: presentPayment(claim, order.tokenDecimals) }
+      ? { payment: presentPayment(claim, order) }
       : verdict.kind === 'unproven'
-        ? { claim: presentClaim(claim, order.tokenDecimals) }
+        ? { claim: presentClaim(claim, order) }
         : {};
   await applyTransition(deps, transaction, ORDER_LIFECYCLE, order, {
     cause,
@@ -313,9 +343,11 @@ async function claimFacts(
   tx: ObservedTransaction,
 ): Promise<ClaimFacts> {
   if (tx.state !== 'final') return NO_FACTS;
+  const option = creditedOption(order, claim.network, tx.transfers);
+  if (!option) return NO_FACTS;
   const { Order: Orders, PaymentClaim: Claims } = deps.db.models;
   const [owner, credited] = await Promise.all([
-    recipientOwner(deps, order.network, order.recipient, transaction),
+    recipientOwner(deps, option.network, option.recipient, transaction),
     Claims.findOne({
       where: { network: claim.network, txId: claim.txId, status: 'VERIFIED', orderId: { [Op.ne]: order.id } },
       attributes: ['orderId'],
@@ -330,46 +362,51 @@ async function claimFacts(
     ...NO_FACTS,
     ownsRecipient: owner === order.merchantId,
     creditedElsewhere,
-    provenSender: await provenSender(deps, order, claim, tx),
+    provenSender: await provenSender(deps, order, option, claim, tx),
   };
   if (tx.tags.includes(order.reference)) return facts;
+  // Other orders of the merchant with an option to the same wallet and token.
   const scope = {
-    network: order.network,
+    network: option.network,
     merchantId: order.merchantId,
-    recipient: order.recipient,
-    tokenMint: order.tokenMint,
-    id: { [Op.ne]: order.id },
+    recipient: option.recipient,
+    tokenMint: option.tokenMint,
   };
-  const named =
-    tx.tags.length === 0
-      ? null
-      : await Orders.findOne({
-          where: { ...scope, reference: { [Op.in]: tx.tags } },
-          attributes: ['reference'],
-          transaction,
-        });
-  const paidExactly = await Orders.findOne({
-    where: {
-      ...scope,
-      ...payableWhere(payableNow(deps)),
-      ...paysExactly(creditedTo(tx.transfers, order.recipient, order.tokenMint)),
-    } as never,
-    attributes: ['reference'],
-    transaction,
-  });
+  const named = await orderNamed(deps.db, scope, tx.tags, { except: order.id, transaction });
+  const [paidExactly] = await ordersPaidExactly(
+    deps.db,
+    scope,
+    creditedTo(tx.transfers, option.recipient, option.tokenMint),
+    { payable: payableNow(deps), except: order.id, transaction, limit: 1 },
+  );
   return { ...facts, named: named?.reference ?? null, paidExactly: paidExactly?.reference ?? null };
+}
+
+/**
+ * The order's option a transaction on `network` pays: the first of its options there to whose
+ * wallet and token it sends something, else the first there (for the reasons of a rejection);
+ * undefined when the order has no option on the network.
+ */
+export function creditedOption(
+  order: Order,
+  network: string,
+  transfers: Transfer[],
+): PaymentOption | undefined {
+  const there = optionsOf(order).filter((o) => o.network === network);
+  return there.find((o) => creditedTo(transfers, o.recipient, o.tokenMint) > 0n) ?? there[0];
 }
 
 /** The wallet among the transfer's senders that signed the claim's proof message, if one did. */
 async function provenSender(
   deps: Pick<Deps, 'chains'>,
   order: Order,
+  option: PaymentOption,
   claim: PaymentClaim,
   tx: Extract<ObservedTransaction, { transfers: unknown }>,
 ): Promise<string | null> {
   if (!claim.proofSignature || !claim.proofMessage) return null;
-  const chain = deps.chains.display(order.network);
-  const senders = new Set(transfersTo(tx.transfers, order.recipient, order.tokenMint).map((t) => t.from));
+  const chain = deps.chains.display(option.network);
+  const senders = new Set(transfersTo(tx.transfers, option.recipient, option.tokenMint).map((t) => t.from));
   for (const sender of senders)
     if (sender && (await chain.verifyMessage(claim.proofMessage, claim.proofSignature, sender)))
       return sender;

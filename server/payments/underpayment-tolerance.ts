@@ -1,4 +1,5 @@
 import type { Config } from '../config';
+import { priceSumUnits, shortfallSumUnits } from '../orders/payment-options';
 
 export const BPS_DENOMINATOR = 10_000n;
 
@@ -15,13 +16,10 @@ export function toleranceUnits(amountUnits: bigint, bps: number): bigint {
   return (amountUnits * BigInt(bps)) / BPS_DENOMINATOR;
 }
 
-/** How short of the amount the payments fall; 0 when paid in full or more. */
-export function shortfallUnits(order: { amountUnits: bigint; amountReceivedUnits: bigint }): bigint {
-  const short = order.amountUnits - order.amountReceivedUnits;
-  return short > 0n ? short : 0n;
-}
-
-/** Whether final payments pay the order: in full, or short by no more than the tolerance. */
-export function paysOrder(order: { amountUnits: bigint; amountReceivedUnits: bigint }, bps: number): boolean {
-  return shortfallUnits(order) <= toleranceUnits(order.amountUnits, bps);
+/**
+ * Whether final payments pay the order: in full (on any of its options: its smallest amount), or
+ * short by no more than the tolerance.
+ */
+export function paysOrder(order: Parameters<typeof shortfallSumUnits>[0], bps: number): boolean {
+  return shortfallSumUnits(order) <= toleranceUnits(priceSumUnits(order), bps);
 }

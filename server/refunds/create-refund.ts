@@ -16,6 +16,7 @@ import {
 import { newReference } from '../orders/new-reference';
 import { refundableUnits } from '../orders/refundable-amount';
 import { committedRefunds } from './committed-refunds';
+import { receivedOn, refundOption } from './refund-option';
 import { REFUND_LIFECYCLE } from './refund-lifecycle';
 import { newRefundId } from './new-refund-id';
 import { buildRefundBody, presentRefund } from './present-refund';
@@ -57,12 +58,14 @@ export async function createRefund(
   }
 
   const probe = await findOrder(models, { reference: input.reference, merchantId: merchant.id });
-  const chain = deps.chains.get(probe.network);
+  // The payment option refunded: the one named, else the one that received most (server/refunds/refund-option.ts).
+  const option = await refundOption(deps, probe, body);
+  const chain = deps.chains.get(option.network);
   const to = body.to === undefined ? null : chain.normalizeAddress(body.to);
   if (body.to !== undefined && to === null) throw ApiError.field('body.to', chain.addressFormat);
-  if (to !== null && to === probe.recipient)
+  if (to !== null && to === option.recipient)
     throw ApiError.field('body.to', "is the order's receiving wallet, which sends the refund");
-  const requested = body.amount === undefined ? null : parseUnits(body.amount, probe.tokenDecimals);
+  const requested = body.amount === undefined ? null : parseUnits(body.amount, option.decimals);
 
   const created = await sequelize.transaction(async (transaction) => {
     if (scope) {
@@ -75,17 +78,29 @@ export async function createRefund(
       { transaction, lock: true },
     );
     const now = deps.clock();
-    const committed = await committedRefunds(deps.db, order.id, now, transaction);
-    const refundable = refundableUnits(order.amountReceivedUnits, committed.units);
+    // Limited to what the option received, less what its refunds hold (a one-option order: the order's).
+    const several = order.paymentOptions !== null;
+    const received = several
+      ? await receivedOn(deps, order, option.index, transaction)
+      : order.amountReceivedUnits;
+    const committed = await committedRefunds(
+      deps.db,
+      order,
+      now,
+      transaction,
+      several ? option.index : undefined,
+    );
+    const refundable = refundableUnits(received, committed.units);
     const amount = refundAmount(requested, refundable);
     if (!amount.ok) {
-      const format = (units: bigint) => formatAmount(units, order.tokenDecimals);
+      const format = (units: bigint) => formatAmount(units, option.decimals);
       const held = committed.failedUntil
         ? ` (${format(committed.failedUnits)} by failed refunds whose transfer may still land, until ${committed.failedUntil.toISOString()})`
         : '';
+      const where = several ? ` on ${option.network}` : '';
       throw ApiError.field(
         'body.amount',
-        `${amount.reason}: the order received ${format(order.amountReceivedUnits)} ${order.token}, ${format(committed.units)} of it is refunded or held by refunds${held}, ${format(refundable)} can be refunded`,
+        `${amount.reason}: the order received ${format(received)} ${option.token}${where}, ${format(committed.units)} of it is refunded or held by refunds${held}, ${format(refundable)} can be refunded`,
       );
     }
 
@@ -94,9 +109,10 @@ export async function createRefund(
         id: newRefundId(),
         orderId: order.id,
         merchantId: merchant.id,
-        network: order.network,
-        tokenMint: order.tokenMint,
-        fromAddress: order.recipient,
+        network: option.network,
+        tokenMint: option.tokenMint,
+        fromAddress: option.recipient,
+        optionIndex: option.index,
         toAddress: to,
         tag: newReference(),
         amountUnits: amount.units,
@@ -115,7 +131,8 @@ export async function createRefund(
       actor: 'merchant',
       data: {
         refundId: refund.id,
-        amount: formatAmount(refund.amountUnits, order.tokenDecimals),
+        amount: formatAmount(refund.amountUnits, option.decimals),
+        ...(several ? { network: option.network, token: option.token } : {}),
         to,
         reason: refund.reason,
         status: refund.status,

@@ -2,6 +2,7 @@ import type { PublicRefund } from '../../contract';
 import type { Order, Refund } from '../db/models';
 import type { Deps } from '../deps';
 import { formatAmount } from '../../contract/decimal';
+import { optionOf } from '../orders/payment-options';
 
 /** What the payer's refund page shows: no merchant settings, no reason (it is the merchant's note). */
 export function presentPublicRefund(
@@ -14,8 +15,8 @@ export function presentPublicRefund(
     id: refund.id,
     status: refund.status,
     network: refund.network,
-    token: order.token,
-    amount: formatAmount(refund.amountUnits, order.tokenDecimals),
+    token: optionOf(order, refund.optionIndex).token,
+    amount: formatAmount(refund.amountUnits, optionOf(order, refund.optionIndex).decimals),
     to: refund.toAddress,
     merchantName,
     orderReference: order.reference,

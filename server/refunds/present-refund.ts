@@ -3,6 +3,7 @@ import { ChainUnavailableError, PayerAccountError } from '../chains/chain-errors
 import type { Order, Refund } from '../db/models';
 import type { Deps } from '../deps';
 import { formatAmount } from '../../contract/decimal';
+import { optionOf } from '../orders/payment-options';
 import { refundTarget } from './refund-target';
 
 type RefundTransaction = RefundBody['transaction'];
@@ -39,6 +40,7 @@ export function presentRefund(
   transaction: RefundTransaction = null,
 ): RefundBody {
   const target = refund.status === 'PENDING' ? refundTarget(refund, order) : null;
+  const option = optionOf(order, refund.optionIndex);
   const payUrl = target
     ? deps.chains.display(refund.network).refundUri(deps.config.PUBLIC_BASE_URL, target)
     : null;
@@ -47,9 +49,9 @@ export function presentRefund(
     orderReference: order.reference,
     status: refund.status,
     network: refund.network,
-    token: order.token,
-    amount: formatAmount(refund.amountUnits, order.tokenDecimals),
-    decimals: order.tokenDecimals,
+    token: option.token,
+    amount: formatAmount(refund.amountUnits, option.decimals),
+    decimals: option.decimals,
     from: refund.fromAddress,
     to: refund.toAddress,
     reason: refund.reason,

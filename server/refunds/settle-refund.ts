@@ -3,6 +3,7 @@ import { refundHoldsAmount } from '../../contract';
 import type { Deps } from '../deps';
 import { recordAudit } from '../events/audit';
 import { formatAmount } from '../../contract/decimal';
+import { optionOf, sumDecimalsOf, toSumUnits } from '../orders/payment-options';
 import { committedRefunds } from './committed-refunds';
 import { applyTransition } from '../events/lifecycle';
 import { REFUND_LIFECYCLE } from './refund-lifecycle';
@@ -40,10 +41,7 @@ export async function succeedRefund(
     // Instances' clocks may disagree at the window's edge: whatever this one says, a late refund
     // never takes what another refund was given meanwhile (what all hold, this one included,
     // stays within what the order received).
-    if (
-      late &&
-      (await committedRefunds(deps.db, order.id, now, transaction)).units > order.amountReceivedUnits
-    )
+    if (late && (await committedRefunds(deps.db, order, now, transaction)).units > order.amountReceivedUnits)
       return false;
     const taken = await models.Refund.findOne({
       where: { network: refund.network, txId: input.txId, id: { [Op.ne]: refund.id } },
@@ -55,7 +53,8 @@ export async function succeedRefund(
     refund.matchedBy = input.matchedBy;
     refund.late = late;
     refund.nextCheckAt = null;
-    order.amountRefundedUnits += refund.amountUnits;
+    const option = optionOf(order, refund.optionIndex);
+    order.amountRefundedUnits += toSumUnits(refund.amountUnits, option.decimals, sumDecimalsOf(order));
     order.updatedAt = now;
     await order.save({ transaction });
     await applyTransition(deps, transaction, REFUND_LIFECYCLE, refund, {
@@ -65,8 +64,8 @@ export async function succeedRefund(
       data: {
         refundId: refund.id,
         txId: input.txId,
-        amount: formatAmount(refund.amountUnits, order.tokenDecimals),
-        amountRefunded: formatAmount(order.amountRefundedUnits, order.tokenDecimals),
+        amount: formatAmount(refund.amountUnits, option.decimals),
+        amountRefunded: formatAmount(order.amountRefundedUnits, sumDecimalsOf(order)),
         to: refund.toAddress,
         matchedBy: input.matchedBy,
         blockTime: input.blockTime?.toISOString() ?? null,
@@ -100,7 +99,7 @@ export async function failRefund(deps: Deps, input: { refundId: string; reason: 
       actor: 'system',
       data: {
         refundId: refund.id,
-        amount: formatAmount(refund.amountUnits, order.tokenDecimals),
+        amount: formatAmount(refund.amountUnits, optionOf(order, refund.optionIndex).decimals),
         reason: input.reason,
         lateUntil: refund.lateUntil?.toISOString() ?? null,
       },

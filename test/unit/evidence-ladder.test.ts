@@ -77,6 +77,7 @@ describe('the evidence ladder', () => {
         blockTime: NOW,
         matchedBy: 'tag',
         sender: PAYER,
+        option: expect.objectContaining({ index: 0 }),
       });
   });
 
@@ -134,6 +135,7 @@ describe('the evidence ladder', () => {
       credited: 9_950_000n,
       blockTime: NOW,
       sender: PAYER,
+      option: expect.objectContaining({ index: 0 }),
     });
     // The scanner has no claim of anyone's: it never takes that rung.
     expect(judge(deps, order(), claim('scanner'), tx([transfer(9_950_000n)]))).toMatchObject({

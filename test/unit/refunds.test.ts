@@ -5,12 +5,8 @@ import { createChainRegistry } from '../../server/chains/registry';
 import { loadConfig } from '../../server/config';
 import { decodeBase58 } from '../../server/lib/base58';
 import type { ObservedTransaction, Transfer } from '../../server/chains/chain-adapter';
-import {
-  paysOrder,
-  shortfallUnits,
-  toleranceBps,
-  toleranceUnits,
-} from '../../server/payments/underpayment-tolerance';
+import { paysOrder, toleranceBps, toleranceUnits } from '../../server/payments/underpayment-tolerance';
+import { shortfallSumUnits } from '../../server/orders/payment-options';
 import { judgeRefund, type RefundFacts } from '../../server/refunds/judge-refund';
 import { pageLanguage } from '../../server/refunds/page-language';
 import { refundHoldsAmount } from '../../contract';
@@ -143,6 +139,7 @@ describe('judgeRefund: a refund is verified like a payment', () => {
 describe('underpayment tolerance', () => {
   const order = (amount: bigint, received: bigint) => ({
     amountUnits: amount,
+    tokenDecimals: 6,
     amountReceivedUnits: received,
   });
   it('is the profile setting, else the server default', () => {
@@ -157,7 +154,7 @@ describe('underpayment tolerance', () => {
     expect(paysOrder(order(10_000_000n, 9_899_999n), 100)).toBe(false);
     expect(paysOrder(order(10_000_000n, 9_999_999n), 0)).toBe(false);
     expect(paysOrder(order(10_000_000n, 12_000_000n), 0)).toBe(true);
-    expect(shortfallUnits(order(10n, 12n))).toBe(0n);
+    expect(shortfallSumUnits(order(10n, 12n))).toBe(0n);
   });
 });
 
