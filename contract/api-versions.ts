@@ -11,9 +11,9 @@ import type { EventType } from './events';
  * field means. What does not: a new field. The changes are listed in API_VERSION_CHANGES, and in
  * the README's changelog.
  */
-export const API_VERSIONS = ['2025-01-01', '2026-11-24', '2026-11-27'] as const;
+export const API_VERSIONS = ['2025-01-01', '2026-11-24', '2026-11-27', '2026-11-29'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
-export const LATEST_API_VERSION: ApiVersion = '2026-11-27';
+export const LATEST_API_VERSION: ApiVersion = '2026-11-29';
 /** The payload as it was before versions existed: merchants with a webhook secret then are pinned to it. */
 export const FIRST_API_VERSION: ApiVersion = '2025-01-01';
 
@@ -29,6 +29,22 @@ export const API_VERSION_CHANGES: Record<ApiVersion, string> = {
     'Adds the event type `ping`, sent by POST /users/me/webhook-test and /users/me/messenger-test.',
   '2026-11-27':
     "Adds the event type `order.payment_claimed`: a payer reported a transfer that neither names the order nor pays its exact amount, without the sending wallet's signature; it credits nothing until the merchant attributes it.",
+  '2026-11-29':
+    "The payer's choice of network and token: the order in every event carries `paymentOptions` (the ways it may be paid) and `paidWith` (the network and token of its first credited payment), and a payment or claim its `token`. `amountReceived` sums every option's payments.",
+};
+
+/**
+ * Fields of an event's `data` that a version introduced, by the object that carries them: an
+ * event rendered at an earlier version leaves them out, so its receivers see the shape they know.
+ */
+export const EVENT_FIELDS_SINCE: Record<
+  ApiVersion,
+  Partial<Record<'order' | 'payment' | 'claim', string[]>>
+> = {
+  '2025-01-01': {},
+  '2026-11-24': {},
+  '2026-11-27': {},
+  '2026-11-29': { order: ['paymentOptions', 'paidWith'], payment: ['token'], claim: ['token'] },
 };
 
 /** The version that introduced each event type: a version knows the types introduced at or before it. */

@@ -41,15 +41,26 @@ const envelope = <T extends EventType>(type: T) => ({
   createdAt: ZDateTime,
 });
 
+/**
+ * The order as events carry it: its payment options and paidWith since API version 2026-11-29
+ * (events rendered at an earlier version, or stored before, leave them out).
+ */
+const ZEventOrder = ZOrder.extend({
+  paymentOptions: ZOrder.shape.paymentOptions.optional(),
+  paidWith: ZOrder.shape.paidWith.optional(),
+});
+/** A credited transfer as events carry it: its token since API version 2026-11-29. */
+const ZEventPayment = ZPayment.extend({ token: ZPayment.shape.token.optional() });
+
 /** An order event: the order as it was when the event happened, with the credited transfer that caused it. */
 const orderEvent = <T extends OrderEventType>(type: T) =>
   z
     .object({
       ...envelope(type),
       data: z.object({
-        order: ZOrder,
+        order: ZEventOrder,
         // The credited transfer that caused the event, if one did.
-        payment: ZPayment.optional(),
+        payment: ZEventPayment.optional(),
       }),
     })
     .describe(`The body of a \`${type}\` event`);
@@ -57,7 +68,10 @@ const orderEvent = <T extends OrderEventType>(type: T) =>
 export const ZPaymentClaimedEvent = z
   .object({
     ...envelope('order.payment_claimed'),
-    data: z.object({ order: ZOrder, claim: ZClaimedTransfer }),
+    data: z.object({
+      order: ZEventOrder,
+      claim: ZClaimedTransfer.extend({ token: ZClaimedTransfer.shape.token.optional() }),
+    }),
   })
   .describe(
     'The body of an `order.payment_claimed` event: a payer reported a transfer the evidence does not carry (no tag, not the exact amount, no signature by the sender). It credits nothing; attribute it with POST /orders/{reference}/submit-tx if it is this order’s (API version 2026-11-27 on)',
@@ -69,7 +83,7 @@ const refundEvent = <T extends RefundEventType>(type: T) =>
     .object({
       ...envelope(type),
       // The refund is carried without its transaction (null), which would be stale by delivery.
-      data: z.object({ order: ZOrder, refund: ZRefund }),
+      data: z.object({ order: ZEventOrder, refund: ZRefund }),
     })
     .describe(`The body of a \`${type}\` event`);
 

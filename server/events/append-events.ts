@@ -1,5 +1,12 @@
 import type { Transaction } from 'sequelize';
-import { isApiVersion, LATEST_API_VERSION, type ApiVersion, type EventType } from '../../contract';
+import {
+  API_VERSIONS,
+  EVENT_FIELDS_SINCE,
+  isApiVersion,
+  LATEST_API_VERSION,
+  type ApiVersion,
+  type EventType,
+} from '../../contract';
 import type { Database } from '../db/database';
 import { wakeJobSql } from '../db/wake-up';
 import { randomBytesPooled } from '../lib/random-pool';
@@ -32,8 +39,8 @@ export const eventApiVersion = (merchant: { webhookApiVersion: string | null }):
 /**
  * The stored (and delivered) body of an event, the webhook payload, rendered at `version`: the one
  * place an event body is built, so a version that renames or removes a field differs here. The
- * versions so far differ only in the event types they know (contract/api-versions.ts), which the
- * callers check.
+ * versions differ in the event types they know (contract/api-versions.ts), which the callers
+ * check, and in the fields of `data` they know (EVENT_FIELDS_SINCE), which are left out here.
  */
 export const eventBody = (
   id: string,
@@ -41,7 +48,24 @@ export const eventBody = (
   at: Date,
   data: Record<string, unknown>,
   version: ApiVersion,
-) => JSON.stringify({ id, type, apiVersion: version, createdAt: at.toISOString(), data });
+) =>
+  JSON.stringify({ id, type, apiVersion: version, createdAt: at.toISOString(), data: dataAt(data, version) });
+
+/** `data` without the fields introduced after `version` (the latest keeps everything, untouched). */
+function dataAt(data: Record<string, unknown>, version: ApiVersion): Record<string, unknown> {
+  const later = API_VERSIONS.filter((v) => v > version);
+  if (later.length === 0) return data;
+  const shaped = { ...data };
+  for (const v of later)
+    for (const [part, fields] of Object.entries(EVENT_FIELDS_SINCE[v])) {
+      const value = shaped[part];
+      if (!value || typeof value !== 'object') continue;
+      const copy = { ...(value as Record<string, unknown>) };
+      for (const field of fields) delete copy[field];
+      shaped[part] = copy;
+    }
+  return shaped;
+}
 
 /**
  * The one way events are written, as common table expressions for a statement of the caller's:

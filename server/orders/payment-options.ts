@@ -1,4 +1,3 @@
-import type { Network, Token } from '../../contract';
 import type { Order, StoredPaymentOption } from '../db/models';
 import { ApiError } from '../errors';
 
@@ -13,19 +12,10 @@ import { ApiError } from '../errors';
  * nothing is ever rounded. What is still due on an option is its amount less what the order
  * received, rounded up to the option's own base units, so the merchant never receives less.
  */
-export type PaymentOption = {
-  index: number;
-  network: Network;
-  token: Token;
-  tokenMint: string;
-  decimals: number;
-  recipient: string;
-  walletId: string;
-  amountUnits: bigint;
-  amountUnique: boolean;
-};
+export type PaymentOption = Omit<StoredPaymentOption, 'amountUnits'> & { index: number; amountUnits: bigint };
 
-type OptionFields = Pick<
+/** What an order's options are read from: its own fields and `payment_options`. */
+export type OptionFields = Pick<
   Order,
   | 'network'
   | 'token'
@@ -66,15 +56,9 @@ export function optionAt(order: OptionFields, index: number): PaymentOption | un
 }
 
 const fromStored = (o: StoredPaymentOption, index: number): PaymentOption => ({
+  ...o,
   index,
-  network: o.network,
-  token: o.token,
-  tokenMint: o.tokenMint,
-  decimals: o.decimals,
-  recipient: o.recipient,
-  walletId: o.walletId,
   amountUnits: BigInt(o.amountUnits),
-  amountUnique: o.amountUnique,
 });
 
 /** An option beyond the first as `payment_options` stores it. */

@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import { refundHoldsAmount } from '../../contract';
 import type { Database } from '../db/database';
 import type { Order } from '../db/models';
-import { optionOf, sumDecimalsOf, toSumUnits } from './payment-options';
+import { optionOf, sumDecimalsOf, toSumUnits, type OptionFields } from './payment-options';
 
 /** What may still be refunded: received less what every refund holds (refundHoldsAmount); never negative. */
 export function refundableUnits(receivedUnits: bigint, committedUnits: bigint): bigint {
@@ -15,21 +15,7 @@ export function refundableUnits(receivedUnits: bigint, committedUnits: bigint): 
  * less what its refunds hold, by the contract's one rule. One read for any number of orders; none
  * for orders that received nothing, which have no refund.
  */
-type Refundable = Pick<
-  Order,
-  | 'id'
-  | 'amountReceivedUnits'
-  | 'network'
-  | 'token'
-  | 'tokenMint'
-  | 'tokenDecimals'
-  | 'recipient'
-  | 'walletId'
-  | 'amountUnits'
-  | 'amountUnique'
-  | 'paymentOptions'
-  | 'sumDecimals'
->;
+type Refundable = OptionFields & Pick<Order, 'id' | 'amountReceivedUnits' | 'sumDecimals'>;
 
 export async function refundableUnitsOf(
   db: Database,

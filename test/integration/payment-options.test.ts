@@ -216,29 +216,18 @@ describe('creating an order with payment options', () => {
 
   it('refuses an option without a merchant wallet, or on a network that is off, naming it (400)', async () => {
     const shop = await h.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
-    const res = await h.server.api('POST', '/orders', {
-      token: shop.token,
-      body: {
-        network: 'SOLANA',
-        token: 'USDT',
-        amount: '5',
-        paymentOptions: [{ network: 'POLYGON', token: 'USDT' }],
-      },
-    });
+    const withOption = (network: string) =>
+      h.server.api('POST', '/orders', {
+        token: shop.token,
+        body: { network: 'SOLANA', token: 'USDT', amount: '5', paymentOptions: [{ network, token: 'USDT' }] },
+      });
+    const res = await withOption('POLYGON');
     expectErrorBody(res, 400, 'VALIDATION_ERROR');
     expect(res.body.error.details[0]).toEqual({
       path: 'body.paymentOptions.0.network',
       message: 'no POLYGON receiving wallet: add one with POST /users/me/wallets',
     });
-    const off = await h.server.api('POST', '/orders', {
-      token: shop.token,
-      body: {
-        network: 'SOLANA',
-        token: 'USDT',
-        amount: '5',
-        paymentOptions: [{ network: 'ETHEREUM', token: 'USDT' }],
-      },
-    });
+    const off = await withOption('ETHEREUM');
     expectErrorBody(off, 400, 'VALIDATION_ERROR');
     expect(off.body.error.details[0].path).toBe('body.paymentOptions.0.network');
     // "all" with one wallet: the order's one option.

@@ -192,6 +192,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
       {
         txId: d.network === 'SOLANA' ? txId : txId.toLowerCase(),
         network: d.network,
+        token: 'USDT',
         from: payer.address,
         amount: '10.000000',
         matchedBy: 'tag',

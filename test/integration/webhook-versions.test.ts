@@ -77,8 +77,8 @@ function expectConflict(res: ApiResponse, ...words: string[]) {
 
 describe('API versions', () => {
   it('lists the versions once, the latest last', () => {
-    expect(API_VERSIONS).toEqual(['2025-01-01', '2026-11-24', '2026-11-27']);
-    expect(LATEST_API_VERSION).toBe('2026-11-27');
+    expect(API_VERSIONS).toEqual(['2025-01-01', '2026-11-24', '2026-11-27', '2026-11-29']);
+    expect(LATEST_API_VERSION).toBe('2026-11-29');
   });
 
   it('the first webhook secret pins the latest version; rotations and earlier choices keep theirs', async () => {
@@ -114,6 +114,11 @@ describe('API versions', () => {
     const event = verify(hook!, m.secret!);
     expect(event).toMatchObject({ type: 'order.created', apiVersion: LATEST_API_VERSION });
     expect(Object.keys(JSON.parse(hook!.body))).toEqual(['id', 'type', 'apiVersion', 'createdAt', 'data']);
+    // The latest version carries the payment options (2026-11-29); earlier ones keep their shape.
+    expect((event.data as { order: object }).order).toMatchObject({
+      paymentOptions: [{ network: 'SOLANA' }],
+      paidWith: null,
+    });
 
     const moved = await patch(m, { webhook_api_version: '2025-01-01' });
     expect(moved.status).toBe(200);
@@ -134,7 +139,13 @@ describe('API versions', () => {
       const confirming = bodies.find((e) => e.type === 'order.confirming');
       return created && confirming && [created, confirming];
     });
-    for (const e of later) expect(e.apiVersion).toBe('2025-01-01');
+    for (const e of later) {
+      expect(e.apiVersion).toBe('2025-01-01');
+      const order = (e.data as { order: object }).order;
+      expect(order).not.toHaveProperty('paymentOptions');
+      expect(order).not.toHaveProperty('paidWith');
+      expect(order).toHaveProperty('amountReceived');
+    }
 
     // What was stored before the move is what was sent, and stays so.
     const stored = await storedEvents(m.id);

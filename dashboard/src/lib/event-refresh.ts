@@ -45,7 +45,7 @@ export function keysChangedBy(event: WebhookEventBody): QueryKey[] {
 export function applyEvents(client: QueryClient, events: WebhookEventBody[]) {
   const changed = new Map<string, QueryKey>();
   const change = (key: QueryKey) => changed.set(JSON.stringify(key), key);
-  const orders: Order[] = [];
+  const orders: EventOrder[] = [];
   let created = false;
   for (const event of events) {
     keysChangedBy(event).forEach(change);
@@ -65,8 +65,11 @@ export function applyEvents(client: QueryClient, events: WebhookEventBody[]) {
 }
 
 /** Every row of the cached orders lists that an event carries a newer state of takes it. */
-function patchOrderLists(client: QueryClient, orders: Order[]) {
-  const newest = new Map<string, Order>();
+/** The order as an event carries it (an event at an earlier API version leaves some fields out). */
+type EventOrder = Extract<WebhookEventBody, { data: { order: unknown } }>['data']['order'];
+
+function patchOrderLists(client: QueryClient, orders: EventOrder[]) {
+  const newest = new Map<string, EventOrder>();
   for (const order of orders) {
     const known = newest.get(order.reference);
     if (!known || order.updatedAt >= known.updatedAt) newest.set(order.reference, order);
@@ -80,7 +83,8 @@ function patchOrderLists(client: QueryClient, orders: Order[]) {
       const next = newest.get(row.reference);
       if (!next || next.updatedAt < row.updatedAt) return row;
       patched = true;
-      return next;
+      // The row keeps what the event's version leaves out.
+      return { ...row, ...next } as Order;
     });
     return patched ? { ...page, items } : undefined;
   });

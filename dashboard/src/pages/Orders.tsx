@@ -59,7 +59,7 @@ export function OrdersPage() {
   const shown = useRef(page.data);
   shown.current = page.data;
   const live = useLive({}, (events: WebhookEventBody[]) => {
-    const updates = new Map<string, Order>();
+    const updates = new Map<string, Pick<Order, 'reference' | 'status'>>();
     for (const event of events) {
       if (!('order' in event.data)) continue;
       const order = event.data.order;
