@@ -38,8 +38,8 @@ export function exportOrders(deps: Pick<Deps, 'db'>, merchantId: string, query: 
     select: `SELECT o.created_at::text, o.id::text, o.reference, ${isoTimeSql('o.created_at')},
                     ${isoTimeSql('o.paid_at')}, o.status, o.network, o.token, ${tokenAmountSql('o.amount_units', 'o.token_decimals')},
                     o.quote_currency, ${quoteAmountSql('o.quote_units')}, o.fx_rate,
-                    ${tokenAmountSql('o.amount_received_units', 'o.token_decimals')},
-                    ${tokenAmountSql('o.amount_refunded_units', 'o.token_decimals')},
+                    ${tokenAmountSql('o.amount_received_units', 'coalesce(o.sum_decimals, o.token_decimals)')},
+                    ${tokenAmountSql('o.amount_refunded_units', 'coalesce(o.sum_decimals, o.token_decimals)')},
                     o.description, p.tx_ids, p.senders
                FROM orders o
                LEFT JOIN LATERAL (SELECT string_agg(tx_id, ';' ORDER BY id) AS tx_ids,

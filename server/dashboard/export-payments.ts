@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { DateRangeQuery } from '../../contract';
 import type { Deps } from '../deps';
-import { isoTimeSql, tokenAmountSql } from './csv';
+import { claimOptionSql, isoTimeSql, tokenAmountSql } from './csv';
 import { fiatAtOrderRateSql } from './fiat';
 import { keysetCsv } from './keyset-csv';
 
@@ -23,6 +23,8 @@ const HEADER = [
 /** Anyone's text among the fields: none (amounts, ids and addresses the service recorded). */
 const ANYONES = HEADER.map(() => false);
 
+const DECIMALS = claimOptionSql('pc', 'o', 'token_decimals');
+
 /**
  * The payments ledger (verified payments) recorded in a range of days, oldest first, as a CSV
  * stream. Fiat at the order's own rate, kept at 6 decimals and shown with 2 (half away from zero),
@@ -32,11 +34,13 @@ export function exportPayments(deps: Pick<Deps, 'db'>, merchantId: string, query
   return keysetCsv(deps, merchantId, query, {
     name: 'payments',
     header: HEADER,
-    select: `SELECT pc.created_at::text, pc.id::text, ${isoTimeSql('pc.created_at')}, o.reference, o.network, o.token,
-                    ${tokenAmountSql('pc.amount_units', 'o.token_decimals')}, pc.tx_id, pc.sender, pc.matched_by,
+    // Each payment in the token of the option it credited (server/orders/payment-options.ts).
+    select: `SELECT pc.created_at::text, pc.id::text, ${isoTimeSql('pc.created_at')}, o.reference,
+                    ${claimOptionSql('pc', 'o', 'network')}, ${claimOptionSql('pc', 'o', 'token')},
+                    ${tokenAmountSql('pc.amount_units', DECIMALS)}, pc.tx_id, pc.sender, pc.matched_by,
                     ${isoTimeSql('pc.block_time')}, o.quote_currency, o.fx_rate,
                     CASE WHEN o.fx_rate IS NULL THEN NULL
-                         ELSE round(round(${fiatAtOrderRateSql('pc.amount_units', 'o.fx_rate', 'o.token_decimals')}, 6), 2)::text END
+                         ELSE round(round(${fiatAtOrderRateSql('pc.amount_units', 'o.fx_rate', DECIMALS)}, 6), 2)::text END
                FROM payment_claims pc JOIN orders o ON o.id = pc.order_id
               WHERE o.merchant_id = $merchantId AND pc.status = 'VERIFIED'`,
     atColumn: 'pc.created_at',

@@ -2,6 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { CHANGES_CHANNEL } from '../db/change-feed';
 import type { Deps } from '../deps';
 import { fiatAtOrderRateSql, STATS_DECIMALS } from './fiat';
+import { claimOptionSql } from './csv';
 import { forgetSummaries, SUMMARY_TOPIC } from './summarize';
 
 /**
@@ -81,17 +82,21 @@ export async function refreshDashboardStats(deps: Pick<Deps, 'db'>): Promise<num
     await sequelize.query(
       `INSERT INTO payment_stats_hourly
          (merchant_id, hour, network, token, quote_currency, received_units, received_fiat)
-       SELECT h.merchant_id, h.hour, o.network, o.token, coalesce(o.quote_currency, ''),
-              sum(pc.amount_units * (10::numeric(78, 0) ^ (${STATS_DECIMALS} - o.token_decimals))::numeric(78, 0)),
-              coalesce(sum(${fiatAtOrderRateSql('pc.amount_units', 'o.fx_rate', 'o.token_decimals')}), 0)
+       SELECT h.merchant_id, h.hour, p.network, p.token, coalesce(o.quote_currency, ''),
+              sum(pc.amount_units * (10::numeric(78, 0) ^ (${STATS_DECIMALS} - p.decimals))::numeric(78, 0)),
+              coalesce(sum(${fiatAtOrderRateSql('pc.amount_units', 'o.fx_rate', 'p.decimals')}), 0)
          FROM (${changed}) h
-         CROSS JOIN LATERAL (SELECT order_id, amount_units FROM payment_claims
+         CROSS JOIN LATERAL (SELECT order_id, amount_units, option_index FROM payment_claims
                               WHERE status = 'VERIFIED'
                                 AND created_at >= h.hour AND created_at < h.hour + interval '1 hour'
                              OFFSET 0) pc
-         CROSS JOIN LATERAL (SELECT network, token, token_decimals, quote_currency, fx_rate FROM orders
+         CROSS JOIN LATERAL (SELECT network, token, token_decimals, payment_options, quote_currency, fx_rate FROM orders
                               WHERE id = pc.order_id AND merchant_id = h.merchant_id LIMIT 1) o
-        GROUP BY h.merchant_id, h.hour, o.network, o.token, coalesce(o.quote_currency, '')`,
+         -- Each payment in the network and token of the option it credited.
+         CROSS JOIN LATERAL (SELECT ${claimOptionSql('pc', 'o', 'network')} AS network,
+                                    ${claimOptionSql('pc', 'o', 'token')} AS token,
+                                    ${claimOptionSql('pc', 'o', 'token_decimals')} AS decimals) p
+        GROUP BY h.merchant_id, h.hour, p.network, p.token, coalesce(o.quote_currency, '')`,
       { bind, transaction },
     );
     await sequelize.query(

@@ -88,7 +88,11 @@ export async function createOrder(
         extras.length === 0
           ? null
           : extras.map((o, i) =>
-              toStored({ ...o, amountUnits: optionAmounts[i]!.amountUnits, amountUnique: optionAmounts[i]!.unique }),
+              toStored({
+                ...o,
+                amountUnits: optionAmounts[i]!.amountUnits,
+                amountUnique: optionAmounts[i]!.unique,
+              }),
             ),
       sumDecimals,
       paidWith: null,
@@ -160,12 +164,12 @@ export async function createOrder(
     if (!outcome.inserted && outcome.blockedBy === 'amount') {
       // Taken by another payable order: find a free one for each option (each try a statement that
       // holds nothing; an amount this order took in the first statement it takes again).
-      const reserve = (o: { network: string; recipient: string; tokenMint: string }, units: bigint, places: number) =>
-        reserveAmount(
-          deps,
-          { ...o, amountUnits: units, step: wireStep(places) },
-          { reference, heldUntil },
-        );
+      const reserve = (
+        o: { network: string; recipient: string; tokenMint: string },
+        units: bigint,
+        places: number,
+      ) =>
+        reserveAmount(deps, { ...o, amountUnits: units, step: wireStep(places) }, { reference, heldUntil });
       amount = await reserve(
         { network: body.network, recipient: wallet.publicAddress, tokenMint },
         price.amountUnits,

@@ -10,9 +10,14 @@ type Presentable = Omit<OrderView, 'id'>;
 import type { Deps } from '../deps';
 import { formatAmount, formatQuote, parseDecimal } from '../../contract/decimal';
 import { formatRate } from '../fx/exact-rate';
-import { firstOptionOf, optionAt, optionDueUnits, optionsOf, sumDecimalsOf, type PaymentOption } from './payment-options';
-
-
+import {
+  firstOptionOf,
+  optionAt,
+  optionDueUnits,
+  optionsOf,
+  sumDecimalsOf,
+  type PaymentOption,
+} from './payment-options';
 
 /** What is still to pay on the order's first option (its own fields); 0 once nothing is left. */
 export function amountDueUnits(order: Presentable): bigint {
