@@ -19,9 +19,18 @@ export function payableWhere(rule: PayableRule): WhereOptions<Order> {
   return { status: { [Op.ne]: 'PAID' }, expiresAt: { [Op.gt]: payableCutoff(rule) } };
 }
 
-/** The rule as SQL on the orders row `alias`, its cutoff bound as `:payableCutoff` (payableCutoff). */
-export const payableSql = (alias: string) =>
-  `${alias}.status <> 'PAID' AND ${alias}.expires_at > :payableCutoff`;
+/**
+ * Whether an order is still watched, as SQL on the orders row `alias` (cutoff bound as
+ * `:payableCutoff`): until its late window ends, PAID or not. A PAID order's tag and its options'
+ * exact amounts still match then (an overpayment, refundable: DESIGN "The payer's choice of network
+ * and token"); its amounts stay reserved until then.
+ */
+export const watchedSql = (alias: string) => `${alias}.expires_at > :payableCutoff`;
+
+/** watchedSql as a Sequelize condition on the orders table. */
+export const watchedWhere = (rule: PayableRule): WhereOptions<Order> => ({
+  expiresAt: { [Op.gt]: payableCutoff(rule) },
+});
 
 /** The rule for one order in hand. */
 export function isPayable(order: Pick<Order, 'status' | 'expiresAt'>, rule: PayableRule): boolean {

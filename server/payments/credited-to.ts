@@ -1,7 +1,7 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { Transfer } from '../chains/chain-adapter';
 import type { Database } from '../db/database';
-import { payableCutoff, payableSql, type PayableRule } from '../orders/payable';
+import { payableCutoff, watchedSql, type PayableRule } from '../orders/payable';
 
 /**
  * How far a block time and the server clock may disagree: a payment matched without its tag
@@ -44,13 +44,13 @@ const containing = (scope: PaymentScope) =>
  * order's sum units (server/orders/payment-options.ts).
  */
 const optionsToScope = (where: string) => `
-  SELECT o.id, o.reference, 0 AS option_index, o.amount_units, o.amount_unique, o.amount_received_units,
+  SELECT o.id, o.reference, o.status, 0 AS option_index, o.amount_units, o.amount_unique, o.amount_received_units,
          o.created_at, power(10::numeric, coalesce(o.sum_decimals, o.token_decimals) - o.token_decimals) AS scale
     FROM orders o
    WHERE o.network = :network AND o.recipient = :recipient AND o.token_mint = :tokenMint
      AND o.merchant_id = :merchantId AND ${where}
   UNION ALL
-  SELECT o.id, o.reference, opt.i::int AS option_index, (opt.v->>'amountUnits')::numeric, (opt.v->>'amountUnique')::boolean,
+  SELECT o.id, o.reference, o.status, opt.i::int AS option_index, (opt.v->>'amountUnits')::numeric, (opt.v->>'amountUnique')::boolean,
          o.amount_received_units, o.created_at,
          power(10::numeric, coalesce(o.sum_decimals, o.token_decimals) - (opt.v->>'decimals')::int)
     FROM orders o CROSS JOIN LATERAL jsonb_array_elements(o.payment_options) WITH ORDINALITY AS opt(v, i)
@@ -58,11 +58,13 @@ const optionsToScope = (where: string) => `
      AND opt.v->>'network' = :network AND opt.v->>'recipient' = :recipient AND opt.v->>'tokenMint' = :tokenMint`;
 
 /**
- * The "exact amount" evidence: payable orders of the scope's merchant with an option to it whose
- * amount, or amount still due (rounded up to the option's units), is exactly `units`; a full
- * amount first, then the oldest order. Only a unique amount identifies an order: amounts shared by
- * several orders are nobody's evidence. `createdBy`: only orders made by then (a transfer does not
- * pay an order made after it); `except`: leave out this order.
+ * The "exact amount" evidence: watched orders of the scope's merchant with an option to it whose
+ * amount, or amount still due (rounded up to the option's units), is exactly `units`; a payable
+ * order first, a full amount first, then the oldest order. Only a unique amount identifies an
+ * order: amounts shared by several orders are nobody's evidence. A PAID order (within its late
+ * window) counts only while it still holds the amount it is paid with again (an overpayment).
+ * `createdBy`: only orders made by then (a transfer does not pay an order made after it);
+ * `except`: leave out this order.
  */
 export async function ordersPaidExactly(
   db: Pick<Database, 'sequelize'>,
@@ -84,12 +86,17 @@ export async function ordersPaidExactly(
   }>(
     `SELECT id, reference, option_index, amount_units = :units AS full
        FROM (${optionsToScope(
-         `${payableSql('o')} ${opts.createdBy ? 'AND o.created_at <= :createdBy' : ''}
+         `${watchedSql('o')} ${opts.createdBy ? 'AND o.created_at <= :createdBy' : ''}
           ${opts.except ? 'AND o.id <> :except' : ''}`,
        )}) AS option
       WHERE amount_unique
         AND (amount_units = :units OR ceil((amount_units * scale - amount_received_units) / scale) = :units)
-      ORDER BY amount_units = :units DESC, id ASC
+        AND (status <> 'PAID'
+             OR EXISTS (SELECT 1 FROM amount_reservations r
+                         WHERE r.network = :network AND r.recipient = :recipient AND r.token_mint = :tokenMint
+                           AND r.amount_units = :units AND r.reference = option.reference
+                           AND r.held_until > :now))
+      ORDER BY status <> 'PAID' DESC, amount_units = :units DESC, id ASC
       LIMIT :limit`,
     {
       type: QueryTypes.SELECT,
@@ -98,6 +105,7 @@ export async function ordersPaidExactly(
         containing: containing(scope),
         units: units.toString(),
         payableCutoff: payableCutoff(opts.payable),
+        now: opts.payable.now,
         createdBy: opts.createdBy ?? null,
         except: opts.except ?? null,
         limit: opts.limit ?? 10,

@@ -11,7 +11,7 @@ import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
 import { leaseScanCursors, releaseLease, renewLease } from '../db/lease';
-import { payableCutoff, payableNow, payableSql, payableWhere } from '../orders/payable';
+import { payableCutoff, payableNow, watchedSql, watchedWhere } from '../orders/payable';
 import {
   CLOCK_SKEW_MS,
   creditedTo,
@@ -37,7 +37,8 @@ type Watched = { recipient: string; token: string; since: Date; merchantId: stri
 /**
  * Receiving (recipient, token) pairs to read: every token of every live wallet (a transfer to a
  * merchant's wallet is never ignored: it pays an order or is kept unattributed), and the
- * recipients of orders that can still be paid (a removed wallet's orders stay watched). Only the
+ * recipients of every payment option of orders still watched (until their late window ends, PAID
+ * or not: a removed wallet's orders stay watched). Only the
  * address's owner's orders count (server/wallets/create-wallet.ts); the oldest watched order
  * tells how far back a first read goes, and a wallet is read back to when it was added, within the
  * late-payment window.
@@ -48,7 +49,7 @@ async function watchedRecipients(deps: Deps, chain: ChainAdapter): Promise<Watch
   const [orders, wallets] = await Promise.all([
     Order.findAll({
       attributes: ['recipient', 'tokenMint', 'merchantId', [fn('min', col('created_at')), 'since']],
-      where: { network, ...payableWhere(payableNow(deps)) } as never,
+      where: { network, ...watchedWhere(payableNow(deps)) } as never,
       group: ['recipient', 'token_mint', 'merchant_id'],
       raw: true,
     }) as unknown as Promise<
@@ -71,7 +72,7 @@ async function watchedRecipients(deps: Deps, chain: ChainAdapter): Promise<Watch
     `SELECT opt.v->>'recipient' AS "recipient", opt.v->>'tokenMint' AS "tokenMint", o.merchant_id AS "merchantId",
             min(o.created_at) AS "since"
        FROM orders o CROSS JOIN LATERAL jsonb_array_elements(o.payment_options) AS opt(v)
-      WHERE o.payment_options IS NOT NULL AND ${payableSql('o')} AND opt.v->>'network' = :network
+      WHERE o.payment_options IS NOT NULL AND ${watchedSql('o')} AND opt.v->>'network' = :network
       GROUP BY 1, 2, 3`,
     { type: QueryTypes.SELECT, replacements: { network, payableCutoff: payableCutoff(payableNow(deps)) } },
   );

@@ -8,7 +8,6 @@ import { ORDER_LIFECYCLE } from '../orders/order-lifecycle';
 import { applyTransition } from '../events/lifecycle';
 import { CLAIM_LIFECYCLE } from '../orders/claim-lifecycle';
 import { payableNow } from '../orders/payable';
-import { releaseAmount } from '../orders/unique-amount';
 import {
   CLOCK_SKEW_MS,
   creditedTo,
@@ -292,8 +291,8 @@ export async function settleClaim(
   let reason: string;
   let data: Record<string, unknown> = { amountReceived };
   if (next === 'PAID' && order.status !== 'PAID') {
-    // Paid: its amount may serve the next order to this wallet.
-    await releaseAmount(deps, order.reference, transaction);
+    // Paid: its options' amounts stay reserved until its late window ends, so a second payment of
+    // one of them is still this order's (an overpayment, refundable), never another order's.
     const landed = (verdict.kind === 'accept' && verdict.blockTime) || now;
     order.paidAt = landed;
     order.paidLate = landed > order.expiresAt;
