@@ -1,3 +1,4 @@
+import { Op } from 'sequelize';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { payableNow, payableWhere } from '../orders/payable';
@@ -16,8 +17,12 @@ export async function deleteWallet(
       lock: transaction.LOCK.UPDATE,
     });
     if (!wallet) throw ApiError.notFound('Wallet');
+    // Its own orders, and those with another payment option into it (server/orders/payment-options.ts).
     const open = await Order.count({
-      where: { walletId, ...payableWhere(payableNow(deps)) },
+      where: {
+        ...payableWhere(payableNow(deps)),
+        [Op.or]: [{ walletId }, { paymentOptions: { [Op.contains]: [{ walletId }] } }],
+      } as never,
       transaction,
     });
     if (open > 0)

@@ -236,6 +236,29 @@ describe('creating an order with payment options', () => {
   });
 });
 
+describe('wallets of payment options', () => {
+  it('refuses to remove a wallet that an open order pays into as one of its options (409)', async () => {
+    const { shop } = await newShop();
+    await createOrder(shop, { amount: '2', paymentOptions: [{ network: 'BSC', token: 'USDT' }] });
+    const wallets = await h.server.api('GET', '/users/me/wallets', { token: shop.token });
+    const bscWallet = (wallets.body.items as { wallet_id: string; network: string }[]).find(
+      (w) => w.network === 'BSC',
+    )!;
+    const polygonWallet = (wallets.body.items as { wallet_id: string; network: string }[]).find(
+      (w) => w.network === 'POLYGON',
+    )!;
+    const refused = await h.server.api('DELETE', `/users/me/wallets/${bscWallet.wallet_id}`, {
+      token: shop.token,
+    });
+    expectErrorBody(refused, 409, 'CONFLICT');
+    // A wallet no open order pays into goes.
+    const removed = await h.server.api('DELETE', `/users/me/wallets/${polygonWallet.wallet_id}`, {
+      token: shop.token,
+    });
+    expect(removed.status, removed.text).toBe(204);
+  });
+});
+
 describe('paying on any option', () => {
   it('pays on a non-first option by its tag, found by the scanner unreported', async () => {
     const { shop } = await newShop();
