@@ -53,6 +53,8 @@ export type LoginBody = z.input<typeof ZLoginBody>;
 export type LoginResponse = z.infer<typeof ZLoginResponse>;
 export type CreateOrderParams = z.input<typeof ZCreateOrderBody>;
 export type Order = z.infer<typeof ZOrder>;
+/** One way to pay an order (its network, token, wallet, amount and links): `order.paymentOptions`. */
+export type PaymentOption = Order['paymentOptions'][number];
 export type ListOrdersQuery = z.input<typeof ZListOrdersQuery>;
 export type OrderPage = z.infer<typeof ZOrderPage>;
 export type OrderCursorPage = z.infer<typeof ZOrderCursorPage>;
@@ -288,8 +290,15 @@ export function createClient(options: ClientOptions) {
        * POST /orders/{reference}/submit-tx: attribute a transfer to the order (your word; still
        * verified on chain: the right token, to the order's wallet, final, credited to no other order).
        */
-      async submitTx(reference: string, txId: string): Promise<Order> {
-        return success(raw.orders.submitTx({ params: { reference: segment(reference) }, body: { txId } }));
+      async submitTx(
+        reference: string,
+        txId: string,
+        opts: { network?: Order['network'] } = {},
+      ): Promise<Order> {
+        // `network`: the transaction's, one of the order's payment options' (default: told by the txId's form).
+        return success(
+          raw.orders.submitTx({ params: { reference: segment(reference) }, body: { txId, ...opts } }),
+        );
       },
       /** GET /orders/{reference}/payments: the ledger of credited transfers (txId, from, amount, matchedBy). */
       async payments(reference: string): Promise<PaymentList> {

@@ -26,6 +26,7 @@ export type {
   MessengerDelivery,
   MessengerDeliveryList,
   Order,
+  PaymentOption,
   OrderCursorPage,
   OrderPage,
   Payment,

@@ -45,6 +45,10 @@ export function messengerText(type: string, order: Order, refund?: Refund): stri
     ...(order.quoteAmount ? [`(${order.quoteAmount} ${order.quoteCurrency})`] : []),
     `Status: ${order.status}${order.paidLate ? ' (paid late)' : ''}`,
     ...(order.amountReceived !== '0.000000' ? [`Received: ${order.amountReceived} ${order.token}`] : []),
+    // Paid on another of its payment options than its first (older event versions do not say).
+    ...(order.paidWith && (order.paidWith.network !== order.network || order.paidWith.token !== order.token)
+      ? [`Paid with: ${order.paidWith.token} on ${order.paidWith.network}`]
+      : []),
     `Reference: ${order.reference}`,
     ...(order.description ? [`Note: ${order.description}`] : []),
     `Checkout: ${order.checkoutUrl}`,
