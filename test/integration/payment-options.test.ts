@@ -405,6 +405,45 @@ describe('paying on any option', () => {
   });
 });
 
+describe('reports and quotes on payment options', () => {
+  it("takes the merchant's attribution of a transfer on a non-first option, naming its network", async () => {
+    const { shop } = await newShop();
+    const order = await createOrder(shop, { amount: '10' });
+    // Short by an exchange's fee: neither the tag nor the exact amount.
+    const txId = await payBsc(await bscPayer(), optionOn(order, 'BSC').recipient, units18('9.99'));
+    const wrong = await h.server.api('POST', `/orders/${order.reference}/submit-tx`, {
+      token: shop.token,
+      body: { txId, network: 'ETHEREUM' },
+    });
+    expectErrorBody(wrong, 400, 'VALIDATION_ERROR');
+    expect(wrong.body.error.details[0].path).toBe('body.network');
+    const res = await h.server.api('POST', `/orders/${order.reference}/submit-tx`, {
+      token: shop.token,
+      body: { txId, network: 'BSC' },
+    });
+    expect(res.status, res.text).toBe(202);
+    const part = await h.settle(shop, order.reference, 'UNDERPAID');
+    expect(part).toMatchObject({ amountReceived: '9.990000', paidWith: { network: 'BSC', token: 'USDT' } });
+    expect(await ledgerOf(shop, order.reference)).toEqual([
+      expect.objectContaining({
+        txId,
+        network: 'BSC',
+        token: 'USDT',
+        amount: '9.990000',
+        matchedBy: 'claim',
+      }),
+    ]);
+  });
+
+  it('converts a quote once: every option asks the same price in its own decimals', async () => {
+    const { shop } = await newShop();
+    const order = await createOrder(shop, { quoteCurrency: 'BRL', quoteAmount: '52.50' });
+    const amounts = optionsOf(order).map((o) => [o.network, o.decimals, o.amount]);
+    expect(new Set(amounts.map(([, , amount]) => amount)).size).toBe(1);
+    expect(optionOn(order, 'BSC').payUrl).toContain(`uint256=${units18(order.amount)}`);
+  });
+});
+
 describe('payment options against other people', () => {
   it("does not credit a transfer of one option's exact amount to another option's wallet", async () => {
     const { shop } = await newShop();
