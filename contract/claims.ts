@@ -11,14 +11,16 @@ const c = initContract();
  * amount, no signature by the sending wallet. It credits nothing; the merchant may attribute it
  * (POST /orders/{reference}/submit-tx).
  */
-export const ZClaimedTransfer = ZPayment.pick({
+// The ledger entry's fields a report has too (txId and amount described anew below).
+const REPORTED = {
   txId: true,
   network: true,
   token: true,
   from: true,
   amount: true,
   blockTime: true,
-})
+} as const;
+export const ZClaimedTransfer = ZPayment.pick(REPORTED)
   .extend({
     txId: ZTxId.describe('The reported transaction'),
     amount: ZDecimalOut.describe('What the transfer sent to the order’s receiving wallet'),

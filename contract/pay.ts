@@ -33,6 +33,21 @@ export const ZWalletMessage = z.string().max(500);
 
 const c = initContract();
 
+/** The payment URI's QR code as an image of `format`, rendered on demand. */
+function qrRoute<F extends 'svg' | 'png'>(format: F, contentType: string, body: z.ZodTypeAny) {
+  return {
+    method: 'GET',
+    path: `/pay/:reference/qr.${format}`,
+    summary: `QR code of the payment URI (${format.toUpperCase()})`,
+    description:
+      "Encodes the order's `qrData` (the same as `payUrl`), or a payment option's with `network` and `token`, rendered on demand. Public, cacheable for 5 minutes. 404 for an unknown reference.",
+    metadata: publicRoute,
+    pathParams: ZReferenceParams,
+    query: ZOptionQuery,
+    responses: { 200: c.otherResponse({ contentType, body }), ...publicLookupErrors },
+  } as const;
+}
+
 /** What the payment page needs: the order's own fields, and nothing of the merchant's private settings. */
 export const ZPaymentInfo = ZOrder.pick({
   reference: true,
@@ -218,34 +233,8 @@ export const payContract = c.router(
         ...errors(),
       },
     },
-    qrSvg: {
-      method: 'GET',
-      path: '/pay/:reference/qr.svg',
-      summary: 'QR code of the payment URI (SVG)',
-      description:
-        "Encodes the order's `qrData` (the same as `payUrl`), or a payment option's with `network` and `token`, rendered on demand. Public, cacheable for 5 minutes. 404 for an unknown reference.",
-      metadata: publicRoute,
-      pathParams: ZReferenceParams,
-      query: ZOptionQuery,
-      responses: {
-        200: c.otherResponse({ contentType: 'image/svg+xml', body: z.string().max(QR_SVG_MAX) }),
-        ...publicLookupErrors,
-      },
-    },
-    qrPng: {
-      method: 'GET',
-      path: '/pay/:reference/qr.png',
-      summary: 'QR code of the payment URI (PNG)',
-      description:
-        "Encodes the order's `qrData` (the same as `payUrl`), or a payment option's with `network` and `token`, rendered on demand. Public, cacheable for 5 minutes. 404 for an unknown reference.",
-      metadata: publicRoute,
-      pathParams: ZReferenceParams,
-      query: ZOptionQuery,
-      responses: {
-        200: c.otherResponse({ contentType: 'image/png', body: zBytes(QR_PNG_MAX, 'PNG bytes') }),
-        ...publicLookupErrors,
-      },
-    },
+    qrSvg: qrRoute('svg', 'image/svg+xml', z.string().max(QR_SVG_MAX)),
+    qrPng: qrRoute('png', 'image/png', zBytes(QR_PNG_MAX, 'PNG bytes')),
   },
   { strictStatusCodes: true },
 );
