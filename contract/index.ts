@@ -15,8 +15,27 @@ import { walletsContract } from './wallets';
 
 const c = initContract();
 
-/** The whole interface: the server implements it, openapi.json and the SDK are derived from it. */
-export const contract = c.router({
+/**
+ * The routers by name, each by its own exported name: the contract's type is spelled with it because
+ * the SDK's declaration build cannot write the whole inferred type out inline (TS7056).
+ */
+type Routers = {
+  auth: typeof authContract;
+  apiKeys: typeof apiKeysContract;
+  dashboard: typeof dashboardContract;
+  orders: typeof ordersContract;
+  claims: typeof claimsContract;
+  deliveries: typeof deliveriesContract;
+  events: typeof eventLogContract;
+  profile: typeof profileContract;
+  wallets: typeof walletsContract;
+  pay: typeof payContract;
+  refunds: typeof refundsContract;
+  health: typeof healthContract;
+  networks: typeof networksContract;
+};
+
+const routers: Routers = {
   auth: authContract,
   apiKeys: apiKeysContract,
   dashboard: dashboardContract,
@@ -30,7 +49,10 @@ export const contract = c.router({
   refunds: refundsContract,
   health: healthContract,
   networks: networksContract,
-});
+};
+
+/** The whole interface: the server implements it, openapi.json and the SDK are derived from it. */
+export const contract: Routers = c.router(routers);
 export type Contract = typeof contract;
 
 export * from './common';

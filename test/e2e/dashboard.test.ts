@@ -282,6 +282,15 @@ describe('the merchant dashboard, end to end', () => {
     );
     await orderTab.waitText(orders.POLYGON.txId);
     await orderTab.waitText('View on PolygonScan');
+    // A payment link lets the payer choose (every network with a wallet); the order says where it was paid.
+    await orderTab.waitText('Paid with');
+    const facts = Object.fromEntries(
+      await orderTab.page.$$eval('dl.facts > div', (rows) =>
+        rows.map((r) => [r.querySelector('dt')?.textContent, r.querySelector('dd')?.textContent]),
+      ),
+    );
+    expect(facts['Paid with']).toBe('USDT on Polygon PoS');
+    expect(facts['Payable with']).toMatch(/^USDT on Polygon PoS: 7\.25 USDTUSDT on Solana: 7\.25\d* USDT$/);
     // The events refreshed what order.paid changes: the order, its payments, its timeline, and the
     // webhook deliveries once the timeline showed a new attempt; never its refunds or messages.
     await orderTab.page.waitForNetworkIdle({ idleTime: 500, timeout: 10_000 });
@@ -810,9 +819,12 @@ describe('the merchant dashboard, end to end', () => {
     expect(await sessionOf(`${cookie.name}=${cookie.value}`)).toBe(401);
     expect(await sessionOf(otherCookie)).toBe(401);
     expect((await api('GET', '/users/me')).status).toBe(401);
-    // The second tab finds out at its next request, and says so.
+    // The second tab finds out at its next request, its live stream's or a click's, and says so.
     await secondTab.page.bringToFront();
-    await secondTab.click('Wallets');
+    await Promise.race([
+      secondTab.click('Wallets').catch(() => undefined),
+      secondTab.page.waitForSelector('#email', { visible: true }),
+    ]);
     await secondTab.waitText('Your session has ended');
     await secondTab.page.waitForSelector('#email');
     await secondTab.page.close();

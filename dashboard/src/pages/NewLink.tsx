@@ -13,6 +13,7 @@ import { networkName } from '../lib/labels';
 import { useNetworks } from '../lib/networks';
 import { useRefresh, walletsQuery } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
+import { PaymentOptionsList } from '../components/order/PaymentOptions';
 
 const LIFETIMES: { seconds: number; key: MessageKey; n?: number }[] = [
   { seconds: 900, key: 'minutesN', n: 15 },
@@ -38,6 +39,8 @@ export function NewLinkPage() {
   const [description, setDescription] = useState('');
   const [lifetime, setLifetime] = useState(900);
   const [returnUrl, setReturnUrl] = useState('');
+  // Payment links let the payer choose by default (the design's "all"): one link serves every wallet.
+  const [anyNetwork, setAnyNetwork] = useState(true);
   const [created, setCreated] = useState<Order | null>(null);
   const [attempt, setAttempt] = useState<{ body: string; key: string } | null>(null);
 
@@ -51,6 +54,7 @@ export function NewLinkPage() {
     const body = {
       network,
       token: chosenToken,
+      ...(anyNetwork ? { paymentOptions: 'all' as const } : {}),
       ...(priceIn === 'token' ? { amount: value } : { quoteCurrency: currency, quoteAmount: value }),
       ...(description.trim() ? { description: description.trim() } : {}),
       expiresInSeconds: lifetime,
@@ -74,6 +78,11 @@ export function NewLinkPage() {
               network: networkName(created.network),
             })}
           </Notice>
+          {created.paymentOptions.length > 1 && (
+            <dl className="facts">
+              <PaymentOptionsList order={created} />
+            </dl>
+          )}
           {created.description && (
             <p>
               <UserText text={created.description} />
@@ -222,6 +231,18 @@ export function NewLinkPage() {
             onChange={(e) => setReturnUrl(e.target.value)}
           />
         </div>
+        <label className="choice">
+          <input
+            type="checkbox"
+            checked={anyNetwork}
+            aria-describedby={`${ids}-any-hint`}
+            onChange={(e) => setAnyNetwork(e.target.checked)}
+          />{' '}
+          {t('anyNetwork')}
+        </label>
+        <p className="hint" id={`${ids}-any-hint`}>
+          {t('anyNetworkHint')}
+        </p>
         {error != null && <ErrorNotice error={error} />}
         <SubmitButton busy={busy} label={t('createLink')} />
       </form>

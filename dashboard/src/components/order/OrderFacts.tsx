@@ -5,9 +5,11 @@ import { useFormat } from '../../lib/format';
 import { networkName } from '../../lib/labels';
 import { explorerUrl, useNetworks } from '../../lib/networks';
 import { Section, UserText } from '../ui';
+import { PaymentOptionsList, useOptionName } from './PaymentOptions';
 
 /** What the order is: its figures (due, received, refunded), price, network, wallet, dates, settings. */
 export function OrderFacts({ order: o }: { order: Order }) {
+  const optionName = useOptionName();
   const { t } = useI18n();
   const f = useFormat();
   const dueUnits = parseUnits(o.amount, o.decimals) - parseUnits(o.amountReceived, o.decimals);
@@ -56,6 +58,13 @@ export function OrderFacts({ order: o }: { order: Order }) {
             {networkName(o.network)} · {o.token}
           </dd>
         </div>
+        {o.paidWith && (
+          <div>
+            <dt>{t('paidWithLabel')}</dt>
+            <dd>{optionName(o.paidWith)}</dd>
+          </div>
+        )}
+        <PaymentOptionsList order={o} />
         <div>
           <dt>{t('reference')}</dt>
           <dd>
