@@ -80,12 +80,20 @@ function start() {
   };
   const solanaView = views.find((v) => v.walletProtocol === 'wallet-standard');
   if (solanaView)
-    solanaWallets(payer, config.reference, solanaView.walletChain ?? 'solana:mainnet')((list) => {
+    solanaWallets(
+      payer,
+      config.reference,
+      solanaView.walletChain ?? 'solana:mainnet',
+    )((list) => {
       found['wallet-standard'] = list;
       offer();
     });
   if (views.some((v) => v.walletProtocol === 'eip-1193'))
-    evmWallets(payer, config.reference, t('browserWallet'))((list) => {
+    evmWallets(
+      payer,
+      config.reference,
+      t('browserWallet'),
+    )((list) => {
       found['eip-1193'] = list;
       offer();
     });

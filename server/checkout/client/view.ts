@@ -33,7 +33,8 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
   /** Whether the payer chooses among several options; one-option orders show none of it. */
   const multi = info.paymentOptions.length > 1;
   /** What is said of an option's network: the server's words for it, else the order's own network's. */
-  const networkOf = (n: string): NetworkView => config.networks?.[n as NetworkView['network']] ?? config.network;
+  const networkOf = (n: string): NetworkView =>
+    config.networks?.[n as NetworkView['network']] ?? config.network;
   /** The option the payer chose (the order's own, the first, until they choose another). */
   let chosen: OptionKey = info.paymentOptions[0] ?? { network: info.network, token: info.token };
   const option = (): PaymentOption | undefined => info.paymentOptions.find((o) => sameOption(o, chosen));
@@ -93,7 +94,9 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
       view.update(info);
       for (const listener of choiceListeners) listener(chosen);
     });
-    choice.append(el('div', { class: 'choice-item' }, input, el('label', { for: optionId(o) }, optionName(o))));
+    choice.append(
+      el('div', { class: 'choice-item' }, input, el('label', { for: optionId(o) }, optionName(o))),
+    );
   }
   show(choice, multi);
   const paidWithLine = el('p', { class: 'paid-with', id: 'paid-with' });
@@ -257,7 +260,9 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
       const paid = phase === 'PAID' || phase === 'PAID_LATE';
       // Once paid, the option it was paid with is the one shown (its amount, its explorer).
       const shown: OptionKey =
-        multi && !payable && info.paidWith ? { network: info.paidWith.network, token: info.paidWith.token } : chosen;
+        multi && !payable && info.paidWith
+          ? { network: info.paidWith.network, token: info.paidWith.token }
+          : chosen;
       const shownOption = multi ? info.paymentOptions.find((o) => sameOption(o, shown)) : undefined;
       network = networkOf(shown.network);
       tokenName = shownOption?.token ?? info.token;
@@ -320,9 +325,7 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
       const paidWith = multi && paid && info.paidWith;
       setText(
         paidWithLine,
-        paidWith
-          ? t('paidWith', { token: paidWith.token, network: networkOf(paidWith.network).name })
-          : '',
+        paidWith ? t('paidWith', { token: paidWith.token, network: networkOf(paidWith.network).name }) : '',
       );
       show(paidWithLine, Boolean(paidWith));
       show(back, paid && Boolean(info.returnUrl));
@@ -347,11 +350,15 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
           setText(noWallets, t('noWallets', { network: network.name }));
         }
         // The QR image is cached by URL: the amount due in the query gives a partly paid order a new one.
-        const base =
-          multi && shownOption
-            ? shownOption.qrImageUrl
-            : `/pay/${encodeURIComponent(info.reference)}/qr.svg`;
-        const src = `${base}${base.includes('?') ? '&' : '?'}due=${encodeURIComponent(due)}`;
+        // An option's QR is its qrImageUrl, asked of this page's own origin (the one it was served from).
+        let src = `/pay/${encodeURIComponent(info.reference)}/qr.svg?due=${encodeURIComponent(due)}`;
+        if (multi && shownOption) {
+          const url = new URL(shownOption.qrImageUrl, window.location.origin);
+          url.searchParams.set('network', shownOption.network);
+          url.searchParams.set('token', shownOption.token);
+          url.searchParams.set('due', due);
+          src = `${url.pathname}${url.search}`;
+        }
         if (qr.getAttribute('src') !== src) qr.src = src;
       } else {
         // Hidden is not enough: nothing payable stays in the page to be copied or read out.
