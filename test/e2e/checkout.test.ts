@@ -527,6 +527,18 @@ describe('an order with several payment options', () => {
     await expectAccessible(page, 'options polygon chosen');
     await screenshot(page, 'options-2-polygon-chosen');
 
+    // A report names the chosen option's network (submit-tx's network), and speaks of it.
+    const reports: unknown[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/submit-tx'))
+        reports.push(JSON.parse(r.postData() ?? '{}'));
+    });
+    await openReport(page, 'Already paid? Report your transaction', '0x1234');
+    await page.click('#report-send');
+    await waitForReport(page, 'This is not a transaction id on Polygon PoS.');
+    expect(reports).toEqual([{ txId: '0x1234', network: 'POLYGON' }]);
+    await page.click('#report summary');
+
     // A first 2.50 on Polygon from elsewhere: the page shows what is still due on it.
     await evm.transfer({
       from: payerWallet,
@@ -545,6 +557,7 @@ describe('an order with several payment options', () => {
     // The rest with the browser wallet, on Polygon: paid, and the page says with what.
     await clickWallet(page, 'Pay with Test EVM Wallet');
     await waitForStatus(page, 'Payment seen, waiting for confirmation');
+    expect(reports.at(-1)).toEqual({ txId: wallet.sent[0], network: 'POLYGON' });
     await evm.mine(CONFIRMATIONS);
     await settle(shop, order.reference, 'PAID');
     await waitForStatus(page, 'Paid. Thank you!');
