@@ -553,6 +553,17 @@ describe('an order with several payment options', () => {
     expect(await visibleText(page, '#amount-value')).toBe('5.00 USDT');
     expect(await visibleText(page, '#pay-link')).toContain('uint256=5000000');
     expect(await page.$eval('#qr', (n) => n.getAttribute('src'))).toContain('due=5.000000');
+    // Opened again, the page starts on the option the first payment was made with.
+    await page.reload({ waitUntil: 'networkidle0' });
+    await waitForStatus(page, 'Partly paid: 5.00 USDT still to pay');
+    expect(await page.$eval('#option-POLYGON-USDT', (n) => (n as HTMLInputElement).checked)).toBe(true);
+    expect(await visibleText(page, '#pay-link')).toContain('uint256=5000000');
+    await page.waitForFunction(() =>
+      /Test EVM Wallet/.test(document.querySelector('#wallets')?.textContent ?? ''),
+    );
+    expect(await visibleText(page, '#received')).toBe('Received so far: 2.50 USDT');
+    await expectAccessible(page, 'options polygon underpaid');
+    await screenshot(page, 'options-2b-polygon-underpaid');
 
     // The rest with the browser wallet, on Polygon: paid, and the page says with what.
     await clickWallet(page, 'Pay with Test EVM Wallet');

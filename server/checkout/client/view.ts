@@ -35,8 +35,13 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
   /** What is said of an option's network: the server's words for it, else the order's own network's. */
   const networkOf = (n: string): NetworkView =>
     config.networks?.[n as NetworkView['network']] ?? config.network;
-  /** The option the payer chose (the order's own, the first, until they choose another). */
-  let chosen: OptionKey = info.paymentOptions[0] ?? { network: info.network, token: info.token };
+  /**
+   * The option the payer chose: until they choose, the one a partial payment was made with, else
+   * the order's own (the first).
+   */
+  const first = info.paymentOptions[0] ?? { network: info.network, token: info.token };
+  let chosen: OptionKey =
+    info.paymentOptions.find((o) => info.paidWith && sameOption(o, info.paidWith)) ?? first;
   const option = (): PaymentOption | undefined => info.paymentOptions.find((o) => sameOption(o, chosen));
   let network = networkOf(chosen.network);
   const optionName = (o: OptionKey) =>
