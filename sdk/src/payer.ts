@@ -94,8 +94,16 @@ export type Eip1193Provider = {
   request(args: { method: string; params?: readonly unknown[] | object }): Promise<unknown>;
 };
 
+/** A payment option of the order (PaymentInfo.paymentOptions): omitted, the order's own network and token. */
+export type PayerOption = { network: string; token: string };
+
+const optionQuery = (option: PayerOption | undefined) =>
+  option ? `network=${encodeURIComponent(option.network)}&token=${encodeURIComponent(option.token)}` : '';
+
 export type PayWithEvmWalletParams = {
   reference: string;
+  /** The payment option to pay with (its network and token); omitted, the order's own. */
+  option?: PayerOption;
   /** The wallet's EIP-1193 provider, e.g. `window.ethereum`. */
   provider: Eip1193Provider;
   /** How long to wait for the service to verify the payment (default 120 000 ms; 0: do not wait). */
@@ -262,8 +270,12 @@ export function createPayer(options: PayerOptions) {
   async function requestSolanaTransaction(params: {
     reference: string;
     account: AccountLike;
+    /** The payment option to pay with; omitted, the order's own. */
+    option?: PayerOption;
   }): Promise<SolanaTransactionResponse> {
-    return call<SolanaTransactionResponse>('POST', path(PATHS.txRequestPost, params.reference), {
+    const query = optionQuery(params.option);
+    const url = path(PATHS.txRequestPost, params.reference) + (query ? `?${query}` : '');
+    return call<SolanaTransactionResponse>('POST', url, {
       account: accountString(params.account, 'account'),
     });
   }
@@ -276,9 +288,12 @@ export function createPayer(options: PayerOptions) {
   async function requestEvmTransaction(params: {
     reference: string;
     account: string;
+    /** The payment option to pay with; omitted, the order's own. */
+    option?: PayerOption;
   }): Promise<EvmTransactionResponse> {
     const account = evmAccount(params.account, 'account');
-    const url = `${path(PATHS.txRequest, params.reference)}?account=${encodeURIComponent(account)}`;
+    const query = optionQuery(params.option);
+    const url = `${path(PATHS.txRequest, params.reference)}?account=${encodeURIComponent(account)}${query ? `&${query}` : ''}`;
     const body = await call<unknown>('GET', url);
     if (!isEvmTransaction(body)) {
       const network = (body as { network?: unknown }).network;
@@ -301,12 +316,14 @@ export function createPayer(options: PayerOptions) {
     reference: string,
     txId: string,
     signature?: string,
+    /** The network the transaction is on (a payment option's); omitted, the order's own. */
+    network?: string,
   ): Promise<PaymentInfo> {
-    return call<PaymentInfo>(
-      'POST',
-      path(PATHS.submitTx, reference),
-      signature ? { txId, signature } : { txId },
-    );
+    return call<PaymentInfo>('POST', path(PATHS.submitTx, reference), {
+      txId,
+      ...(signature ? { signature } : {}),
+      ...(network ? { network } : {}),
+    });
   }
 
   /**
@@ -443,7 +460,7 @@ export function createPayer(options: PayerOptions) {
     const pollIntervalMs = params.pollIntervalMs ?? 1000;
 
     const from = await walletAccount(provider);
-    const tx = await requestEvmTransaction({ reference, account: from });
+    const tx = await requestEvmTransaction({ reference, account: from, option: params.option });
     await switchChain(provider, tx.chainId);
 
     const sent = await ask(
@@ -461,7 +478,7 @@ export function createPayer(options: PayerOptions) {
     const deadline = Date.now() + timeoutMs;
     let info: PaymentInfo;
     try {
-      info = await submitTransaction(reference, txId);
+      info = await submitTransaction(reference, txId, undefined, params.option?.network);
       while (info.status === 'CONFIRMING' && Date.now() < deadline) {
         await sleep(Math.min(pollIntervalMs, Math.max(0, deadline - Date.now())));
         info = await getPaymentInfo(reference);

@@ -35,6 +35,8 @@ export type PageConfig = {
   localeFromQuery: boolean;
   info: PaymentInfo;
   network: NetworkView;
+  /** Every payment option's network in words (the order's own among them), for the payer's choice. */
+  networks: Partial<Record<Network, NetworkView>>;
   /** The server's clock when the page was built, to count down against its time, not the device's. */
   serverNow: string;
 };

@@ -38,6 +38,14 @@ h2{font-size:1.05rem;margin:0 0 8px}
 .status-title::before{content:"";display:inline-block;width:.7em;height:.7em;border-radius:50%;background:currentColor;margin-right:.5em;vertical-align:.05em}
 .countdown{margin:8px 0;font-weight:600}.countdown-value{font-variant-numeric:tabular-nums;font-size:1.15rem}
 .countdown.urgent{color:var(--err)}
+.choice{border:0;margin:12px 0;padding:0;min-width:0}.choice legend{font-weight:650;padding:0;margin:0 0 6px}
+.choice-item{position:relative;margin:0 0 6px}.choice-item input{position:absolute;opacity:0;width:1px;height:1px}
+.choice-item label{display:flex;align-items:center;gap:10px;min-height:44px;padding:8px 12px;border:1px solid var(--line);border-radius:10px;cursor:pointer}
+.choice-item label::before{content:"";flex:none;width:1em;height:1em;border-radius:50%;border:2px solid var(--muted);box-sizing:border-box}
+.choice-item input:checked+label{border-color:var(--accent);box-shadow:inset 0 0 0 1px var(--accent);font-weight:650}
+.choice-item input:checked+label::before{border:5px solid var(--accent)}
+.choice-item input:focus-visible+label{outline:3px solid var(--accent);outline-offset:2px}
+.paid-with{font-weight:650}
 .done{margin:12px 0}.done p{margin:8px 0}
 .pay section{border-top:1px solid var(--line);padding-top:16px;margin-top:16px}
 .warn{background:var(--warn-bg);border-left:4px solid var(--warn-line);padding:10px 12px;border-radius:6px;margin:16px 0 0}

@@ -450,3 +450,135 @@ describe('languages and bad links', () => {
     await page.close();
   });
 });
+
+describe('an order with several payment options', () => {
+  it('the payer chooses USDT on Polygon over USDT on Solana: words, QR, link, recipient and wallets follow; what is due after a partial payment; paid with it', async () => {
+    // A shop with a wallet on each network.
+    const shop = await h.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
+    const polygonWallet = (await evm.newWallet()).address;
+    const added = await h.server.api('POST', '/users/me/wallets', {
+      token: shop.token,
+      body: { network: 'POLYGON', public_address: polygonWallet, name: 'Polygon till' },
+    });
+    expect(added.status, added.text).toBe(201);
+    const order = await h.createOrder(shop, {
+      amount: '7.5',
+      returnUrl: RETURN_URL,
+      paymentOptions: [
+        { network: 'SOLANA', token: 'USDT' },
+        { network: 'POLYGON', token: 'USDT' },
+      ],
+    });
+    const options = order.paymentOptions as { network: string; payUrl: string; recipient: string }[];
+    const [onSolana, onPolygon] = options;
+    expect(options.map((o) => o.network)).toEqual(['SOLANA', 'POLYGON']);
+
+    const solanaPayer = await solana.newPayer({ mint: new PublicKey(usdtSolana), units: 1_000_000n });
+    const payerWallet = await evm.newWallet({ token: usdtPolygon, units: 50_000_000n });
+    const page = await openPage(browser);
+    await injectSolanaWallet(page, solana, solanaPayer);
+    const wallet = await injectEvmWallet(page, evm, payerWallet, 137);
+    await page.goto(checkoutUrl(order.reference), { waitUntil: 'networkidle0' });
+    await waitForStatus(page, 'Waiting for your payment');
+
+    // The choice in words, the first option chosen: its warning, link, QR and Solana wallets only.
+    expect(await visibleText(page, '#choice legend')).toBe('Pay with');
+    expect(await page.$$eval('#choice label', (ls) => ls.map((l) => l.textContent))).toEqual([
+      'USDT on Solana (localnet)',
+      'USDT on Polygon PoS',
+    ]);
+    expect(await page.$eval('#option-SOLANA-USDT', (n) => (n as HTMLInputElement).checked)).toBe(true);
+    expect(await visibleText(page, '#network-warning')).toBe(
+      'Send only on Solana (localnet); a transfer on another network is lost.',
+    );
+    expect(await visibleText(page, '#amount-value')).toBe('7.50 USDT');
+    expect(await visibleText(page, '#pay-link')).toBe(onSolana!.payUrl);
+    await page.waitForSelector('#wallets button', { visible: true });
+    expect(await visibleText(page, '#wallets')).toBe('Pay with Test Solana Wallet');
+    const solanaQr = await page.$eval('#qr', (n) => n.getAttribute('src'));
+    expect(solanaQr).toContain('network=SOLANA');
+    await expectAccessible(page, 'options choice');
+    await screenshot(page, 'options-1-choice');
+
+    // Nothing wider than a phone at 320 px.
+    await page.setViewport({ width: 320, height: 700, deviceScaleFactor: 1 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+    await expectAccessible(page, 'options choice 320px');
+    await screenshot(page, 'options-0-choice-320px');
+    await page.setViewport({ width: 400, height: 860, deviceScaleFactor: 1 });
+
+    // The payer chooses Polygon: the warning, amount, link, QR, recipient and wallets switch.
+    await page.click('label[for="option-POLYGON-USDT"]');
+    await page.waitForFunction(() =>
+      (document.querySelector('#network-warning')?.textContent ?? '').includes('Polygon PoS'),
+    );
+    expect(await visibleText(page, '#network-warning')).toBe(
+      'Send only on Polygon PoS; a transfer on another network is lost.',
+    );
+    expect(await visibleText(page, '#pay-link')).toBe(onPolygon!.payUrl);
+    expect(await visibleText(page, '#recipient')).toBe(onPolygon!.recipient);
+    expect(await visibleText(page, '#manual-network')).toBe('Polygon PoS');
+    expect(await page.$eval('#qr', (n) => n.getAttribute('src'))).toContain('network=POLYGON');
+    await page.waitForFunction(() =>
+      /Test EVM Wallet/.test(document.querySelector('#wallets')?.textContent ?? ''),
+    );
+    expect(await visibleText(page, '#wallets')).toBe('Pay with Test EVM Wallet');
+    expect(await page.$eval('#qr', (n) => (n as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await expectAccessible(page, 'options polygon chosen');
+    await screenshot(page, 'options-2-polygon-chosen');
+
+    // A report names the chosen option's network (submit-tx's network), and speaks of it.
+    const reports: unknown[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/submit-tx'))
+        reports.push(JSON.parse(r.postData() ?? '{}'));
+    });
+    await openReport(page, 'Already paid? Report your transaction', '0x1234');
+    await page.click('#report-send');
+    await waitForReport(page, 'This is not a transaction id on Polygon PoS.');
+    expect(reports).toEqual([{ txId: '0x1234', network: 'POLYGON' }]);
+    await page.click('#report summary');
+
+    // A first 2.50 on Polygon from elsewhere: the page shows what is still due on it.
+    await evm.transfer({
+      from: payerWallet,
+      token: usdtPolygon,
+      to: onPolygon!.recipient as Address,
+      units: 2_500_000n,
+      dataSuffix: tagOf(order.reference),
+    });
+    await evm.mine(CONFIRMATIONS);
+    await settle(shop, order.reference, 'UNDERPAID');
+    await waitForStatus(page, 'Partly paid: 5.00 USDT still to pay');
+    expect(await visibleText(page, '#amount-value')).toBe('5.00 USDT');
+    expect(await visibleText(page, '#pay-link')).toContain('uint256=5000000');
+    expect(await page.$eval('#qr', (n) => n.getAttribute('src'))).toContain('due=5.000000');
+    // Opened again, the page starts on the option the first payment was made with.
+    await page.reload({ waitUntil: 'networkidle0' });
+    await waitForStatus(page, 'Partly paid: 5.00 USDT still to pay');
+    expect(await page.$eval('#option-POLYGON-USDT', (n) => (n as HTMLInputElement).checked)).toBe(true);
+    expect(await visibleText(page, '#pay-link')).toContain('uint256=5000000');
+    await page.waitForFunction(() =>
+      /Test EVM Wallet/.test(document.querySelector('#wallets')?.textContent ?? ''),
+    );
+    expect(await visibleText(page, '#received')).toBe('Received so far: 2.50 USDT');
+    await expectAccessible(page, 'options polygon underpaid');
+    await screenshot(page, 'options-2b-polygon-underpaid');
+
+    // The rest with the browser wallet, on Polygon: paid, and the page says with what.
+    await clickWallet(page, 'Pay with Test EVM Wallet');
+    await waitForStatus(page, 'Payment seen, waiting for confirmation');
+    expect(reports.at(-1)).toEqual({ txId: wallet.sent[0], network: 'POLYGON' });
+    await evm.mine(CONFIRMATIONS);
+    await settle(shop, order.reference, 'PAID');
+    await waitForStatus(page, 'Paid. Thank you!');
+    expect(await visibleText(page, '#paid-with')).toBe('Paid with USDT on Polygon PoS');
+    expect(await page.$eval('#tx-link', (a) => (a as HTMLAnchorElement).href)).toBe(
+      `https://polygonscan.com/tx/${wallet.sent[0]}`,
+    );
+    expect(await visibleText(page, '#choice')).toBe('');
+    await expectAccessible(page, 'options paid');
+    await screenshot(page, 'options-3-paid');
+    await page.close();
+  });
+});

@@ -56,6 +56,9 @@ describe('GET /checkout/{reference}', () => {
       walletProtocol: 'wallet-standard',
       tokenKind: 'mint',
     });
+    // Every payment option's network in words: here the order's own, alone.
+    expect(Object.keys(config.networks)).toEqual(['SOLANA']);
+    expect(config.networks.SOLANA).toEqual(config.network);
 
     const es = await get(`/checkout/${o.reference}?lang=es`, { 'accept-language': 'pt-BR' });
     expect(es.text).toContain('<html lang="es">');

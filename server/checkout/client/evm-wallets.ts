@@ -6,7 +6,7 @@
  */
 import type { Eip1193Provider, Payer } from '../../../sdk/src/payer';
 import { utf8Hex } from './report-request';
-import { safeIcon, type WalletDiscovery, type WalletOption } from './wallet-option';
+import { safeIcon, type PayOption, type WalletDiscovery, type WalletOption } from './wallet-option';
 
 type Eip6963Detail = {
   info?: { uuid?: unknown; name?: unknown; icon?: unknown; rdns?: unknown };
@@ -31,8 +31,8 @@ function option(
     id,
     name,
     icon: safeIcon(icon),
-    async pay() {
-      const { txId } = await pay({ reference, provider, timeoutMs: 0 });
+    async pay(payOption?: PayOption) {
+      const { txId } = await pay({ reference, provider, timeoutMs: 0, option: payOption });
       return txId;
     },
     signClaim: (message) => signClaim(provider, message),

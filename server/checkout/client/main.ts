@@ -47,11 +47,13 @@ function start() {
   showInfo(config.info);
 
   let wallets: WalletOption[] = [];
+  const multi = config.info.paymentOptions.length > 1;
   const onPay = async (wallet: WalletOption) => {
     view.setBusy(true, onPay);
     view.walletMessage(t('walletWorking', { wallet: wallet.name }));
     try {
-      const txId = await wallet.pay();
+      // One-option orders ask exactly as before; with a choice, for the chosen option.
+      const txId = await wallet.pay(multi ? view.option() : undefined);
       view.walletMessage(t('walletSent', { tx: `${txId.slice(0, 10)}…` }));
       await refresh();
     } catch (error) {
@@ -65,14 +67,40 @@ function start() {
       view.setBusy(false, onPay);
     }
   };
-  const discover =
-    config.network.walletProtocol === 'wallet-standard'
-      ? solanaWallets(payer, config.reference, config.network.walletChain ?? 'solana:mainnet')
-      : evmWallets(payer, config.reference, t('browserWallet'));
-  discover((found) => {
-    wallets = found;
+  // The wallets of each kind an option needs; the page offers those of the chosen option's network.
+  const views = multi ? Object.values(config.networks ?? {}) : [config.network];
+  const found: Record<'wallet-standard' | 'eip-1193', WalletOption[]> = {
+    'wallet-standard': [],
+    'eip-1193': [],
+  };
+  const offer = () => {
+    wallets = found[view.network().walletProtocol];
     view.setWallets(wallets, onPay);
     report.setWallets(wallets);
+  };
+  const solanaView = views.find((v) => v.walletProtocol === 'wallet-standard');
+  if (solanaView)
+    solanaWallets(
+      payer,
+      config.reference,
+      solanaView.walletChain ?? 'solana:mainnet',
+    )((list) => {
+      found['wallet-standard'] = list;
+      offer();
+    });
+  if (views.some((v) => v.walletProtocol === 'eip-1193'))
+    evmWallets(
+      payer,
+      config.reference,
+      t('browserWallet'),
+    )((list) => {
+      found['eip-1193'] = list;
+      offer();
+    });
+  if (multi) report.setNetwork(view.network(), view.option().network);
+  view.onChoice(() => {
+    report.setNetwork(view.network(), view.option().network);
+    offer();
   });
 
   let offline = false;

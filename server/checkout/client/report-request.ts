@@ -5,7 +5,7 @@
  */
 import type { PaymentInfo } from '../page-config';
 
-export type ReportBody = { txId: string; signature?: string };
+export type ReportBody = { txId: string; signature?: string; network?: string };
 
 /** Why a report was not taken, in the terms the page explains it. */
 export type ReportProblem =

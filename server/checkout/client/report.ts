@@ -7,7 +7,7 @@
  */
 import { claimProofMessage } from '../../../contract/proof-messages';
 import { translate, type Locale, type MessageKey } from '../i18n';
-import type { PageConfig, PaymentInfo } from '../page-config';
+import type { NetworkView, PageConfig, PaymentInfo } from '../page-config';
 import { el, setText, show } from './dom';
 import { ReportFailure, sendReport, type ReportProblem } from './report-request';
 import type { Phase } from './view';
@@ -23,7 +23,10 @@ const PROBLEM_KEYS: Record<ReportProblem, MessageKey> = {
 
 export function createReport(config: PageConfig, locale: Locale, onReported: (info: PaymentInfo) => void) {
   const t = (key: MessageKey, vars?: Record<string, string>) => translate(locale, key, vars);
-  const solana = config.network.walletProtocol === 'wallet-standard';
+  let network: NetworkView = config.network;
+  /** The network a report names (the chosen option's); undefined on one-option orders, as before. */
+  let sendNetwork: string | undefined;
+  let solana = network.walletProtocol === 'wallet-standard';
 
   const input = el('input', {
     id: 'report-tx',
@@ -44,16 +47,17 @@ export function createReport(config: PageConfig, locale: Locale, onReported: (in
     signList,
   );
   const send = el('button', { type: 'submit', class: 'button', id: 'report-send' }, t('reportSend'));
+  const hint = el(
+    'p',
+    { class: 'muted hint', id: 'report-tx-hint' },
+    t(solana ? 'reportTxHintSolana' : 'reportTxHintEvm'),
+  );
   const form = el(
     'form',
     { id: 'report-form', novalidate: true },
     el('label', { for: 'report-tx' }, t('reportTxLabel')),
     input,
-    el(
-      'p',
-      { class: 'muted hint', id: 'report-tx-hint' },
-      t(solana ? 'reportTxHintSolana' : 'reportTxHintEvm'),
-    ),
+    hint,
     sign,
     send,
     el('p', { class: 'muted hint', id: 'report-unsigned-note' }, t('reportUnsignedNote')),
@@ -107,7 +111,7 @@ export function createReport(config: PageConfig, locale: Locale, onReported: (in
 
   function problemText(error: unknown, wallet: WalletOption | undefined): string {
     if (error instanceof ReportFailure)
-      return t(PROBLEM_KEYS[error.problem], { network: config.network.name, message: error.message });
+      return t(PROBLEM_KEYS[error.problem], { network: network.name, message: error.message });
     if (wallet && isUserRejection(error)) return t('reportRejected');
     return t('reportWalletError', { message: error instanceof Error ? error.message : String(error) });
   }
@@ -132,7 +136,11 @@ export function createReport(config: PageConfig, locale: Locale, onReported: (in
         signature = await wallet.signClaim(claimProofMessage(config.reference, txId));
       }
       say(t('reportSending'));
-      const body = signature ? { txId, signature } : { txId };
+      const body = {
+        txId,
+        ...(signature ? { signature } : {}),
+        ...(sendNetwork ? { network: sendNetwork } : {}),
+      };
       const info = await sendReport(
         window.fetch.bind(window),
         window.location.origin,
@@ -158,6 +166,13 @@ export function createReport(config: PageConfig, locale: Locale, onReported: (in
 
   return {
     element,
+    /** The payer chose an option on `view`'s network: reports name it, and the hint says its ids. */
+    setNetwork(view: NetworkView, networkName: string) {
+      network = view;
+      sendNetwork = networkName;
+      solana = view.walletProtocol === 'wallet-standard';
+      setText(hint, t(solana ? 'reportTxHintSolana' : 'reportTxHintEvm'));
+    },
     setWallets(wallets: WalletOption[]) {
       signers = wallets.filter((w) => w.signClaim);
       render();

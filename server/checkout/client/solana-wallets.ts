@@ -14,7 +14,7 @@ import type { Wallet, WalletAccount } from '@wallet-standard/base';
 import { StandardConnect, type StandardConnectFeature } from '@wallet-standard/features';
 import type { Payer } from '../../../sdk/src/payer';
 import { encodeBase58 } from '../../lib/base58';
-import { safeIcon, type WalletDiscovery, type WalletOption } from './wallet-option';
+import { safeIcon, type PayOption, type WalletDiscovery, type WalletOption } from './wallet-option';
 
 function base64ToBytes(base64: string): Uint8Array {
   const binary = atob(base64);
@@ -64,9 +64,13 @@ function option(wallet: Wallet, payer: Payer, reference: string, chain: string):
     icon: safeIcon(wallet.icon),
     signClaim:
       SolanaSignMessage in wallet.features ? (message) => signClaim(wallet, chain, message) : undefined,
-    async pay() {
+    async pay(payOption?: PayOption) {
       const account = await connectAccount(wallet, chain);
-      const built = await payer.requestSolanaTransaction({ reference, account: account.address });
+      const built = await payer.requestSolanaTransaction({
+        reference,
+        account: account.address,
+        option: payOption,
+      });
       const send = (wallet.features as SolanaSignAndSendTransactionFeature)[SolanaSignAndSendTransaction];
       const [sent] = await send.signAndSendTransaction({
         account,
@@ -76,7 +80,7 @@ function option(wallet: Wallet, payer: Payer, reference: string, chain: string):
       });
       if (!sent) throw new Error('the wallet returned no signature');
       const signature = encodeBase58(sent.signature);
-      await payer.submitTransaction(reference, signature);
+      await payer.submitTransaction(reference, signature, undefined, payOption?.network);
       return signature;
     },
   };

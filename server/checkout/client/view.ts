@@ -4,7 +4,7 @@
  * the status is polled.
  */
 import { translate, type Locale, type MessageKey } from '../i18n';
-import type { PageConfig, PaymentInfo } from '../page-config';
+import type { NetworkView, PageConfig, PaymentInfo } from '../page-config';
 import { copyText, el, setText, show } from './dom';
 import { parseUnits, plainDecimal } from '../../../contract/decimal';
 import { formatCountdown, formatDate, formatFiat, formatToken, shortId } from './format';
@@ -22,11 +22,33 @@ export function phaseOf(info: PaymentInfo, now: number): Phase {
 
 const PAYABLE: readonly Phase[] = ['PENDING', 'UNDERPAID'];
 
+type PaymentOption = PaymentInfo['paymentOptions'][number];
+export type OptionKey = { network: PaymentOption['network']; token: PaymentOption['token'] };
+const sameOption = (a: OptionKey, b: OptionKey) => a.network === b.network && a.token === b.token;
+const optionId = (o: OptionKey) => `option-${o.network}-${o.token}`;
+
 export function createView(root: HTMLElement, config: PageConfig, locale: Locale) {
   const t = (key: MessageKey, vars?: Record<string, string>) => translate(locale, key, vars);
-  const { network } = config;
   let info = config.info;
-  const token = (amount: string) => formatToken(locale, amount, info.token);
+  /** Whether the payer chooses among several options; one-option orders show none of it. */
+  const multi = info.paymentOptions.length > 1;
+  /** What is said of an option's network: the server's words for it, else the order's own network's. */
+  const networkOf = (n: string): NetworkView =>
+    config.networks?.[n as NetworkView['network']] ?? config.network;
+  /**
+   * The option the payer chose: until they choose, the one a partial payment was made with, else
+   * the order's own (the first).
+   */
+  const first = info.paymentOptions[0] ?? { network: info.network, token: info.token };
+  let chosen: OptionKey =
+    info.paymentOptions.find((o) => info.paidWith && sameOption(o, info.paidWith)) ?? first;
+  const option = (): PaymentOption | undefined => info.paymentOptions.find((o) => sameOption(o, chosen));
+  let network = networkOf(chosen.network);
+  const optionName = (o: OptionKey) =>
+    t('optionName', { token: o.token, network: networkOf(o.network).name });
+  let tokenName: string = info.token;
+  const token = (amount: string) => formatToken(locale, amount, tokenName);
+  const choiceListeners: ((o: OptionKey) => void)[] = [];
 
   /** A button that copies `value()` and says so, in the button and to screen readers. */
   const announcer = el('p', { class: 'sr-only', 'aria-live': 'polite', id: 'announcer' });
@@ -47,7 +69,10 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
   const quoteLine = el('p', { class: 'muted', id: 'quote' });
   const receivedLine = el('p', { class: 'muted', id: 'received' });
   const amountLabel = el('h2', { class: 'label', id: 'amount-label' }, t('amountDue'));
-  const copyAmount = copyButton('copyAmount', () => plainDecimal(info.amountDue), 'amount-value');
+  const copyAmount = copyButton('copyAmount', () => plainDecimal(dueNow()), 'amount-value');
+  const dueNow = () => (multi ? (option()?.amountDue ?? info.amountDue) : info.amountDue);
+  const payUrlNow = () => (multi ? (option()?.payUrl ?? info.payUrl) : info.payUrl);
+  const recipientNow = () => (multi ? (option()?.recipient ?? info.recipient) : info.recipient);
   const summary = el(
     'section',
     { class: 'summary', 'aria-labelledby': 'amount-label' },
@@ -56,6 +81,30 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
     quoteLine,
     receivedLine,
   );
+
+  // Several options: the payer's choice, as radio buttons named in words ("USDT on Polygon PoS").
+  const choiceLegend = el('legend', { id: 'choice-label' }, t('chooseOption'));
+  const choice = el('fieldset', { class: 'choice', id: 'choice' }, choiceLegend);
+  for (const o of info.paymentOptions) {
+    const input = el('input', {
+      type: 'radio',
+      name: 'payment-option',
+      id: optionId(o),
+      value: `${o.network}:${o.token}`,
+      checked: sameOption(o, chosen),
+    });
+    input.addEventListener('change', () => {
+      if (!input.checked) return;
+      chosen = { network: o.network, token: o.token };
+      view.update(info);
+      for (const listener of choiceListeners) listener(chosen);
+    });
+    choice.append(
+      el('div', { class: 'choice-item' }, input, el('label', { for: optionId(o) }, optionName(o))),
+    );
+  }
+  show(choice, multi);
+  const paidWithLine = el('p', { class: 'paid-with', id: 'paid-with' });
 
   // The status, in words, announced when it changes.
   const statusTitle = el('p', { class: 'status-title' });
@@ -82,7 +131,7 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
   const txCode = el('code', { class: 'wrap' });
   const txLine = el('p', { id: 'tx' }, `${t('transaction')}: `, txCode, ' ', txLink);
   const back = el('a', { class: 'button primary', id: 'back-to-shop', rel: 'noopener' }, t('backToShop'));
-  const done = el('div', { class: 'done' }, txLine, back);
+  const done = el('div', { class: 'done' }, paidWithLine, txLine, back);
 
   // Paying: browser wallets, a mobile wallet, or by hand.
   const walletList = el('ul', { class: 'wallets', id: 'wallets' });
@@ -99,8 +148,16 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
   const recipient = el('code', { class: 'wrap', id: 'recipient' }, info.recipient);
   const contract = el('code', { class: 'wrap', id: 'token-contract' }, info.tokenMintOrContract);
   const manualAmount = el('code', { id: 'manual-amount' });
-  const row = (label: MessageKey, value: Node, ...extra: Node[]) =>
-    el('div', { class: 'row' }, el('dt', {}, t(label)), el('dd', {}, value, ...extra));
+  const manualNetwork = el('span', { id: 'manual-network' }, network.name);
+  const manualToken = el('span', { id: 'manual-token' }, info.token);
+  const contractLabel = el('dt', {}, t(network.tokenKind === 'mint' ? 'tokenMint' : 'tokenContract'));
+  const row = (label: MessageKey | HTMLElement, value: Node, ...extra: Node[]) =>
+    el(
+      'div',
+      { class: 'row' },
+      typeof label === 'string' ? el('dt', {}, t(label)) : label,
+      el('dd', {}, value, ...extra),
+    );
   const pay = el(
     'div',
     { class: 'pay', id: 'pay' },
@@ -126,7 +183,7 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
         el('span', { id: 'pay-link-label' }, `${t('paymentLink')}: `),
         linkText,
       ),
-      copyButton('copyLink', () => info.payUrl, 'pay-link-label'),
+      copyButton('copyLink', payUrlNow, 'pay-link-label'),
     ),
     el(
       'section',
@@ -135,14 +192,10 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
       el(
         'dl',
         { class: 'details' },
-        row('network', document.createTextNode(network.name)),
-        row('token', document.createTextNode(info.token)),
-        row(network.tokenKind === 'mint' ? 'tokenMint' : 'tokenContract', contract),
-        row(
-          'recipient',
-          recipient,
-          copyButton('copyAddress', () => info.recipient, 'recipient'),
-        ),
+        row('network', manualNetwork),
+        row('token', manualToken),
+        row(contractLabel, contract),
+        row('recipient', recipient, copyButton('copyAddress', recipientNow, 'recipient')),
         row('amountDue', manualAmount),
       ),
     ),
@@ -156,7 +209,7 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
     ),
   ];
   if (info.description) header.push(el('p', { class: 'description' }, info.description));
-  root.replaceChildren(...header, summary, status, countdown, when, done, pay, announcer);
+  root.replaceChildren(...header, summary, choice, status, countdown, when, done, pay, announcer);
 
   let wallets: WalletOption[] = [];
   let busy = false;
@@ -178,8 +231,15 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
     show(noWallets, wallets.length === 0);
   }
 
-  return {
+  const view = {
     phase: () => phaseOf(info, Date.now() + skew),
+    /** The option the payer chose, and the words of its network. */
+    option: () => chosen,
+    network: () => network,
+    /** Called with the new option whenever the payer chooses another. */
+    onChoice(listener: (o: OptionKey) => void) {
+      choiceListeners.push(listener);
+    },
     setWallets(next: WalletOption[], onPay: (w: WalletOption) => void) {
       wallets = next;
       renderWallets(onPay);
@@ -203,10 +263,21 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
       const phase = phaseOf(info, Date.now() + skew);
       const payable = PAYABLE.includes(phase);
       const paid = phase === 'PAID' || phase === 'PAID_LATE';
+      // Once paid, the option it was paid with is the one shown (its amount, its explorer).
+      const shown: OptionKey =
+        multi && !payable && info.paidWith
+          ? { network: info.paidWith.network, token: info.paidWith.token }
+          : chosen;
+      const shownOption = multi ? info.paymentOptions.find((o) => sameOption(o, shown)) : undefined;
+      network = networkOf(shown.network);
+      tokenName = shownOption?.token ?? info.token;
+      const due = shownOption?.amountDue ?? info.amountDue;
+      const amount = shownOption?.amount ?? info.amount;
+      show(choice, multi && payable);
 
       // Amount: what is due while payable; what was asked once paid or expired (nothing to copy).
       setText(amountLabel, payable ? t('amountDue') : t('amountTotal'));
-      setText(amountValue, token(payable ? info.amountDue : info.amount));
+      setText(amountValue, token(payable ? due : amount));
       show(copyAmount, payable);
       setText(
         quoteLine,
@@ -226,9 +297,9 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
       document.body.dataset.phase = phase;
       status.className = `status ${phase.toLowerCase()}`;
       const vars = {
-        due: token(info.amountDue),
+        due: token(due),
         received: token(info.amountReceived),
-        amount: token(info.amount),
+        amount: token(amount),
       };
       setText(statusTitle, t(phase, vars));
       setText(statusHint, t(`${phase}_hint`, vars));
@@ -256,19 +327,43 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
           setText(txLink, t('viewOnExplorer', { explorer: explorer.name }));
         }
       }
+      const paidWith = multi && paid && info.paidWith;
+      setText(
+        paidWithLine,
+        paidWith ? t('paidWith', { token: paidWith.token, network: networkOf(paidWith.network).name }) : '',
+      );
+      show(paidWithLine, Boolean(paidWith));
       show(back, paid && Boolean(info.returnUrl));
       if (info.returnUrl) back.href = info.returnUrl;
-      show(done, txLine.hidden === false || back.hidden === false);
+      show(done, txLine.hidden === false || back.hidden === false || paidWithLine.hidden === false);
 
       // Payment means: only while something is payable, and always for what is still due.
       const wasFocusedInside = pay.contains(document.activeElement);
       show(pay, payable);
       if (payable) {
-        setText(manualAmount, `${plainDecimal(info.amountDue)} ${info.token}`);
-        setText(linkText, info.payUrl);
-        openWallet.href = info.payUrl;
+        const payUrl = payUrlNow();
+        setText(manualAmount, `${plainDecimal(due)} ${tokenName}`);
+        setText(linkText, payUrl);
+        openWallet.href = payUrl;
+        if (multi && shownOption) {
+          setText(warn, t('warnOptionNetwork', { network: network.name }));
+          setText(manualNetwork, network.name);
+          setText(manualToken, shownOption.token);
+          setText(contractLabel, t(network.tokenKind === 'mint' ? 'tokenMint' : 'tokenContract'));
+          setText(contract, shownOption.tokenMintOrContract);
+          setText(recipient, shownOption.recipient);
+          setText(noWallets, t('noWallets', { network: network.name }));
+        }
         // The QR image is cached by URL: the amount due in the query gives a partly paid order a new one.
-        const src = `/pay/${encodeURIComponent(info.reference)}/qr.svg?due=${encodeURIComponent(info.amountDue)}`;
+        // An option's QR is its qrImageUrl, asked of this page's own origin (the one it was served from).
+        let src = `/pay/${encodeURIComponent(info.reference)}/qr.svg?due=${encodeURIComponent(due)}`;
+        if (multi && shownOption) {
+          const url = new URL(shownOption.qrImageUrl, window.location.origin);
+          url.searchParams.set('network', shownOption.network);
+          url.searchParams.set('token', shownOption.token);
+          url.searchParams.set('due', due);
+          src = `${url.pathname}${url.search}`;
+        }
         if (qr.getAttribute('src') !== src) qr.src = src;
       } else {
         // Hidden is not enough: nothing payable stays in the page to be copied or read out.
@@ -282,6 +377,7 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
       shownPhase = phase;
     },
   };
+  return view;
 }
 
 /** Server time minus device time, so the countdown follows the server's clock. */

@@ -1,3 +1,6 @@
+/** The payment option a wallet pays with (network and token); omitted, the order's own. */
+export type PayOption = { network: string; token: string };
+
 /** A wallet the page can pay with, whatever its kind (Wallet Standard on Solana, EIP-1193 on EVM). */
 export type WalletOption = {
   id: string;
@@ -5,7 +8,7 @@ export type WalletOption = {
   /** A data: URI icon given by the wallet, when it gives one. */
   icon: string | null;
   /** Connects, builds the transaction through the service, lets the wallet send it, reports it: the txId. */
-  pay(): Promise<string>;
+  pay(option?: PayOption): Promise<string>;
   /**
    * Connects and asks the wallet to sign `message` (a claim proof): the signature as the service
    * takes it (EVM: personal_sign hex; Solana: ed25519, base58). Absent when the wallet cannot sign.
