@@ -95,7 +95,7 @@ export function refundDrivers(chains: () => RefundChains): { solana: RefundDrive
       const key = await chains().polygon.newWallet({ token: chains().polygonUsdt, units: 1_000_000_000n });
       return { address: key.address, key };
     },
-    freshAddress: () => randomEvmAddress(),
+    freshAddress: randomEvmAddress,
     async transfer(key, to, units, tag) {
       const tx = await chains().polygon.transfer({
         from: key as LocalWallet,
