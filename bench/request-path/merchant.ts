@@ -5,6 +5,9 @@ import type { PathStack } from './stack';
 
 const PASSWORD = 'bench-password-123';
 const WALLET = '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM';
+const EVM_WALLET = '0x52908400098527886E0F7030069857D2E4169EE7';
+/** The EVM networks the service runs with (stack.ts): a wallet on each, for orders payable every way. */
+const EVM_NETWORKS = ['POLYGON', 'ETHEREUM', 'BSC', 'BASE'] as const;
 
 export type PathMerchant = {
   merchantId: string;
@@ -16,6 +19,10 @@ export type PathMerchant = {
   amount: () => string;
   /** A POST /orders body for the service. */
   orderBody: () => string;
+  /** The same with `paymentOptions: "all"`. */
+  everyOptionBody: () => string;
+  /** The ways to pay an order of `everyOptionBody` has. */
+  optionCount: number;
   /** An order made before the load, for the reads of one order and as the template of many. */
   firstReference: string;
 };
@@ -27,10 +34,17 @@ export async function seedMerchant(stack: PathStack): Promise<PathMerchant> {
   const token = await logIn(stack.base, email);
   const auth = { authorization: `Bearer ${token}` };
   await postJson(stack.base, '/users/me/wallets', auth, { network: 'SOLANA', public_address: WALLET });
+  for (const network of EVM_NETWORKS)
+    await postJson(stack.base, '/users/me/wallets', auth, { network, public_address: EVM_WALLET });
   const amount = decimalAmounts();
   const orderBody = () => JSON.stringify({ network: 'SOLANA', token: 'USDT', amount: amount() });
+  const everyOptionBody = () =>
+    JSON.stringify({ network: 'SOLANA', token: 'USDT', amount: amount(), paymentOptions: 'all' });
   const first = (await (await postJson(stack.base, '/orders', auth, orderBody())).json()) as {
     reference: string;
+  };
+  const everyWay = (await (await postJson(stack.base, '/orders', auth, everyOptionBody())).json()) as {
+    paymentOptions: unknown[];
   };
   const key = (await (
     await postJson(stack.base, '/users/me/api-keys', auth, { name: 'bench', scopes: ['orders:read'] })
@@ -41,6 +55,8 @@ export async function seedMerchant(stack: PathStack): Promise<PathMerchant> {
     keyAuth: { authorization: `Bearer ${key.secret}` },
     amount,
     orderBody,
+    everyOptionBody,
+    optionCount: everyWay.paymentOptions.length,
     firstReference: first.reference,
   };
 }

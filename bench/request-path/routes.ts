@@ -6,7 +6,14 @@ import type { PathMerchant } from './merchant';
 import type { PathRow } from './report';
 import { JWT_SECRET, type PathStack } from './stack';
 
-type Baseline = 'insert' | 'unpreparedInsert' | 'me' | 'order' | 'page' | 'orderWithLoginToken';
+type Baseline =
+  | 'insert'
+  | 'unpreparedInsert'
+  | 'me'
+  | 'order'
+  | 'page'
+  | 'orderWithLoginToken'
+  | 'oneOptionOrder';
 const BASELINE_NAMES: Record<Baseline, string> = {
   insert: 'bare INSERT',
   unpreparedInsert: 'bare INSERT, unprepared',
@@ -14,6 +21,7 @@ const BASELINE_NAMES: Record<Baseline, string> = {
   order: 'bare HS256 + SELECT 1',
   page: 'bare HS256 + SELECT 20',
   orderWithLoginToken: 'the same route with the login token',
+  oneOptionOrder: 'POST /orders, one way to pay',
 };
 
 type Run = (connections: number) => Promise<Measured>;
@@ -41,6 +49,7 @@ export function pathLoads(stack: PathStack, merchant: PathMerchant, seconds: num
       order: get(`${bareBase}/orders/${merchant.firstReference}`, bareAuth),
       page: get(`${bareBase}/orders`, bareAuth),
       orderWithLoginToken: get(`${base}/orders/${merchant.firstReference}`, auth),
+      oneOptionOrder: post(`${base}/orders`, auth, merchant.orderBody),
     },
     routes: [
       { route: 'POST /orders', baseline: 'insert', run: post(`${base}/orders`, auth, merchant.orderBody) },
@@ -49,6 +58,12 @@ export function pathLoads(stack: PathStack, merchant: PathMerchant, seconds: num
         route: 'POST /orders',
         baseline: 'unpreparedInsert',
         run: post(`${base}/orders`, auth, merchant.orderBody),
+      },
+      // Issue 29's goal: an order payable every way costs at most twice a one-option order.
+      {
+        route: `POST /orders, every way to pay (${merchant.optionCount})`,
+        baseline: 'oneOptionOrder',
+        run: post(`${base}/orders`, auth, merchant.everyOptionBody),
       },
       { route: 'GET /users/me', baseline: 'me', run: get(`${base}/users/me`, auth) },
       {

@@ -58,6 +58,11 @@ async function startService(
       SOLANA_RPC_URL: 'http://127.0.0.1:9',
       POLYGON_RPC_URL: 'http://127.0.0.1:9',
       ETHEREUM_RPC_URL: 'http://127.0.0.1:9',
+      // With these, a merchant with a wallet on each network has 8 ways to pay ("all"): USDT and
+      // USDC on Solana, BSC and Base, USDT on Polygon and Ethereum. Never contacted by the routes.
+      BSC_RPC_URL: 'http://127.0.0.1:9',
+      BASE_RPC_URL: 'http://127.0.0.1:9',
+      USDC_MINT_SOLANA: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
       FX_PROVIDER: 'static',
     },
   });
