@@ -13,6 +13,7 @@ module.exports = {
     'profile',
     'wallets',
     'orders',
+    'subscriptions',
     'payments',
     'refunds',
     'pay',

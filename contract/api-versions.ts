@@ -11,9 +11,9 @@ import type { EventType } from './events';
  * field means. What does not: a new field. The changes are listed in API_VERSION_CHANGES, and in
  * the README's changelog.
  */
-export const API_VERSIONS = ['2025-01-01', '2026-11-24', '2026-11-27', '2026-11-29'] as const;
+export const API_VERSIONS = ['2025-01-01', '2026-11-24', '2026-11-27', '2026-11-29', '2026-12-01'] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
-export const LATEST_API_VERSION: ApiVersion = '2026-11-29';
+export const LATEST_API_VERSION: ApiVersion = '2026-12-01';
 /** The payload as it was before versions existed: merchants with a webhook secret then are pinned to it. */
 export const FIRST_API_VERSION: ApiVersion = '2025-01-01';
 
@@ -31,6 +31,8 @@ export const API_VERSION_CHANGES: Record<ApiVersion, string> = {
     "Adds the event type `order.payment_claimed`: a payer reported a transfer that neither names the order nor pays its exact amount, without the sending wallet's signature; it credits nothing until the merchant attributes it.",
   '2026-11-29':
     "The payer's choice of network and token: the order in every event carries `paymentOptions` (the ways it may be paid) and `paidWith` (the network and token of its first credited payment), and a payment or claim its `token`. `amountReceived` sums every option's payments.",
+  '2026-12-01':
+    'Subscriptions: the event types `subscription.created`, `subscription.order_created`, `subscription.active`, `subscription.past_due`, `subscription.paused`, `subscription.resumed` and `subscription.canceled` (with `data.subscription`, and `data.order` when about an order); the order in every event carries `subscriptionId` and `period`.',
 };
 
 /**
@@ -45,6 +47,7 @@ export const EVENT_FIELDS_SINCE: Record<
   '2026-11-24': {},
   '2026-11-27': {},
   '2026-11-29': { order: ['paymentOptions', 'paidWith'], payment: ['token'], claim: ['token'] },
+  '2026-12-01': { order: ['subscriptionId', 'period'] },
 };
 
 /** The version that introduced each event type: a version knows the types introduced at or before it. */
@@ -59,6 +62,13 @@ export const EVENT_TYPE_SINCE: Record<EventType, ApiVersion> = {
   'refund.created': '2025-01-01',
   'refund.succeeded': '2025-01-01',
   'refund.failed': '2025-01-01',
+  'subscription.created': '2026-12-01',
+  'subscription.order_created': '2026-12-01',
+  'subscription.active': '2026-12-01',
+  'subscription.past_due': '2026-12-01',
+  'subscription.paused': '2026-12-01',
+  'subscription.resumed': '2026-12-01',
+  'subscription.canceled': '2026-12-01',
   ping: '2026-11-24',
 };
 

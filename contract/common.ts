@@ -146,6 +146,8 @@ export const API_KEY_SCOPES = [
   'refunds:write',
   'account:read',
   'account:write',
+  'subscriptions:read',
+  'subscriptions:write',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 

@@ -8,6 +8,7 @@ import { ZClaimedTransfer } from './claims';
 import { ZDateTime } from './common';
 import { ZOrder } from './orders';
 import { ZPayment, ZRefund } from './refunds';
+import { ZSubscription } from './subscriptions';
 
 /** An event id as the service makes them (`evt_` and 32 hex digits), with room to spare. */
 export const EVENT_ID_PATTERN = /^evt_[A-Za-z0-9]{1,60}$/;
@@ -23,15 +24,30 @@ export const ORDER_EVENT_TYPES = [
   'order.payment_claimed',
 ] as const;
 export const REFUND_EVENT_TYPES = ['refund.created', 'refund.succeeded', 'refund.failed'] as const;
+export const SUBSCRIPTION_EVENT_TYPES = [
+  'subscription.created',
+  'subscription.order_created',
+  'subscription.active',
+  'subscription.past_due',
+  'subscription.paused',
+  'subscription.resumed',
+  'subscription.canceled',
+] as const;
 /**
  * Every event type. A new type is a new API version (contract/api-versions.ts): merchants are sent
  * only the types their version knows.
  */
-export const EVENT_TYPES = [...ORDER_EVENT_TYPES, ...REFUND_EVENT_TYPES, 'ping'] as const;
+export const EVENT_TYPES = [
+  ...ORDER_EVENT_TYPES,
+  ...REFUND_EVENT_TYPES,
+  ...SUBSCRIPTION_EVENT_TYPES,
+  'ping',
+] as const;
 export const ZEventType = z.enum(EVENT_TYPES);
 export type EventType = z.infer<typeof ZEventType>;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 export type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
+export type SubscriptionEventType = (typeof SUBSCRIPTION_EVENT_TYPES)[number];
 
 /** What every event body starts with. */
 const envelope = <T extends EventType>(type: T) => ({
@@ -48,6 +64,8 @@ const envelope = <T extends EventType>(type: T) => ({
 const ZEventOrder = ZOrder.extend({
   paymentOptions: ZOrder.shape.paymentOptions.optional(),
   paidWith: ZOrder.shape.paidWith.optional(),
+  subscriptionId: ZOrder.shape.subscriptionId.optional(),
+  period: ZOrder.shape.period.optional(),
 });
 /** A credited transfer as events carry it: its token since API version 2026-11-29. */
 const ZEventPayment = ZPayment.extend({ token: ZPayment.shape.token.optional() });
@@ -87,6 +105,15 @@ const refundEvent = <T extends RefundEventType>(type: T) =>
     })
     .describe(`The body of a \`${type}\` event`);
 
+/** A subscription event: the subscription as it was, and the order when the event is about one (API version 2026-12-01 on). */
+const subscriptionEvent = <T extends SubscriptionEventType>(type: T) =>
+  z
+    .object({
+      ...envelope(type),
+      data: z.object({ subscription: ZSubscription, order: ZEventOrder.optional() }),
+    })
+    .describe(`The body of a \`${type}\` event (API version 2026-12-01 on)`);
+
 export const ZPingEvent = z
   .object({
     ...envelope('ping'),
@@ -108,6 +135,13 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'refund.created': refundEvent('refund.created'),
   'refund.succeeded': refundEvent('refund.succeeded'),
   'refund.failed': refundEvent('refund.failed'),
+  'subscription.created': subscriptionEvent('subscription.created'),
+  'subscription.order_created': subscriptionEvent('subscription.order_created'),
+  'subscription.active': subscriptionEvent('subscription.active'),
+  'subscription.past_due': subscriptionEvent('subscription.past_due'),
+  'subscription.paused': subscriptionEvent('subscription.paused'),
+  'subscription.resumed': subscriptionEvent('subscription.resumed'),
+  'subscription.canceled': subscriptionEvent('subscription.canceled'),
   ping: ZPingEvent,
 } as const satisfies { [T in EventType]: z.AnyZodObject };
 
@@ -126,6 +160,13 @@ export const ZWebhookEvent = z.discriminatedUnion('type', [
   WEBHOOK_EVENT_SCHEMAS['refund.created'],
   WEBHOOK_EVENT_SCHEMAS['refund.succeeded'],
   WEBHOOK_EVENT_SCHEMAS['refund.failed'],
+  WEBHOOK_EVENT_SCHEMAS['subscription.created'],
+  WEBHOOK_EVENT_SCHEMAS['subscription.order_created'],
+  WEBHOOK_EVENT_SCHEMAS['subscription.active'],
+  WEBHOOK_EVENT_SCHEMAS['subscription.past_due'],
+  WEBHOOK_EVENT_SCHEMAS['subscription.paused'],
+  WEBHOOK_EVENT_SCHEMAS['subscription.resumed'],
+  WEBHOOK_EVENT_SCHEMAS['subscription.canceled'],
   WEBHOOK_EVENT_SCHEMAS.ping,
 ]);
 export type WebhookEventBody = z.infer<typeof ZWebhookEvent>;

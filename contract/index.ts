@@ -11,6 +11,7 @@ import { ordersContract } from './orders';
 import { payContract } from './pay';
 import { profileContract } from './profile';
 import { refundsContract } from './refunds';
+import { subscriptionsContract } from './subscriptions';
 import { walletsContract } from './wallets';
 
 const c = initContract();
@@ -31,6 +32,7 @@ type Routers = {
   wallets: typeof walletsContract;
   pay: typeof payContract;
   refunds: typeof refundsContract;
+  subscriptions: typeof subscriptionsContract;
   health: typeof healthContract;
   networks: typeof networksContract;
 };
@@ -47,6 +49,7 @@ const routers: Routers = {
   wallets: walletsContract,
   pay: payContract,
   refunds: refundsContract,
+  subscriptions: subscriptionsContract,
   health: healthContract,
   networks: networksContract,
 };
@@ -76,3 +79,4 @@ export * from './networks';
 export * from './proof-messages';
 export * from './claims';
 export * from './lifecycles';
+export * from './subscriptions';

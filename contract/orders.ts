@@ -69,6 +69,35 @@ export type NetworkToken = z.infer<typeof ZNetworkToken>;
 /** Most ways an order can be paid, its first (network, token) included. */
 export const MAX_PAYMENT_OPTIONS = 16;
 
+/**
+ * The price rule of an order and of a subscription: `amount` (token units) or `quoteCurrency` +
+ * `quoteAmount` (a fiat price), never both.
+ */
+export function checkPrice(
+  body: { amount?: string; quoteCurrency?: string; quoteAmount?: string },
+  ctx: z.RefinementCtx,
+): void {
+  const hasAmount = body.amount !== undefined;
+  const hasQuote = body.quoteCurrency !== undefined || body.quoteAmount !== undefined;
+  if (hasAmount && hasQuote) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['amount'],
+      message: 'send either amount or quoteCurrency + quoteAmount, not both',
+    });
+  } else if (!hasAmount && !hasQuote) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['amount'],
+      message: 'send either amount or quoteCurrency + quoteAmount',
+    });
+  } else if (hasQuote && body.quoteCurrency === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['quoteCurrency'], message: 'is required with quoteAmount' });
+  } else if (hasQuote && body.quoteAmount === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['quoteAmount'], message: 'is required with quoteCurrency' });
+  }
+}
+
 export const ZCreateOrderBody = z
   .object({
     network: ZNetwork.describe("The order's first payment option's network"),
@@ -109,27 +138,7 @@ export const ZCreateOrderBody = z
   .describe(
     'Give either `amount` (token units) or `quoteCurrency` + `quoteAmount` (a fiat price), never both. USDC only on SOLANA, and only when the server enables it',
   )
-  .superRefine((body, ctx) => {
-    const hasAmount = body.amount !== undefined;
-    const hasQuote = body.quoteCurrency !== undefined || body.quoteAmount !== undefined;
-    if (hasAmount && hasQuote) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['amount'],
-        message: 'send either amount or quoteCurrency + quoteAmount, not both',
-      });
-    } else if (!hasAmount && !hasQuote) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['amount'],
-        message: 'send either amount or quoteCurrency + quoteAmount',
-      });
-    } else if (hasQuote && body.quoteCurrency === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['quoteCurrency'], message: 'is required with quoteAmount' });
-    } else if (hasQuote && body.quoteAmount === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['quoteAmount'], message: 'is required with quoteCurrency' });
-    }
-  });
+  .superRefine(checkPrice);
 export type CreateOrderBody = z.infer<typeof ZCreateOrderBody>;
 
 /** One way to pay an order: its own token, receiving wallet, amount and links. */
@@ -163,6 +172,13 @@ export const ZPaymentOption = z
   })
   .describe('A way to pay the order: the payer picks one');
 export type PaymentOption = z.infer<typeof ZPaymentOption>;
+
+/** The period of a subscription an order bills (its index from 0, and its bounds). */
+export const ZOrderPeriod = z.object({
+  index: z.number().int().min(0).max(1_000_000).describe('0 for the first period'),
+  start: ZDateTime,
+  end: ZDateTime,
+});
 
 export const ZOrder = z
   .object({
@@ -255,6 +271,14 @@ export const ZOrder = z
     paidWith: ZNetworkToken.nullable().describe(
       'The option (network and token) of the first credited payment; null before',
     ),
+    subscriptionId: z
+      .string()
+      .max(40)
+      .nullable()
+      .describe(
+        'The subscription (sub_…) this order bills a period of; null for an order made by POST /orders',
+      ),
+    period: ZOrderPeriod.nullable().describe("The subscription's period this order bills; null without one"),
   })
   .describe('A payment order');
 export type Order = z.infer<typeof ZOrder>;

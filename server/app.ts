@@ -27,6 +27,7 @@ import { ordersRouter } from './orders/orders.router';
 import { claimsRouter } from './payments/claims.router';
 import { payRouter } from './pay/pay.router';
 import { profileRouter } from './profile/profile.router';
+import { subscriptionsRouter } from './subscriptions/subscriptions.router';
 import { refundsRouter } from './refunds/refunds.router';
 import { walletsRouter } from './wallets/wallets.router';
 
@@ -103,6 +104,7 @@ export function createApp(deps: Deps): Express {
       wallets: walletsRouter(deps),
       pay: { ...payRouter(deps), ...checkoutPageRoute(deps) },
       refunds: refundsRouter(deps),
+      subscriptions: subscriptionsRouter(deps),
       health: healthRouter(deps),
       networks: networksRouter(deps),
     }),

@@ -6,6 +6,7 @@ import { expireOrdersJob } from './orders/expire-orders.job';
 import { scanPaymentsJob } from './payments/scan-payments.job';
 import { verifyPaymentsJob } from './payments/verify-payments.job';
 import { verifyRefundsJob } from './refunds/verify-refunds.job';
+import { billSubscriptionsJob } from './subscriptions/bill-subscriptions.job';
 
 /** Every background job; each is defined beside the work it does, the scheduler only runs them. */
 export const BACKGROUND_JOBS: Job[] = [
@@ -16,4 +17,5 @@ export const BACKGROUND_JOBS: Job[] = [
   verifyRefundsJob,
   pruneEventsJob,
   refreshDashboardStatsJob,
+  billSubscriptionsJob,
 ];

@@ -237,9 +237,21 @@ export const configSchema = z
      * unless set to true.
      */
     RESPONSE_VALIDATION: z.enum(['true', 'false']).optional(),
+    /**
+     * Subscriptions: how long a day lasts on their clock (every duration of theirs scales with it:
+     * periods, dueDays, trialDays, the grace below, the reminder). Shorter only in tests and the
+     * sandbox: refused in production.
+     */
+    SUBSCRIPTION_DAY_SECONDS: z.coerce.number().int().min(1).max(86400).default(86400),
+    /** Days past due after which a subscription is CANCELED. */
+    SUBSCRIPTION_CANCEL_AFTER_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+    /** Hours before a period's order expires that its reminder is mailed (a day's 24th each). */
+    SUBSCRIPTION_REMINDER_HOURS: z.coerce.number().int().min(1).max(720).default(24),
     /** Background jobs' schedules (node-cron, 6 fields with seconds). */
     JOB_DELIVER_EVENTS_CRON: cron.default('*/2 * * * * *'),
     JOB_EXPIRE_ORDERS_CRON: cron.default('*/10 * * * * *'),
+    /** Subscriptions due are billed within a second (a moved order wakes the job at once too). */
+    JOB_BILL_SUBSCRIPTIONS_CRON: cron.default('* * * * * *'),
     // Every second: a reported payment waiting for confirmations is checked again PAYMENT_RECHECK_MS
     // (1 s) later, and found within about a second of its confirming block.
     JOB_VERIFY_PAYMENTS_CRON: cron.default('* * * * * *'),
@@ -273,6 +285,12 @@ export const configSchema = z
           code: 'custom',
           path: ['DATA_ENCRYPTION_KEY'],
           message: 'is required when NODE_ENV=production',
+        });
+      if (cfg.SUBSCRIPTION_DAY_SECONDS !== 86400)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SUBSCRIPTION_DAY_SECONDS'],
+          message: 'must be 86400 when NODE_ENV=production (shorter days are for tests and the sandbox)',
         });
     }
     if (cfg.DATA_ENCRYPTION_KEY && decodeEncryptionKey(cfg.DATA_ENCRYPTION_KEY) === null)

@@ -89,6 +89,8 @@ const order = {
     },
   ],
   paidWith: null,
+  subscriptionId: null,
+  period: null,
 };
 const paidOrder = {
   ...order,
@@ -252,6 +254,48 @@ const pingEvent = {
 const PING_MESSENGER_TEXT =
   "A test message from stablepay: this chat receives the merchant's order and refund events.";
 
+/** A monthly subscription, ACTIVE, in its second period. */
+const subscription = {
+  id: 'sub_5f0c2d8e6a4b1c3d9e7f0a21',
+  status: 'ACTIVE',
+  customer: { email: 'ana@example.com', name: 'Ana', reference: 'cus_1042', language: 'pt-BR' },
+  interval: 'month',
+  intervalCount: 1,
+  amount: '9.900000',
+  quoteCurrency: null,
+  quoteAmount: null,
+  network: 'SOLANA',
+  token: 'USDT',
+  decimals: 6,
+  paymentOptions: 'all',
+  description: 'Plano mensal',
+  metadata: null,
+  webhookUrl: null,
+  trialDays: 0,
+  trialEnd: null,
+  dueDays: 7,
+  currentPeriodStart: '2026-12-31T10:00:00.000Z',
+  currentPeriodEnd: '2027-01-31T10:00:00.000Z',
+  nextOrderAt: '2027-01-31T10:00:00.000Z',
+  latestOrderReference: reference,
+  manageUrl: `${base}/subscriptions/manage/3q2-Xx8m1cVZp0O6k4tWf5bHn9RyJdLaUeGsTiQoPzE`,
+  cancelAtPeriodEnd: false,
+  pastDueSince: null,
+  canceledAt: null,
+  createdAt: '2026-11-30T10:00:00.000Z',
+  updatedAt: '2026-12-31T10:05:00.000Z',
+};
+const periodOrder = {
+  ...order,
+  subscriptionId: subscription.id,
+  period: { index: 1, start: subscription.currentPeriodStart, end: subscription.currentPeriodEnd },
+};
+const subscriptionEvent = (type: EventType, data: Record<string, unknown>) => ({
+  ...paidEventOf(type),
+  createdAt: subscription.updatedAt,
+  data: { subscription, ...data },
+});
+
 /** The body of each event type's webhook, as `x-webhooks` in openapi.json shows it. */
 const refundEventBody = { ...refund, status: 'SUCCEEDED', transaction: null, txId };
 export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
@@ -332,6 +376,29 @@ export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
       },
     },
   },
+  'subscription.created': subscriptionEvent('subscription.created', {
+    subscription: { ...subscription, status: 'INCOMPLETE', latestOrderReference: null },
+  }),
+  'subscription.order_created': subscriptionEvent('subscription.order_created', { order: periodOrder }),
+  'subscription.active': subscriptionEvent('subscription.active', {
+    order: { ...periodOrder, status: 'PAID' },
+  }),
+  'subscription.past_due': subscriptionEvent('subscription.past_due', {
+    subscription: { ...subscription, status: 'PAST_DUE', pastDueSince: subscription.updatedAt },
+    order: { ...periodOrder, status: 'EXPIRED' },
+  }),
+  'subscription.paused': subscriptionEvent('subscription.paused', {
+    subscription: { ...subscription, status: 'PAUSED', nextOrderAt: null },
+  }),
+  'subscription.resumed': subscriptionEvent('subscription.resumed', {}),
+  'subscription.canceled': subscriptionEvent('subscription.canceled', {
+    subscription: {
+      ...subscription,
+      status: 'CANCELED',
+      nextOrderAt: null,
+      canceledAt: subscription.updatedAt,
+    },
+  }),
   ping: pingEvent,
 };
 

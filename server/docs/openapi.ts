@@ -248,6 +248,7 @@ const TAG_DESCRIPTIONS: Record<keyof typeof contract, string> = {
   wallets: "The merchant's receiving wallets",
   pay: 'Payer-facing, public: payment page data, transaction requests, QR codes, the checkout page',
   refunds: "Refunds and the payments ledger; the payer's refund page and address",
+  subscriptions: 'Subscriptions: an order every period, mailed to the customer, with a page of their own',
   health: 'Probes and metrics for operators',
   networks: 'The networks and tokens payments are taken on (public)',
 };

@@ -45,6 +45,19 @@ const WHEN: Record<EventType, string> = {
     'The refund transfer was found on chain, verified and final; `late: true` when the refund had FAILED first and its transfer landed before its `lateUntil` (it counts in `amountRefunded` all the same).',
   'refund.failed':
     'No verified refund transfer before the refund deadline (or no address, or no approval). Until its `lateUntil` the refund holds its amount and a late transfer still makes it SUCCEED (`refund.succeeded`, `late: true`).',
+  'subscription.created':
+    'A subscription was created (POST /subscriptions): INCOMPLETE, or TRIALING with a trial. API version 2026-12-01 on, like every subscription event.',
+  'subscription.order_created':
+    "A period's order was made (at the period's start, or again for the same period after it expired unpaid): `data.order` is the order to send the customer (mailed to them too with SMTP_URL).",
+  'subscription.active':
+    "The subscription moved into ACTIVE: a period's order was PAID (`data.order`). Sent on each move into ACTIVE, not on every paid period.",
+  'subscription.past_due':
+    "A period's order expired unpaid (`data.order`): a new order for the same period is made at once (subscription.order_created). CANCELED after SUBSCRIPTION_CANCEL_AFTER_DAYS past due.",
+  'subscription.paused': 'The merchant paused the subscription: no orders until resumed.',
+  'subscription.resumed':
+    'The merchant resumed the subscription: orders start again from the period that holds now.',
+  'subscription.canceled':
+    'The subscription ended: canceled by the merchant, by the customer (at the end of a period), or past due for too long. Final.',
   ping: 'A test delivery, sent only when asked for with POST /users/me/webhook-test (or /users/me/messenger-test): about no order.',
 };
 

@@ -4,7 +4,7 @@ import type { AuditActor } from '../db/models/audit-entry';
 import type { Deps } from '../deps';
 
 /** What moving a status needs: the database, the clock, and what events are rendered with. */
-type LifecycleDeps = Pick<Deps, 'db' | 'config' | 'chains' | 'clock'>;
+type LifecycleDeps = Pick<Deps, 'db' | 'config' | 'chains' | 'clock' | 'secrets'>;
 import { recordAudit } from './audit';
 
 /**
@@ -34,9 +34,10 @@ export type LifecycleEntity<S extends string> = {
  */
 export type Lifecycle<S extends string, C extends string, E extends LifecycleEntity<S>, X = undefined> = {
   name: string;
-  table: 'orders' | 'refunds' | 'payment_claims';
+  table: 'orders' | 'refunds' | 'payment_claims' | 'subscriptions';
   transitions: readonly Transition<S, C>[];
-  orderIdOf(entity: E): string;
+  /** The order whose timeline the entries go to; none for a lifecycle whose rows write no entry. */
+  orderIdOf?(entity: E): string;
   /** Whether the timeline entry says `from` and `to` (an order's status.changed) or only the caller's data. */
   auditStatus: boolean;
   emit?(
@@ -50,6 +51,11 @@ export type Lifecycle<S extends string, C extends string, E extends LifecycleEnt
 };
 
 export class TransitionRefused extends Error {}
+
+function timelineOf<E>(lifecycle: { name: string; orderIdOf?(entity: E): string }, entity: E): string {
+  if (!lifecycle.orderIdOf) throw new Error(`${lifecycle.name}: its transitions write no timeline entry`);
+  return lifecycle.orderIdOf(entity);
+}
 
 /** The row of `lifecycle` for this move, or a TransitionRefused naming it. */
 export function transitionOf<S extends string, C extends string>(
@@ -113,7 +119,7 @@ export async function applyTransition<S extends string, C extends string, E exte
       deps.db,
       transaction,
       {
-        orderId: lifecycle.orderIdOf(entity),
+        orderId: timelineOf(lifecycle, entity),
         type: row.audit,
         actor: change.actor,
         data: {
@@ -146,7 +152,7 @@ export async function recordCreation<S extends string, C extends string, E exten
     await recordAudit(
       deps.db,
       transaction,
-      { orderId: lifecycle.orderIdOf(entity), type: row.audit, actor: change.actor, data: change.data },
+      { orderId: timelineOf(lifecycle, entity), type: row.audit, actor: change.actor, data: change.data },
       now,
     );
   if (row.event && lifecycle.emit)

@@ -1,4 +1,4 @@
-import type { EventType, Order, Refund } from '../../contract';
+import type { EventType, Order, Refund, Subscription } from '../../contract';
 
 /** One per event type: a new type needs its headline (a ping included). */
 const HEADLINES: Record<EventType, string> = {
@@ -13,6 +13,13 @@ const HEADLINES: Record<EventType, string> = {
   'refund.created': '↩️ Refund created',
   'refund.succeeded': '✅ Refund sent and verified',
   'refund.failed': '❌ Refund failed',
+  'subscription.created': '🔁 New subscription',
+  'subscription.order_created': '🧾 Subscription order made for the period',
+  'subscription.active': '✅ Subscription active',
+  'subscription.past_due': '⚠️ Subscription past due: its order expired unpaid',
+  'subscription.paused': '⏸️ Subscription paused',
+  'subscription.resumed': '▶️ Subscription resumed',
+  'subscription.canceled': '🛑 Subscription canceled',
   ping: '🔔 Test message from stablepay',
 };
 
@@ -57,10 +64,33 @@ export function messengerText(type: string, order: Order, refund?: Refund): stri
 }
 
 /** The data of a stored event body, of any type. */
-export type EventData = { order?: Order; refund?: Refund; message?: string };
+export type EventData = { order?: Order; refund?: Refund; subscription?: Subscription; message?: string };
 
-/** The message of an event: an order or refund event's lines, or a test (`ping`) message. */
+/** A subscription's lines: who, what plan, where it stands. */
+function subscriptionLines(subscription: Subscription): string[] {
+  const price = subscription.amount
+    ? `${subscription.amount} ${subscription.token}`
+    : `${subscription.quoteAmount} ${subscription.quoteCurrency}`;
+  const every =
+    subscription.intervalCount === 1
+      ? subscription.interval
+      : `${subscription.intervalCount} ${subscription.interval}s`;
+  return [
+    `Subscription ${subscription.id}: ${price} every ${every} (${subscription.status})`,
+    ...(subscription.customer.name || subscription.customer.email
+      ? [`Customer: ${[subscription.customer.name, subscription.customer.email].filter(Boolean).join(' ')}`]
+      : []),
+  ];
+}
+
+/** The message of an event: an order, refund or subscription event's lines, or a test (`ping`) message. */
 export function eventMessengerText(type: string, data: EventData): string {
+  if (data.subscription)
+    return [
+      HEADLINES[type as EventType] ?? type,
+      ...subscriptionLines(data.subscription),
+      ...(data.order ? messengerText('', data.order).split('\n').slice(1) : []),
+    ].join('\n');
   if (data.order) return messengerText(type, data.order, data.refund);
   return [HEADLINES[type as EventType] ?? type, ...(data.message ? [data.message] : [])].join('\n');
 }

@@ -19,9 +19,28 @@ import { MAX_AMOUNT_ADJUSTMENT, releaseAmount, reserveAmount, type ReservedAmoun
 
 export type CreateOrderResult = { status: 201; body: OrderBody; replayed: boolean };
 
+/**
+ * A subscription's period that the order bills (server/subscriptions): its fields on the order, and
+ * its own payable time (`dueDays`, beyond what POST /orders allows).
+ */
+export type BilledPeriod = {
+  subscriptionId: string;
+  periodIndex: number;
+  periodAttempt: number;
+  periodStart: Date;
+  periodEnd: Date;
+  expiresAt: Date;
+};
+
 export async function createOrder(
   deps: Deps,
-  input: { merchant: MerchantRow; body: CreateOrderBody; idempotencyKey?: string; actingKey?: ActingKey },
+  input: {
+    merchant: MerchantRow;
+    body: CreateOrderBody;
+    idempotencyKey?: string;
+    actingKey?: ActingKey;
+    billing?: BilledPeriod;
+  },
   opts: { freshWallet?: boolean } = {},
 ): Promise<CreateOrderResult> {
   const { merchant, body } = input;
@@ -50,7 +69,10 @@ export async function createOrder(
   }));
   const sumDecimals = finestDecimals(resolved);
   const now = deps.clock();
-  const expiresAt = new Date(now.getTime() + (body.expiresInSeconds ?? deps.config.ORDER_TTL_SECONDS) * 1000);
+  const billing = input.billing;
+  const expiresAt =
+    billing?.expiresAt ??
+    new Date(now.getTime() + (body.expiresInSeconds ?? deps.config.ORDER_TTL_SECONDS) * 1000);
   const reference = newReference();
   const heldUntil = new Date(expiresAt.getTime() + deps.config.LATE_PAYMENT_WINDOW_SECONDS * 1000);
 
@@ -96,6 +118,11 @@ export async function createOrder(
             ),
       sumDecimals,
       paidWith: null,
+      subscriptionId: billing?.subscriptionId ?? null,
+      periodIndex: billing?.periodIndex ?? null,
+      periodAttempt: billing?.periodAttempt ?? null,
+      periodStart: billing?.periodStart ?? null,
+      periodEnd: billing?.periodEnd ?? null,
       createdAt: now,
       updatedAt: now,
     };

@@ -64,6 +64,11 @@ const ORDER_COLUMNS: { [K in keyof NewOrderRow]-?: SqlType } = {
   paymentOptions: 'jsonb',
   sumDecimals: 'int',
   paidWith: 'int',
+  subscriptionId: 'text',
+  periodIndex: 'int',
+  periodAttempt: 'int',
+  periodStart: 'timestamptz',
+  periodEnd: 'timestamptz',
   createdAt: 'timestamptz',
   updatedAt: 'timestamptz',
 };

@@ -73,28 +73,11 @@ function ordersWhere(
 export async function listOrders(deps: Deps, merchant: MerchantRow, query: z.infer<typeof ZListOrdersQuery>) {
   const perPage = query.per_page ?? DEFAULT_PER_PAGE;
   const where = ordersWhere(deps, merchant.id, query);
-  const present = async (rows: OrderView[]) => {
-    const refundable = await refundableUnitsOf(deps.db, rows, deps.clock());
-    return rows.map((o) => presentOrder(deps, o, merchant.fullName, refundable.get(o.id)!));
-  };
-
   // An empty cursor starts cursor mode only without a page; with a page it is page mode.
   const cursorMode = query.cursor !== undefined && !(query.cursor === '' && query.page !== undefined);
   if (cursorMode && query.cursor !== undefined) {
     if (query.page !== undefined) throw ApiError.field('query.page', 'cannot be combined with a cursor');
-    const after = decodeCursor(query.cursor);
-    const rows = await findOrderRows(deps, {
-      where: after ? { ...where, id: { [Op.lt]: after } } : where,
-      order: [['id', 'DESC']],
-      limit: perPage + 1,
-    });
-    const items = rows.slice(0, perPage);
-    const last = items[items.length - 1];
-    return {
-      items: await present(items),
-      per_page: perPage,
-      nextCursor: rows.length > perPage && last ? encodeCursor(last.id) : null,
-    };
+    return orderCursorPage(deps, merchant, where, { perPage, cursor: query.cursor });
   }
 
   const page = query.page ?? 1;
@@ -105,5 +88,33 @@ export async function listOrders(deps: Deps, merchant: MerchantRow, query: z.inf
       ? deps.db.models.Order.count({ where })
       : countOrders(deps, { merchantId: merchant.id, status: query.status, network: query.network }),
   ]);
-  return { items: await present(rows), page, per_page: perPage, total };
+  return { items: await presentOrders(deps, merchant, rows), page, per_page: perPage, total };
+}
+
+const presentOrders = async (deps: Deps, merchant: MerchantRow, rows: OrderView[]) => {
+  const refundable = await refundableUnitsOf(deps.db, rows, deps.clock());
+  return rows.map((o) => presentOrder(deps, o, merchant.fullName, refundable.get(o.id)!));
+};
+
+/** A cursor page of the merchant's orders that `where` picks, newest first: a keyset walk on id. */
+export async function orderCursorPage(
+  deps: Deps,
+  merchant: MerchantRow,
+  where: WhereOptions<OrderView>,
+  query: { perPage?: number; cursor?: string },
+) {
+  const perPage = query.perPage ?? DEFAULT_PER_PAGE;
+  const after = decodeCursor(query.cursor ?? '');
+  const rows = await findOrderRows(deps, {
+    where: after ? { ...where, id: { [Op.lt]: after } } : where,
+    order: [['id', 'DESC']],
+    limit: perPage + 1,
+  });
+  const items = rows.slice(0, perPage);
+  const last = items[items.length - 1];
+  return {
+    items: await presentOrders(deps, merchant, items),
+    per_page: perPage,
+    nextCursor: rows.length > perPage && last ? encodeCursor(last.id) : null,
+  };
 }

@@ -104,6 +104,17 @@ function presentOptions(
   });
 }
 
+/** The subscription period an order bills, or null. */
+function periodOf(order: Presentable): OrderBody['period'] {
+  if (order.periodIndex === null || order.periodIndex === undefined || !order.periodStart || !order.periodEnd)
+    return null;
+  return {
+    index: order.periodIndex,
+    start: order.periodStart.toISOString(),
+    end: order.periodEnd.toISOString(),
+  };
+}
+
 /** `paidWith`: the network and token of the option of the first credited payment, or null. */
 export function paidWithOf(order: Presentable): NetworkToken | null {
   if (order.paidWith === null || order.paidWith === undefined) return null;
@@ -178,6 +189,8 @@ export function presentOrder(
     updatedAt: order.updatedAt.toISOString(),
     webhookUrl: order.webhookUrl,
     messengerChatId: order.messengerChatId,
+    subscriptionId: order.subscriptionId ?? null,
+    period: periodOf(order),
     merchantWalletId: order.walletId,
     amountUnique: order.amountUnique,
     metadata: order.metadata,

@@ -12,6 +12,12 @@ export type Price = {
   quote: { currency: string; units: bigint; rate: string; source: string; at: Date } | null;
 };
 
+/** A fiat currency the operator quotes in (QUOTE_CURRENCIES), else 400. */
+export function checkQuoteCurrency(deps: Pick<Deps, 'config'>, currency: string): void {
+  if (!deps.config.QUOTE_CURRENCIES.includes(currency))
+    throw ApiError.field('body.quoteCurrency', `must be one of ${deps.config.QUOTE_CURRENCIES.join(', ')}`);
+}
+
 /**
  * Token base units (of a token with `decimals`) for the order: given directly, or a fiat quote
  * converted and rounded up to the 6th decimal place, the most an amount on the wire has.
@@ -23,8 +29,7 @@ export async function priceOrder(
 ): Promise<Price> {
   if (body.amount !== undefined) return { amountUnits: parseUnits(body.amount, decimals), quote: null };
   const currency = body.quoteCurrency!;
-  if (!deps.config.QUOTE_CURRENCIES.includes(currency))
-    throw ApiError.field('body.quoteCurrency', `must be one of ${deps.config.QUOTE_CURRENCIES.join(', ')}`);
+  checkQuoteCurrency(deps, currency);
   const quoteUnits = parseUnits(body.quoteAmount!, WIRE_DECIMALS);
   const fx = await deps.rates.getRate(currency);
   const wireUnits = convertQuote(quoteUnits, parseDecimal(fx.rate));

@@ -9,6 +9,7 @@ import { Order, type StoredPaymentOption } from './order';
 export type { StoredPaymentOption };
 import { PaymentClaim } from './payment-claim';
 import { Refund } from './refund';
+import { Subscription } from './subscription';
 import { Wallet } from './wallet';
 import { WebhookDelivery } from './webhook-delivery';
 
@@ -22,6 +23,7 @@ export {
   Order,
   PaymentClaim,
   Refund,
+  Subscription,
   Wallet,
   WebhookDelivery,
 };
@@ -42,6 +44,7 @@ export function initModels(sequelize: Sequelize) {
     Order: class OrderModel extends Order {},
     PaymentClaim: class PaymentClaimModel extends PaymentClaim {},
     Refund: class RefundModel extends Refund {},
+    Subscription: class SubscriptionModel extends Subscription {},
     Wallet: class WalletModel extends Wallet {},
     WebhookDelivery: class WebhookDeliveryModel extends WebhookDelivery {},
   };

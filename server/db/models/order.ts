@@ -63,6 +63,13 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare sumDecimals: CreationOptional<number | null>;
   /** The option of the first credited payment (0: the order's own fields); null before. */
   declare paidWith: CreationOptional<number | null>;
+  /** The subscription this order bills a period of (migration 0023); null for POST /orders. */
+  declare subscriptionId: CreationOptional<string | null>;
+  declare periodIndex: CreationOptional<number | null>;
+  /** 0 for a period's first order; 1, 2… for the orders remade after one expired unpaid. */
+  declare periodAttempt: CreationOptional<number | null>;
+  declare periodStart: CreationOptional<Date | null>;
+  declare periodEnd: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -100,6 +107,11 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         paymentOptions: DataTypes.JSONB,
         sumDecimals: DataTypes.SMALLINT,
         paidWith: DataTypes.SMALLINT,
+        subscriptionId: DataTypes.TEXT,
+        periodIndex: DataTypes.INTEGER,
+        periodAttempt: DataTypes.INTEGER,
+        periodStart: DataTypes.DATE,
+        periodEnd: DataTypes.DATE,
         ...timestamps(),
       },
       { sequelize, tableName: 'orders' },

@@ -1,0 +1,45 @@
+import type { Transaction } from 'sequelize';
+import { versionKnowsEventType, type EventType, type Order as OrderBody } from '../../contract';
+import type { Subscription } from '../db/models';
+import type { Deps } from '../deps';
+import { appendEvent, eventApiVersion, eventBody, newEventId } from '../events/append-events';
+import { deliveryTargets } from '../orders/delivery-targets';
+import { presentSubscription } from './present-subscription';
+
+/** What a subscription event carries beside the subscription: the order it is about, with its row id. */
+export type SubscriptionEventExtra = { order?: { id: string; body: OrderBody } };
+
+/**
+ * Writes a subscription event (the subscription as it is now, and the order it is about) and its
+ * delivery tasks in the caller's transaction: to the subscription's webhook URL, else the
+ * merchant's, and the merchant's messenger chat. Merchants pinned to a version before
+ * subscriptions existed are sent none (null).
+ */
+export async function emitSubscriptionEvent(
+  deps: Pick<Deps, 'db' | 'config' | 'secrets'>,
+  transaction: Transaction,
+  subscription: Subscription,
+  type: EventType,
+  at: Date,
+  extra: SubscriptionEventExtra = {},
+): Promise<string | null> {
+  const merchant = await deps.db.models.Merchant.findByPk(subscription.merchantId, { transaction });
+  if (!merchant) throw new Error(`subscription ${subscription.id} has no merchant`);
+  const version = eventApiVersion(merchant);
+  if (!versionKnowsEventType(version, type)) return null;
+  const id = newEventId();
+  const data = {
+    subscription: presentSubscription(deps, subscription),
+    ...(extra.order ? { order: extra.order.body } : {}),
+  };
+  await appendEvent(deps.db, transaction, {
+    id,
+    orderId: extra.order?.id ?? null,
+    merchantId: merchant.id,
+    type,
+    body: eventBody(id, type, at, data, version),
+    at,
+    targets: deliveryTargets({ webhookUrl: subscription.webhookUrl, messengerChatId: null }, merchant),
+  });
+  return id;
+}

@@ -1,0 +1,23 @@
+import type { Deps } from '../deps';
+import { ApiError } from '../errors';
+import { applyTransition } from '../events/lifecycle';
+import { findSubscription } from './find-subscription';
+import { SUBSCRIPTION_LIFECYCLE } from './subscription-lifecycle';
+
+/** PAUSED: no orders until resumed (an open order stays payable; its payment is still recorded). */
+export async function pauseSubscription(deps: Deps, input: { id: string; merchantId: string }) {
+  return deps.db.sequelize.transaction(async (transaction) => {
+    const subscription = await findSubscription(deps, input, { transaction, lock: true });
+    if (subscription.status === 'PAUSED' || subscription.status === 'CANCELED')
+      throw ApiError.conflict(`The subscription is ${subscription.status}`);
+    subscription.pausedAt = deps.clock();
+    subscription.nextRunAt = null;
+    subscription.reminderAt = null;
+    await applyTransition(deps, transaction, SUBSCRIPTION_LIFECYCLE, subscription, {
+      cause: 'paused',
+      to: 'PAUSED',
+      actor: 'merchant',
+    });
+    return subscription;
+  });
+}

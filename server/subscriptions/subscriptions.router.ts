@@ -1,0 +1,62 @@
+import { initServer } from '@ts-rest/express';
+import { subscriptionsContract } from '../../contract';
+import type { Deps } from '../deps';
+import { currentMerchant } from '../http/current-merchant';
+import { orderCursorPage } from '../orders/list-orders';
+import { cancelSubscription } from './cancel-subscription';
+import { createSubscription } from './create-subscription';
+import { findSubscription } from './find-subscription';
+import { listSubscriptions } from './list-subscriptions';
+import { pauseSubscription } from './pause-subscription';
+import { presentSubscription } from './present-subscription';
+import { resumeSubscription } from './resume-subscription';
+
+export function subscriptionsRouter(deps: Deps) {
+  const answer = (subscription: Parameters<typeof presentSubscription>[1]) => ({
+    status: 200 as const,
+    body: presentSubscription(deps, subscription),
+  });
+  return initServer().router(subscriptionsContract, {
+    create: async ({ req, res, body, headers }) => {
+      const result = await createSubscription(deps, {
+        merchant: currentMerchant(req),
+        body,
+        idempotencyKey: headers['idempotency-key'],
+      });
+      if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
+      return { status: 201, body: result.body };
+    },
+    list: async ({ req, query }) => ({
+      status: 200,
+      body: await listSubscriptions(deps, currentMerchant(req).id, query),
+    }),
+    get: async ({ req, params }) =>
+      answer(await findSubscription(deps, { id: params.id, merchantId: currentMerchant(req).id })),
+    orders: async ({ req, params, query }) => {
+      const merchant = currentMerchant(req);
+      const subscription = await findSubscription(deps, { id: params.id, merchantId: merchant.id });
+      return {
+        status: 200,
+        body: await orderCursorPage(
+          deps,
+          merchant,
+          { merchantId: merchant.id, subscriptionId: subscription.id },
+          { perPage: query.per_page, cursor: query.cursor },
+        ),
+      };
+    },
+    cancel: async ({ req, params, body }) =>
+      answer(
+        await cancelSubscription(deps, {
+          id: params.id,
+          merchantId: currentMerchant(req).id,
+          atPeriodEnd: body.atPeriodEnd ?? false,
+          actor: 'merchant',
+        }),
+      ),
+    pause: async ({ req, params }) =>
+      answer(await pauseSubscription(deps, { id: params.id, merchantId: currentMerchant(req).id })),
+    resume: async ({ req, params }) =>
+      answer(await resumeSubscription(deps, { id: params.id, merchantId: currentMerchant(req).id })),
+  });
+}

@@ -1,0 +1,321 @@
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { describe, expect, it } from 'vitest';
+import { parseUnits } from '../../contract/decimal';
+import { startPaymentHarness, sleep, usePaymentStack, type PaymentHarness } from '../support/payment-harness';
+import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { expectErrorBody } from '../support/test-server';
+
+/**
+ * Subscriptions (issue 30) on the local Solana chain, with days of 2 seconds
+ * (SUBSCRIPTION_DAY_SECONDS) and the jobs driven by hand: each period's order made once, paid by a
+ * real transfer, or left to expire.
+ */
+
+const DAY_SECONDS = 2;
+const DAY_MS = DAY_SECONDS * 1000;
+let solana: LocalSolana;
+let usdtMint: PublicKey;
+let h: PaymentHarness;
+
+usePaymentStack(
+  async () => {
+    solana = await startLocalSolana();
+    usdtMint = await solana.createMint();
+    h = await startPaymentHarness({
+      SOLANA_RPC_URL: solana.url,
+      USDT_MINT_SOLANA: usdtMint.toBase58(),
+      SOLANA_COMMITMENT: 'confirmed',
+      POLYGON_RPC_URL: 'none',
+      ETHEREUM_RPC_URL: 'none',
+      SUBSCRIPTION_DAY_SECONDS: String(DAY_SECONDS),
+    });
+  },
+  () => [h, solana],
+);
+
+type Shop = Awaited<ReturnType<PaymentHarness['newShop']>>;
+type Sub = {
+  id: string;
+  status: string;
+  latestOrderReference: string | null;
+  currentPeriodStart: string | null;
+  currentPeriodEnd: string | null;
+  nextOrderAt: string | null;
+  manageUrl: string;
+  cancelAtPeriodEnd: boolean;
+  canceledAt: string | null;
+};
+type SubOrder = {
+  reference: string;
+  status: string;
+  amount: string;
+  period: { index: number; start: string; end: string };
+};
+
+const newShop = () => h.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
+
+async function subscribe(shop: Shop, body: Record<string, unknown>) {
+  const res = await h.server.api<Sub>('POST', '/subscriptions', {
+    token: shop.token,
+    body: { network: 'SOLANA', token: 'USDT', amount: '3.5', interval: 'day', ...body },
+  });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
+}
+const getSub = async (shop: Shop, id: string) => {
+  const res = await h.server.api<Sub>('GET', `/subscriptions/${id}`, { token: shop.token });
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+};
+const ordersOf = async (shop: Shop, id: string) => {
+  const res = await h.server.api<{ items: SubOrder[] }>('GET', `/subscriptions/${id}/orders?per_page=50`, {
+    token: shop.token,
+  });
+  expect(res.status, res.text).toBe(200);
+  return res.body.items;
+};
+const bill = () => h.server.jobs.runNow('bill-subscriptions');
+const expire = () => h.server.jobs.runNow('expire-orders');
+
+/** Pays an order with a transfer tagged with its reference (nobody reports it: the scanner finds it). */
+async function pay(shop: Shop, reference: string) {
+  const order = await h.getOrder(shop, reference);
+  const payer = await solana.newPayer({ mint: usdtMint });
+  await solana.transfer({
+    payer,
+    recipientOwner: new PublicKey(shop.wallet),
+    mint: usdtMint,
+    amountUnits: parseUnits(order.amount, 6),
+    reference: new PublicKey(reference),
+  });
+  await h.settle(shop, reference, 'PAID');
+}
+
+/** Subscription events the shop's webhook received, in order, for one subscription. */
+function subscriptionEvents(shop: Shop, id: string): string[] {
+  return h.receiver.received
+    .filter(
+      (r) =>
+        r.url === shop.path && (r.json.data as { subscription?: { id: string } }).subscription?.id === id,
+    )
+    .map((r, i) => ({
+      type: r.json.type as string,
+      at: String((r.json as { createdAt?: string }).createdAt),
+      i,
+    }))
+    .sort((a, b) => a.at.localeCompare(b.at) || a.i - b.i)
+    .map((e) => e.type);
+}
+
+/** Waits (real time) until `at`, then runs the billing job. */
+async function billAt(at: string | Date | null) {
+  if (at === null) throw new Error('nothing to wait for');
+  const wait = new Date(at).getTime() - Date.now();
+  if (wait > 0) await sleep(wait + 50);
+  await bill();
+}
+
+describe('a daily subscription', () => {
+  it('makes one order per period, paid for three periods, ACTIVE from the first payment', async () => {
+    const shop = await newShop();
+    const sub = await subscribe(shop, { customer: { email: 'ana@example.com', name: 'Ana' } });
+    // Its first period began at once: its order is in the answer.
+    expect(sub.status).toBe('INCOMPLETE');
+    expect(sub.latestOrderReference).not.toBeNull();
+    expect(sub.manageUrl).toMatch(/\/subscriptions\/manage\/[A-Za-z0-9_-]{43}$/);
+    const periodMs = new Date(sub.currentPeriodEnd!).getTime() - new Date(sub.currentPeriodStart!).getTime();
+    expect(periodMs).toBe(DAY_MS);
+
+    await pay(shop, sub.latestOrderReference!);
+    await bill();
+    expect((await getSub(shop, sub.id)).status).toBe('ACTIVE');
+
+    for (let period = 1; period <= 2; period++) {
+      const before = await getSub(shop, sub.id);
+      await billAt(before.nextOrderAt);
+      const now = await getSub(shop, sub.id);
+      expect(now.latestOrderReference).not.toBe(before.latestOrderReference);
+      await pay(shop, now.latestOrderReference!);
+      await bill();
+      expect((await getSub(shop, sub.id)).status).toBe('ACTIVE');
+    }
+    // Billing again changes nothing: one order per period.
+    await bill();
+    await bill();
+    const orders = await ordersOf(shop, sub.id);
+    expect(orders.map((o) => [o.period.index, o.status])).toEqual([
+      [2, 'PAID'],
+      [1, 'PAID'],
+      [0, 'PAID'],
+    ]);
+    // The price, made unique among the wallet's payable orders by at most a few base units.
+    for (const o of orders) expect(parseUnits(o.amount, 6) - 3_500_000n).toBeLessThan(1000n);
+    // The periods follow each other without a gap.
+    expect(orders[1]!.period.end).toBe(orders[0]!.period.start);
+    await h.deliverWebhooks();
+    expect(subscriptionEvents(shop, sub.id)).toEqual([
+      'subscription.created',
+      'subscription.order_created',
+      'subscription.active',
+      'subscription.order_created',
+      'subscription.order_created',
+    ]);
+  }, 60_000);
+
+  it('goes PAST_DUE when its order expires unpaid, makes it again for the same period, and recovers when paid', async () => {
+    const shop = await newShop();
+    // Weekly (14 s), each order payable one day (2 s).
+    const sub = await subscribe(shop, { interval: 'week', dueDays: 1 });
+    const first = (await ordersOf(shop, sub.id))[0]!;
+    await sleep(DAY_MS + 100);
+    await expire();
+    await bill();
+    const pastDue = await getSub(shop, sub.id);
+    expect(pastDue.status).toBe('PAST_DUE');
+    const orders = await ordersOf(shop, sub.id);
+    expect(orders.map((o) => [o.period.index, o.status])).toEqual([
+      [0, 'PENDING'],
+      [0, 'EXPIRED'],
+    ]);
+    expect(orders[1]!.reference).toBe(first.reference);
+    await pay(shop, orders[0]!.reference);
+    await bill();
+    expect((await getSub(shop, sub.id)).status).toBe('ACTIVE');
+    await h.deliverWebhooks();
+    expect(subscriptionEvents(shop, sub.id)).toEqual([
+      'subscription.created',
+      'subscription.order_created',
+      'subscription.past_due',
+      'subscription.order_created',
+      'subscription.active',
+    ]);
+  }, 60_000);
+
+  it('pauses (no orders) and resumes (the order of the period that holds now, at once)', async () => {
+    const shop = await newShop();
+    const sub = await subscribe(shop, {});
+    await pay(shop, sub.latestOrderReference!);
+    const paused = await h.server.api<Sub>('POST', `/subscriptions/${sub.id}/pause`, { token: shop.token });
+    expect(paused.status, paused.text).toBe(200);
+    expect(paused.body).toMatchObject({ status: 'PAUSED', nextOrderAt: null });
+    // Two periods go by: nothing is made.
+    await sleep(2 * DAY_MS + 100);
+    await bill();
+    expect(await ordersOf(shop, sub.id)).toHaveLength(1);
+    const again = await h.server.api<Sub>('POST', `/subscriptions/${sub.id}/pause`, { token: shop.token });
+    expectErrorBody(again, 409, 'CONFLICT');
+
+    const resumed = await h.server.api<Sub>('POST', `/subscriptions/${sub.id}/resume`, { token: shop.token });
+    expect(resumed.status, resumed.text).toBe(200);
+    expect(resumed.body.status).toBe('ACTIVE');
+    const orders = await ordersOf(shop, sub.id);
+    expect(orders).toHaveLength(2);
+    // The missed periods were not billed: the new order is the period that holds now.
+    expect(orders[0]!.period.index).toBeGreaterThanOrEqual(2);
+    expect(resumed.body.latestOrderReference).toBe(orders[0]!.reference);
+  }, 60_000);
+
+  it('cancels now (409 the second time) and at period end (no further order, then CANCELED)', async () => {
+    const shop = await newShop();
+    const now = await subscribe(shop, {});
+    const canceled = await h.server.api<Sub>('POST', `/subscriptions/${now.id}/cancel`, {
+      token: shop.token,
+      body: {},
+    });
+    expect(canceled.status, canceled.text).toBe(200);
+    expect(canceled.body).toMatchObject({ status: 'CANCELED', nextOrderAt: null });
+    expect(canceled.body.canceledAt).not.toBeNull();
+    expectErrorBody(
+      await h.server.api('POST', `/subscriptions/${now.id}/cancel`, { token: shop.token, body: {} }),
+      409,
+      'CONFLICT',
+    );
+
+    const later = await subscribe(shop, {});
+    await pay(shop, later.latestOrderReference!);
+    await bill();
+    const scheduled = await h.server.api<Sub>('POST', `/subscriptions/${later.id}/cancel`, {
+      token: shop.token,
+      body: { atPeriodEnd: true },
+    });
+    expect(scheduled.body).toMatchObject({ status: 'ACTIVE', cancelAtPeriodEnd: true, nextOrderAt: null });
+    await billAt(scheduled.body.currentPeriodEnd);
+    expect((await getSub(shop, later.id)).status).toBe('CANCELED');
+    expect(await ordersOf(shop, later.id)).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('the rules of the routes', () => {
+  it('refuses what cannot be billed, and hides other merchants’ subscriptions', async () => {
+    const shop = await newShop();
+    const bad = (body: Record<string, unknown>) =>
+      h.server.api('POST', '/subscriptions', {
+        token: shop.token,
+        body: { network: 'SOLANA', token: 'USDT', amount: '1', interval: 'month', ...body },
+      });
+    expectErrorBody(await bad({ intervalCount: 13 }), 400, 'VALIDATION_ERROR');
+    expectErrorBody(await bad({ interval: 'week', dueDays: 8 }), 400, 'VALIDATION_ERROR');
+    expectErrorBody(
+      await bad({ startAt: new Date(Date.now() - 3_600_000).toISOString() }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    expectErrorBody(await bad({ network: 'POLYGON' }), 400, 'VALIDATION_ERROR');
+    expectErrorBody(await bad({ amount: undefined }), 400, 'VALIDATION_ERROR');
+
+    const sub = await subscribe(shop, { customer: { email: 'Bea@Example.com' } });
+    const other = await newShop();
+    expectErrorBody(
+      await h.server.api('GET', `/subscriptions/${sub.id}`, { token: other.token }),
+      404,
+      'NOT_FOUND',
+    );
+    expectErrorBody(
+      await h.server.api('POST', `/subscriptions/${sub.id}/cancel`, { token: other.token, body: {} }),
+      404,
+      'NOT_FOUND',
+    );
+    const listed = await h.server.api<{ items: Sub[] }>(
+      'GET',
+      '/subscriptions?customer_email=bea@example.COM',
+      {
+        token: shop.token,
+      },
+    );
+    expect(listed.body.items.map((s) => s.id)).toEqual([sub.id]);
+    const none = await h.server.api<{ items: Sub[] }>('GET', '/subscriptions', { token: other.token });
+    expect(none.body.items).toEqual([]);
+  });
+
+  it('with a trial: TRIALING, no order until the trial ends', async () => {
+    const shop = await newShop();
+    const sub = await subscribe(shop, { trialDays: 1 });
+    expect(sub).toMatchObject({ status: 'TRIALING', latestOrderReference: null });
+    await bill();
+    expect(await ordersOf(shop, sub.id)).toHaveLength(0);
+    await billAt(sub.nextOrderAt);
+    const after = await getSub(shop, sub.id);
+    expect(after.status).toBe('TRIALING');
+    expect(after.latestOrderReference).not.toBeNull();
+    await pay(shop, after.latestOrderReference!);
+    await bill();
+    expect((await getSub(shop, sub.id)).status).toBe('ACTIVE');
+  }, 30_000);
+
+  it('an Idempotency-Key replays the first answer', async () => {
+    const shop = await newShop();
+    const send = () =>
+      h.server.api<Sub>('POST', '/subscriptions', {
+        token: shop.token,
+        headers: { 'idempotency-key': 'sub-1' },
+        body: { network: 'SOLANA', token: 'USDT', amount: '2', interval: 'month' },
+      });
+    const first = await send();
+    const second = await send();
+    expect(second.status).toBe(201);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.body.id).toBe(first.body.id);
+    const listed = await h.server.api<{ items: Sub[] }>('GET', '/subscriptions', { token: shop.token });
+    expect(listed.body.items).toHaveLength(1);
+  });
+});
