@@ -27,6 +27,7 @@ import { ordersRouter } from './orders/orders.router';
 import { claimsRouter } from './payments/claims.router';
 import { payRouter } from './pay/pay.router';
 import { profileRouter } from './profile/profile.router';
+import { manageRouter } from './subscriptions/manage.router';
 import { subscriptionsRouter } from './subscriptions/subscriptions.router';
 import { refundsRouter } from './refunds/refunds.router';
 import { walletsRouter } from './wallets/wallets.router';
@@ -123,6 +124,7 @@ export function createApp(deps: Deps): Express {
   // After the API: every API request would otherwise be matched against these routes first.
   app.use(docsRouter());
   app.use(checkoutAssets());
+  app.use(manageRouter(deps, limits.publicRoute));
   app.use(dashboardApp());
   app.use(notFoundHandler);
   app.use(checkoutErrorPage);

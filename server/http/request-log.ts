@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../lib/logger';
-import { redactRefundIds } from '../lib/redact-refund-ids';
+import { redactSecretPaths } from '../lib/redact-refund-ids';
 
 declare module 'node:http' {
   interface IncomingMessage {
@@ -38,7 +38,7 @@ export function requestLogs(logger: Logger): RequestHandler {
 
     const started = performance.now();
     const method = req.method;
-    const path = redactRefundIds(req.url.split('?')[0]!).slice(0, 200);
+    const path = redactSecretPaths(req.url.split('?')[0]!).slice(0, 200);
     const line = (aborted: boolean) => {
       res.removeListener('finish', finished);
       res.removeListener('close', closed);

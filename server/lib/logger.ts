@@ -1,5 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { redactRefundIds } from './redact-refund-ids';
+import { redactSecretPaths } from './redact-refund-ids';
 
 export type { Logger };
 
@@ -11,7 +11,7 @@ export type { Logger };
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level,
-    hooks: { streamWrite: redactRefundIds },
+    hooks: { streamWrite: redactSecretPaths },
     redact: {
       paths: [
         'req.headers.authorization',

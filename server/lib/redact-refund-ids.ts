@@ -10,3 +10,13 @@ const REFUND_ID = new RegExp(`(?:r|%72)(?:f|%66)(?:_|%5f)${HEX}{32}`, 'gi');
 export function redactRefundIds(text: string): string {
   return text.replace(REFUND_ID, 'rf_[redacted]');
 }
+
+const MANAGE_PATH = /(\/subscriptions\/manage\/)[A-Za-z0-9_%-]+/gi;
+
+/**
+ * The same for the customers' subscription pages: the secret in `/subscriptions/manage/<secret>`
+ * cancels the subscription, so no log line carries it either.
+ */
+export function redactSecretPaths(text: string): string {
+  return redactRefundIds(text).replace(MANAGE_PATH, '$1[redacted]');
+}

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseUnits } from '../../contract/decimal';
 import { startPaymentHarness, sleep, usePaymentStack, type PaymentHarness } from '../support/payment-harness';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
-import { expectErrorBody } from '../support/test-server';
+import { expectErrorBody, startTestServer } from '../support/test-server';
 
 /**
  * Subscriptions (issue 30) on the local Solana chain, with days of 2 seconds
@@ -17,18 +17,21 @@ let solana: LocalSolana;
 let usdtMint: PublicKey;
 let h: PaymentHarness;
 
+let env: Record<string, string>;
+
 usePaymentStack(
   async () => {
     solana = await startLocalSolana();
     usdtMint = await solana.createMint();
-    h = await startPaymentHarness({
+    env = {
       SOLANA_RPC_URL: solana.url,
       USDT_MINT_SOLANA: usdtMint.toBase58(),
       SOLANA_COMMITMENT: 'confirmed',
       POLYGON_RPC_URL: 'none',
       ETHEREUM_RPC_URL: 'none',
       SUBSCRIPTION_DAY_SECONDS: String(DAY_SECONDS),
-    });
+    };
+    h = await startPaymentHarness(env);
   },
   () => [h, solana],
 );
@@ -318,4 +321,67 @@ describe('the rules of the routes', () => {
     const listed = await h.server.api<{ items: Sub[] }>('GET', '/subscriptions', { token: shop.token });
     expect(listed.body.items).toHaveLength(1);
   });
+});
+
+describe("the customer's page", () => {
+  it('shows the plan and the order to pay in the customer’s language, and cancels at period end; its secret is never logged', async () => {
+    const shop = await newShop();
+    const sub = await subscribe(shop, {
+      description: 'Plano <Ouro>',
+      customer: { email: 'caio@example.com', language: 'pt-BR' },
+    });
+    // The page's own URL on this server (PUBLIC_BASE_URL names a host the tests do not resolve).
+    const manageUrl = `${h.server.url}${new URL(sub.manageUrl).pathname}`;
+    const page = await fetch(manageUrl);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Sua assinatura');
+    expect(html).toContain('Plano &#60;Ouro&#62;');
+    expect(html).toContain('a cada dia');
+    const order = await h.getOrder(shop, sub.latestOrderReference!);
+    expect(html).toContain(`href="${order.checkoutUrl}"`);
+    expect(html).not.toMatch(/<script|src="http/);
+    expect(await (await fetch(`${manageUrl}?lang=es`)).text()).toContain('Tu suscripción');
+
+    const posted = await fetch(manageUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'action=cancel',
+      redirect: 'manual',
+    });
+    expect(posted.status).toBe(303);
+    expect(await getSub(shop, sub.id)).toMatchObject({ status: 'INCOMPLETE', cancelAtPeriodEnd: true });
+    expect(await (await fetch(manageUrl)).text()).toContain('Termina em');
+
+    const wrong = await fetch(manageUrl.replace(/.{4}$/, 'AAAA'));
+    expect(wrong.status).toBe(404);
+    const secret = sub.manageUrl.split('/').at(-1)!;
+    expect(JSON.stringify(h.logs)).not.toContain(secret);
+  });
+});
+
+describe('several instances', () => {
+  it("three instances billing at once make each period's order once", async () => {
+    const others = await Promise.all([
+      startTestServer({ JOBS: 'none', ...env }),
+      startTestServer({ JOBS: 'none', ...env }),
+    ]);
+    try {
+      const shop = await newShop();
+      const startAt = new Date(Date.now() + 1500).toISOString();
+      const subs = await Promise.all(Array.from({ length: 12 }, () => subscribe(shop, { startAt })));
+      await sleep(new Date(startAt).getTime() - Date.now() + 50);
+      const servers = [h.server, ...others];
+      await Promise.all(
+        servers.flatMap((s) => [s.jobs.runNow('bill-subscriptions'), s.jobs.runNow('bill-subscriptions')]),
+      );
+      for (const sub of subs) {
+        const orders = await ordersOf(shop, sub.id);
+        expect(orders.map((o) => o.period.index)).toEqual([0]);
+        expect((await getSub(shop, sub.id)).latestOrderReference).toBe(orders[0]!.reference);
+      }
+    } finally {
+      await Promise.all(others.map((s) => s.stop()));
+    }
+  }, 60_000);
 });
