@@ -7,13 +7,7 @@ import type { PathRow } from './report';
 import { JWT_SECRET, type PathStack } from './stack';
 
 type Baseline =
-  | 'insert'
-  | 'unpreparedInsert'
-  | 'me'
-  | 'order'
-  | 'page'
-  | 'orderWithLoginToken'
-  | 'oneOptionOrder';
+  'insert' | 'unpreparedInsert' | 'me' | 'order' | 'page' | 'orderWithLoginToken' | 'oneOptionOrder';
 const BASELINE_NAMES: Record<Baseline, string> = {
   insert: 'bare INSERT',
   unpreparedInsert: 'bare INSERT, unprepared',
