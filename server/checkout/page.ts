@@ -3,13 +3,8 @@
  * the error page a payer sees for a bad or unknown link. Every text from outside is escaped.
  */
 import { LOCALE_NAMES, LOCALES, translate, type Locale, type MessageKey } from './i18n';
+import { escapeHtml } from '../lib/escape-html';
 import { CONFIG_ELEMENT_ID, type PageConfig } from './page-config';
-
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
 
 /** JSON inside <script>: no "</script>", and no line separators some parsers choke on. */
 const jsonForScript = (value: unknown) =>

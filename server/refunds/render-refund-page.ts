@@ -1,8 +1,7 @@
 import type { PublicRefund } from '../../contract';
 import type { PageLanguage } from './page-language';
+import { escapeHtml } from '../lib/escape-html';
 import { REFUND_PAGE_TEXT } from './refund-page-text';
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** JSON inside a <script>: no `<` so nothing can close the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
