@@ -4,6 +4,7 @@ import { authContract } from './auth';
 import { claimsContract } from './claims';
 import { dashboardContract } from './dashboard';
 import { deliveriesContract } from './deliveries';
+import { emailsContract } from './emails';
 import { eventLogContract } from './event-log';
 import { healthContract } from './health';
 import { networksContract } from './networks';
@@ -26,6 +27,7 @@ type Routers = {
   orders: typeof ordersContract;
   claims: typeof claimsContract;
   deliveries: typeof deliveriesContract;
+  emails: typeof emailsContract;
   events: typeof eventLogContract;
   profile: typeof profileContract;
   wallets: typeof walletsContract;
@@ -42,6 +44,7 @@ const routers: Routers = {
   orders: ordersContract,
   claims: claimsContract,
   deliveries: deliveriesContract,
+  emails: emailsContract,
   events: eventLogContract,
   profile: profileContract,
   wallets: walletsContract,
@@ -63,6 +66,8 @@ export * from './api-keys';
 export * from './dashboard';
 export * from './orders';
 export * from './deliveries';
+export * from './emails';
+export * from './locales';
 export * from './events';
 export * from './event-log';
 export * from './api-versions';

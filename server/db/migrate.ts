@@ -22,6 +22,7 @@ import * as m0019 from './migrations/0019-encryption-canary';
 import * as m0020 from './migrations/0020-refund-approval';
 import * as m0021 from './migrations/0021-messenger-duration';
 import * as m0022 from './migrations/0022-payment-options';
+import * as m0024 from './migrations/0024-customer-email';
 
 /**
  * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
@@ -58,6 +59,8 @@ const migrations = [
   { name: '0020-refund-approval', ...m0020 },
   { name: '0021-messenger-duration', ...m0021 },
   { name: '0022-payment-options', ...m0022 },
+  // 0023 is subscriptions' (issue 30), on its own branch.
+  { name: '0024-customer-email', ...m0024 },
 ];
 
 const LOCK_ID = 7_301_955_001;

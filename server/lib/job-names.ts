@@ -7,5 +7,6 @@ export const JOB_NAMES = [
   'verify-refunds',
   'prune-events',
   'refresh-dashboard-stats',
+  'send-emails',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];

@@ -96,6 +96,8 @@ export async function createOrder(
             ),
       sumDecimals,
       paidWith: null,
+      customerEmail: body.customerEmail ?? null,
+      customerLanguage: body.customerLanguage ?? null,
       createdAt: now,
       updatedAt: now,
     };

@@ -64,6 +64,8 @@ const ORDER_COLUMNS: { [K in keyof NewOrderRow]-?: SqlType } = {
   paymentOptions: 'jsonb',
   sumDecimals: 'int',
   paidWith: 'int',
+  customerEmail: 'text',
+  customerLanguage: 'text',
   createdAt: 'timestamptz',
   updatedAt: 'timestamptz',
 };

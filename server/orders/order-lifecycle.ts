@@ -3,6 +3,7 @@ import type { MerchantRow } from '../db/caches';
 import type { Order } from '../db/models';
 import { transitionOf, type Lifecycle, type Transition } from '../events/lifecycle';
 import { emitOrderEvent, type EventExtra } from './emit-order-event';
+import { queueCustomerEmail } from './queue-customer-email';
 
 /**
  * Why an order's status may move: it was made; a transaction was reported for it; its time ran out;
@@ -90,8 +91,23 @@ export const ORDER_LIFECYCLE: Lifecycle<OrderStatus, OrderCause, Order, OrderEve
   transitions: ORDER_TRANSITIONS,
   orderIdOf: (order) => order.id,
   auditStatus: true,
-  emit: (deps, transaction, order, event, at, with_) =>
-    emitOrderEvent(deps, transaction, order, event as OrderEventType, at, with_?.merchant, with_?.extra),
+  emit: async (deps, transaction, order, event, at, with_) => {
+    await emitOrderEvent(
+      deps,
+      transaction,
+      order,
+      event as OrderEventType,
+      at,
+      with_?.merchant,
+      with_?.extra,
+    );
+    // Any order with a customer address gets its receipt, committed with the move to PAID.
+    if (event === 'order.paid')
+      await queueCustomerEmail(deps, transaction, order, {
+        kind: 'receipt',
+        ...(with_?.merchant ? { merchantName: with_.merchant.fullName } : {}),
+      });
+  },
 };
 
 /**

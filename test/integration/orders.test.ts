@@ -148,6 +148,8 @@ describe('POST /orders', () => {
           },
         ],
         paidWith: null,
+        customerEmail: null,
+        customerLanguage: null,
       });
       expect(Date.parse(o.expiresAt) - Date.parse(o.createdAt)).toBe(900_000);
       expect(Math.abs(Date.parse(o.createdAt) - Date.now())).toBeLessThan(60_000);
@@ -552,6 +554,8 @@ describe('concurrent creations, written together', () => {
         paymentOptions: null,
         sumDecimals: 6,
         paidWith: null,
+        customerEmail: null,
+        customerLanguage: null,
         createdAt: now,
         updatedAt: now,
       };

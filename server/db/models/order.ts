@@ -7,7 +7,7 @@ import {
   type Sequelize,
 } from 'sequelize';
 import { required, serialKey, timestamps } from './columns';
-import type { Network, OrderStatus, Token } from '../../../contract';
+import type { Locale, Network, OrderStatus, Token } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
 /**
@@ -63,6 +63,10 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare sumDecimals: CreationOptional<number | null>;
   /** The option of the first credited payment (0: the order's own fields); null before. */
   declare paidWith: CreationOptional<number | null>;
+  /** The payer's address for receipts (migration 0024); null: none is mailed. */
+  declare customerEmail: CreationOptional<string | null>;
+  /** The language of the customer's e-mails; null: en. */
+  declare customerLanguage: CreationOptional<Locale | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -100,6 +104,8 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         paymentOptions: DataTypes.JSONB,
         sumDecimals: DataTypes.SMALLINT,
         paidWith: DataTypes.SMALLINT,
+        customerEmail: DataTypes.TEXT,
+        customerLanguage: DataTypes.TEXT,
         ...timestamps(),
       },
       { sequelize, tableName: 'orders' },
