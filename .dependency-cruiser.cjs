@@ -4,7 +4,7 @@
  *   composition (main.ts, app.ts, background-jobs.ts, cli/)
  *     -> domains (auth, api-keys, merchants, profile, wallets, orders, payments, refunds, pay, checkout,
  *                 deliveries, event-log, health, docs), which use each other one way only
- *     -> events, jobs, http
+ *     -> events, jobs, http, emails
  *     -> db, chains, fx
  *     -> lib, config.ts, errors.ts, contract/
  *
@@ -91,17 +91,23 @@ module.exports = {
     {
       name: 'infrastructure-below-events-and-jobs',
       severity: 'error',
-      comment: 'db, chains and fx are infrastructure: no events, jobs, http or domain in them.',
+      comment: 'db, chains and fx are infrastructure: no events, jobs, http, emails or domain in them.',
       from: { path: under('db|chains|fx') },
-      to: { path: `${under(`events|jobs|http|${DOMAINS}`)}|^server/deps[.]ts$` },
+      to: { path: `${under(`events|jobs|http|emails|${DOMAINS}`)}|^server/deps[.]ts$` },
     },
     {
       name: 'events-and-jobs-take-plain-data',
       severity: 'error',
-      comment:
-        'Domains use events and jobs, never the reverse: events and jobs take plain data or a function.',
-      from: { path: under('events|jobs') },
+      comment: 'Domains use events, jobs and emails, never the reverse: they take plain data or a function.',
+      from: { path: under('events|jobs|emails') },
       to: { path: under(`http|${DOMAINS}`) },
+    },
+    {
+      name: 'events-below-emails',
+      severity: 'error',
+      comment: "E-mail to customers uses the events' retry schedule; events and jobs know no e-mail.",
+      from: { path: under('events|jobs') },
+      to: { path: under('emails') },
     },
     {
       name: 'jobs-below-events',

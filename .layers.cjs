@@ -26,7 +26,7 @@ module.exports = {
     'networks',
   ],
   /** What domains use: they take plain data or a function, never a domain. */
-  SERVICES: ['events', 'jobs', 'http'],
+  SERVICES: ['events', 'jobs', 'http', 'emails'],
   INFRASTRUCTURE: ['db', 'chains', 'fx'],
   BASE: ['lib'],
 };

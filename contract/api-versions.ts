@@ -32,7 +32,7 @@ export const API_VERSION_CHANGES: Record<ApiVersion, string> = {
   '2026-11-29':
     "The payer's choice of network and token: the order in every event carries `paymentOptions` (the ways it may be paid) and `paidWith` (the network and token of its first credited payment), and a payment or claim its `token`. `amountReceived` sums every option's payments.",
   '2026-12-01':
-    'Subscriptions: the event types `subscription.created`, `subscription.order_created`, `subscription.active`, `subscription.past_due`, `subscription.paused`, `subscription.resumed` and `subscription.canceled` (with `data.subscription`, and `data.order` when about an order); the order in every event carries `subscriptionId` and `period`.',
+    'Subscriptions: the event types `subscription.created`, `subscription.order_created`, `subscription.active`, `subscription.past_due`, `subscription.paused`, `subscription.resumed` and `subscription.canceled` (with `data.subscription`, and `data.order` when about an order); the order in every event carries `subscriptionId` and `period`, and `customerEmail` and `customerLanguage` (POST /orders takes them: the customer is mailed a receipt when it is paid, with SMTP_URL).',
 };
 
 /**
@@ -47,7 +47,7 @@ export const EVENT_FIELDS_SINCE: Record<
   '2026-11-24': {},
   '2026-11-27': {},
   '2026-11-29': { order: ['paymentOptions', 'paidWith'], payment: ['token'], claim: ['token'] },
-  '2026-12-01': { order: ['subscriptionId', 'period'] },
+  '2026-12-01': { order: ['subscriptionId', 'period', 'customerEmail', 'customerLanguage'] },
 };
 
 /** The version that introduced each event type: a version knows the types introduced at or before it. */

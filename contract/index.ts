@@ -4,6 +4,7 @@ import { authContract } from './auth';
 import { claimsContract } from './claims';
 import { dashboardContract } from './dashboard';
 import { deliveriesContract } from './deliveries';
+import { emailsContract } from './emails';
 import { eventLogContract } from './event-log';
 import { healthContract } from './health';
 import { networksContract } from './networks';
@@ -27,6 +28,7 @@ type Routers = {
   orders: typeof ordersContract;
   claims: typeof claimsContract;
   deliveries: typeof deliveriesContract;
+  emails: typeof emailsContract;
   events: typeof eventLogContract;
   profile: typeof profileContract;
   wallets: typeof walletsContract;
@@ -44,6 +46,7 @@ const routers: Routers = {
   orders: ordersContract,
   claims: claimsContract,
   deliveries: deliveriesContract,
+  emails: emailsContract,
   events: eventLogContract,
   profile: profileContract,
   wallets: walletsContract,
@@ -66,6 +69,8 @@ export * from './api-keys';
 export * from './dashboard';
 export * from './orders';
 export * from './deliveries';
+export * from './emails';
+export * from './locales';
 export * from './events';
 export * from './event-log';
 export * from './api-versions';

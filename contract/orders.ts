@@ -31,10 +31,14 @@ import {
   orderErrors,
   orderWriteErrors,
 } from './shapes';
+import { EMAIL_MAX, LOCALES } from './locales';
 
 const c = initContract();
 
 export const METADATA_MAX_BYTES = 4096;
+
+/** A language of the customer's pages and e-mails. */
+export const ZLocale = z.enum(LOCALES);
 
 export const ZHttpUrl = z
   .string()
@@ -133,6 +137,16 @@ export const ZCreateOrderBody = z
       .describe('Lifetime; default ORDER_TTL_SECONDS (900)'),
     description: z.string().trim().min(1).max(DESCRIPTION_MAX).optional().describe('Shown to the payer'),
     metadata: ZMetadata.optional(),
+    customerEmail: z
+      .string()
+      .trim()
+      .max(EMAIL_MAX)
+      .email()
+      .optional()
+      .describe(
+        "The payer's e-mail address: with SMTP_URL set on the server, the receipt is mailed there when the order is PAID",
+      ),
+    customerLanguage: ZLocale.optional().describe("The language of the customer's e-mails (default en)"),
   })
   .strict()
   .describe(
@@ -279,6 +293,12 @@ export const ZOrder = z
         'The subscription (sub_…) this order bills a period of; null for an order made by POST /orders',
       ),
     period: ZOrderPeriod.nullable().describe("The subscription's period this order bills; null without one"),
+    customerEmail: z
+      .string()
+      .max(EMAIL_MAX)
+      .nullable()
+      .describe("The payer's e-mail address given at creation (null when none)"),
+    customerLanguage: ZLocale.nullable().describe("The language of the customer's e-mails (null: en)"),
   })
   .describe('A payment order');
 export type Order = z.infer<typeof ZOrder>;

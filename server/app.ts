@@ -10,7 +10,7 @@ import { dashboardRouter } from './dashboard/dashboard.router';
 import { dashboardApp } from './dashboard/static';
 import { apiKeysRouter } from './api-keys/api-keys.router';
 import { checkoutAssets, checkoutErrorPage, checkoutPageRoute } from './checkout/checkout.router';
-import { deliveriesRouter } from './deliveries/deliveries.router';
+import { deliveriesRouter, emailDeliveriesRouter } from './deliveries/deliveries.router';
 import { eventLogRouter } from './event-log/event-log.router';
 import type { Deps } from './deps';
 import { docsRouter } from './docs/docs';
@@ -100,6 +100,7 @@ export function createApp(deps: Deps): Express {
       orders: ordersRouter(deps),
       claims: claimsRouter(deps),
       deliveries: deliveriesRouter(deps),
+      emails: emailDeliveriesRouter(deps),
       events: eventLogRouter(deps),
       profile: profileRouter(deps, limits),
       wallets: walletsRouter(deps),

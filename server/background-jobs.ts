@@ -1,5 +1,6 @@
 import { refreshDashboardStatsJob } from './dashboard/refresh-stats.job';
 import { pruneEventsJob } from './event-log/prune-events.job';
+import { sendEmailsJob } from './emails/send-emails.job';
 import { deliverEventsJob } from './events/deliver-events.job';
 import type { Job } from './jobs/job';
 import { expireOrdersJob } from './orders/expire-orders.job';
@@ -18,4 +19,5 @@ export const BACKGROUND_JOBS: Job[] = [
   pruneEventsJob,
   refreshDashboardStatsJob,
   billSubscriptionsJob,
+  sendEmailsJob,
 ];

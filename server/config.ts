@@ -182,6 +182,20 @@ export const configSchema = z
     QUOTE_CURRENCIES: currencyList.default('BRL,EUR'),
 
     MESSENGER_API_BASE_URL: url.default('https://api.telegram.org'),
+    /**
+     * The mail server customers' e-mails (receipts; a subscription's orders and reminders) go
+     * through, e.g. `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`. Unset:
+     * nothing is mailed or queued, and the webhook is the merchant's cue.
+     */
+    SMTP_URL: z
+      .string()
+      .url()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    /** The From of those e-mails, e.g. `Shop payments <pay@example.com>`; required with SMTP_URL. */
+    MAIL_FROM: z.string().trim().min(3).max(320).optional(),
+    /** Each wait on the mail server (connecting, its greeting, each answer), and one send as a whole. */
+    SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     /** When set, GET /metrics requires `Authorization: Bearer <METRICS_TOKEN>`. */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 
@@ -261,6 +275,8 @@ export const configSchema = z
     JOB_PRUNE_EVENTS_CRON: cron.default('0 * * * * *'),
     /** The dashboard's hourly figures follow orders and payments this closely (server/dashboard/refresh-stats.ts). */
     JOB_REFRESH_DASHBOARD_STATS_CRON: cron.default('*/2 * * * * *'),
+    /** The e-mail sender's backstop; new e-mails wake it at once. */
+    JOB_SEND_EMAILS_CRON: cron.default('*/5 * * * * *'),
     /** How long a worker holds a leased piece of work (scan cursor, claim) between renewals. */
     JOB_LEASE_SECONDS: positiveInt.default(60),
     JOB_BATCH_SIZE: z.coerce.number().int().min(1).max(1000).default(50),
@@ -299,6 +315,8 @@ export const configSchema = z
         path: ['DATA_ENCRYPTION_KEY'],
         message: 'must be 32 bytes as base64 or 64 hex characters',
       });
+    if (cfg.SMTP_URL && !cfg.MAIL_FROM)
+      ctx.addIssue({ code: 'custom', path: ['MAIL_FROM'], message: 'is required when SMTP_URL is set' });
     checkNetworkSettings(cfg as unknown as NetworkEnv, ctx);
     if (cfg.FX_PROVIDER === 'static') {
       for (const currency of cfg.QUOTE_CURRENCIES)
@@ -316,6 +334,8 @@ export const configSchema = z
     encryptionKey: cfg.DATA_ENCRYPTION_KEY ? decodeEncryptionKey(cfg.DATA_ENCRYPTION_KEY)! : undefined,
     PUBLIC_BASE_URL: (cfg.PUBLIC_BASE_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/+$/, ''),
     webhookAllowPrivate: cfg.WEBHOOK_ALLOW_PRIVATE === 'true',
+    /** Where customers' e-mails go out, or null: none are mailed or queued. */
+    mail: cfg.SMTP_URL && cfg.MAIL_FROM ? { url: cfg.SMTP_URL, from: cfg.MAIL_FROM } : null,
     jobs: jobSelection(cfg.JOBS, cfg.JOBS_ENABLED),
     responseValidation: cfg.RESPONSE_VALIDATION
       ? cfg.RESPONSE_VALIDATION === 'true'

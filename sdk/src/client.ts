@@ -17,6 +17,7 @@ import {
   type ZCreateRefundBody,
   type ZCreateOrderBody,
   type ZCreateWalletBody,
+  type ZEmailDelivery,
   type ZEventPage,
   type ZListEventsQuery,
   type ZListOrdersQuery,
@@ -66,6 +67,9 @@ export type WebhookDelivery = z.infer<typeof ZWebhookDelivery>;
 export type WebhookDeliveryList = { items: WebhookDelivery[] };
 export type MessengerDelivery = z.infer<typeof ZMessengerDelivery>;
 export type MessengerDeliveryList = { items: MessengerDelivery[] };
+/** An e-mail to an order's customer: its kind, address, subject, status and attempts. */
+export type EmailDelivery = z.infer<typeof ZEmailDelivery>;
+export type EmailDeliveryList = { items: EmailDelivery[] };
 export type Profile = z.infer<typeof ZProfile>;
 export type UpdateProfileParams = z.input<typeof ZUpdateProfileBody>;
 export type ChangePasswordParams = z.input<typeof ZChangePasswordBody>;
@@ -352,6 +356,14 @@ export function createClient(options: ClientOptions) {
       /** GET /orders/{reference}/messenger-deliveries. */
       async messengerDeliveries(reference: string): Promise<MessengerDeliveryList> {
         return success(raw.deliveries.messengerDeliveries({ params: { reference: segment(reference) } }));
+      },
+      /**
+       * GET /orders/{reference}/email-deliveries: the e-mails to the order's customer (its receipt,
+       * a subscription's order and reminder) and how sending them went; empty when the server sends
+       * no e-mail.
+       */
+      async emailDeliveries(reference: string): Promise<EmailDeliveryList> {
+        return success(raw.emails.emailDeliveries({ params: { reference: segment(reference) } }));
       },
       /** POST /orders/{reference}/webhook-deliveries/{id}/redeliver: send that event again now. */
       async redeliverWebhook(reference: string, deliveryId: string): Promise<WebhookDelivery> {

@@ -16,6 +16,8 @@ export type {
   CreateOrderParams,
   CreateRefundParams,
   CreateWalletParams,
+  EmailDelivery,
+  EmailDeliveryList,
   EventPage,
   ListAllEventsQuery,
   ListEventsQuery,

@@ -4,8 +4,9 @@
  * Pure data and functions: no Node or DOM imports.
  */
 
-export const LOCALES = ['en', 'pt-BR', 'es'] as const;
-export type Locale = (typeof LOCALES)[number];
+import { LOCALES, type Locale } from '../../contract/locales';
+
+export { LOCALES, type Locale };
 
 const en = {
   title: 'Pay with stablecoins',

@@ -2,8 +2,8 @@ import { QueryTypes } from 'sequelize';
 import type { Database } from './database';
 
 /**
- * The one way background work is shared between instances: a row of work (a delivery, a claim, a
- * refund, a scan cursor) is leased by a worker (`locked_by`) until `locked_until`; the holder
+ * The one way background work is shared between instances: a row of work (a delivery, an e-mail,
+ * a claim, a refund, a scan cursor) is leased by a worker (`locked_by`) until `locked_until`; the holder
  * renews it while it works, and its writes only land while it still holds it. A worker that dies
  * loses its leases when they run out; one that stalls past its lease finds its renewal and its
  * writes refused. Times come from the job clock, so tests drive leases with it.
@@ -13,6 +13,7 @@ import type { Database } from './database';
  */
 const TABLES = {
   event_deliveries: { due: 'next_attempt_at', key: ['id'] },
+  email_deliveries: { due: 'next_attempt_at', key: ['id'] },
   payment_claims: { due: 'next_check_at', key: ['id'] },
   refunds: { due: 'next_check_at', key: ['id'] },
   scan_cursors: { due: null, key: ['network', 'address'] },
@@ -20,11 +21,21 @@ const TABLES = {
 
 export type LeasedTable = keyof typeof TABLES;
 /** Tables whose work falls due at a time (a status among some, and its due column reached). */
-export type DueTable = 'event_deliveries' | 'payment_claims' | 'refunds';
+export type DueTable = 'event_deliveries' | 'email_deliveries' | 'payment_claims' | 'refunds';
 
 /** The columns a lease may return or a release may write, per table. */
 type Columns = {
   event_deliveries: { id: string; status: string; next_attempt_at: Date };
+  email_deliveries: {
+    id: string;
+    status: string;
+    attempt: number;
+    next_attempt_at: Date;
+    to_address: string;
+    subject: string;
+    text: string;
+    html: string;
+  };
   payment_claims: { id: string; network: string; tx_id: string; status: string; next_check_at: Date };
   refunds: { id: string; status: string; next_check_at: Date };
   scan_cursors: { network: string; address: string; cursor: string | null; scanned_at: Date | null };

@@ -1,5 +1,5 @@
 import { initServer } from '@ts-rest/express';
-import { deliveriesContract } from '../../contract';
+import { deliveriesContract, emailsContract } from '../../contract';
 import type { Deps } from '../deps';
 import { currentMerchant } from '../http/current-merchant';
 import {
@@ -8,6 +8,7 @@ import {
   listRecentWebhookDeliveries,
   listWebhookDeliveries,
 } from './list-deliveries';
+import { listEmailDeliveries } from './list-email-deliveries';
 import { redeliverWebhook } from './redeliver-webhook';
 
 export function deliveriesRouter(deps: Deps) {
@@ -43,6 +44,16 @@ export function deliveriesRouter(deps: Deps) {
     audit: async ({ req, params }) => ({
       status: 200,
       body: await listAudit(deps, currentMerchant(req).id, params.reference),
+    }),
+  });
+}
+
+/** The e-mails to an order's customer: delivery records like the webhooks' (the outbox is server/emails/). */
+export function emailDeliveriesRouter(deps: Deps) {
+  return initServer().router(emailsContract, {
+    emailDeliveries: async ({ req, params }) => ({
+      status: 200,
+      body: await listEmailDeliveries(deps, currentMerchant(req).id, params.reference),
     }),
   });
 }

@@ -91,6 +91,8 @@ const order = {
   paidWith: null,
   subscriptionId: null,
   period: null,
+  customerEmail: 'ana@example.com',
+  customerLanguage: 'pt-BR',
 };
 const paidOrder = {
   ...order,
@@ -455,6 +457,8 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       paymentOptions: [{ network: 'POLYGON', token: 'USDT' }],
       description: 'Order #1001',
       metadata: { cartId: 'cart_1001' },
+      customerEmail: 'ana@example.com',
+      customerLanguage: 'pt-BR',
     },
     responses: { 201: order },
   },
@@ -500,6 +504,24 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'deliveries.redeliverWebhook': { responses: { 200: { ...webhookDelivery, id: '57', attempt: 2 } } },
   'deliveries.messengerDeliveries': { responses: { 200: { items: [messengerDelivery] } } },
   'deliveries.telegramDeliveries': { responses: { 200: { items: [messengerDelivery] } } },
+  'emails.emailDeliveries': {
+    responses: {
+      200: {
+        items: [
+          {
+            id: 'em_4f0c8e2a9b1d47c6a3e5f7b9d1c3e5a7',
+            kind: 'receipt',
+            to: 'ana@example.com',
+            subject: 'Recibo: 9.504754 USDT pagos a Loja Exemplo',
+            status: 'SENT',
+            attempt: 1,
+            error: null,
+            createdAt: '2026-11-22T10:03:15.000Z',
+          },
+        ],
+      },
+    },
+  },
   'deliveries.audit': {
     responses: {
       200: {

@@ -243,6 +243,7 @@ const TAG_DESCRIPTIONS: Record<keyof typeof contract, string> = {
   orders: "Payment orders: creating, listing, reading, reporting a payment's transaction",
   claims: 'Transfers to your wallets that credited no order, to attribute',
   deliveries: "An order's webhook and messenger deliveries and its audit timeline",
+  emails: "The e-mails to an order's customer (its receipt) and how sending them went",
   events: 'Every event, with the body its webhook carries',
   profile: "The merchant's profile, password, webhook secret and test deliveries",
   wallets: "The merchant's receiving wallets",

@@ -1,8 +1,8 @@
-import type { Config } from '../config';
 import type { DeliveryChannel } from '../db/models/event-delivery';
 import type { Deps } from '../deps';
 import { appendAuditSql } from './audit';
 import type { Outcome } from './delivery';
+import { lastAttemptSql, retryDelayMsSql, retrySchedule, type RetryConfig } from './retry-schedule';
 
 /** An attempt to record: a task's outcome, and who sent it. */
 export type Attempt = Outcome & {
@@ -26,8 +26,8 @@ const HOLD_RECHECK_MS = 30_000;
  *
  * - held (`deferred`): looked at again later; nothing recorded, no attempt spent;
  * - delivered: DELIVERED, its lease given up;
- * - failed: retried after WEBHOOK_RETRY_BASE_MS · 2^(attempt−1) (or the receiver's retry hint, when
- *   longer), or FAILED when `permanent` or after WEBHOOK_MAX_ATTEMPTS. A manual attempt never
+ * - failed: retried on the outboxes' schedule (retry-schedule.ts; or the receiver's retry hint, when
+ *   longer), or FAILED when `permanent` or after the last attempt. A manual attempt never
  *   reschedules, and neither does a worker whose lease was taken over (its attempt is still recorded).
  *
  * Each attempt gets its row in webhook_deliveries or messenger_deliveries and, for an event about an
@@ -36,7 +36,7 @@ const HOLD_RECHECK_MS = 30_000;
  */
 export async function recordAttempts(
   deps: Pick<Deps, 'db' | 'clock'> & {
-    config: Pick<Config, 'WEBHOOK_RETRY_BASE_MS' | 'WEBHOOK_MAX_ATTEMPTS'>;
+    config: RetryConfig;
   },
   attempts: Attempt[],
 ): Promise<RecordedAttempt[]> {
@@ -85,7 +85,7 @@ export async function recordAttempts(
               i.manual OR COALESCE(l.locked_by = i.owner, false) AS holds,
               NOT i.deferred AND NOT i.ok AND NOT i.manual AND COALESCE(l.locked_by = i.owner, false)
                 AND l.status = 'PENDING' AS reschedules,
-              i.permanent OR l.attempts + 1 >= CAST($maxAttempts AS int) AS last
+              i.permanent OR ${lastAttemptSql('l.attempts + 1')} AS last
          FROM input i JOIN locked l ON l.id = i."taskId"),
      decided AS (
        SELECT *,
@@ -93,7 +93,7 @@ export async function recordAttempts(
                    ELSE status END AS new_status,
               CASE WHEN reschedules AND NOT last
                    THEN CAST($now AS timestamptz)
-                        + greatest(CAST($retryBaseMs AS float8) * 2 ^ (attempt - 1), "retryAfterMs") * interval '1 millisecond'
+                        + greatest(${retryDelayMsSql('attempt')}, "retryAfterMs") * interval '1 millisecond'
               END AS next_retry_at
          FROM judged),
      moved AS (
@@ -150,8 +150,7 @@ export async function recordAttempts(
     {
       items: JSON.stringify(items),
       now,
-      maxAttempts: deps.config.WEBHOOK_MAX_ATTEMPTS,
-      retryBaseMs: deps.config.WEBHOOK_RETRY_BASE_MS,
+      ...retrySchedule(deps.config),
       holdMs: Math.min(deps.config.WEBHOOK_RETRY_BASE_MS, HOLD_RECHECK_MS),
     },
   );

@@ -1,2 +1,6 @@
-/** Text placed in HTML (element content or a quoted attribute): the five characters that matter, escaped. */
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Text from outside (a merchant's description, a name) made safe inside HTML text and attribute values. */
+export const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );

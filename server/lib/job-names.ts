@@ -8,5 +8,6 @@ export const JOB_NAMES = [
   'prune-events',
   'refresh-dashboard-stats',
   'bill-subscriptions',
+  'send-emails',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];

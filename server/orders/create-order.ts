@@ -123,6 +123,8 @@ export async function createOrder(
       periodAttempt: billing?.periodAttempt ?? null,
       periodStart: billing?.periodStart ?? null,
       periodEnd: billing?.periodEnd ?? null,
+      customerEmail: body.customerEmail ?? null,
+      customerLanguage: body.customerLanguage ?? null,
       createdAt: now,
       updatedAt: now,
     };

@@ -69,6 +69,8 @@ const ORDER_COLUMNS: { [K in keyof NewOrderRow]-?: SqlType } = {
   periodAttempt: 'int',
   periodStart: 'timestamptz',
   periodEnd: 'timestamptz',
+  customerEmail: 'text',
+  customerLanguage: 'text',
   createdAt: 'timestamptz',
   updatedAt: 'timestamptz',
 };

@@ -4,6 +4,7 @@ import type { Order } from '../db/models';
 import { transitionOf, type Lifecycle, type Transition } from '../events/lifecycle';
 import { emitOrderEvent, type EventExtra } from './emit-order-event';
 import { markSubscriptionDue } from './mark-subscription-due';
+import { queueCustomerEmail } from './queue-customer-email';
 
 /**
  * Why an order's status may move: it was made; a transaction was reported for it; its time ran out;
@@ -102,6 +103,12 @@ export const ORDER_LIFECYCLE: Lifecycle<OrderStatus, OrderCause, Order, OrderEve
       with_?.extra,
     );
     await markSubscriptionDue(deps, transaction, order, at);
+    // Any order with a customer address gets its receipt, committed with the move to PAID.
+    if (event === 'order.paid')
+      await queueCustomerEmail(deps, transaction, order, {
+        kind: 'receipt',
+        ...(with_?.merchant ? { merchantName: with_.merchant.fullName } : {}),
+      });
   },
 };
 

@@ -194,5 +194,7 @@ export function presentOrder(
     merchantWalletId: order.walletId,
     amountUnique: order.amountUnique,
     metadata: order.metadata,
+    customerEmail: order.customerEmail ?? null,
+    customerLanguage: order.customerLanguage ?? null,
   });
 }

@@ -41,6 +41,13 @@ export async function makePeriodOrder(
     ...(subscription.description ? { description: subscription.description } : {}),
     ...(subscription.metadata ? { metadata: subscription.metadata } : {}),
     ...(subscription.webhookUrl ? { webhookUrl: subscription.webhookUrl } : {}),
+    // The customer's: each order's receipt goes to them, in their language.
+    ...(subscription.customerEmail
+      ? {
+          customerEmail: subscription.customerEmail,
+          customerLanguage: subscription.customerLanguage as CreateOrderBody['customerLanguage'],
+        }
+      : {}),
   };
   try {
     const created = await createOrder(deps, {

@@ -42,7 +42,7 @@ describe('GET /checkout/{reference}', () => {
     expect(pt.res.status).toBe(200);
     expect(pt.res.headers.get('cache-control')).toBe('no-store');
     expect(pt.text).toContain('<html lang="pt-BR">');
-    expect(pt.text).toContain('Pagamento para Loja &#60;Azul&#62;');
+    expect(pt.text).toContain('Pagamento para Loja &lt;Azul&gt;');
     expect(pt.text).not.toContain('</script><b>');
     const config = JSON.parse(
       /<script type="application\/json" id="checkout-config">(.*?)<\/script>/s.exec(pt.text)![1]!,

@@ -148,6 +148,13 @@ describe('POST /orders', () => {
           },
         ],
         paidWith: null,
+        customerEmail: null,
+        customerLanguage: null,
+        subscriptionId: null,
+        periodIndex: null,
+        periodAttempt: null,
+        periodStart: null,
+        periodEnd: null,
       });
       expect(Date.parse(o.expiresAt) - Date.parse(o.createdAt)).toBe(900_000);
       expect(Math.abs(Date.parse(o.createdAt) - Date.now())).toBeLessThan(60_000);
@@ -552,6 +559,13 @@ describe('concurrent creations, written together', () => {
         paymentOptions: null,
         sumDecimals: 6,
         paidWith: null,
+        customerEmail: null,
+        customerLanguage: null,
+        subscriptionId: null,
+        periodIndex: null,
+        periodAttempt: null,
+        periodStart: null,
+        periodEnd: null,
         createdAt: now,
         updatedAt: now,
       };

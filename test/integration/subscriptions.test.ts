@@ -2,6 +2,7 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { parseUnits } from '../../contract/decimal';
 import { startPaymentHarness, sleep, usePaymentStack, type PaymentHarness } from '../support/payment-harness';
+import { startSmtpServer, type SmtpServer } from '../support/smtp-server';
 import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
 import { expectErrorBody, startTestServer } from '../support/test-server';
 
@@ -18,10 +19,11 @@ let usdtMint: PublicKey;
 let h: PaymentHarness;
 
 let env: Record<string, string>;
+let smtp: SmtpServer;
 
 usePaymentStack(
   async () => {
-    solana = await startLocalSolana();
+    [solana, smtp] = await Promise.all([startLocalSolana(), startSmtpServer()]);
     usdtMint = await solana.createMint();
     env = {
       SOLANA_RPC_URL: solana.url,
@@ -30,10 +32,14 @@ usePaymentStack(
       POLYGON_RPC_URL: 'none',
       ETHEREUM_RPC_URL: 'none',
       SUBSCRIPTION_DAY_SECONDS: String(DAY_SECONDS),
+      // Reminders 12 hours (a second here) before an order expires.
+      SUBSCRIPTION_REMINDER_HOURS: '12',
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Shop <billing@example.test>',
     };
     h = await startPaymentHarness(env);
   },
-  () => [h, solana],
+  () => [h, solana, smtp],
 );
 
 type Shop = Awaited<ReturnType<PaymentHarness['newShop']>>;
@@ -336,7 +342,7 @@ describe("the customer's page", () => {
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('Sua assinatura');
-    expect(html).toContain('Plano &#60;Ouro&#62;');
+    expect(html).toContain('Plano &lt;Ouro&gt;');
     expect(html).toContain('a cada dia');
     const order = await h.getOrder(shop, sub.latestOrderReference!);
     expect(html).toContain(`href="${order.checkoutUrl}"`);
@@ -384,4 +390,45 @@ describe('several instances', () => {
       await Promise.all(others.map((s) => s.stop()));
     }
   }, 60_000);
+});
+
+describe('e-mail to the customer', () => {
+  it("mails each period's order with the checkout link and the customer's page, a reminder before it expires, and the receipt when paid", async () => {
+    const shop = await newShop();
+    const email = `dora-${Date.now()}@example.com`;
+    // Weekly, each order payable a day (2 s): its reminder is due 12 hours (1 s) before.
+    const sub = await subscribe(shop, { interval: 'week', dueDays: 1, customer: { email, name: 'Dora' } });
+    const order = await h.getOrder(shop, sub.latestOrderReference!);
+    const mailsTo = () => smtp.received().filter((m) => m.to.includes(email));
+    await h.server.jobs.runNow('send-emails');
+    const first = await smtp.waitFor((m) => m.to.includes(email));
+    expect(first.parsed.text).toContain(order.checkoutUrl);
+    expect(first.parsed.text).toContain(sub.manageUrl);
+    expect(String(first.parsed.html)).toContain(order.checkoutUrl);
+
+    await sleep(DAY_MS / 2 + 100);
+    await bill();
+    await h.server.jobs.runNow('send-emails');
+    await smtp.waitFor((m) => m.to.includes(email) && m !== first);
+    expect(mailsTo()).toHaveLength(2);
+    // Billing again sends no second reminder.
+    await bill();
+    await h.server.jobs.runNow('send-emails');
+
+    await pay(shop, order.reference);
+    await h.server.jobs.runNow('send-emails');
+    await smtp.waitFor((m) => m.to.includes(email) && mailsTo().length === 3);
+    const kinds = (
+      await h.server.api<{ items: { kind: string; status: string; to: string }[] }>(
+        'GET',
+        `/orders/${order.reference}/email-deliveries`,
+        { token: shop.token },
+      )
+    ).body.items;
+    expect(kinds.map((k) => [k.kind, k.status, k.to])).toEqual([
+      ['order', 'SENT', email],
+      ['reminder', 'SENT', email],
+      ['receipt', 'SENT', email],
+    ]);
+  }, 30_000);
 });

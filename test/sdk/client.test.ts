@@ -199,6 +199,7 @@ describe('client: every merchant route', () => {
     await receiver.waitFor((r) => r.filter((h) => h.url === path).length >= 2);
 
     expect((await client.orders.messengerDeliveries(order.reference)).items).toEqual([]);
+    expect((await client.orders.emailDeliveries(order.reference)).items).toEqual([]);
   });
 
   it('profile.changePassword: old tokens stop working (AuthenticationError)', async () => {

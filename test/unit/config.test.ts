@@ -40,6 +40,22 @@ describe('configuration', () => {
     }
   });
 
+  it('mails customers only with SMTP_URL, which needs MAIL_FROM', () => {
+    expect(loadConfig({}).mail).toBeNull();
+    expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com:587' })).toThrow(
+      /MAIL_FROM: is required when SMTP_URL is set/,
+    );
+    expect(() => loadConfig({ SMTP_URL: 'https://mail.example.com', MAIL_FROM: 'a@example.com' })).toThrow(
+      /SMTP_URL: must be an smtp/,
+    );
+    const config = loadConfig({
+      SMTP_URL: 'smtps://u:p@mail.example.com:465',
+      MAIL_FROM: 'Pay <a@example.com>',
+    });
+    expect(config.mail).toEqual({ url: 'smtps://u:p@mail.example.com:465', from: 'Pay <a@example.com>' });
+    expect(config.SMTP_TIMEOUT_MS).toBe(10_000);
+  });
+
   it('refuses to start in production without JWT_SECRET, naming it', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_ENCRYPTION_KEY: 'a'.repeat(64) })).toThrow(
       /JWT_SECRET/,

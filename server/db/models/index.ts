@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { ApiKey } from './api-key';
 import { AuditEntry } from './audit-entry';
+import { EmailDelivery } from './email-delivery';
 import { Event } from './event';
 import { EventDelivery } from './event-delivery';
 import { Merchant } from './merchant';
@@ -16,6 +17,7 @@ import { WebhookDelivery } from './webhook-delivery';
 export {
   ApiKey,
   AuditEntry,
+  EmailDelivery,
   Event,
   EventDelivery,
   Merchant,
@@ -37,6 +39,7 @@ export function initModels(sequelize: Sequelize) {
   const models = {
     ApiKey: class ApiKeyModel extends ApiKey {},
     AuditEntry: class AuditEntryModel extends AuditEntry {},
+    EmailDelivery: class EmailDeliveryModel extends EmailDelivery {},
     Event: class EventModel extends Event {},
     EventDelivery: class EventDeliveryModel extends EventDelivery {},
     Merchant: class MerchantModel extends Merchant {},

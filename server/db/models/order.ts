@@ -7,7 +7,7 @@ import {
   type Sequelize,
 } from 'sequelize';
 import { required, serialKey, timestamps } from './columns';
-import type { Network, OrderStatus, Token } from '../../../contract';
+import type { Locale, Network, OrderStatus, Token } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
 /**
@@ -70,6 +70,10 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare periodAttempt: CreationOptional<number | null>;
   declare periodStart: CreationOptional<Date | null>;
   declare periodEnd: CreationOptional<Date | null>;
+  /** The payer's address for receipts (migration 0024); null: none is mailed. */
+  declare customerEmail: CreationOptional<string | null>;
+  /** The language of the customer's e-mails; null: en. */
+  declare customerLanguage: CreationOptional<Locale | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -112,6 +116,8 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         periodAttempt: DataTypes.INTEGER,
         periodStart: DataTypes.DATE,
         periodEnd: DataTypes.DATE,
+        customerEmail: DataTypes.TEXT,
+        customerLanguage: DataTypes.TEXT,
         ...timestamps(),
       },
       { sequelize, tableName: 'orders' },

@@ -1,0 +1,59 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+import type { EmailKind, EmailStatus, Locale } from '../../../contract';
+import { dateNow, lease, required, timestamps } from './columns';
+
+/** An e-mail to an order's customer in the outbox (migration 0024): rendered once, sent by the send-emails job. */
+export class EmailDelivery extends Model<
+  InferAttributes<EmailDelivery>,
+  InferCreationAttributes<EmailDelivery>
+> {
+  /** em_ and 32 hex digits. */
+  declare id: string;
+  declare orderId: string;
+  declare merchantId: string;
+  declare kind: EmailKind;
+  declare toAddress: string;
+  declare language: Locale;
+  declare subject: string;
+  declare text: string;
+  declare html: string;
+  declare status: CreationOptional<EmailStatus>;
+  /** Attempts made so far. */
+  declare attempt: CreationOptional<number>;
+  declare error: CreationOptional<string | null>;
+  declare nextAttemptAt: CreationOptional<Date>;
+  declare lockedUntil: CreationOptional<Date | null>;
+  declare lockedBy: CreationOptional<string | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize) {
+    this.init(
+      {
+        id: { type: DataTypes.TEXT, primaryKey: true },
+        orderId: required(DataTypes.BIGINT),
+        merchantId: required(DataTypes.UUID),
+        kind: required(DataTypes.TEXT),
+        toAddress: required(DataTypes.TEXT),
+        language: required(DataTypes.TEXT),
+        subject: required(DataTypes.TEXT),
+        text: required(DataTypes.TEXT),
+        html: required(DataTypes.TEXT),
+        status: required(DataTypes.TEXT, 'PENDING'),
+        attempt: required(DataTypes.INTEGER, 0),
+        error: DataTypes.TEXT,
+        nextAttemptAt: dateNow(),
+        ...lease(),
+        ...timestamps(),
+      },
+      { sequelize, tableName: 'email_deliveries' },
+    );
+  }
+}
