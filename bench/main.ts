@@ -15,7 +15,7 @@
  *   npm run bench -- --only evm        # some parts: a comma list of
  *                                      #   orders, listing, qr, payments, scan, webhooks,
  *                                      #   evm-payments, evm-scan, wakeups, detection, request-path,
- *                                      #   dashboard,
+ *                                      #   dashboard, subscriptions,
  *                                      #   or the groups solana, evm
  *   npm run bench -- --help            # every option (request-path: --seconds, --rounds, --depth-rows;
  *                                      #   detection: --idle-seconds, --samples)
@@ -41,6 +41,7 @@ import { SIZES } from './settings';
 import { benchScan } from './solana-scan';
 import { benchPayments } from './solana-payments';
 import { setUp, type Ctx } from './stack';
+import { benchSubscriptions } from './subscriptions';
 import { benchWakeups } from './wakeups';
 import { benchWebhooks } from './webhooks';
 
@@ -65,6 +66,7 @@ async function runBenches(ctx: Ctx, { parts, detection }: Options): Promise<Repo
   if (parts.has('evm-payments')) await benchEvmPayments(ctx, report);
   if (parts.has('evm-scan')) await benchEvmScan(ctx, report);
   if (parts.has('wakeups')) await benchWakeups(ctx, report);
+  if (parts.has('subscriptions')) await benchSubscriptions(ctx, report);
   // Last: its summary reads the webhooks part's figures, and its server runs every job meanwhile.
   if (parts.has('detection')) await benchDetection(ctx, report, detection);
   return report;

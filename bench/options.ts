@@ -15,6 +15,7 @@ export const PARTS = [
   'detection',
   'request-path',
   'dashboard',
+  'subscriptions',
 ] as const;
 export type Part = (typeof PARTS)[number];
 const PART_GROUPS: Record<string, Part[]> = {

@@ -24,6 +24,8 @@ export const SIZES = {
   evmWallets: 100,
   /** More wallets than one eth_getLogs call takes (100 recipients): the calls per range grow. */
   evmWalletsMore: 250,
+  /** Issue 30's goal: this many subscriptions due in one minute, billed within it. */
+  subscriptionsDue: 10_000,
 } as const;
 
 /** The EVM network benchmarked (its real chain id), and blocks on top of a payment before it is final. */

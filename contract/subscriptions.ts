@@ -230,6 +230,8 @@ export const subscriptionsContract = c.router(
       method: 'GET',
       path: '/subscriptions',
       summary: 'List subscriptions, newest first (cursor pages)',
+      description:
+        'Cursor pages (`per_page` up to 50, `cursor` from the previous `nextCursor`), the same cost at any depth. `status` picks one status; `customer_email` matches the customer\u2019s address without case.',
       metadata: merchantAuth('subscriptions:read'),
       query: ZListSubscriptionsQuery,
       responses: { 200: cursorPage(ZSubscription), ...errors('VALIDATION_ERROR'), ...merchantErrors },
@@ -238,6 +240,8 @@ export const subscriptionsContract = c.router(
       method: 'GET',
       path: '/subscriptions/:id',
       summary: 'Get one subscription',
+      description:
+        'The subscription as it is now: its status, current period, next order and latest order. 404 for an unknown one or another merchant\u2019s.',
       metadata: merchantAuth('subscriptions:read'),
       pathParams: ZSubscriptionParams,
       responses: { 200: ZSubscription, ...orderErrors },
@@ -246,6 +250,8 @@ export const subscriptionsContract = c.router(
       method: 'GET',
       path: '/subscriptions/:id/orders',
       summary: 'The orders of a subscription, newest first (cursor pages)',
+      description:
+        'Every order made for it, each with `subscriptionId` and `period` (`index`, `start`, `end`): one per period, and more for a period whose order expired unpaid and was made again.',
       metadata: merchantAuth('subscriptions:read'),
       pathParams: ZSubscriptionParams,
       query: z.object(cursorQuery('Empty or absent to start, then the previous nextCursor')),
@@ -266,6 +272,8 @@ export const subscriptionsContract = c.router(
       method: 'POST',
       path: '/subscriptions/:id/pause',
       summary: 'Pause a subscription: no orders until resumed',
+      description:
+        'PAUSED: no order is made until it is resumed (an open order stays payable and its payment is recorded). 409 when already PAUSED or CANCELED.',
       metadata: merchantAuth('subscriptions:write'),
       pathParams: ZSubscriptionParams,
       body: c.noBody(),

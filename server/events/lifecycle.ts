@@ -4,7 +4,7 @@ import type { AuditActor } from '../db/models/audit-entry';
 import type { Deps } from '../deps';
 
 /** What moving a status needs: the database, the clock, and what events are rendered with. */
-type LifecycleDeps = Pick<Deps, 'db' | 'config' | 'chains' | 'clock' | 'secrets'>;
+type LifecycleDeps = Pick<Deps, 'db' | 'config' | 'chains' | 'clock' | 'secrets' | 'cache'>;
 import { recordAudit } from './audit';
 
 /**

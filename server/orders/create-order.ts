@@ -17,7 +17,8 @@ import { finestDecimals, rescaleUnits, toStored } from './payment-options';
 import { resolvePaymentOptions } from './resolve-payment-options';
 import { MAX_AMOUNT_ADJUSTMENT, releaseAmount, reserveAmount, type ReservedAmount } from './unique-amount';
 
-export type CreateOrderResult = { status: 201; body: OrderBody; replayed: boolean };
+/** The new order's answer; `orderId`, its row's id, when this request made it (not on a replay). */
+export type CreateOrderResult = { status: 201; body: OrderBody; replayed: boolean; orderId?: string };
 
 /**
  * A subscription's period that the order bills (server/subscriptions): its fields on the order, and
@@ -209,7 +210,7 @@ export async function createOrder(
       attempt = orderAt(amount, optionAmounts);
       outcome = await deps.writeCreatedOrder(attempt.created);
     }
-    if (outcome.inserted) return { ...attempt.response, replayed: false };
+    if (outcome.inserted) return { ...attempt.response, replayed: false, orderId: outcome.orderId };
     if (outcome.blockedBy === 'token' || outcome.blockedBy === 'wallet') {
       await releaseAmount(deps, reference);
       if (outcome.blockedBy === 'token') {

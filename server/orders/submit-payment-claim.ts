@@ -28,7 +28,7 @@ export const MAX_OPEN_UNSIGNED_CLAIMS = 3;
  * report blocks another; one already credited elsewhere is a 409.
  */
 export async function submitPaymentClaim(
-  deps: Pick<Deps, 'db' | 'chains' | 'clock' | 'config' | 'secrets'>,
+  deps: Pick<Deps, 'db' | 'chains' | 'clock' | 'config' | 'secrets' | 'cache'>,
   input: {
     reference: string;
     merchantId?: string;

@@ -35,8 +35,10 @@ export async function billSubscription(deps: Deps, id: string): Promise<Subscrip
     if (!subscription) return null;
     const clock = subscriptionClock(deps.config, subscription);
     const wanted = await decide(deps, transaction, subscription, clock);
-    // Made next, outside the lock: looked at again after RETRY_MS should this instance stop first.
-    subscription.nextRunAt = nextRunOf(subscription, clock, wanted ? retryTime(deps) : null);
+    // An order to make next, outside the lock: looked at again after RETRY_MS should this instance
+    // stop first (the job's lease already says so: then nothing is written here).
+    const leased = subscription.nextRunAt !== null && subscription.nextRunAt > deps.clock();
+    if (!wanted || !leased) subscription.nextRunAt = nextRunOf(subscription, clock, wanted ? retryTime(deps) : null);
     await subscription.save({ transaction });
     return { subscription, wanted };
   });
@@ -50,8 +52,10 @@ export async function billSubscription(deps: Deps, id: string): Promise<Subscrip
     if (!subscription) return null;
     const clock = subscriptionClock(deps.config, subscription);
     if (made) await recordOrder(deps, transaction, subscription, clock, made);
-    subscription.nextRunAt = nextRunOf(subscription, clock, made ? null : retryTime(deps));
-    await subscription.save({ transaction });
+    else {
+      subscription.nextRunAt = nextRunOf(subscription, clock, retryTime(deps));
+      await subscription.save({ transaction });
+    }
     return subscription;
   });
 }

@@ -16,14 +16,15 @@ export type SubscriptionEventExtra = { order?: { id: string; body: OrderBody } }
  * subscriptions existed are sent none (null).
  */
 export async function emitSubscriptionEvent(
-  deps: Pick<Deps, 'db' | 'config' | 'secrets'>,
+  deps: Pick<Deps, 'db' | 'config' | 'secrets' | 'cache'>,
   transaction: Transaction,
   subscription: Subscription,
   type: EventType,
   at: Date,
   extra: SubscriptionEventExtra = {},
 ): Promise<string | null> {
-  const merchant = await deps.db.models.Merchant.findByPk(subscription.merchantId, { transaction });
+  // The cached row, as order creation renders its event: its version and webhook settings.
+  const merchant = await deps.cache.merchants.get(subscription.merchantId);
   if (!merchant) throw new Error(`subscription ${subscription.id} has no merchant`);
   const version = eventApiVersion(merchant);
   if (!versionKnowsEventType(version, type)) return null;

@@ -62,8 +62,8 @@ export async function makePeriodOrder(
         expiresAt: clock.orderExpiry(period, deps.clock()),
       },
     });
-    const [row] = await findOrderRows(deps, { where: { reference: created.body.reference }, limit: 1 });
-    return { id: row!.id, ...wanted, body: created.body };
+    if (!created.orderId) throw new Error('a period order is never a replay');
+    return { id: created.orderId, ...wanted, body: created.body };
   } catch (error) {
     if (!isConstraint(error, ONE_ORDER_PER_PERIOD)) throw error;
     const [row] = await findOrderRows(deps, {

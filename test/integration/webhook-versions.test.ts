@@ -77,8 +77,8 @@ function expectConflict(res: ApiResponse, ...words: string[]) {
 
 describe('API versions', () => {
   it('lists the versions once, the latest last', () => {
-    expect(API_VERSIONS).toEqual(['2025-01-01', '2026-11-24', '2026-11-27', '2026-11-29']);
-    expect(LATEST_API_VERSION).toBe('2026-11-29');
+    expect(API_VERSIONS).toEqual(['2025-01-01', '2026-11-24', '2026-11-27', '2026-11-29', '2026-12-01']);
+    expect(LATEST_API_VERSION).toBe('2026-12-01');
   });
 
   it('the first webhook secret pins the latest version; rotations and earlier choices keep theirs', async () => {
@@ -166,6 +166,42 @@ describe('API versions', () => {
       (e) => JSON.parse(e.body).data.order?.reference === third.reference,
     );
     expect(JSON.parse(thirdEvent!.body).apiVersion).toBe('2026-11-24');
+  });
+
+  it('subscriptions (2026-12-01): a merchant pinned before them gets none of their events, and orders without their fields', async () => {
+    const m = await merchantWithWebhooks();
+    expect((await patch(m, { webhook_api_version: '2026-11-29' })).status).toBe(200);
+    const sub = await server.api('POST', '/subscriptions', {
+      token: m.token,
+      body: { network: 'SOLANA', token: 'USDT', amount: '4', interval: 'month' },
+    });
+    expect(sub.status, sub.text).toBe(201);
+    const reference = sub.body.latestOrderReference as string;
+    const [created] = await until('the order.created webhook', () => {
+      const bodies = m.mine().map((h) => verify(h, m.secret!));
+      const found = bodies.find((e) => e.type === 'order.created' && e.data.order.reference === reference);
+      return found && [found];
+    });
+    expect(created!.apiVersion).toBe('2026-11-29');
+    const order = (created!.data as { order: object }).order;
+    for (const field of ['subscriptionId', 'period', 'customerEmail', 'customerLanguage'])
+      expect(order).not.toHaveProperty(field);
+    expect(order).toHaveProperty('paymentOptions');
+    // Not written at all: neither sent nor listed.
+    const types = (await storedEvents(m.id)).map((e) => JSON.parse(e.body).type as string);
+    expect(types.some((t) => t.startsWith('subscription.'))).toBe(false);
+
+    // At the latest version: the subscription's events, and its orders say which period they bill.
+    expect((await patch(m, { webhook_api_version: LATEST_API_VERSION })).status).toBe(200);
+    const second = await server.api('POST', '/subscriptions', {
+      token: m.token,
+      body: { network: 'SOLANA', token: 'USDT', amount: '5', interval: 'month' },
+    });
+    const latest = (await storedEvents(m.id)).map((e) => JSON.parse(e.body));
+    const madeOrder = latest.find((e) => e.type === 'subscription.order_created');
+    expect(madeOrder.data.subscription.id).toBe(second.body.id);
+    expect(madeOrder.data.order).toMatchObject({ subscriptionId: second.body.id, period: { index: 0 } });
+    expect(latest.map((e) => e.type)).toContain('subscription.created');
   });
 
   it('refuses a version that is not one of API_VERSIONS, and null (400)', async () => {
