@@ -192,6 +192,8 @@ export const ZSubscription = z
   .describe('A subscription: an order every period, sent to the customer');
 export type Subscription = z.infer<typeof ZSubscription>;
 
+export const ZSubscriptionPage = cursorPage(ZSubscription).describe('A cursor page of subscriptions');
+
 export const ZListSubscriptionsQuery = z.object({
   ...cursorQuery('Empty or absent to start, then the previous nextCursor'),
   status: ZSubscriptionStatus.optional().describe('Only subscriptions in this status'),
@@ -234,7 +236,7 @@ export const subscriptionsContract = c.router(
         'Cursor pages (`per_page` up to 50, `cursor` from the previous `nextCursor`), the same cost at any depth. `status` picks one status; `customer_email` matches the customer\u2019s address without case.',
       metadata: merchantAuth('subscriptions:read'),
       query: ZListSubscriptionsQuery,
-      responses: { 200: cursorPage(ZSubscription), ...errors('VALIDATION_ERROR'), ...merchantErrors },
+      responses: { 200: ZSubscriptionPage, ...errors('VALIDATION_ERROR'), ...merchantErrors },
     },
     get: {
       method: 'GET',

@@ -683,6 +683,36 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       },
     },
   },
+  'subscriptions.create': {
+    request: {
+      customer: { email: 'ana@example.com', name: 'Ana', reference: 'cus_1042', language: 'pt-BR' },
+      interval: 'month',
+      amount: '9.90',
+      network: 'SOLANA',
+      token: 'USDT',
+      paymentOptions: 'all',
+      description: 'Plano mensal',
+    },
+    responses: {
+      201: {
+        ...subscription,
+        status: 'INCOMPLETE',
+        currentPeriodStart: subscription.createdAt,
+        currentPeriodEnd: '2026-12-31T10:00:00.000Z',
+        nextOrderAt: '2026-12-31T10:00:00.000Z',
+        updatedAt: subscription.createdAt,
+      },
+    },
+  },
+  'subscriptions.list': { responses: { 200: { items: [subscription], per_page: 20, nextCursor: null } } },
+  'subscriptions.get': { responses: { 200: subscription } },
+  'subscriptions.orders': { responses: { 200: { items: [periodOrder], per_page: 20, nextCursor: null } } },
+  'subscriptions.cancel': {
+    request: { atPeriodEnd: true },
+    responses: { 200: { ...subscription, cancelAtPeriodEnd: true, nextOrderAt: null } },
+  },
+  'subscriptions.pause': { responses: { 200: { ...subscription, status: 'PAUSED', nextOrderAt: null } } },
+  'subscriptions.resume': { responses: { 200: subscription } },
   'refunds.create': {
     request: { amount: '4', reason: 'Item out of stock', to: payer },
     responses: { 201: refund },

@@ -38,7 +38,8 @@ export async function billSubscription(deps: Deps, id: string): Promise<Subscrip
     // An order to make next, outside the lock: looked at again after RETRY_MS should this instance
     // stop first (the job's lease already says so: then nothing is written here).
     const leased = subscription.nextRunAt !== null && subscription.nextRunAt > deps.clock();
-    if (!wanted || !leased) subscription.nextRunAt = nextRunOf(subscription, clock, wanted ? retryTime(deps) : null);
+    if (!wanted || !leased)
+      subscription.nextRunAt = nextRunOf(subscription, clock, wanted ? retryTime(deps) : null);
     await subscription.save({ transaction });
     return { subscription, wanted };
   });
