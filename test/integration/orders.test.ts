@@ -552,6 +552,11 @@ describe('concurrent creations, written together', () => {
         paymentOptions: null,
         sumDecimals: 6,
         paidWith: null,
+        subscriptionId: null,
+        periodIndex: null,
+        periodAttempt: null,
+        periodStart: null,
+        periodEnd: null,
         createdAt: now,
         updatedAt: now,
       };
