@@ -5,6 +5,7 @@ export const enSubscriptions = {
   subscriptionsIntro:
     'An order every period, sent to your customer to pay: nothing is pulled from their wallet.',
   filterSubscriptions: 'Filter subscriptions',
+  showSubscriptions: 'Show subscriptions',
   customerEmail: 'Customer e-mail',
   subscriptionsCaption: 'Subscriptions, newest first',
   loadingSubscriptions: 'Loading subscriptions…',
@@ -40,6 +41,7 @@ export const enSubscriptions = {
   dueDaysShown: 'Each order payable',
   daysN: '{n} days',
   paymentOptionsAll: 'Any network and token the service takes',
+  manageSubscription: 'Manage',
   manageUrl: 'Customer’s page',
   manageUrlHint:
     'Secret: whoever has it sees the plan, pays the order due and can cancel. Send it only to the customer.',

@@ -6,6 +6,7 @@ export const esSubscriptions: Record<SubscriptionsKey, string> = {
   subscriptionsIntro:
     'Un pedido cada período, enviado a tu cliente para que lo pague: nada se saca de su billetera.',
   filterSubscriptions: 'Filtrar suscripciones',
+  showSubscriptions: 'Mostrar suscripciones',
   customerEmail: 'Correo del cliente',
   subscriptionsCaption: 'Suscripciones, las más recientes primero',
   loadingSubscriptions: 'Cargando suscripciones…',
@@ -41,6 +42,7 @@ export const esSubscriptions: Record<SubscriptionsKey, string> = {
   dueDaysShown: 'Cada pedido pagable durante',
   daysN: '{n} días',
   paymentOptionsAll: 'Cualquier red y token que el servicio acepte',
+  manageSubscription: 'Gestionar',
   manageUrl: 'Página del cliente',
   manageUrlHint:
     'Secreta: quien la tenga ve el plan, paga el pedido pendiente y puede cancelar. Envíala solo al cliente.',

@@ -6,6 +6,7 @@ export const ptBRSubscriptions: Record<SubscriptionsKey, string> = {
   subscriptionsIntro:
     'Um pedido a cada período, enviado ao seu cliente para pagar: nada é tirado da carteira dele.',
   filterSubscriptions: 'Filtrar assinaturas',
+  showSubscriptions: 'Mostrar assinaturas',
   customerEmail: 'E-mail do cliente',
   subscriptionsCaption: 'Assinaturas, mais recentes primeiro',
   loadingSubscriptions: 'Carregando assinaturas…',
@@ -41,6 +42,7 @@ export const ptBRSubscriptions: Record<SubscriptionsKey, string> = {
   dueDaysShown: 'Cada pedido pagável por',
   daysN: '{n} dias',
   paymentOptionsAll: 'Qualquer rede e token que o serviço aceita',
+  manageSubscription: 'Gerenciar',
   manageUrl: 'Página do cliente',
   manageUrlHint:
     'Secreta: quem a tiver vê o plano, paga o pedido devido e pode cancelar. Envie só ao cliente.',

@@ -69,7 +69,7 @@ export function SubscriptionPage() {
       {subscription.isError && <ErrorNotice error={subscription.error} />}
       <div className="grid two">
         <SubscriptionFacts subscription={s} />
-        <Section title={t('manageUrl')}>
+        <Section title={t('manageSubscription')}>
           <CopyField label={t('manageUrl')} value={s.manageUrl} />
           <p className="hint">{t('manageUrlHint')}</p>
           <SubscriptionActions subscription={s} />

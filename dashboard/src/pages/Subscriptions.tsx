@@ -62,7 +62,7 @@ export function SubscriptionsPage() {
         onSubmit={apply}
         key={JSON.stringify(query)}
       >
-        <Field id="s-email" label={t('customerEmail')} className="search">
+        <Field id="s-email" label={t('customerEmail')}>
           <input id="s-email" name="customer_email" type="search" maxLength={254} defaultValue={email} />
         </Field>
         <Field id="s-status" label={t('status')}>
@@ -73,7 +73,7 @@ export function SubscriptionsPage() {
         </Field>
         <div className="filter-actions">
           <button type="submit" className="primary">
-            {t('applyFilters')}
+            {t('showSubscriptions')}
           </button>
           {filtered && (
             <button type="button" onClick={() => setParams(new URLSearchParams())}>
