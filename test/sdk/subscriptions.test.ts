@@ -5,6 +5,7 @@ import {
   isSubscriptionEvent,
   NotFoundError,
   webhooks,
+  type CreateSubscriptionParams,
   type Subscription,
   type SubscriptionEvent,
   type SubscriptionStatus,
@@ -40,17 +41,15 @@ describe('client: subscriptions', () => {
   it('create → get → list by status and customer e-mail → orders → pause → resume → cancel', async () => {
     const { client } = await merchantClient();
     const email = `Ana-${Date.now()}@Example.com`;
-    const monthly = await client.subscriptions.create(
-      {
-        customer: { email, name: 'Ana', language: 'pt-BR' },
-        interval: 'month',
-        network: 'SOLANA',
-        token: 'USDT',
-        amount: '9.90',
-        description: 'Plano mensal',
-      },
-      { idempotencyKey: `sub-${email}` },
-    );
+    const params: CreateSubscriptionParams = {
+      customer: { email, name: 'Ana', language: 'pt-BR' },
+      interval: 'month',
+      network: 'SOLANA',
+      token: 'USDT',
+      amount: '9.90',
+      description: 'Plano mensal',
+    };
+    const monthly = await client.subscriptions.create(params, { idempotencyKey: `sub-${email}` });
     expect(monthly).toMatchObject({
       status: 'INCOMPLETE',
       interval: 'month',
@@ -62,17 +61,7 @@ describe('client: subscriptions', () => {
     expect(monthly.id).toMatch(/^sub_/);
     expect(monthly.manageUrl).toContain('/subscriptions/manage/');
     // The same key and body: the same subscription, not a second one.
-    const replayed = await client.subscriptions.create(
-      {
-        customer: { email, name: 'Ana', language: 'pt-BR' },
-        interval: 'month',
-        network: 'SOLANA',
-        token: 'USDT',
-        amount: '9.90',
-        description: 'Plano mensal',
-      },
-      { idempotencyKey: `sub-${email}` },
-    );
+    const replayed = await client.subscriptions.create(params, { idempotencyKey: `sub-${email}` });
     expect(replayed.id).toBe(monthly.id);
 
     const trial = await client.subscriptions.create({

@@ -5,7 +5,7 @@ import type { Subscription } from '../../../contract';
 import { api, ok } from '../api';
 import { DataTable } from '../components/DataTable';
 import { LiveIndicator } from '../components/LiveIndicator';
-import { LoadedList } from '../components/LoadedList';
+import { LoadedList, LoadMore } from '../components/LoadedList';
 import {
   ConfirmButton,
   CopyField,
@@ -244,13 +244,7 @@ function SubscriptionOrders({ id }: { id: string }) {
           </DataTable>
         )}
       </LoadedList>
-      {list.hasNextPage && (
-        <p className="pager">
-          <button type="button" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-            {t('loadMore')}
-          </button>
-        </p>
-      )}
+      <LoadMore list={list} />
     </Section>
   );
 }

@@ -4,6 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../../contract';
 import { DataTable } from '../components/DataTable';
 import { Options } from '../components/form';
+import { LoadMore } from '../components/LoadedList';
 import { LiveIndicator } from '../components/LiveIndicator';
 import { Empty, ErrorNotice, Field, Loading, PageHeader, StatusBadge, UserText } from '../components/ui';
 import { useI18n } from '../i18n';
@@ -137,13 +138,7 @@ export function SubscriptionsPage() {
           ))}
         </DataTable>
       )}
-      {list.hasNextPage && (
-        <p className="pager">
-          <button type="button" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-            {list.isFetchingNextPage ? t('working') : t('loadMore')}
-          </button>
-        </p>
-      )}
+      <LoadMore list={list} />
     </>
   );
 }
