@@ -6,7 +6,7 @@
  * Then set your webhook URL: PATCH /users/me {"webhook_url": "https://your.host/webhooks/stablepay"}.
  */
 import express from 'express';
-import { webhooks, WebhookSignatureVerificationError } from '@stablepay/sdk';
+import { isSubscriptionEvent, webhooks, WebhookSignatureVerificationError } from '@stablepay/sdk';
 
 const secret = process.env.STABLEPAY_WEBHOOK_SECRET;
 if (!secret) throw new Error('set STABLEPAY_WEBHOOK_SECRET (POST /users/me/webhook-secret shows it once)');
@@ -38,6 +38,13 @@ app.post('/webhooks/stablepay', express.raw({ type: 'application/json' }), (req,
     // POST /users/me/webhook-test: the signature verified, so this endpoint is ready.
     console.log(`verified ping (API version ${event.apiVersion})`);
     return res.status(200).send('pong');
+  }
+  if (isSubscriptionEvent(event)) {
+    // A subscription's life (API version 2026-12-01 on): `subscription.order_created` carries the
+    // period's order to send the customer (with SMTP_URL the service mails it itself).
+    const sub = event.data.subscription;
+    console.log(`verified ${event.type} ${sub.id} ${sub.status} ${event.data.order?.reference ?? ''}`);
+    return res.status(200).send('ok');
   }
   const order = event.data.order;
   console.log(

@@ -18,7 +18,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { Connection, Keypair, type Transaction } from '@solana/web3.js';
-import { createClient, webhooks, type WebhookEvent } from '@stablepay/sdk';
+import { createClient, isSubscriptionEvent, webhooks, type WebhookEvent } from '@stablepay/sdk';
 import { createPayer, payWithSolanaWallet } from '@stablepay/sdk/payer';
 import { createWalletClient, getAddress, http as viemHttp, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -68,7 +68,12 @@ async function startReceiver(getSecret: () => string) {
           secret: getSecret(),
         });
         events.push(event);
-        const about = event.type === 'ping' ? 'a test' : `order ${event.data.order.status}`;
+        const about =
+          event.type === 'ping'
+            ? 'a test'
+            : isSubscriptionEvent(event)
+              ? `subscription ${event.data.subscription.status}`
+              : `order ${event.data.order.status}`;
         console.log(`  webhook ${bold(event.type)} (signature verified) ${about}`);
         waiters.splice(0).forEach((w) => w());
         res.writeHead(200).end('ok');

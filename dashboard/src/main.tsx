@@ -14,6 +14,9 @@ import { OrdersPage } from './pages/Orders';
 import { OverviewPage } from './pages/Overview';
 import { SettingsPage } from './pages/Settings';
 import { SignInPage } from './pages/SignIn';
+import { NewSubscriptionPage } from './pages/NewSubscription';
+import { SubscriptionPage } from './pages/Subscription';
+import { SubscriptionsPage } from './pages/Subscriptions';
 import { UnattributedPage } from './pages/Unattributed';
 import { WalletsPage } from './pages/Wallets';
 import { newQueryClient } from './lib/queries';
@@ -43,6 +46,9 @@ function App() {
         <Route index element={<OverviewPage />} />
         <Route path="orders" element={<OrdersPage />} />
         <Route path="orders/:reference" element={<OrderPage />} />
+        <Route path="subscriptions" element={<SubscriptionsPage />} />
+        <Route path="subscriptions/new" element={<NewSubscriptionPage />} />
+        <Route path="subscriptions/:id" element={<SubscriptionPage />} />
         <Route path="payments/unattributed" element={<UnattributedPage />} />
         <Route path="links/new" element={<NewLinkPage />} />
         <Route path="wallets" element={<WalletsPage />} />

@@ -18,6 +18,9 @@ import {
   type ZCreateOrderBody,
   type ZCreateWalletBody,
   type ZEmailDelivery,
+  type ZCreateSubscriptionBody,
+  type ZListSubscriptionsQuery,
+  type ZSubscription,
   type ZEventPage,
   type ZListEventsQuery,
   type ZListOrdersQuery,
@@ -96,6 +99,16 @@ export type UnattributedPayment = z.infer<typeof ZUnattributedPayment>;
 export type UnattributedPage = z.infer<typeof ZUnattributedPage>;
 export type UnattributedQuery = z.input<typeof ZUnattributedQuery>;
 export type ListAllEventsQuery = Omit<ListEventsQuery, 'cursor' | 'per_page'>;
+/** A subscription: an order every period (made by the service, paid by the customer). */
+export type Subscription = z.infer<typeof ZSubscription>;
+export type SubscriptionStatus = Subscription['status'];
+export type CreateSubscriptionParams = z.input<typeof ZCreateSubscriptionBody>;
+export type ListSubscriptionsQuery = z.input<typeof ZListSubscriptionsQuery>;
+export type SubscriptionPage = { items: Subscription[]; per_page: number; nextCursor: string | null };
+/** Filters of subscriptions.listAll(): cursor and page size are driven by the iterator. */
+export type ListAllSubscriptionsQuery = Omit<ListSubscriptionsQuery, 'cursor' | 'per_page'>;
+/** The page size and cursor of a subscription's orders (GET /subscriptions/{id}/orders). */
+export type CursorQuery = { per_page?: number; cursor?: string };
 
 export type ClientOptions = {
   /** Where the service runs, e.g. `https://pay.example.com` (no trailing path). */
@@ -132,6 +145,10 @@ const UNSAFE_ROUTES: ReadonlySet<AppRoute> = new Set<AppRoute>([
   contract.wallets.create,
   contract.wallets.remove,
   contract.deliveries.redeliverWebhook,
+  // State changes that answer 409 when repeated: a retry of one that went through would fail.
+  contract.subscriptions.cancel,
+  contract.subscriptions.pause,
+  contract.subscriptions.resume,
 ]);
 
 function newIdempotencyKey(): string {
@@ -150,6 +167,19 @@ function segment(value: string): string {
   if (typeof value !== 'string' || value === '')
     throw new TypeError(`a path parameter must be a non-empty string, got ${JSON.stringify(value)}`);
   return encodeURIComponent(value);
+}
+
+/** Every item of a cursor-paginated list, walking its pages (read by cursor, '' first) to the last. */
+async function* everyItem<T>(
+  read: (cursor: string) => Promise<{ items: T[]; nextCursor: string | null }>,
+): AsyncGenerator<T, void, undefined> {
+  let cursor = '';
+  for (;;) {
+    const page = await read(cursor);
+    yield* page.items;
+    if (page.nextCursor === null) return;
+    cursor = page.nextCursor;
+  }
 }
 
 /**
@@ -195,13 +225,7 @@ export function createClient(options: ClientOptions) {
   async function* listAll(query: ListAllOrdersQuery = {}): AsyncGenerator<Order, void, undefined> {
     // Paging is the iterator's own: a page, cursor or per_page slipped in (from JS) is dropped.
     const { page: _page, cursor: _cursor, per_page: _perPage, ...filters } = query as ListOrdersQuery;
-    let cursor = '';
-    for (;;) {
-      const page = await list({ ...filters, cursor, per_page: MAX_PER_PAGE });
-      yield* page.items;
-      if (page.nextCursor === null) return;
-      cursor = page.nextCursor;
-    }
+    yield* everyItem((cursor) => list({ ...filters, cursor, per_page: MAX_PER_PAGE }));
   }
 
   async function listUnattributed(query: UnattributedQuery = {}): Promise<UnattributedPage> {
@@ -209,14 +233,24 @@ export function createClient(options: ClientOptions) {
   }
 
   async function* listAllUnattributed(): AsyncGenerator<UnattributedPayment, void, undefined> {
-    let cursor = '';
-    for (;;) {
-      const page = await listUnattributed({ cursor, per_page: MAX_PER_PAGE });
-      yield* page.items;
-      if (page.nextCursor === null) return;
-      cursor = page.nextCursor;
-    }
+    yield* everyItem((cursor) => listUnattributed({ cursor, per_page: MAX_PER_PAGE }));
   }
+
+  type ListSubscriptionsArgs = ClientInferRequest<Contract['subscriptions']['list']>['query'];
+
+  async function listSubscriptions(query: ListSubscriptionsQuery = {}): Promise<SubscriptionPage> {
+    return success(raw.subscriptions.list({ query: query satisfies ListSubscriptionsArgs }));
+  }
+
+  async function* listAllSubscriptions(
+    query: ListAllSubscriptionsQuery = {},
+  ): AsyncGenerator<Subscription, void, undefined> {
+    // Paging is the iterator's own: a cursor or per_page slipped in (from JS) is dropped.
+    const { cursor: _cursor, per_page: _perPage, ...filters } = query as ListSubscriptionsQuery;
+    yield* everyItem((cursor) => listSubscriptions({ ...filters, cursor, per_page: MAX_PER_PAGE }));
+  }
+
+  const subscriptionParams = (id: string) => ({ params: { id: segment(id) } });
 
   type ListEventsArgs = ClientInferRequest<Contract['events']['list']>['query'];
 
@@ -433,6 +467,48 @@ export function createClient(options: ClientOptions) {
       list: listUnattributed,
       /** Every unattributed transfer across cursor pages of 50, newest first. */
       listAll: listAllUnattributed,
+    },
+
+    subscriptions: {
+      /**
+       * POST /subscriptions: an order every period, made by the service and sent to the customer
+       * (nothing is pulled from a wallet). Always sends an Idempotency-Key (yours, or a random
+       * UUID), the same on every retry.
+       */
+      async create(body: CreateSubscriptionParams, opts: RequestOptions = {}): Promise<Subscription> {
+        const key = opts.idempotencyKey ?? newIdempotencyKey();
+        return success(raw.subscriptions.create({ body, headers: { 'idempotency-key': key } }));
+      },
+      /**
+       * GET /subscriptions: one page, newest first (filters `status`, `customer_email` in any
+       * case); pass `nextCursor` back as `cursor` (same filters) until it is null.
+       */
+      list: listSubscriptions,
+      /** Every subscription matching the filters, newest first, across cursor pages of 50. */
+      listAll: listAllSubscriptions,
+      /** GET /subscriptions/{id}. */
+      async get(id: string): Promise<Subscription> {
+        return success(raw.subscriptions.get(subscriptionParams(id)));
+      },
+      /** GET /subscriptions/{id}/orders: one page of its orders (one or more a period), newest first. */
+      async orders(id: string, query: CursorQuery = {}): Promise<OrderCursorPage> {
+        return success(raw.subscriptions.orders({ ...subscriptionParams(id), query }));
+      },
+      /**
+       * POST /subscriptions/{id}/cancel: CANCELED now, or with `atPeriodEnd` no order after the
+       * current period (ConflictError when already CANCELED; never retried on an unknown outcome).
+       */
+      async cancel(id: string, opts: { atPeriodEnd?: boolean } = {}): Promise<Subscription> {
+        return success(raw.subscriptions.cancel({ ...subscriptionParams(id), body: opts }));
+      },
+      /** POST /subscriptions/{id}/pause: no orders until resumed (ConflictError when PAUSED or CANCELED). */
+      async pause(id: string): Promise<Subscription> {
+        return success(raw.subscriptions.pause(subscriptionParams(id)));
+      },
+      /** POST /subscriptions/{id}/resume: orders again, the current period's at once when none is open. */
+      async resume(id: string): Promise<Subscription> {
+        return success(raw.subscriptions.resume(subscriptionParams(id)));
+      },
     },
 
     wallets: {

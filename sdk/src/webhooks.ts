@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
-import type { OrderEventType, RefundEventType, ZWebhookEvent } from '../../contract';
+import type { OrderEventType, RefundEventType, SubscriptionEventType, ZWebhookEvent } from '../../contract';
 import { WebhookSignatureVerificationError } from './errors';
 
 /**
@@ -28,6 +28,19 @@ export type WebhookEvent = z.infer<typeof ZWebhookEvent>;
 export type OrderEvent<T extends OrderEventType = OrderEventType> = Extract<WebhookEvent, { type: T }>;
 /** A refund event: `data.refund` (its `transaction` null) and its `data.order`. */
 export type RefundEvent<T extends RefundEventType = RefundEventType> = Extract<WebhookEvent, { type: T }>;
+/**
+ * A subscription event (API version 2026-12-01 on): `data.subscription` as it is after the event,
+ * and `data.order` when the event is about a period's order (`subscription.order_created` always).
+ * `SubscriptionEvent<'subscription.canceled'>` is one type; `SubscriptionEvent` all.
+ */
+export type SubscriptionEvent<T extends SubscriptionEventType = SubscriptionEventType> = Extract<
+  WebhookEvent,
+  { type: T }
+>;
+/** Whether an event is a subscription event: narrows it to `SubscriptionEvent` (its `data.subscription`). */
+export function isSubscriptionEvent(event: WebhookEvent): event is SubscriptionEvent {
+  return event.type.startsWith('subscription.');
+}
 /** A test delivery (POST /users/me/webhook-test; API version 2026-11-24 on): about no order. */
 export type PingEvent = Extract<WebhookEvent, { type: 'ping' }>;
 

@@ -12,6 +12,7 @@ import {
   type OrderEvent,
   type PingEvent,
   type RefundEvent,
+  type SubscriptionEvent,
   type WebhookEvent,
 } from '../../sdk/src/index';
 import { ZWebhookEvent } from '../../contract';
@@ -224,6 +225,16 @@ describe('webhook events: a union told apart by type', () => {
         const refund: RefundEvent = e;
         return `${refund.type} ${refund.data.refund.amount} of ${refund.data.order.reference}`;
       }
+      case 'subscription.created':
+      case 'subscription.order_created':
+      case 'subscription.active':
+      case 'subscription.past_due':
+      case 'subscription.paused':
+      case 'subscription.resumed':
+      case 'subscription.canceled': {
+        const sub: SubscriptionEvent = e;
+        return `${sub.type} ${sub.data.subscription.id} ${sub.data.order?.reference ?? '-'}`;
+      }
       case 'ping': {
         const ping: PingEvent = e;
         // @ts-expect-error a ping is about no order
@@ -265,7 +276,7 @@ describe('webhook events: a union told apart by type', () => {
 
   it('knows every event type of the contract, and the versions', () => {
     expect(EVENT_TYPES).toContain('ping');
-    expect(API_VERSIONS).toEqual(['2025-01-01', '2026-11-24', '2026-11-27', '2026-11-29']);
+    expect(API_VERSIONS).toEqual(['2025-01-01', '2026-11-24', '2026-11-27', '2026-11-29', '2026-12-01']);
     expect(LATEST_API_VERSION).toBe(API_VERSIONS[API_VERSIONS.length - 1]);
     // The union is the contract's: every type has a member, and the payload of one does not pass as another.
     for (const type of EVENT_TYPES) {

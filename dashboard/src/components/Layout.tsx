@@ -8,6 +8,7 @@ import { ErrorNotice } from './ui';
 const NAV: { to: string; key: MessageKey; end?: boolean }[] = [
   { to: '/', key: 'navOverview', end: true },
   { to: '/orders', key: 'navOrders' },
+  { to: '/subscriptions', key: 'navSubscriptions' },
   { to: '/payments/unattributed', key: 'navUnattributed' },
   { to: '/links/new', key: 'navNewLink' },
   { to: '/wallets', key: 'navWallets' },

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useI18n } from '../i18n';
 import { Empty, ErrorNotice, Loading } from './ui';
 
 /** What LoadedList needs of a query (useQuery's result has it). */
@@ -30,5 +31,22 @@ export function LoadedList<T>({
       {list.data && list.data.length === 0 && <Empty>{empty}</Empty>}
       {list.data && list.data.length > 0 && children(list.data)}
     </>
+  );
+}
+
+/** "Load more" under a list read a page at a time (useInfiniteQuery), while it has more. */
+export function LoadMore({
+  list,
+}: {
+  list: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown };
+}) {
+  const { t } = useI18n();
+  if (!list.hasNextPage) return null;
+  return (
+    <p className="pager">
+      <button type="button" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+        {list.isFetchingNextPage ? t('working') : t('loadMore')}
+      </button>
+    </p>
   );
 }

@@ -131,6 +131,13 @@ const STATUS_CLASS: Record<string, string> = {
   SUCCEEDED: 'ok',
   FAILED: 'err',
   SENT: 'ok',
+  // Subscriptions
+  INCOMPLETE: 'info',
+  TRIALING: 'wait',
+  ACTIVE: 'ok',
+  PAST_DUE: 'part',
+  PAUSED: 'wait',
+  CANCELED: 'bad',
 };
 
 /** An order, refund or delivery status as a coloured label with its name in words. */

@@ -2,6 +2,7 @@ import type { MessageKey } from './en';
 import { esApp } from './es-app';
 import { esOrder } from './es-order';
 import { esSettings } from './es-settings';
+import { esSubscriptions } from './es-subscriptions';
 
 /** El panel en español: las mismas claves que en.ts. */
-export const es: Record<MessageKey, string> = { ...esApp, ...esOrder, ...esSettings };
+export const es: Record<MessageKey, string> = { ...esApp, ...esOrder, ...esSettings, ...esSubscriptions };

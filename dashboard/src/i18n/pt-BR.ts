@@ -2,6 +2,12 @@ import type { MessageKey } from './en';
 import { ptBRApp } from './pt-BR-app';
 import { ptBROrder } from './pt-BR-order';
 import { ptBRSettings } from './pt-BR-settings';
+import { ptBRSubscriptions } from './pt-BR-subscriptions';
 
 /** O painel em português do Brasil: as mesmas chaves de en.ts. */
-export const ptBR: Record<MessageKey, string> = { ...ptBRApp, ...ptBROrder, ...ptBRSettings };
+export const ptBR: Record<MessageKey, string> = {
+  ...ptBRApp,
+  ...ptBROrder,
+  ...ptBRSettings,
+  ...ptBRSubscriptions,
+};

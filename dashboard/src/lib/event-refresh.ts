@@ -1,5 +1,5 @@
 import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
-import type { Order, UnattributedPayment, WebhookEventBody } from '../../../contract';
+import type { Order, SubscriptionEventType, UnattributedPayment, WebhookEventBody } from '../../../contract';
 import { transferKey } from './claims';
 import type { OrdersPage } from './queries';
 import { isFirstOrdersPage, keys } from './query-keys';
@@ -11,7 +11,34 @@ import { isFirstOrdersPage, keys } from './query-keys';
  * reads its deliveries again when the timeline shows a new one.
  */
 export function keysChangedBy(event: WebhookEventBody): QueryKey[] {
-  if (event.type === 'ping') return [keys.recentDeliveries];
+  switch (event.type) {
+    case 'ping':
+      return [keys.recentDeliveries];
+    // A subscription's own events: it, the lists it shows in, and its orders (a new one, a status).
+    case 'subscription.created':
+    case 'subscription.order_created':
+    case 'subscription.active':
+    case 'subscription.past_due':
+    case 'subscription.paused':
+    case 'subscription.resumed':
+    case 'subscription.canceled': {
+      const id = event.data.subscription.id;
+      return [keys.subscription(id), keys.subscriptionOrders(id), keys.subscriptionLists];
+    }
+    default: {
+      // An order's event also changes the orders table of its subscription, when it has one.
+      const subscriptionId = event.data.order.subscriptionId;
+      return [
+        ...orderKeysChangedBy(event),
+        ...(subscriptionId ? [keys.subscriptionOrders(subscriptionId)] : []),
+      ];
+    }
+  }
+}
+
+type OrderOrRefundEvent = Exclude<WebhookEventBody, { type: 'ping' | SubscriptionEventType }>;
+
+function orderKeysChangedBy(event: OrderOrRefundEvent): QueryKey[] {
   const reference = event.data.order.reference;
   const order = keys.order(reference);
   const audit = keys.audit(reference);
@@ -50,7 +77,7 @@ export function applyEvents(client: QueryClient, events: WebhookEventBody[]) {
   for (const event of events) {
     keysChangedBy(event).forEach(change);
     if (event.type === 'ping') continue;
-    orders.push(event.data.order);
+    if (event.data.order) orders.push(event.data.order);
     if (event.type === 'order.created') created = true;
     const payment = 'payment' in event.data ? event.data.payment : undefined;
     if (payment && unattributedShows(client, payment)) change(keys.unattributed);

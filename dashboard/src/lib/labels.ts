@@ -1,4 +1,4 @@
-import type { RefundStatus } from '../../../contract';
+import type { RefundStatus, SubscriptionInterval, SubscriptionStatus } from '../../../contract';
 import { EVM_NETWORK_TABLE, EVM_NETWORKS } from '../../../contract/network-table';
 import type { AuditKind, EventType } from '../../../contract';
 import type { MessageKey } from '../i18n';
@@ -60,5 +60,32 @@ export const EVENT_TYPE_KEYS: Record<EventType, MessageKey> = {
   'refund.created': 'eventRefundCreated',
   'refund.succeeded': 'eventRefundSucceeded',
   'refund.failed': 'eventRefundFailed',
+  'subscription.created': 'eventSubscriptionCreated',
+  'subscription.order_created': 'eventSubscriptionOrderCreated',
+  'subscription.active': 'eventSubscriptionActive',
+  'subscription.past_due': 'eventSubscriptionPastDue',
+  'subscription.paused': 'eventSubscriptionPaused',
+  'subscription.resumed': 'eventSubscriptionResumed',
+  'subscription.canceled': 'eventSubscriptionCanceled',
   ping: 'eventPing',
+};
+
+export const SUBSCRIPTION_STATUS_KEYS: Record<SubscriptionStatus, MessageKey> = {
+  INCOMPLETE: 'subStatusINCOMPLETE',
+  TRIALING: 'subStatusTRIALING',
+  ACTIVE: 'subStatusACTIVE',
+  PAST_DUE: 'subStatusPAST_DUE',
+  PAUSED: 'subStatusPAUSED',
+  CANCELED: 'subStatusCANCELED',
+};
+
+/** A period's length in words: "every month", "every 3 months" (one key for one unit, one for more). */
+export const INTERVAL_KEYS: Record<
+  SubscriptionInterval,
+  { one: MessageKey; many: MessageKey; unit: MessageKey }
+> = {
+  day: { one: 'everyDay', many: 'everyNDays', unit: 'unitDay' },
+  week: { one: 'everyWeek', many: 'everyNWeeks', unit: 'unitWeek' },
+  month: { one: 'everyMonth', many: 'everyNMonths', unit: 'unitMonth' },
+  year: { one: 'everyYear', many: 'everyNYears', unit: 'unitYear' },
 };

@@ -8,7 +8,7 @@ import {
 import { useCallback } from 'react';
 import type { Order } from '../../../contract';
 import { api, ApiFailure, ok } from '../api';
-import { keys, type OrdersQuery, type SummaryRange } from './query-keys';
+import { keys, type OrdersQuery, type SubscriptionsQuery, type SummaryRange } from './query-keys';
 
 /**
  * The query layer: every read of the dashboard, by resource, through the contract's typed client
@@ -144,3 +144,42 @@ export const networksQuery = queryOptions({
   retry: 5,
   retryDelay: (attempt) => 1000 * 2 ** attempt,
 });
+
+const SUBSCRIPTIONS_PER_PAGE = 20;
+
+/** Subscriptions matching the filters, newest first, a page at a time ("Load more"). */
+export const subscriptionsQuery = (query: SubscriptionsQuery) =>
+  infiniteQueryOptions({
+    queryKey: keys.subscriptionList(query),
+    queryFn: async ({ pageParam }) =>
+      ok(
+        await api.subscriptions.list({
+          query: { ...query, per_page: SUBSCRIPTIONS_PER_PAGE, cursor: pageParam },
+        }),
+        200,
+      ),
+    initialPageParam: '',
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
+
+export const subscriptionQuery = (id: string) =>
+  queryOptions({
+    queryKey: keys.subscription(id),
+    queryFn: async () => ok(await api.subscriptions.get({ params: { id } }), 200),
+  });
+
+/** A subscription's orders, newest first, a page at a time. */
+export const subscriptionOrdersQuery = (id: string) =>
+  infiniteQueryOptions({
+    queryKey: keys.subscriptionOrders(id),
+    queryFn: async ({ pageParam }) =>
+      ok(
+        await api.subscriptions.orders({
+          params: { id },
+          query: { per_page: SUBSCRIPTIONS_PER_PAGE, cursor: pageParam },
+        }),
+        200,
+      ),
+    initialPageParam: '',
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });

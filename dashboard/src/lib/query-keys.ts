@@ -3,6 +3,11 @@ import type { api } from '../api';
 
 /** The query of GET /users/me/orders (filters and cursor) as the Orders page asks it. */
 export type OrdersQuery = NonNullable<Parameters<typeof api.orders.list>[0]>['query'];
+/** The filters of GET /subscriptions as the Subscriptions page asks them (the cursor is the page's). */
+export type SubscriptionsQuery = Omit<
+  NonNullable<NonNullable<Parameters<typeof api.subscriptions.list>[0]>['query']>,
+  'cursor' | 'per_page'
+>;
 /** The days the Overview sums, in the merchant's time zone. */
 export type SummaryRange = { from: string; to: string; timeZone: string };
 
@@ -28,6 +33,11 @@ export const keys = {
   unattributed: ['unattributed'] as const,
   recentDeliveries: ['recent-deliveries'] as const,
   networks: ['networks'] as const,
+  /** One subscription and its orders, under ['subscription', id]; every list under ['subscriptions']. */
+  subscription: (id: string) => ['subscription', id, 'subscription'] as const,
+  subscriptionOrders: (id: string) => ['subscription', id, 'orders'] as const,
+  subscriptionLists: ['subscriptions'] as const,
+  subscriptionList: (query: SubscriptionsQuery) => ['subscriptions', query] as const,
 };
 
 /** Whether a key is the first page of an orders list, where a new order shows up (newest first). */
@@ -40,6 +50,10 @@ export const isFirstOrdersPage = (key: QueryKey) =>
  */
 export const changedByWrite = {
   createOrder: () => [keys.orderLists, keys.summaries],
+  /** A subscription created (with its first order, unless in a trial). */
+  createSubscription: () => [keys.subscriptionLists, keys.orderLists, keys.summaries],
+  /** Cancelled, paused or resumed: it, the lists, and its orders (resuming may make one). */
+  subscription: (id: string) => [keys.subscription(id), keys.subscriptionOrders(id), keys.subscriptionLists],
   /** A refund created or approved: the refund, what the order can still refund, the timeline. */
   refund: (reference: string) => [keys.refunds(reference), keys.order(reference), keys.audit(reference)],
   /**

@@ -1,17 +1,21 @@
-import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { Order } from '../../../contract';
-import { api, newIdempotencyKey, ok } from '../api';
-import { NetworkOptions, SubmitButton, TextField, UrlField, Options } from '../components/form';
+import { api, ok } from '../api';
+import { SubmitButton, TextField, UrlField } from '../components/form';
+import {
+  AnyNetworkField,
+  NetworkTokenFields,
+  PriceFields,
+  usePriceForm,
+} from '../components/price/PriceFields';
 import { CopyField, ErrorNotice, Field, Notice, PageHeader, Section, UserText } from '../components/ui';
 import { useI18n, type MessageKey } from '../i18n';
-import { useFormSubmit } from '../lib/actions';
+import { useFormSubmit, useIdempotencyKey } from '../lib/actions';
 import { shortRef, useFormat } from '../lib/format';
 import { useTitle } from '../lib/hooks';
 import { networkName } from '../lib/labels';
-import { useNetworks } from '../lib/networks';
-import { useRefresh, walletsQuery } from '../lib/queries';
+import { useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
 import { PaymentOptionsList } from '../components/order/PaymentOptions';
 
@@ -22,47 +26,28 @@ const LIFETIMES: { seconds: number; key: MessageKey; n?: number }[] = [
   { seconds: 6 * 3600, key: 'hoursN', n: 6 },
   { seconds: 24 * 3600, key: 'hoursN', n: 24 },
 ];
-const FIAT = ['BRL', 'EUR'] as const;
 
 export function NewLinkPage() {
   const { t } = useI18n();
   const f = useFormat();
   const ids = useId();
   useTitle(t('navNewLink'));
-  const wallets = useQuery(walletsQuery);
   const refresh = useRefresh();
-  const [network, setNetwork] = useState<Order['network']>('SOLANA');
-  const [token, setToken] = useState<Order['token']>('USDT');
-  const [priceIn, setPriceIn] = useState<'token' | 'fiat'>('fiat');
-  const [currency, setCurrency] = useState<(typeof FIAT)[number]>('BRL');
-  const [amount, setAmount] = useState('');
+  const price = usePriceForm();
   const [description, setDescription] = useState('');
   const [lifetime, setLifetime] = useState(900);
   const [returnUrl, setReturnUrl] = useState('');
-  // Payment links let the payer choose by default (the design's "all"): one link serves every wallet.
-  const [anyNetwork, setAnyNetwork] = useState(true);
   const [created, setCreated] = useState<Order | null>(null);
-  const [attempt, setAttempt] = useState<{ body: string; key: string } | null>(null);
+  const attempt = useIdempotencyKey();
 
-  const hasWallet = wallets.data?.some((w) => w.network === network);
-  // The tokens the service takes on this network (GET /networks), USDT until that answer comes.
-  const networks = useNetworks();
-  const tokens = networks.find(network)?.tokens.map((tk) => tk.symbol) ?? ['USDT' as const];
-  const chosenToken = tokens.includes(token) ? token : tokens[0]!;
   const { busy, error, submit } = useFormSubmit(async () => {
-    const value = amount.trim().replace(',', '.');
     const body = {
-      network,
-      token: chosenToken,
-      ...(anyNetwork ? { paymentOptions: 'all' as const } : {}),
-      ...(priceIn === 'token' ? { amount: value } : { quoteCurrency: currency, quoteAmount: value }),
+      ...price.body,
       ...(description.trim() ? { description: description.trim() } : {}),
       expiresInSeconds: lifetime,
       ...(returnUrl.trim() ? { returnUrl: returnUrl.trim() } : {}),
     };
-    const json = JSON.stringify(body);
-    const key = attempt?.body === json ? attempt.key : newIdempotencyKey();
-    setAttempt({ body: json, key });
+    const key = attempt.keyFor(body);
     setCreated(ok(await api.orders.create({ body, headers: { 'idempotency-key': key } }), 201));
     refresh(changedByWrite.createOrder());
   });
@@ -116,9 +101,9 @@ export function NewLinkPage() {
               className="primary"
               onClick={() => {
                 setCreated(null);
-                setAmount('');
+                price.set.setAmount('');
                 setDescription('');
-                setAttempt(null);
+                attempt.reset();
               }}
             >
               {t('createAnother')}
@@ -133,78 +118,8 @@ export function NewLinkPage() {
       <PageHeader title={t('navNewLink')} />
       <p className="muted page-intro">{t('newLinkIntro')}</p>
       <form className="card form" onSubmit={submit}>
-        <div className="form-grid">
-          <Field id={`${ids}-network`} label={t('network')}>
-            <select
-              id={`${ids}-network`}
-              value={network}
-              onChange={(e) => setNetwork(e.target.value as Order['network'])}
-            >
-              <NetworkOptions />
-            </select>
-          </Field>
-          <Field id={`${ids}-token`} label={t('token')}>
-            <select
-              id={`${ids}-token`}
-              value={chosenToken}
-              onChange={(e) => setToken(e.target.value as Order['token'])}
-            >
-              <Options values={tokens} />
-            </select>
-          </Field>
-        </div>
-        {wallets.data && !hasWallet && (
-          <Notice kind="warn">
-            {t('noWalletForNetwork', { network: networkName(network) })}{' '}
-            <Link to="/wallets">{t('addWallet')}</Link>
-          </Notice>
-        )}
-        <fieldset>
-          <legend>{t('priceIn')}</legend>
-          <label className="choice">
-            <input
-              type="radio"
-              name={`${ids}-price`}
-              checked={priceIn === 'fiat'}
-              onChange={() => setPriceIn('fiat')}
-            />
-            {t('priceFiat')}
-          </label>
-          <label className="choice">
-            <input
-              type="radio"
-              name={`${ids}-price`}
-              checked={priceIn === 'token'}
-              onChange={() => setPriceIn('token')}
-            />
-            {t('priceToken', { token })}
-          </label>
-        </fieldset>
-        <div className="form-grid">
-          {priceIn === 'fiat' && (
-            <Field id={`${ids}-currency`} label={t('currency')}>
-              <select
-                id={`${ids}-currency`}
-                value={currency}
-                onChange={(e) => setCurrency(e.target.value as (typeof FIAT)[number])}
-              >
-                <Options values={FIAT} />
-              </select>
-            </Field>
-          )}
-          <TextField
-            id={`${ids}-amount`}
-            label={priceIn === 'fiat' ? t('priceAmount', { currency }) : t('tokenAmount', { token })}
-            hint={priceIn === 'fiat' ? t('quoteHint', { token }) : t('tokenAmountHint')}
-            required
-            inputMode="decimal"
-            autoComplete="off"
-            maxLength={20}
-            pattern="[0-9]+([.,][0-9]{1,6})?"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-          />
-        </div>
+        <NetworkTokenFields form={price} />
+        <PriceFields form={price} />
         <TextField
           id={`${ids}-desc`}
           label={t('descriptionOptional')}
@@ -231,18 +146,7 @@ export function NewLinkPage() {
             onChange={(e) => setReturnUrl(e.target.value)}
           />
         </div>
-        <label className="choice">
-          <input
-            type="checkbox"
-            checked={anyNetwork}
-            aria-describedby={`${ids}-any-hint`}
-            onChange={(e) => setAnyNetwork(e.target.checked)}
-          />{' '}
-          {t('anyNetwork')}
-        </label>
-        <p className="hint" id={`${ids}-any-hint`}>
-          {t('anyNetworkHint')}
-        </p>
+        <AnyNetworkField form={price} />
         {error != null && <ErrorNotice error={error} />}
         <SubmitButton busy={busy} label={t('createLink')} />
       </form>

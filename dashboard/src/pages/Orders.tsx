@@ -61,8 +61,8 @@ export function OrdersPage() {
   const live = useLive({}, (events: WebhookEventBody[]) => {
     const updates = new Map<string, Pick<Order, 'reference' | 'status'>>();
     for (const event of events) {
-      if (!('order' in event.data)) continue;
-      const order = event.data.order;
+      const order = event.type === 'ping' ? undefined : event.data.order;
+      if (!order) continue;
       if (shown.current?.items.some((row) => row.reference === order.reference))
         updates.set(order.reference, order);
     }

@@ -1,8 +1,10 @@
+import { Link } from 'react-router';
 import type { Order } from '../../../../contract';
 import { useI18n } from '../../i18n';
 import { formatAmount, parseUnits } from '../../../../contract/decimal';
 import { useFormat } from '../../lib/format';
 import { networkName } from '../../lib/labels';
+import { subscriptionPath } from '../../lib/subscriptions';
 import { explorerUrl, useNetworks } from '../../lib/networks';
 import { Section, UserText } from '../ui';
 import { PaymentOptionsList, useOptionName } from './PaymentOptions';
@@ -36,6 +38,16 @@ export function OrderFacts({ order: o }: { order: Order }) {
         </div>
       </dl>
       <dl className="facts">
+        {o.subscriptionId && (
+          <div>
+            <dt>{t('subscription')}</dt>
+            <dd>
+              <Link to={subscriptionPath(o.subscriptionId)}>
+                {t('orderOfSubscription', { id: o.subscriptionId, n: (o.period?.index ?? 0) + 1 })}
+              </Link>
+            </dd>
+          </div>
+        )}
         <div>
           <dt>{t('price')}</dt>
           <dd>
