@@ -48,7 +48,11 @@ export async function benchSubscriptions(ctx: Ctx, report: Report): Promise<void
     `SELECT count(*)::int AS orders FROM orders WHERE subscription_id LIKE 'sub_bench%'`,
     { type: QueryTypes.SELECT },
   );
-  report.rows.push({ name: `bill-subscriptions, ${due.toLocaleString('en')} due at once`, count: due, totalMs: ms });
+  report.rows.push({
+    name: `bill-subscriptions, ${due.toLocaleString('en')} due at once`,
+    count: due,
+    totalMs: ms,
+  });
   report.notes.push(
     `bill-subscriptions: ${due.toLocaleString('en')} subscriptions due in the same minute, ${made?.orders ?? 0} orders made ` +
       `in ${(ms / 1000).toFixed(1)} s on one instance (goal: within 60 s), ${(due / (ms / 1000)).toFixed(0)} a second; ` +

@@ -108,14 +108,21 @@ const refundEvent = <T extends RefundEventType>(type: T) =>
     })
     .describe(`The body of a \`${type}\` event`);
 
-/** A subscription event: the subscription as it was, and the order when the event is about one (API version 2026-12-01 on). */
+/** A subscription event: the subscription as it was (API version 2026-12-01 on). */
 const subscriptionEvent = <T extends SubscriptionEventType>(type: T) =>
   z
-    .object({
-      ...envelope(type),
-      data: z.object({ subscription: ZSubscription, order: ZEventOrder.optional() }),
-    })
+    .object({ ...envelope(type), data: z.object({ subscription: ZSubscription }) })
     .describe(`The body of a \`${type}\` event (API version 2026-12-01 on)`);
+
+/** A subscription event about one of its orders: the subscription and that order. */
+const subscriptionOrderEvent = <T extends SubscriptionEventType>(type: T) =>
+  z
+    .object({ ...envelope(type), data: z.object({ subscription: ZSubscription, order: ZEventOrder }) })
+    .describe(`The body of a \`${type}\` event, with the order it is about (API version 2026-12-01 on)`);
+
+/** The order an event is about, if any (a subscription's own events and a ping have none). */
+export const eventOrderOf = (event: WebhookEventBody) =>
+  'order' in event.data ? event.data.order : undefined;
 
 export const ZPingEvent = z
   .object({
@@ -139,9 +146,9 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'refund.succeeded': refundEvent('refund.succeeded'),
   'refund.failed': refundEvent('refund.failed'),
   'subscription.created': subscriptionEvent('subscription.created'),
-  'subscription.order_created': subscriptionEvent('subscription.order_created'),
-  'subscription.active': subscriptionEvent('subscription.active'),
-  'subscription.past_due': subscriptionEvent('subscription.past_due'),
+  'subscription.order_created': subscriptionOrderEvent('subscription.order_created'),
+  'subscription.active': subscriptionOrderEvent('subscription.active'),
+  'subscription.past_due': subscriptionOrderEvent('subscription.past_due'),
   'subscription.paused': subscriptionEvent('subscription.paused'),
   'subscription.resumed': subscriptionEvent('subscription.resumed'),
   'subscription.canceled': subscriptionEvent('subscription.canceled'),

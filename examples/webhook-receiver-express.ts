@@ -43,7 +43,9 @@ app.post('/webhooks/stablepay', express.raw({ type: 'application/json' }), (req,
     // A subscription's life (API version 2026-12-01 on): `subscription.order_created` carries the
     // period's order to send the customer (with SMTP_URL the service mails it itself).
     const sub = event.data.subscription;
-    console.log(`verified ${event.type} ${sub.id} ${sub.status} ${event.data.order?.reference ?? ''}`);
+    console.log(
+      `verified ${event.type} ${sub.id} ${sub.status} ${'order' in event.data ? event.data.order.reference : ''}`,
+    );
     return res.status(200).send('ok');
   }
   const order = event.data.order;

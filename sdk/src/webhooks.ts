@@ -30,7 +30,7 @@ export type OrderEvent<T extends OrderEventType = OrderEventType> = Extract<Webh
 export type RefundEvent<T extends RefundEventType = RefundEventType> = Extract<WebhookEvent, { type: T }>;
 /**
  * A subscription event (API version 2026-12-01 on): `data.subscription` as it is after the event,
- * and `data.order` when the event is about a period's order (`subscription.order_created` always).
+ * and `data.order` on the events about one of its orders (order_created, active, past_due).
  * `SubscriptionEvent<'subscription.canceled'>` is one type; `SubscriptionEvent` all.
  */
 export type SubscriptionEvent<T extends SubscriptionEventType = SubscriptionEventType> = Extract<

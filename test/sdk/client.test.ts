@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventOrderOf } from '../../contract';
 import { encodeBase58 } from '../../server/lib/base58';
 import { recordUnattributed } from '../../server/payments/unattributed-payments';
 import {
@@ -283,8 +284,7 @@ describe('client: every merchant route', () => {
 });
 
 describe('client: events', () => {
-  const referenceOf = (event: WebhookEventBody) =>
-    event.type === 'ping' ? null : (event.data.order?.reference ?? null);
+  const referenceOf = (event: WebhookEventBody) => eventOrderOf(event)?.reference ?? null;
 
   it('events.list, get, and listAll: newest first, or oldest first after ending_before', async () => {
     const { client } = await merchantClient();

@@ -150,7 +150,7 @@ describe('client: subscriptions', () => {
     const typed: SubscriptionEvent<'subscription.order_created'> = event;
     expect(typed.data.subscription.id).toBe(sub.id);
     expect(typed.data.order).toMatchObject({ subscriptionId: sub.id, period: { index: 0 } });
-    expect(typed.data.order?.reference).toBe((await client.subscriptions.get(sub.id)).latestOrderReference);
+    expect(typed.data.order.reference).toBe((await client.subscriptions.get(sub.id)).latestOrderReference);
     expect(typed.apiVersion).toBe('2026-12-01');
   });
 });

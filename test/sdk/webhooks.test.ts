@@ -233,7 +233,7 @@ describe('webhook events: a union told apart by type', () => {
       case 'subscription.resumed':
       case 'subscription.canceled': {
         const sub: SubscriptionEvent = e;
-        return `${sub.type} ${sub.data.subscription.id} ${sub.data.order?.reference ?? '-'}`;
+        return `${sub.type} ${sub.data.subscription.id} ${'order' in sub.data ? sub.data.order.reference : '-'}`;
       }
       case 'ping': {
         const ping: PingEvent = e;

@@ -1,5 +1,11 @@
 import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query';
-import type { Order, SubscriptionEventType, UnattributedPayment, WebhookEventBody } from '../../../contract';
+import {
+  eventOrderOf,
+  type Order,
+  type SubscriptionEventType,
+  type UnattributedPayment,
+  type WebhookEventBody,
+} from '../../../contract';
 import { transferKey } from './claims';
 import type { OrdersPage } from './queries';
 import { isFirstOrdersPage, keys } from './query-keys';
@@ -76,8 +82,8 @@ export function applyEvents(client: QueryClient, events: WebhookEventBody[]) {
   let created = false;
   for (const event of events) {
     keysChangedBy(event).forEach(change);
-    if (event.type === 'ping') continue;
-    if (event.data.order) orders.push(event.data.order);
+    const order = eventOrderOf(event);
+    if (order) orders.push(order);
     if (event.type === 'order.created') created = true;
     const payment = 'payment' in event.data ? event.data.payment : undefined;
     if (payment && unattributedShows(client, payment)) change(keys.unattributed);

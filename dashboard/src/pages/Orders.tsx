@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { DataTable } from '../components/DataTable';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { ORDER_STATUSES, TOKENS, type Order, type WebhookEventBody } from '../../../contract';
+import { ORDER_STATUSES, TOKENS, eventOrderOf, type Order, type WebhookEventBody } from '../../../contract';
 import { parseUnits } from '../../../contract/decimal';
 import { NetworkOptions, TextField, Options } from '../components/form';
 import { LiveIndicator } from '../components/LiveIndicator';
@@ -61,7 +61,7 @@ export function OrdersPage() {
   const live = useLive({}, (events: WebhookEventBody[]) => {
     const updates = new Map<string, Pick<Order, 'reference' | 'status'>>();
     for (const event of events) {
-      const order = event.type === 'ping' ? undefined : event.data.order;
+      const order = eventOrderOf(event);
       if (!order) continue;
       if (shown.current?.items.some((row) => row.reference === order.reference))
         updates.set(order.reference, order);
