@@ -151,10 +151,7 @@ describe('POST /orders', () => {
         customerEmail: null,
         customerLanguage: null,
         subscriptionId: null,
-        periodIndex: null,
-        periodAttempt: null,
-        periodStart: null,
-        periodEnd: null,
+        period: null,
       });
       expect(Date.parse(o.expiresAt) - Date.parse(o.createdAt)).toBe(900_000);
       expect(Math.abs(Date.parse(o.createdAt) - Date.now())).toBeLessThan(60_000);
