@@ -34,6 +34,8 @@ usePaymentStack(
       SUBSCRIPTION_DAY_SECONDS: String(DAY_SECONDS),
       // Reminders 12 hours (a second here) before an order expires.
       SUBSCRIPTION_REMINDER_HOURS: '12',
+      // Past due for two days (4 s): canceled.
+      SUBSCRIPTION_CANCEL_AFTER_DAYS: '2',
       SMTP_URL: smtp.url,
       MAIL_FROM: 'Shop <billing@example.test>',
     };
@@ -200,6 +202,30 @@ describe('a daily subscription', () => {
     ]);
   }, 60_000);
 
+  it('is CANCELED once past due for SUBSCRIPTION_CANCEL_AFTER_DAYS, its orders remade meanwhile', async () => {
+    const shop = await newShop();
+    const sub = await subscribe(shop, { interval: 'week', dueDays: 1 });
+    const deadline = Date.now() + 20_000;
+    while ((await getSub(shop, sub.id)).status !== 'CANCELED') {
+      if (Date.now() > deadline) throw new Error('not canceled in time');
+      await sleep(250);
+      await expire();
+      await bill();
+    }
+    const canceled = await getSub(shop, sub.id);
+    expect(canceled.canceledAt).not.toBeNull();
+    const orders = await ordersOf(shop, sub.id);
+    // The period's order made again after each expiry, all in period 0: 2 days past due is 2 remakes.
+    expect(orders.every((o) => o.period.index === 0)).toBe(true);
+    expect(orders.length).toBeGreaterThanOrEqual(3);
+    await h.deliverWebhooks();
+    expect(subscriptionEvents(shop, sub.id).filter((t) => t !== 'subscription.order_created')).toEqual([
+      'subscription.created',
+      'subscription.past_due',
+      'subscription.canceled',
+    ]);
+  }, 30_000);
+
   it('pauses (no orders) and resumes (the order of the period that holds now, at once)', async () => {
     const shop = await newShop();
     const sub = await subscribe(shop, {});
@@ -255,6 +281,36 @@ describe('a daily subscription', () => {
 });
 
 describe('the rules of the routes', () => {
+  it('API keys need the subscription scopes', async () => {
+    const shop = await newShop();
+    const key = async (scopes: string[]) =>
+      (
+        await h.server.api<{ secret: string }>('POST', '/users/me/api-keys', {
+          token: shop.token,
+          body: { name: scopes.join(' '), scopes },
+        })
+      ).body.secret;
+    const reader = await key(['subscriptions:read']);
+    const orderWriter = await key(['orders:write', 'orders:read']);
+    const writer = await key(['subscriptions:write', 'subscriptions:read']);
+    const body = { network: 'SOLANA', token: 'USDT', amount: '1', interval: 'month' };
+    expectErrorBody(await h.server.api('POST', '/subscriptions', { token: reader, body }), 403, 'FORBIDDEN');
+    expectErrorBody(
+      await h.server.api('POST', '/subscriptions', { token: orderWriter, body }),
+      403,
+      'FORBIDDEN',
+    );
+    expectErrorBody(await h.server.api('GET', '/subscriptions', { token: orderWriter }), 403, 'FORBIDDEN');
+    const made = await h.server.api<Sub>('POST', '/subscriptions', { token: writer, body });
+    expect(made.status, made.text).toBe(201);
+    expect((await h.server.api('GET', `/subscriptions/${made.body.id}`, { token: reader })).status).toBe(200);
+    expectErrorBody(
+      await h.server.api('POST', `/subscriptions/${made.body.id}/pause`, { token: reader }),
+      403,
+      'FORBIDDEN',
+    );
+  });
+
   it('refuses what cannot be billed, and hides other merchants’ subscriptions', async () => {
     const shop = await newShop();
     const bad = (body: Record<string, unknown>) =>

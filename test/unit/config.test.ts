@@ -73,6 +73,22 @@ describe('configuration', () => {
     ).toBe('production');
   });
 
+  it('shortened subscription days are for tests and the sandbox: refused in production', () => {
+    const production = {
+      NODE_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(40),
+      DATA_ENCRYPTION_KEY: 'a'.repeat(64),
+      DATABASE_URL: 'postgres://db/stablepay',
+    };
+    expect(() => loadConfig({ ...production, SUBSCRIPTION_DAY_SECONDS: '2' })).toThrow(
+      /SUBSCRIPTION_DAY_SECONDS/,
+    );
+    expect(loadConfig({ ...production, SUBSCRIPTION_DAY_SECONDS: '86400' }).SUBSCRIPTION_DAY_SECONDS).toBe(
+      86400,
+    );
+    expect(loadConfig({ SUBSCRIPTION_DAY_SECONDS: '2' }).SUBSCRIPTION_DAY_SECONDS).toBe(2);
+  });
+
   it.each([
     ['PORT', 'abc'],
     ['DATABASE_URL', 'mysql://x'],
