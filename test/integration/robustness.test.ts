@@ -272,7 +272,9 @@ const unknownValue = (param: string, path: string) =>
         ? `rf_${randomBytes(16).toString('hex')}`
         : param === 'id' && path.startsWith('/events/')
           ? `evt_${randomBytes(16).toString('hex')}`
-          : '987654321';
+          : param === 'id' && path.startsWith('/subscriptions/')
+            ? `sub_${randomBytes(12).toString('hex')}`
+            : '987654321';
 const paramsOf = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 const fillPath = (path: string, values: Record<string, string>) =>
   path.replace(/:(\w+)/g, (_all, name: string) => values[name] ?? 'x');
