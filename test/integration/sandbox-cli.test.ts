@@ -17,10 +17,17 @@ afterAll(() => {
 
 /** Processes whose command line names the data directory or descend from the sandbox: none must be left. */
 const leftovers = (pid: number) => {
+  let alive = true;
   try {
-    return execFileSync('pgrep', ['-f', dataDir]).toString().trim();
+    process.kill(pid, 0);
   } catch {
-    return process.kill(pid, 0) ? String(pid) : '';
+    alive = false;
+  }
+  try {
+    // The embedded PostgreSQL names the data directory on its command line.
+    return `${alive ? pid : ''} ${execFileSync('pgrep', ['-f', dataDir]).toString().trim()}`.trim();
+  } catch {
+    return alive ? String(pid) : ''; // pgrep: no match
   }
 };
 
