@@ -143,8 +143,8 @@ export const sandboxContract = c.router({
           .array(
             z.object({
               network: ZNetwork,
-              blockNumber: z.number().int().min(0).optional().describe('EVM'),
-              slot: z.number().int().min(0).optional().describe('Solana'),
+              blockNumber: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe('EVM'),
+              slot: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe('Solana'),
             }),
           )
           .max(NETWORKS.length),

@@ -1,6 +1,5 @@
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { findOrder } from '../orders/find-order';
 import { buildRefundBody } from '../refunds/present-refund';
 import { sandboxChains } from './sandbox-guard';
 

@@ -6,7 +6,12 @@ import { claimProofMessage } from '../../contract';
 import { encodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../contract/decimal';
 import { MAX_OPEN_UNSIGNED_CLAIMS } from '../../server/orders/submit-payment-claim';
-import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../../sandbox/chains/evm/local-evm';
+import {
+  startLocalEvm,
+  type LocalEvm,
+  type LocalWallet,
+  randomEvmAddress,
+} from '../../sandbox/chains/evm/local-evm';
 import {
   startPaymentHarness,
   type PaidOrder,

@@ -5,7 +5,12 @@
  */
 export { freePort } from './free-port';
 export { insertWalletOrders } from './insert-wallet-orders';
-export { randomEvmAddress, startLocalEvm, type LocalEvm, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
+export {
+  randomEvmAddress,
+  startLocalEvm,
+  type LocalEvm,
+  type LocalWallet,
+} from '../../sandbox/chains/evm/local-evm';
 export { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
 export { startWebhookReceiver, type ReceivedWebhook } from './webhook-receiver';
 export { loadConfig } from '../../server/config';
