@@ -50,7 +50,7 @@ module.exports = {
       name: 'no-circular',
       severity: 'error',
       comment: 'Imports run one way: no module reaches itself again (type-only imports aside).',
-      from: { path: '^(server|contract)/' },
+      from: { path: '^(server|contract|sandbox)/' },
       to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
     },
     {
@@ -63,8 +63,16 @@ module.exports = {
     {
       name: 'server-not-harness',
       severity: 'error',
-      comment: 'The product never imports its tests, bench or scripts.',
+      comment:
+        'The product never imports its tests, bench or scripts, nor the sandbox: its chains (litesvm, Hardhat) reach the service only as deps.sandbox.',
       from: { path: '^server/' },
+      to: { path: '^(test|bench|scripts|examples|sandbox)/' },
+    },
+    {
+      name: 'sandbox-not-harness',
+      severity: 'error',
+      comment: 'The sandbox is product (npm run sandbox): it never imports tests, bench or scripts.',
+      from: { path: '^sandbox/' },
       to: { path: '^(test|bench|scripts|examples)/' },
     },
     {

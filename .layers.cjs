@@ -24,6 +24,7 @@ module.exports = {
     'health',
     'docs',
     'networks',
+    'sandbox',
   ],
   /** What domains use: they take plain data or a function, never a domain. */
   SERVICES: ['events', 'jobs', 'http', 'emails'],

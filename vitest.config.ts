@@ -20,6 +20,8 @@ export const SLOW_SUITES = [
   'test/integration/build.test.ts',
   // 1,000 subscriptions and reads at 50 calls a second: about 45 s.
   'test/integration/solana-budget.test.ts',
+  // npm run sandbox as a user runs it: its chains, embedded PostgreSQL and service, stopped by SIGINT.
+  'test/integration/sandbox-cli.test.ts',
 ];
 
 export default defineConfig({

@@ -12,6 +12,7 @@ import { ordersContract } from './orders';
 import { payContract } from './pay';
 import { profileContract } from './profile';
 import { refundsContract } from './refunds';
+import { sandboxContract } from './sandbox';
 import { subscriptionsContract } from './subscriptions';
 import { walletsContract } from './wallets';
 
@@ -37,6 +38,7 @@ type Routers = {
   subscriptions: typeof subscriptionsContract;
   health: typeof healthContract;
   networks: typeof networksContract;
+  sandbox: typeof sandboxContract;
 };
 
 const routers: Routers = {
@@ -55,6 +57,7 @@ const routers: Routers = {
   subscriptions: subscriptionsContract,
   health: healthContract,
   networks: networksContract,
+  sandbox: sandboxContract,
 };
 
 /** The whole interface: the server implements it, openapi.json and the SDK are derived from it. */
@@ -85,3 +88,4 @@ export * from './proof-messages';
 export * from './claims';
 export * from './lifecycles';
 export * from './subscriptions';
+export * from './sandbox';

@@ -55,10 +55,17 @@ export const networksContract = c.router({
     path: '/networks',
     summary: 'The networks and tokens this service takes payments on',
     description:
-      'Each network that is on, with its chain id, confirmations or commitment, explorer and tokens (symbol, mint or contract, decimals). Public and cacheable (Cache-Control: public, max-age=300): it changes only when the operator reconfigures the service. A token whose contract reported other decimals than configured is left out until that is fixed.',
+      'Each network that is on, with its chain id, confirmations or commitment, explorer and tokens (symbol, mint or contract, decimals). Public and cacheable (Cache-Control: public, max-age=300): it changes only when the operator reconfigures the service. A token whose contract reported other decimals than configured is left out until that is fixed. `sandbox` is true on a sandbox instance (local chains, no real money).',
     metadata: publicRoute,
     responses: {
-      200: z.object({ items: z.array(ZNetworkInfo).max(NETWORKS.length) }),
+      200: z.object({
+        items: z.array(ZNetworkInfo).max(NETWORKS.length),
+        sandbox: z
+          .boolean()
+          .describe(
+            'True on a sandbox (`npm run sandbox`): local chains, no real money, the /sandbox routes',
+          ),
+      }),
       ...errors(),
     },
   },

@@ -80,7 +80,7 @@ export const ZMatchedBy = z
 /** Refund ids are random (they open a public page): `rf_` and 32 hex digits. */
 export const REFUND_ID_PATTERN = /^rf_[0-9a-f]{32}$/;
 const ZRefundId = z.string().max(35).regex(REFUND_ID_PATTERN);
-const ZRefundIdParam = z
+export const ZRefundIdParam = z
   .string()
   .max(35)
   .regex(REFUND_ID_PATTERN, 'must be a refund id (rf_ and 32 hex digits)')

@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { parseEther } from 'viem';
 import { EVM_NETWORK_TABLE, EVM_NETWORKS, type EvmNetwork } from '../contract';
 import { parseUnits } from '../contract/decimal';
-import { startLocalEvm } from '../test/support/evm/local-evm';
+import { startLocalEvm } from '../sandbox/chains/evm/local-evm';
 
 const FUND_ETH = parseEther('100');
 

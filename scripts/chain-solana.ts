@@ -9,7 +9,7 @@
  */
 import { parseArgs } from 'node:util';
 import { PublicKey } from '@solana/web3.js';
-import { startLocalSolana } from '../test/support/solana/local-solana';
+import { startLocalSolana } from '../sandbox/chains/solana/local-solana';
 
 const FUND_SOL = 10_000_000_000n; // 10 SOL
 const FUND_UNITS = 1_000_000_000n; // 1000 tokens at 6 decimals

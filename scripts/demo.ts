@@ -28,8 +28,8 @@ import { parseUnits } from '../contract/decimal';
 import { startServer } from '../server/main';
 import { createMerchant, MerchantInputError } from '../server/merchants/create-merchant';
 import { resetMerchantPassword } from '../server/merchants/reset-merchant-password';
-import { startLocalEvm } from '../test/support/evm/local-evm';
-import { startLocalSolana } from '../test/support/solana/local-solana';
+import { startLocalEvm } from '../sandbox/chains/evm/local-evm';
+import { startLocalSolana } from '../sandbox/chains/solana/local-solana';
 
 /** Blocks on top of a payment's block before the service takes it as final (small: a local chain). */
 const EVM_CONFIRMATIONS = 2;

@@ -30,6 +30,8 @@ import { profileRouter } from './profile/profile.router';
 import { manageRouter } from './subscriptions/manage.router';
 import { subscriptionsRouter } from './subscriptions/subscriptions.router';
 import { refundsRouter } from './refunds/refunds.router';
+import { sandboxRouter } from './sandbox/sandbox.router';
+import { sandboxGuard } from './sandbox/sandbox-guard';
 import { walletsRouter } from './wallets/wallets.router';
 
 export const MAX_BODY = '100kb';
@@ -90,6 +92,9 @@ export function createApp(deps: Deps): Express {
     });
   };
 
+  // Before the routes and their authentication: not a sandbox, every /sandbox route is a plain 404.
+  app.use('/sandbox', sandboxGuard(deps));
+
   const server = initServer();
   createExpressEndpoints(
     contract,
@@ -109,6 +114,7 @@ export function createApp(deps: Deps): Express {
       subscriptions: subscriptionsRouter(deps),
       health: healthRouter(deps),
       networks: networksRouter(deps),
+      sandbox: sandboxRouter(deps),
     }),
     app,
     {

@@ -223,6 +223,11 @@ export const configSchema = z
      * MESSENGER_API_BASE_URL is the operator's own and not subject to it.
      */
     WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false']).default('false'),
+    /**
+     * Set by `npm run sandbox` only (DESIGN "Sandbox"): local chains, and the /sandbox routes that
+     * move money on them. Refused in production, where those routes must never exist.
+     */
+    SANDBOX: z.enum(['true', 'false']).default('false'),
 
     /**
      * What background work this instance runs: `all`, `none` (an API-only instance), or a comma
@@ -308,6 +313,12 @@ export const configSchema = z
           path: ['SUBSCRIPTION_DAY_SECONDS'],
           message: 'must be 86400 when NODE_ENV=production (shorter days are for tests and the sandbox)',
         });
+      if (cfg.SANDBOX === 'true')
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SANDBOX'],
+          message: 'must not be true when NODE_ENV=production (the sandbox moves money on local chains)',
+        });
     }
     if (cfg.DATA_ENCRYPTION_KEY && decodeEncryptionKey(cfg.DATA_ENCRYPTION_KEY) === null)
       ctx.addIssue({
@@ -334,6 +345,7 @@ export const configSchema = z
     encryptionKey: cfg.DATA_ENCRYPTION_KEY ? decodeEncryptionKey(cfg.DATA_ENCRYPTION_KEY)! : undefined,
     PUBLIC_BASE_URL: (cfg.PUBLIC_BASE_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/+$/, ''),
     webhookAllowPrivate: cfg.WEBHOOK_ALLOW_PRIVATE === 'true',
+    sandbox: cfg.SANDBOX === 'true',
     /** Where customers' e-mails go out, or null: none are mailed or queued. */
     mail: cfg.SMTP_URL && cfg.MAIL_FROM ? { url: cfg.SMTP_URL, from: cfg.MAIL_FROM } : null,
     jobs: jobSelection(cfg.JOBS, cfg.JOBS_ENABLED),

@@ -9,6 +9,7 @@ import type { Logger } from './lib/logger';
 import type { Metrics } from './lib/metrics';
 import type { OrderWriter } from './orders/write-created-order';
 import type { AttemptRecorder } from './events/attempt-recorder';
+import type { SandboxChains } from './sandbox/sandbox-chains';
 
 /** Everything services need, passed in (never imported as globals) so tests can swap pieces. */
 export type Deps = {
@@ -27,4 +28,6 @@ export type Deps = {
   writeCreatedOrder: OrderWriter;
   /** Records delivery attempts, several in one statement under load (server/events/attempt-recorder.ts). */
   recordAttempt: AttemptRecorder;
+  /** The sandbox's local chains (`npm run sandbox` hands them in); absent on any other instance. */
+  sandbox?: SandboxChains;
 };

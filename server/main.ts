@@ -22,6 +22,14 @@ import { startJobs } from './jobs/scheduler';
 export async function buildDeps(config: Config, overrides: Partial<Deps> = {}): Promise<Deps> {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const clock = overrides.clock ?? (() => new Date());
+  // SANDBOX=true is what `npm run sandbox` sets beside the chains it hands in; alone it would be an
+  // instance that says it is a sandbox and has no chains to move money on.
+  if (config.sandbox !== Boolean(overrides.sandbox))
+    throw new ConfigError(
+      config.sandbox
+        ? 'SANDBOX=true is set by `npm run sandbox`, which starts the local chains: run that instead'
+        : 'sandbox chains were given to an instance without SANDBOX=true',
+    );
   // Given, or generated once and kept in DATA_DIR (never a value written in the code).
   const keys = instanceSecrets({
     dataDir: config.DATA_DIR,
@@ -67,6 +75,7 @@ export async function buildDeps(config: Config, overrides: Partial<Deps> = {}): 
       }),
     tokens: overrides.tokens ?? createTokenIssuer(keys.jwtSecret, config.JWT_TTL, clock),
     secrets,
+    ...(overrides.sandbox ? { sandbox: overrides.sandbox } : {}),
   };
 }
 

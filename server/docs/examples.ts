@@ -765,6 +765,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
             ],
           },
         ],
+        sandbox: false,
       },
     },
   },

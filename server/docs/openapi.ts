@@ -256,6 +256,8 @@ const TAG_DESCRIPTIONS: Record<keyof typeof contract, string> = {
   subscriptions: 'Subscriptions: an order every period, mailed to the customer, with a page of their own',
   health: 'Probes and metrics for operators',
   networks: 'The networks and tokens payments are taken on (public)',
+  sandbox:
+    'The sandbox only (`npm run sandbox`): pay orders, fund addresses, mine blocks, send refunds on its local chains; 404 on any other instance',
 };
 
 /** openapi.json is generated from the contract, never written by hand; a test compares the two. */

@@ -10,7 +10,7 @@ export function networksRouter(deps: Deps) {
   return initServer().router(networksContract, {
     list: async ({ res }) => {
       res.setHeader('Cache-Control', NETWORKS_CACHE);
-      return { status: 200, body: { items: listNetworks(deps) } };
+      return { status: 200, body: { items: listNetworks(deps), sandbox: deps.config.sandbox } };
     },
   });
 }

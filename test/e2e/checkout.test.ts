@@ -4,9 +4,9 @@ import { getAddress, toHex, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimProofMessage } from '../../contract/proof-messages';
 import { decodeBase58 } from '../../server/lib/base58';
-import { startLocalEvm, type LocalEvm } from '../support/evm/local-evm';
+import { startLocalEvm, type LocalEvm } from '../../sandbox/chains/evm/local-evm';
 import { startPaymentHarness, type HarnessShop, type PaymentHarness } from '../support/payment-harness';
-import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
 import {
   expectAccessible,
   launchBrowser,

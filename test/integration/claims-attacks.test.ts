@@ -6,15 +6,20 @@ import { claimProofMessage } from '../../contract';
 import { encodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../contract/decimal';
 import { MAX_OPEN_UNSIGNED_CLAIMS } from '../../server/orders/submit-payment-claim';
-import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
+import {
+  startLocalEvm,
+  type LocalEvm,
+  type LocalWallet,
+  randomEvmAddress,
+} from '../../sandbox/chains/evm/local-evm';
 import {
   startPaymentHarness,
   type PaidOrder,
   type PaymentHarness,
   usePaymentStack,
 } from '../support/payment-harness';
-import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
-import { signSolanaMessage } from '../support/solana/sign-message';
+import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
+import { signSolanaMessage } from '../../sandbox/chains/solana/sign-message';
 import { expectErrorBody } from '../support/test-server';
 
 /**

@@ -1,7 +1,7 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { parseUnits } from '../../contract/decimal';
-import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
 import { startSmtpServer, type ReceivedMail, type SmtpServer } from '../support/smtp-server';
 import { sleep, startPaymentHarness, usePaymentStack } from '../support/payment-harness';
 import type { PaidOrder, PaymentHarness } from '../support/payment-harness';

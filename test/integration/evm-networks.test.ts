@@ -4,7 +4,12 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../contract/decimal';
-import { startLocalEvm, type LocalEvm, type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
+import {
+  startLocalEvm,
+  type LocalEvm,
+  type LocalWallet,
+  randomEvmAddress,
+} from '../../sandbox/chains/evm/local-evm';
 import { startPaymentHarness, type PaymentHarness, usePaymentStack } from '../support/payment-harness';
 import { expectErrorBody } from '../support/test-server';
 

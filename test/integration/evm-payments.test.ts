@@ -3,8 +3,8 @@ import { decodeFunctionData, erc20Abi, getAddress, toHex, type Address, type Hex
 import { describe, expect, it } from 'vitest';
 import { claimProofMessage } from '../../contract';
 import { decodeBase58 } from '../../server/lib/base58';
-import { type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
-import { startEvmNetworks, type EvmNetworkChain } from '../support/evm/evm-networks';
+import { type LocalWallet, randomEvmAddress } from '../../sandbox/chains/evm/local-evm';
+import { startEvmNetworks, type EvmNetworkChain } from '../../sandbox/chains/evm/evm-networks';
 import { sleep, startPaymentHarness, usePaymentStack } from '../support/payment-harness';
 import type { HarnessShop, PaymentHarness } from '../support/payment-harness';
 import { freePort } from '../support/free-port';

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { getAddress, toHex, type Address } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { randomEvmAddress, type LocalEvm } from '../support/evm/local-evm';
-import { startEvmNetworks } from '../support/evm/evm-networks';
+import { randomEvmAddress, type LocalEvm } from '../../sandbox/chains/evm/local-evm';
+import { startEvmNetworks } from '../../sandbox/chains/evm/evm-networks';
 import { startPaymentHarness, type PaymentHarness, usePaymentStack } from '../support/payment-harness';
 import { insertWalletOrders as insertOrders } from '../support/insert-wallet-orders';
 

@@ -1,7 +1,7 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateTestHeader } from '../../sdk/src/webhooks';
-import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
 import { runScript, type Script } from '../support/run-script';
 import { newMerchant, startTestServer, type TestServer } from '../support/test-server';
 import { freePort } from '../support/free-port';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { contract, ErrorCode, errorStatus } from '../../contract';
 import { encodeBase58 } from '../../server/lib/base58';
-import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
 import { EVM_WALLET, SOLANA_WALLET, newMerchant, startTestServer } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
 

@@ -7,7 +7,7 @@ import { parseUnits } from '../../contract/decimal';
 import { MAX_OPEN_UNSIGNED_CLAIMS } from '../../server/orders/submit-payment-claim';
 import { scanPayments } from '../../server/payments/scan-payments';
 import { encodeBase58 } from '../../server/lib/base58';
-import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
 import { expectErrorBody, newMerchant, startTestServer, TEST_PASSWORD } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
 import { startWebhookReceiver } from '../support/webhook-receiver';

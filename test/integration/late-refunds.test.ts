@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem';
-import type { LocalWallet } from '../support/evm/local-evm';
+import type { LocalWallet } from '../../sandbox/chains/evm/local-evm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { sleep, startPaymentHarness, usePaymentStack } from '../support/payment-harness';
 import type { HarnessShop, PaidOrder, PaymentHarness } from '../support/payment-harness';

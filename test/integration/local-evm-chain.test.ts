@@ -14,7 +14,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount, generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/local-evm';
+import { startLocalEvm, type LocalEvm, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
 
 let polygon: LocalEvm;
 let ethereum: LocalEvm;
@@ -219,7 +219,7 @@ describe('local EVM chains (Hardhat nodes behind a counting proxy)', () => {
 
   it('leaves no node behind when its parent process is killed', async () => {
     const script = `
-      import { startLocalEvm } from './test/support/evm/local-evm.ts';
+      import { startLocalEvm } from './sandbox/chains/evm/local-evm.ts';
       const chain = await startLocalEvm({ chainId: 5 });
       console.log(chain.nodePid);
       setInterval(() => {}, 1000);`;

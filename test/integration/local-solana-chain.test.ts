@@ -20,7 +20,7 @@ import {
 } from '@solana/web3.js';
 import BigNumber from 'bignumber.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalRpcError, startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { LocalRpcError, startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
 
 let chain: LocalSolana;
 let usdt: PublicKey;

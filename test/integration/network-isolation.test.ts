@@ -1,7 +1,7 @@
 import { getAddress, type Address, type Hex } from 'viem';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseUnits } from '../../contract/decimal';
-import { startLocalEvm, type LocalEvm, randomEvmAddress } from '../support/evm/local-evm';
+import { startLocalEvm, type LocalEvm, randomEvmAddress } from '../../sandbox/chains/evm/local-evm';
 import { startPaymentHarness, type PaymentHarness } from '../support/payment-harness';
 import { until } from '../support/until';
 import { expectErrorBody } from '../support/test-server';

@@ -3,7 +3,7 @@ import { decodeFunctionData, erc20Abi, getAddress, toHex, type Address, type Hex
 import { describe, expect, it } from 'vitest';
 import { parseUnits } from '../../contract/decimal';
 import { decodeBase58 } from '../../server/lib/base58';
-import { startLocalEvm, type LocalEvm, type LocalWallet } from '../support/evm/local-evm';
+import { startLocalEvm, type LocalEvm, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
 import {
   startPaymentHarness,
   usePaymentStack,

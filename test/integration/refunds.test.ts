@@ -5,7 +5,7 @@ import { decodeBase58 } from '../../server/lib/base58';
 import { refundAddressProofMessage } from '../../contract';
 import { createClient } from '../../sdk/src/client';
 import { sendRefund } from '../../sdk/src/refunds';
-import type { LocalWallet } from '../support/evm/local-evm';
+import type { LocalWallet } from '../../sandbox/chains/evm/local-evm';
 import { sleep, startPaymentHarness, usePaymentStack } from '../support/payment-harness';
 import type { HarnessShop, PaidOrder, PaymentHarness } from '../support/payment-harness';
 import {

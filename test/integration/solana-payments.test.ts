@@ -12,7 +12,7 @@ import { encodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../contract/decimal';
 import { scanPayments } from '../../server/payments/scan-payments';
 import { freePort } from '../support/free-port';
-import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
 import { expectErrorBody, newMerchant, startTestServer } from '../support/test-server';
 import type { ApiResponse, TestServer } from '../support/test-server';
 import { sleep, startPaymentHarness, usePaymentStack } from '../support/payment-harness';

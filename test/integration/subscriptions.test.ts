@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseUnits } from '../../contract/decimal';
 import { startPaymentHarness, sleep, usePaymentStack, type PaymentHarness } from '../support/payment-harness';
 import { startSmtpServer, type SmtpServer } from '../support/smtp-server';
-import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
 import { expectErrorBody, startTestServer } from '../support/test-server';
 
 /**

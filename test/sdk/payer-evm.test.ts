@@ -29,8 +29,8 @@ import {
   type FetchLike,
   type PayUrl,
 } from '../../sdk/src/payer';
-import { type LocalWallet, randomEvmAddress } from '../support/evm/local-evm';
-import { startEvmNetworks } from '../support/evm/evm-networks';
+import { type LocalWallet, randomEvmAddress } from '../../sandbox/chains/evm/local-evm';
+import { startEvmNetworks } from '../../sandbox/chains/evm/evm-networks';
 import {
   startPaymentHarness,
   type HarnessShop,

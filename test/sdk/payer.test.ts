@@ -19,7 +19,7 @@ import {
   ValidationError,
   type PayUrl,
 } from '../../sdk/src/payer';
-import { startLocalSolana, type LocalSolana } from '../support/solana/local-solana';
+import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
 import { EVM_WALLET, newMerchant, newWalletAddress, startTestServer } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
 

@@ -4,7 +4,7 @@ import { decodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../contract/decimal';
 import { createClient } from '../../sdk/src/client';
 import { sendRefund, waitForRefund } from '../../sdk/src/refunds';
-import { startLocalEvm, type LocalEvm } from '../support/evm/local-evm';
+import { startLocalEvm, type LocalEvm } from '../../sandbox/chains/evm/local-evm';
 import { startPaymentHarness, type PaymentHarness, usePaymentStack } from '../support/payment-harness';
 import { until } from '../support/until';
 

@@ -5,8 +5,13 @@
  */
 export { freePort } from './free-port';
 export { insertWalletOrders } from './insert-wallet-orders';
-export { randomEvmAddress, startLocalEvm, type LocalEvm, type LocalWallet } from './evm/local-evm';
-export { startLocalSolana, type LocalSolana } from './solana/local-solana';
+export {
+  randomEvmAddress,
+  startLocalEvm,
+  type LocalEvm,
+  type LocalWallet,
+} from '../../sandbox/chains/evm/local-evm';
+export { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
 export { startWebhookReceiver, type ReceivedWebhook } from './webhook-receiver';
 export { loadConfig } from '../../server/config';
 export { openDatabase, type Database } from '../../server/db/database';

@@ -2,10 +2,10 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import { getAddress, toHex, type Address, type Hex } from 'viem';
 import { parseUnits } from '../../contract/decimal';
 import { decodeBase58 } from '../../server/lib/base58';
-import { randomEvmAddress, startLocalEvm, type LocalWallet } from './evm/local-evm';
+import { randomEvmAddress, startLocalEvm, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
 import type { HarnessShop, PaymentHarness } from './payment-harness';
-import { startLocalSolana } from './solana/local-solana';
-import { signSolanaMessage } from './solana/sign-message';
+import { startLocalSolana } from '../../sandbox/chains/solana/local-solana';
+import { signSolanaMessage } from '../../sandbox/chains/solana/sign-message';
 
 /** Blocks that make a Polygon transfer final for the refund suites. */
 export const REFUND_POLYGON_CONFIRMATIONS = 2;

@@ -2,7 +2,7 @@ import { Keypair, type PublicKey } from '@solana/web3.js';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { parseUnits } from '../../contract/decimal';
-import { startLocalSolana, type LocalSolana } from './solana/local-solana';
+import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
 import { createTestDatabase, newMerchant, startTestServer, type TestServer } from './test-server';
 import { until } from './until';
 import { insertWalletOrders as insertOrders } from './insert-wallet-orders';

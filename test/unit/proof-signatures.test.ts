@@ -5,7 +5,7 @@ import { claimProofMessage, refundAddressProofMessage } from '../../contract';
 import { normalizeEvmSignature, verifyEvmMessage } from '../../server/chains/evm/verify-message';
 import { normalizeSolanaSignature, verifySolanaMessage } from '../../server/chains/solana/verify-message';
 import { decodeBase58, encodeBase58 } from '../../server/lib/base58';
-import { signSolanaMessage } from '../support/solana/sign-message';
+import { signSolanaMessage } from '../../sandbox/chains/solana/sign-message';
 
 const solanaSign = signSolanaMessage;
 

@@ -2,9 +2,9 @@ import type { Keypair } from '@solana/web3.js';
 import type { Page } from 'puppeteer-core';
 import { createWalletClient, hexToNumber, hexToString, http, isHex, numberToHex, type Hex } from 'viem';
 import { decodeBase58 } from '../../../server/lib/base58';
-import type { LocalEvm, LocalWallet } from '../../support/evm/local-evm';
-import type { LocalSolana } from '../../support/solana/local-solana';
-import { signSolanaBytes } from '../../support/solana/sign-message';
+import type { LocalEvm, LocalWallet } from '../../../sandbox/chains/evm/local-evm';
+import type { LocalSolana } from '../../../sandbox/chains/solana/local-solana';
+import { signSolanaBytes } from '../../../sandbox/chains/solana/sign-message';
 
 /**
  * Wallets injected into the page before it loads, as browser extensions inject theirs: an EIP-1193

@@ -25,7 +25,7 @@ import { RpcServer, type RpcFault } from './rpc-server';
 import { decodeTokenAccount } from './token-layout';
 
 /**
- * A local Solana chain for tests, the demo and benchmarks: litesvm behind a JSON-RPC server
+ * A local Solana chain for the sandbox, tests, the demo and benchmarks: litesvm behind a JSON-RPC server
  * (HTTP on `port`, websocket on `port + 1`). The service reaches it only through SOLANA_RPC_URL.
  */
 
@@ -59,8 +59,8 @@ export type LocalSolana = {
   createMint(opts?: { decimals?: number }): Promise<PublicKey>;
   /** Adds lamports to an account directly (no transaction); default 1 SOL. */
   fundSol(owner: PublicKey, lamports?: bigint | number): Promise<void>;
-  /** Mints to `owner`'s associated token account, creating it if missing; returns that account. */
-  mintTo(owner: PublicKey, mint: PublicKey, amountUnits: bigint): Promise<PublicKey>;
+  /** Mints to `owner`'s associated token account, creating it if missing; returns the transaction. */
+  mintTo(owner: PublicKey, mint: PublicKey, amountUnits: bigint): Promise<string>;
   /** Balance of `owner`'s associated token account, 0n if it does not exist. */
   tokenBalance(owner: PublicKey, mint: PublicKey): Promise<bigint>;
   /** A wallet with `sol` lamports (default 1 SOL) and, given a mint, `units` tokens (default 1000). */
@@ -196,13 +196,12 @@ export async function startLocalSolana(opts: { port?: number; host?: string } = 
   const mintTo = async (owner: PublicKey, mint: PublicKey, amountUnits: bigint) => {
     const { decimals, programId } = mintInfo(mint);
     const ata = ataOf(mint, owner, programId);
-    submitLocally(
+    return submitLocally(
       new Transaction().add(
         createAssociatedTokenAccountIdempotentInstruction(authority.publicKey, ata, owner, mint, programId),
         createMintToCheckedInstruction(mint, ata, authority.publicKey, amountUnits, decimals, [], programId),
       ),
     );
-    return ata;
   };
 
   const local: LocalSolana = {

@@ -22,7 +22,7 @@ import { startNodeProcess } from './node-process';
 import { RpcProxy } from './rpc-proxy';
 
 /**
- * A local EVM chain for tests, the demo and benchmarks: a Hardhat 2 node (own process, chain id of
+ * A local EVM chain for the sandbox, tests, the demo and benchmarks: a Hardhat 2 node (own process, chain id of
  * your choice) behind a counting proxy. The service reaches it only through `url` (the proxy); the
  * helpers here talk to the node directly, so they work while the RPC is "down" and are not counted.
  */
@@ -49,7 +49,7 @@ export type LocalEvm = {
    * it mines a block when automine is off (with whatever else is pending then).
    */
   deployToken(opts?: { name?: string; symbol?: string; decimals?: number }): Promise<Address>;
-  mint(token: Address, to: Address, units: bigint): Promise<void>;
+  mint(token: Address, to: Address, units: bigint): Promise<Hex>;
   balanceOf(token: Address, owner: Address): Promise<bigint>;
   /** A fresh key (or `privateKey`) with `eth` for gas (default 100 ETH) and, given a token, `units`. */
   newWallet(opts?: { eth?: bigint; token?: Address; units?: bigint; privateKey?: Hex }): Promise<LocalWallet>;
@@ -189,9 +189,9 @@ export async function startLocalEvm(opts: {
     return hash;
   }
 
-  async function mint(token: Address, to: Address, units: bigint): Promise<void> {
+  async function mint(token: Address, to: Address, units: bigint): Promise<Hex> {
     const data = encodeFunctionData({ abi: mintAbi, functionName: 'mint', args: [to, units] });
-    await sendAsHelper(token, data, MINT_GAS);
+    return sendAsHelper(token, data, MINT_GAS);
   }
 
   return {

@@ -1,0 +1,25 @@
+import type { SandboxChainInfo } from '../contract';
+import { SANDBOX_EMAIL, SANDBOX_PASSWORD } from './sandbox-merchant';
+
+/** What an integrator needs to start: how to sign in, where each chain is, the wallets' keys. */
+export function printSandbox(o: { url: string; dataDir: string; chains: SandboxChainInfo[]; ms: number }) {
+  const lines = [
+    `stablepay sandbox ready in ${(o.ms / 1000).toFixed(1)} s: NO REAL MONEY, local chains only.`,
+    '',
+    `  API        ${o.url}   (reference: ${o.url}/docs)`,
+    `  Dashboard  ${o.url}/dashboard`,
+    `  Sign in    ${SANDBOX_EMAIL} / ${SANDBOX_PASSWORD}`,
+    `  Data       ${o.dataDir} (the chains start afresh at every start; the database and wallet keys are kept)`,
+    '',
+    ...o.chains.flatMap((c) => [
+      `  ${c.network}${c.chainId === null ? '' : ` (chain id ${c.chainId})`}  RPC ${c.rpcUrl}`,
+      ...c.tokens.map((t) => `    ${t.symbol} ${t.contract} (${t.decimals} decimals)`),
+      `    merchant wallet ${c.wallet.address}`,
+      `    its key (LOCAL TEST KEY, never on a real network) ${c.wallet.privateKey}`,
+    ]),
+    '',
+    'Sandbox routes (merchant auth): GET /sandbox, POST /sandbox/orders/{reference}/pay, /sandbox/faucet,',
+    '/sandbox/advance, /sandbox/refunds/{id}/send. Ctrl-C stops everything.',
+  ];
+  console.log(lines.join('\n'));
+}

@@ -1,0 +1,191 @@
+import { Keypair } from '@solana/web3.js';
+import { generatePrivateKey } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandboxChains, type StartedSandboxChains } from '../../sandbox/start-sandbox-chains';
+import { newMerchant, startTestServer, type TestServer } from '../support/test-server';
+import { until } from '../support/until';
+
+/** The sandbox's pieces in-process: its chains, and the service with SANDBOX=true over them. */
+let chains: StartedSandboxChains;
+let sandbox: TestServer;
+let plain: TestServer;
+let token: string;
+
+beforeAll(async () => {
+  chains = await startSandboxChains({ solana: Keypair.generate(), evm: generatePrivateKey() });
+  sandbox = await startTestServer(
+    {
+      ...chains.env,
+      SANDBOX: 'true',
+      JOBS: 'all',
+      JOB_VERIFY_REFUNDS_CRON: '* * * * * *',
+      PAYMENT_RECHECK_MS: '100',
+    },
+    { sandbox: chains.chains, clock: chains.clock },
+  );
+  plain = await startTestServer();
+  const m = await newMerchant(sandbox);
+  token = m.token;
+  for (const c of chains.chains.info()) {
+    const res = await sandbox.api('POST', '/users/me/wallets', {
+      token,
+      body: { network: c.network, public_address: c.wallet.address },
+    });
+    expect(res.status, res.text).toBe(201);
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await sandbox?.stop();
+  await plain?.stop();
+  await chains?.stop();
+});
+
+async function order(network: string, amount = '10') {
+  const res = await sandbox.api('POST', '/orders', { token, body: { network, token: 'USDT', amount } });
+  expect(res.status, res.text).toBe(201);
+  return res.body.reference as string;
+}
+const pay = (reference: string, body: Record<string, unknown>, auth = token) =>
+  sandbox.api('POST', `/sandbox/orders/${reference}/pay`, { token: auth, body });
+async function statusOf(reference: string) {
+  return (await sandbox.api('GET', `/orders/${reference}`, { token })).body.status as string;
+}
+const paid = (reference: string) =>
+  until(`${reference} PAID`, async () => (await statusOf(reference)) === 'PAID');
+
+describe('the sandbox routes', () => {
+  it('GET /sandbox: each chain, its tokens and the wallet keys; GET /networks says sandbox', async () => {
+    const res = await sandbox.api('GET', '/sandbox', { token });
+    expect(res.status, res.text).toBe(200);
+    expect(
+      res.body.chains.map((c: { network: string; chainId: number | null }) => [c.network, c.chainId]),
+    ).toEqual([
+      ['SOLANA', null],
+      ['POLYGON', 137],
+      ['BSC', 56],
+    ]);
+    expect(res.body.chains[2].tokens[0].decimals).toBe(18);
+    expect(res.body.chains[0].wallet.privateKey).toMatch(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/);
+    expect((await sandbox.api('GET', '/networks')).body.sandbox).toBe(true);
+    expect((await plain.api('GET', '/networks')).body.sandbox).toBe(false);
+  });
+
+  it('Solana: part tagged and unreported, then the rest plain and reported: PAID', async () => {
+    const reference = await order('SOLANA');
+    const first = await pay(reference, { amount: '4' });
+    expect(first.status, first.text).toBe(200);
+    // Credited and not enough: the order waits for the rest.
+    await until(
+      'part credited',
+      async () =>
+        Number((await sandbox.api('GET', `/orders/${reference}`, { token })).body.amountReceived) === 4,
+    );
+    expect(await statusOf(reference)).not.toBe('PAID');
+    const rest = await pay(reference, { tagged: false, report: true });
+    expect(rest.status, rest.text).toBe(200);
+    await paid(reference);
+  });
+
+  it('BSC (18 decimals), tagged and unreported: found by the scanner, PAID', async () => {
+    const reference = await order('BSC', '2.5');
+    expect((await pay(reference, {})).status).toBe(200);
+    await paid(reference);
+  });
+
+  it('POLYGON, plain and unreported: matched by its exact amount, PAID', async () => {
+    const reference = await order('POLYGON', '3');
+    expect((await pay(reference, { tagged: false })).status).toBe(200);
+    await paid(reference);
+  });
+
+  it('faucet: tokens and gas for any address', async () => {
+    for (const [network, address] of [
+      ['SOLANA', Keypair.generate().publicKey.toBase58()],
+      ['BSC', '0x52908400098527886E0F7030069857D2E4169EE7'],
+    ]) {
+      const res = await sandbox.api('POST', '/sandbox/faucet', {
+        token,
+        body: { network, address, amount: '5' },
+      });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.txIds).toHaveLength(1);
+    }
+    const none = await sandbox.api('POST', '/sandbox/faucet', {
+      token,
+      body: {
+        network: 'BSC',
+        address: '0x52908400098527886E0F7030069857D2E4169EE7',
+        token: 'USDC',
+        amount: '1',
+      },
+    });
+    expect(none.status).toBe(400);
+  });
+
+  it("advance: blocks on every chain, and the chains' and the service's clocks", async () => {
+    const before = (await sandbox.api('POST', '/sandbox/advance', { token, body: {} })).body.networks;
+    const res = await sandbox.api('POST', '/sandbox/advance', { token, body: { blocks: 5, seconds: 3600 } });
+    expect(res.status, res.text).toBe(200);
+    const after = res.body.networks as { network: string; blockNumber?: number; slot?: number }[];
+    expect(after.map((n) => n.network)).toEqual(['SOLANA', 'POLYGON', 'BSC']);
+    expect(after[0]!.slot).toBeGreaterThanOrEqual(before[0].slot + 5);
+    expect(after[1]!.blockNumber).toBeGreaterThanOrEqual(before[1].blockNumber + 5);
+    expect(chains.clock().getTime() - Date.now()).toBeGreaterThan(3_500_000);
+  });
+
+  it("refund send: the merchant's sandbox key signs the PENDING refund, which SUCCEEDS", async () => {
+    const reference = await order('SOLANA', '6');
+    await pay(reference, { report: true });
+    await paid(reference);
+    const created = await sandbox.api('POST', `/orders/${reference}/refunds`, {
+      token,
+      body: { amount: '1', to: Keypair.generate().publicKey.toBase58() },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = created.body.id as string;
+    const sent = await sandbox.api('POST', `/sandbox/refunds/${id}/send`, { token });
+    expect(sent.status, sent.text).toBe(200);
+    await until('refund SUCCEEDED', async () => {
+      const list = (await sandbox.api('GET', `/orders/${reference}/refunds`, { token })).body.items;
+      return list.find((r: { id: string }) => r.id === id)?.status === 'SUCCEEDED';
+    });
+    const again = await sandbox.api('POST', `/sandbox/refunds/${id}/send`, { token });
+    expect(again.status).toBe(409);
+  });
+
+  it('scopes: pay, faucet and advance need orders:write; refund send refunds:write', async () => {
+    const key = async (scopes: string[]) =>
+      (await sandbox.api('POST', '/users/me/api-keys', { token, body: { name: scopes.join(' '), scopes } }))
+        .body.secret as string;
+    const reader = await key(['orders:read']);
+    const writer = await key(['orders:write']);
+    const reference = await order('SOLANA', '1');
+    expect((await pay(reference, {}, reader)).status).toBe(403);
+    expect((await sandbox.api('POST', '/sandbox/advance', { token: reader, body: {} })).status).toBe(403);
+    expect((await sandbox.api('POST', '/sandbox/advance', { token: writer, body: {} })).status).toBe(200);
+    const refund = await sandbox.api('POST', `/sandbox/refunds/rf_${'0'.repeat(32)}/send`, { token: writer });
+    expect(refund.status).toBe(403);
+    expect((await sandbox.api('POST', `/sandbox/refunds/rf_${'0'.repeat(32)}/send`, { token })).status).toBe(
+      404,
+    );
+  });
+
+  it('on an instance that is not a sandbox every /sandbox route is the one 404, credentials or not', async () => {
+    const m = await newMerchant(plain);
+    const routes: [string, string, unknown?][] = [
+      ['GET', '/sandbox'],
+      ['POST', '/sandbox/orders/x/pay', {}],
+      ['POST', '/sandbox/faucet', {}],
+      ['POST', '/sandbox/advance', {}],
+      ['POST', `/sandbox/refunds/rf_${'0'.repeat(32)}/send`],
+      ['GET', '/sandbox/anything'],
+    ];
+    for (const [method, path, body] of routes)
+      for (const auth of [undefined, m.token]) {
+        const res = await plain.api(method, path, { token: auth, body });
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expect(res.body.error.code).toBe('NOT_FOUND');
+      }
+  });
+});
