@@ -21,6 +21,10 @@ import {
   type ZCreateSubscriptionBody,
   type ZListSubscriptionsQuery,
   type ZSubscription,
+  type ZSandboxInfo,
+  type ZSandboxPayBody,
+  type ZSandboxFaucetBody,
+  type ZSandboxAdvanceBody,
   type ZEventPage,
   type ZListEventsQuery,
   type ZListOrdersQuery,
@@ -101,6 +105,11 @@ export type UnattributedQuery = z.input<typeof ZUnattributedQuery>;
 export type ListAllEventsQuery = Omit<ListEventsQuery, 'cursor' | 'per_page'>;
 /** A subscription: an order every period (made by the service, paid by the customer). */
 export type Subscription = z.infer<typeof ZSubscription>;
+/** The sandbox's local chains and the sandbox merchant's wallet keys (GET /sandbox). */
+export type SandboxInfo = z.infer<typeof ZSandboxInfo>;
+export type SandboxPayParams = z.input<typeof ZSandboxPayBody>;
+export type SandboxFaucetParams = z.input<typeof ZSandboxFaucetBody>;
+export type SandboxAdvanceParams = z.input<typeof ZSandboxAdvanceBody>;
 export type SubscriptionStatus = Subscription['status'];
 export type CreateSubscriptionParams = z.input<typeof ZCreateSubscriptionBody>;
 export type ListSubscriptionsQuery = z.input<typeof ZListSubscriptionsQuery>;
@@ -508,6 +517,36 @@ export function createClient(options: ClientOptions) {
       /** POST /subscriptions/{id}/resume: orders again, the current period's at once when none is open. */
       async resume(id: string): Promise<Subscription> {
         return success(raw.subscriptions.resume(subscriptionParams(id)));
+      },
+    },
+
+    /**
+     * Only on an instance started with `npm run sandbox` (every route is a NotFoundError elsewhere):
+     * real transfers on its local chains, no real money.
+     */
+    sandbox: {
+      /** GET /sandbox: each local chain's RPC URL, chain id and tokens, and the merchant's wallet keys. */
+      async info(): Promise<SandboxInfo> {
+        return success(raw.sandbox.info());
+      },
+      /**
+       * POST /sandbox/orders/{reference}/pay: a real transfer from a funded sandbox payer (default
+       * what is still due, tagged, unreported). Never retried on an unknown outcome: it moves money.
+       */
+      async pay(reference: string, body: SandboxPayParams = {}): Promise<{ txId: string }> {
+        return success(raw.sandbox.pay({ params: { reference: segment(reference) }, body }));
+      },
+      /** POST /sandbox/faucet: test tokens and gas to any address. */
+      async faucet(body: SandboxFaucetParams): Promise<{ txIds: string[] }> {
+        return success(raw.sandbox.faucet({ body }));
+      },
+      /** POST /sandbox/advance: mine blocks and move the chains' clocks and the service's. */
+      async advance(body: SandboxAdvanceParams = {}) {
+        return success(raw.sandbox.advance({ body }));
+      },
+      /** POST /sandbox/refunds/{id}/send: sign and send a PENDING refund with the sandbox merchant's key. */
+      async sendRefund(refundId: string): Promise<{ txId: string }> {
+        return success(raw.sandbox.sendRefund({ params: { id: segment(refundId) } }));
       },
     },
 

@@ -736,6 +736,58 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     request: { account: wallet },
     responses: { 200: { transaction: solanaTransaction.transaction, message: 'Refund 4 USDT' } },
   },
+  'sandbox.info': {
+    responses: {
+      200: {
+        chains: [
+          {
+            network: 'SOLANA',
+            kind: 'solana',
+            rpcUrl: 'http://127.0.0.1:8899',
+            chainId: null,
+            tokens: [
+              { symbol: 'USDT', contract: 'Gh9ZwEmdLJ8DscKNTkTqPbNwLNNBjuSzaG9Vp2KGtKJr', decimals: 6 },
+            ],
+            wallet: {
+              address: '9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM',
+              privateKey:
+                '4wBqpZM9xaSheZzJSMawUKKwhdpChKbZ5eu5ky4Vigw4gZ5KGVS1Ut7Ju2hXDVCVPGZhCTAXbZmJHwnUg2NAVxVK',
+            },
+          },
+          {
+            network: 'POLYGON',
+            kind: 'evm',
+            rpcUrl: 'http://127.0.0.1:8545',
+            chainId: 137,
+            tokens: [{ symbol: 'USDT', contract: '0x5FbDB2315678afecb367f032d93F642f64180aa3', decimals: 6 }],
+            wallet: {
+              address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+              privateKey: '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
+            },
+          },
+        ],
+      },
+    },
+  },
+  'sandbox.pay': { request: { amount: '4', tagged: true, report: false }, responses: { 200: { txId } } },
+  'sandbox.faucet': {
+    request: { network: 'POLYGON', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '100' },
+    responses: {
+      200: { txIds: ['0x9c1b7f0d3c4a2e6f8b5d1a7c3e9f0b2d4a6c8e0f1b3d5f7a9c1e3b5d7f9a1c3e'] },
+    },
+  },
+  'sandbox.advance': {
+    request: { blocks: 10, seconds: 3600 },
+    responses: {
+      200: {
+        networks: [
+          { network: 'SOLANA', slot: 1234 },
+          { network: 'POLYGON', blockNumber: 567 },
+        ],
+      },
+    },
+  },
+  'sandbox.sendRefund': { responses: { 200: { txId } } },
   'networks.list': {
     responses: {
       200: {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxChains, type StartedSandboxChains } from '../../sandbox/start-sandbox-chains';
 import { newMerchant, startTestServer, type TestServer } from '../support/test-server';
 import { until } from '../support/until';
+import { createClient, NotFoundError } from '../../sdk/src';
 
 /** The sandbox's pieces in-process: its chains, and the service with SANDBOX=true over them. */
 let chains: StartedSandboxChains;
@@ -188,4 +189,26 @@ describe('the sandbox routes', () => {
         expect(res.body.error.code).toBe('NOT_FOUND');
       }
   });
+});
+
+describe('the SDK over the sandbox', () => {
+  it('sandbox.info, pay, advance and faucet; NotFoundError on an instance that is not a sandbox', async () => {
+    const sdk = createClient({ baseUrl: sandbox.url, token });
+    const info = await sdk.sandbox.info();
+    expect(info.chains.map((c) => c.network)).toEqual(['SOLANA', 'POLYGON', 'BSC']);
+    const reference = await order('SOLANA', '3');
+    const { txId } = await sdk.sandbox.pay(reference);
+    expect(txId).toMatch(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
+    await paid(reference);
+    const advanced = await sdk.sandbox.advance({ blocks: 2 });
+    expect(advanced.networks.map((n) => n.network)).toEqual(['SOLANA', 'POLYGON', 'BSC']);
+    const funded = await sdk.sandbox.faucet({
+      network: 'POLYGON',
+      address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      amount: '5',
+    });
+    expect(funded.txIds.length).toBeGreaterThan(0);
+    const elsewhere = createClient({ baseUrl: plain.url, token: (await newMerchant(plain)).token });
+    await expect(elsewhere.sandbox.info()).rejects.toBeInstanceOf(NotFoundError);
+  }, 60_000);
 });
