@@ -348,7 +348,9 @@ describe('sweep over every route of the contract', () => {
     expect(foreign.status).toBe(201);
     const foreignWallet = other.wallets.SOLANA!;
 
-    const routes = routesOf(contract);
+    // The sandbox's routes answer 404 to everything on any other instance (as this one):
+    // test/integration/sandbox.test.ts sweeps them with and without credentials.
+    const routes = routesOf(contract).filter((r) => !r.route.path.startsWith('/sandbox'));
     expect(routes.length).toBeGreaterThanOrEqual(20);
     const probes: Probe[] = [];
 
