@@ -1,4 +1,4 @@
-import express, { type RequestHandler, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { Deps } from '../deps';
 import { SECRET_TOKEN_PATTERN, secretDigest } from '../lib/secret-token';
 import { findOrderRows } from '../orders/order-rows';
@@ -28,18 +28,22 @@ export function manageRouter(deps: Deps, limit: RequestHandler): Router {
     TOKEN.test(token)
       ? deps.db.models.Subscription.findOne({ where: { manageTokenHash: secretDigest(token) } })
       : Promise.resolve(null);
+  /** The page's subscription, or null once a 404 page in the asked language has answered. */
+  const findOrAnswer404 = async (req: Request, res: Response) => {
+    const subscription = await find(String(req.params.token));
+    if (!subscription)
+      res
+        .status(404)
+        .type('html')
+        .send(renderManageNotFound(languageOf(req.query.lang, 'en')));
+    return subscription;
+  };
 
   router.get('/subscriptions/manage/:token', limit, async (req, res, next) => {
     try {
-      const subscription = await find(String(req.params.token));
       res.setHeader('Cache-Control', 'no-store');
-      if (!subscription) {
-        res
-          .status(404)
-          .type('html')
-          .send(renderManageNotFound(languageOf(req.query.lang, 'en')));
-        return;
-      }
+      const subscription = await findOrAnswer404(req, res);
+      if (!subscription) return;
       const merchant = await deps.cache.merchants.get(subscription.merchantId);
       const rows = await findOrderRows(deps, {
         where: { subscriptionId: subscription.id },
@@ -65,14 +69,8 @@ export function manageRouter(deps: Deps, limit: RequestHandler): Router {
     express.urlencoded({ extended: false, limit: '1kb' }),
     async (req, res, next) => {
       try {
-        const subscription = await find(String(req.params.token));
-        if (!subscription) {
-          res
-            .status(404)
-            .type('html')
-            .send(renderManageNotFound(languageOf(req.query.lang, 'en')));
-          return;
-        }
+        const subscription = await findOrAnswer404(req, res);
+        if (!subscription) return;
         if (subscription.status !== 'CANCELED' && !subscription.cancelAtPeriodEnd)
           await cancelSubscription(deps, {
             id: subscription.id,

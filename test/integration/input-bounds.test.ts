@@ -53,10 +53,13 @@ function refusesLength(res: ApiResponse, where: string, max: number) {
   ).toBe(true);
 }
 
+/** Every path of the document but the sandbox's, which answer 404 to everything on other instances (as this one). */
+const pathsServedHere = () => Object.entries(doc.paths).filter(([path]) => !path.startsWith('/sandbox'));
+
 describe('input bounds', () => {
   it('a string body field one character over its documented maxLength is a 400 naming it', async () => {
     let checked = 0;
-    for (const [path, item] of Object.entries(doc.paths))
+    for (const [path, item] of pathsServedHere())
       for (const [method, op] of Object.entries(item)) {
         const media = ((op.requestBody as Json | undefined)?.content as Json | undefined)?.[
           'application/json'
@@ -80,7 +83,7 @@ describe('input bounds', () => {
   it('a path, query or header parameter one character over its documented maxLength is a 400 naming it', async () => {
     const where = { path: 'params', query: 'query', header: 'headers' } as Record<string, string>;
     let checked = 0;
-    for (const [path, item] of Object.entries(doc.paths))
+    for (const [path, item] of pathsServedHere())
       for (const [method, op] of Object.entries(item))
         for (const parameter of (op.parameters ?? []) as Json[]) {
           const schema = parameter.schema as Json;
