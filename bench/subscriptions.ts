@@ -56,7 +56,10 @@ export async function benchSubscriptions(ctx: Ctx, report: Report): Promise<void
   await insert(due, '1 day');
   await db.query('ANALYZE subscriptions');
   const plan = await db.query<{ 'QUERY PLAN': string }>(
-    `EXPLAIN SELECT id FROM subscriptions WHERE next_run_at <= now() ORDER BY next_run_at LIMIT 200 FOR UPDATE SKIP LOCKED`,
+    `EXPLAIN SELECT ctid FROM subscriptions
+      WHERE status IN ('INCOMPLETE', 'TRIALING', 'ACTIVE', 'PAST_DUE') AND next_run_at <= now()
+        AND (locked_until IS NULL OR locked_until < now())
+      ORDER BY next_run_at LIMIT 200 FOR UPDATE SKIP LOCKED`,
     { type: QueryTypes.SELECT },
   );
   const started = now();

@@ -3,7 +3,7 @@ import type { Database } from './database';
 
 /**
  * The one way background work is shared between instances: a row of work (a delivery, an e-mail,
- * a claim, a refund, a scan cursor) is leased by a worker (`locked_by`) until `locked_until`; the holder
+ * a claim, a refund, a subscription to bill, a scan cursor) is leased by a worker (`locked_by`) until `locked_until`; the holder
  * renews it while it works, and its writes only land while it still holds it. A worker that dies
  * loses its leases when they run out; one that stalls past its lease finds its renewal and its
  * writes refused. Times come from the job clock, so tests drive leases with it.
@@ -16,12 +16,14 @@ const TABLES = {
   email_deliveries: { due: 'next_attempt_at', key: ['id'] },
   payment_claims: { due: 'next_check_at', key: ['id'] },
   refunds: { due: 'next_check_at', key: ['id'] },
+  subscriptions: { due: 'next_run_at', key: ['id'] },
   scan_cursors: { due: null, key: ['network', 'address'] },
 } as const;
 
 export type LeasedTable = keyof typeof TABLES;
 /** Tables whose work falls due at a time (a status among some, and its due column reached). */
-export type DueTable = 'event_deliveries' | 'email_deliveries' | 'payment_claims' | 'refunds';
+export type DueTable =
+  'event_deliveries' | 'email_deliveries' | 'payment_claims' | 'refunds' | 'subscriptions';
 
 /** The columns a lease may return or a release may write, per table. */
 type Columns = {
@@ -38,6 +40,7 @@ type Columns = {
   };
   payment_claims: { id: string; network: string; tx_id: string; status: string; next_check_at: Date };
   refunds: { id: string; status: string; next_check_at: Date };
+  subscriptions: { id: string; status: string; next_run_at: Date };
   scan_cursors: { network: string; address: string; cursor: string | null; scanned_at: Date | null };
 };
 

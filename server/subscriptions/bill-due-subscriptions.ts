@@ -1,33 +1,32 @@
-import { QueryTypes } from 'sequelize';
+import { leaseDueRows } from '../db/lease';
 import type { Deps } from '../deps';
 import { billSubscription } from './bill-subscription';
+import { BILLING_STATUSES } from './subscription-lifecycle';
 
-/** How long a taken subscription is this worker's before another may take it (a stopped instance's). */
-const LEASE_MS = 60_000;
 /** Subscriptions billed side by side: each mostly waits on its statements. */
 const CONCURRENCY = 8;
 
 /**
- * One batch of the subscriptions due (`next_run_at` passed: an index read, never a scan), taken by
- * pushing their `next_run_at` a lease ahead (SKIP LOCKED: instances take different ones; one that
- * stops leaves them to be taken again after the lease), then each billed. Returns how many.
+ * One batch of the subscriptions due (`next_run_at` passed: an index read, never a scan), leased
+ * as every job's work is (server/db/lease.ts: instances take disjoint batches; a stopped one's
+ * come back when its lease runs out), then each billed, which gives its lease up. Returns how many.
  */
-export async function billDueSubscriptions(deps: Deps, opts: { batchSize: number }): Promise<number> {
-  const now = deps.clock();
-  const taken = await deps.db.sequelize.query<{ id: string }>(
-    `UPDATE subscriptions SET next_run_at = :leasedUntil
-      WHERE id IN (SELECT id FROM subscriptions WHERE next_run_at <= :now
-                    ORDER BY next_run_at LIMIT :batch FOR UPDATE SKIP LOCKED)
-      RETURNING id`,
-    {
-      type: QueryTypes.SELECT,
-      replacements: { now, leasedUntil: new Date(now.getTime() + LEASE_MS), batch: opts.batchSize },
-    },
-  );
-  const ids = taken.map((row) => row.id);
+export async function billDueSubscriptions(
+  deps: Deps,
+  opts: { batchSize: number; workerId: string },
+): Promise<number> {
+  const due = await leaseDueRows(deps, {
+    table: 'subscriptions',
+    statuses: BILLING_STATUSES,
+    limit: opts.batchSize,
+    returning: ['id'],
+    owner: opts.workerId,
+    seconds: deps.config.JOB_LEASE_SECONDS,
+  });
+  const ids = due.map((row) => row.id);
   const worker = async () => {
     for (let id = ids.shift(); id !== undefined; id = ids.shift())
-      await billSubscription(deps, id).catch((error: unknown) =>
+      await billSubscription(deps, id, { leasedBy: opts.workerId }).catch((error: unknown) =>
         deps.logger.error(
           { err: error, subscription: id },
           'subscription billing failed: tried again after the lease',
@@ -35,5 +34,5 @@ export async function billDueSubscriptions(deps: Deps, opts: { batchSize: number
       );
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-  return taken.length;
+  return due.length;
 }

@@ -6,7 +6,7 @@ import { applyTransition } from '../events/lifecycle';
 import { queueSubscriptionEmail } from './queue-subscription-email';
 import { makePeriodOrder, presentedOrder, type MadeOrder } from './make-period-order';
 import { subscriptionClock, type SubscriptionClock } from './subscription-clock';
-import { SUBSCRIPTION_LIFECYCLE, type SubscriptionCause } from './subscription-lifecycle';
+import { BILLING_STATUSES, SUBSCRIPTION_LIFECYCLE, type SubscriptionCause } from './subscription-lifecycle';
 
 /** The orders of the period being billed, newest attempt first. */
 type PeriodOrder = { id: string; reference: string; status: OrderStatus; attempt: number; expiresAt: Date };
@@ -14,7 +14,7 @@ type PeriodOrder = { id: string; reference: string; status: OrderStatus; attempt
 /** After a failed attempt to make an order (rates down, wallet removed), the next try this much later. */
 const RETRY_MS = 30_000;
 
-const BILLING: readonly SubscriptionStatus[] = ['INCOMPLETE', 'TRIALING', 'ACTIVE', 'PAST_DUE'];
+const BILLING = BILLING_STATUSES;
 const OPEN_ORDER: readonly OrderStatus[] = ['PENDING', 'CONFIRMING', 'UNDERPAID'];
 
 /** What billing decided to do outside the lock: make the order of a period (its attempt). */
@@ -29,17 +29,29 @@ type Wanted = { periodIndex: number; attempt: number } | null;
  * statements), exactly once per period and attempt (a unique index), and recorded under the lock
  * again. Returns the subscription as it is now (null: it does not exist).
  */
-export async function billSubscription(deps: Deps, id: string): Promise<Subscription | null> {
+export async function billSubscription(
+  deps: Deps,
+  id: string,
+  /** The billing job's worker holding the subscription's lease, given up with the last write. */
+  opts: { leasedBy?: string } = {},
+): Promise<Subscription | null> {
+  const release = (subscription: Subscription) => {
+    if (opts.leasedBy === undefined || subscription.lockedBy !== opts.leasedBy) return;
+    subscription.lockedBy = null;
+    subscription.lockedUntil = null;
+  };
   const decided = await deps.db.sequelize.transaction(async (transaction) => {
     const subscription = await lockSubscription(deps, id, transaction);
     if (!subscription) return null;
     const clock = subscriptionClock(deps.config, subscription);
     const wanted = await decide(deps, transaction, subscription, clock);
-    // An order to make next, outside the lock: looked at again after RETRY_MS should this instance
-    // stop first (the job's lease already says so: then nothing is written here).
-    const leased = subscription.nextRunAt !== null && subscription.nextRunAt > deps.clock();
-    if (!wanted || !leased)
-      subscription.nextRunAt = nextRunOf(subscription, clock, wanted ? retryTime(deps) : null);
+    // An order to make next, outside the lock: the job's lease keeps other workers off meanwhile
+    // (another takes it when the lease runs out, should this instance stop); a call without one
+    // (creation, resume) puts the next look RETRY_MS ahead instead.
+    if (!wanted) {
+      subscription.nextRunAt = nextRunOf(subscription, clock, null);
+      release(subscription);
+    } else if (opts.leasedBy === undefined) subscription.nextRunAt = retryTime(deps);
     await subscription.save({ transaction });
     return { subscription, wanted };
   });
@@ -52,6 +64,7 @@ export async function billSubscription(deps: Deps, id: string): Promise<Subscrip
     const subscription = await lockSubscription(deps, id, transaction);
     if (!subscription) return null;
     const clock = subscriptionClock(deps.config, subscription);
+    release(subscription);
     if (made) await recordOrder(deps, transaction, subscription, clock, made);
     else {
       subscription.nextRunAt = nextRunOf(subscription, clock, retryTime(deps));
@@ -158,7 +171,11 @@ async function recordOrder(
   const ahead =
     subscription.billedPeriod > made.periodIndex ||
     (subscription.billedPeriod === made.periodIndex && subscription.billedAttempt >= made.attempt);
-  if (ahead || !BILLING.includes(subscription.status)) return;
+  if (ahead || !BILLING.includes(subscription.status)) {
+    subscription.nextRunAt = nextRunOf(subscription, clock, null);
+    await subscription.save({ transaction });
+    return;
+  }
   subscription.billedPeriod = made.periodIndex;
   subscription.billedAttempt = made.attempt;
   subscription.latestOrderId = made.id;
@@ -166,6 +183,8 @@ async function recordOrder(
   subscription.reminderAt = subscription.customerEmail
     ? clock.reminderAt(new Date(made.body.expiresAt))
     : null;
+  subscription.nextRunAt = nextRunOf(subscription, clock, null);
+  // One UPDATE: the move writes every change made above.
   await applyTransition(deps, transaction, SUBSCRIPTION_LIFECYCLE, subscription, {
     cause: 'order_made',
     to: subscription.status,

@@ -13,7 +13,14 @@ import { emitSubscriptionEvent, type SubscriptionEventExtra } from './emit-subsc
 export type SubscriptionCause =
   'created' | 'order_made' | 'paid' | 'order_expired' | 'paused' | 'resumed' | 'canceled';
 
-const BILLING: readonly SubscriptionStatus[] = ['INCOMPLETE', 'TRIALING', 'ACTIVE', 'PAST_DUE'];
+/** The statuses that bill (PAUSED and CANCELED make no order by themselves). */
+export const BILLING_STATUSES: readonly SubscriptionStatus[] = [
+  'INCOMPLETE',
+  'TRIALING',
+  'ACTIVE',
+  'PAST_DUE',
+];
+const BILLING = BILLING_STATUSES;
 const LIVE: readonly SubscriptionStatus[] = [...BILLING, 'PAUSED'];
 
 export const SUBSCRIPTION_TRANSITIONS: readonly Transition<SubscriptionStatus, SubscriptionCause>[] = [

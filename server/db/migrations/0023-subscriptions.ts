@@ -3,7 +3,8 @@ import type { Migration } from '../migrate';
 /**
  * Subscriptions (issue 30): an order every period, made by the `bill-subscriptions` job.
  *
- * The job reads only what is due: `next_run_at`, indexed where set, is the earliest moment
+ * The job reads only what is due (leased as every job's work is: server/db/lease.ts, `locked_by`
+ * and `locked_until`): `next_run_at`, indexed where set, is the earliest moment
  * something may change for the subscription (its next period starts, its order's reminder is due,
  * its past-due grace runs out). A moving order (PAID, EXPIRED) sets it to now in the same
  * transaction, so the job looks at it at once. Null: nothing will ever change by itself (PAUSED,
@@ -49,6 +50,8 @@ export const up: Migration = async ({ context: db }) => {
       latest_order_reference text,
       reminder_at timestamptz,
       next_run_at timestamptz,
+      locked_by text,
+      locked_until timestamptz,
       cancel_at_period_end boolean NOT NULL DEFAULT false,
       past_due_since timestamptz,
       paused_at timestamptz,

@@ -13,7 +13,7 @@ import type {
   SubscriptionStatus,
   Token,
 } from '../../../contract';
-import { required, timestamps } from './columns';
+import { lease, required, timestamps } from './columns';
 
 /** A subscription (migration 0023): its plan, where its billing stands, and when the job looks at it next. */
 export class Subscription extends Model<
@@ -53,6 +53,9 @@ export class Subscription extends Model<
   declare reminderAt: CreationOptional<Date | null>;
   /** When the billing job looks at it next; null: never by itself (PAUSED, CANCELED). */
   declare nextRunAt: Date | null;
+  /** The billing job's lease (server/db/lease.ts); given up with the write that ends its work. */
+  declare lockedBy: CreationOptional<string | null>;
+  declare lockedUntil: CreationOptional<Date | null>;
   declare cancelAtPeriodEnd: CreationOptional<boolean>;
   declare pastDueSince: CreationOptional<Date | null>;
   declare pausedAt: CreationOptional<Date | null>;
@@ -95,6 +98,7 @@ export class Subscription extends Model<
         latestOrderReference: DataTypes.TEXT,
         reminderAt: DataTypes.DATE,
         nextRunAt: DataTypes.DATE,
+        ...lease(),
         cancelAtPeriodEnd: required(DataTypes.BOOLEAN, false),
         pastDueSince: DataTypes.DATE,
         pausedAt: DataTypes.DATE,
