@@ -7,6 +7,7 @@ export default tseslint.config(
     ignores: [
       'node_modules/',
       'data/',
+      'data-sandbox/',
       'dist/',
       'sdk/dist/',
       'dashboard/dist/',
