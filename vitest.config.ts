@@ -22,6 +22,8 @@ export const SLOW_SUITES = [
   'test/integration/solana-budget.test.ts',
   // npm run sandbox as a user runs it: its chains, embedded PostgreSQL and service, stopped by SIGINT.
   'test/integration/sandbox-cli.test.ts',
+  // The example shop's own vitest suite (examples/shop/) against npm run sandbox, each a process.
+  'test/integration/example-shop.test.ts',
 ];
 
 export default defineConfig({

@@ -16,9 +16,24 @@ export type Script = {
  * child kills the program itself), collecting stdout and stderr.
  */
 export function runScript(file: string, args: string[], env: Record<string, string | undefined>): Script {
-  const child = spawn(process.execPath, ['--import', 'tsx', file, ...args], {
+  return runCommand(process.execPath, ['--import', 'tsx', file, ...args], env);
+}
+
+/**
+ * Runs a command in the repo as a user would (`npm run …`, `npx …`), collecting its output.
+ * `detached`: in a process group of its own, so that Ctrl-C can be sent to the whole group
+ * (`process.kill(-child.pid, 'SIGINT')`) as a terminal sends it.
+ */
+export function runCommand(
+  command: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  options: { detached?: boolean } = {},
+): Script {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env } as NodeJS.ProcessEnv,
+    detached: options.detached ?? false,
   });
   let out = '';
   const listeners = new Set<() => void>();
