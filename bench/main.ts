@@ -15,12 +15,14 @@
  *   npm run bench -- --only evm        # some parts: a comma list of
  *                                      #   orders, listing, qr, payments, scan, webhooks,
  *                                      #   evm-payments, evm-scan, wakeups, detection, request-path,
- *                                      #   dashboard, subscriptions,
+ *                                      #   dashboard, subscriptions, sandbox,
  *                                      #   or the groups solana, evm
  *   npm run bench -- --help            # every option (request-path: --seconds, --rounds, --depth-rows;
  *                                      #   detection: --idle-seconds, --samples)
  *
- * The numbers are for comparing runs on the same machine, not absolute figures.
+ * The numbers are for comparing runs on the same machine, not absolute figures. The sandbox part
+ * is the exception: `npm run sandbox` spawned as a user runs it, and payments on it, against issue
+ * 31's absolute goals; it needs none of the stack above, which `--only sandbox` does not start.
  */
 import { benchEvmPayments } from './evm-payments';
 import { benchEvmScan } from './evm-scan';
@@ -34,12 +36,13 @@ import { now, type Report } from './measure';
 import { parseOptions, type Options, type Part, type RequestPathOptions } from './options';
 import { benchCreateOrders } from './orders';
 import { benchQr } from './qr';
-import { machineFacts, printReport } from './report';
+import { hostFacts, machineFacts, printReport } from './report';
 import { benchDashboard, benchRequestPath } from './request-path/bench';
 import { printPathReport } from './request-path/report';
 import { SIZES } from './settings';
 import { benchScan } from './solana-scan';
 import { benchPayments } from './solana-payments';
+import { benchSandbox } from './sandbox';
 import { setUp, type Ctx } from './stack';
 import { benchSubscriptions } from './subscriptions';
 import { benchWakeups } from './wakeups';
@@ -91,16 +94,25 @@ async function main(): Promise<number> {
 
   try {
     const started = now();
-    const evm = (['evm-payments', 'evm-scan', 'detection'] satisfies Part[]).some((part) => parts.has(part));
-    const ctx = await setUp(cleanup, { evm });
-    const facts = await machineFacts(ctx);
-    const report = await runBenches(ctx, options);
-    printReport(facts, report);
-    if (parts.has('request-path')) await runRequestPath(cleanup, options.requestPath);
-    if (parts.has('dashboard'))
-      for (const note of await benchDashboard(cleanup.add, progress, options.requestPath))
-        console.log(`- ${note}`);
-    for (const line of detectionSummary(report)) console.log(line);
+    if ([...parts].some((part) => part !== 'sandbox')) {
+      const evm = (['evm-payments', 'evm-scan', 'detection'] satisfies Part[]).some((part) =>
+        parts.has(part),
+      );
+      const ctx = await setUp(cleanup, { evm });
+      const facts = await machineFacts(ctx);
+      const report = await runBenches(ctx, options);
+      printReport(facts, report);
+      if (parts.has('request-path')) await runRequestPath(cleanup, options.requestPath);
+      if (parts.has('dashboard'))
+        for (const note of await benchDashboard(cleanup.add, progress, options.requestPath))
+          console.log(`- ${note}`);
+      for (const line of detectionSummary(report)) console.log(line);
+    }
+    if (parts.has('sandbox')) {
+      const report: Report = { rows: [], notes: [] };
+      await benchSandbox(cleanup.add, report);
+      printReport(hostFacts(), report);
+    }
     console.log(`\nwhole run (set-up included): ${((now() - started) / 1000).toFixed(1)} s`);
     return await finish(0);
   } catch (error) {

@@ -16,6 +16,7 @@ export const PARTS = [
   'request-path',
   'dashboard',
   'subscriptions',
+  'sandbox',
 ] as const;
 export type Part = (typeof PARTS)[number];
 const PART_GROUPS: Record<string, Part[]> = {

@@ -6,13 +6,22 @@ import type { Report, Row } from './measure';
 import { EVM_CHAIN_ID } from './settings';
 import type { Ctx } from './stack';
 
+/** The machine alone (a part without the bench's stack: the sandbox's). */
+export function hostFacts(): string[] {
+  return [
+    `node ${process.version} · ${os.type()} ${os.release()} ${os.arch()} · ${cpuSummary()}`,
+    `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM · load average ${loadAverage()}`,
+  ];
+}
+
 export async function machineFacts(ctx: Ctx): Promise<string[]> {
   const [pg] = await ctx.server.deps.db.sequelize.query<{ server_version: string }>('SHOW server_version', {
     type: QueryTypes.SELECT,
   });
+  const [host, memory] = hostFacts();
   return [
-    `node ${process.version} · ${os.type()} ${os.release()} ${os.arch()} · ${cpuSummary()}`,
-    `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM · load average ${loadAverage()} · ` +
+    host!,
+    `${memory} · ` +
       `PostgreSQL ${pg?.server_version ?? '?'} (embedded) · local Solana chain (litesvm)` +
       (ctx.evm ? ` · local EVM chain (Hardhat node, chain id ${EVM_CHAIN_ID})` : ''),
   ];

@@ -26,6 +26,9 @@ export const SIZES = {
   evmWalletsMore: 250,
   /** Issue 30's goal: this many subscriptions due in one minute, billed within it. */
   subscriptionsDue: 10_000,
+  /** Issue 31: `npm run sandbox` started afresh this many times, and paid orders per network on it. */
+  sandboxStarts: 5,
+  sandboxPayments: 10,
 } as const;
 
 /** The EVM network benchmarked (its real chain id), and blocks on top of a payment before it is final. */

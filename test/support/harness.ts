@@ -12,6 +12,7 @@ export {
   type LocalWallet,
 } from '../../sandbox/chains/evm/local-evm';
 export { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
+export { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 export { startWebhookReceiver, type ReceivedWebhook } from './webhook-receiver';
 export { loadConfig } from '../../server/config';
 export { openDatabase, type Database } from '../../server/db/database';

@@ -8,8 +8,8 @@ import { runCommand, runScript, type Script } from './run-script';
 export type SandboxProcess = Script & {
   url: string;
   dataDir: string;
-  /** Resolves once it printed that it is ready. */
-  ready(timeoutMs?: number): Promise<unknown>;
+  /** Resolves once it printed that it is ready: the match, its own start time in seconds as [1]. */
+  ready(timeoutMs?: number): Promise<RegExpMatchArray>;
   /** Ctrl-C: SIGINT to the program (to its whole process group when started through npm). */
   interrupt(): void;
   /** What is still running of it: its pid if alive, and any process naming its data directory. */
@@ -47,7 +47,7 @@ export async function startSandboxProcess(options: { viaNpm?: boolean } = {}): P
     ...script,
     url: `http://127.0.0.1:${port}`,
     dataDir,
-    ready: (timeoutMs = 90_000) => script.waitFor(/sandbox ready in/, timeoutMs),
+    ready: (timeoutMs = 90_000) => script.waitFor(/sandbox ready in ([\d.]+) s/, timeoutMs),
     interrupt,
     leftovers() {
       try {
