@@ -113,7 +113,7 @@ const en = {
   sandboxPay: 'Pay with the sandbox wallet',
   sandboxPayHint: 'Sends exactly what is due from a test wallet, as a real wallet would.',
   sandboxPaying: 'Paying from the sandbox wallet…',
-  sandboxSent: 'Sandbox payment sent: {tx}. Waiting for the network…',
+  sandboxSent: 'Sandbox payment sent (transaction {tx}). Waiting for the network…',
   sandboxFailed: 'The sandbox wallet could not pay: {message}',
 } as const;
 
@@ -226,7 +226,7 @@ const ptBR: Messages = {
   sandboxPay: 'Pagar com a carteira do sandbox',
   sandboxPayHint: 'Envia exatamente o valor devido de uma carteira de teste, como uma carteira real faria.',
   sandboxPaying: 'Pagando com a carteira do sandbox…',
-  sandboxSent: 'Pagamento do sandbox enviado: {tx}. Aguardando a rede…',
+  sandboxSent: 'Pagamento do sandbox enviado (transação {tx}). Aguardando a rede…',
   sandboxFailed: 'A carteira do sandbox não conseguiu pagar: {message}',
 };
 
@@ -336,7 +336,7 @@ const es: Messages = {
   sandboxPayHint:
     'Envía exactamente lo adeudado desde una billetera de prueba, como lo haría una billetera real.',
   sandboxPaying: 'Pagando con la billetera del sandbox…',
-  sandboxSent: 'Pago del sandbox enviado: {tx}. Esperando a la red…',
+  sandboxSent: 'Pago del sandbox enviado (transacción {tx}). Esperando a la red…',
   sandboxFailed: 'La billetera del sandbox no pudo pagar: {message}',
 };
 
