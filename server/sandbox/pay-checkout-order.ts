@@ -19,7 +19,7 @@ export async function payCheckoutOrder(
   deps: Deps,
   input: { reference: string; body: z.output<typeof ZSandboxCheckoutPayBody> },
 ): Promise<string> {
-  sandboxChains(deps);
+  sandboxChains(deps); // 404 before any read on an instance that is not a sandbox (the guard's too)
   const order = await readOrder(deps, { reference: input.reference });
   if (!AWAITING_PAYMENT.has(order.status))
     throw ApiError.conflict(`The order is ${order.status}: only an order awaiting payment is paid here`);
