@@ -11,6 +11,7 @@ import {
   ZTxId,
   errors,
   merchantAuth,
+  publicRoute,
 } from './common';
 import { ZRefundIdParam } from './refunds';
 import { ZReferenceParams } from './shapes';
@@ -68,6 +69,11 @@ export const ZSandboxPayBody = z.object({
     .describe('Also report the transaction as the payer would (POST /pay/{reference}/submit-tx)'),
 });
 
+export const ZSandboxCheckoutPayBody = z.object({
+  network: ZNetwork.optional().describe("The payment option's network (default the order's first option)"),
+  token: ZToken.optional().describe("The payment option's token"),
+});
+
 export const ZSandboxFaucetBody = z.object({
   network: ZNetwork,
   address: ZAddress,
@@ -118,6 +124,20 @@ export const sandboxContract = c.router({
     pathParams: ZReferenceParams,
     body: ZSandboxPayBody,
     responses: { 200: ZTxIdBody, ...sandboxErrors, ...errors('CONFLICT') },
+  },
+  checkoutPay: {
+    method: 'POST',
+    path: '/sandbox/checkout/:reference/pay',
+    summary: 'The checkout\'s "Pay with the sandbox wallet": pay what is due, exactly',
+    description:
+      "For the hosted checkout, without a token (the reference is the key, as on the other payer routes): pays what is still due on the option (default the order's first) from a funded sandbox payer, tagged as the transaction request does and reported, as `POST /sandbox/orders/{reference}/pay` with no amount would. Only while the order awaits payment (PENDING or UNDERPAID, before expiresAt): 409 otherwise, a payment already in flight (CONFIRMING) included. Rate limited per client address as the payer's routes are. 404 for an unknown order or on an instance that is not a sandbox.",
+    metadata: publicRoute,
+    pathParams: ZReferenceParams,
+    body: ZSandboxCheckoutPayBody,
+    responses: {
+      200: ZTxIdBody,
+      ...errors('VALIDATION_ERROR', 'NOT_FOUND', 'CONFLICT', 'RATE_LIMITED', 'UPSTREAM_UNAVAILABLE'),
+    },
   },
   faucet: {
     method: 'POST',

@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter, Route, Routes } from 'react-router';
 import { Layout } from './components/Layout';
+import { SandboxBanner } from './components/SandboxBanner';
 import { ErrorNotice, Loading } from './components/ui';
 import { I18nProvider, useI18n } from './i18n';
 import { DevelopersPage } from './pages/Developers';
@@ -23,7 +24,17 @@ import { newQueryClient } from './lib/queries';
 import { SessionProvider, useSession } from './session';
 import './styles.css';
 
+/** Every state of the app, signed in or not, under the sandbox's banner when the service is one. */
 function App() {
+  return (
+    <>
+      <SandboxBanner />
+      <Screen />
+    </>
+  );
+}
+
+function Screen() {
   const { status, recheck } = useSession();
   const { t } = useI18n();
   if (status.state === 'checking')

@@ -107,6 +107,14 @@ const en = {
   reportTooMany:
     'Other reports for this order are still being checked. Try again in a few minutes, or sign with the wallet that sent the payment.',
   reportFailed: 'The report could not be sent. Check the connection and try again.',
+  sandboxBanner: 'Sandbox, no real money',
+  sandboxBannerHint: 'This page runs on test networks: nothing paid here is worth anything.',
+  sandboxPayTitle: 'Sandbox',
+  sandboxPay: 'Pay with the sandbox wallet',
+  sandboxPayHint: 'Sends exactly what is due from a test wallet, as a real wallet would.',
+  sandboxPaying: 'Paying from the sandbox wallet…',
+  sandboxSent: 'Sandbox payment sent (transaction {tx}). Waiting for the network…',
+  sandboxFailed: 'The sandbox wallet could not pay: {message}',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -212,6 +220,14 @@ const ptBR: Messages = {
   reportTooMany:
     'Outros avisos deste pedido ainda estão sendo verificados. Tente de novo em alguns minutos, ou assine com a carteira que enviou o pagamento.',
   reportFailed: 'O aviso não pôde ser enviado. Verifique a conexão e tente de novo.',
+  sandboxBanner: 'Sandbox, sem dinheiro real',
+  sandboxBannerHint: 'Esta página roda em redes de teste: nada pago aqui tem valor.',
+  sandboxPayTitle: 'Sandbox',
+  sandboxPay: 'Pagar com a carteira do sandbox',
+  sandboxPayHint: 'Envia exatamente o valor devido de uma carteira de teste, como uma carteira real faria.',
+  sandboxPaying: 'Pagando com a carteira do sandbox…',
+  sandboxSent: 'Pagamento do sandbox enviado (transação {tx}). Aguardando a rede…',
+  sandboxFailed: 'A carteira do sandbox não conseguiu pagar: {message}',
 };
 
 const es: Messages = {
@@ -313,6 +329,15 @@ const es: Messages = {
   reportTooMany:
     'Otros avisos de este pedido aún se están comprobando. Inténtalo de nuevo en unos minutos, o firma con la billetera que envió el pago.',
   reportFailed: 'No se pudo enviar el aviso. Comprueba la conexión e inténtalo de nuevo.',
+  sandboxBanner: 'Sandbox, sin dinero real',
+  sandboxBannerHint: 'Esta página funciona en redes de prueba: nada de lo que se pague aquí tiene valor.',
+  sandboxPayTitle: 'Sandbox',
+  sandboxPay: 'Pagar con la billetera del sandbox',
+  sandboxPayHint:
+    'Envía exactamente lo adeudado desde una billetera de prueba, como lo haría una billetera real.',
+  sandboxPaying: 'Pagando con la billetera del sandbox…',
+  sandboxSent: 'Pago del sandbox enviado (transacción {tx}). Esperando a la red…',
+  sandboxFailed: 'La billetera del sandbox no pudo pagar: {message}',
 };
 
 const MESSAGES: Record<Locale, Messages> = { en, 'pt-BR': ptBR, es };

@@ -39,6 +39,8 @@ export type PageConfig = {
   networks: Partial<Record<Network, NetworkView>>;
   /** The server's clock when the page was built, to count down against its time, not the device's. */
   serverNow: string;
+  /** A sandbox instance (test money): the page says so and offers the sandbox wallet. */
+  sandbox: boolean;
 };
 
 /** The id of the JSON script element that carries the PageConfig. */

@@ -22,7 +22,15 @@ function languageNav(locale: Locale, path: string) {
   return `<nav class="langs" aria-label="${escapeHtml(translate(locale, 'lang'))}"><ul>${links}</ul></nav>`;
 }
 
-function shell(locale: Locale, title: string, path: string, main: string, head = '') {
+/**
+ * On a sandbox, every page says so before anything else, in words and not only in colour; it is a
+ * status (read out, never dismissed), so no one takes test money for real.
+ */
+function sandboxBanner(locale: Locale) {
+  return `<p class="sandbox-banner" role="status" id="sandbox-banner"><strong>${escapeHtml(translate(locale, 'sandboxBanner'))}</strong> <span>${escapeHtml(translate(locale, 'sandboxBannerHint'))}</span></p>`;
+}
+
+function shell(locale: Locale, title: string, path: string, main: string, head = '', sandbox = false) {
   return `<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -30,7 +38,7 @@ function shell(locale: Locale, title: string, path: string, main: string, head =
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="/pay/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/checkout/assets/checkout.css">${head}</head>
-<body><div class="page">
+<body>${sandbox ? sandboxBanner(locale) : ''}<div class="page">
 <header class="top"><p class="brand"><img src="/pay/icon.svg" alt="" width="28" height="28"> stablepay</p>${languageNav(locale, path)}</header>
 <main id="main" class="card">${main}</main>
 <footer class="foot"><p>${escapeHtml(translate(locale, 'poweredBy'))}</p></footer>
@@ -50,7 +58,7 @@ export function renderCheckoutPage(config: PageConfig): string {
   const head = `
 <script type="application/json" id="${CONFIG_ELEMENT_ID}">${jsonForScript(config)}</script>
 <script src="/checkout/assets/checkout.js" defer></script>`;
-  return shell(config.locale, `${t('title')} · ${heading}`, path, main, head);
+  return shell(config.locale, `${t('title')} · ${heading}`, path, main, head, config.sandbox);
 }
 
 export function renderErrorPage(

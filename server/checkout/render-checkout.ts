@@ -37,5 +37,6 @@ export async function renderCheckout(
     network: view(order.network),
     networks,
     serverNow: deps.clock().toISOString(),
+    sandbox: deps.config.sandbox,
   });
 }

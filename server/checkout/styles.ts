@@ -75,4 +75,10 @@ code,.wrap{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font
 .report-status.error{color:var(--err)}.report-status.ok{color:var(--ok-fg);font-weight:600}
 .sr-only,.offscreen{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 [hidden]{display:none!important}
+.sandbox-banner{margin:0;padding:8px 12px;text-align:center;background:#fef3c7;color:#78350f;border-bottom:3px solid #f59e0b;font-size:.95rem}
+.sandbox-banner strong{margin-right:.35em}
+@media (prefers-color-scheme:dark){.sandbox-banner{background:#451a03;color:#fde68a}}
+.pay .sandbox-pay{border:2px dashed var(--warn-line);border-radius:10px;padding:12px;margin:16px 0 0}
+.sandbox-pay h2{margin:0 0 4px}.sandbox-pay p{margin:0 0 8px}
+#sandbox-pay-button{width:100%;font-weight:650}
 `;

@@ -4,6 +4,7 @@ import type { Deps } from '../deps';
 import { currentMerchant } from '../http/current-merchant';
 import { advanceChains } from './advance-chains';
 import { fundAddress } from './fund-address';
+import { payCheckoutOrder } from './pay-checkout-order';
 import { payOrder } from './pay-order';
 import { sandboxChains } from './sandbox-guard';
 import { sendRefund } from './send-refund';
@@ -20,6 +21,10 @@ export function sandboxRouter(deps: Deps) {
           body,
         }),
       },
+    }),
+    checkoutPay: async ({ params, body }) => ({
+      status: 200,
+      body: { txId: await payCheckoutOrder(deps, { reference: params.reference, body }) },
     }),
     faucet: async ({ body }) => ({ status: 200, body: { txIds: await fundAddress(deps, body) } }),
     advance: async ({ body }) => ({ status: 200, body: { networks: await advanceChains(deps, body) } }),

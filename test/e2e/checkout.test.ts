@@ -100,6 +100,9 @@ describe('Solana: a Wallet Standard wallet', () => {
     expect(await visibleText(page, '#pay-link')).toBe(order.payUrl);
     expect(await visibleText(page, '#countdown')).toMatch(/Time left to pay: 1[45]:\d\d/);
     expect(await page.$eval('#qr', (n) => (n as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    // Not a sandbox: no banner, no sandbox wallet (test/e2e/sandbox.test.ts shows them on one).
+    expect(await page.$('#sandbox-banner')).toBeNull();
+    expect(await page.$('#sandbox-pay')).toBeNull();
     await expectAccessible(page, 'solana waiting');
     await screenshot(page, 'solana-1-waiting');
 

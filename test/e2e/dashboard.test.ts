@@ -147,6 +147,8 @@ describe('the merchant dashboard, end to end', () => {
     await d.go('');
     await d.page.waitForSelector('#email');
     await d.waitText('Sign in to your dashboard');
+    // Not a sandbox (GET /networks, answered by now, says so): no "Sandbox, no real money" banner.
+    expect(await d.page.$('#sandbox-banner')).toBeNull();
     await accessible(d, 'sign-in');
     await d.shot('01-sign-in');
     await d.page.type('#email', merchant.email);
@@ -158,6 +160,7 @@ describe('the merchant dashboard, end to end', () => {
     await d.click('Sign in');
     await d.page.waitForSelector('#main-nav');
     await d.waitText('Orders in the last 30 days');
+    expect(await d.page.$('#sandbox-banner')).toBeNull();
     await accessible(d, 'overview (empty)');
     await d.shot('03-overview-empty');
 
@@ -332,6 +335,9 @@ describe('the merchant dashboard, end to end', () => {
     expect(listed).toContain(orders.SOLANA.sender);
     expect(listed).toContain('Perna <i>quebrada</i>');
     await d.waitText('Send the refund from your receiving wallet');
+    // Not a sandbox: neither "Simulate payment" nor a sandbox wallet to send the refund from.
+    expect(await d.page.$('#simulate-payment')).toBeNull();
+    expect(await d.bodyText()).not.toContain('Send refund from the sandbox wallet');
     await accessible(d, 'order (refund created)');
     await d.page.$eval('xpath/.//h2[text()="Refunds"]', (h2) => h2.scrollIntoView());
     await d.shot('10-order-refund-created');

@@ -47,7 +47,15 @@ describe('GET /checkout/{reference}', () => {
     const config = JSON.parse(
       /<script type="application\/json" id="checkout-config">(.*?)<\/script>/s.exec(pt.text)![1]!,
     );
-    expect(config).toMatchObject({ reference: o.reference, locale: 'pt-BR', localeFromQuery: false });
+    expect(config).toMatchObject({
+      reference: o.reference,
+      locale: 'pt-BR',
+      localeFromQuery: false,
+      sandbox: false,
+    });
+    // Not a sandbox: no banner, no sandbox wallet (test/e2e/sandbox.test.ts shows them on one).
+    expect(pt.text).not.toContain('sandbox-banner');
+    expect(pt.text).not.toContain('Sandbox');
     expect(config.info).toMatchObject({ amountDue: '12.500000', description: '</script><b>x' });
     expect(config.network).toMatchObject({
       network: 'SOLANA',

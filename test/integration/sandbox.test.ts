@@ -1,45 +1,30 @@
 import { Keypair } from '@solana/web3.js';
-import { generatePrivateKey } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxChains, type StartedSandboxChains } from '../../sandbox/start-sandbox-chains';
+import type { StartedSandboxChains } from '../../sandbox/start-sandbox-chains';
+import { startSandboxStack, type SandboxStack } from '../support/sandbox-stack';
 import { newMerchant, startTestServer, type TestServer } from '../support/test-server';
 import { until } from '../support/until';
 import { createClient, NotFoundError } from '../../sdk/src';
 
 /** The sandbox's pieces in-process: its chains, and the service with SANDBOX=true over them. */
+let stack: SandboxStack;
 let chains: StartedSandboxChains;
 let sandbox: TestServer;
 let plain: TestServer;
 let token: string;
 
 beforeAll(async () => {
-  chains = await startSandboxChains({ solana: Keypair.generate(), evm: generatePrivateKey() });
-  sandbox = await startTestServer(
-    {
-      ...chains.env,
-      SANDBOX: 'true',
-      JOBS: 'all',
-      JOB_VERIFY_REFUNDS_CRON: '* * * * * *',
-      PAYMENT_RECHECK_MS: '100',
-    },
-    { sandbox: chains.chains, clock: chains.clock },
-  );
+  stack = await startSandboxStack();
+  ({ chains, server: sandbox } = stack);
   plain = await startTestServer();
   const m = await newMerchant(sandbox);
   token = m.token;
-  for (const c of chains.chains.info()) {
-    const res = await sandbox.api('POST', '/users/me/wallets', {
-      token,
-      body: { network: c.network, public_address: c.wallet.address },
-    });
-    expect(res.status, res.text).toBe(201);
-  }
+  await stack.addWallets(token);
 }, 120_000);
 
 afterAll(async () => {
-  await sandbox?.stop();
+  await stack?.stop();
   await plain?.stop();
-  await chains?.stop();
 });
 
 async function order(network: string, amount = '10') {
@@ -177,6 +162,7 @@ describe('the sandbox routes', () => {
     const routes: [string, string, unknown?][] = [
       ['GET', '/sandbox'],
       ['POST', '/sandbox/orders/x/pay', {}],
+      ['POST', '/sandbox/checkout/x/pay', {}],
       ['POST', '/sandbox/faucet', {}],
       ['POST', '/sandbox/advance', {}],
       ['POST', `/sandbox/refunds/rf_${'0'.repeat(32)}/send`],
@@ -188,6 +174,63 @@ describe('the sandbox routes', () => {
         expect(res.status, `${method} ${path}`).toBe(404);
         expect(res.body.error.code).toBe('NOT_FOUND');
       }
+  });
+});
+
+describe("the checkout's sandbox wallet: POST /sandbox/checkout/{reference}/pay (public)", () => {
+  const checkoutPay = (reference: string, body: Record<string, unknown> = {}) =>
+    sandbox.api('POST', `/sandbox/checkout/${reference}/pay`, { body });
+
+  it('pays exactly what is due without credentials, tagged and reported: CONFIRMING at once, then PAID', async () => {
+    const reference = await order('POLYGON', '4.5');
+    const res = await checkoutPay(reference);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.txId).toMatch(/^0x[0-9a-f]{64}$/);
+    // Reported as the page would: the order has its transaction before any scan finds it.
+    expect(['CONFIRMING', 'PAID']).toContain(await statusOf(reference));
+    // Counted by the public routes' limiter, per client address, as the checkout's other calls.
+    expect(res.headers.get('ratelimit-limit')).toBe(sandbox.config.PUBLIC_RATE_LIMIT_PER_MINUTE.toString());
+    await paid(reference);
+    const body = (await sandbox.api('GET', `/orders/${reference}`, { token })).body;
+    expect(body.amountReceived).toBe(body.amount);
+  });
+
+  it('after a part: pays the rest on the chosen option, no more', async () => {
+    const reference = await order('SOLANA', '10');
+    expect((await pay(reference, { amount: '4' })).status).toBe(200);
+    await until('UNDERPAID', async () => (await statusOf(reference)) === 'UNDERPAID');
+    const res = await checkoutPay(reference, { network: 'SOLANA', token: 'USDT' });
+    expect(res.status, res.text).toBe(200);
+    await paid(reference);
+    const body = (await sandbox.api('GET', `/orders/${reference}`, { token })).body;
+    // The order's own amount (raised by a base unit or so when another open order has its price).
+    expect(body.amountReceived).toBe(body.amount);
+  });
+
+  it('refuses an order that does not await payment: in flight, paid, expired (409); unknown (404); a wrong option (400)', async () => {
+    const reference = await order('SOLANA', '2');
+    expect((await checkoutPay(reference)).status).toBe(200);
+    // A second click while the first payment is CONFIRMING pays nothing twice.
+    const again = await checkoutPay(reference);
+    expect(again.status, again.text).toBe(409);
+    expect(again.body.error.code).toBe('CONFLICT');
+    await paid(reference);
+    expect((await checkoutPay(reference)).status).toBe(409);
+
+    const res = await sandbox.api('POST', '/orders', {
+      token,
+      body: { network: 'SOLANA', token: 'USDT', amount: '1', expiresInSeconds: 60 },
+    });
+    expect(res.status, res.text).toBe(201);
+    await sandbox.api('POST', '/sandbox/advance', { token, body: { seconds: 120 } });
+    const expired = await checkoutPay(res.body.reference);
+    expect(expired.status, expired.text).toBe(409);
+
+    const unknown = await checkoutPay(Keypair.generate().publicKey.toBase58());
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('NOT_FOUND');
+    const wrong = await checkoutPay(await order('SOLANA', '1'), { network: 'BSC' });
+    expect(wrong.status, wrong.text).toBe(400);
   });
 });
 

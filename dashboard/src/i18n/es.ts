@@ -3,6 +3,13 @@ import { esApp } from './es-app';
 import { esOrder } from './es-order';
 import { esSettings } from './es-settings';
 import { esSubscriptions } from './es-subscriptions';
+import { esSandbox } from './es-sandbox';
 
 /** El panel en español: las mismas claves que en.ts. */
-export const es: Record<MessageKey, string> = { ...esApp, ...esOrder, ...esSettings, ...esSubscriptions };
+export const es: Record<MessageKey, string> = {
+  ...esApp,
+  ...esOrder,
+  ...esSettings,
+  ...esSubscriptions,
+  ...esSandbox,
+};

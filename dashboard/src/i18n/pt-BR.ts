@@ -3,6 +3,7 @@ import { ptBRApp } from './pt-BR-app';
 import { ptBROrder } from './pt-BR-order';
 import { ptBRSettings } from './pt-BR-settings';
 import { ptBRSubscriptions } from './pt-BR-subscriptions';
+import { ptBRSandbox } from './pt-BR-sandbox';
 
 /** O painel em português do Brasil: as mesmas chaves de en.ts. */
 export const ptBR: Record<MessageKey, string> = {
@@ -10,4 +11,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBROrder,
   ...ptBRSettings,
   ...ptBRSubscriptions,
+  ...ptBRSandbox,
 };

@@ -16,8 +16,16 @@ type Networks = {
 const NONE: NetworkInfo[] = [];
 
 export function useNetworks(): Networks {
-  const on = useQuery(networksQuery).data ?? NONE;
+  const on = useQuery(networksQuery).data?.items ?? NONE;
   return { on, find: (network: string) => on.find((n) => n.network === network) };
+}
+
+/**
+ * Whether this service is a sandbox (GET /networks says so: public, so known before sign-in too):
+ * false until the answer comes, so a real instance never flashes the sandbox's banner or controls.
+ */
+export function useSandbox(): boolean {
+  return useQuery(networksQuery).data?.sandbox ?? false;
 }
 
 /** Where a transaction (or an address) can be looked at, from the service's explorer for the network. */

@@ -139,7 +139,8 @@ export const unattributedQuery = infiniteQueryOptions({
  */
 export const networksQuery = queryOptions({
   queryKey: keys.networks,
-  queryFn: async () => ok(await api.networks.list(), 200).items,
+  // Public: read before sign-in too (the sign-in page shows the sandbox banner from it).
+  queryFn: async () => ok(await api.networks.list(), 200),
   staleTime: Infinity,
   retry: 5,
   retryDelay: (attempt) => 1000 * 2 ** attempt,

@@ -61,6 +61,11 @@ export const changedByWrite = {
    * leaves the unattributed list once the chain confirms it, which an event says.
    */
   attribute: (reference: string) => [keys.order(reference), keys.audit(reference)],
+  /**
+   * A sandbox payment sent (a reported one makes the order CONFIRMING at once); its events refresh
+   * what the chain changes after.
+   */
+  sandboxPay: (reference: string) => [keys.order(reference), keys.payments(reference), keys.audit(reference)],
   redeliver: (reference: string) => [
     keys.webhookDeliveries(reference),
     keys.audit(reference),

@@ -9,12 +9,14 @@ import { PaymentsTable } from '../components/order/PaymentsTable';
 import { RefundForm } from '../components/order/RefundForm';
 import { RefundItem } from '../components/order/RefundItem';
 import { ShareOrder } from '../components/order/ShareOrder';
+import { SimulatePayment } from '../components/order/SimulatePayment';
 import { Timeline } from '../components/order/Timeline';
 import { ErrorNotice, Loading, PageHeader, Section, StatusBadge } from '../components/ui';
 import { WebhookDeliveries } from '../components/WebhookDeliveries';
 import { useI18n } from '../i18n';
 import { shortRef } from '../lib/format';
 import { useLive, useTitle } from '../lib/hooks';
+import { useSandbox } from '../lib/networks';
 import { ORDER_STATUS_KEYS } from '../lib/labels';
 import {
   auditQuery,
@@ -42,6 +44,7 @@ export function OrderPage() {
   const audit = useQuery(auditQuery(reference));
   const webhooks = useQuery(webhookDeliveriesQuery(reference));
   const messages = useQuery(messengerDeliveriesQuery(reference));
+  const sandbox = useSandbox();
   const live = useLive({ order: reference, enabled: !order.isError || order.data !== undefined });
   useDeliveriesFollowTimeline(reference, audit.data);
 
@@ -77,6 +80,11 @@ export function OrderPage() {
         <OrderFacts order={o} />
         <ShareOrder order={o} />
       </div>
+      {sandbox && (
+        <Section title={t('simulateTitle')} id="simulate-payment">
+          <SimulatePayment order={o} />
+        </Section>
+      )}
       <Section title={t('payments')}>
         <LoadedList list={payments} empty={t('noPayments')}>
           {(items) => <PaymentsTable order={o} payments={items} />}

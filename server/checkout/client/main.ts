@@ -8,6 +8,7 @@ import { pickLocale, translate } from '../i18n';
 import { CONFIG_ELEMENT_ID, type PageConfig } from '../page-config';
 import { evmWallets } from './evm-wallets';
 import { createReport } from './report';
+import { createSandboxPay } from './sandbox-pay';
 import { solanaWallets } from './solana-wallets';
 import { createView, setClockSkew } from './view';
 import { isUserRejection, type WalletOption } from './wallet-option';
@@ -97,6 +98,10 @@ function start() {
       found['eip-1193'] = list;
       offer();
     });
+  if (config.sandbox)
+    view.addPayMeans(
+      createSandboxPay(config, locale, () => (multi ? view.option() : undefined), refresh).element,
+    );
   if (multi) report.setNetwork(view.network(), view.option().network);
   view.onChoice(() => {
     report.setNetwork(view.network(), view.option().network);

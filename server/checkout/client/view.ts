@@ -240,6 +240,10 @@ export function createView(root: HTMLElement, config: PageConfig, locale: Locale
     onChoice(listener: (o: OptionKey) => void) {
       choiceListeners.push(listener);
     },
+    /** Another way to pay (the sandbox wallet), first after the network warning, shown while payable. */
+    addPayMeans(node: HTMLElement) {
+      warn.after(node);
+    },
     setWallets(next: WalletOption[], onPay: (w: WalletOption) => void) {
       wallets = next;
       renderWallets(onPay);

@@ -6,6 +6,7 @@ import { useFormat } from '../../lib/format';
 import { REFUND_STATUS_KEYS } from '../../lib/labels';
 import { useRefresh } from '../../lib/queries';
 import { changedByWrite } from '../../lib/query-keys';
+import { SandboxSendRefund } from './SandboxSendRefund';
 import { ConfirmButton, CopyField, ErrorNotice, Notice, QrCode, StatusBadge, TxLink, UserText } from '../ui';
 
 /** One refund: where it goes and why, what it waits for (an address, the approval, the transfer). */
@@ -84,6 +85,7 @@ export function RefundItem({ refund: r }: { refund: Refund }) {
       )}
       {lateWatch && <p className="hint">{t('refundLateWatch', { until: f.dateTime(lateWatch) })}</p>}
       <CopyField label={t('refundPageLink')} value={r.refundUrl} />
+      <SandboxSendRefund refund={r} />
       {r.status === 'PENDING' && r.payUrl && (
         <div className="sign-refund">
           <p>{t('refundSignHint', { wallet: r.from })}</p>

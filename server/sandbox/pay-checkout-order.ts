@@ -1,0 +1,33 @@
+import type { z } from 'zod';
+import type { ZSandboxCheckoutPayBody } from '../../contract';
+import type { Deps } from '../deps';
+import { ApiError } from '../errors';
+import { readOrder } from '../orders/find-order';
+import { payOrder } from './pay-order';
+import { sandboxChains } from './sandbox-guard';
+
+/** The statuses in which the checkout offers to pay: nothing in flight, nothing final. */
+const AWAITING_PAYMENT = new Set(['PENDING', 'UNDERPAID']);
+
+/**
+ * The checkout's "Pay with the sandbox wallet": the public page has no merchant credential, so it
+ * may only do what a payer would, once: pay exactly what is due, tagged and reported, while the
+ * order awaits payment. A CONFIRMING order already has a payment in flight (a second click, say)
+ * and is refused, as is one past its expiry; the transfer itself is the merchant route's (payOrder).
+ */
+export async function payCheckoutOrder(
+  deps: Deps,
+  input: { reference: string; body: z.output<typeof ZSandboxCheckoutPayBody> },
+): Promise<string> {
+  sandboxChains(deps); // 404 before any read on an instance that is not a sandbox (the guard's too)
+  const order = await readOrder(deps, { reference: input.reference });
+  if (!AWAITING_PAYMENT.has(order.status))
+    throw ApiError.conflict(`The order is ${order.status}: only an order awaiting payment is paid here`);
+  if (order.expiresAt.getTime() <= deps.clock().getTime())
+    throw ApiError.conflict('The order has expired: only an order awaiting payment is paid here');
+  return payOrder(deps, {
+    merchantId: order.merchantId,
+    reference: order.reference,
+    body: { network: input.body.network, token: input.body.token, tagged: true, report: true },
+  });
+}
