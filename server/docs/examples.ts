@@ -770,6 +770,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     },
   },
   'sandbox.pay': { request: { amount: '4', tagged: true, report: false }, responses: { 200: { txId } } },
+  'sandbox.checkoutPay': { request: { network: 'SOLANA', token: 'USDT' }, responses: { 200: { txId } } },
   'sandbox.faucet': {
     request: { network: 'POLYGON', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', amount: '100' },
     responses: {
