@@ -4,10 +4,19 @@ import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { readOrder } from '../orders/find-order';
 import { payOrder } from './pay-order';
+import type { SandboxChains } from './sandbox-chains';
 import { sandboxChains } from './sandbox-guard';
 
 /** The statuses in which the checkout offers to pay: nothing in flight, nothing final. */
 const AWAITING_PAYMENT = new Set(['PENDING', 'UNDERPAID']);
+
+/**
+ * The references whose checkout payment is being made, per sandbox: two clicks that arrive before
+ * the first payment is reported would both find the order awaiting payment. A sandbox is one
+ * process (`npm run sandbox`), so its own memory is the lock; the order's status takes over once the
+ * payment is reported (CONFIRMING or PAID), before the reference leaves the set.
+ */
+const paying = new WeakMap<SandboxChains, Set<string>>();
 
 /**
  * The checkout's "Pay with the sandbox wallet": the public page has no merchant credential, so it
@@ -19,15 +28,24 @@ export async function payCheckoutOrder(
   deps: Deps,
   input: { reference: string; body: z.output<typeof ZSandboxCheckoutPayBody> },
 ): Promise<string> {
-  sandboxChains(deps); // 404 before any read on an instance that is not a sandbox (the guard's too)
-  const order = await readOrder(deps, { reference: input.reference });
-  if (!AWAITING_PAYMENT.has(order.status))
-    throw ApiError.conflict(`The order is ${order.status}: only an order awaiting payment is paid here`);
-  if (order.expiresAt.getTime() <= deps.clock().getTime())
-    throw ApiError.conflict('The order has expired: only an order awaiting payment is paid here');
-  return payOrder(deps, {
-    merchantId: order.merchantId,
-    reference: order.reference,
-    body: { network: input.body.network, token: input.body.token, tagged: true, report: true },
-  });
+  const chains = sandboxChains(deps); // 404 before any read on an instance that is not a sandbox
+  const inFlight = paying.get(chains) ?? new Set<string>();
+  paying.set(chains, inFlight);
+  if (inFlight.has(input.reference))
+    throw ApiError.conflict('A payment of this order is being made: only one is paid here');
+  inFlight.add(input.reference);
+  try {
+    const order = await readOrder(deps, { reference: input.reference });
+    if (!AWAITING_PAYMENT.has(order.status))
+      throw ApiError.conflict(`The order is ${order.status}: only an order awaiting payment is paid here`);
+    if (order.expiresAt.getTime() <= deps.clock().getTime())
+      throw ApiError.conflict('The order has expired: only an order awaiting payment is paid here');
+    return await payOrder(deps, {
+      merchantId: order.merchantId,
+      reference: order.reference,
+      body: { network: input.body.network, token: input.body.token, tagged: true, report: true },
+    });
+  } finally {
+    inFlight.delete(input.reference);
+  }
 }

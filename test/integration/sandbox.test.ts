@@ -207,6 +207,19 @@ describe("the checkout's sandbox wallet: POST /sandbox/checkout/{reference}/pay 
     expect(body.amountReceived).toBe(body.amount);
   });
 
+  it('two clicks at the same instant pay once: one 200, one 409, the order paid its amount and no more', async () => {
+    const reference = await order('POLYGON', '3');
+    const answers = await Promise.all([
+      checkoutPay(reference),
+      checkoutPay(reference),
+      checkoutPay(reference),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+    await paid(reference);
+    const body = (await sandbox.api('GET', `/orders/${reference}`, { token })).body;
+    expect(body.amountReceived).toBe(body.amount);
+  });
+
   it('refuses an order that does not await payment: in flight, paid, expired (409); unknown (404); a wrong option (400)', async () => {
     const reference = await order('SOLANA', '2');
     expect((await checkoutPay(reference)).status).toBe(200);
