@@ -87,6 +87,11 @@ export function createChainRegistry(
       settings.network,
       evmAdapter(settings, pool(settings.network, settings.rpcUrls, settings.rpcMaxRps)),
     );
+  // A sandbox's chains are its own (at mainnet chain ids): no public explorer has seen their
+  // transactions, so neither the dashboard nor the checkout links to one.
+  if (config.sandbox)
+    for (const [network, adapter] of adapters)
+      adapters.set(network, { ...adapter, presentation: { ...adapter.presentation, explorer: null } });
   const all = [...adapters.values()];
 
   const offAdapters = new Map<Network, ChainAdapter>();

@@ -53,8 +53,13 @@ describe('the sandbox routes', () => {
     ]);
     expect(res.body.chains[2].tokens[0].decimals).toBe(18);
     expect(res.body.chains[0].wallet.privateKey).toMatch(/^[1-9A-HJ-NP-Za-km-z]{80,90}$/);
-    expect((await sandbox.api('GET', '/networks')).body.sandbox).toBe(true);
-    expect((await plain.api('GET', '/networks')).body.sandbox).toBe(false);
+    const sandboxNetworks = (await sandbox.api('GET', '/networks')).body;
+    expect(sandboxNetworks.sandbox).toBe(true);
+    // Its chains are local (at mainnet chain ids): no public explorer to link a transaction to.
+    expect(sandboxNetworks.items.map((n: { explorer: unknown }) => n.explorer)).toEqual([null, null, null]);
+    const plainNetworks = (await plain.api('GET', '/networks')).body;
+    expect(plainNetworks.sandbox).toBe(false);
+    expect(plainNetworks.items[0].explorer.name).toBe('Solana Explorer');
   });
 
   it('Solana: part tagged and unreported, then the rest plain and reported: PAID', async () => {
