@@ -7,7 +7,7 @@ import { until } from '../support/until';
 let sandbox: SandboxProcess | undefined;
 afterAll(() => sandbox?.dispose());
 
-it('npm run sandbox: ready, the merchant signs in, an order is paid through the routes, Ctrl-C stops it all', async () => {
+it('npm run sandbox: ready, the merchant signs in, orders are paid, funded, advanced through the routes, Ctrl-C stops it all', async () => {
   // As a user would, but as its own Node process so that SIGINT reaches the program itself.
   sandbox = await startSandboxProcess();
   await sandbox.ready();
@@ -35,6 +35,38 @@ it('npm run sandbox: ready, the merchant signs in, an order is paid through the 
   const reference = order.body.reference as string;
   expect((await call('POST', `/sandbox/orders/${reference}/pay`, token, {})).status).toBe(200);
   await until('PAID', async () => (await call('GET', `/orders/${reference}`, token)).body.status === 'PAID');
+
+  // The other routes on the sandbox as started: its chains, the faucet, the clocks, the checkout's.
+  expect((await call('GET', '/networks')).body.sandbox).toBe(true);
+  const info = await call('GET', '/sandbox', token);
+  expect((info.body.chains as { network: string }[]).map((c) => c.network)).toEqual([
+    'SOLANA',
+    'POLYGON',
+    'BSC',
+  ]);
+  const faucet = await call('POST', '/sandbox/faucet', token, {
+    network: 'BSC',
+    address: '0x000000000000000000000000000000000000dEaD',
+    amount: '5',
+  });
+  expect(faucet.status).toBe(200);
+  expect((faucet.body.txIds as string[]).length).toBeGreaterThan(0);
+  type Position = { network: string; blockNumber?: number; slot?: number };
+  const before = (await call('POST', '/sandbox/advance', token, {})).body.networks as Position[];
+  const after = (await call('POST', '/sandbox/advance', token, { blocks: 5 })).body.networks as Position[];
+  for (const [i, position] of after.entries())
+    expect(position.blockNumber ?? position.slot!).toBeGreaterThanOrEqual(
+      (before[i]!.blockNumber ?? before[i]!.slot!) + 5,
+    );
+  const second = await call('POST', '/orders', token, { network: 'SOLANA', token: 'USDT', amount: '3' });
+  const secondReference = second.body.reference as string;
+  expect((await call('POST', `/sandbox/checkout/${secondReference}/pay`, undefined, {})).status).toBe(200);
+  await until(
+    'PAID at the checkout',
+    async () => (await call('GET', `/orders/${secondReference}`, token)).body.status === 'PAID',
+  );
+  // A refund sent with the sandbox's key (POST /sandbox/refunds/{id}/send): examples/shop's suite,
+  // run on a sandbox started the same way (example-shop.test.ts).
 
   sandbox.interrupt();
   expect(await sandbox.exited).toBe(0);
