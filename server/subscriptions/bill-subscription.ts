@@ -3,6 +3,7 @@ import type { OrderStatus, SubscriptionStatus } from '../../contract';
 import type { Subscription } from '../db/models';
 import type { Deps } from '../deps';
 import { applyTransition } from '../events/lifecycle';
+import { closeSupersededOrders } from '../orders/close-superseded-orders';
 import { queueSubscriptionEmail } from './queue-subscription-email';
 import { makePeriodOrder, presentedOrder, type MadeOrder } from './make-period-order';
 import { subscriptionClock, type SubscriptionClock } from './subscription-clock';
@@ -97,6 +98,14 @@ async function decide(
       subscription.pastDueSince = null;
       await moveWithOrder(deps, transaction, subscription, 'paid', 'ACTIVE', paid.id);
     }
+    // An expired attempt paid late: the period's later attempt is not to be paid too.
+    const superseded = orders.filter((o) => o.id !== paid.id && OPEN_ORDER.includes(o.status));
+    await closeSupersededOrders(
+      deps,
+      transaction,
+      superseded.map((o) => o.id),
+      now,
+    );
   } else if (latest?.status === 'EXPIRED') {
     if (subscription.status !== 'PAST_DUE') {
       subscription.pastDueSince = now;

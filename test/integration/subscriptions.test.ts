@@ -202,6 +202,30 @@ describe('a daily subscription', () => {
     ]);
   }, 60_000);
 
+  it("closes the period's remade order when the expired one is paid late: one period, one payment to make", async () => {
+    const shop = await newShop();
+    const sub = await subscribe(shop, { interval: 'week', dueDays: 1 });
+    const first = (await ordersOf(shop, sub.id))[0]!;
+    await sleep(DAY_MS + 100);
+    await expire();
+    await bill();
+    const [remade] = await ordersOf(shop, sub.id);
+    expect([remade!.period.index, remade!.status]).toEqual([0, 'PENDING']);
+    // The customer pays the first order's old link after all (within the late window).
+    await pay(shop, first.reference);
+    await bill();
+    expect((await getSub(shop, sub.id)).status).toBe('ACTIVE');
+    // The remade order is payable no more: its checkout says expired, so nobody pays the period twice.
+    await expire();
+    const orders = await ordersOf(shop, sub.id);
+    expect(orders.map((o) => [o.reference, o.status])).toEqual([
+      [remade!.reference, 'EXPIRED'],
+      [first.reference, 'PAID'],
+    ]);
+    const info = await h.server.api('GET', `/pay/${remade!.reference}/info`);
+    expect(info.body.status).toBe('EXPIRED');
+  }, 60_000);
+
   it('is CANCELED once past due for SUBSCRIPTION_CANCEL_AFTER_DAYS, its orders remade meanwhile', async () => {
     const shop = await newShop();
     const sub = await subscribe(shop, { interval: 'week', dueDays: 1 });
