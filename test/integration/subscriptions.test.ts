@@ -173,14 +173,19 @@ describe('a daily subscription', () => {
     ]);
   }, 60_000);
 
-  it('goes PAST_DUE when its order expires unpaid, makes it again for the same period, and recovers when paid', async () => {
+  /** A weekly subscription (14 s) whose first order (payable one day, 2 s) expired unpaid. */
+  async function pastDueSubscription() {
     const shop = await newShop();
-    // Weekly (14 s), each order payable one day (2 s).
     const sub = await subscribe(shop, { interval: 'week', dueDays: 1 });
     const first = (await ordersOf(shop, sub.id))[0]!;
     await sleep(DAY_MS + 100);
     await expire();
     await bill();
+    return { shop, sub, first };
+  }
+
+  it('goes PAST_DUE when its order expires unpaid, makes it again for the same period, and recovers when paid', async () => {
+    const { shop, sub, first } = await pastDueSubscription();
     const pastDue = await getSub(shop, sub.id);
     expect(pastDue.status).toBe('PAST_DUE');
     const orders = await ordersOf(shop, sub.id);
@@ -203,12 +208,7 @@ describe('a daily subscription', () => {
   }, 60_000);
 
   it("closes the period's remade order when the expired one is paid late: one period, one payment to make", async () => {
-    const shop = await newShop();
-    const sub = await subscribe(shop, { interval: 'week', dueDays: 1 });
-    const first = (await ordersOf(shop, sub.id))[0]!;
-    await sleep(DAY_MS + 100);
-    await expire();
-    await bill();
+    const { shop, sub, first } = await pastDueSubscription();
     const [remade] = await ordersOf(shop, sub.id);
     expect([remade!.period.index, remade!.status]).toEqual([0, 'PENDING']);
     // The customer pays the first order's old link after all (within the late window).
