@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { simulatedAmount } from '../../dashboard/src/lib/sandbox';
+import { simulatedAmount, simulatedKinds } from '../../dashboard/src/lib/sandbox';
 
 /** The dashboard's "Simulate payment" amounts: what the sandbox's pay route takes (≤ 6 places). */
 describe('simulatedAmount', () => {
@@ -23,5 +23,11 @@ describe('simulatedAmount', () => {
   it('nothing due (paid): of the whole amount, never zero', () => {
     expect(simulatedAmount('over', option('0.000000'))).toBe('11.000000');
     expect(simulatedAmount('part', option('0', 6, '0.000001'))).toBe('0.000001');
+  });
+
+  it('offers exact only while something is due', () => {
+    expect(simulatedKinds(option('10.000000'))).toEqual(['exact', 'part', 'over']);
+    expect(simulatedKinds(option('0.000000000000000001', 18))).toEqual(['exact', 'part', 'over']);
+    expect(simulatedKinds(option('0.000000'))).toEqual(['part', 'over']);
   });
 });

@@ -4,6 +4,14 @@ import { formatAmount, parseUnits, wireStep, WIRE_DECIMALS } from '../../../cont
 export type SimulatedKind = 'exact' | 'part' | 'over';
 
 /**
+ * The kinds an option offers: not `exact` once nothing is due on it (the route would answer 409
+ * "nothing is due"); part and over then pay more, to try an overpayment.
+ */
+export function simulatedKinds(option: { amountDue: string; decimals: number }): SimulatedKind[] {
+  return parseUnits(option.amountDue, option.decimals) > 0n ? ['exact', 'part', 'over'] : ['part', 'over'];
+}
+
+/**
  * The amount of a simulated payment on an option, as the sandbox's pay route takes it (at most six
  * places): nothing for `exact` (the route pays what is still due, to the base unit); half of what is
  * due for `part`, 10% more for `over`, of the option's whole amount once nothing is due (to try a

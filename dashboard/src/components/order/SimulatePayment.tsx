@@ -6,12 +6,11 @@ import { useFormSubmit } from '../../lib/actions';
 import { useFormat } from '../../lib/format';
 import { useRefresh } from '../../lib/queries';
 import { changedByWrite } from '../../lib/query-keys';
-import { simulatedAmount, type SimulatedKind } from '../../lib/sandbox';
+import { simulatedAmount, simulatedKinds, type SimulatedKind } from '../../lib/sandbox';
 import { Options, SubmitButton } from '../form';
 import { ErrorNotice, Field, Notice } from '../ui';
 import { useOptionName } from './PaymentOptions';
 
-const KINDS: SimulatedKind[] = ['exact', 'part', 'over'];
 const KIND_KEYS = { exact: 'simulateExact', part: 'simulatePart', over: 'simulateOver' } as const;
 
 /**
@@ -26,13 +25,15 @@ export function SimulatePayment({ order }: { order: Order }) {
   const refresh = useRefresh();
   const optionName = useOptionName();
   const options = order.paymentOptions;
-  const [kind, setKind] = useState<SimulatedKind>('exact');
+  const [chosenKind, setKind] = useState<SimulatedKind>('exact');
   const [optionIndex, setOptionIndex] = useState(0);
   const [tagged, setTagged] = useState(true);
   const [report, setReport] = useState(false);
   const [sent, setSent] = useState<{ amount: string; token: string; txId: string } | null>(null);
 
   const option = options[optionIndex] ?? options[0]!;
+  const kinds = simulatedKinds(option);
+  const kind = kinds.includes(chosenKind) ? chosenKind : kinds[0]!;
   const { busy, error, submit } = useFormSubmit(async () => {
     setSent(null);
     const amount = simulatedAmount(kind, option);
@@ -58,7 +59,7 @@ export function SimulatePayment({ order }: { order: Order }) {
       <div className="form-grid">
         <Field id={`${ids}-kind`} label={t('simulateKind')}>
           <select id={`${ids}-kind`} value={kind} onChange={(e) => setKind(e.target.value as SimulatedKind)}>
-            <Options values={KINDS} label={(k) => t(KIND_KEYS[k])} />
+            <Options values={kinds} label={(k) => t(KIND_KEYS[k])} />
           </select>
         </Field>
         {options.length > 1 && (
