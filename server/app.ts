@@ -134,7 +134,7 @@ export function createApp(deps: Deps): Express {
   app.use(manageRouter(deps, limits.publicRoute));
   app.use(dashboardApp());
   app.use(notFoundHandler);
-  app.use(checkoutErrorPage);
+  app.use(checkoutErrorPage(deps));
   app.use(errorHandler(logger));
   return app;
 }

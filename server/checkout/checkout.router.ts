@@ -53,18 +53,20 @@ export function checkoutAssets(): Router {
 /**
  * A payer who follows a bad or unknown checkout link in a browser gets a page in their language,
  * not an API error body; API clients (asking for JSON or anything) keep the one error body.
- * Mounted just before the error handler.
+ * Mounted just before the error handler. On a sandbox it says so, as every checkout page does.
  */
-export const checkoutErrorPage: ErrorRequestHandler = (err, req, res, next) => {
-  if (res.headersSent || !/^\/checkout(\/|$)/i.test(req.path) || req.accepts(['json', 'html']) !== 'html')
-    return next(err);
-  const apiError = toApiError(err);
-  if (!apiError || apiError.status >= 500) return next(err);
-  const lang = typeof req.query.lang === 'string' ? req.query.lang : undefined;
-  const { locale } = checkoutLocale(lang, req.get('accept-language'));
-  const kind = apiError.status === 404 ? 'notFound' : 'badLink';
-  res
-    .status(apiError.status)
-    .type('html')
-    .send(renderErrorPage(locale, kind, req.path));
-};
+export const checkoutErrorPage =
+  (deps: Pick<Deps, 'sandbox'>): ErrorRequestHandler =>
+  (err, req, res, next) => {
+    if (res.headersSent || !/^\/checkout(\/|$)/i.test(req.path) || req.accepts(['json', 'html']) !== 'html')
+      return next(err);
+    const apiError = toApiError(err);
+    if (!apiError || apiError.status >= 500) return next(err);
+    const lang = typeof req.query.lang === 'string' ? req.query.lang : undefined;
+    const { locale } = checkoutLocale(lang, req.get('accept-language'));
+    const kind = apiError.status === 404 ? 'notFound' : 'badLink';
+    res
+      .status(apiError.status)
+      .type('html')
+      .send(renderErrorPage(locale, kind, req.path, deps.sandbox !== undefined));
+  };

@@ -65,10 +65,11 @@ export function renderErrorPage(
   locale: Locale,
   kind: 'notFound' | 'badLink' | 'other',
   path: string,
+  sandbox = false,
 ): string {
   const t = (key: MessageKey) => translate(locale, key);
   const text =
     kind === 'notFound' ? t('errorNotFound') : kind === 'badLink' ? t('errorBadLink') : t('errorOther');
   const main = `<h1>${escapeHtml(t('errorTitle'))}</h1><div class="status expired" role="alert"><p class="status-title">${escapeHtml(text)}</p></div>`;
-  return shell(locale, t('errorTitle'), path, main);
+  return shell(locale, t('errorTitle'), path, main, '', sandbox);
 }

@@ -212,6 +212,18 @@ describe("the checkout's sandbox wallet: POST /sandbox/checkout/{reference}/pay 
     expect(body.amountReceived).toBe(body.amount);
   });
 
+  it('the checkout says "Sandbox" on its error page too (an unknown link), and nothing of it elsewhere', async () => {
+    const unknown = `/checkout/${Keypair.generate().publicKey.toBase58()}`;
+    const page = (server: TestServer) =>
+      fetch(`${server.url}${unknown}`, { headers: { accept: 'text/html' } });
+    const onSandbox = await page(sandbox);
+    expect(onSandbox.status).toBe(404);
+    expect(await onSandbox.text()).toContain('id="sandbox-banner"');
+    const elsewhere = await page(plain);
+    expect(elsewhere.status).toBe(404);
+    expect(await elsewhere.text()).not.toContain('sandbox-banner');
+  });
+
   it('two clicks at the same instant pay once: one 200, one 409, the order paid its amount and no more', async () => {
     const reference = await order('POLYGON', '3');
     const answers = await Promise.all([
