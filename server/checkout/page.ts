@@ -53,7 +53,7 @@ export function renderCheckoutPage(config: PageConfig): string {
   // Until the script runs: the heading and the amount, so the page is never blank.
   const main = `<div id="app" class="app"><h1>${escapeHtml(heading)}</h1>
 <p class="amount">${escapeHtml(`${info.amountDue} ${info.token}`)}</p>
-<noscript><p class="warn">${escapeHtml(t('scanQrHint'))}</p><p><a class="button" href="${escapeHtml(info.payUrl)}">${escapeHtml(t('openWallet'))}</a></p></noscript></div>
+<noscript><p class="warn">${escapeHtml(t('scanQrHint'))}</p>${noScriptLinks(config, t)}</noscript></div>
 <p class="ref">${escapeHtml(t('reference'))}: <code class="wrap">${escapeHtml(info.reference)}</code></p>`;
   const head = `
 <script type="application/json" id="${CONFIG_ELEMENT_ID}">${jsonForScript(config)}</script>
@@ -72,4 +72,20 @@ export function renderErrorPage(
     kind === 'notFound' ? t('errorNotFound') : kind === 'badLink' ? t('errorBadLink') : t('errorOther');
   const main = `<h1>${escapeHtml(t('errorTitle'))}</h1><div class="status expired" role="alert"><p class="status-title">${escapeHtml(text)}</p></div>`;
   return shell(locale, t('errorTitle'), path, main, '', sandbox);
+}
+
+/**
+ * Without the script, a wallet link per way to pay (one button when there is one): the payer of an
+ * order payable on several networks chooses by its network and amount, as the script's choice does.
+ */
+function noScriptLinks(config: PageConfig, t: (key: MessageKey) => string): string {
+  const { paymentOptions } = config.info;
+  const link = (href: string, text: string) =>
+    `<a class="button" href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
+  if (paymentOptions.length <= 1) return `<p>${link(config.info.payUrl, t('openWallet'))}</p>`;
+  const items = paymentOptions.map((option) => {
+    const network = config.networks[option.network]?.name ?? option.network;
+    return `<li>${link(option.payUrl, `${option.amountDue} ${option.token} · ${network}`)}</li>`;
+  });
+  return `<p>${escapeHtml(t('chooseOption'))}:</p><ul class="noscript-options">${items.join('')}</ul>`;
 }

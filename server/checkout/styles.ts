@@ -49,7 +49,7 @@ h2{font-size:1.05rem;margin:0 0 8px}
 .done{margin:12px 0}.done p{margin:8px 0}
 .pay section{border-top:1px solid var(--line);padding-top:16px;margin-top:16px}
 .warn{background:var(--warn-bg);border-left:4px solid var(--warn-line);padding:10px 12px;border-radius:6px;margin:16px 0 0}
-.wallets{list-style:none;margin:0;padding:0;display:grid;gap:8px}
+.wallets,.noscript-options{list-style:none;margin:0;padding:0;display:grid;gap:8px}
 .button,button{font:inherit;display:inline-flex;align-items:center;justify-content:center;gap:8px;min-height:44px;padding:8px 16px;
 border-radius:10px;border:1px solid var(--line);background:var(--card);color:var(--fg);text-decoration:none;cursor:pointer}
 .button.primary,.button.wallet{background:var(--accent);color:var(--accent-fg);border-color:var(--accent);font-weight:650;width:100%}

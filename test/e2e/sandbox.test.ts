@@ -51,10 +51,10 @@ async function shot(name: string, fullPage = false) {
   });
 }
 
-async function createOrder(network: string, amount: string) {
+async function createOrder(network: string, amount: string, more: Record<string, unknown> = {}) {
   const res = await stack.server.api<{ reference: string }>('POST', '/orders', {
     token: merchant.token,
-    body: { network, token: 'USDT', amount, description: `Sandbox ${network} order` },
+    body: { network, token: 'USDT', amount, description: `Sandbox ${network} order`, ...more },
   });
   expect(res.status, res.text).toBe(201);
   return res.body.reference;
@@ -186,7 +186,8 @@ describe('the sandbox: checkout', () => {
   });
 
   it('the banner in the payer’s language, and without the script (server-rendered)', async () => {
-    const reference = await createOrder('SOLANA', '1');
+    // Payable every way the sandbox has: without the script, a wallet link per way.
+    const reference = await createOrder('SOLANA', '1', { paymentOptions: 'all' });
     const page = await openPage(browser, { languages: ['es-ES', 'es'] });
     await page.setJavaScriptEnabled(false);
     await page.goto(`${stack.server.url}/checkout/${reference}`, { waitUntil: 'networkidle0' });
@@ -194,6 +195,9 @@ describe('the sandbox: checkout', () => {
     expect((await banner(page)).text).toContain('Sandbox, sin dinero real');
     // Without the script there is no sandbox wallet button: the page's no-script way to pay stays.
     expect(await page.$('#sandbox-pay-button')).toBeNull();
+    const links = await page.$$eval('.noscript-options a', (as) => as.map((a) => a.textContent));
+    expect(links.length).toBeGreaterThanOrEqual(3);
+    expect(links).toContain('1.000000 USDT · BNB Smart Chain');
     await screenshot(page, 'sandbox-3-no-script-es');
     await page.close();
   });

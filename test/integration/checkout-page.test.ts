@@ -74,6 +74,35 @@ describe('GET /checkout/{reference}', () => {
     expect(fallback.text).toContain('<html lang="es">');
   });
 
+  it('without its script, offers a wallet link per way to pay (one button for one)', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA', 'POLYGON'] });
+    const created = await server.api('POST', '/orders', {
+      token: m.token,
+      body: {
+        network: 'SOLANA',
+        token: 'USDT',
+        amount: '7',
+        paymentOptions: [{ network: 'POLYGON', token: 'USDT' }],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const options = created.body.paymentOptions as { payUrl: string; network: string }[];
+    expect(options).toHaveLength(2);
+    const { text } = await get(`/checkout/${created.body.reference}`, { accept: BROWSER_ACCEPT });
+    const noscript = text.slice(text.indexOf('<noscript>'), text.indexOf('</noscript>'));
+    const links = [...noscript.matchAll(/<a class="button" href="([^"]+)">([^<]+)<\/a>/g)];
+    expect(links.map((l) => l[1]!.replaceAll('&amp;', '&'))).toEqual(options.map((o) => o.payUrl));
+    expect(links.map((l) => l[2])).toEqual([
+      '7.000000 USDT · Solana (localnet)',
+      '7.000000 USDT · Polygon PoS',
+    ]);
+
+    const single = await order();
+    const one = await get(`/checkout/${single.reference}`, { accept: BROWSER_ACCEPT });
+    const oneNoscript = one.text.slice(one.text.indexOf('<noscript>'), one.text.indexOf('</noscript>'));
+    expect([...oneNoscript.matchAll(/class="button"/g)]).toHaveLength(1);
+  });
+
   it('answers a browser with an HTML page for a bad or unknown link, and API clients with the error body', async () => {
     const unknown = `/checkout/${Keypair.generate().publicKey.toBase58()}`;
     for (const [path, status] of [
