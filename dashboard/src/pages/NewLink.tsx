@@ -2,7 +2,8 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import type { Order } from '../../../contract';
 import { api, ok } from '../api';
-import { SubmitButton, TextField, UrlField } from '../components/form';
+import { DescriptionField, useDescription } from '../components/price/DescriptionField';
+import { SubmitButton, UrlField } from '../components/form';
 import {
   AnyNetworkField,
   NetworkTokenFields,
@@ -34,7 +35,7 @@ export function NewLinkPage() {
   useTitle(t('navNewLink'));
   const refresh = useRefresh();
   const price = usePriceForm();
-  const [description, setDescription] = useState('');
+  const description = useDescription();
   const [lifetime, setLifetime] = useState(900);
   const [returnUrl, setReturnUrl] = useState('');
   const [created, setCreated] = useState<Order | null>(null);
@@ -43,7 +44,7 @@ export function NewLinkPage() {
   const { busy, error, submit } = useFormSubmit(async () => {
     const body = {
       ...price.body,
-      ...(description.trim() ? { description: description.trim() } : {}),
+      ...description.body,
       expiresInSeconds: lifetime,
       ...(returnUrl.trim() ? { returnUrl: returnUrl.trim() } : {}),
     };
@@ -102,7 +103,7 @@ export function NewLinkPage() {
               onClick={() => {
                 setCreated(null);
                 price.set.setAmount('');
-                setDescription('');
+                description.setDescription('');
                 attempt.reset();
               }}
             >
@@ -120,14 +121,7 @@ export function NewLinkPage() {
       <form className="card form" onSubmit={submit}>
         <NetworkTokenFields form={price} />
         <PriceFields form={price} />
-        <TextField
-          id={`${ids}-desc`}
-          label={t('descriptionOptional')}
-          hint={t('descriptionHint')}
-          maxLength={200}
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-        />
+        <DescriptionField id={`${ids}-desc`} form={description} />
         <div className="form-grid">
           <Field id={`${ids}-life`} label={t('lifetime')}>
             <select id={`${ids}-life`} value={lifetime} onChange={(e) => setLifetime(Number(e.target.value))}>

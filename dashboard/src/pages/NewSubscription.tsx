@@ -7,6 +7,7 @@ import {
   type SubscriptionInterval,
 } from '../../../contract';
 import { api, ok } from '../api';
+import { DescriptionField, useDescription } from '../components/price/DescriptionField';
 import { Options, SubmitButton, TextField } from '../components/form';
 import {
   AnyNetworkField,
@@ -41,7 +42,7 @@ export function NewSubscriptionPage() {
   const [language, setLanguage] = useState<Locale>(locale);
   const [interval, setInterval] = useState<SubscriptionInterval>('month');
   const [count, setCount] = useState('1');
-  const [description, setDescription] = useState('');
+  const description = useDescription();
   const [trialDays, setTrialDays] = useState('0');
   const [dueDays, setDueDays] = useState('');
   const [startAt, setStartAt] = useState('');
@@ -56,7 +57,7 @@ export function NewSubscriptionPage() {
       },
       interval,
       intervalCount: Number(count),
-      ...(description.trim() ? { description: description.trim() } : {}),
+      ...description.body,
       trialDays: Number(trialDays || '0'),
       ...(dueDays.trim() ? { dueDays: Number(dueDays) } : {}),
       // The local date and time picked, as an instant.
@@ -133,14 +134,7 @@ export function NewSubscriptionPage() {
           </div>
           <AnyNetworkField form={price} />
         </fieldset>
-        <TextField
-          id={`${ids}-desc`}
-          label={t('descriptionOptional')}
-          hint={t('descriptionHint')}
-          maxLength={200}
-          value={description}
-          onChange={(e) => setDescription(e.target.value)}
-        />
+        <DescriptionField id={`${ids}-desc`} form={description} />
         <div className="form-grid">
           <TextField
             id={`${ids}-trial`}

@@ -1,0 +1,31 @@
+import { useState } from 'react';
+import { useI18n } from '../../i18n';
+import { TextField } from '../form';
+
+/** The most a description may be: the API's limit on an order's (and so each period's). */
+const DESCRIPTION_MAX = 200;
+
+/**
+ * The optional description of what a form creates (a payment link, each period's order of a
+ * subscription), which the payer reads on the checkout. `body` is it as the API takes it: trimmed,
+ * and left out when empty.
+ */
+export function useDescription() {
+  const [description, setDescription] = useState('');
+  const trimmed = description.trim();
+  return { description, setDescription, body: trimmed ? { description: trimmed } : {} };
+}
+
+export function DescriptionField({ id, form }: { id: string; form: ReturnType<typeof useDescription> }) {
+  const { t } = useI18n();
+  return (
+    <TextField
+      id={id}
+      label={t('descriptionOptional')}
+      hint={t('descriptionHint')}
+      maxLength={DESCRIPTION_MAX}
+      value={form.description}
+      onChange={(e) => form.setDescription(e.target.value)}
+    />
+  );
+}
