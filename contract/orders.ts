@@ -337,7 +337,7 @@ const ZReportedTxId = z
   .describe('Transaction signature (Solana) or hash (EVM)');
 
 const ZReportedNetwork = ZNetwork.optional().describe(
-  "The network of the transaction, one of the order's payment options' (default: the first option's network whose transaction ids have this form)",
+  "The network of the transaction, one of the order's payment options' (default: the one option network whose transaction ids have this form; required, else 400, when several have it, as two EVM networks do)",
 );
 
 /** The merchant's report: its word attributes a transfer to the order. */

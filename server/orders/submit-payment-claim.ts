@@ -119,8 +119,10 @@ export async function submitPaymentClaim(
 /**
  * The network a reported transaction is on, and its id in that network's canonical form (EVM:
  * lower case, so one transaction is one id however it is written): the one the report names, which
- * must be one of the order's payment options' networks, else the first of those whose transaction
- * ids have the reported form (a one-option order: its own network, as always).
+ * must be one of the order's payment options' networks, else the only one of those whose
+ * transaction ids have the reported form (a one-option order: its own network, as always). When
+ * several have it (Polygon and BSC, say) the report must name it: a guess would check the wrong
+ * chain and reject a real payment.
  */
 function reportedOn(
   deps: Pick<Deps, 'chains'>,
@@ -131,9 +133,15 @@ function reportedOn(
   if (input.network !== undefined && !networks.includes(input.network))
     throw ApiError.field('body.network', `the order is paid on ${networks.join(', ')}, not ${input.network}`);
   const candidates = (input.network ? [input.network] : networks).map((n) => deps.chains.get(n));
-  for (const chain of candidates) {
+  const fitting = candidates.flatMap((chain) => {
     const txId = chain.normalizeTxId(input.txId);
-    if (txId) return { chain, txId };
-  }
+    return txId ? [{ chain, txId }] : [];
+  });
+  if (fitting.length > 1)
+    throw ApiError.field(
+      'body.network',
+      `is required: the order is paid on ${fitting.map((f) => f.chain.network).join(', ')}, whose transaction ids look alike`,
+    );
+  if (fitting[0]) return fitting[0];
   throw ApiError.field('body.txId', candidates[0]!.txIdFormat);
 }

@@ -417,6 +417,14 @@ describe('reports and quotes on payment options', () => {
     });
     expectErrorBody(wrong, 400, 'VALIDATION_ERROR');
     expect(wrong.body.error.details[0].path).toBe('body.network');
+    // Without a network: Polygon's and BSC's ids look alike, so the report must say which.
+    const unnamed = await h.server.api('POST', `/orders/${order.reference}/submit-tx`, {
+      token: shop.token,
+      body: { txId },
+    });
+    expectErrorBody(unnamed, 400, 'VALIDATION_ERROR');
+    expect(unnamed.body.error.details[0]).toMatchObject({ path: 'body.network' });
+    expect(unnamed.body.error.details[0].message).toContain('POLYGON, BSC');
     const res = await h.server.api('POST', `/orders/${order.reference}/submit-tx`, {
       token: shop.token,
       body: { txId, network: 'BSC' },

@@ -25,6 +25,7 @@ describe('a payment.claimed entry', () => {
       }),
     ).toEqual({
       txId: TX,
+      network: null,
       amount: '19.200000',
       from: 'Fr0m',
       blockTime: '2026-11-27T10:00:00.000Z',
@@ -35,7 +36,10 @@ describe('a payment.claimed entry', () => {
   it('leaves out what is not of the expected form, and is nothing without its transaction', () => {
     expect(
       readClaimedTransfer({ txId: TX, amount: '1e3', from: null, blockTime: 'yesterday', reason: 7 }),
-    ).toEqual({ txId: TX, amount: null, from: null, blockTime: null, reason: null });
+    ).toEqual({ txId: TX, network: null, amount: null, from: null, blockTime: null, reason: null });
+    // On an order with several ways to pay the entry names its network; only a known one is kept.
+    expect(readClaimedTransfer({ txId: TX, network: 'BSC' })?.network).toBe('BSC');
+    expect(readClaimedTransfer({ txId: TX, network: 'MOON' })?.network).toBeNull();
     expect(readClaimedTransfer({ amount: '1.000000' })).toBeNull();
     expect(readClaimedTransfer({ txId: '' })).toBeNull();
   });

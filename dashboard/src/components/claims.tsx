@@ -74,7 +74,11 @@ function ClaimedPayment({ entry, order, credited }: EntryProps) {
     setError(null);
     try {
       ok(
-        await api.orders.submitTx({ params: { reference: order.reference }, body: { txId: claim.txId } }),
+        await api.orders.submitTx({
+          params: { reference: order.reference },
+          // Named when the order has several ways to pay: ids of EVM networks look alike.
+          body: { txId: claim.txId, ...(claim.network ? { network: claim.network } : {}) },
+        }),
         202,
       );
       setAttributed(true);

@@ -1,4 +1,4 @@
-import type { WebhookEventBody } from '../../../contract';
+import { NETWORKS, type Network, type WebhookEventBody } from '../../../contract';
 import { DECIMAL_TEXT } from '../../../contract/decimal';
 
 /**
@@ -16,6 +16,8 @@ const isoTime = (value: unknown) => {
 /** A `payment.claimed` entry: a transfer a payer reported without proof (it credited nothing). */
 export type ClaimedTransfer = {
   txId: string;
+  /** Its network, on an order with several ways to pay (an attribution must name it). */
+  network: Network | null;
   amount: string | null;
   from: string | null;
   blockTime: string | null;
@@ -26,8 +28,10 @@ export function readClaimedTransfer(data: Record<string, unknown>): ClaimedTrans
   const txId = text(data.txId);
   if (!txId) return null;
   const amount = text(data.amount);
+  const network = NETWORKS.find((n) => n === data.network) ?? null;
   return {
     txId,
+    network,
     amount: amount !== null && DECIMAL_TEXT.test(amount) ? amount : null,
     from: text(data.from),
     blockTime: isoTime(data.blockTime),

@@ -186,7 +186,9 @@ function AttributeForm({ payment: p, attributedTo, onAttributed }: TransferProps
   const [reference, setReference] = useState('');
   const { busy, error, submit } = useFormSubmit(async () => {
     const wanted = reference.trim();
-    ok(await api.orders.submitTx({ params: { reference: wanted }, body: { txId: p.txId } }), 202);
+    // The transfer's own network: the order may be payable on several whose ids look alike.
+    const body = { txId: p.txId, network: p.network };
+    ok(await api.orders.submitTx({ params: { reference: wanted }, body }), 202);
     setReference('');
     refresh(changedByWrite.attribute(wanted));
     onAttributed({ network: p.network, txId: p.txId, reference: wanted });
