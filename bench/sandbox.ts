@@ -1,5 +1,6 @@
 import { createClient, webhooks } from '@stablepay/sdk';
 import { startSandboxProcess, startWebhookReceiver, type SandboxProcess } from '../test/support/harness';
+import { SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/sandbox-merchant';
 import type { Cleanup } from './lib/cleanup';
 import { percentile } from './lib/percentile';
 import { progress } from './lib/progress';
@@ -52,7 +53,7 @@ export async function benchSandbox(add: Cleanup['add'], report: Report): Promise
   const receiver = await startWebhookReceiver();
   add('sandbox webhook receiver', () => receiver.stop());
   const merchant = createClient({ baseUrl: sandbox.url });
-  await merchant.auth.login({ email: 'sandbox@example.com', password: 'sandbox-password' });
+  await merchant.auth.login({ email: SANDBOX_EMAIL, password: SANDBOX_PASSWORD });
   const secret = (await merchant.profile.rotateWebhookSecret()).webhook_secret;
   await merchant.profile.update({ webhook_url: receiver.url });
   for (const network of Object.keys(GOAL_PAID_MS) as SandboxNetwork[]) {

@@ -7,12 +7,12 @@ import {
   ZDecimalAmount,
   ZNetwork,
   ZToken,
-  ZTokenDecimals,
   ZTxId,
   errors,
   merchantAuth,
   publicRoute,
 } from './common';
+import { ZNetworkInfo } from './networks';
 import { ZRefundIdParam } from './refunds';
 import { ZReferenceParams } from './shapes';
 
@@ -21,24 +21,14 @@ import { ZReferenceParams } from './shapes';
  * Every one of them answers 404 on an instance that is not a sandbox, with or without credentials.
  */
 
-const ZSandboxToken = z.object({
-  symbol: ZToken,
-  contract: ZAddress.describe('The SPL mint (Solana) or ERC-20 contract on the local chain'),
-  decimals: ZTokenDecimals,
-});
-
-export const ZSandboxChain = z.object({
-  network: ZNetwork,
-  kind: z.enum(['solana', 'evm']),
+/** A local chain as GET /networks describes a network, with its RPC URL, tokens and the merchant's key. */
+export const ZSandboxChain = ZNetworkInfo.pick({
+  network: true,
+  kind: true,
+  chainId: true,
+  tokens: true,
+}).extend({
   rpcUrl: z.string().max(URL_MAX).describe("The local chain's JSON-RPC URL"),
-  chainId: z
-    .number()
-    .int()
-    .min(1)
-    .max(2 ** 53 - 1)
-    .nullable()
-    .describe('EVM chain id; null on Solana'),
-  tokens: z.array(ZSandboxToken).max(2),
   wallet: z
     .object({
       address: ZAddress,
@@ -69,10 +59,8 @@ export const ZSandboxPayBody = z.object({
     .describe('Also report the transaction as the payer would (POST /pay/{reference}/submit-tx)'),
 });
 
-export const ZSandboxCheckoutPayBody = z.object({
-  network: ZNetwork.optional().describe("The payment option's network (default the order's first option)"),
-  token: ZToken.optional().describe("The payment option's token"),
-});
+/** The checkout's button chooses only the option: it pays what is due, tagged and reported. */
+export const ZSandboxCheckoutPayBody = ZSandboxPayBody.pick({ network: true, token: true });
 
 export const ZSandboxFaucetBody = z.object({
   network: ZNetwork,

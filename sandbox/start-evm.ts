@@ -1,11 +1,10 @@
 import { getAddress, numberToHex, parseEther, toHex, type Address, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import { EVM_NETWORK_TABLE, type EvmNetwork, type SandboxChainInfo } from '../contract';
 import { decodeBase58 } from '../server/lib/base58';
 import { startLocalEvm } from './chains/evm/local-evm';
 
 /** Blocks on top of a payment before the sandbox's service takes it as final. */
-export const SANDBOX_CONFIRMATIONS = 2;
+const SANDBOX_CONFIRMATIONS = 2;
 /** A block every second besides one per transaction: payments become final by themselves. */
 const BLOCK_TIME_MS = 1000;
 const GAS = parseEther('1000');
@@ -74,6 +73,3 @@ export async function startSandboxEvm(network: EvmNetwork, merchantKey: Hex) {
   };
 }
 export type SandboxEvm = Awaited<ReturnType<typeof startSandboxEvm>>;
-
-/** The merchant's EVM address for a key (the same on every EVM network). */
-export const evmAddressOf = (key: Hex): Address => privateKeyToAccount(key).address;

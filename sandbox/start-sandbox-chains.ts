@@ -5,7 +5,7 @@ import { startSandboxEvm, type SandboxEvm } from './start-evm';
 import { startSandboxSolana, type SandboxSolana } from './start-solana';
 
 /** The EVM networks of the sandbox: Polygon's USDT has 6 decimals, BSC's 18. */
-export const SANDBOX_EVM_NETWORKS = ['POLYGON', 'BSC'] as const;
+const SANDBOX_EVM_NETWORKS = ['POLYGON', 'BSC'] as const;
 
 /**
  * Starts the sandbox's chains (in memory: every start is afresh) and gives what the service needs:

@@ -6,6 +6,18 @@ import { loadSandboxKeys } from './sandbox-keys';
 import { startSandboxChains } from './start-sandbox-chains';
 
 /**
+ * What makes the service a sandbox besides its chains' settings: the sandbox routes, webhooks to the
+ * integrator's own machine, and deliveries and refund checks every second (a payment is PAID, and
+ * its webhook sent, about as soon as it is final). The tests' sandbox stack starts it so too.
+ */
+export const SANDBOX_SERVICE_ENV = {
+  SANDBOX: 'true',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  JOB_DELIVER_EVENTS_CRON: '* * * * * *',
+  JOB_VERIFY_REFUNDS_CRON: '* * * * * *',
+} as const;
+
+/**
  * The sandbox (DESIGN "Sandbox"): its local chains, the service over them with SANDBOX=true as
  * `npm start` would run it (embedded PostgreSQL in DATA_DIR, default ./data-sandbox; PORT and
  * EMBEDDED_PG_PORT honoured), and the merchant sandbox@example.com with a wallet on each chain.
@@ -34,13 +46,9 @@ export async function startSandbox(environment: NodeJS.ProcessEnv) {
       LOG_LEVEL: env.LOG_LEVEL ?? 'warn',
       // Offline: fixed rates unless a live feed is asked for.
       FX_PROVIDER: env.FX_PROVIDER ?? 'static',
-      ...chains.env,
-      SANDBOX: 'true',
-      WEBHOOK_ALLOW_PRIVATE: 'true',
-      // Scanning and checks at their fastest: a payment is PAID about as soon as it is final.
-      JOB_DELIVER_EVENTS_CRON: '* * * * * *',
-      JOB_VERIFY_REFUNDS_CRON: '* * * * * *',
       PAYMENT_RECHECK_MS: env.PAYMENT_RECHECK_MS ?? '250',
+      ...chains.env,
+      ...SANDBOX_SERVICE_ENV,
     });
     server = await startServer(config, { sandbox: chains.chains, clock: chains.clock });
     // Fresh chains: scan positions of an earlier start point past their heads, read them again.

@@ -56,7 +56,7 @@ export function checkoutAssets(): Router {
  * Mounted just before the error handler. On a sandbox it says so, as every checkout page does.
  */
 export const checkoutErrorPage =
-  (deps: Pick<Deps, 'sandbox'>): ErrorRequestHandler =>
+  (deps: Pick<Deps, 'config'>): ErrorRequestHandler =>
   (err, req, res, next) => {
     if (res.headersSent || !/^\/checkout(\/|$)/i.test(req.path) || req.accepts(['json', 'html']) !== 'html')
       return next(err);
@@ -68,5 +68,5 @@ export const checkoutErrorPage =
     res
       .status(apiError.status)
       .type('html')
-      .send(renderErrorPage(locale, kind, req.path, deps.sandbox !== undefined));
+      .send(renderErrorPage(locale, kind, req.path, deps.config.sandbox));
   };

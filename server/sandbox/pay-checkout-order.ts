@@ -3,12 +3,10 @@ import type { ZSandboxCheckoutPayBody } from '../../contract';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { readOrder } from '../orders/find-order';
-import { payOrder } from './pay-order';
+import { EXPIRABLE_STATUSES } from '../orders/order-status';
+import { payReadOrder } from './pay-order';
 import type { SandboxChains } from './sandbox-chains';
 import { sandboxChains } from './sandbox-guard';
-
-/** The statuses in which the checkout offers to pay: nothing in flight, nothing final. */
-const AWAITING_PAYMENT = new Set(['PENDING', 'UNDERPAID']);
 
 /**
  * The references whose checkout payment is being made, per sandbox: two clicks that arrive before
@@ -22,7 +20,7 @@ const paying = new WeakMap<SandboxChains, Set<string>>();
  * The checkout's "Pay with the sandbox wallet": the public page has no merchant credential, so it
  * may only do what a payer would, once: pay exactly what is due, tagged and reported, while the
  * order awaits payment. A CONFIRMING order already has a payment in flight (a second click, say)
- * and is refused, as is one past its expiry; the transfer itself is the merchant route's (payOrder).
+ * and is refused, as is one past its expiry; the transfer itself is the merchant route's (payReadOrder).
  */
 export async function payCheckoutOrder(
   deps: Deps,
@@ -36,15 +34,12 @@ export async function payCheckoutOrder(
   inFlight.add(input.reference);
   try {
     const order = await readOrder(deps, { reference: input.reference });
-    if (!AWAITING_PAYMENT.has(order.status))
+    // Awaiting payment: the statuses the expiry job closes (nothing in flight, nothing final).
+    if (!EXPIRABLE_STATUSES.some((status) => status === order.status))
       throw ApiError.conflict(`The order is ${order.status}: only an order awaiting payment is paid here`);
     if (order.expiresAt.getTime() <= deps.clock().getTime())
       throw ApiError.conflict('The order has expired: only an order awaiting payment is paid here');
-    return await payOrder(deps, {
-      merchantId: order.merchantId,
-      reference: order.reference,
-      body: { network: input.body.network, token: input.body.token, tagged: true, report: true },
-    });
+    return await payReadOrder(deps, order, { ...input.body, tagged: true, report: true });
   } finally {
     inFlight.delete(input.reference);
   }

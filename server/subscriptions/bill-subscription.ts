@@ -15,7 +15,6 @@ type PeriodOrder = { id: string; reference: string; status: OrderStatus; attempt
 /** After a failed attempt to make an order (rates down, wallet removed), the next try this much later. */
 const RETRY_MS = 30_000;
 
-const BILLING = BILLING_STATUSES;
 const OPEN_ORDER: readonly OrderStatus[] = ['PENDING', 'CONFIRMING', 'UNDERPAID'];
 
 /** What billing decided to do outside the lock: make the order of a period (its attempt). */
@@ -87,7 +86,7 @@ async function decide(
   subscription: Subscription,
   clock: SubscriptionClock,
 ): Promise<Wanted> {
-  if (!BILLING.includes(subscription.status)) return null;
+  if (!BILLING_STATUSES.includes(subscription.status)) return null;
   const now = deps.clock();
   const orders = subscription.billedPeriod >= 0 ? await periodOrders(deps, transaction, subscription) : [];
   const [latest] = orders;
@@ -180,7 +179,7 @@ async function recordOrder(
   const ahead =
     subscription.billedPeriod > made.periodIndex ||
     (subscription.billedPeriod === made.periodIndex && subscription.billedAttempt >= made.attempt);
-  if (ahead || !BILLING.includes(subscription.status)) {
+  if (ahead || !BILLING_STATUSES.includes(subscription.status)) {
     subscription.nextRunAt = nextRunOf(subscription, clock, null);
     await subscription.save({ transaction });
     return;
@@ -209,7 +208,7 @@ async function recordOrder(
  * bills no more (PAUSED, CANCELED). A moving order of its own calls it sooner (orders/mark-subscription-due.ts).
  */
 function nextRunOf(subscription: Subscription, clock: SubscriptionClock, retryAt: Date | null): Date | null {
-  if (!BILLING.includes(subscription.status)) return null;
+  if (!BILLING_STATUSES.includes(subscription.status)) return null;
   const times = [clock.period(subscription.billedPeriod + 1).start];
   if (subscription.reminderAt) times.push(subscription.reminderAt);
   if (subscription.status === 'PAST_DUE' && subscription.pastDueSince)

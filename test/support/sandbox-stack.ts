@@ -1,5 +1,6 @@
 import { Keypair } from '@solana/web3.js';
 import { generatePrivateKey } from 'viem/accounts';
+import { SANDBOX_SERVICE_ENV } from '../../sandbox/start-sandbox';
 import { startSandboxChains } from '../../sandbox/start-sandbox-chains';
 import { startTestServer } from './test-server';
 
@@ -16,9 +17,8 @@ export async function startSandboxStack(env: Record<string, string> = {}) {
     server = await startTestServer(
       {
         ...chains.env,
-        SANDBOX: 'true',
+        ...SANDBOX_SERVICE_ENV,
         JOBS: 'all',
-        JOB_VERIFY_REFUNDS_CRON: '* * * * * *',
         PAYMENT_RECHECK_MS: '100',
         ...env,
       },

@@ -68,9 +68,11 @@ export async function sendReport(
   }
   const answer: unknown = await res.json().catch(() => null);
   if (res.status === 202 && answer && typeof answer === 'object') return answer as PaymentInfo;
+  throw new ReportFailure(problemOf(res.status, answer), serviceMessage(res.status, answer));
+}
+
+/** The service's words on a refused call (its one error body), else the HTTP status. */
+export function serviceMessage(status: number, answer: unknown): string {
   const message = (answer as ErrorBody | null)?.error?.message;
-  throw new ReportFailure(
-    problemOf(res.status, answer),
-    typeof message === 'string' ? message : `HTTP ${res.status}`,
-  );
+  return typeof message === 'string' ? message : `HTTP ${status}`;
 }

@@ -6,9 +6,8 @@
 import { translate, type Locale, type MessageKey } from '../i18n';
 import type { PageConfig } from '../page-config';
 import { el, setText } from './dom';
+import { serviceMessage } from './report-request';
 import type { OptionKey } from './view';
-
-type ErrorBody = { error?: { message?: unknown } };
 
 /** POST /sandbox/checkout/{reference}/pay: the transaction sent, or an Error with the service's words. */
 async function payFromSandbox(reference: string, option: OptionKey | undefined): Promise<string> {
@@ -18,10 +17,9 @@ async function payFromSandbox(reference: string, option: OptionKey | undefined):
     body: JSON.stringify(option ? { network: option.network, token: option.token } : {}),
     signal: AbortSignal.timeout(30_000),
   });
-  const answer = (await res.json().catch(() => null)) as ({ txId?: unknown } & ErrorBody) | null;
+  const answer = (await res.json().catch(() => null)) as { txId?: unknown } | null;
   if (res.status === 200 && typeof answer?.txId === 'string') return answer.txId;
-  const message = answer?.error?.message;
-  throw new Error(typeof message === 'string' ? message : `HTTP ${res.status}`);
+  throw new Error(serviceMessage(res.status, answer));
 }
 
 export function createSandboxPay(
