@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { TSCONFIG_ALIASES } from './vitest.aliases';
 
 /** Process-spawning and long suites: `npm run test:slow` (vitest.slow.config.ts), not `npm test`. */
 export const SLOW_SUITES = [
@@ -27,6 +28,7 @@ export const SLOW_SUITES = [
 ];
 
 export default defineConfig({
+  resolve: { alias: TSCONFIG_ALIASES },
   test: {
     include: ['test/**/*.test.ts'],
     // Browser tests are slow: their own command (npm run test:e2e, vitest.e2e.config.ts).

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { TSCONFIG_ALIASES } from './vitest.aliases';
 import { SLOW_SUITES } from './vitest.config';
 
 /**
@@ -6,6 +7,7 @@ import { SLOW_SUITES } from './vitest.config';
  * examples): slower than the rest, so `npm run test:slow`, apart from `npm test`. CI runs both.
  */
 export default defineConfig({
+  resolve: { alias: TSCONFIG_ALIASES },
   test: {
     include: SLOW_SUITES,
     globalSetup: ['test/support/global-setup.ts'],
