@@ -2,19 +2,24 @@ import { QueryTypes } from 'sequelize';
 import type { Deps } from '../deps';
 import { applyTransition } from '../events/lifecycle';
 import { ORDER_LIFECYCLE } from './order-lifecycle';
-import { EXPIRABLE_STATUSES } from './order-status';
+import { EXPIRABLE_STATUSES, HOLDS_PAST_EXPIRY_SQL } from './order-status';
 
 /**
- * PENDING and UNDERPAID orders past expiresAt become EXPIRED, one bounded batch per call. Rows are
- * taken with FOR UPDATE SKIP LOCKED and re-checked, so concurrent instances never expire one twice.
- * (A CONFIRMING order waits for its verification; the verifier settles it.)
+ * PENDING and UNDERPAID orders past expiresAt become EXPIRED, one bounded batch per call, and so do
+ * CONFIRMING ones that only a payer's unsigned report holds (`holdsPastExpiry`); a CONFIRMING order
+ * with another claim open waits for its verification, which settles it. Rows are taken with FOR
+ * UPDATE SKIP LOCKED and re-checked, so concurrent instances never expire one twice.
  */
 export async function expireDueOrders(deps: Deps, opts: { batchSize: number }): Promise<number> {
   const { sequelize, models } = deps.db;
   return sequelize.transaction(async (transaction) => {
     const rows = await sequelize.query<{ id: string }>(
-      `SELECT id FROM orders WHERE status IN (:statuses) AND expires_at <= :now
-        ORDER BY expires_at LIMIT :batch FOR UPDATE SKIP LOCKED`,
+      `SELECT id FROM orders o
+        WHERE status IN (:statuses, 'CONFIRMING') AND expires_at <= :now
+          AND (status <> 'CONFIRMING' OR NOT EXISTS (
+                SELECT 1 FROM payment_claims
+                 WHERE order_id = o.id AND status = 'PENDING' AND ${HOLDS_PAST_EXPIRY_SQL}))
+        ORDER BY expires_at LIMIT :batch FOR UPDATE OF o SKIP LOCKED`,
       {
         type: QueryTypes.SELECT,
         replacements: { statuses: [...EXPIRABLE_STATUSES], now: deps.clock(), batch: opts.batchSize },
@@ -28,7 +33,12 @@ export async function expireDueOrders(deps: Deps, opts: { batchSize: number }): 
         cause: 'expired',
         to: 'EXPIRED',
         actor: 'system',
-        reason: order.status === 'UNDERPAID' ? 'expired with a partial payment' : 'expired without payment',
+        reason:
+          order.amountReceivedUnits > 0n
+            ? 'expired with a partial payment'
+            : order.status === 'CONFIRMING'
+              ? 'expired; unsigned payment reports are still checked'
+              : 'expired without payment',
       });
     return orders.length;
   });

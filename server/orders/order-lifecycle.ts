@@ -40,10 +40,18 @@ export const ORDER_TRANSITIONS: readonly Transition<OrderStatus, OrderCause>[] =
     event: 'order.confirming',
     audit: 'status.changed',
   },
-  // Reported again while waiting: nothing moves (the report is in the timeline as tx.submitted).
-  { from: ['CONFIRMING'], cause: 'reported', to: 'CONFIRMING', event: null, audit: null },
+  // Reported again while waiting, or past expiry without proof (holdsPastExpiry): nothing moves
+  // (the report is in the timeline as tx.submitted).
+  ...OPEN.map((status) => ({
+    from: [status],
+    cause: 'reported' as const,
+    to: status,
+    event: null,
+    audit: null,
+  })),
   {
-    from: ['PENDING', 'UNDERPAID'],
+    // CONFIRMING: only when nothing but a payer's unsigned report holds it (holdsPastExpiry).
+    from: ['PENDING', 'CONFIRMING', 'UNDERPAID'],
     cause: 'expired',
     to: 'EXPIRED',
     event: 'order.expired',

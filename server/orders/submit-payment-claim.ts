@@ -14,6 +14,7 @@ import { ORDER_LIFECYCLE } from './order-lifecycle';
 import { findOrder } from './find-order';
 import { wakeJob } from '../db/wake-up';
 import { assertPayable } from './payable';
+import { holdsPastExpiry } from './order-status';
 
 /** Unsigned reports a payer may have under check for one order at a time (signed ones are not held back). */
 export const MAX_OPEN_UNSIGNED_CLAIMS = 3;
@@ -105,9 +106,11 @@ export async function submitPaymentClaim(
         ...key,
       },
     });
+    // Past its expiry, a report without proof is checked but does not hold the order (holdsPastExpiry).
+    const waits = now <= order.expiresAt || holdsPastExpiry(claim);
     await applyTransition(deps, transaction, ORDER_LIFECYCLE, order, {
       cause: 'reported',
-      to: 'CONFIRMING',
+      to: waits ? 'CONFIRMING' : order.status,
       actor,
       reason: 'transaction reported, awaiting on-chain verification',
       data: { txId, ...key },

@@ -1,4 +1,4 @@
-import { Op, type Transaction } from 'sequelize';
+import { Op, QueryTypes, type Transaction } from 'sequelize';
 import type { OrderStatus } from '../../contract';
 import type { ObservedTransaction, Transfer } from '../chains/chain-adapter';
 import type { Merchant, Order, PaymentClaim } from '../db/models';
@@ -8,6 +8,7 @@ import { ORDER_LIFECYCLE } from '../orders/order-lifecycle';
 import { applyTransition } from '../events/lifecycle';
 import { CLAIM_LIFECYCLE } from '../orders/claim-lifecycle';
 import { payableNow } from '../orders/payable';
+import { HOLDS_PAST_EXPIRY_SQL } from '../orders/order-status';
 import {
   CLOCK_SKEW_MS,
   creditedTo,
@@ -204,12 +205,14 @@ async function statusFromFacts(
   bps: number,
 ): Promise<OrderStatus> {
   if (order.status === 'PAID' || paysOrder(order, bps)) return 'PAID';
-  const pending = await deps.db.models.PaymentClaim.count({
-    where: { orderId: order.id, status: 'PENDING' },
-    transaction,
-  });
-  if (pending > 0) return 'CONFIRMING';
-  if (deps.clock() > order.expiresAt) return 'EXPIRED';
+  const [open] = await deps.db.sequelize.query<{ pending: string; holding: string }>(
+    `SELECT count(*) AS pending, count(*) FILTER (WHERE ${HOLDS_PAST_EXPIRY_SQL}) AS holding
+       FROM payment_claims WHERE order_id = :orderId AND status = 'PENDING'`,
+    { type: QueryTypes.SELECT, replacements: { orderId: order.id }, transaction },
+  );
+  const expired = deps.clock() > order.expiresAt;
+  if (Number(open!.holding) > 0 || (!expired && Number(open!.pending) > 0)) return 'CONFIRMING';
+  if (expired) return 'EXPIRED';
   return order.amountReceivedUnits > 0n ? 'UNDERPAID' : 'PENDING';
 }
 

@@ -306,6 +306,55 @@ describe('Solana: made-up transaction ids', () => {
     // Their deadline passed: the order takes reports again.
     expect((await flood.submitTx(target.reference, madeUp())).status).toBe(202);
   });
+
+  it("do not hold an order past its expiry (nor hold it again once expired); the merchant's report and a real late payment still count", async () => {
+    const shop = await flood.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
+    const order = await flood.createOrder(shop, { amount: '20', expiresInSeconds: 60 });
+    const madeUp = () => encodeBase58(randomBytes(64));
+    const status = async () => (await flood.getOrder(shop, order.reference)).status;
+    const expire = () => flood.server.jobs.runNow('expire-orders');
+
+    // Before expiry a report shows the payer the order is being checked.
+    expect((await flood.submitTx(order.reference, madeUp())).status).toBe(202);
+    expect(await status()).toBe('CONFIRMING');
+    // Past expiry, the made-up report alone does not keep the order (or a subscription's period) open.
+    clockOffsetMs += 61_000;
+    await expire();
+    expect(await status()).toBe('EXPIRED');
+    const changes = async () => flood.statusChanges(await flood.auditOf(shop, order.reference));
+    expect(await changes()).toEqual(['PENDING->CONFIRMING', 'CONFIRMING->EXPIRED']);
+    expect(
+      await flood.server.deps.db.models.PaymentClaim.count({ where: { status: 'PENDING' } }),
+    ).toBeGreaterThan(0);
+    // Another one after expiry is checked but moves nothing: no order.confirming, no second order.expired.
+    expect((await flood.submitTx(order.reference, madeUp())).status).toBe(202);
+    await expire();
+    expect(await status()).toBe('EXPIRED');
+    expect(await changes()).toHaveLength(2);
+
+    // The merchant's report holds it while it is checked, as a signed report would.
+    expect((await flood.attribute(shop, order.reference, madeUp())).status).toBe(202);
+    await expire();
+    expect(await status()).toBe('CONFIRMING');
+
+    // A real transfer naming the order, reported without proof after expiry, is credited: paid late
+    // (by the chain's clock, moved on as the service's was).
+    solana.advanceClock(Math.ceil(clockOffsetMs / 1000));
+    const payer = await solana.newPayer({ mint: usdtMint });
+    const txId = await solana.transfer({
+      payer,
+      recipientOwner: new PublicKey(shop.wallet),
+      mint: usdtMint,
+      amountUnits: units('20'),
+      reference: new PublicKey(order.reference),
+    });
+    expect((await flood.submitTx(order.reference, txId)).status).toBe(202);
+    await flood.runJobs(async () => (await status()) === 'PAID');
+    expect(await flood.getOrder(shop, order.reference)).toMatchObject({
+      paidLate: true,
+      amountReceived: '20.000000',
+    });
+  });
 });
 
 describe('Polygon: a plain transfer (EIP-681, no tag) short of the amount', () => {

@@ -64,9 +64,12 @@ describe('the order lifecycle', () => {
         'PENDING -reported-> CONFIRMING  order.confirming / status.changed',
         'UNDERPAID -reported-> CONFIRMING  order.confirming / status.changed',
         'EXPIRED -reported-> CONFIRMING  order.confirming / status.changed',
-        'CONFIRMING -reported-> CONFIRMING  - / -',
-        'PENDING -expired-> EXPIRED  order.expired / status.changed',
-        'UNDERPAID -expired-> EXPIRED  order.expired / status.changed',
+        // Reported again while checked, or past expiry without proof: nothing moves.
+        ...['PENDING', 'CONFIRMING', 'UNDERPAID', 'EXPIRED'].map((f) => `${f} -reported-> ${f}  - / -`),
+        // CONFIRMING: held by nothing but a payer's unsigned report (holdsPastExpiry).
+        ...['PENDING', 'CONFIRMING', 'UNDERPAID'].map(
+          (f) => `${f} -expired-> EXPIRED  order.expired / status.changed`,
+        ),
         ...['PENDING', 'CONFIRMING', 'UNDERPAID', 'EXPIRED'].map(
           (f) => `${f} -credited-> PAID  order.paid / status.changed`,
         ),

@@ -1,0 +1,21 @@
+import type { Migration } from '../migrate';
+
+/**
+ * A payer's unsigned report no longer holds an order past its expiry: the expiry job also reads
+ * CONFIRMING orders (server/orders/order-status.ts, holdsPastExpiry), so its partial index holds
+ * them too. Few orders are CONFIRMING at a time; the job's read stays an index range on expires_at.
+ */
+export const up: Migration = async ({ context: db }) => {
+  await db.query(`
+    CREATE INDEX orders_expiry_open_idx ON orders (expires_at)
+      WHERE status IN ('PENDING', 'UNDERPAID', 'CONFIRMING');
+    DROP INDEX orders_expiry_idx;
+  `);
+};
+
+export const down: Migration = async ({ context: db }) => {
+  await db.query(`
+    CREATE INDEX orders_expiry_idx ON orders (expires_at) WHERE status IN ('PENDING', 'UNDERPAID');
+    DROP INDEX orders_expiry_open_idx;
+  `);
+};
