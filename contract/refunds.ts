@@ -53,7 +53,7 @@ export const REFUND_STATUSES = [
 export const ZRefundStatus = z
   .enum(REFUND_STATUSES)
   .describe(
-    'AWAITING_ADDRESS (the payer has not given an address) -> AWAITING_APPROVAL (the payer gave one without a signature by a wallet that paid the order: the merchant approves it) -> PENDING (waiting for the verified transfer) -> SUCCEEDED; FAILED when no verified transfer arrives by deadlineAt (or no address, or no approval). A FAILED refund whose transfer becomes final before lateUntil still becomes SUCCEEDED, with late true',
+    'AWAITING_ADDRESS (the payer has not given an address) -> AWAITING_APPROVAL (the payer gave one without a signature by a wallet whose own payments to the order cover the refund: the merchant approves it) -> PENDING (waiting for the verified transfer) -> SUCCEEDED; FAILED when no verified transfer arrives by deadlineAt (or no address, or no approval). A FAILED refund whose transfer becomes final before lateUntil still becomes SUCCEEDED, with late true',
   );
 export type RefundStatus = z.infer<typeof ZRefundStatus>;
 
@@ -131,7 +131,7 @@ export const ZRefund = z
     ),
     from: ZAddress.describe("The order's receiving wallet, which sends the refund"),
     to: ZAddress.nullable().describe(
-      'Where the refund goes; null while the payer has not said. While AWAITING_APPROVAL: the address the payer gave, not signed by a wallet that paid the order, which the merchant approves (or not) before anything is sent',
+      'Where the refund goes; null while the payer has not said. While AWAITING_APPROVAL: the address the payer gave, not signed by a wallet whose own payments to the order cover the refund, which the merchant approves (or not) before anything is sent',
     ),
     reason: z.string().max(REASON_MAX).nullable().describe("The merchant's reason, as given"),
     tag: ZReference.describe(
@@ -232,7 +232,7 @@ export const ZRefundAddressBody = z
       .max(SIGNATURE_MAX)
       .optional()
       .describe(
-        'Proof that the payer gives the address: the UTF-8 message `stablepay refund <refundId> <address>` (the address exactly as in this body) signed by a wallet that sent a payment credited to the order (EVM: EIP-191 personal_sign, 0x hex; Solana: ed25519 over the message bytes, base58). Without it the merchant approves the address first',
+        "Proof that the payer gives the address: the UTF-8 message `stablepay refund <refundId> <address>` (the address exactly as in this body) signed by a wallet that sent a payment credited to the order (EVM: EIP-191 personal_sign, 0x hex; Solana: ed25519 over the message bytes, base58). It takes the address at once only when that wallet's own verified payments on the refund's network and token come to at least the refund's amount; without it, or from a wallet that paid less, the merchant approves the address first",
       ),
   })
   .strict();
@@ -265,7 +265,7 @@ export const refundsContract = c.router(
       path: '/orders/:reference/refunds',
       summary: 'Refund all or part of what an order received',
       description:
-        "Never more than received less what other refunds hold: those that SUCCEEDED, those still waiting (for an address, an approval or the transfer), and a FAILED one until its `lateUntil`, as its transfer may still land and would then count. Asking for more, or for anything when nothing is left, is a 400; `amount` defaults to all that is left. The service holds no keys: it builds the unsigned transaction from the order's receiving wallet (`transaction`, `payUrl`), then verifies the transfer on chain like a payment. With `to` (the merchant's own word) the refund is PENDING; without it, AWAITING_ADDRESS until the payer gives the address on `refundUrl` (then AWAITING_APPROVAL unless the payer proved it, see POST /pay/refunds/{refundId}/address). The order keeps its status; its `amountRefunded` grows when the refund SUCCEEDS.\n\n`Idempotency-Key` is honoured: the same key and body within 24 h return the first refund (as it is now, with `Idempotent-Replayed: true`); another body is a 409.",
+        "Never more than received less what other refunds hold: those that SUCCEEDED, those still waiting (for an address, an approval or the transfer), and a FAILED one until its `lateUntil`, as its transfer may still land and would then count. Asking for more, or for anything when nothing is left, is a 400; `amount` defaults to all that is left. The service holds no keys: it builds the unsigned transaction from the order's receiving wallet (`transaction`, `payUrl`), then verifies the transfer on chain like a payment. With `to` (the merchant's own word) the refund is PENDING; without it, AWAITING_ADDRESS until the payer gives the address on `refundUrl` (then AWAITING_APPROVAL unless a wallet that paid at least the refund signed it, see POST /pay/refunds/{refundId}/address). The order keeps its status; its `amountRefunded` grows when the refund SUCCEEDS.\n\n`Idempotency-Key` is honoured: the same key and body within 24 h return the first refund (as it is now, with `Idempotent-Replayed: true`); another body is a 409.",
       metadata: merchantAuth('refunds:write'),
       pathParams: ZReferenceParams,
       headers: ZIdempotencyHeaders,
@@ -301,7 +301,7 @@ export const refundsContract = c.router(
       path: '/pay/refunds/:refundId/address',
       summary: 'The payer gives the address to refund to (once)',
       description:
-        "Public, rate-limited per client: anyone who knows the refund id can call it, so an address is taken at once only with proof that the payer gives it. With `signature` by a wallet that sent a payment credited to the order (see the body), the refund becomes PENDING. Without it, the address is recorded and the refund waits in AWAITING_APPROVAL until the merchant approves it (POST /orders/{reference}/refunds/{id}/approve, or the dashboard); nothing can be sent to it before. Either way its deadline starts again and the merchant gets `refund.created` with the address and the status.\n\nThe address is validated per network and may not be the merchant's wallet (400). A malformed signature, or one that is not by a wallet that paid the order, is a 400 at `body.signature` and sets nothing. 409 when an address was already given (awaiting approval included) or the refund takes none.",
+        "Public, rate-limited per client: anyone who knows the refund id can call it, so an address is taken at once only with proof that the payer gives it. With `signature` by a wallet whose own verified payments to the order, on the refund's network and token, come to at least the refund's amount (see the body), the refund becomes PENDING. Without a signature, or with one by a wallet that paid less (anyone who knows the order's reference can pay it one base unit with its tag, and of several payers each paid only a part), the address is recorded and the refund waits in AWAITING_APPROVAL until the merchant approves it (POST /orders/{reference}/refunds/{id}/approve, or the dashboard); nothing can be sent to it before. Either way its deadline starts again and the merchant gets `refund.created` with the address and the status.\n\nThe address is validated per network and may not be the merchant's wallet (400). A malformed signature, or one that is not by a wallet that sent a payment credited to the order, is a 400 at `body.signature` and sets nothing. 409 when an address was already given (awaiting approval included) or the refund takes none.",
       metadata: publicRoute,
       pathParams: ZRefundIdParams,
       body: ZRefundAddressBody,
@@ -315,7 +315,7 @@ export const refundsContract = c.router(
       path: '/orders/:reference/refunds/:id/approve',
       summary: 'Approve the refund address the payer gave without proof',
       description:
-        "An AWAITING_APPROVAL refund has an address the payer gave on the refund page without a signature by a wallet that paid the order: anyone who knew the refund id could have given it. Approving it is the merchant's word that it is the payer's: the refund becomes PENDING with its transaction built (its deadline starts again), is audited with who approved it, and `refund.created` is sent with status PENDING. Not approving it leaves it to FAIL at its deadline; then a new refund can be made. 409 when the refund is not AWAITING_APPROVAL; 404 for an unknown refund or reference, or another merchant's.",
+        "An AWAITING_APPROVAL refund has an address the payer gave on the refund page without a signature by a wallet whose own payments to the order cover the refund: anyone who knew the refund id could have given it (and a signature by a wallet that paid less, a single tagged base unit for one, proves no more; the audit's `refund.address_set` says who signed and what it paid). Approving it is the merchant's word that it is the payer's: the refund becomes PENDING with its transaction built (its deadline starts again), is audited with who approved it, and `refund.created` is sent with status PENDING. Not approving it leaves it to FAIL at its deadline; then a new refund can be made. 409 when the refund is not AWAITING_APPROVAL; 404 for an unknown refund or reference, or another merchant's.",
       metadata: merchantAuth('refunds:write'),
       pathParams: ZRefundApprovalParams,
       body: c.noBody(),

@@ -40,7 +40,7 @@ const WHEN: Record<EventType, string> = {
   'order.payment_claimed':
     'A payer reported a transfer that neither names the order nor pays its exact amount, without a signature by the sending wallet (anyone can read a transaction id off the chain). It credits nothing: `data.claim` is the transfer; attribute it with POST /orders/{reference}/submit-tx if it is this order’s. The order keeps its status. API version 2026-11-27 on.',
   'refund.created':
-    'A refund was created, and again when it moves towards being sent: the payer gave the refund address (`status` PENDING when signed by a wallet that paid the order, AWAITING_APPROVAL when not: approve it with POST /orders/{reference}/refunds/{id}/approve), and when the merchant approved it (PENDING). `data.refund` is the refund (its `transaction` is null).',
+    'A refund was created, and again when it moves towards being sent: the payer gave the refund address (`status` PENDING when signed by a wallet whose own payments to the order cover the refund, AWAITING_APPROVAL when not: approve it with POST /orders/{reference}/refunds/{id}/approve), and when the merchant approved it (PENDING). `data.refund` is the refund (its `transaction` is null).',
   'refund.succeeded':
     'The refund transfer was found on chain, verified and final; `late: true` when the refund had FAILED first and its transfer landed before its `lateUntil` (it counts in `amountRefunded` all the same).',
   'refund.failed':

@@ -35,7 +35,9 @@ function refundLines(refund: Refund): string[] {
       ? `To: ${refund.to}`
       : "Waiting for the payer's address: send them the refund page link from the dashboard",
     ...(refund.status === 'AWAITING_APPROVAL'
-      ? ['The payer gave this address without proof from the paying wallet: approve it in the dashboard']
+      ? [
+          'The payer gave this address without proof from a wallet that paid the refunded amount: approve it in the dashboard',
+        ]
       : []),
     ...(refund.reason ? [`Reason: ${refund.reason}`] : []),
     ...(refund.txId ? [`Transaction: ${refund.txId}`] : []),

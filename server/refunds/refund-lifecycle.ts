@@ -6,8 +6,8 @@ import { emitRefundEvent, type RefundEventType } from './emit-refund-event';
 
 /**
  * Why a refund's status moves: the merchant made it (with an address, or asking the payer for one);
- * the payer gave an address (signed by a wallet that paid the order, or not); the merchant approved
- * an unsigned one; its transfer was verified on chain (also late, while a failed refund still holds
+ * the payer gave an address (signed by a wallet whose payments cover the refund, or not); the
+ * merchant approved one that was not; its transfer was verified on chain (also late, while a failed refund still holds
  * its amount); its deadline passed without one.
  */
 export type RefundCause = 'created' | 'address_given' | 'approved' | 'verified' | 'deadline';

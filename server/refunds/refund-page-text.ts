@@ -10,7 +10,7 @@ export type RefundPageText = {
   addressHint: (o: { token: string; network: string }) => string;
   submit: string;
   saving: string;
-  /** Said by the form: an address not proved by the paying wallet waits for the shop's approval. */
+  /** Said by the form: an address not proved by a wallet that paid the refund waits for the shop's approval. */
   approvalHint: string;
   failed: string;
   sendsTo: string;
@@ -28,7 +28,7 @@ export const REFUND_PAGE_TEXT: Record<PageLanguage, RefundPageText> = {
     status: {
       AWAITING_ADDRESS: 'Waiting for your address',
       AWAITING_APPROVAL:
-        'Address received: the shop must approve it before the refund is sent, as it was not proved with the wallet you paid from',
+        'Address received: the shop must approve it before the refund is sent, as it was not proved with a wallet that paid at least the refunded amount',
       PENDING: 'Address received: the refund is on its way',
       SUCCEEDED: 'Refund sent',
       FAILED: 'This refund was not completed: please contact the shop',
@@ -53,7 +53,7 @@ export const REFUND_PAGE_TEXT: Record<PageLanguage, RefundPageText> = {
     status: {
       AWAITING_ADDRESS: 'Aguardando o seu endereço',
       AWAITING_APPROVAL:
-        'Endereço recebido: a loja precisa aprová-lo antes de enviar o reembolso, pois ele não foi comprovado com a carteira da qual você pagou',
+        'Endereço recebido: a loja precisa aprová-lo antes de enviar o reembolso, pois ele não foi comprovado com uma carteira que pagou pelo menos o valor reembolsado',
       PENDING: 'Endereço recebido: o reembolso está a caminho',
       SUCCEEDED: 'Reembolso enviado',
       FAILED: 'Este reembolso não foi concluído: fale com a loja',
@@ -78,7 +78,7 @@ export const REFUND_PAGE_TEXT: Record<PageLanguage, RefundPageText> = {
     status: {
       AWAITING_ADDRESS: 'Esperando tu dirección',
       AWAITING_APPROVAL:
-        'Dirección recibida: la tienda debe aprobarla antes de enviar el reembolso, ya que no se comprobó con la billetera desde la que pagaste',
+        'Dirección recibida: la tienda debe aprobarla antes de enviar el reembolso, ya que no se comprobó con una billetera que pagó al menos el importe reembolsado',
       PENDING: 'Dirección recibida: el reembolso está en camino',
       SUCCEEDED: 'Reembolso enviado',
       FAILED: 'Este reembolso no se completó: contacta a la tienda',

@@ -1,7 +1,9 @@
 import type { PublicRefund } from '../../contract';
+import { formatAmount } from '../../contract/decimal';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { applyTransition } from '../events/lifecycle';
+import { optionOf } from '../orders/payment-options';
 import { REFUND_LIFECYCLE } from './refund-lifecycle';
 import { findPublicRefund } from './find-public-refund';
 import { presentPublicRefund } from './present-public-refund';
@@ -10,10 +12,12 @@ import { refundDeadline } from './refund-rules';
 
 /**
  * The payer gives the address to refund to: once, checked as the network wants it. Anyone who knows
- * the refund id can call this, so the address is taken at once (PENDING) only when a wallet that
- * paid the order signed it; otherwise it waits for the merchant's approval (AWAITING_APPROVAL) and
- * nothing can be sent to it before. Either way the deadline starts again and the merchant hears of
- * it by `refund.created`, carrying the address and the status.
+ * the refund id can call this, and anyone who knows the order's reference can become one of its
+ * payers with a tagged transfer of one base unit, so the address is taken at once (PENDING) only
+ * when signed by a wallet whose own payments cover the refund (proveRefundAddress); otherwise it
+ * waits for the merchant's approval (AWAITING_APPROVAL) and nothing can be sent to it before. The
+ * audit says who signed, what that wallet paid and why it was not enough. Either way the deadline
+ * starts again and the merchant hears of it by `refund.created`, carrying the address and the status.
  */
 export async function setRefundAddress(
   deps: Deps,
@@ -30,16 +34,18 @@ export async function setRefundAddress(
     throw ApiError.field('body.signature', chain.signatureFormat);
   assertTakesAddress(probe.refund);
   // Checked before any lock: a signature costs a key recovery, and proves nothing about the state.
-  const signedBy =
+  // Still true under the lock: a refund's amount and option never change, and a verified payment
+  // stays verified (a sender's sum can only grow).
+  const proof =
     input.signature === undefined
       ? null
       : await proveRefundAddress(deps, {
-          refundId: probe.refund.id,
-          network: probe.refund.network,
-          orderId: probe.order.id,
+          refund: probe.refund,
           address: input.address,
           signature: input.signature,
         });
+  const option = optionOf(probe.order, probe.refund.optionIndex);
+  const format = (units: bigint) => formatAmount(units, option.decimals);
 
   await sequelize.transaction(async (transaction) => {
     // Order first, then refund: the same lock order as refund creation and verification.
@@ -55,12 +61,24 @@ export async function setRefundAddress(
     refund.addressSetAt = now;
     refund.deadlineAt = refundDeadline(now, deps.config.REFUND_DEADLINE_SECONDS);
     refund.nextCheckAt = now;
-    const status = signedBy ? 'PENDING' : 'AWAITING_APPROVAL';
+    const status = proof?.approves ? 'PENDING' : 'AWAITING_APPROVAL';
     await applyTransition(deps, transaction, REFUND_LIFECYCLE, refund, {
       cause: 'address_given',
       to: status,
       actor: 'payer',
-      data: { refundId: refund.id, to, signed: signedBy !== null, signedBy, status },
+      data: {
+        refundId: refund.id,
+        to,
+        signed: proof !== null,
+        signedBy: proof?.signedBy ?? null,
+        ...(proof && {
+          signerPaid: format(proof.paidUnits),
+          ...(!proof.approves && {
+            reason: `the signing wallet paid ${format(proof.paidUnits)} ${option.token} on ${option.network} to this order, less than the refund's ${format(refund.amountUnits)}: the merchant approves the address`,
+          }),
+        }),
+        status,
+      },
       extra: { order },
     });
   });

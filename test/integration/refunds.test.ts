@@ -578,6 +578,99 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     expect(given.body).toMatchObject({ status: 'PENDING', to: payer.address });
   });
 
+  it("a dust payment tagged with the order does not approve its sender's address: the merchant approves it first", async () => {
+    // Alice pays the order in full; the merchant refunds it all, asking for the address.
+    const { shop, payer: alice, order } = await paidOrder('8');
+    const refund = (await createRefund(shop, order.reference, {})).body;
+    expect(refund).toMatchObject({ status: 'AWAITING_ADDRESS', amount: '8.000000' });
+    // Mallory knows the reference and the refund link: one base unit tagged with the order is
+    // credited to it (an overpayment within the late window), which makes her one of its senders.
+    const mallory = await d.newPayer();
+    await d.transfer(mallory.key, shop.wallet, 1n, order.reference);
+    await h.runJobs(async () => (await h.getOrder(shop, order.reference)).amountReceived === '8.000001');
+    const ledger = await h.server.api('GET', `/orders/${order.reference}/payments`, { token: shop.token });
+    expect(ledger.body.items.map((p: { from: string; amount: string }) => [p.from, p.amount])).toEqual([
+      [alice.address, '8.000000'],
+      [mallory.address, '0.000001'],
+    ]);
+
+    // Her signature is a payer's, but of a payment far short of the refund: recorded, not taken.
+    const url = `/pay/refunds/${refund.id}/address`;
+    const given = await h.server.api('POST', url, {
+      body: {
+        address: mallory.address,
+        signature: await d.sign(mallory.key, refundAddressProofMessage(refund.id, mallory.address)),
+      },
+    });
+    expect(given.status, given.text).toBe(200);
+    expect(given.body).toMatchObject({ status: 'AWAITING_APPROVAL', to: mallory.address });
+    expect(await refundOf(shop, order.reference, refund.id)).toMatchObject({
+      status: 'AWAITING_APPROVAL',
+      transaction: null,
+      payUrl: null,
+    });
+    await h.server.jobs.runNow('verify-refunds');
+    expect((await refundOf(shop, order.reference, refund.id)).status).toBe('AWAITING_APPROVAL');
+    // The merchant's audit says who signed and why that was not enough.
+    const audit = (await h.auditOf(shop, order.reference)).find((e) => e.type === 'refund.address_set');
+    expect(audit).toMatchObject({
+      actor: 'payer',
+      data: {
+        refundId: refund.id,
+        to: mallory.address,
+        signed: true,
+        signedBy: mallory.address,
+        signerPaid: '0.000001',
+        status: 'AWAITING_APPROVAL',
+        reason: expect.stringContaining('less than the refund'),
+      },
+    });
+    // Alice, coming second, finds the address given: the merchant decides (and can refund her anew).
+    expectErrorBody(
+      await h.server.api('POST', url, {
+        body: {
+          address: alice.address,
+          signature: await d.sign(alice.key, refundAddressProofMessage(refund.id, alice.address)),
+        },
+      }),
+      409,
+      'CONFLICT',
+    );
+  });
+
+  it('of several payers, a signature approves at once only a refund no larger than what the signer paid', async () => {
+    const { shop } = await d.newShop(h);
+    const [alice, bob] = [await d.newPayer(), await d.newPayer()];
+    const order = await h.createOrder(shop, { amount: '8' });
+    await d.transfer(alice.key, shop.wallet, units('5'), order.reference);
+    await d.transfer(bob.key, shop.wallet, units('3'), order.reference);
+    await h.settle(shop, order.reference, 'PAID');
+    const [small, large, rest] = [
+      (await createRefund(shop, order.reference, { amount: '3' })).body,
+      (await createRefund(shop, order.reference, { amount: '4' })).body,
+      (await createRefund(shop, order.reference, { amount: '1' })).body,
+    ];
+    const give = async (refund: Refund, signer: { address: string; key: RefundKey }) => {
+      const address = d.freshAddress();
+      const res = await h.server.api('POST', `/pay/refunds/${refund.id}/address`, {
+        body: { address, signature: await d.sign(signer.key, refundAddressProofMessage(refund.id, address)) },
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.body.status as string;
+    };
+    // Bob paid 3: exactly the small refund (PENDING), not the 4 (the merchant approves it).
+    expect(await give(small, bob)).toBe('PENDING');
+    expect(await give(large, bob)).toBe('AWAITING_APPROVAL');
+    // Alice paid 5: a partial refund of 1 is hers at once.
+    expect(await give(rest, alice)).toBe('PENDING');
+    const audit = (await h.auditOf(shop, order.reference)).filter((e) => e.type === 'refund.address_set');
+    expect(audit.map((e) => [e.data.signedBy, e.data.signerPaid, e.data.status])).toEqual([
+      [bob.address, '3.000000', 'PENDING'],
+      [bob.address, '3.000000', 'AWAITING_APPROVAL'],
+      [alice.address, '5.000000', 'PENDING'],
+    ]);
+  });
+
   it('does not verify a refund transaction that pays the wrong amount; the right one then succeeds', async () => {
     const { shop, key, payer, order } = await paidOrder('10');
     const refund = (await createRefund(shop, order.reference, { amount: '5', to: payer.address })).body;

@@ -1,10 +1,16 @@
 import { getAddress, toHex, type Address } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
+import { refundAddressProofMessage } from '../../contract';
 import { parseUnits } from '../../contract/decimal';
 import { createClient } from '../../sdk/src/client';
 import { sendRefund, waitForRefund } from '../../sdk/src/refunds';
-import { startLocalEvm, type LocalEvm } from '../../sandbox/chains/evm/local-evm';
+import {
+  randomEvmAddress,
+  startLocalEvm,
+  type LocalEvm,
+  type LocalWallet,
+} from '../../sandbox/chains/evm/local-evm';
 import { startPaymentHarness, type PaymentHarness, usePaymentStack } from '../support/payment-harness';
 import { until } from '../support/until';
 
@@ -99,5 +105,42 @@ describe('sendRefund on BSC (USDT of 18 decimals)', () => {
     const { settled } = await sendAndSettle(p, refund.id);
     expect(settled.status).toBe('SUCCEEDED');
     expect(await bsc.balanceOf(usdt, p.payer.address)).toBe(before + units('3') + 1n);
+  });
+
+  it("approves an address signed by a payer at once only when the signer's own 18-decimal payment covers the refund", async () => {
+    const p = await paidOrder('12.5', units('12.5'));
+    // 2,500,000 base units tagged with the order: 2.5 in 6 decimals, 0.0000000000025 in 18.
+    const mallory = await bsc.newWallet({ token: usdt, units: units('1') });
+    await bsc.transfer({
+      from: mallory,
+      token: usdt,
+      to: p.shop.wallet as Address,
+      units: 2_500_000n,
+      dataSuffix: toHex(decodeBase58(p.order.reference)!),
+    });
+    await bsc.mine(CONFIRMATIONS);
+    await h.runJobs(
+      async () => (await p.client.orders.get(p.order.reference)).amountReceived === '12.5000000000025',
+    );
+    const create = (amount: string) => p.client.orders.refunds.create(p.order.reference, { amount });
+    const give = async (refundId: string, signer: LocalWallet) => {
+      const address = randomEvmAddress();
+      const res = await h.server.api('POST', `/pay/refunds/${refundId}/address`, {
+        body: {
+          address,
+          signature: await signer.signMessage({ message: refundAddressProofMessage(refundId, address) }),
+        },
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.body.status as string;
+    };
+    // Mallory's refund of 2.5 is not hers to take; the payer's of 10 (of the 12.5 they paid) is.
+    expect(await give((await create('2.5')).id, mallory)).toBe('AWAITING_APPROVAL');
+    expect(await give((await create('10')).id, p.payer)).toBe('PENDING');
+    const audit = (await h.auditOf(p.shop, p.order.reference)).filter((e) => e.type === 'refund.address_set');
+    expect(audit.map((e) => [e.data.signerPaid, e.data.status])).toEqual([
+      ['0.0000000000025', 'AWAITING_APPROVAL'],
+      ['12.500000', 'PENDING'],
+    ]);
   });
 });

@@ -45,7 +45,7 @@ export const enOrder = {
   deadline: 'Deadline',
   failureReason: 'Why it failed',
   refundApprovalHint:
-    "The payer gave this address on the refund page without proving it with the wallet they paid from. Anyone who has the refund page link could have given it: approve it only if you know it is the payer's (ask them through a channel you trust).",
+    "The payer gave this address on the refund page without proving it with a wallet that paid at least the refunded amount. Anyone who has the refund page link could have given it (a wallet that paid less, even one base unit tagged with the order, proves nothing): approve it only if you know it is the payer's (ask them through a channel you trust).",
   approveRefund: 'Approve',
   approveRefundQuestion: 'Send the refund to {address}?',
   approveRefundConfirm: 'Yes, approve this address',

@@ -45,7 +45,7 @@ export const esOrder: Record<OrderKey, string> = {
   deadline: 'Plazo',
   failureReason: 'Por qué falló',
   refundApprovalHint:
-    'El pagador dio esta dirección en la página de reembolso sin comprobarla con la billetera desde la que pagó. Cualquiera que tenga el enlace de la página de reembolso pudo darla: apruébala solo si sabes que es del pagador (pregúntale por un canal de confianza).',
+    'El pagador dio esta dirección en la página de reembolso sin comprobarla con una billetera que pagó al menos el importe reembolsado. Cualquiera que tenga el enlace de la página de reembolso pudo darla (una billetera que pagó menos, aunque sea una unidad mínima con la etiqueta del pedido, no prueba nada): apruébala solo si sabes que es del pagador (pregúntale por un canal de confianza).',
   approveRefund: 'Aprobar',
   approveRefundQuestion: '¿Enviar el reembolso a {address}?',
   approveRefundConfirm: 'Sí, aprobar esta dirección',

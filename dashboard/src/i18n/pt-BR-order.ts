@@ -45,7 +45,7 @@ export const ptBROrder: Record<OrderKey, string> = {
   deadline: 'Prazo',
   failureReason: 'Por que falhou',
   refundApprovalHint:
-    'O pagador informou este endereço na página de reembolso sem comprová-lo com a carteira da qual pagou. Qualquer pessoa com o link da página de reembolso poderia tê-lo informado: aprove apenas se souber que é do pagador (pergunte a ele por um canal de confiança).',
+    'O pagador informou este endereço na página de reembolso sem comprová-lo com uma carteira que pagou pelo menos o valor reembolsado. Qualquer pessoa com o link da página de reembolso poderia tê-lo informado (uma carteira que pagou menos, mesmo uma unidade mínima com a etiqueta do pedido, não prova nada): aprove apenas se souber que é do pagador (pergunte a ele por um canal de confiança).',
   approveRefund: 'Aprovar',
   approveRefundQuestion: 'Enviar o reembolso para {address}?',
   approveRefundConfirm: 'Sim, aprovar este endereço',
