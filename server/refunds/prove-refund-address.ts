@@ -1,30 +1,35 @@
-import { refundAddressProofMessage, type Network } from '../../contract';
+import { Op, type Transaction } from 'sequelize';
+import { refundAddressProofMessage, refundHoldsAmount, type Network } from '../../contract';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { creditedSenders } from '../payments/credited-senders';
 
-/** Who signed a refund address, what that wallet paid on the refund's option, and whether that approves it. */
+/** Who signed a refund address, and what that wallet paid on the refund's option. */
 export type RefundAddressProof = {
   signedBy: string;
   /** The signer's verified payments to the order on the refund's option, in its token's base units. */
   paidUnits: bigint;
-  /** The one rule: the signer's own payments cover the refund (so a dust payment approves nothing). */
-  approves: boolean;
+};
+
+type ProvedRefund = {
+  id: string;
+  network: Network;
+  orderId: string;
+  optionIndex: number;
+  amountUnits: bigint;
 };
 
 /**
  * The wallet that signed `stablepay refund <refundId> <address>` (the address exactly as the body
  * sends it), among those that sent a payment credited to the order: proof that a payer, not just
- * anyone who knows the refund id, gives the address. It approves the address at once only when the
- * signer's own verified payments on the refund's option (token and network, its base units, as the
- * refund's amount) come to at least the refund's amount: anyone can become a payer with a tagged
- * transfer of one base unit, and of several payers each paid only a part. A 400 at body.signature
- * when no payer signed, saying why. The signature is of the network's form already (the caller checks it).
+ * anyone who knows the refund id, gives the address (whether that approves it: signatureApproves).
+ * A 400 at body.signature when no payer signed, saying why. The signature is of the network's form
+ * already (the caller checks it).
  */
 export async function proveRefundAddress(
   deps: Pick<Deps, 'db' | 'chains'>,
   input: {
-    refund: { id: string; network: Network; orderId: string; optionIndex: number; amountUnits: bigint };
+    refund: ProvedRefund;
     address: string;
     signature: string;
   },
@@ -39,10 +44,42 @@ export async function proveRefundAddress(
     );
   const message = refundAddressProofMessage(refund.id, input.address);
   for (const { sender, paidUnits } of senders)
-    if (await chain.verifyMessage(message, input.signature, sender))
-      return { signedBy: sender, paidUnits, approves: paidUnits >= refund.amountUnits };
+    if (await chain.verifyMessage(message, input.signature, sender)) return { signedBy: sender, paidUnits };
   throw ApiError.field(
     'body.signature',
     `is not a signature of "${message}" by a wallet that sent a payment credited to this order. Sign that message with the wallet you paid from, or give the address without a signature: the merchant then approves it`,
   );
+}
+
+/**
+ * The one rule: a payer's signature approves a refund address at once only when what the signing
+ * wallet paid on the refund's option (token and network, in its base units, as the refund's amount)
+ * less the refunds its signature approved before (those still holding an amount) covers the refund.
+ * Anyone can become a payer with a tagged transfer of one base unit; of several payers each paid a
+ * part; and a payer must not take more than it paid by signing several refunds. Read in the
+ * caller's transaction, under the order's lock, so two signed refunds cannot both count the same
+ * money. `leftUnits`: what the signer's payments still cover.
+ */
+export async function signatureApproves(
+  deps: Pick<Deps, 'db'>,
+  transaction: Transaction,
+  refund: ProvedRefund,
+  proof: RefundAddressProof,
+  now: Date,
+): Promise<{ approves: boolean; leftUnits: bigint }> {
+  const before = await deps.db.models.Refund.findAll({
+    where: {
+      orderId: refund.orderId,
+      optionIndex: refund.optionIndex,
+      signedBy: proof.signedBy,
+      id: { [Op.ne]: refund.id },
+    },
+    attributes: ['status', 'amountUnits', 'lateUntil'],
+    transaction,
+  });
+  const approvedBefore = before
+    .filter((r) => refundHoldsAmount(r, now))
+    .reduce((sum, r) => sum + r.amountUnits, 0n);
+  const leftUnits = proof.paidUnits - approvedBefore;
+  return { approves: leftUnits >= refund.amountUnits, leftUnits };
 }

@@ -7,7 +7,7 @@ import { optionOf } from '../orders/payment-options';
 import { REFUND_LIFECYCLE } from './refund-lifecycle';
 import { findPublicRefund } from './find-public-refund';
 import { presentPublicRefund } from './present-public-refund';
-import { proveRefundAddress } from './prove-refund-address';
+import { proveRefundAddress, signatureApproves } from './prove-refund-address';
 import { refundDeadline } from './refund-rules';
 
 /**
@@ -61,7 +61,9 @@ export async function setRefundAddress(
     refund.addressSetAt = now;
     refund.deadlineAt = refundDeadline(now, deps.config.REFUND_DEADLINE_SECONDS);
     refund.nextCheckAt = now;
-    const status = proof?.approves ? 'PENDING' : 'AWAITING_APPROVAL';
+    const approval = proof && (await signatureApproves(deps, transaction, refund, proof, now));
+    if (approval?.approves) refund.signedBy = proof!.signedBy;
+    const status = approval?.approves ? 'PENDING' : 'AWAITING_APPROVAL';
     await applyTransition(deps, transaction, REFUND_LIFECYCLE, refund, {
       cause: 'address_given',
       to: status,
@@ -71,12 +73,13 @@ export async function setRefundAddress(
         to,
         signed: proof !== null,
         signedBy: proof?.signedBy ?? null,
-        ...(proof && {
-          signerPaid: format(proof.paidUnits),
-          ...(!proof.approves && {
-            reason: `the signing wallet paid ${format(proof.paidUnits)} ${option.token} on ${option.network} to this order, less than the refund's ${format(refund.amountUnits)}: the merchant approves the address`,
+        ...(proof &&
+          approval && {
+            signerPaid: format(proof.paidUnits),
+            ...(!approval.approves && {
+              reason: `the signing wallet paid ${format(proof.paidUnits)} ${option.token} on ${option.network} to this order${approval.leftUnits === proof.paidUnits ? '' : ` (${format(approval.leftUnits)} of it not yet refunded to addresses it signed)`}, less than the refund's ${format(refund.amountUnits)}: the merchant approves the address`,
+            }),
           }),
-        }),
         status,
       },
       extra: { order },

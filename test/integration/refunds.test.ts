@@ -671,6 +671,38 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     ]);
   });
 
+  it("a payer's signatures approve at once no more in all than it paid: refunds split within its share", async () => {
+    const { shop } = await d.newShop(h);
+    const [alice, bob] = [await d.newPayer(), await d.newPayer()];
+    const order = await h.createOrder(shop, { amount: '8' });
+    await d.transfer(alice.key, shop.wallet, units('5'), order.reference);
+    await d.transfer(bob.key, shop.wallet, units('3'), order.reference);
+    await h.settle(shop, order.reference, 'PAID');
+    const refund = async (amount: string) => (await createRefund(shop, order.reference, { amount })).body;
+    const give = async (target: Refund, signer: { address: string; key: RefundKey }) => {
+      const address = d.freshAddress();
+      const res = await h.server.api('POST', `/pay/refunds/${target.id}/address`, {
+        body: { address, signature: await d.sign(signer.key, refundAddressProofMessage(target.id, address)) },
+      });
+      expect(res.status, res.text).toBe(200);
+      return res.body.status as string;
+    };
+    // Bob paid 3: two refunds of 2, each within his share, are not both his to take.
+    const [first, second, third] = [await refund('2'), await refund('2'), await refund('1')];
+    expect(await give(first, bob)).toBe('PENDING');
+    expect(await give(second, bob)).toBe('AWAITING_APPROVAL');
+    // What his payments still cover (1) is his at once.
+    expect(await give(third, bob)).toBe('PENDING');
+    const audit = (await h.auditOf(shop, order.reference)).filter((e) => e.type === 'refund.address_set');
+    expect(audit[1]!.data).toMatchObject({
+      signedBy: bob.address,
+      status: 'AWAITING_APPROVAL',
+      reason: expect.stringContaining('1.000000 of it not yet refunded to addresses it signed'),
+    });
+    // Alice's payments are hers to sign for, whatever Bob signed.
+    expect(await give(await refund('1'), alice)).toBe('PENDING');
+  });
+
   it('does not verify a refund transaction that pays the wrong amount; the right one then succeeds', async () => {
     const { shop, key, payer, order } = await paidOrder('10');
     const refund = (await createRefund(shop, order.reference, { amount: '5', to: payer.address })).body;

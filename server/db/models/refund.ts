@@ -34,6 +34,8 @@ export class Refund extends Model<InferAttributes<Refund>, InferCreationAttribut
   declare failureReason: CreationOptional<string | null>;
   declare scanCursor: CreationOptional<string | null>;
   declare addressSetAt: Date | null;
+  /** The payer's wallet whose signature took the address at once (null: not signed, or approved by the merchant). */
+  declare signedBy: CreationOptional<string | null>;
   declare deadlineAt: Date;
   /** A FAILED refund is still looked for, and holds its amount, until then; null: it never had an address. */
   declare lateUntil: CreationOptional<Date | null>;
@@ -66,6 +68,7 @@ export class Refund extends Model<InferAttributes<Refund>, InferCreationAttribut
         failureReason: DataTypes.TEXT,
         scanCursor: DataTypes.TEXT,
         addressSetAt: DataTypes.DATE,
+        signedBy: DataTypes.TEXT,
         deadlineAt: required(DataTypes.DATE),
         lateUntil: DataTypes.DATE,
         nextCheckAt: dateNow(),
