@@ -10,7 +10,7 @@ export const MAX_API_KEYS = 50;
 export const ZApiKeyScope = z
   .enum(API_KEY_SCOPES)
   .describe(
-    'orders:read (orders, their payments, refunds, deliveries, audit and events), orders:write (create orders, report transactions, redeliver webhooks), refunds:write (create refunds), account:read (profile, wallets), account:write (profile, wallets, webhook secret, test deliveries), subscriptions:read (subscriptions and their orders), subscriptions:write (create, cancel, pause, resume subscriptions)',
+    'orders:read (orders, their payments, refunds, deliveries, audit and events; subscription events and their deliveries only with subscriptions:read too), orders:write (create orders, report transactions, redeliver webhooks), refunds:write (create refunds), account:read (profile, wallets), account:write (profile, wallets, webhook secret, test deliveries), subscriptions:read (subscriptions and their orders; with orders:read, their events and deliveries), subscriptions:write (create, cancel, pause, resume subscriptions)',
   );
 
 export const ZApiKey = z

@@ -2,7 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { URL_MAX, ZDateTime, ZReference, errors, merchantAuth } from './common';
 import { ZReferenceParams, merchantErrors, orderErrors, orderList } from './shapes';
-import { ZEventId, ZEventType } from './events';
+import { EVENT_SCOPES_NOTE, ZEventId, ZEventType } from './events';
 import { ZMessengerChatId } from './orders';
 import { ZAuditKind } from './lifecycles';
 
@@ -93,7 +93,7 @@ export const deliveriesContract = c.router(
       method: 'GET',
       path: '/users/me/webhook-deliveries',
       summary: 'The latest webhook attempts across every order, newest first',
-      description: `The last ${RECENT_DELIVERIES} attempts to deliver the merchant's events (test pings included), with the signed body and the receiver's answer: what the dashboard's Developers page shows. Redeliver one through its order.`,
+      description: `The last ${RECENT_DELIVERIES} attempts to deliver the merchant's events (test pings included), with the signed body and the receiver's answer: what the dashboard's Developers page shows. Redeliver one through its order. Only the attempts of the events the credential is shown. ${EVENT_SCOPES_NOTE}`,
       metadata: merchantAuth('orders:read'),
       responses: {
         200: z.object({ items: z.array(ZRecentWebhookDelivery).max(RECENT_DELIVERIES) }),
@@ -105,7 +105,8 @@ export const deliveriesContract = c.router(
       path: '/orders/:reference/webhook-deliveries',
       summary: "History of the order's webhook attempts, oldest first",
       description:
-        "Every attempt to deliver the order's events, with the signed body and the receiver's answer. Delivery is at least once: a non-2xx answer or a 10 s timeout is a failed attempt, retried with exponential back-off for about 24 h. 404 for an unknown reference or another merchant's order.",
+        "Every attempt to deliver the order's events, with the signed body and the receiver's answer. Delivery is at least once: a non-2xx answer or a 10 s timeout is a failed attempt, retried with exponential back-off for about 24 h. 404 for an unknown reference or another merchant's order. Only the attempts of the events the credential is shown (a subscription's order has subscription events too). " +
+        EVENT_SCOPES_NOTE,
       metadata: merchantAuth('orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: orderList(ZWebhookDelivery), ...orderErrors },
@@ -115,7 +116,8 @@ export const deliveriesContract = c.router(
       path: '/orders/:reference/webhook-deliveries/:id/redeliver',
       summary: 'Send the event of a recorded webhook attempt again, now',
       description:
-        'Signs and sends the same event (same id and body) to the current target, records the attempt and returns it. A success ends any pending retries of that event. 404 for an unknown delivery id of this order.',
+        'Signs and sends the same event (same id and body) to the current target, records the attempt and returns it. A success ends any pending retries of that event. 404 for an unknown delivery id of this order; 403 FORBIDDEN for the attempt of an event the API key is not shown (the answer carries its body). ' +
+        EVENT_SCOPES_NOTE,
       metadata: merchantAuth('orders:write'),
       pathParams: ZReferenceParams.extend({
         id: z
@@ -135,7 +137,8 @@ export const deliveriesContract = c.router(
       path: '/orders/:reference/messenger-deliveries',
       summary: "History of the order's messenger sends, oldest first",
       description:
-        "Every messenger (Telegram Bot API) message sent or tried for the order's events, with the same retry rules as webhooks. The bot token never appears. 404 for an unknown reference or another merchant's order.",
+        "Every messenger (Telegram Bot API) message sent or tried for the order's events, with the same retry rules as webhooks. The bot token never appears. 404 for an unknown reference or another merchant's order. Only the sends of the events the credential is shown. " +
+        EVENT_SCOPES_NOTE,
       metadata: merchantAuth('orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: orderList(ZMessengerDelivery), ...orderErrors },

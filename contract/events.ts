@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ZApiVersion } from './api-versions';
 import { ZClaimedTransfer } from './claims';
-import { ZDateTime } from './common';
+import { ZDateTime, type ApiKeyScope } from './common';
 import { ZOrder } from './orders';
 import { ZPayment, ZRefund } from './refunds';
 import { ZSubscription } from './subscriptions';
@@ -48,6 +48,32 @@ export type EventType = z.infer<typeof ZEventType>;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 export type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
 export type SubscriptionEventType = (typeof SUBSCRIPTION_EVENT_TYPES)[number];
+
+/** The family of an event type: what its type says before the dot (`ping` is its own). */
+export type EventFamily = EventType extends infer T ? (T extends `${infer F}.${string}` ? F : T) : never;
+
+/**
+ * Which events an API key is shown, by family: the scope it needs beside the one of the route that
+ * shows them (orders:read for GET /events and the webhook and messenger deliveries, orders:write
+ * for a redelivery, which answers with the event's body). Null: the route's scope is enough. A
+ * subscription's events carry the subscription, its `manageUrl` (the customer's credential)
+ * included, so they need subscriptions:read as GET /subscriptions does. The login token (the
+ * dashboard) is shown every event. A new family names its scope here.
+ */
+export const EVENT_FAMILY_SCOPES: Record<EventFamily, ApiKeyScope | null> = {
+  order: null,
+  refund: null,
+  ping: null,
+  subscription: 'subscriptions:read',
+};
+
+/** What the routes that show events say of EVENT_FAMILY_SCOPES. */
+export const EVENT_SCOPES_NOTE =
+  "An API key is shown a subscription's events (`subscription.*`, which carry the customer's `manageUrl`) only if it holds subscriptions:read as well; order, refund and ping events need only the route's scope. The login token (the dashboard) is shown every event.";
+
+/** The scope an API key needs, beside the route's, to be shown an event of this type (null: none). */
+export const eventTypeScope = (type: EventType): ApiKeyScope | null =>
+  EVENT_FAMILY_SCOPES[type.split('.')[0] as EventFamily];
 
 /** What every event body starts with. */
 const envelope = <T extends EventType>(type: T) => ({

@@ -1,19 +1,39 @@
-import type { ApiKeyScope } from '../../contract';
+import { EVENT_TYPES, eventTypeScope, type ApiKeyScope, type EventType } from '../../contract';
 import { ApiError } from '../errors';
+
+type Credential = { scopes: readonly ApiKeyScope[] } | null;
+
+const lacks = (scope: ApiKeyScope) => ApiError.forbidden(`This API key lacks the scope ${scope}`);
 
 /**
  * Whether the credential may open a route: the login token opens every merchant route; an API key
  * only those whose scope it holds, and never those only the login token opens (`scope` null).
  */
-export function checkScope(
-  apiKey: { scopes: readonly ApiKeyScope[] } | null,
-  scope: ApiKeyScope | null,
-): ApiError | null {
+export function checkScope(apiKey: Credential, scope: ApiKeyScope | null): ApiError | null {
   if (!apiKey) return null;
   if (scope === null)
     return ApiError.forbidden(
       'API keys cannot manage API keys or the password: use the login token (POST /auth/login)',
     );
-  if (!apiKey.scopes.includes(scope)) return ApiError.forbidden(`This API key lacks the scope ${scope}`);
+  if (!apiKey.scopes.includes(scope)) return lacks(scope);
   return null;
+}
+
+/**
+ * Whether the credential may be shown an event of this type, its body or its deliveries, on a
+ * route it has opened: the login token every one; an API key those whose scope
+ * (EVENT_FAMILY_SCOPES) it holds as well. A 403 like a route's.
+ */
+export function checkEventScope(apiKey: Credential, type: EventType): ApiError | null {
+  const scope = eventTypeScope(type);
+  return apiKey && scope && !apiKey.scopes.includes(scope) ? lacks(scope) : null;
+}
+
+/**
+ * The event types the credential is shown, for the queries to filter on (so pages and cursors
+ * count only those); null: every type (the login token, or a key holding every event scope).
+ */
+export function shownEventTypes(apiKey: Credential): EventType[] | null {
+  const shown = EVENT_TYPES.filter((type) => !checkEventScope(apiKey, type));
+  return shown.length === EVENT_TYPES.length ? null : shown;
 }

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { deliveriesContract, emailsContract } from '../../contract';
 import type { Deps } from '../deps';
-import { currentMerchant } from '../http/current-merchant';
+import { currentApiKey, currentMerchant } from '../http/current-merchant';
 import {
   listAudit,
   listMessengerDeliveries,
@@ -20,16 +20,16 @@ export function deliveriesRouter(deps: Deps) {
     params: { reference: string };
   }) => ({
     status: 200 as const,
-    body: await listMessengerDeliveries(deps, currentMerchant(req).id, params.reference),
+    body: await listMessengerDeliveries(deps, currentMerchant(req).id, params.reference, currentApiKey(req)),
   });
   return initServer().router(deliveriesContract, {
     recentWebhookDeliveries: async ({ req }) => ({
       status: 200,
-      body: await listRecentWebhookDeliveries(deps, currentMerchant(req).id),
+      body: await listRecentWebhookDeliveries(deps, currentMerchant(req).id, currentApiKey(req)),
     }),
     webhookDeliveries: async ({ req, params }) => ({
       status: 200,
-      body: await listWebhookDeliveries(deps, currentMerchant(req).id, params.reference),
+      body: await listWebhookDeliveries(deps, currentMerchant(req).id, params.reference, currentApiKey(req)),
     }),
     redeliverWebhook: async ({ req, params }) => ({
       status: 200,
@@ -37,6 +37,7 @@ export function deliveriesRouter(deps: Deps) {
         merchantId: currentMerchant(req).id,
         reference: params.reference,
         deliveryId: params.id,
+        apiKey: currentApiKey(req),
       }),
     }),
     messengerDeliveries: messenger,

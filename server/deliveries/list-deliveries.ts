@@ -1,26 +1,49 @@
-import { QueryTypes } from 'sequelize';
-import { MAX_ORDER_LIST_ITEMS, RECENT_DELIVERIES } from '../../contract';
+import { Op, QueryTypes } from 'sequelize';
+import { MAX_ORDER_LIST_ITEMS, RECENT_DELIVERIES, type ApiKeyScope } from '../../contract';
+import { shownEventTypes } from '../auth/check-scope';
 import type { WebhookDelivery } from '../db/models';
 import type { Deps } from '../deps';
 import { findOrder } from '../orders/find-order';
 import { presentMessengerDelivery, presentWebhookDelivery } from './present-delivery';
 
-/** Webhook attempts of the merchant's order, oldest first (the first MAX_ORDER_LIST_ITEMS, like every per-order list). */
-export async function listWebhookDeliveries(deps: Pick<Deps, 'db'>, merchantId: string, reference: string) {
+type ApiKey = { scopes: readonly ApiKeyScope[] } | null;
+
+/** The deliveries of the events an API key is shown (shownEventTypes): all of them for the login token. */
+const shownTypesWhere = (apiKey: ApiKey) => {
+  const shown = shownEventTypes(apiKey);
+  return shown ? { eventType: { [Op.in]: shown } } : {};
+};
+
+/**
+ * Webhook attempts of the merchant's order, oldest first (the first MAX_ORDER_LIST_ITEMS, like every
+ * per-order list), of the events the API key is shown: a subscription order's subscription events
+ * only with subscriptions:read.
+ */
+export async function listWebhookDeliveries(
+  deps: Pick<Deps, 'db'>,
+  merchantId: string,
+  reference: string,
+  apiKey: ApiKey,
+) {
   const order = await findOrder(deps.db.models, { reference, merchantId });
   const rows = await deps.db.models.WebhookDelivery.findAll({
-    where: { orderId: order.id },
+    where: { orderId: order.id, ...shownTypesWhere(apiKey) },
     order: [['id', 'ASC']],
     limit: MAX_ORDER_LIST_ITEMS,
   });
   return { items: rows.map(presentWebhookDelivery) };
 }
 
-/** Messenger sends of the merchant's order, oldest first. */
-export async function listMessengerDeliveries(deps: Pick<Deps, 'db'>, merchantId: string, reference: string) {
+/** Messenger sends of the merchant's order, oldest first, of the events the API key is shown. */
+export async function listMessengerDeliveries(
+  deps: Pick<Deps, 'db'>,
+  merchantId: string,
+  reference: string,
+  apiKey: ApiKey,
+) {
   const order = await findOrder(deps.db.models, { reference, merchantId });
   const rows = await deps.db.models.MessengerDelivery.findAll({
-    where: { orderId: order.id },
+    where: { orderId: order.id, ...shownTypesWhere(apiKey) },
     order: [['id', 'ASC']],
     limit: MAX_ORDER_LIST_ITEMS,
   });
@@ -51,21 +74,28 @@ const RECENT_EVENT_WINDOW = 1000;
 /**
  * The merchant's latest webhook attempts across its orders (and test pings), newest first. The
  * merchant's newest events are found by their index and their attempts joined to them: an attempt
- * of an event older than the newest RECENT_EVENT_WINDOW is not among the latest in practice.
+ * of an event older than the newest RECENT_EVENT_WINDOW is not among the latest in practice. Only
+ * the events the API key is shown count, in the window too.
  */
-export async function listRecentWebhookDeliveries(deps: Pick<Deps, 'db'>, merchantId: string) {
+export async function listRecentWebhookDeliveries(
+  deps: Pick<Deps, 'db'>,
+  merchantId: string,
+  apiKey: ApiKey,
+) {
+  const shown = shownEventTypes(apiKey);
   const rows = await deps.db.sequelize.query<WebhookDelivery & { orderReference: string | null }>(
     `SELECT wd.id, wd.event_id AS "eventId", wd.event_type AS "eventType", wd.url, wd.attempt,
             wd.request_body AS "requestBody", wd.response_status AS "responseStatus",
             wd.response_body AS "responseBody", wd.error, wd.duration_ms AS "durationMs",
             wd.created_at AS "createdAt", wd.next_retry_at AS "nextRetryAt", o.reference AS "orderReference"
        FROM (SELECT id FROM events WHERE merchant_id = $merchantId
+                ${shown ? 'AND type = ANY(CAST($shown AS text[]))' : ''}
               ORDER BY created_at DESC, id DESC LIMIT ${RECENT_EVENT_WINDOW}) e
        JOIN webhook_deliveries wd ON wd.event_id = e.id
        LEFT JOIN orders o ON o.id = wd.order_id
       ORDER BY wd.id DESC
       LIMIT ${RECENT_DELIVERIES}`,
-    { bind: { merchantId }, type: QueryTypes.SELECT },
+    { bind: { merchantId, ...(shown ? { shown } : {}) }, type: QueryTypes.SELECT },
   );
   return {
     items: rows.map((row) => ({ ...presentWebhookDelivery(row), orderReference: row.orderReference })),

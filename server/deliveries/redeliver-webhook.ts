@@ -1,13 +1,24 @@
+import type { ApiKeyScope, EventType } from '../../contract';
+import { checkEventScope } from '../auth/check-scope';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { sendNow } from '../events/send-now';
 import { findOrder } from '../orders/find-order';
 import { presentWebhookDelivery } from './present-delivery';
 
-/** Sends the event behind a recorded attempt again, now, and returns the new attempt's record. */
+/**
+ * Sends the event behind a recorded attempt again, now, and returns the new attempt's record (with
+ * the event's body): a 403 for an event the API key is not shown (a subscription's without
+ * subscriptions:read), before anything is sent.
+ */
 export async function redeliverWebhook(
   deps: Deps,
-  input: { merchantId: string; reference: string; deliveryId: string },
+  input: {
+    merchantId: string;
+    reference: string;
+    deliveryId: string;
+    apiKey: { scopes: readonly ApiKeyScope[] } | null;
+  },
 ) {
   const { models } = deps.db;
   const order = await findOrder(models, { reference: input.reference, merchantId: input.merchantId });
@@ -15,6 +26,8 @@ export async function redeliverWebhook(
     where: { id: input.deliveryId, orderId: order.id },
   });
   if (!previous?.deliveryId) throw ApiError.notFound('Webhook delivery');
+  const refused = checkEventScope(input.apiKey, previous.eventType as EventType);
+  if (refused) throw refused;
   const sent = await sendNow(deps, previous.deliveryId, { manual: true });
   if (!sent) throw ApiError.notFound('Webhook delivery');
   if ('held' in sent) throw ApiError.conflict(`Cannot send yet: ${sent.held}`);

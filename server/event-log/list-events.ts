@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
-import type { ListEventsQuery, WebhookEventBody } from '../../contract';
+import type { ApiKeyScope, ListEventsQuery, WebhookEventBody } from '../../contract';
+import { checkEventScope, shownEventTypes } from '../auth/check-scope';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { decodeEventCursor, encodeEventCursor, positionAtSql, type EventCursor } from './event-cursor';
@@ -8,7 +9,11 @@ export const DEFAULT_PER_PAGE = 20;
 
 type EventRow = { id: string; body: string; at: string };
 
-/** Where an event sits in the merchant's keyset order; a 400 when it names no event of the merchant. */
+/**
+ * Where an event sits in the merchant's keyset order; a 400 when it names no event of the merchant.
+ * Any of its events, also one of a type the API key is not shown: a receiver catches up from the
+ * last event its webhook got, whatever its type, and a position shows nothing of the event.
+ */
 async function positionOf(deps: Pick<Deps, 'db'>, merchantId: string, id: string) {
   const [row] = await deps.db.sequelize.query<{ at: string }>(
     `SELECT ${positionAtSql('created_at')} AS at FROM events WHERE id = $id AND merchant_id = $merchantId`,
@@ -26,9 +31,20 @@ async function positionOf(deps: Pick<Deps, 'db'>, merchantId: string, id: string
  * The merchant's events, each the stored body its webhook carries, in pages that are a keyset walk
  * on (created_at, id): newest first from the top or from a cursor, or, after `ending_before`, the
  * events right after that one (walked oldest first, each page still listed newest first). Every
- * page is one index range (migration 0013), whatever its depth.
+ * page is one index range (migration 0013), whatever its depth. An API key is shown only the types
+ * of its scopes (shownEventTypes): the query leaves the others out, so every page and cursor counts
+ * only what it shows; asking for a type it is not shown is a 403.
  */
-export async function listEvents(deps: Pick<Deps, 'db'>, merchantId: string, query: ListEventsQuery) {
+export async function listEvents(
+  deps: Pick<Deps, 'db'>,
+  merchantId: string,
+  query: ListEventsQuery,
+  apiKey: { scopes: readonly ApiKeyScope[] } | null,
+) {
+  if (query.type !== undefined) {
+    const refused = checkEventScope(apiKey, query.type);
+    if (refused) throw refused;
+  }
   const perPage = query.per_page ?? DEFAULT_PER_PAGE;
   let from: EventCursor | null = query.cursor ? decodeEventCursor(query.cursor) : null;
   if (query.ending_before !== undefined) {
@@ -42,6 +58,11 @@ export async function listEvents(deps: Pick<Deps, 'db'>, merchantId: string, que
   if (query.type !== undefined) {
     where.push('type = $type');
     bind.type = query.type;
+  }
+  const shown = shownEventTypes(apiKey);
+  if (shown) {
+    where.push('type = ANY(CAST($shown AS text[]))');
+    bind.shown = shown;
   }
   if (query.order !== undefined) {
     where.push(

@@ -1,3 +1,4 @@
+import type { ApiKeyScope } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import { ApiError } from '../errors';
 
@@ -5,6 +6,11 @@ import { ApiError } from '../errors';
 export function actingKey(req: { user?: Express.User }): { id: string; name: string } | null {
   const key = req.user?.apiKey;
   return key ? { id: key.id, name: key.name } : null;
+}
+
+/** The API key's scopes for the checks a route makes itself (checkEventScope); null for the login token. */
+export function currentApiKey(req: { user?: Express.User }): { scopes: readonly ApiKeyScope[] } | null {
+  return req.user?.apiKey ?? null;
 }
 
 /** The authenticated merchant; the auth middleware has put it there for every merchant route. */

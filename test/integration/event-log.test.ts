@@ -301,6 +301,128 @@ describe('GET /events', () => {
   });
 });
 
+describe('an API key is shown the events of its scopes', () => {
+  type Delivery = { id: string; eventId: string; eventType: string; requestBody: string };
+  const isSubscriptionEvent = (type: string) => type.startsWith('subscription.');
+
+  it("keeps subscription events, their deliveries and the customer's manageUrl from a key without subscriptions:read", async () => {
+    const m = await merchantWithWebhooks();
+    const key = async (scopes: string[]) => {
+      const res = await server.api<{ secret: string }>('POST', '/users/me/api-keys', {
+        token: m.token,
+        body: { name: scopes.join(' '), scopes },
+      });
+      expect(res.status, res.text).toBe(201);
+      return res.body.secret;
+    };
+    const orders = await key(['orders:read']);
+    const ordersWriter = await key(['orders:read', 'orders:write']);
+    const both = await key(['orders:read', 'subscriptions:read']);
+
+    const plain = await createOrder(m.token);
+    const made = await server.api<{ id: string; manageUrl: string; latestOrderReference: string }>(
+      'POST',
+      '/subscriptions',
+      {
+        token: m.token,
+        body: {
+          network: 'SOLANA',
+          token: 'USDT',
+          amount: '3.5',
+          interval: 'month',
+          customer: { email: 'ana@example.com' },
+        },
+      },
+    );
+    expect(made.status, made.text).toBe(201);
+    const secret = made.body.manageUrl.split('/').at(-1)!;
+    const subOrder = made.body.latestOrderReference;
+    expect(subOrder).toEqual(expect.any(String));
+
+    // Every event, as the login token (the dashboard) lists it, delivered.
+    const all = await list(m.token, { per_page: '50' });
+    expect(all.status, all.text).toBe(200);
+    const types = all.body.items.map((e) => e.type);
+    expect(types).toEqual(
+      expect.arrayContaining(['order.created', 'subscription.created', 'subscription.order_created']),
+    );
+    expect(all.text).toContain(secret);
+    const subEvent = all.body.items.find((e) => e.type === 'subscription.order_created')!;
+    await until('every event delivered', () => m.received().size === all.body.items.length);
+    const recent = (token: string) =>
+      server.api<{ items: Delivery[] }>('GET', '/users/me/webhook-deliveries', { token });
+    const ofOrder = (token: string, reference: string) =>
+      server.api<{ items: Delivery[] }>('GET', `/orders/${reference}/webhook-deliveries`, { token });
+    await until(
+      'every attempt recorded',
+      async () => (await recent(m.token)).body.items.length === all.body.items.length,
+    );
+    const subDelivery = (await ofOrder(m.token, subOrder)).body.items.find(
+      (d) => d.eventType === 'subscription.order_created',
+    )!;
+    expect(subDelivery.requestBody).toContain(secret);
+
+    const visible = all.body.items.filter((e) => !isSubscriptionEvent(e.type)).map((e) => e.id);
+    expect(visible.length).toBeGreaterThanOrEqual(2);
+    expect(visible.length).toBeLessThan(all.body.items.length);
+
+    // orders:read alone: no subscription event, no manageUrl, and pages that stay whole.
+    const listed = await list(orders, { per_page: '50' });
+    expect(ids(listed)).toEqual(visible);
+    expect(listed.text).not.toContain(secret);
+    expect(listed.text).not.toContain('manageUrl');
+    expect(await walk(orders, { per_page: '1' })).toEqual(visible.map((id) => [id]));
+    const subOrderEvents = await list(orders, { order: subOrder });
+    expect(ids(subOrderEvents).length).toBeGreaterThan(0);
+    expect(subOrderEvents.body.items.every((e) => !isSubscriptionEvent(e.type))).toBe(true);
+    expect(subOrderEvents.text).not.toContain(secret);
+    expectErrorBody(await list(orders, { type: 'subscription.created' }), 403, 'FORBIDDEN');
+    expectErrorBody(await server.api('GET', `/events/${subEvent.id}`, { token: orders }), 403, 'FORBIDDEN');
+    for (const id of visible) {
+      const one = await server.api('GET', `/events/${id}`, { token: orders });
+      expect(one.status, one.text).toBe(200);
+      expect(one.text).not.toContain(secret);
+    }
+    // A subscription event the receiver processed is still a place to catch up from.
+    expect((await list(orders, { ending_before: subEvent.id })).status).toBe(200);
+
+    for (const res of [
+      await recent(orders),
+      await ofOrder(orders, subOrder),
+      await ofOrder(orders, plain.reference),
+    ]) {
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.items.length).toBeGreaterThan(0);
+      expect(res.body.items.filter((d) => isSubscriptionEvent(d.eventType))).toEqual([]);
+      expect(res.text).not.toContain(secret);
+      expect(res.text).not.toContain('manageUrl');
+    }
+    // Nor does a redelivery answer with a subscription event's body.
+    expectErrorBody(
+      await server.api('POST', `/orders/${subOrder}/webhook-deliveries/${subDelivery.id}/redeliver`, {
+        token: ordersWriter,
+      }),
+      403,
+      'FORBIDDEN',
+    );
+
+    // With subscriptions:read as well, and with the login token: every event.
+    for (const token of [both, m.token]) {
+      const res = await list(token, { per_page: '50' });
+      expect(ids(res)).toEqual(all.body.items.map((e) => e.id));
+      expect(res.text).toContain(secret);
+      expect(ids(await list(token, { type: 'subscription.order_created' }))).toEqual([subEvent.id]);
+      const one = await server.api('GET', `/events/${subEvent.id}`, { token });
+      expect(one.status, one.text).toBe(200);
+      expect(one.body).toEqual(subEvent);
+      expect((await recent(token)).body.items.map((d) => d.eventType)).toContain(
+        'subscription.order_created',
+      );
+      expect((await ofOrder(token, subOrder)).body.items.map((d) => d.eventId)).toContain(subEvent.id);
+    }
+  });
+});
+
 describe('retention', () => {
   const sql = (query: string, replacements: Record<string, unknown> = {}) =>
     server.deps.db.sequelize.query(query, { replacements });

@@ -463,6 +463,39 @@ describe('messenger', () => {
     expect(history.body.items[0]).toMatchObject({ status: 'FAILED', responseStatus: 401 });
     expect(history.text).not.toContain(wrong.split(':')[1]);
   });
+
+  it("shows a key without subscriptions:read no send of a subscription's events", async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const chatId = String(-1000000000000 - Math.floor(Math.random() * 1e9));
+    await server.api('PATCH', '/users/me', {
+      token: m.token,
+      body: { messenger_chat_id: chatId, messenger_bot_token: BOT_TOKEN },
+    });
+    const made = await server.api('POST', '/subscriptions', {
+      token: m.token,
+      body: { network: 'SOLANA', token: 'USDT', amount: '3.5', interval: 'month' },
+    });
+    expect(made.status, made.text).toBe(201);
+    const path = `/orders/${made.body.latestOrderReference}/messenger-deliveries`;
+    const all = await until('the expected state', async () => {
+      const res = await server.api('GET', path, { token: m.token });
+      const types = res.body.items.map((d: { eventType: string }) => d.eventType);
+      return types.includes('order.created') && types.includes('subscription.order_created') && types;
+    });
+    const key = async (scopes: string[]) =>
+      (
+        await server.api('POST', '/users/me/api-keys', {
+          token: m.token,
+          body: { name: scopes.join(' '), scopes },
+        })
+      ).body.secret as string;
+    const typesFor = async (token: string) =>
+      (await server.api('GET', path, { token })).body.items.map((d: { eventType: string }) => d.eventType);
+    expect(await typesFor(await key(['orders:read']))).toEqual(
+      all.filter((t: string) => !t.startsWith('subscription.')),
+    );
+    expect(await typesFor(await key(['orders:read', 'subscriptions:read']))).toEqual(all);
+  });
 });
 
 describe('SSRF guard', () => {

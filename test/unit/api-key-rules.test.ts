@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashApiKeySecret, isApiKeySecret, newApiKeySecret } from '../../server/auth/api-key-secret';
-import { checkScope } from '../../server/auth/check-scope';
+import { EVENT_TYPES } from '../../contract';
+import { checkEventScope, checkScope, shownEventTypes } from '../../server/auth/check-scope';
 
 describe('API key rules', () => {
   it('a secret is sk_ and 32 random bytes; only that form is a key; the hash is its SHA-256', () => {
@@ -29,5 +30,22 @@ describe('API key rules', () => {
     const loginOnly = checkScope({ scopes: ['account:write'] }, null);
     expect(loginOnly?.code).toBe('FORBIDDEN');
     expect(loginOnly?.message).toContain('login token');
+  });
+
+  it("a subscription's events need subscriptions:read; the others only the route's scope", () => {
+    const subscriptionTypes = EVENT_TYPES.filter((t) => t.startsWith('subscription.'));
+    expect(subscriptionTypes.length).toBeGreaterThan(0);
+    const ordersOnly = { scopes: ['orders:read'] as const };
+    expect(shownEventTypes(null)).toBeNull();
+    expect(shownEventTypes({ scopes: ['orders:read', 'subscriptions:read'] })).toBeNull();
+    expect(shownEventTypes(ordersOnly)).toEqual(EVENT_TYPES.filter((t) => !t.startsWith('subscription.')));
+    for (const type of subscriptionTypes) {
+      expect(checkEventScope(null, type)).toBeNull();
+      const refused = checkEventScope(ordersOnly, type);
+      expect(refused?.code).toBe('FORBIDDEN');
+      expect(refused?.message).toContain('subscriptions:read');
+    }
+    for (const type of ['order.created', 'refund.failed', 'ping'] as const)
+      expect(checkEventScope({ scopes: ['orders:write'] }, type)).toBeNull();
   });
 });
