@@ -154,13 +154,15 @@ describe('EVM scanning with many watched wallets', () => {
     const sent = total();
     expect(sent).toBeGreaterThanOrEqual(40);
     // In every window of a second or more between two samples, at most the budget's calls: one
-    // more for the slot at the window's start, two for the calls' way to the proxy and the
-    // sampling's own lag on a loaded machine.
+    // more for the slot at the window's start, two for the calls' way to the proxy. Calls the
+    // service released on time while this process stalled (a loaded machine: the sampler's longest
+    // gap beyond its 20 ms) reach the proxy together when it resumes: the budget of that stall too.
+    const stall = Math.max(0, ...samples.slice(1).map((s, k) => (s.at - samples[k]!.at - 20) / 1000));
     for (let i = 0; i < samples.length; i++)
       for (let j = i + 1; j < samples.length; j++) {
         const seconds = (samples[j]!.at - samples[i]!.at) / 1000;
         if (seconds < 1) continue;
-        expect(samples[j]!.calls - samples[i]!.calls).toBeLessThanOrEqual(BUDGET_RPS * seconds + 3);
+        expect(samples[j]!.calls - samples[i]!.calls).toBeLessThanOrEqual(BUDGET_RPS * (seconds + stall) + 3);
       }
     // And over the whole burst, which without the budget takes a fraction of a second.
     const seconds = (samples.at(-1)!.at - samples[0]!.at) / 1000;
