@@ -1,5 +1,8 @@
 import { QueryTypes, type Transaction } from 'sequelize';
+import type { OrderStatus } from '../../contract';
+import type { Order } from '../db/models';
 import type { Deps } from '../deps';
+import { optionDueUnits, optionsOf } from './payment-options';
 
 /** At most this many wire units (0.001 token) are added to make an amount unique. */
 export const MAX_AMOUNT_ADJUSTMENT = 1000n;
@@ -130,6 +133,65 @@ export async function releaseAmount(
 ): Promise<void> {
   await deps.db.sequelize.query('DELETE FROM amount_reservations WHERE reference = :reference', {
     replacements: { reference },
+    transaction,
+  });
+}
+
+const HOLD_DUE = takeAmountsSql(
+  `SELECT network, recipient, token_mint, amount_units, CAST(:reference AS text) AS reference,
+          CAST(:heldUntil AS timestamptz) AS held_until
+     FROM unnest(ARRAY[:networks]::text[], ARRAY[:recipients]::text[], ARRAY[:tokenMints]::text[],
+                 ARRAY[:amounts]::numeric[]) AS t(network, recipient, token_mint, amount_units)`,
+  'CAST(:now AS timestamptz)',
+);
+
+/**
+ * What is still due on a partly paid order is what its payment links ask for (untagged on EVM), and
+ * an untagged transfer of it is the order's only while no other order has that amount
+ * (server/payments/credited-to.ts, amountEvidence). So it is held like an amount: orders made
+ * afterwards avoid it. Run in the transaction that credited a payment to `order` (its row locked),
+ * with the status it moves to: while it is payable each unique option's amount due is held (unless
+ * another order holds it already: that amount is then nobody's evidence), and what was due before
+ * is given back; once PAID, nothing due is held. The options' own amounts stay held as ever.
+ */
+export async function holdAmountsDue(
+  deps: Pick<Deps, 'db' | 'clock' | 'config'>,
+  transaction: Transaction,
+  order: Order,
+  status: OrderStatus,
+): Promise<void> {
+  const options = optionsOf(order);
+  const held: typeof options = [];
+  for (const option of status === 'PAID' ? [] : options) {
+    const due = optionDueUnits(order, option);
+    if (option.amountUnique && due > 0n && due !== option.amountUnits)
+      held.push({ ...option, amountUnits: due });
+  }
+  const kept = [...options, ...held];
+  const columns = (list: typeof kept) => ({
+    networks: list.map((o) => o.network),
+    recipients: list.map((o) => o.recipient),
+    tokenMints: list.map((o) => o.tokenMint),
+    amounts: list.map((o) => o.amountUnits.toString()),
+  });
+  const { sequelize } = deps.db;
+  await sequelize.query(
+    `DELETE FROM amount_reservations
+      WHERE reference = :reference
+        AND (network, recipient, token_mint, amount_units) NOT IN (
+              SELECT * FROM unnest(ARRAY[:networks]::text[], ARRAY[:recipients]::text[],
+                                   ARRAY[:tokenMints]::text[], ARRAY[:amounts]::numeric[]))`,
+    { replacements: { reference: order.reference, ...columns(kept) }, transaction },
+  );
+  if (held.length === 0) return;
+  await sequelize.query(HOLD_DUE, {
+    type: QueryTypes.SELECT,
+    replacements: {
+      reference: order.reference,
+      heldUntil: new Date(order.expiresAt.getTime() + deps.config.LATE_PAYMENT_WINDOW_SECONDS * 1000),
+      now: deps.clock(),
+      ...columns(held),
+    },
     transaction,
   });
 }

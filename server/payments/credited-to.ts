@@ -58,10 +58,24 @@ const optionsToScope = (where: string) => `
      AND opt.v->>'network' = :network AND opt.v->>'recipient' = :recipient AND opt.v->>'tokenMint' = :tokenMint`;
 
 /**
- * The "exact amount" evidence: watched orders of the scope's merchant with an option to it whose
- * amount, or amount still due (rounded up to the option's units), is exactly `units`; a payable
- * order first, a full amount first, then the oldest order. Only a unique amount identifies an
- * order: amounts shared by several orders are nobody's evidence. A PAID order (within its late
+ * The exact-amount rule, the one place it is decided: an untagged transfer is the evidence of the
+ * one order it matches, by that order's full amount or by what is still due on it. Matching none,
+ * it is no order's; matching several (a remainder is not reserved as a full amount is: it may be
+ * another order's amount or remainder too), it is nobody's: it stays unattributed, for the merchant
+ * to attribute or its sender to report with proof. `matches` are the orders' references (or rows)
+ * as ordersPaidExactly reads them: two tell a shared amount.
+ */
+export const amountEvidence = <T>(matches: readonly T[]): T | null =>
+  matches.length === 1 ? matches[0]! : null;
+
+/** Rows ordersPaidExactly reads: enough to tell one order's amount from one several orders match. */
+const ENOUGH_TO_TELL = 2;
+
+/**
+ * The "exact amount" candidates: watched orders of the scope's merchant with an option to it whose
+ * amount, or amount still due (rounded up to the option's units), is exactly `units`, each once,
+ * at most two (amountEvidence decides what they are evidence of). Only a unique amount identifies
+ * an order: amounts shared by several orders are nobody's evidence. A PAID order (within its late
  * window) counts only while it still holds the amount it is paid with again (an overpayment).
  * `createdBy`: only orders made by then (a transfer does not pay an order made after it);
  * `except`: leave out this order.
@@ -75,7 +89,6 @@ export async function ordersPaidExactly(
     createdBy?: Date;
     except?: string;
     transaction?: Transaction;
-    limit?: number;
   },
 ): Promise<OptionMatch[]> {
   const rows = await db.sequelize.query<{
@@ -84,7 +97,7 @@ export async function ordersPaidExactly(
     option_index: number;
     full: boolean;
   }>(
-    `SELECT id, reference, option_index, amount_units = :units AS full
+    `SELECT DISTINCT ON (id) id, reference, option_index, amount_units = :units AS full
        FROM (${optionsToScope(
          `${watchedSql('o')} ${opts.createdBy ? 'AND o.created_at <= :createdBy' : ''}
           ${opts.except ? 'AND o.id <> :except' : ''}`,
@@ -96,8 +109,8 @@ export async function ordersPaidExactly(
                          WHERE r.network = :network AND r.recipient = :recipient AND r.token_mint = :tokenMint
                            AND r.amount_units = :units AND r.reference = option.reference
                            AND r.held_until > :now))
-      ORDER BY status <> 'PAID' DESC, amount_units = :units DESC, id ASC
-      LIMIT :limit`,
+      ORDER BY id, option_index
+      LIMIT ${ENOUGH_TO_TELL}`,
     {
       type: QueryTypes.SELECT,
       replacements: {
@@ -108,7 +121,6 @@ export async function ordersPaidExactly(
         now: opts.payable.now,
         createdBy: opts.createdBy ?? null,
         except: opts.except ?? null,
-        limit: opts.limit ?? 10,
       },
       transaction: opts.transaction,
     },
@@ -120,6 +132,20 @@ export async function ordersPaidExactly(
     full: r.full,
   }));
 }
+
+/** The order an untagged transfer of `units` to the scope pays by its amount (amountEvidence), if one does. */
+export async function orderPaidExactly(
+  db: Pick<Database, 'sequelize'>,
+  scope: PaymentScope,
+  units: bigint,
+  opts: { payable: PayableRule; createdBy?: Date; transaction?: Transaction },
+): Promise<OptionMatch | null> {
+  return amountEvidence(await ordersPaidExactly(db, scope, units, opts));
+}
+
+/** The time by which an order must exist to be paid by an untagged transfer of `blockTime`. */
+export const untaggedCreatedBy = (blockTime: Date | null): Date | undefined =>
+  blockTime ? new Date(blockTime.getTime() + CLOCK_SKEW_MS) : undefined;
 
 /** The order of the scope's merchant with an option to the scope that one of `tags` names (its reference). */
 export async function orderNamed(

@@ -13,11 +13,11 @@ import type { Deps } from '../deps';
 import { leaseScanCursors, releaseLease, renewLease } from '../db/lease';
 import { payableCutoff, payableNow, watchedSql, watchedWhere } from '../orders/payable';
 import {
-  CLOCK_SKEW_MS,
   creditedTo,
   orderNamed,
-  ordersPaidExactly,
+  orderPaidExactly,
   senderTo,
+  untaggedCreatedBy,
   type PaymentScope,
 } from './credited-to';
 import { recipientOwners } from './recipient-owner';
@@ -165,9 +165,9 @@ const cursorKey = (scan: Scan, address: string) => ({
 
 /**
  * The order a payment to (recipient, token) belongs to, by the evidence the scanner has: the one
- * its tag names, else the one payable order whose amount (or amount still due) on one of its
- * payment options to this recipient and token it pays exactly. Only orders of the address's owner
- * count.
+ * its tag names, else the one watched order whose amount (or amount still due) on one of its
+ * payment options to this recipient and token it pays exactly; none when that amount is several
+ * orders' (it is then kept unattributed). Only orders of the address's owner count.
  */
 async function matchOrder(
   deps: Deps,
@@ -178,11 +178,10 @@ async function matchOrder(
   const { Order } = deps.db.models;
   const tagged = await orderNamed(deps.db, scope, tx.tags);
   if (tagged) return Order.findByPk(tagged.id);
-  // Payable orders have distinct amounts per option; a full amount is preferred over a remainder.
-  const [exact] = await ordersPaidExactly(deps.db, scope, credited, {
+  // The one order whose amount or remainder it is; none when several match (amountEvidence).
+  const exact = await orderPaidExactly(deps.db, scope, credited, {
     payable: payableNow(deps),
-    createdBy: tx.blockTime ? new Date(tx.blockTime.getTime() + CLOCK_SKEW_MS) : undefined,
-    limit: 1,
+    createdBy: untaggedCreatedBy(tx.blockTime),
   });
   return exact ? Order.findByPk(exact.id) : null;
 }

@@ -10,12 +10,14 @@ import { CLAIM_LIFECYCLE } from '../orders/claim-lifecycle';
 import { payableNow } from '../orders/payable';
 import { HOLDS_PAST_EXPIRY_SQL } from '../orders/order-status';
 import {
+  amountEvidence,
   CLOCK_SKEW_MS,
   creditedTo,
   orderNamed,
   ordersPaidExactly,
   senderTo,
   transfersTo,
+  untaggedCreatedBy,
 } from './credited-to';
 import {
   optionDueUnits,
@@ -25,6 +27,7 @@ import {
   toSumUnits,
   type PaymentOption,
 } from '../orders/payment-options';
+import { holdAmountsDue } from '../orders/unique-amount';
 import { recipientOwner } from './recipient-owner';
 import { markAttributed } from './unattributed-payments';
 import { presentClaim, presentPayment } from './present-payment';
@@ -53,8 +56,11 @@ export type Verdict =
 export type ClaimFacts = {
   /** The reference of another order the transaction names by its tag: the payment is that order's. */
   named: string | null;
-  /** The reference of another payable order whose exact amount (or amount due) the transfer pays. */
-  paidExactly: string | null;
+  /**
+   * The references of other watched orders whose exact amount (or amount due) the transfer pays, at
+   * most two (ordersPaidExactly): with this order's own match, amountEvidence tells whose it is.
+   */
+  paidExactly: string[];
   /** The reference of another order this transaction was already credited to. */
   creditedElsewhere: string | null;
   /** Whether the order's merchant owns its receiving wallet on this instance (server/wallets). */
@@ -65,7 +71,7 @@ export type ClaimFacts = {
 
 const NO_FACTS: ClaimFacts = {
   named: null,
-  paidExactly: null,
+  paidExactly: [],
   creditedElsewhere: null,
   ownsRecipient: true,
   provenSender: null,
@@ -85,9 +91,10 @@ export function notFoundBackoffMs(baseMs: number, attempts: number): number {
  * and credits the order's token to the order's recipient, a wallet its merchant owns), then by the
  * evidence ladder that is the same on every network, strongest first:
  *   1. tag: the transaction names this order; it pays it whatever the amount;
- *   2. amount: no tag, but it pays exactly the order's amount (or what is still due);
+ *   2. amount: no tag, but it pays exactly the order's amount (or what is still due), and no other
+ *      order's (amountEvidence: an amount several orders match is nobody's evidence);
  *   3. claim: neither, but it was reported for this order (submit-tx), names no other order, and
- *      pays no other payable order's exact amount: by the merchant (its word), or by a payer who
+ *      is not another order's evidence by amount: by the merchant (its word), or by a payer who
  *      proved to be the sender (its signature). A payer's report without proof is recorded,
  *      unproven, and credits nothing: anyone can read a transaction id off the chain.
  * Untagged payments must not predate the order (unless the merchant says so). A transaction
@@ -165,20 +172,23 @@ export function judge(
     blockTime.getTime() < order.createdAt.getTime() - CLOCK_SKEW_MS
   )
     return { kind: 'reject', reason: 'the transaction does not name the order and predates it' };
-  // Full amounts are unique among payable orders; a remainder is not: it counts only when no other
-  // payable order's amount (or remainder) is the same, as the scanner would match it there first.
   // Each option's own amount, in its own token (the amount of one option sent to another's wallet
-  // is no evidence: amounts are unique per wallet and token only).
+  // is no evidence: amounts are unique per wallet and token only), or what is still due on it; the
+  // order's only if no other order's amount or remainder is the same (amountEvidence).
   const due = optionDueUnits(order, option);
-  if (option.amountUnique && credited === option.amountUnits) return accept('amount');
-  if (option.amountUnique && credited === due && !facts.paidExactly) return accept('amount');
-  const amounts = `${formatAmount(credited, option.decimals)} is neither the order's ${formatAmount(option.amountUnits, option.decimals)} nor the ${formatAmount(due, option.decimals)} due`;
+  const mine = option.amountUnique && (credited === option.amountUnits || credited === due);
+  const evidence = amountEvidence(mine ? [order.reference, ...facts.paidExactly] : facts.paidExactly);
+  if (evidence === order.reference) return accept('amount');
+  const amount = formatAmount(credited, option.decimals);
+  const amounts = mine
+    ? `${amount} is also the exact amount (or amount due) of another order (reference ${facts.paidExactly[0]}): nobody's evidence`
+    : `${amount} is neither the order's ${formatAmount(option.amountUnits, option.decimals)} nor the ${formatAmount(due, option.decimals)} due`;
   if (claim.source === 'scanner')
     return { kind: 'reject', reason: `the transaction does not name the order and ${amounts}` };
-  if (facts.paidExactly)
+  if (evidence)
     return {
       kind: 'reject',
-      reason: `the transaction does not name the order, ${amounts}, and it is the exact amount of another order (reference ${facts.paidExactly})`,
+      reason: `the transaction does not name the order, ${amounts}, and it is the exact amount of another order (reference ${evidence})`,
     };
   if (claim.source === 'merchant') return accept('claim');
   if (facts.provenSender) return accept('claim', facts.provenSender);
@@ -249,6 +259,7 @@ export async function settleClaim(
     claim.optionIndex = verdict.option.index;
   }
   const sumDecimals = sumDecimalsOf(order);
+  const partlyPaidBefore = order.amountReceivedUnits > 0n;
   if (verdict.kind === 'accept') {
     claim.matchedBy = verdict.matchedBy;
     await markAttributed(deps, transaction, { network: claim.network, txId: claim.txId, orderId: order.id });
@@ -290,6 +301,9 @@ export async function settleClaim(
       : null;
   const bps = toleranceBps(deps.config, merchant);
   const next = await statusFromFacts(deps, order, transaction, bps);
+  // What is still due is held from new orders while it is, and given back once paid.
+  if (verdict.kind === 'accept' && (next !== 'PAID' || partlyPaidBefore))
+    await holdAmountsDue(deps, transaction, order, next);
   const amountReceived = formatAmount(order.amountReceivedUnits, sumDecimals);
   let reason: string;
   let data: Record<string, unknown> = { amountReceived };
@@ -375,13 +389,14 @@ async function claimFacts(
     tokenMint: option.tokenMint,
   };
   const named = await orderNamed(deps.db, scope, tx.tags, { except: order.id, transaction });
-  const [paidExactly] = await ordersPaidExactly(
+  // The other orders the scanner would weigh against this one for the transfer (made by its time).
+  const paidExactly = await ordersPaidExactly(
     deps.db,
     scope,
     creditedTo(tx.transfers, option.recipient, option.tokenMint),
-    { payable: payableNow(deps), except: order.id, transaction, limit: 1 },
+    { payable: payableNow(deps), createdBy: untaggedCreatedBy(tx.blockTime), except: order.id, transaction },
   );
-  return { ...facts, named: named?.reference ?? null, paidExactly: paidExactly?.reference ?? null };
+  return { ...facts, named: named?.reference ?? null, paidExactly: paidExactly.map((o) => o.reference) };
 }
 
 /**

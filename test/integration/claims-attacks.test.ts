@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Keypair, PublicKey } from '@solana/web3.js';
-import { getAddress, type Address } from 'viem';
+import { getAddress, toHex, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimProofMessage } from '../../contract';
-import { encodeBase58 } from '../../server/lib/base58';
+import { decodeBase58, encodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../contract/decimal';
 import { MAX_OPEN_UNSIGNED_CLAIMS } from '../../server/orders/submit-payment-claim';
 import {
@@ -432,5 +432,180 @@ describe('Polygon: a plain transfer (EIP-681, no tag) short of the amount', () =
       from: from.address,
       amount: '1.234567',
     });
+  });
+});
+
+/**
+ * An untagged transfer is credited by its amount only when that amount is one order's: its full
+ * amount or what is still due on it. What is due after a partial payment is not reserved like a full
+ * amount can be, so it may also be another order's amount or remainder: then the transfer is
+ * nobody's by its amount and stays unattributed, for the merchant to attribute or its sender to
+ * report with proof.
+ */
+describe('Polygon: an untagged transfer of what is still due on a partly paid order', () => {
+  const newShop = () => h.newShop('POLYGON', randomEvmAddress());
+  const order = (shop: Shop, amount: string) => h.createOrder(shop, { amount }) as Promise<PaidOrder>;
+  const confirm = () => evm.mine(POLYGON_CONFIRMATIONS);
+  /** `amount` to the shop's wallet from `from`: tagged with `tag` (an order's reference), else plain (EIP-681). */
+  const pay = (shop: Shop, from: LocalWallet, amount: string, tag?: string) =>
+    evm.transfer({
+      from,
+      token: usdtPolygon,
+      to: shop.wallet as Address,
+      units: units(amount),
+      ...(tag ? { dataSuffix: toHex(decodeBase58(tag)!) } : {}),
+    });
+  /** Partly pays the order by a tagged transfer, settled. */
+  async function underpay(shop: Shop, from: LocalWallet, reference: string, amount: string) {
+    await pay(shop, from, amount, reference);
+    await confirm();
+    return h.settle(shop, reference, 'UNDERPAID');
+  }
+  /** Runs the jobs until the transfer is kept unattributed or credited to one of the orders. */
+  const settled = (shop: Shop, txId: string, orders: PaidOrder[]) =>
+    h.runJobs(
+      async () =>
+        (await unattributed(shop)).items.some((p) => p.txId === txId) ||
+        (await Promise.all(orders.map((o) => ledger(shop, o.reference)))).some((l) =>
+          l.some((p) => p.txId === txId),
+        ),
+    );
+
+  it("is nobody's evidence when it is also another order's full amount; the sender's signed report credits it", async () => {
+    const shop = await newShop();
+    const other = await order(shop, '6');
+    const partly = await order(shop, '10');
+    const from = await evm.newWallet({ token: usdtPolygon, units: 1_000_000_000n });
+    expect(await underpay(shop, from, partly.reference, '4')).toMatchObject({ amountReceived: '4.000000' });
+    // The partly paid order's link asks for the 6 due, untagged: the other order's amount too.
+    expect((await h.getOrder(shop, partly.reference)).payUrl).toContain('uint256=6000000');
+    expect(other.amount).toBe('6.000000');
+
+    const txId = await pay(shop, from, '6');
+    await confirm();
+    await settled(shop, txId, [other, partly]);
+    expect(await h.getOrder(shop, other.reference)).toMatchObject({
+      status: 'PENDING',
+      amountReceived: '0.000000',
+    });
+    expect(await h.getOrder(shop, partly.reference)).toMatchObject({
+      status: 'UNDERPAID',
+      amountReceived: '4.000000',
+    });
+    expect((await unattributed(shop)).items).toEqual([
+      expect.objectContaining({ txId, amount: '6.000000', from: from.address }),
+    ]);
+
+    // Its sender reports it for the order it paid, signed: credited, by claim.
+    const proof = await from.signMessage({ message: claimProofMessage(partly.reference, txId) });
+    expect((await h.submitTx(partly.reference, txId, proof)).status).toBe(202);
+    expect(await h.settle(shop, partly.reference, 'PAID')).toMatchObject({
+      amountReceived: '10.000000',
+      txId,
+    });
+    expect((await ledger(shop, partly.reference)).at(-1)).toMatchObject({ txId, matchedBy: 'claim' });
+    expect((await unattributed(shop)).items).toEqual([]);
+    expect((await h.getOrder(shop, other.reference)).status).toBe('PENDING');
+  });
+
+  it("is nobody's evidence when it is due on two orders: neither is credited until the merchant says whose it is", async () => {
+    const shop = await newShop();
+    const first = await order(shop, '10');
+    const second = await order(shop, '10');
+    expect(second.amount).toBe('10.000001');
+    const from = await evm.newWallet({ token: usdtPolygon, units: 1_000_000_000n });
+    await underpay(shop, from, first.reference, '4');
+    await underpay(shop, from, second.reference, '4.000001'); // 6 due on each
+
+    const txId = await pay(shop, from, '6');
+    await confirm();
+    await settled(shop, txId, [first, second]);
+    for (const [o, received] of [
+      [first, '4.000000'],
+      [second, '4.000001'],
+    ] as const)
+      expect(await h.getOrder(shop, o.reference)).toMatchObject({
+        status: 'UNDERPAID',
+        amountReceived: received,
+      });
+    expect((await unattributed(shop)).items.map((p) => p.txId)).toEqual([txId]);
+
+    expect((await h.attribute(shop, second.reference, txId)).status).toBe(202);
+    expect(await h.settle(shop, second.reference, 'PAID')).toMatchObject({ amountReceived: '10.000001' });
+    expect((await ledger(shop, second.reference)).at(-1)).toMatchObject({ txId, matchedBy: 'claim' });
+    expect((await h.getOrder(shop, first.reference)).amountReceived).toBe('4.000000');
+  });
+
+  it("a new order's amount avoids what is due on a partly paid one, whose sole remainder then pays it by amount", async () => {
+    const shop = await newShop();
+    const partly = await order(shop, '10');
+    const from = await evm.newWallet({ token: usdtPolygon, units: 1_000_000_000n });
+    await underpay(shop, from, partly.reference, '4');
+    const next = await order(shop, '6');
+    expect(next.amount).toBe('6.000001'); // 6 is due on the partly paid order
+
+    const txId = await pay(shop, from, '6');
+    await confirm();
+    expect(await h.settle(shop, partly.reference, 'PAID')).toMatchObject({
+      amountReceived: '10.000000',
+      txId,
+    });
+    expect((await ledger(shop, partly.reference)).at(-1)).toMatchObject({ txId, matchedBy: 'amount' });
+    expect(await h.getOrder(shop, next.reference)).toMatchObject({
+      status: 'PENDING',
+      amountReceived: '0.000000',
+    });
+    // Paid, nothing is due on it any more: its remainder is free again.
+    expect((await order(shop, '6')).amount).toBe('6.000000');
+  });
+});
+
+describe('Solana: an untagged transfer of what is still due on two partly paid orders', () => {
+  it("credits neither: it stays unattributed until its sender's signed report names one", async () => {
+    const shop = await h.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
+    const first = await h.createOrder(shop, { amount: '10' });
+    const second = await h.createOrder(shop, { amount: '10' });
+    expect(second.amount).toBe('10.000001');
+    const payer = await solana.newPayer({ mint: usdtMint });
+    const send = (amount: string, reference?: string) =>
+      solana.transfer({
+        payer,
+        recipientOwner: new PublicKey(shop.wallet),
+        mint: usdtMint,
+        amountUnits: units(amount),
+        ...(reference ? { reference: new PublicKey(reference) } : {}),
+      });
+    await send('4', first.reference);
+    await send('4.000001', second.reference); // 6 due on each
+    await h.settle(shop, first.reference, 'UNDERPAID');
+    await h.settle(shop, second.reference, 'UNDERPAID');
+
+    // A wallet that drops the reference pays what the link asks.
+    const txId = await send('6');
+    await h.runJobs(
+      async () =>
+        (await unattributed(shop)).items.some((p) => p.txId === txId) ||
+        (await h.getOrder(shop, first.reference)).status !== 'UNDERPAID' ||
+        (await h.getOrder(shop, second.reference)).status !== 'UNDERPAID',
+    );
+    expect(await h.getOrder(shop, first.reference)).toMatchObject({
+      status: 'UNDERPAID',
+      amountReceived: '4.000000',
+    });
+    expect(await h.getOrder(shop, second.reference)).toMatchObject({
+      status: 'UNDERPAID',
+      amountReceived: '4.000001',
+    });
+    expect((await unattributed(shop)).items.map((p) => p.txId)).toEqual([txId]);
+
+    // Its sender proves it paid the first one: credited there, by claim.
+    const proof = signSolanaMessage(payer, claimProofMessage(first.reference, txId));
+    expect((await h.submitTx(first.reference, txId, proof)).status).toBe(202);
+    expect(await h.settle(shop, first.reference, 'PAID')).toMatchObject({
+      amountReceived: '10.000000',
+      txId,
+    });
+    expect((await ledger(shop, first.reference)).at(-1)).toMatchObject({ txId, matchedBy: 'claim' });
+    expect((await h.getOrder(shop, second.reference)).amountReceived).toBe('4.000001');
   });
 });

@@ -447,13 +447,14 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
 
   it("a payment naming another order's reference never pays the order it is reported for", async () => {
     const shop = await newShop();
-    // B: 10 due, 5 received. A: 5, exactly what B still lacks.
+    // B: 10 due, 5 received. A: 5, exactly what B still lacks (made before B's partial payment:
+    // one made after it avoids what is due on B).
     const b = await createOrder(shop, token, '10');
+    const a = await createOrder(shop, token, '5');
+    expect(a.amount).toBe('5.000000');
     const payer = await chain.newPayer({ mint: mint() });
     await walletPays(shop, b, { payer, amountUnits: 5_000_000n });
     await settle(shop, b.reference, 'UNDERPAID');
-    const a = await createOrder(shop, token, '5');
-    expect(a.amount).toBe('5.000000');
     const txId = await walletPays(shop, a, { payer });
 
     expect((await submitTx(b.reference, txId)).status).toBe(202);

@@ -19,7 +19,7 @@ const deps = {
 /** What the database says, as judge reads it: nothing else points at the transaction. */
 const NONE: ClaimFacts = {
   named: null,
-  paidExactly: null,
+  paidExactly: [],
   creditedElsewhere: null,
   ownsRecipient: true,
   provenSender: null,
@@ -92,16 +92,29 @@ describe('the evidence ladder', () => {
     });
   });
 
-  it("a remainder that is another order's exact amount is that order's, not this one's", () => {
+  it("an amount that is also another order's amount or remainder is nobody's evidence", () => {
     const partlyPaid = order({ amountReceivedUnits: 4_000_000n }); // 6 still due
-    const theirs = facts({ paidExactly: 'B' }); // another payable order of exactly 6
-    const verdict = judge(deps, partlyPaid, claim(), tx([transfer(6_000_000n)]), theirs);
-    expect(verdict).toMatchObject({ kind: 'reject' });
-    expect((verdict as { reason: string }).reason).toMatch(/exact amount of another order \(reference B\)/);
-    // Its own full amount is unique among payable orders: that match stands.
-    expect(judge(deps, order(), claim(), tx([transfer(10_000_000n)]), theirs)).toMatchObject({
-      matchedBy: 'amount',
+    const theirs = facts({ paidExactly: ['B'] }); // another watched order of exactly 6, or with 6 due
+    const six = tx([transfer(6_000_000n)]);
+    // Not this order's by its amount: the scanner leaves it unattributed...
+    const scanned = judge(deps, partlyPaid, claim('scanner'), six, theirs);
+    expect(scanned).toMatchObject({ kind: 'reject' });
+    expect((scanned as { reason: string }).reason).toMatch(
+      /6\.000000 is also the exact amount \(or amount due\) of another order \(reference B\): nobody's evidence/,
+    );
+    // ... nor B's: a report without proof credits nothing, the merchant's word or the sender's proof do.
+    expect(judge(deps, partlyPaid, claim('payer'), six, theirs)).toMatchObject({ kind: 'unproven' });
+    expect(judge(deps, partlyPaid, claim('merchant'), six, theirs)).toMatchObject({ matchedBy: 'claim' });
+    const signed = claim('payer', { proofSignature: '0xsig' });
+    expect(judge(deps, partlyPaid, signed, six, { ...theirs, provenSender: PAYER })).toMatchObject({
+      matchedBy: 'claim',
     });
+    // A full amount too: another order with as much still due makes it nobody's.
+    expect(judge(deps, order(), claim('scanner'), tx([transfer(10_000_000n)]), theirs)).toMatchObject({
+      kind: 'reject',
+    });
+    // Alone, the remainder is this order's.
+    expect(judge(deps, partlyPaid, claim('scanner'), six)).toMatchObject({ matchedBy: 'amount' });
   });
 
   it('an amount shared with other orders (amountUnique false) is no evidence: tag or claim only', () => {
@@ -147,10 +160,20 @@ describe('the evidence ladder', () => {
       order(),
       claim('merchant'),
       tx([transfer(9_950_000n)]),
-      facts({ paidExactly: 'REF2' }),
+      facts({ paidExactly: ['REF2'] }),
     );
     expect(other).toMatchObject({ kind: 'reject' });
     expect((other as { reason: string }).reason).toMatch(/exact amount of another order \(reference REF2\)/);
+    // Two other orders' is nobody's evidence: no bar to a claim.
+    expect(
+      judge(
+        deps,
+        order(),
+        claim('merchant'),
+        tx([transfer(9_950_000n)]),
+        facts({ paidExactly: ['REF2', 'REF3'] }),
+      ),
+    ).toMatchObject({ kind: 'accept', matchedBy: 'claim' });
   });
 
   it('a transaction naming another order never pays this one, whatever its amount', () => {
