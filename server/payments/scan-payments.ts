@@ -21,7 +21,7 @@ import {
   type PaymentScope,
 } from './credited-to';
 import { recipientOwners } from './recipient-owner';
-import { isUnattributed, recordUnattributed } from './unattributed-payments';
+import { isUnattributed, recordUnattributed, TRANSFER_CREDITED_SQL } from './unattributed-payments';
 import { recordCreation } from '../events/lifecycle';
 import { CLAIM_LIFECYCLE } from '../orders/claim-lifecycle';
 import { settleClaim } from './settle-claim';
@@ -218,9 +218,25 @@ async function processFound(
   owners: Map<string, string>,
 ): Promise<boolean> {
   const { models, sequelize } = deps.db;
-  const credited = () =>
-    models.PaymentClaim.count({ where: { network: chain.network, txId: found.txId, status: 'VERIFIED' } });
-  if ((await credited()) > 0) return true;
+  // Whether the transaction credited an order at all, and this transfer (to this recipient) an order.
+  const credited = async () => {
+    const [row] = await sequelize.query<{ any: boolean; this: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM payment_claims
+                       WHERE network = :network AND tx_id = :txId AND status = 'VERIFIED') AS any,
+              ${TRANSFER_CREDITED_SQL} AS this`,
+      {
+        type: QueryTypes.SELECT,
+        replacements: {
+          network: chain.network,
+          txId: found.txId,
+          recipient: found.recipient,
+          tokenMint: target.token,
+        },
+      },
+    );
+    return row!;
+  };
+  if ((await credited()).this) return true;
   // Kept unattributed before (a scan re-reads its last blocks) and nobody reported it since: settled.
   const reported = await models.PaymentClaim.count({
     where: { network: chain.network, txId: found.txId, status: 'PENDING' },
@@ -232,7 +248,8 @@ async function processFound(
     return true;
   const tx = await chain.readTransaction(found.txId);
   if (!(await settleReports(deps, chain, found.txId, tx))) return false;
-  if ((await credited()) > 0) return true;
+  const settled = await credited();
+  if (settled.this) return true;
   // Not final, or gone in a reorganisation the log query has not caught up with: look again later.
   if (tx.state === 'not_found' || tx.state === 'not_final') return false;
   if (tx.state === 'failed') return true;
@@ -241,7 +258,9 @@ async function processFound(
   const scope = { network: chain.network, recipient: found.recipient, tokenMint: target.token, merchantId };
   const amount = creditedTo(tx.transfers, scope.recipient, scope.tokenMint);
   if (amount === 0n) return true; // not a payment to this recipient (an outgoing transfer, say)
-  const order = await matchOrder(deps, scope, tx, amount);
+  // A transaction pays one order: one credited already (its transfer to another wallet) leaves
+  // this transfer no order to pay; it is kept for its merchant to see.
+  const order = settled.any ? null : await matchOrder(deps, scope, tx, amount);
   let verdict: string | null = null;
   if (order)
     try {

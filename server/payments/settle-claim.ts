@@ -262,7 +262,13 @@ export async function settleClaim(
   const partlyPaidBefore = order.amountReceivedUnits > 0n;
   if (verdict.kind === 'accept') {
     claim.matchedBy = verdict.matchedBy;
-    await markAttributed(deps, transaction, { network: claim.network, txId: claim.txId, orderId: order.id });
+    await markAttributed(deps, transaction, {
+      network: claim.network,
+      txId: claim.txId,
+      orderId: order.id,
+      recipient: verdict.option.recipient,
+      tokenMint: verdict.option.tokenMint,
+    });
     // Summed exactly in the order's sum units, whatever the option's decimals.
     order.amountReceivedUnits += toSumUnits(verdict.credited, verdict.option.decimals, sumDecimals);
     order.txId = claim.txId;

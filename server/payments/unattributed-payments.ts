@@ -19,6 +19,20 @@ export type FoundUnattributed = {
 };
 
 /**
+ * Whether this transfer (a transaction's payment to a recipient, of a token) credited an order: a
+ * verified claim of the transaction on that order's option to this recipient and token. A
+ * transaction pays at most one order, but it may hold several transfers (a batch payout to two
+ * shops' wallets): the others credited nothing and are each kept, for their own merchant to see.
+ * SQL over the replacements :network, :txId, :recipient and :tokenMint.
+ */
+export const TRANSFER_CREDITED_SQL = `EXISTS (
+  SELECT 1 FROM payment_claims c JOIN orders o ON o.id = c.order_id
+   WHERE c.network = :network AND c.tx_id = :txId AND c.status = 'VERIFIED'
+     AND CASE WHEN c.option_index = 0 THEN o.recipient = :recipient AND o.token_mint = :tokenMint
+              ELSE o.payment_options -> (c.option_index - 1) ->> 'recipient' = :recipient
+               AND o.payment_options -> (c.option_index - 1) ->> 'tokenMint' = :tokenMint END)`;
+
+/**
  * Keeps a transfer nobody's evidence tied to an order (no tag, no open order's exact amount, no
  * proven report), so no money that arrives is ignored: the merchant sees it and may attribute it.
  * Found again (a scan re-reads its last blocks), it is kept once.
@@ -31,8 +45,7 @@ export async function recordUnattributed(
     `INSERT INTO unattributed_payments
        (merchant_id, network, tx_id, recipient, token, token_mint, token_decimals, sender, amount_units, block_time, created_at)
      SELECT :merchantId, :network, :txId, :recipient, :token, :tokenMint, :decimals, :sender, :amountUnits, :blockTime, :now
-      WHERE NOT EXISTS (SELECT 1 FROM payment_claims
-                         WHERE network = :network AND tx_id = :txId AND status = 'VERIFIED')
+      WHERE NOT ${TRANSFER_CREDITED_SQL}
      ON CONFLICT (network, tx_id, recipient, token_mint) DO NOTHING`,
     {
       replacements: {
@@ -68,19 +81,21 @@ export async function isUnattributed(
   return rows.length > 0;
 }
 
-/** A transfer credited to an order leaves the unattributed list (kept, with the order it went to). */
+/**
+ * A transfer credited to an order leaves the unattributed list (kept, with the order it went to):
+ * that transfer only, to the option's recipient and token; the transaction's other transfers (to
+ * another shop's wallet, say) stay on their merchants' lists.
+ */
 export async function markAttributed(
   deps: Pick<Deps, 'db' | 'clock'>,
   transaction: Transaction,
-  claim: { network: string; txId: string; orderId: string },
+  claim: { network: string; txId: string; orderId: string; recipient: string; tokenMint: string },
 ): Promise<void> {
   await deps.db.sequelize.query(
     `UPDATE unattributed_payments SET attributed_order_id = :orderId, attributed_at = :now
-      WHERE network = :network AND tx_id = :txId AND attributed_at IS NULL`,
-    {
-      replacements: { network: claim.network, txId: claim.txId, orderId: claim.orderId, now: deps.clock() },
-      transaction,
-    },
+      WHERE network = :network AND tx_id = :txId AND recipient = :recipient AND token_mint = :tokenMint
+        AND attributed_at IS NULL`,
+    { replacements: { ...claim, now: deps.clock() }, transaction },
   );
 }
 

@@ -207,6 +207,48 @@ describe('Solana: a transfer that names no order and is not its exact amount', (
     expect((await unattributed(shop)).items.map((p) => p.txId)).toEqual([second.txId]);
   });
 
+  it("a batch payout to two shops: the transfer that pays one shop's order leaves the other's on its own list", async () => {
+    const [a, b] = [await newShop(), await newShop()];
+    const payout = async (opts: { reference?: PublicKey; toA: string; toB: string }) =>
+      solana.transfer({
+        payer: await solana.newPayer({ mint: usdtMint }),
+        recipientOwner: new PublicKey(a.wallet),
+        mint: usdtMint,
+        amountUnits: units(opts.toA),
+        ...(opts.reference ? { reference: opts.reference } : {}),
+        alsoTo: [{ recipientOwner: new PublicKey(b.wallet), amountUnits: units(opts.toB) }],
+      });
+    const listed = async (shop: Shop) => (await unattributed(shop)).items.map((p) => [p.txId, p.amount]);
+
+    // Neither transfer pays an order: each shop sees its own; A's attribution takes only A's.
+    const plain = await payout({ toA: '3.3', toB: '4.4' });
+    await h.runJobs(async () => (await listed(a)).length === 1 && (await listed(b)).length === 1);
+    expect(await listed(b)).toEqual([[plain, '4.400000']]);
+    const aOrder = await order(a, '3.3');
+    expect((await h.attribute(a, aOrder.reference, plain)).status).toBe(202);
+    await h.settle(a, aOrder.reference, 'PAID');
+    expect(await listed(a)).toEqual([]);
+    expect(await listed(b)).toEqual([[plain, '4.400000']]);
+    // One transaction pays one order: B cannot attribute its part of it (it stays listed).
+    const bOrder = await order(b, '4.4');
+    expectErrorBody(await h.attribute(b, bOrder.reference, plain), 409, 'CONFLICT');
+    expect(await listed(b)).toEqual([[plain, '4.400000']]);
+
+    // The transfer to A names A's order and pays it; B's, in the same transaction, is still B's to see.
+    const named = await order(a, '5');
+    const tagged = await payout({ reference: new PublicKey(named.reference), toA: '5', toB: '6.6' });
+    await h.runJobs(
+      async () =>
+        (await h.getOrder(a, named.reference)).status === 'PAID' &&
+        (await listed(b)).some(([txId]) => txId === tagged),
+    );
+    expect(await listed(b)).toEqual([
+      [tagged, '6.600000'],
+      [plain, '4.400000'],
+    ]);
+    expect(await listed(a)).toEqual([]);
+  });
+
   it("another merchant's order to a wallet it does not own is never credited: not by amount, tag or attribution", async () => {
     const owner = await newShop();
     const intruder = await h.newShop('SOLANA', Keypair.generate().publicKey.toBase58());

@@ -47,6 +47,8 @@ export type TransferOptions = {
   createRecipientAta?: boolean;
   /** Send with skipPreflight: an execution failure then lands on chain with meta.err set. */
   skipPreflight?: boolean;
+  /** A batch payout: more plain transfers of the mint from the payer, before the main one, in the same transaction. */
+  alsoTo?: { recipientOwner: PublicKey; amountUnits: bigint }[];
 };
 
 export type LocalSolana = {
@@ -261,6 +263,28 @@ export async function startLocalSolana(opts: { port?: number; host?: string } = 
             programId,
           ),
         );
+      for (const other of o.alsoTo ?? []) {
+        const otherAta = ataOf(o.mint, other.recipientOwner, programId);
+        tx.add(
+          createAssociatedTokenAccountIdempotentInstruction(
+            o.payer.publicKey,
+            otherAta,
+            other.recipientOwner,
+            o.mint,
+            programId,
+          ),
+          createTransferCheckedInstruction(
+            payerAta,
+            o.mint,
+            otherAta,
+            o.payer.publicKey,
+            other.amountUnits,
+            decimals,
+            [],
+            programId,
+          ),
+        );
+      }
       // Solana Pay: the memo goes right before the transfer, which comes last.
       if (o.memo !== undefined)
         tx.add(
