@@ -172,6 +172,31 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     (await listRefunds(shop, reference)).find((r) => r.id === id)!;
 
   /** Runs the refund verifier (and the webhook sender) until the refund has `status`. */
+  /** An order of 8 paid by two wallets, Alice 5 and Bob 3, each naming it. */
+  async function paidByTwo() {
+    const { shop } = await d.newShop(h);
+    const [alice, bob] = [await d.newPayer(), await d.newPayer()];
+    const order = await h.createOrder(shop, { amount: '8' });
+    await d.transfer(alice.key, shop.wallet, units('5'), order.reference);
+    await d.transfer(bob.key, shop.wallet, units('3'), order.reference);
+    await h.settle(shop, order.reference, 'PAID');
+    return { shop, alice, bob, order };
+  }
+  /** The payer's page: gives `address` (default the signer's own) for the refund, signed by `signer`'s wallet. */
+  const giveSigned = async (
+    refund: { id: string },
+    signer: { address: string; key: RefundKey },
+    address = signer.address,
+  ) =>
+    h.server.api('POST', `/pay/refunds/${refund.id}/address`, {
+      body: { address, signature: await d.sign(signer.key, refundAddressProofMessage(refund.id, address)) },
+    });
+  /** The status a refund takes when `signer` gives a fresh address of its own for it. */
+  const statusGiven = async (refund: { id: string }, signer: { address: string; key: RefundKey }) => {
+    const res = await giveSigned(refund, signer, d.freshAddress());
+    expect(res.status, res.text).toBe(200);
+    return res.body.status as string;
+  };
   async function settleRefund(shop: HarnessShop, reference: string, id: string, status: string, harness = h) {
     const deadline = Date.now() + 20_000;
     for (;;) {
@@ -388,12 +413,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     // The payer refunds to a wallet of theirs other than the one they paid from, and proves it
     // with the paying wallet: the message holds the address exactly as the body sends it.
     const wallet = d.freshAddress();
-    const given = await h.server.api('POST', url, {
-      body: {
-        address: wallet,
-        signature: await d.sign(payer.key, refundAddressProofMessage(refund.id, wallet)),
-      },
-    });
+    const given = await giveSigned(refund, payer, wallet);
     expect(given.status, given.text).toBe(200);
     expect(given.body).toMatchObject({ status: 'PENDING', to: wallet });
     expectErrorBody(
@@ -464,16 +484,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
       }),
     ).rejects.toThrow(/waits for your approval/);
     // The payer, coming second, can no longer give an address, signed or not: the merchant decides.
-    expectErrorBody(
-      await h.server.api('POST', url, {
-        body: {
-          address: payer.address,
-          signature: await d.sign(payer.key, refundAddressProofMessage(refund.id, payer.address)),
-        },
-      }),
-      409,
-      'CONFLICT',
-    );
+    expectErrorBody(await giveSigned(refund, payer), 409, 'CONFLICT');
     await h.server.jobs.runNow('verify-refunds');
     expect((await refundOf(shop, order.reference, refund.id)).status).toBe('AWAITING_APPROVAL');
 
@@ -568,12 +579,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     expect(still).toMatchObject({ status: 'AWAITING_ADDRESS', to: null });
     expect((await h.auditOf(shop, order.reference)).map((e) => e.type)).not.toContain('refund.address_set');
     // The payer's own signature still works afterwards.
-    const given = await h.server.api('POST', url, {
-      body: {
-        address: payer.address,
-        signature: await d.sign(payer.key, refundAddressProofMessage(refund.id, payer.address)),
-      },
-    });
+    const given = await giveSigned(refund, payer);
     expect(given.status, given.text).toBe(200);
     expect(given.body).toMatchObject({ status: 'PENDING', to: payer.address });
   });
@@ -595,13 +601,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     ]);
 
     // Her signature is a payer's, but of a payment far short of the refund: recorded, not taken.
-    const url = `/pay/refunds/${refund.id}/address`;
-    const given = await h.server.api('POST', url, {
-      body: {
-        address: mallory.address,
-        signature: await d.sign(mallory.key, refundAddressProofMessage(refund.id, mallory.address)),
-      },
-    });
+    const given = await giveSigned(refund, mallory);
     expect(given.status, given.text).toBe(200);
     expect(given.body).toMatchObject({ status: 'AWAITING_APPROVAL', to: mallory.address });
     expect(await refundOf(shop, order.reference, refund.id)).toMatchObject({
@@ -626,43 +626,21 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
       },
     });
     // Alice, coming second, finds the address given: the merchant decides (and can refund her anew).
-    expectErrorBody(
-      await h.server.api('POST', url, {
-        body: {
-          address: alice.address,
-          signature: await d.sign(alice.key, refundAddressProofMessage(refund.id, alice.address)),
-        },
-      }),
-      409,
-      'CONFLICT',
-    );
+    expectErrorBody(await giveSigned(refund, alice), 409, 'CONFLICT');
   });
 
   it('of several payers, a signature approves at once only a refund no larger than what the signer paid', async () => {
-    const { shop } = await d.newShop(h);
-    const [alice, bob] = [await d.newPayer(), await d.newPayer()];
-    const order = await h.createOrder(shop, { amount: '8' });
-    await d.transfer(alice.key, shop.wallet, units('5'), order.reference);
-    await d.transfer(bob.key, shop.wallet, units('3'), order.reference);
-    await h.settle(shop, order.reference, 'PAID');
+    const { shop, alice, bob, order } = await paidByTwo();
     const [small, large, rest] = [
       (await createRefund(shop, order.reference, { amount: '3' })).body,
       (await createRefund(shop, order.reference, { amount: '4' })).body,
       (await createRefund(shop, order.reference, { amount: '1' })).body,
     ];
-    const give = async (refund: Refund, signer: { address: string; key: RefundKey }) => {
-      const address = d.freshAddress();
-      const res = await h.server.api('POST', `/pay/refunds/${refund.id}/address`, {
-        body: { address, signature: await d.sign(signer.key, refundAddressProofMessage(refund.id, address)) },
-      });
-      expect(res.status, res.text).toBe(200);
-      return res.body.status as string;
-    };
     // Bob paid 3: exactly the small refund (PENDING), not the 4 (the merchant approves it).
-    expect(await give(small, bob)).toBe('PENDING');
-    expect(await give(large, bob)).toBe('AWAITING_APPROVAL');
+    expect(await statusGiven(small, bob)).toBe('PENDING');
+    expect(await statusGiven(large, bob)).toBe('AWAITING_APPROVAL');
     // Alice paid 5: a partial refund of 1 is hers at once.
-    expect(await give(rest, alice)).toBe('PENDING');
+    expect(await statusGiven(rest, alice)).toBe('PENDING');
     const audit = (await h.auditOf(shop, order.reference)).filter((e) => e.type === 'refund.address_set');
     expect(audit.map((e) => [e.data.signedBy, e.data.signerPaid, e.data.status])).toEqual([
       [bob.address, '3.000000', 'PENDING'],
@@ -672,27 +650,14 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
   });
 
   it("a payer's signatures approve at once no more in all than it paid: refunds split within its share", async () => {
-    const { shop } = await d.newShop(h);
-    const [alice, bob] = [await d.newPayer(), await d.newPayer()];
-    const order = await h.createOrder(shop, { amount: '8' });
-    await d.transfer(alice.key, shop.wallet, units('5'), order.reference);
-    await d.transfer(bob.key, shop.wallet, units('3'), order.reference);
-    await h.settle(shop, order.reference, 'PAID');
+    const { shop, alice, bob, order } = await paidByTwo();
     const refund = async (amount: string) => (await createRefund(shop, order.reference, { amount })).body;
-    const give = async (target: Refund, signer: { address: string; key: RefundKey }) => {
-      const address = d.freshAddress();
-      const res = await h.server.api('POST', `/pay/refunds/${target.id}/address`, {
-        body: { address, signature: await d.sign(signer.key, refundAddressProofMessage(target.id, address)) },
-      });
-      expect(res.status, res.text).toBe(200);
-      return res.body.status as string;
-    };
     // Bob paid 3: two refunds of 2, each within his share, are not both his to take.
     const [first, second, third] = [await refund('2'), await refund('2'), await refund('1')];
-    expect(await give(first, bob)).toBe('PENDING');
-    expect(await give(second, bob)).toBe('AWAITING_APPROVAL');
+    expect(await statusGiven(first, bob)).toBe('PENDING');
+    expect(await statusGiven(second, bob)).toBe('AWAITING_APPROVAL');
     // What his payments still cover (1) is his at once.
-    expect(await give(third, bob)).toBe('PENDING');
+    expect(await statusGiven(third, bob)).toBe('PENDING');
     const audit = (await h.auditOf(shop, order.reference)).filter((e) => e.type === 'refund.address_set');
     expect(audit[1]!.data).toMatchObject({
       signedBy: bob.address,
@@ -700,7 +665,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
       reason: expect.stringContaining('1.000000 of it not yet refunded to addresses it signed'),
     });
     // Alice's payments are hers to sign for, whatever Bob signed.
-    expect(await give(await refund('1'), alice)).toBe('PENDING');
+    expect(await statusGiven(await refund('1'), alice)).toBe('PENDING');
   });
 
   it('does not verify a refund transaction that pays the wrong amount; the right one then succeeds', async () => {
