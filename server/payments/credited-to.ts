@@ -31,7 +31,7 @@ export function senderTo(transfers: Transfer[], recipient: string, token: string
 export type PaymentScope = { network: string; recipient: string; tokenMint: string; merchantId: string };
 
 /** An order with a payment option to a scope, and that option. */
-export type OptionMatch = { id: string; reference: string; optionIndex: number; full: boolean };
+export type OptionMatch = { id: string; reference: string; optionIndex: number };
 
 /** `payment_options @>` this: the orders with an option to the scope (the partial GIN index of migration 0021). */
 const containing = (scope: PaymentScope) =>
@@ -59,14 +59,21 @@ const optionsToScope = (where: string) => `
 
 /**
  * The exact-amount rule, the one place it is decided: an untagged transfer is the evidence of the
- * one order it matches, by that order's full amount or by what is still due on it. Matching none,
- * it is no order's; matching several (a remainder is not reserved as a full amount is: it may be
- * another order's amount or remainder too), it is nobody's: it stays unattributed, for the merchant
- * to attribute or its sender to report with proof. `matches` are the orders' references (or rows)
- * as ordersPaidExactly reads them: two tell a shared amount.
+ * one order it matches, by that order's full amount or by what is still due on it, when that amount
+ * is the order's own (unique). Matching none, it is no order's; matching several (a remainder is
+ * not reserved as a full amount is, and an order made when no free amount was left shares its
+ * amount), it is nobody's: it stays unattributed, for the merchant to attribute or its sender to
+ * report with proof. `matches` as ordersPaidExactly reads them: two tell a shared amount.
  */
-export const amountEvidence = <T>(matches: readonly T[]): T | null =>
-  matches.length === 1 ? matches[0]! : null;
+export const amountEvidence = <T extends AmountMatch>(matches: readonly T[]): T | null =>
+  matches.length === 1 && matches[0]!.unique ? matches[0]! : null;
+
+/**
+ * An order an amount matches, and whether that amount is its own (unique, reserved) or one it shares
+ * (`amountUnique: false`, made when no free amount was left): a shared amount is never an order's
+ * evidence, but it still makes the amount several orders', so nobody's.
+ */
+export type AmountMatch = { reference: string; unique: boolean };
 
 /** Rows ordersPaidExactly reads: enough to tell one order's amount from one several orders match. */
 const ENOUGH_TO_TELL = 2;
@@ -74,8 +81,9 @@ const ENOUGH_TO_TELL = 2;
 /**
  * The "exact amount" candidates: watched orders of the scope's merchant with an option to it whose
  * amount, or amount still due (rounded up to the option's units), is exactly `units`, each once,
- * at most two (amountEvidence decides what they are evidence of). Only a unique amount identifies
- * an order: amounts shared by several orders are nobody's evidence. A PAID order (within its late
+ * at most two, shared amounts (`amountUnique: false`) included (amountEvidence decides what they
+ * are evidence of). Only a unique amount identifies an order: amounts shared by several orders are
+ * nobody's evidence. A PAID order (within its late
  * window) counts only while it still holds the amount it is paid with again (an overpayment).
  * `createdBy`: only orders made by then (a transfer does not pay an order made after it);
  * `except`: leave out this order.
@@ -90,20 +98,19 @@ export async function ordersPaidExactly(
     except?: string;
     transaction?: Transaction;
   },
-): Promise<OptionMatch[]> {
+): Promise<(OptionMatch & AmountMatch)[]> {
   const rows = await db.sequelize.query<{
     id: string;
     reference: string;
     option_index: number;
-    full: boolean;
+    unique: boolean;
   }>(
-    `SELECT DISTINCT ON (id) id, reference, option_index, amount_units = :units AS full
+    `SELECT DISTINCT ON (id) id, reference, option_index, amount_unique AS unique
        FROM (${optionsToScope(
          `${watchedSql('o')} ${opts.createdBy ? 'AND o.created_at <= :createdBy' : ''}
           ${opts.except ? 'AND o.id <> :except' : ''}`,
        )}) AS option
-      WHERE amount_unique
-        AND (amount_units = :units OR ceil((amount_units * scale - amount_received_units) / scale) = :units)
+      WHERE (amount_units = :units OR ceil((amount_units * scale - amount_received_units) / scale) = :units)
         AND (status <> 'PAID'
              OR EXISTS (SELECT 1 FROM amount_reservations r
                          WHERE r.network = :network AND r.recipient = :recipient AND r.token_mint = :tokenMint
@@ -129,7 +136,7 @@ export async function ordersPaidExactly(
     id: String(r.id),
     reference: r.reference,
     optionIndex: Number(r.option_index),
-    full: r.full,
+    unique: r.unique,
   }));
 }
 
@@ -166,6 +173,6 @@ export async function orderNamed(
     },
   );
   return row
-    ? { id: String(row.id), reference: row.reference, optionIndex: Number(row.option_index), full: false }
+    ? { id: String(row.id), reference: row.reference, optionIndex: Number(row.option_index) }
     : null;
 }

@@ -11,6 +11,7 @@ import { payableNow } from '../orders/payable';
 import { HOLDS_PAST_EXPIRY_SQL } from '../orders/order-status';
 import {
   amountEvidence,
+  type AmountMatch,
   CLOCK_SKEW_MS,
   creditedTo,
   orderNamed,
@@ -57,10 +58,10 @@ export type ClaimFacts = {
   /** The reference of another order the transaction names by its tag: the payment is that order's. */
   named: string | null;
   /**
-   * The references of other watched orders whose exact amount (or amount due) the transfer pays, at
-   * most two (ordersPaidExactly): with this order's own match, amountEvidence tells whose it is.
+   * Other watched orders whose exact amount (or amount due) the transfer pays, at most two, shared
+   * amounts included (ordersPaidExactly): with this order's own match, amountEvidence tells whose it is.
    */
-  paidExactly: string[];
+  paidExactly: AmountMatch[];
   /** The reference of another order this transaction was already credited to. */
   creditedElsewhere: string | null;
   /** Whether the order's merchant owns its receiving wallet on this instance (server/wallets). */
@@ -176,19 +177,22 @@ export function judge(
   // is no evidence: amounts are unique per wallet and token only), or what is still due on it; the
   // order's only if no other order's amount or remainder is the same (amountEvidence).
   const due = optionDueUnits(order, option);
-  const mine = option.amountUnique && (credited === option.amountUnits || credited === due);
-  const evidence = amountEvidence(mine ? [order.reference, ...facts.paidExactly] : facts.paidExactly);
-  if (evidence === order.reference) return accept('amount');
+  const mine = credited === option.amountUnits || credited === due;
+  const own = { reference: order.reference, unique: option.amountUnique };
+  const evidence = amountEvidence(mine ? [own, ...facts.paidExactly] : facts.paidExactly);
+  if (evidence === own) return accept('amount');
   const amount = formatAmount(credited, option.decimals);
-  const amounts = mine
-    ? `${amount} is also the exact amount (or amount due) of another order (reference ${facts.paidExactly[0]}): nobody's evidence`
-    : `${amount} is neither the order's ${formatAmount(option.amountUnits, option.decimals)} nor the ${formatAmount(due, option.decimals)} due`;
+  const amounts = !mine
+    ? `${amount} is neither the order's ${formatAmount(option.amountUnits, option.decimals)} nor the ${formatAmount(due, option.decimals)} due`
+    : facts.paidExactly.length > 0
+      ? `${amount} is also the exact amount (or amount due) of another order (reference ${facts.paidExactly[0]!.reference}): nobody's evidence`
+      : `${amount} is an amount it shares with other orders (amountUnique false): no evidence`;
   if (claim.source === 'scanner')
     return { kind: 'reject', reason: `the transaction does not name the order and ${amounts}` };
   if (evidence)
     return {
       kind: 'reject',
-      reason: `the transaction does not name the order, ${amounts}, and it is the exact amount of another order (reference ${evidence})`,
+      reason: `the transaction does not name the order, ${amounts}, and it is the exact amount of another order (reference ${evidence.reference})`,
     };
   if (claim.source === 'merchant') return accept('claim');
   if (facts.provenSender) return accept('claim', facts.provenSender);
@@ -402,7 +406,11 @@ async function claimFacts(
     creditedTo(tx.transfers, option.recipient, option.tokenMint),
     { payable: payableNow(deps), createdBy: untaggedCreatedBy(tx.blockTime), except: order.id, transaction },
   );
-  return { ...facts, named: named?.reference ?? null, paidExactly: paidExactly.map((o) => o.reference) };
+  return {
+    ...facts,
+    named: named?.reference ?? null,
+    paidExactly: paidExactly.map(({ reference, unique }) => ({ reference, unique })),
+  };
 }
 
 /**

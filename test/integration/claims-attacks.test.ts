@@ -600,6 +600,40 @@ describe('Polygon: an untagged transfer of what is still due on a partly paid or
     // Paid, nothing is due on it any more: its remainder is free again.
     expect((await order(shop, '6')).amount).toBe('6.000000');
   });
+
+  it("of an order that shares another's amount (no free amount was left), pays neither by amount: its payer's signed report credits it", async () => {
+    const shop = await newShop();
+    const reserved = await order(shop, '7');
+    // As POST /orders makes it when the 1,000 amounts around its price are taken: its price kept,
+    // `amountUnique: false`, nothing reserved (test/integration/unique-amounts.test.ts makes them).
+    const sharing = await order(shop, '7');
+    await h.server.deps.db.sequelize.query(
+      `UPDATE orders SET amount_units = 7000000, amount_unique = false WHERE reference = :reference;
+       DELETE FROM amount_reservations WHERE reference = :reference`,
+      { replacements: { reference: sharing.reference } },
+    );
+    expect(await h.getOrder(shop, sharing.reference)).toMatchObject({
+      amount: '7.000000',
+      amountUnique: false,
+    });
+    expect((await h.getOrder(shop, sharing.reference)).payUrl).toContain('uint256=7000000');
+
+    // Its payer pays what its link asks, untagged: the reserved order's amount too.
+    const from = await evm.newWallet({ token: usdtPolygon, units: 1_000_000_000n });
+    const txId = await pay(shop, from, '7');
+    await confirm();
+    await settled(shop, txId, [reserved, sharing]);
+    expect(await h.getOrder(shop, reserved.reference)).toMatchObject({
+      status: 'PENDING',
+      amountReceived: '0.000000',
+    });
+    expect((await unattributed(shop)).items.map((p) => p.txId)).toEqual([txId]);
+
+    const proof = await from.signMessage({ message: claimProofMessage(sharing.reference, txId) });
+    expect((await h.submitTx(sharing.reference, txId, proof)).status).toBe(202);
+    expect(await h.settle(shop, sharing.reference, 'PAID')).toMatchObject({ amountReceived: '7.000000' });
+    expect((await h.getOrder(shop, reserved.reference)).status).toBe('PENDING');
+  });
 });
 
 describe('Solana: an untagged transfer of what is still due on two partly paid orders', () => {

@@ -25,6 +25,9 @@ const NONE: ClaimFacts = {
   provenSender: null,
 };
 const facts = (over: Partial<ClaimFacts>): ClaimFacts => ({ ...NONE, ...over });
+/** Another order an amount matches: its own amount, or one it shares (amountUnique false). */
+const unique = (ref: string) => ({ reference: ref, unique: true });
+const shared = (ref: string) => ({ reference: ref, unique: false });
 const RECIPIENT = '0x52908400098527886E0F7030069857D2E4169EE7';
 const TOKEN = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
 const PAYER = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
@@ -94,7 +97,7 @@ describe('the evidence ladder', () => {
 
   it("an amount that is also another order's amount or remainder is nobody's evidence", () => {
     const partlyPaid = order({ amountReceivedUnits: 4_000_000n }); // 6 still due
-    const theirs = facts({ paidExactly: ['B'] }); // another watched order of exactly 6, or with 6 due
+    const theirs = facts({ paidExactly: [unique('B')] }); // another watched order of exactly 6, or with 6 due
     const six = tx([transfer(6_000_000n)]);
     // Not this order's by its amount: the scanner leaves it unattributed...
     const scanned = judge(deps, partlyPaid, claim('scanner'), six, theirs);
@@ -115,6 +118,24 @@ describe('the evidence ladder', () => {
     });
     // Alone, the remainder is this order's.
     expect(judge(deps, partlyPaid, claim('scanner'), six)).toMatchObject({ matchedBy: 'amount' });
+  });
+
+  it("an order that shares this order's amount (made when no free amount was left) makes it nobody's, and is no bar to a claim", () => {
+    const ten = tx([transfer(10_000_000n)]);
+    // Its payer's plain transfer must not pay the order that reserved the amount.
+    const scanned = judge(deps, order(), claim('scanner'), ten, facts({ paidExactly: [shared('SHARED')] }));
+    expect(scanned).toMatchObject({ kind: 'reject' });
+    expect((scanned as { reason: string }).reason).toMatch(
+      /another order \(reference SHARED\): nobody's evidence/,
+    );
+    // A shared amount is nobody's evidence: the merchant may attribute it to either order.
+    const onShared = order({ amountUnique: false } as Partial<Order>);
+    expect(judge(deps, onShared, claim('scanner'), ten)).toMatchObject({ kind: 'reject' });
+    expect(
+      judge(deps, onShared, claim('merchant'), ten, facts({ paidExactly: [shared('OTHER')] })),
+    ).toMatchObject({
+      matchedBy: 'claim',
+    });
   });
 
   it('an amount shared with other orders (amountUnique false) is no evidence: tag or claim only', () => {
@@ -160,7 +181,7 @@ describe('the evidence ladder', () => {
       order(),
       claim('merchant'),
       tx([transfer(9_950_000n)]),
-      facts({ paidExactly: ['REF2'] }),
+      facts({ paidExactly: [unique('REF2')] }),
     );
     expect(other).toMatchObject({ kind: 'reject' });
     expect((other as { reason: string }).reason).toMatch(/exact amount of another order \(reference REF2\)/);
@@ -171,7 +192,7 @@ describe('the evidence ladder', () => {
         order(),
         claim('merchant'),
         tx([transfer(9_950_000n)]),
-        facts({ paidExactly: ['REF2', 'REF3'] }),
+        facts({ paidExactly: [unique('REF2'), unique('REF3')] }),
       ),
     ).toMatchObject({ kind: 'accept', matchedBy: 'claim' });
   });
