@@ -11,6 +11,9 @@ export type ClaimCause = 'reported' | 'found' | 'credited' | 'rejected' | 'unpro
 
 export const CLAIM_TRANSITIONS: readonly Transition<ClaimStatus, ClaimCause>[] = [
   { from: [], cause: 'reported', to: 'PENDING', event: null, audit: 'tx.submitted' },
+  // Reported again, with more weight (a signature, the merchant), while a report without proof of
+  // it is under check: that claim takes the weight.
+  { from: ['PENDING'], cause: 'reported', to: 'PENDING', event: null, audit: 'tx.submitted' },
   // The scanner's match is settled in the same transaction: its settlement is the entry.
   { from: [], cause: 'found', to: 'PENDING', event: null, audit: null },
   { from: ['PENDING'], cause: 'credited', to: 'VERIFIED', event: null, audit: 'payment.verified' },

@@ -25,6 +25,8 @@ export async function closeSupersededOrders(
         FOR UPDATE SKIP LOCKED),
      closed AS (UPDATE orders SET expires_at = :at FROM closing WHERE orders.id = closing.id RETURNING 1)
      SELECT ${wakeJobSql('expire-orders')} FROM closed LIMIT 1`,
-    { replacements: { ids: orderIds, statuses: [...EXPIRABLE_STATUSES], at }, transaction },
+    // CONFIRMING too: the expiry job expires it unless a claim that can prove something holds it
+    // (holdsPastExpiry); a payment under way is still credited, as an overpayment, refundable.
+    { replacements: { ids: orderIds, statuses: [...EXPIRABLE_STATUSES, 'CONFIRMING'], at }, transaction },
   );
 }

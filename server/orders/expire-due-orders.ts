@@ -28,7 +28,19 @@ export async function expireDueOrders(deps: Deps, opts: { batchSize: number }): 
     );
     if (rows.length === 0) return 0;
     const orders = await models.Order.findAll({ where: { id: rows.map((r) => r.id) }, transaction });
-    for (const order of orders)
+    // Asked again now the rows are locked (reports take the order's lock): a report that committed
+    // while the first read waited for a row made it CONFIRMING, which that read's claims predate.
+    const confirming = orders.filter((o) => o.status === 'CONFIRMING').map((o) => o.id);
+    const held = confirming.length
+      ? await sequelize.query<{ order_id: string }>(
+          `SELECT DISTINCT order_id FROM payment_claims
+            WHERE order_id IN (:ids) AND status = 'PENDING' AND ${HOLDS_PAST_EXPIRY_SQL}`,
+          { type: QueryTypes.SELECT, replacements: { ids: confirming }, transaction },
+        )
+      : [];
+    const waiting = new Set(held.map((r) => String(r.order_id)));
+    const expiring = orders.filter((o) => !waiting.has(o.id));
+    for (const order of expiring)
       await applyTransition(deps, transaction, ORDER_LIFECYCLE, order, {
         cause: 'expired',
         to: 'EXPIRED',
@@ -40,6 +52,6 @@ export async function expireDueOrders(deps: Deps, opts: { batchSize: number }): 
               ? 'expired; unsigned payment reports are still checked'
               : 'expired without payment',
       });
-    return orders.length;
+    return expiring.length;
   });
 }

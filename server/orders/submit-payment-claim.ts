@@ -2,7 +2,7 @@ import { Op } from 'sequelize';
 import { claimProofMessage, ErrorCode } from '../../contract';
 import type { Network } from '../../contract';
 import type { ChainAdapter } from '../chains/chain-adapter';
-import type { Order } from '../db/models';
+import type { Order, PaymentClaim } from '../db/models';
 import { optionsOf } from './payment-options';
 import type { ClaimSource } from '../db/models/payment-claim';
 import type { Deps } from '../deps';
@@ -60,9 +60,13 @@ export async function submitPaymentClaim(
     if (claims.some((c) => c.status === 'VERIFIED' && c.orderId !== order.id))
       throw ApiError.conflict('This transaction was already credited to another order');
     const mine = claims.filter((c) => c.orderId === order.id);
-    // Reported again: nothing new, unless it now comes with more weight (a signature, the merchant).
     const weaker = input.source === 'payer' && !signature;
-    if (mine.some((c) => c.status !== 'UNPROVEN' || weaker)) return order;
+    // Under check already as a payer's report without proof: the report with more weight (a
+    // signature, the merchant) is given to that claim (one claim per transaction and order), which
+    // then holds the order past its expiry as any such report does (holdsPastExpiry).
+    const unsigned = weaker ? undefined : mine.find((c) => c.status === 'PENDING' && !holdsPastExpiry(c));
+    // Reported again: nothing new, unless it now comes with more weight.
+    if (!unsigned && mine.some((c) => c.status !== 'UNPROVEN' || weaker)) return order;
     assertPayable(order, { now, lateWindowSeconds: deps.config.LATE_PAYMENT_WINDOW_SECONDS });
     // Anyone may report on the public route: made-up ids must not pile up checks on the chain, nor
     // keep the payer's own signed report (or the merchant's) waiting.
@@ -80,24 +84,16 @@ export async function submitPaymentClaim(
         );
     }
 
-    const claim = await models.PaymentClaim.create(
-      {
-        orderId: order.id,
-        network: chain.network,
-        txId,
-        source: input.source,
-        proofMessage: signature ? claimProofMessage(order.reference, input.txId.trim()) : null,
-        proofSignature: signature,
-        createdAt: now,
-        updatedAt: now,
-      },
-      { transaction },
-    );
-    await wakeJob(deps.db.sequelize, 'verify-payments', transaction);
+    const weight = {
+      source: input.source,
+      proofMessage: signature ? claimProofMessage(order.reference, input.txId.trim()) : null,
+      proofSignature: signature,
+    };
     const actor = input.source;
     const key = actingKeyData(input.actingKey ?? null);
-    await recordCreation(deps, transaction, CLAIM_LIFECYCLE, claim, {
-      cause: 'reported',
+    const reported = {
+      cause: 'reported' as const,
+      to: 'PENDING' as const,
       actor,
       data: {
         txId,
@@ -105,7 +101,19 @@ export async function submitPaymentClaim(
         ...(input.source === 'payer' ? { signed: !!signature } : {}),
         ...key,
       },
-    });
+    };
+    let claim: PaymentClaim;
+    if (unsigned) {
+      claim = Object.assign(unsigned, weight, { nextCheckAt: now });
+      await applyTransition(deps, transaction, CLAIM_LIFECYCLE, claim, reported);
+    } else {
+      claim = await models.PaymentClaim.create(
+        { orderId: order.id, network: chain.network, txId, ...weight, createdAt: now, updatedAt: now },
+        { transaction },
+      );
+      await recordCreation(deps, transaction, CLAIM_LIFECYCLE, claim, reported);
+    }
+    await wakeJob(deps.db.sequelize, 'verify-payments', transaction);
     // Past its expiry, a report without proof is checked but does not hold the order (holdsPastExpiry).
     const waits = now <= order.expiresAt || holdsPastExpiry(claim);
     await applyTransition(deps, transaction, ORDER_LIFECYCLE, order, {

@@ -56,11 +56,13 @@ const stillHeld = (alias: string, now: string) => `${alias}.held_until > ${now}`
  * if nobody else holds it or its holder's time is over at `now`; it returns the references that got
  * theirs. Order creation runs it inside its own statement, tryReserve alone. An order holds one
  * amount per payment option; one that took some of them in a statement that did not write it
- * takes them again when it tries once more.
+ * takes them again when it tries once more. Rows are taken in key order, so two statements taking
+ * the same keys (orders with several options, amounts due) wait for each other, never deadlock.
  */
 export const takeAmountsSql = (wanted: string, now: string) =>
   `INSERT INTO amount_reservations AS held (network, recipient, token_mint, amount_units, reference, held_until)
    SELECT network, recipient, token_mint, amount_units, reference, held_until FROM (${wanted}) AS wanted
+    ORDER BY network, recipient, token_mint, amount_units
    ON CONFLICT (network, recipient, token_mint, amount_units) DO UPDATE
      SET reference = EXCLUDED.reference, held_until = EXCLUDED.held_until
      WHERE NOT (${stillHeld('held', now)}) OR held.reference = EXCLUDED.reference

@@ -54,7 +54,8 @@ export async function proveRefundAddress(
 /**
  * The one rule: a payer's signature approves a refund address at once only when what the signing
  * wallet paid on the refund's option (token and network, in its base units, as the refund's amount)
- * less the refunds its signature approved before (those still holding an amount) covers the refund.
+ * less the order's other refunds it signed for or that go to it (those still holding an amount,
+ * whoever approved them) covers the refund.
  * Anyone can become a payer with a tagged transfer of one base unit; of several payers each paid a
  * part; and a payer must not take more than it paid by signing several refunds. Read in the
  * caller's transaction, under the order's lock, so two signed refunds cannot both count the same
@@ -71,8 +72,8 @@ export async function signatureApproves(
     where: {
       orderId: refund.orderId,
       optionIndex: refund.optionIndex,
-      signedBy: proof.signedBy,
       id: { [Op.ne]: refund.id },
+      [Op.or]: [{ signedBy: proof.signedBy }, { toAddress: proof.signedBy }],
     },
     attributes: ['status', 'amountUnits', 'lateUntil'],
     transaction,

@@ -62,7 +62,8 @@ export async function setRefundAddress(
     refund.deadlineAt = refundDeadline(now, deps.config.REFUND_DEADLINE_SECONDS);
     refund.nextCheckAt = now;
     const approval = proof && (await signatureApproves(deps, transaction, refund, proof, now));
-    if (approval?.approves) refund.signedBy = proof!.signedBy;
+    // Kept whether or not it approves: what the merchant then approves is the signer's too.
+    if (proof) refund.signedBy = proof.signedBy;
     const status = approval?.approves ? 'PENDING' : 'AWAITING_APPROVAL';
     await applyTransition(deps, transaction, REFUND_LIFECYCLE, refund, {
       cause: 'address_given',
@@ -77,7 +78,7 @@ export async function setRefundAddress(
           approval && {
             signerPaid: format(proof.paidUnits),
             ...(!approval.approves && {
-              reason: `the signing wallet paid ${format(proof.paidUnits)} ${option.token} on ${option.network} to this order${approval.leftUnits === proof.paidUnits ? '' : ` (${format(approval.leftUnits)} of it not yet refunded to addresses it signed)`}, less than the refund's ${format(refund.amountUnits)}: the merchant approves the address`,
+              reason: `the signing wallet paid ${format(proof.paidUnits)} ${option.token} on ${option.network} to this order${approval.leftUnits === proof.paidUnits ? '' : ` (${format(approval.leftUnits)} of it not yet refunded to it or to addresses it signed)`}, less than the refund's ${format(refund.amountUnits)}: the merchant approves the address`,
             }),
           }),
         status,

@@ -6,6 +6,7 @@ import { claimProofMessage } from '../../contract';
 import { decodeBase58, encodeBase58 } from '../../server/lib/base58';
 import { parseUnits } from '../../contract/decimal';
 import { MAX_OPEN_UNSIGNED_CLAIMS } from '../../server/orders/submit-payment-claim';
+import { closeSupersededOrders } from '../../server/orders/close-superseded-orders';
 import {
   startLocalEvm,
   type LocalEvm,
@@ -396,6 +397,56 @@ describe('Solana: made-up transaction ids', () => {
       paidLate: true,
       amountReceived: '20.000000',
     });
+  });
+});
+
+describe('Solana: reports without proof and expiry', () => {
+  let clockOffsetMs = 0;
+  let late: PaymentHarness;
+  beforeAll(async () => {
+    late = await startPaymentHarness(
+      {
+        SOLANA_RPC_URL: solana.url,
+        USDT_MINT_SOLANA: usdtMint.toBase58(),
+        SOLANA_COMMITMENT: 'confirmed',
+        PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: '600',
+      },
+      { clock: () => new Date(Date.now() + clockOffsetMs) },
+    );
+  });
+  afterAll(() => late?.stop());
+  const madeUp = () => encodeBase58(randomBytes(64));
+
+  it('a report of the same transaction with proof, after one without, holds the order past its expiry', async () => {
+    const shop = await late.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
+    const order = await late.createOrder(shop, { amount: '20', expiresInSeconds: 60 });
+    const txId = madeUp();
+    expect((await late.submitTx(order.reference, txId)).status).toBe(202);
+    // Its sender signs it (the checkout asks the wallet after a first report without proof).
+    const sender = Keypair.generate();
+    const signed = signSolanaMessage(sender, claimProofMessage(order.reference, txId));
+    expect((await late.submitTx(order.reference, txId, signed)).status).toBe(202);
+    const claims = await late.server.deps.db.models.PaymentClaim.findAll({ where: { txId } });
+    expect(claims.map((c) => [c.status, c.source, c.proofSignature !== null])).toEqual([
+      ['PENDING', 'payer', true],
+    ]);
+    clockOffsetMs += 61_000;
+    await late.server.jobs.runNow('expire-orders');
+    expect((await late.getOrder(shop, order.reference)).status).toBe('CONFIRMING');
+  });
+
+  it('a superseded order that only reports without proof keep CONFIRMING is closed as a PENDING one is', async () => {
+    const shop = await late.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
+    const order = await late.createOrder(shop, { amount: '20', expiresInSeconds: 3600 });
+    expect((await late.submitTx(order.reference, madeUp())).status).toBe(202);
+    expect((await late.getOrder(shop, order.reference)).status).toBe('CONFIRMING');
+    const { sequelize, models } = late.server.deps.db;
+    const row = (await models.Order.findOne({ where: { reference: order.reference } }))!;
+    await sequelize.transaction((t) =>
+      closeSupersededOrders(late.server.deps, t, [row.id], late.server.deps.clock()),
+    );
+    await late.server.jobs.runNow('expire-orders');
+    expect((await late.getOrder(shop, order.reference)).status).toBe('EXPIRED');
   });
 });
 

@@ -656,16 +656,44 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     const [first, second, third] = [await refund('2'), await refund('2'), await refund('1')];
     expect(await statusGiven(first, bob)).toBe('PENDING');
     expect(await statusGiven(second, bob)).toBe('AWAITING_APPROVAL');
-    // What his payments still cover (1) is his at once.
-    expect(await statusGiven(third, bob)).toBe('PENDING');
+    // The one awaiting the merchant counts too: were it approved, he would have had 4.
+    expect(await statusGiven(third, bob)).toBe('AWAITING_APPROVAL');
     const audit = (await h.auditOf(shop, order.reference)).filter((e) => e.type === 'refund.address_set');
     expect(audit[1]!.data).toMatchObject({
       signedBy: bob.address,
       status: 'AWAITING_APPROVAL',
-      reason: expect.stringContaining('1.000000 of it not yet refunded to addresses it signed'),
+      reason: expect.stringContaining('1.000000 of it not yet refunded to it or to addresses it signed'),
     });
     // Alice's payments are hers to sign for, whatever Bob signed.
     expect(await statusGiven(await refund('1'), alice)).toBe('PENDING');
+  });
+
+  it("what a payer was refunded by the merchant's approval, or straight to its wallet, counts against what its signature approves", async () => {
+    const { shop, bob, order } = await paidByTwo();
+    const refund = async (body: Record<string, string>) =>
+      (await createRefund(shop, order.reference, body)).body;
+    // Bob paid 3 and signs for 4: the merchant approves it.
+    const oversized = await refund({ amount: '4' });
+    expect(await statusGiven(oversized, bob)).toBe('AWAITING_APPROVAL');
+    const approved = await h.server.api(
+      'POST',
+      `/orders/${order.reference}/refunds/${oversized.id}/approve`,
+      {
+        token: shop.token,
+      },
+    );
+    expect(approved.status, approved.text).toBe(200);
+    // His signature no longer approves anything at once: he has had more than he paid.
+    expect(await statusGiven(await refund({ amount: '1' }), bob)).toBe('AWAITING_APPROVAL');
+
+    // Another order: the merchant refunds 2 straight to Bob's wallet; his signature covers 1 more.
+    const next = await paidByTwo();
+    const direct = await createRefund(next.shop, next.order.reference, { amount: '2', to: next.bob.address });
+    expect(direct.body.status).toBe('PENDING');
+    const more = async (amount: string) =>
+      (await createRefund(next.shop, next.order.reference, { amount })).body;
+    expect(await statusGiven(await more('1'), next.bob)).toBe('PENDING');
+    expect(await statusGiven(await more('1'), next.bob)).toBe('AWAITING_APPROVAL');
   });
 
   it('does not verify a refund transaction that pays the wrong amount; the right one then succeeds', async () => {

@@ -138,10 +138,11 @@ describe('the refund lifecycle', () => {
 });
 
 describe('the payment-claim lifecycle', () => {
-  it('has exactly these moves: open, then settled once', () => {
+  it('has exactly these moves: open (reported again with proof while open), then settled once', () => {
     expect(moves(CLAIM_LIFECYCLE)).toEqual(
       [
         'new -reported-> PENDING  - / tx.submitted',
+        'PENDING -reported-> PENDING  - / tx.submitted',
         'new -found-> PENDING  - / -',
         'PENDING -credited-> VERIFIED  - / payment.verified',
         'PENDING -rejected-> REJECTED  - / payment.rejected',

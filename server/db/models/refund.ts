@@ -34,7 +34,7 @@ export class Refund extends Model<InferAttributes<Refund>, InferCreationAttribut
   declare failureReason: CreationOptional<string | null>;
   declare scanCursor: CreationOptional<string | null>;
   declare addressSetAt: Date | null;
-  /** The payer's wallet whose signature took the address at once (null: not signed, or approved by the merchant). */
+  /** The payer's wallet that signed the address (null: not signed); what it may approve at once is what it paid less these. */
   declare signedBy: CreationOptional<string | null>;
   declare deadlineAt: Date;
   /** A FAILED refund is still looked for, and holds its amount, until then; null: it never had an address. */
