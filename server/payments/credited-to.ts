@@ -172,7 +172,5 @@ export async function orderNamed(
       transaction: opts.transaction,
     },
   );
-  return row
-    ? { id: String(row.id), reference: row.reference, optionIndex: Number(row.option_index) }
-    : null;
+  return row ? { id: String(row.id), reference: row.reference, optionIndex: Number(row.option_index) } : null;
 }
