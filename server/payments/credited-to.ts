@@ -154,6 +154,23 @@ export async function orderPaidExactly(
 export const untaggedCreatedBy = (blockTime: Date | null): Date | undefined =>
   blockTime ? new Date(blockTime.getTime() + CLOCK_SKEW_MS) : undefined;
 
+/**
+ * Whether one of `tags` names an order, any merchant's: a transaction naming an order is that
+ * order's payment (one transaction pays one order), so no other transfer in it (a batch payout to
+ * another wallet) is any order's evidence by its amount, whichever wallet is scanned first.
+ */
+export async function namesAnOrder(
+  db: Pick<Database, 'sequelize'>,
+  tags: readonly string[],
+): Promise<boolean> {
+  if (tags.length === 0) return false;
+  const rows = await db.sequelize.query(`SELECT 1 FROM orders WHERE reference IN (:tags) LIMIT 1`, {
+    type: QueryTypes.SELECT,
+    replacements: { tags },
+  });
+  return rows.length > 0;
+}
+
 /** The order of the scope's merchant with an option to the scope that one of `tags` names (its reference). */
 export async function orderNamed(
   db: Pick<Database, 'sequelize'>,

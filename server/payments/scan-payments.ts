@@ -14,6 +14,7 @@ import { leaseScanCursors, releaseLease, renewLease } from '../db/lease';
 import { payableCutoff, payableNow, watchedSql, watchedWhere } from '../orders/payable';
 import {
   creditedTo,
+  namesAnOrder,
   orderNamed,
   orderPaidExactly,
   senderTo,
@@ -178,6 +179,8 @@ async function matchOrder(
   const { Order } = deps.db.models;
   const tagged = await orderNamed(deps.db, scope, tx.tags);
   if (tagged) return Order.findByPk(tagged.id);
+  // Naming an order elsewhere (another wallet's, another shop's), the transaction is that order's.
+  if (await namesAnOrder(deps.db, tx.tags)) return null;
   // The one order whose amount or remainder it is; none when several match (amountEvidence).
   const exact = await orderPaidExactly(deps.db, scope, credited, {
     payable: payableNow(deps),

@@ -250,6 +250,32 @@ describe('Solana: a transfer that names no order and is not its exact amount', (
     expect(await listed(a)).toEqual([]);
   });
 
+  it('a batch payout whose transfer to one shop names its order, and to another is an open order’s exact amount, pays the named order, whichever wallet is scanned first', async () => {
+    for (let round = 0; round < 3; round++) {
+      const [a, b] = [await newShop(), await newShop()];
+      const named = await order(a, '5');
+      const exact = await order(b, '6.6');
+      const txId = await solana.transfer({
+        payer: await solana.newPayer({ mint: usdtMint }),
+        recipientOwner: new PublicKey(a.wallet),
+        mint: usdtMint,
+        amountUnits: units('5'),
+        reference: new PublicKey(named.reference),
+        alsoTo: [{ recipientOwner: new PublicKey(b.wallet), amountUnits: units(exact.amount) }],
+      });
+      await h.runJobs(
+        async () =>
+          (await h.getOrder(a, named.reference)).status === 'PAID' &&
+          (await unattributed(b)).items.some((p) => p.txId === txId),
+        { timeoutMs: 5_000 },
+      );
+      expect(await h.getOrder(b, exact.reference)).toMatchObject({
+        status: 'PENDING',
+        amountReceived: '0.000000',
+      });
+    }
+  });
+
   it("another merchant's order to a wallet it does not own is never credited: not by amount, tag or attribution", async () => {
     const owner = await newShop();
     const intruder = await h.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
