@@ -335,11 +335,11 @@ describe('Solana: made-up transaction ids', () => {
     );
   });
   afterAll(() => flood?.stop());
+  const madeUp = () => encodeBase58(randomBytes(64));
 
   it("cost a few reads each over their 10 minutes, and never hold back the payer's signed report or the merchant's", async () => {
     const shop = await flood.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
     const target = await flood.createOrder(shop, { amount: '50' });
-    const madeUp = () => encodeBase58(randomBytes(64));
     for (let i = 0; i < MAX_OPEN_UNSIGNED_CLAIMS; i++)
       expect((await flood.submitTx(target.reference, madeUp())).status).toBe(202);
     const refused = await flood.submitTx(target.reference, madeUp());
@@ -379,7 +379,6 @@ describe('Solana: made-up transaction ids', () => {
   it("do not hold an order past its expiry (nor hold it again once expired); the merchant's report and a real late payment still count", async () => {
     const shop = await flood.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
     const order = await flood.createOrder(shop, { amount: '20', expiresInSeconds: 60 });
-    const madeUp = () => encodeBase58(randomBytes(64));
     const status = async () => (await flood.getOrder(shop, order.reference)).status;
     const expire = () => flood.server.jobs.runNow('expire-orders');
 
@@ -424,55 +423,37 @@ describe('Solana: made-up transaction ids', () => {
       amountReceived: '20.000000',
     });
   });
-});
-
-describe('Solana: reports without proof and expiry', () => {
-  let clockOffsetMs = 0;
-  let late: PaymentHarness;
-  beforeAll(async () => {
-    late = await startPaymentHarness(
-      {
-        SOLANA_RPC_URL: solana.url,
-        USDT_MINT_SOLANA: usdtMint.toBase58(),
-        SOLANA_COMMITMENT: 'confirmed',
-        PAYMENT_NOT_FOUND_TIMEOUT_SECONDS: '600',
-      },
-      { clock: () => new Date(Date.now() + clockOffsetMs) },
-    );
-  });
-  afterAll(() => late?.stop());
-  const madeUp = () => encodeBase58(randomBytes(64));
 
   it('a report of the same transaction with proof, after one without, holds the order past its expiry', async () => {
-    const shop = await late.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
-    const order = await late.createOrder(shop, { amount: '20', expiresInSeconds: 60 });
+    const shop = await flood.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
+    const order = await flood.createOrder(shop, { amount: '20', expiresInSeconds: 60 });
     const txId = madeUp();
-    expect((await late.submitTx(order.reference, txId)).status).toBe(202);
+    expect((await flood.submitTx(order.reference, txId)).status).toBe(202);
     // Its sender signs it (the checkout asks the wallet after a first report without proof).
     const sender = Keypair.generate();
     const signed = signSolanaMessage(sender, claimProofMessage(order.reference, txId));
-    expect((await late.submitTx(order.reference, txId, signed)).status).toBe(202);
-    const claims = await late.server.deps.db.models.PaymentClaim.findAll({ where: { txId } });
+    expect((await flood.submitTx(order.reference, txId, signed)).status).toBe(202);
+    const claims = await flood.server.deps.db.models.PaymentClaim.findAll({ where: { txId } });
     expect(claims.map((c) => [c.status, c.source, c.proofSignature !== null])).toEqual([
       ['PENDING', 'payer', true],
     ]);
     clockOffsetMs += 61_000;
-    await late.server.jobs.runNow('expire-orders');
-    expect((await late.getOrder(shop, order.reference)).status).toBe('CONFIRMING');
+    await flood.server.jobs.runNow('expire-orders');
+    expect((await flood.getOrder(shop, order.reference)).status).toBe('CONFIRMING');
   });
 
   it('a superseded order that only reports without proof keep CONFIRMING is closed as a PENDING one is', async () => {
-    const shop = await late.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
-    const order = await late.createOrder(shop, { amount: '20', expiresInSeconds: 3600 });
-    expect((await late.submitTx(order.reference, madeUp())).status).toBe(202);
-    expect((await late.getOrder(shop, order.reference)).status).toBe('CONFIRMING');
-    const { sequelize, models } = late.server.deps.db;
+    const shop = await flood.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
+    const order = await flood.createOrder(shop, { amount: '20', expiresInSeconds: 3600 });
+    expect((await flood.submitTx(order.reference, madeUp())).status).toBe(202);
+    expect((await flood.getOrder(shop, order.reference)).status).toBe('CONFIRMING');
+    const { sequelize, models } = flood.server.deps.db;
     const row = (await models.Order.findOne({ where: { reference: order.reference } }))!;
     await sequelize.transaction((t) =>
-      closeSupersededOrders(late.server.deps, t, [row.id], late.server.deps.clock()),
+      closeSupersededOrders(flood.server.deps, t, [row.id], flood.server.deps.clock()),
     );
-    await late.server.jobs.runNow('expire-orders');
-    expect((await late.getOrder(shop, order.reference)).status).toBe('EXPIRED');
+    await flood.server.jobs.runNow('expire-orders');
+    expect((await flood.getOrder(shop, order.reference)).status).toBe('EXPIRED');
   });
 });
 
