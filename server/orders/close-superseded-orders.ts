@@ -26,7 +26,7 @@ export async function closeSupersededOrders(
      closed AS (UPDATE orders SET expires_at = :at FROM closing WHERE orders.id = closing.id RETURNING 1)
      SELECT ${wakeJobSql('expire-orders')} FROM closed LIMIT 1`,
     // CONFIRMING too: the expiry job expires it unless a claim that can prove something holds it
-    // (holdsPastExpiry); a payment under way is still credited, as an overpayment, refundable.
+    // (HOLDS_PAST_EXPIRY_SQL); a payment under way is still credited, as an overpayment, refundable.
     { replacements: { ids: orderIds, statuses: [...EXPIRABLE_STATUSES, 'CONFIRMING'], at }, transaction },
   );
 }

@@ -6,7 +6,7 @@ import { EXPIRABLE_STATUSES, HOLDS_PAST_EXPIRY_SQL } from './order-status';
 
 /**
  * PENDING and UNDERPAID orders past expiresAt become EXPIRED, one bounded batch per call, and so do
- * CONFIRMING ones that only a payer's unsigned report holds (`holdsPastExpiry`); a CONFIRMING order
+ * CONFIRMING ones that only a payer's unsigned report holds (HOLDS_PAST_EXPIRY_SQL); a CONFIRMING order
  * with another claim open waits for its verification, which settles it. Rows are taken with FOR
  * UPDATE SKIP LOCKED and re-checked, so concurrent instances never expire one twice.
  */

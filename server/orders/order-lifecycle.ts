@@ -40,7 +40,7 @@ export const ORDER_TRANSITIONS: readonly Transition<OrderStatus, OrderCause>[] =
     event: 'order.confirming',
     audit: 'status.changed',
   },
-  // Reported again while waiting, or past expiry without proof (holdsPastExpiry): nothing moves
+  // Reported again while waiting, or past expiry without proof (HOLDS_PAST_EXPIRY_SQL): nothing moves
   // (the report is in the timeline as tx.submitted).
   ...OPEN.map((status) => ({
     from: [status],
@@ -50,7 +50,7 @@ export const ORDER_TRANSITIONS: readonly Transition<OrderStatus, OrderCause>[] =
     audit: null,
   })),
   {
-    // CONFIRMING: only when nothing but a payer's unsigned report holds it (holdsPastExpiry).
+    // CONFIRMING: only when nothing but a payer's unsigned report holds it (HOLDS_PAST_EXPIRY_SQL).
     from: ['PENDING', 'CONFIRMING', 'UNDERPAID'],
     cause: 'expired',
     to: 'EXPIRED',

@@ -8,8 +8,6 @@ export const EXPIRABLE_STATUSES = ['PENDING', 'UNDERPAID'] as const satisfies re
  * report. Anyone with an order's link may report a transaction id without proof, made up or not;
  * were that enough to hold an order, it would never expire, nor a subscription's period go past
  * due. Such a report is still checked until its deadline, and a transfer it names that turns up is
- * credited, paid late. Written twice, side by side: for a claim in hand and over payment_claims.
+ * credited, paid late. SQL over payment_claims' columns, the one statement of the rule.
  */
-export const holdsPastExpiry = (claim: { source: string; proofSignature: string | null }) =>
-  !(claim.source === 'payer' && claim.proofSignature === null);
 export const HOLDS_PAST_EXPIRY_SQL = `NOT (source = 'payer' AND proof_signature IS NULL)`;

@@ -14,7 +14,7 @@ import { ORDER_LIFECYCLE } from './order-lifecycle';
 import { findOrder } from './find-order';
 import { wakeJob } from '../db/wake-up';
 import { assertPayable } from './payable';
-import { holdsPastExpiry } from './order-status';
+import { HOLDS_PAST_EXPIRY_SQL } from './order-status';
 
 /** Unsigned reports a payer may have under check for one order at a time (signed ones are not held back). */
 export const MAX_OPEN_UNSIGNED_CLAIMS = 3;
@@ -55,16 +55,18 @@ export async function submitPaymentClaim(
     const now = deps.clock();
     const claims = await models.PaymentClaim.findAll({
       where: { network: chain.network, txId, status: { [Op.in]: ['PENDING', 'VERIFIED', 'UNPROVEN'] } },
+      attributes: { include: [[sequelize.literal(HOLDS_PAST_EXPIRY_SQL), 'holds']] },
       transaction,
     });
     if (claims.some((c) => c.status === 'VERIFIED' && c.orderId !== order.id))
       throw ApiError.conflict('This transaction was already credited to another order');
     const mine = claims.filter((c) => c.orderId === order.id);
+    // A payer's report without proof: the one kind of claim that holds no order past its expiry.
     const weaker = input.source === 'payer' && !signature;
-    // Under check already as a payer's report without proof: the report with more weight (a
-    // signature, the merchant) is given to that claim (one claim per transaction and order), which
-    // then holds the order past its expiry as any such report does (holdsPastExpiry).
-    const unsigned = weaker ? undefined : mine.find((c) => c.status === 'PENDING' && !holdsPastExpiry(c));
+    // Under check already as such a report: the report with more weight (a signature, the
+    // merchant) is given to that claim (one claim per transaction and order), which then holds the
+    // order past its expiry as any such report does (HOLDS_PAST_EXPIRY_SQL).
+    const unsigned = weaker ? undefined : mine.find((c) => c.status === 'PENDING' && !c.get('holds'));
     // Reported again: nothing new, unless it now comes with more weight.
     if (!unsigned && mine.some((c) => c.status !== 'UNPROVEN' || weaker)) return order;
     assertPayable(order, { now, lateWindowSeconds: deps.config.LATE_PAYMENT_WINDOW_SECONDS });
@@ -72,7 +74,11 @@ export async function submitPaymentClaim(
     // keep the payer's own signed report (or the merchant's) waiting.
     if (weaker) {
       const open = await models.PaymentClaim.count({
-        where: { orderId: order.id, status: 'PENDING', source: 'payer', proofSignature: null },
+        where: {
+          orderId: order.id,
+          status: 'PENDING',
+          [Op.and]: sequelize.literal(`NOT ${HOLDS_PAST_EXPIRY_SQL}`),
+        },
         transaction,
       });
       if (open >= MAX_OPEN_UNSIGNED_CLAIMS)
@@ -114,8 +120,8 @@ export async function submitPaymentClaim(
       await recordCreation(deps, transaction, CLAIM_LIFECYCLE, claim, reported);
     }
     await wakeJob(deps.db.sequelize, 'verify-payments', transaction);
-    // Past its expiry, a report without proof is checked but does not hold the order (holdsPastExpiry).
-    const waits = now <= order.expiresAt || holdsPastExpiry(claim);
+    // Past its expiry, a report without proof is checked but does not hold the order.
+    const waits = now <= order.expiresAt || !weaker;
     await applyTransition(deps, transaction, ORDER_LIFECYCLE, order, {
       cause: 'reported',
       to: waits ? 'CONFIRMING' : order.status,

@@ -2,7 +2,7 @@ import type { Migration } from '../migrate';
 
 /**
  * A payer's unsigned report no longer holds an order past its expiry: the expiry job also reads
- * CONFIRMING orders (server/orders/order-status.ts, holdsPastExpiry), so its partial index holds
+ * CONFIRMING orders (server/orders/order-status.ts, HOLDS_PAST_EXPIRY_SQL), so its partial index holds
  * them too. Few orders are CONFIRMING at a time; the job's read stays an index range on expires_at.
  */
 export const up: Migration = async ({ context: db }) => {
