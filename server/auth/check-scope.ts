@@ -1,7 +1,8 @@
 import { EVENT_TYPES, eventTypeScope, type ApiKeyScope, type EventType } from '../../contract';
 import { ApiError } from '../errors';
 
-type Credential = { scopes: readonly ApiKeyScope[] } | null;
+/** What the scope checks read of a request's credential: an API key's scopes, or null for the login token. */
+export type Credential = { scopes: readonly ApiKeyScope[] } | null;
 
 const lacks = (scope: ApiKeyScope) => ApiError.forbidden(`This API key lacks the scope ${scope}`);
 
@@ -26,14 +27,19 @@ export function checkScope(apiKey: Credential, scope: ApiKeyScope | null): ApiEr
  */
 export function checkEventScope(apiKey: Credential, type: EventType): ApiError | null {
   const scope = eventTypeScope(type);
-  return apiKey && scope && !apiKey.scopes.includes(scope) ? lacks(scope) : null;
+  return scope && !showsEventType(apiKey, type) ? lacks(scope) : null;
 }
+
+const showsEventType = (apiKey: Credential, type: EventType) => {
+  const scope = eventTypeScope(type);
+  return !apiKey || !scope || apiKey.scopes.includes(scope);
+};
 
 /**
  * The event types the credential is shown, for the queries to filter on (so pages and cursors
  * count only those); null: every type (the login token, or a key holding every event scope).
  */
 export function shownEventTypes(apiKey: Credential): EventType[] | null {
-  const shown = EVENT_TYPES.filter((type) => !checkEventScope(apiKey, type));
+  const shown = EVENT_TYPES.filter((type) => showsEventType(apiKey, type));
   return shown.length === EVENT_TYPES.length ? null : shown;
 }

@@ -1,12 +1,10 @@
 import { Op, QueryTypes } from 'sequelize';
-import { MAX_ORDER_LIST_ITEMS, RECENT_DELIVERIES, type ApiKeyScope } from '../../contract';
-import { shownEventTypes } from '../auth/check-scope';
+import { MAX_ORDER_LIST_ITEMS, RECENT_DELIVERIES } from '../../contract';
+import { shownEventTypes, type Credential as ApiKey } from '../auth/check-scope';
 import type { WebhookDelivery } from '../db/models';
 import type { Deps } from '../deps';
 import { findOrder } from '../orders/find-order';
 import { presentMessengerDelivery, presentWebhookDelivery } from './present-delivery';
-
-type ApiKey = { scopes: readonly ApiKeyScope[] } | null;
 
 /** The deliveries of the events an API key is shown (shownEventTypes): all of them for the login token. */
 const shownTypesWhere = (apiKey: ApiKey) => {

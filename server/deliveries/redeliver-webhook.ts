@@ -1,5 +1,5 @@
-import type { ApiKeyScope, EventType } from '../../contract';
-import { checkEventScope } from '../auth/check-scope';
+import type { EventType } from '../../contract';
+import { checkEventScope, type Credential } from '../auth/check-scope';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { sendNow } from '../events/send-now';
@@ -17,7 +17,7 @@ export async function redeliverWebhook(
     merchantId: string;
     reference: string;
     deliveryId: string;
-    apiKey: { scopes: readonly ApiKeyScope[] } | null;
+    apiKey: Credential;
   },
 ) {
   const { models } = deps.db;

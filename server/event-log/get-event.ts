@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
-import type { ApiKeyScope, EventType, WebhookEventBody } from '../../contract';
-import { checkEventScope } from '../auth/check-scope';
+import type { EventType, WebhookEventBody } from '../../contract';
+import { checkEventScope, type Credential } from '../auth/check-scope';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 
@@ -12,7 +12,7 @@ export async function getEvent(
   deps: Pick<Deps, 'db'>,
   merchantId: string,
   id: string,
-  apiKey: { scopes: readonly ApiKeyScope[] } | null,
+  apiKey: Credential,
 ): Promise<WebhookEventBody> {
   const [row] = await deps.db.sequelize.query<{ type: EventType; body: string }>(
     'SELECT type, body FROM events WHERE id = $id AND merchant_id = $merchantId',

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
-import type { ApiKeyScope, ListEventsQuery, WebhookEventBody } from '../../contract';
-import { checkEventScope, shownEventTypes } from '../auth/check-scope';
+import type { ListEventsQuery, WebhookEventBody } from '../../contract';
+import { checkEventScope, shownEventTypes, type Credential } from '../auth/check-scope';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { decodeEventCursor, encodeEventCursor, positionAtSql, type EventCursor } from './event-cursor';
@@ -39,7 +39,7 @@ export async function listEvents(
   deps: Pick<Deps, 'db'>,
   merchantId: string,
   query: ListEventsQuery,
-  apiKey: { scopes: readonly ApiKeyScope[] } | null,
+  apiKey: Credential,
 ) {
   if (query.type !== undefined) {
     const refused = checkEventScope(apiKey, query.type);
@@ -55,12 +55,12 @@ export async function listEvents(
 
   const bind: Record<string, unknown> = { merchantId, limit: perPage + 1 };
   const where = ['merchant_id = $merchantId'];
+  // A type asked for was checked above; without one, only the types the key is shown.
+  const shown = query.type === undefined ? shownEventTypes(apiKey) : null;
   if (query.type !== undefined) {
     where.push('type = $type');
     bind.type = query.type;
-  }
-  const shown = shownEventTypes(apiKey);
-  if (shown) {
+  } else if (shown) {
     where.push('type = ANY(CAST($shown AS text[]))');
     bind.shown = shown;
   }
