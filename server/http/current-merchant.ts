@@ -1,4 +1,4 @@
-import type { Credential } from '../auth/check-scope';
+import type { ApiKeyScope } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import { ApiError } from '../errors';
 
@@ -9,7 +9,7 @@ export function actingKey(req: { user?: Express.User }): { id: string; name: str
 }
 
 /** The API key's scopes for the checks a route makes itself (checkEventScope); null for the login token. */
-export function currentApiKey(req: { user?: Express.User }): Credential {
+export function currentApiKey(req: { user?: Express.User }): { scopes: readonly ApiKeyScope[] } | null {
   return req.user?.apiKey ?? null;
 }
 
