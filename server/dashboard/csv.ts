@@ -42,23 +42,6 @@ export const formatUnitsSql = (units: string, decimals: string, minPlaces: numbe
 export const tokenAmountSql = (units: string, decimals: string) =>
   formatUnitsSql(units, decimals, WIRE_DECIMALS);
 
-/**
- * SQL of a field of the payment option a claim (alias `claim`) credited on its order (alias
- * `order`): the order's own column for its first option, else the field of its `payment_options`
- * (server/orders/payment-options.ts), as text.
- */
-export const claimOptionSql = (
-  claim: string,
-  order: string,
-  column: 'network' | 'token' | 'token_decimals',
-) => {
-  const field = { network: 'network', token: 'token', token_decimals: 'decimals' }[column];
-  const other = `${order}.payment_options -> (${claim}.option_index - 1) ->> '${field}'`;
-  return column === 'token_decimals'
-    ? `(CASE WHEN ${claim}.option_index = 0 THEN ${order}.token_decimals ELSE CAST(${other} AS int) END)`
-    : `(CASE WHEN ${claim}.option_index = 0 THEN ${order}.${column} ELSE ${other} END)`;
-};
-
 /** SQL of formatQuote: a quote in 10^-6 units, 2 to 6 places ("9.20", "9.123"). */
 export const quoteAmountSql = (column: string) =>
   formatUnitsSql(column, String(WIRE_DECIMALS), QUOTE_MIN_PLACES);

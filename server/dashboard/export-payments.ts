@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { DateRangeQuery } from '../../contract';
 import type { Deps } from '../deps';
-import { claimOptionSql, isoTimeSql, tokenAmountSql } from './csv';
+import { claimOptionSql } from '../orders/payment-options';
+import { isoTimeSql, tokenAmountSql } from './csv';
 import { fiatAtOrderRateSql } from './fiat';
 import { keysetCsv } from './keyset-csv';
 

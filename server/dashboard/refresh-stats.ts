@@ -2,7 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { CHANGES_CHANNEL } from '../db/change-feed';
 import type { Deps } from '../deps';
 import { fiatAtOrderRateSql, STATS_DECIMALS } from './fiat';
-import { claimOptionSql } from './csv';
+import { claimOptionSql } from '../orders/payment-options';
 import { forgetSummaries, SUMMARY_TOPIC } from './summarize';
 
 /**

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { Deps } from '../deps';
 import { wakeJobSql } from '../db/wake-up';
-import { EXPIRABLE_STATUSES } from './order-status';
+import { OPEN_ORDER_STATUSES } from './order-status';
 
 /**
  * Orders made for something another order has paid (a subscription period's remade order, once
@@ -27,6 +27,6 @@ export async function closeSupersededOrders(
      SELECT ${wakeJobSql('expire-orders')} FROM closed LIMIT 1`,
     // CONFIRMING too: the expiry job expires it unless a claim that can prove something holds it
     // (HOLDS_PAST_EXPIRY_SQL); a payment under way is still credited, as an overpayment, refundable.
-    { replacements: { ids: orderIds, statuses: [...EXPIRABLE_STATUSES, 'CONFIRMING'], at }, transaction },
+    { replacements: { ids: orderIds, statuses: [...OPEN_ORDER_STATUSES], at }, transaction },
   );
 }

@@ -2,7 +2,11 @@ import { QueryTypes } from 'sequelize';
 import type { Deps } from '../deps';
 import { applyTransition } from '../events/lifecycle';
 import { ORDER_LIFECYCLE } from './order-lifecycle';
-import { EXPIRABLE_STATUSES, HOLDS_PAST_EXPIRY_SQL } from './order-status';
+import { HOLDS_PAST_EXPIRY_SQL, OPEN_ORDER_STATUSES } from './order-status';
+
+/** SQL over the orders alias `o`: not a CONFIRMING order that one of its open claims holds. */
+const NOT_HELD = `(o.status <> 'CONFIRMING' OR NOT EXISTS (
+  SELECT 1 FROM payment_claims c WHERE c.order_id = o.id AND c.status = 'PENDING' AND ${HOLDS_PAST_EXPIRY_SQL}))`;
 
 /**
  * PENDING and UNDERPAID orders past expiresAt become EXPIRED, one bounded batch per call, and so do
@@ -15,32 +19,27 @@ export async function expireDueOrders(deps: Deps, opts: { batchSize: number }): 
   return sequelize.transaction(async (transaction) => {
     const rows = await sequelize.query<{ id: string }>(
       `SELECT id FROM orders o
-        WHERE status IN (:statuses, 'CONFIRMING') AND expires_at <= :now
-          AND (status <> 'CONFIRMING' OR NOT EXISTS (
-                SELECT 1 FROM payment_claims
-                 WHERE order_id = o.id AND status = 'PENDING' AND ${HOLDS_PAST_EXPIRY_SQL}))
+        WHERE status IN (:statuses) AND expires_at <= :now AND ${NOT_HELD}
         ORDER BY expires_at LIMIT :batch FOR UPDATE OF o SKIP LOCKED`,
       {
         type: QueryTypes.SELECT,
-        replacements: { statuses: [...EXPIRABLE_STATUSES], now: deps.clock(), batch: opts.batchSize },
+        replacements: { statuses: [...OPEN_ORDER_STATUSES], now: deps.clock(), batch: opts.batchSize },
         transaction,
       },
     );
     if (rows.length === 0) return 0;
-    const orders = await models.Order.findAll({ where: { id: rows.map((r) => r.id) }, transaction });
     // Asked again now the rows are locked (reports take the order's lock): a report that committed
     // while the first read waited for a row made it CONFIRMING, which that read's claims predate.
-    const confirming = orders.filter((o) => o.status === 'CONFIRMING').map((o) => o.id);
-    const held = confirming.length
-      ? await sequelize.query<{ order_id: string }>(
-          `SELECT DISTINCT order_id FROM payment_claims
-            WHERE order_id IN (:ids) AND status = 'PENDING' AND ${HOLDS_PAST_EXPIRY_SQL}`,
-          { type: QueryTypes.SELECT, replacements: { ids: confirming }, transaction },
-        )
-      : [];
-    const waiting = new Set(held.map((r) => String(r.order_id)));
-    const expiring = orders.filter((o) => !waiting.has(o.id));
-    for (const order of expiring)
+    const still = await sequelize.query<{ id: string }>(
+      `SELECT id FROM orders o WHERE id IN (:ids) AND ${NOT_HELD}`,
+      {
+        type: QueryTypes.SELECT,
+        replacements: { ids: rows.map((r) => r.id) },
+        transaction,
+      },
+    );
+    const orders = await models.Order.findAll({ where: { id: still.map((r) => r.id) }, transaction });
+    for (const order of orders)
       await applyTransition(deps, transaction, ORDER_LIFECYCLE, order, {
         cause: 'expired',
         to: 'EXPIRED',
@@ -52,6 +51,6 @@ export async function expireDueOrders(deps: Deps, opts: { batchSize: number }): 
               ? 'expired; unsigned payment reports are still checked'
               : 'expired without payment',
       });
-    return expiring.length;
+    return orders.length;
   });
 }

@@ -1,7 +1,16 @@
 import type { OrderStatus } from '../../contract';
 
-/** Orders the expiry job moves to EXPIRED at expiresAt. */
+/** Orders awaiting payment: the expiry job moves them to EXPIRED at expiresAt. */
 export const EXPIRABLE_STATUSES = ['PENDING', 'UNDERPAID'] as const satisfies readonly OrderStatus[];
+
+/**
+ * Orders the expiry job reads (migration 0025's index): those awaiting payment, and CONFIRMING
+ * ones, expired unless a claim holds them (HOLDS_PAST_EXPIRY_SQL). An order still open.
+ */
+export const OPEN_ORDER_STATUSES = [
+  ...EXPIRABLE_STATUSES,
+  'CONFIRMING',
+] as const satisfies readonly OrderStatus[];
 
 /**
  * Which open claims keep an order waiting (CONFIRMING) past its expiry: all but a payer's unsigned

@@ -160,3 +160,26 @@ export function pickOption(order: OptionFields, pick: OptionPick, path: string):
     `the order cannot be paid ${named}: its options are ${options.map((o) => `${o.token} on ${o.network}`).join(', ')}`,
   );
 }
+
+/**
+ * SQL of a field of the payment option a claim (alias `claim`) credited on its order (alias
+ * `order`): the order's own column for its first option, else the field of its `payment_options`
+ * (server/orders/payment-options.ts), as text.
+ */
+export const claimOptionSql = (
+  claim: string,
+  order: string,
+  column: 'network' | 'token' | 'token_decimals' | 'recipient' | 'token_mint',
+) => {
+  const field = {
+    network: 'network',
+    token: 'token',
+    token_decimals: 'decimals',
+    recipient: 'recipient',
+    token_mint: 'tokenMint',
+  }[column];
+  const other = `${order}.payment_options -> (${claim}.option_index - 1) ->> '${field}'`;
+  return column === 'token_decimals'
+    ? `(CASE WHEN ${claim}.option_index = 0 THEN ${order}.token_decimals ELSE CAST(${other} AS int) END)`
+    : `(CASE WHEN ${claim}.option_index = 0 THEN ${order}.${column} ELSE ${other} END)`;
+};

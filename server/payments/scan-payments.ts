@@ -8,7 +8,6 @@ import type {
   ScanTarget,
 } from '../chains/chain-adapter';
 import { ChainUnavailableError } from '../chains/chain-errors';
-import type { Order } from '../db/models';
 import type { Deps } from '../deps';
 import { leaseScanCursors, releaseLease, renewLease } from '../db/lease';
 import { payableCutoff, payableNow, watchedSql, watchedWhere } from '../orders/payable';
@@ -175,10 +174,9 @@ async function matchOrder(
   scope: PaymentScope,
   tx: { tags: string[]; blockTime: Date | null },
   credited: bigint,
-): Promise<Order | null> {
-  const { Order } = deps.db.models;
+): Promise<string | null> {
   const tagged = await orderNamed(deps.db, scope, tx.tags);
-  if (tagged) return Order.findByPk(tagged.id);
+  if (tagged) return tagged.id;
   // Naming an order elsewhere (another wallet's, another shop's), the transaction is that order's.
   if (await namesAnOrder(deps.db, tx.tags)) return null;
   // The one order whose amount or remainder it is; none when several match (amountEvidence).
@@ -186,7 +184,7 @@ async function matchOrder(
     payable: payableNow(deps),
     createdBy: untaggedCreatedBy(tx.blockTime),
   });
-  return exact ? Order.findByPk(exact.id) : null;
+  return exact?.id ?? null;
 }
 
 /**
@@ -221,12 +219,12 @@ async function processFound(
   owners: Map<string, string>,
 ): Promise<boolean> {
   const { models, sequelize } = deps.db;
-  // Whether the transaction credited an order at all, and this transfer (to this recipient) an order.
-  const credited = async () => {
+  // Whether this transfer (to this recipient) credited an order; with `any`, whether the
+  // transaction credited one at all.
+  const credited = async (any = false) => {
     const [row] = await sequelize.query<{ any: boolean; this: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM payment_claims
-                       WHERE network = :network AND tx_id = :txId AND status = 'VERIFIED') AS any,
-              ${TRANSFER_CREDITED_SQL} AS this`,
+      `SELECT ${TRANSFER_CREDITED_SQL} AS this,
+              ${any ? `EXISTS (SELECT 1 FROM payment_claims WHERE network = :network AND tx_id = :txId AND status = 'VERIFIED')` : 'false'} AS any`,
       {
         type: QueryTypes.SELECT,
         replacements: {
@@ -251,7 +249,7 @@ async function processFound(
     return true;
   const tx = await chain.readTransaction(found.txId);
   if (!(await settleReports(deps, chain, found.txId, tx))) return false;
-  const settled = await credited();
+  const settled = await credited(true);
   if (settled.this) return true;
   // Not final, or gone in a reorganisation the log query has not caught up with: look again later.
   if (tx.state === 'not_found' || tx.state === 'not_final') return false;
@@ -263,12 +261,12 @@ async function processFound(
   if (amount === 0n) return true; // not a payment to this recipient (an outgoing transfer, say)
   // A transaction pays one order: one credited already (its transfer to another wallet) leaves
   // this transfer no order to pay; it is kept for its merchant to see.
-  const order = settled.any ? null : await matchOrder(deps, scope, tx, amount);
+  const orderId = settled.any ? null : await matchOrder(deps, scope, tx, amount);
   let verdict: string | null = null;
-  if (order)
+  if (orderId)
     try {
       verdict = await sequelize.transaction(async (transaction) => {
-        const locked = await models.Order.findByPk(order.id, { transaction, lock: transaction.LOCK.UPDATE });
+        const locked = await models.Order.findByPk(orderId, { transaction, lock: transaction.LOCK.UPDATE });
         if (!locked) return null;
         const now = deps.clock();
         const claim = await models.PaymentClaim.create(

@@ -3,6 +3,7 @@ import type { UnattributedPayment } from '../../contract';
 import type { Deps } from '../deps';
 import { formatAmount } from '../../contract/decimal';
 import { decodeCursor, encodeCursor } from '../orders/order-cursor';
+import { claimOptionSql } from '../orders/payment-options';
 
 /** A final transfer to a merchant's wallet that credited no order, as the scanner found it. */
 export type FoundUnattributed = {
@@ -28,9 +29,8 @@ export type FoundUnattributed = {
 export const TRANSFER_CREDITED_SQL = `EXISTS (
   SELECT 1 FROM payment_claims c JOIN orders o ON o.id = c.order_id
    WHERE c.network = :network AND c.tx_id = :txId AND c.status = 'VERIFIED'
-     AND CASE WHEN c.option_index = 0 THEN o.recipient = :recipient AND o.token_mint = :tokenMint
-              ELSE o.payment_options -> (c.option_index - 1) ->> 'recipient' = :recipient
-               AND o.payment_options -> (c.option_index - 1) ->> 'tokenMint' = :tokenMint END)`;
+     AND ${claimOptionSql('c', 'o', 'recipient')} = :recipient
+     AND ${claimOptionSql('c', 'o', 'token_mint')} = :tokenMint)`;
 
 /**
  * Keeps a transfer nobody's evidence tied to an order (no tag, no open order's exact amount, no

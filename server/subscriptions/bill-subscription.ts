@@ -3,6 +3,7 @@ import type { OrderStatus, SubscriptionStatus } from '../../contract';
 import type { Subscription } from '../db/models';
 import type { Deps } from '../deps';
 import { applyTransition } from '../events/lifecycle';
+import { OPEN_ORDER_STATUSES } from '../orders/order-status';
 import { closeSupersededOrders } from '../orders/close-superseded-orders';
 import { queueSubscriptionEmail } from './queue-subscription-email';
 import { makePeriodOrder, presentedOrder, type MadeOrder } from './make-period-order';
@@ -14,8 +15,6 @@ type PeriodOrder = { id: string; reference: string; status: OrderStatus; attempt
 
 /** After a failed attempt to make an order (rates down, wallet removed), the next try this much later. */
 const RETRY_MS = 30_000;
-
-const OPEN_ORDER: readonly OrderStatus[] = ['PENDING', 'CONFIRMING', 'UNDERPAID'];
 
 /** What billing decided to do outside the lock: make the order of a period (its attempt). */
 type Wanted = { periodIndex: number; attempt: number } | null;
@@ -98,7 +97,9 @@ async function decide(
       await moveWithOrder(deps, transaction, subscription, 'paid', 'ACTIVE', paid.id);
     }
     // An expired attempt paid late: the period's later attempt is not to be paid too.
-    const superseded = orders.filter((o) => o.id !== paid.id && OPEN_ORDER.includes(o.status));
+    const superseded = orders.filter(
+      (o) => o.id !== paid.id && OPEN_ORDER_STATUSES.some((s) => s === o.status),
+    );
     await closeSupersededOrders(
       deps,
       transaction,
@@ -125,7 +126,7 @@ async function decide(
     return { periodIndex: Math.max(next.index, clock.periodIndexAt(now)), attempt: 0 };
   }
   if (subscription.reminderAt && subscription.reminderAt <= now) {
-    if (latest && OPEN_ORDER.includes(latest.status))
+    if (latest && OPEN_ORDER_STATUSES.some((s) => s === latest.status))
       await queueSubscriptionEmail(deps, transaction, subscription, latest.id, 'reminder');
     subscription.reminderAt = null;
   }
