@@ -93,3 +93,5 @@ export function localDayStart(ymd: string): string {
 
 /** An order's reference in short: "9WzDXw…AWWM" (its first 6 and last 4 characters). */
 export const shortRef = (reference: string) => `${reference.slice(0, 6)}…${reference.slice(-4)}`;
+/** A transaction id named in a notice: its start, enough to find it in a wallet's history. */
+export const shortTx = (txId: string) => `${txId.slice(0, 12)}…`;

@@ -3,6 +3,7 @@ import type { Refund } from '../../../../contract';
 import { api, ok } from '../../api';
 import { useI18n } from '../../i18n';
 import { useAction } from '../../lib/actions';
+import { shortTx } from '../../lib/format';
 import { useSandbox } from '../../lib/networks';
 import { useRefresh } from '../../lib/queries';
 import { changedByWrite } from '../../lib/query-keys';
@@ -28,7 +29,7 @@ export function SandboxSendRefund({ refund }: { refund: Refund }) {
   return (
     <div className="sandbox-refund">
       {txId ? (
-        <Notice kind="ok">{t('sandboxRefundSent', { tx: `${txId.slice(0, 12)}…` })}</Notice>
+        <Notice kind="ok">{t('sandboxRefundSent', { tx: shortTx(txId) })}</Notice>
       ) : (
         <button type="button" className="primary" disabled={busy} onClick={() => void run()}>
           {busy ? t('working') : t('sandboxSendRefund')}

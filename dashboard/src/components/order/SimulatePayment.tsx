@@ -3,7 +3,7 @@ import type { Order } from '../../../../contract';
 import { api, ok } from '../../api';
 import { useI18n } from '../../i18n';
 import { useFormSubmit } from '../../lib/actions';
-import { useFormat } from '../../lib/format';
+import { shortTx, useFormat } from '../../lib/format';
 import { useRefresh } from '../../lib/queries';
 import { changedByWrite } from '../../lib/query-keys';
 import { simulatedAmount, simulatedKinds, type SimulatedKind } from '../../lib/sandbox';
@@ -84,7 +84,7 @@ export function SimulatePayment({ order }: { order: Order }) {
       </label>
       {sent && (
         <Notice kind="ok">
-          {t('simulateSent', { amount: f.token(sent.amount, sent.token), tx: `${sent.txId.slice(0, 12)}…` })}
+          {t('simulateSent', { amount: f.token(sent.amount, sent.token), tx: shortTx(sent.txId) })}
         </Notice>
       )}
       {error != null && <ErrorNotice error={error} />}

@@ -1,9 +1,7 @@
 import { useState } from 'react';
+import { DESCRIPTION_MAX } from '../../../../contract';
 import { useI18n } from '../../i18n';
 import { TextField } from '../form';
-
-/** The most a description may be: the API's limit on an order's (and so each period's). */
-const DESCRIPTION_MAX = 200;
 
 /**
  * The optional description of what a form creates (a payment link, each period's order of a
