@@ -6,6 +6,8 @@ import { startSandboxSolana, type SandboxSolana } from './start-solana';
 
 /** The EVM networks of the sandbox: Polygon's USDT has 6 decimals, BSC's 18. */
 const SANDBOX_EVM_NETWORKS = ['POLYGON', 'BSC'] as const;
+/** Every network of the sandbox. */
+export const SANDBOX_NETWORKS = ['SOLANA', ...SANDBOX_EVM_NETWORKS] as const;
 
 /**
  * Starts the sandbox's chains (in memory: every start is afresh) and gives what the service needs:

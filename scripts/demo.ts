@@ -16,14 +16,14 @@ import { createClient, webhooks } from '@stablepay/sdk';
 import { printSandbox } from '../sandbox/print-sandbox';
 import { SANDBOX_EMAIL, SANDBOX_PASSWORD } from '../sandbox/sandbox-merchant';
 import { startSandbox } from '../sandbox/start-sandbox';
+import { SANDBOX_NETWORKS } from '../sandbox/start-sandbox-chains';
 
-const NETWORKS = ['SOLANA', 'POLYGON', 'BSC'] as const;
 const { values: args } = parseArgs({
   options: { exit: { type: 'boolean', default: false }, network: { type: 'string', default: 'SOLANA' } },
 });
-const network = NETWORKS.find((n) => n === args.network.toUpperCase())!;
+const network = SANDBOX_NETWORKS.find((n) => n === args.network.toUpperCase())!;
 if (!network) {
-  console.error(`Invalid --network: ${args.network} (the sandbox's: ${NETWORKS.join(', ')})`);
+  console.error(`Invalid --network: ${args.network} (the sandbox's: ${SANDBOX_NETWORKS.join(', ')})`);
   process.exit(1);
 }
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);

@@ -5,16 +5,15 @@ import { ApiError } from '../errors';
 import { readOrder } from '../orders/find-order';
 import { EXPIRABLE_STATUSES } from '../orders/order-status';
 import { payReadOrder } from './pay-order';
-import type { SandboxChains } from './sandbox-chains';
 import { sandboxChains } from './sandbox-guard';
 
 /**
- * The references whose checkout payment is being made, per sandbox: two clicks that arrive before
+ * The references whose checkout payment is being made: two clicks that arrive before
  * the first payment is reported would both find the order awaiting payment. A sandbox is one
  * process (`npm run sandbox`), so its own memory is the lock; the order's status takes over once the
  * payment is reported (CONFIRMING or PAID), before the reference leaves the set.
  */
-const paying = new WeakMap<SandboxChains, Set<string>>();
+const paying = new Set<string>();
 
 /**
  * The checkout's "Pay with the sandbox wallet": the public page has no merchant credential, so it
@@ -27,11 +26,9 @@ export async function payCheckoutOrder(
   input: { reference: string; body: z.output<typeof ZSandboxCheckoutPayBody> },
 ): Promise<string> {
   const chains = sandboxChains(deps); // 404 before any read on an instance that is not a sandbox
-  const inFlight = paying.get(chains) ?? new Set<string>();
-  paying.set(chains, inFlight);
-  if (inFlight.has(input.reference))
+  if (paying.has(input.reference))
     throw ApiError.conflict('A payment of this order is being made: only one is paid here');
-  inFlight.add(input.reference);
+  paying.add(input.reference);
   try {
     const order = await readOrder(deps, { reference: input.reference });
     // Awaiting payment: the statuses the expiry job closes (nothing in flight, nothing final).
@@ -39,8 +36,8 @@ export async function payCheckoutOrder(
       throw ApiError.conflict(`The order is ${order.status}: only an order awaiting payment is paid here`);
     if (order.expiresAt.getTime() <= deps.clock().getTime())
       throw ApiError.conflict('The order has expired: only an order awaiting payment is paid here');
-    return await payReadOrder(deps, order, { ...input.body, tagged: true, report: true });
+    return await payReadOrder(deps, chains, order, { ...input.body, tagged: true, report: true });
   } finally {
-    inFlight.delete(input.reference);
+    paying.delete(input.reference);
   }
 }

@@ -7,6 +7,7 @@ import { readOrder } from '../orders/find-order';
 import { optionDueUnits, pickOption } from '../orders/payment-options';
 import type { OrderView } from '../orders/present-order';
 import { submitPaymentClaim } from '../orders/submit-payment-claim';
+import type { SandboxChains } from './sandbox-chains';
 import { sandboxChains } from './sandbox-guard';
 
 /** One of the merchant's orders paid from the sandbox's payer (POST /sandbox/orders/{reference}/pay). */
@@ -14,9 +15,9 @@ export async function payOrder(
   deps: Deps,
   input: { merchantId: string; reference: string; body: z.output<typeof ZSandboxPayBody> },
 ): Promise<string> {
-  sandboxChains(deps); // 404 before any read on an instance that is not a sandbox
+  const chains = sandboxChains(deps); // 404 before any read on an instance that is not a sandbox
   const order = await readOrder(deps, { reference: input.reference, merchantId: input.merchantId });
-  return payReadOrder(deps, order, input.body);
+  return payReadOrder(deps, chains, order, input.body);
 }
 
 /**
@@ -27,6 +28,7 @@ export async function payOrder(
  */
 export async function payReadOrder(
   deps: Deps,
+  chains: SandboxChains,
   order: OrderView,
   body: z.output<typeof ZSandboxPayBody>,
 ): Promise<string> {
@@ -34,7 +36,7 @@ export async function payReadOrder(
   const due = optionDueUnits(order, option);
   const units = body.amount !== undefined ? parseUnits(body.amount, option.decimals) : due;
   if (units <= 0n) throw ApiError.conflict('Nothing is due on this option: give `amount` to pay more');
-  const txId = await sandboxChains(deps).pay({
+  const txId = await chains.pay({
     network: option.network,
     token: option.tokenMint,
     to: option.recipient,
