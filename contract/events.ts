@@ -50,7 +50,7 @@ export type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
 export type SubscriptionEventType = (typeof SUBSCRIPTION_EVENT_TYPES)[number];
 
 /** The family of an event type: what its type says before the dot (`ping` is its own). */
-export type EventFamily = EventType extends infer T ? (T extends `${infer F}.${string}` ? F : T) : never;
+type EventFamily = EventType extends infer T ? (T extends `${infer F}.${string}` ? F : T) : never;
 
 /**
  * Which events an API key is shown, by family: the scope it needs beside the one of the route that
@@ -60,7 +60,7 @@ export type EventFamily = EventType extends infer T ? (T extends `${infer F}.${s
  * included, so they need subscriptions:read as GET /subscriptions does. The login token (the
  * dashboard) is shown every event. A new family names its scope here.
  */
-export const EVENT_FAMILY_SCOPES: Record<EventFamily, ApiKeyScope | null> = {
+const EVENT_FAMILY_SCOPES: Record<EventFamily, ApiKeyScope | null> = {
   order: null,
   refund: null,
   ping: null,
