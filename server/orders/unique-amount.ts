@@ -1,5 +1,4 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { OrderStatus } from '../../contract';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
 import { optionDueUnits, optionsOf } from './payment-options';
@@ -152,7 +151,7 @@ const HOLD_DUE = takeAmountsSql(
  * an untagged transfer of it is the order's only while no other order has that amount
  * (server/payments/credited-to.ts, amountEvidence). So it is held like an amount: orders made
  * afterwards avoid it. Run in the transaction that credited a payment to `order` (its row locked),
- * with the status it moves to: while it is payable each unique option's amount due is held (unless
+ * with whether it is now paid: while it is not each unique option's amount due is held (unless
  * another order holds it already: that amount is then nobody's evidence), and what was due before
  * is given back; once PAID, nothing due is held. The options' own amounts stay held as ever.
  */
@@ -160,11 +159,11 @@ export async function holdAmountsDue(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
   transaction: Transaction,
   order: Order,
-  status: OrderStatus,
+  paid: boolean,
 ): Promise<void> {
   const options = optionsOf(order);
   const held: typeof options = [];
-  for (const option of status === 'PAID' ? [] : options) {
+  for (const option of paid ? [] : options) {
     const due = optionDueUnits(order, option);
     if (option.amountUnique && due > 0n && due !== option.amountUnits)
       held.push({ ...option, amountUnits: due });

@@ -313,7 +313,7 @@ export async function settleClaim(
   const next = await statusFromFacts(deps, order, transaction, bps);
   // What is still due is held from new orders while it is, and given back once paid.
   if (verdict.kind === 'accept' && (next !== 'PAID' || partlyPaidBefore))
-    await holdAmountsDue(deps, transaction, order, next);
+    await holdAmountsDue(deps, transaction, order, next === 'PAID');
   const amountReceived = formatAmount(order.amountReceivedUnits, sumDecimals);
   let reason: string;
   let data: Record<string, unknown> = { amountReceived };

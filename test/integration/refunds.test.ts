@@ -171,7 +171,6 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
   const refundOf = async (shop: HarnessShop, reference: string, id: string) =>
     (await listRefunds(shop, reference)).find((r) => r.id === id)!;
 
-  /** Runs the refund verifier (and the webhook sender) until the refund has `status`. */
   /** An order of 8 paid by two wallets, Alice 5 and Bob 3, each naming it. */
   async function paidByTwo() {
     const { shop } = await d.newShop(h);
@@ -197,6 +196,7 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
     expect(res.status, res.text).toBe(200);
     return res.body.status as string;
   };
+  /** Runs the refund verifier (and the webhook sender) until the refund has `status`. */
   async function settleRefund(shop: HarnessShop, reference: string, id: string, status: string, harness = h) {
     const deadline = Date.now() + 20_000;
     for (;;) {
