@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { pruneEvents } from '../../server/event-log/prune-events';
 import { encodeBase58 } from '../../server/lib/base58';
-import { expectErrorBody, newMerchant, startTestServer } from '../support/test-server';
+import { expectErrorBody, newMerchant, startTestServer, newApiKey } from '../support/test-server';
 import type { ApiResponse, TestServer } from '../support/test-server';
 import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 import { until } from '../support/until';
@@ -307,14 +307,7 @@ describe('an API key is shown the events of its scopes', () => {
 
   it("keeps subscription events, their deliveries and the customer's manageUrl from a key without subscriptions:read", async () => {
     const m = await merchantWithWebhooks();
-    const key = async (scopes: string[]) => {
-      const res = await server.api<{ secret: string }>('POST', '/users/me/api-keys', {
-        token: m.token,
-        body: { name: scopes.join(' '), scopes },
-      });
-      expect(res.status, res.text).toBe(201);
-      return res.body.secret;
-    };
+    const key = (scopes: string[]) => newApiKey(server.api, m.token, scopes);
     const orders = await key(['orders:read']);
     const ordersWriter = await key(['orders:read', 'orders:write']);
     const both = await key(['orders:read', 'subscriptions:read']);

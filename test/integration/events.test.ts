@@ -2,7 +2,13 @@ import { createHmac } from 'node:crypto';
 import { Sequelize } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeliveryStack, TEST_BOT_TOKEN } from '../support/delivery-stack';
-import { createTestDatabase, expectErrorBody, newMerchant, startTestServer } from '../support/test-server';
+import {
+  createTestDatabase,
+  expectErrorBody,
+  newMerchant,
+  startTestServer,
+  newApiKey,
+} from '../support/test-server';
 import type { TestServer } from '../support/test-server';
 import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 import { until } from '../support/until';
@@ -482,13 +488,7 @@ describe('messenger', () => {
       const types = res.body.items.map((d: { eventType: string }) => d.eventType);
       return types.includes('order.created') && types.includes('subscription.order_created') && types;
     });
-    const key = async (scopes: string[]) =>
-      (
-        await server.api('POST', '/users/me/api-keys', {
-          token: m.token,
-          body: { name: scopes.join(' '), scopes },
-        })
-      ).body.secret as string;
+    const key = (scopes: string[]) => newApiKey(server.api, m.token, scopes);
     const typesFor = async (token: string) =>
       (await server.api('GET', path, { token })).body.items.map((d: { eventType: string }) => d.eventType);
     expect(await typesFor(await key(['orders:read']))).toEqual(

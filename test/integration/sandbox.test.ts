@@ -2,7 +2,7 @@ import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StartedSandboxChains } from '../../sandbox/start-sandbox-chains';
 import { startSandboxStack, type SandboxStack } from '../support/sandbox-stack';
-import { newMerchant, startTestServer, type TestServer } from '../support/test-server';
+import { newMerchant, startTestServer, type TestServer, newApiKey } from '../support/test-server';
 import { until } from '../support/until';
 import { createClient, NotFoundError } from '../../sdk/src';
 
@@ -146,9 +146,7 @@ describe('the sandbox routes', () => {
   });
 
   it('scopes: pay, faucet and advance need orders:write; refund send refunds:write', async () => {
-    const key = async (scopes: string[]) =>
-      (await sandbox.api('POST', '/users/me/api-keys', { token, body: { name: scopes.join(' '), scopes } }))
-        .body.secret as string;
+    const key = (scopes: string[]) => newApiKey(sandbox.api, token, scopes);
     const reader = await key(['orders:read']);
     const writer = await key(['orders:write']);
     const reference = await order('SOLANA', '1');

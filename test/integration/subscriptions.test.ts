@@ -4,7 +4,7 @@ import { parseUnits } from '../../contract/decimal';
 import { startPaymentHarness, sleep, usePaymentStack, type PaymentHarness } from '../support/payment-harness';
 import { startSmtpServer, type SmtpServer } from '../support/smtp-server';
 import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
-import { expectErrorBody, startTestServer } from '../support/test-server';
+import { expectErrorBody, startTestServer, newApiKey } from '../support/test-server';
 
 /**
  * Subscriptions (issue 30) on the local Solana chain, with days of 2 seconds
@@ -307,13 +307,7 @@ describe('a daily subscription', () => {
 describe('the rules of the routes', () => {
   it('API keys need the subscription scopes', async () => {
     const shop = await newShop();
-    const key = async (scopes: string[]) =>
-      (
-        await h.server.api<{ secret: string }>('POST', '/users/me/api-keys', {
-          token: shop.token,
-          body: { name: scopes.join(' '), scopes },
-        })
-      ).body.secret;
+    const key = (scopes: string[]) => newApiKey(h.server.api, shop.token, scopes);
     const reader = await key(['subscriptions:read']);
     const orderWriter = await key(['orders:write', 'orders:read']);
     const writer = await key(['subscriptions:write', 'subscriptions:read']);

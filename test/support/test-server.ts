@@ -131,6 +131,20 @@ export const newWalletAddress = (network: string): string =>
     ? Keypair.generate().publicKey.toBase58()
     : getAddress(`0x${randomBytes(20).toString('hex')}`);
 
+/** A new API key of the signed-in merchant (`token`) with `scopes`, named after them; its secret. */
+export async function newApiKey(
+  api: ReturnType<typeof apiClient>,
+  token: string,
+  scopes: string[],
+): Promise<string> {
+  const res = await api<{ secret: string }>('POST', '/users/me/api-keys', {
+    token,
+    body: { name: scopes.join(' '), scopes },
+  });
+  if (res.status !== 201) throw new Error(`API key failed: ${res.text}`);
+  return res.body.secret;
+}
+
 /** A new merchant of its own (tests never share tenants), logged in, optionally with wallets. */
 export async function newMerchant(
   server: TestServer,
