@@ -83,6 +83,15 @@ const ledger = async (shop: Shop, reference: string) =>
     from: string | null;
   }[];
 const audit = async (shop: Shop, reference: string) => await h.auditOf(shop, reference);
+/** Runs the jobs until the transfer is kept unattributed or credited to one of the orders. */
+const settled = (shop: Shop, txId: string, orders: { reference: string }[]) =>
+  h.runJobs(
+    async () =>
+      (await unattributed(shop)).items.some((p) => p.txId === txId) ||
+      (await Promise.all(orders.map((o) => ledger(shop, o.reference)))).some((l) =>
+        l.some((p) => p.txId === txId),
+      ),
+  );
 /** Runs the jobs until the order's audit has an entry of `type`. */
 const until = (shop: Shop, reference: string, type: string) =>
   h.runJobs(async () => (await audit(shop, reference)).some((e) => e.type === type));
@@ -208,17 +217,20 @@ describe('Solana: a transfer that names no order and is not its exact amount', (
     expect((await unattributed(shop)).items.map((p) => p.txId)).toEqual([second.txId]);
   });
 
+  /** One transaction paying `toA` to shop A's wallet (naming `reference` if given) and `toB` to shop B's. */
+  const batchPayout = async (a: Shop, b: Shop, opts: { reference?: PublicKey; toA: string; toB: string }) =>
+    solana.transfer({
+      payer: await solana.newPayer({ mint: usdtMint }),
+      recipientOwner: new PublicKey(a.wallet),
+      mint: usdtMint,
+      amountUnits: units(opts.toA),
+      ...(opts.reference ? { reference: opts.reference } : {}),
+      alsoTo: [{ recipientOwner: new PublicKey(b.wallet), amountUnits: units(opts.toB) }],
+    });
+
   it("a batch payout to two shops: the transfer that pays one shop's order leaves the other's on its own list", async () => {
     const [a, b] = [await newShop(), await newShop()];
-    const payout = async (opts: { reference?: PublicKey; toA: string; toB: string }) =>
-      solana.transfer({
-        payer: await solana.newPayer({ mint: usdtMint }),
-        recipientOwner: new PublicKey(a.wallet),
-        mint: usdtMint,
-        amountUnits: units(opts.toA),
-        ...(opts.reference ? { reference: opts.reference } : {}),
-        alsoTo: [{ recipientOwner: new PublicKey(b.wallet), amountUnits: units(opts.toB) }],
-      });
+    const payout = (opts: { reference?: PublicKey; toA: string; toB: string }) => batchPayout(a, b, opts);
     const listed = async (shop: Shop) => (await unattributed(shop)).items.map((p) => [p.txId, p.amount]);
 
     // Neither transfer pays an order: each shop sees its own; A's attribution takes only A's.
@@ -255,13 +267,10 @@ describe('Solana: a transfer that names no order and is not its exact amount', (
       const [a, b] = [await newShop(), await newShop()];
       const named = await order(a, '5');
       const exact = await order(b, '6.6');
-      const txId = await solana.transfer({
-        payer: await solana.newPayer({ mint: usdtMint }),
-        recipientOwner: new PublicKey(a.wallet),
-        mint: usdtMint,
-        amountUnits: units('5'),
+      const txId = await batchPayout(a, b, {
         reference: new PublicKey(named.reference),
-        alsoTo: [{ recipientOwner: new PublicKey(b.wallet), amountUnits: units(exact.amount) }],
+        toA: '5',
+        toB: exact.amount,
       });
       await h.runJobs(
         async () =>
@@ -561,15 +570,6 @@ describe('Polygon: an untagged transfer of what is still due on a partly paid or
     await confirm();
     return h.settle(shop, reference, 'UNDERPAID');
   }
-  /** Runs the jobs until the transfer is kept unattributed or credited to one of the orders. */
-  const settled = (shop: Shop, txId: string, orders: PaidOrder[]) =>
-    h.runJobs(
-      async () =>
-        (await unattributed(shop)).items.some((p) => p.txId === txId) ||
-        (await Promise.all(orders.map((o) => ledger(shop, o.reference)))).some((l) =>
-          l.some((p) => p.txId === txId),
-        ),
-    );
 
   it("is nobody's evidence when it is also another order's full amount; the sender's signed report credits it", async () => {
     const shop = await newShop();
@@ -716,12 +716,7 @@ describe('Solana: an untagged transfer of what is still due on two partly paid o
 
     // A wallet that drops the reference pays what the link asks.
     const txId = await send('6');
-    await h.runJobs(
-      async () =>
-        (await unattributed(shop)).items.some((p) => p.txId === txId) ||
-        (await h.getOrder(shop, first.reference)).status !== 'UNDERPAID' ||
-        (await h.getOrder(shop, second.reference)).status !== 'UNDERPAID',
-    );
+    await settled(shop, txId, [first, second]);
     expect(await h.getOrder(shop, first.reference)).toMatchObject({
       status: 'UNDERPAID',
       amountReceived: '4.000000',
