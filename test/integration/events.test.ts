@@ -378,13 +378,19 @@ describe('order events', () => {
 });
 
 describe('messenger', () => {
-  it('sends a readable Telegram message to the profile chat and records it without the token', async () => {
+  /** A merchant with a Solana wallet whose messenger sends to a chat of its own. */
+  async function messengerMerchant() {
     const m = await newMerchant(server, { wallets: ['SOLANA'] });
     const chatId = String(-1000000000000 - Math.floor(Math.random() * 1e9));
     await server.api('PATCH', '/users/me', {
       token: m.token,
       body: { messenger_chat_id: chatId, messenger_bot_token: BOT_TOKEN },
     });
+    return { m, chatId };
+  }
+
+  it('sends a readable Telegram message to the profile chat and records it without the token', async () => {
+    const { m, chatId } = await messengerMerchant();
     const order = await createOrder(m.token, { description: 'Blue mug' });
     const [message] = await until(
       'the expected state',
@@ -471,12 +477,7 @@ describe('messenger', () => {
   });
 
   it("shows a key without subscriptions:read no send of a subscription's events", async () => {
-    const m = await newMerchant(server, { wallets: ['SOLANA'] });
-    const chatId = String(-1000000000000 - Math.floor(Math.random() * 1e9));
-    await server.api('PATCH', '/users/me', {
-      token: m.token,
-      body: { messenger_chat_id: chatId, messenger_bot_token: BOT_TOKEN },
-    });
+    const { m } = await messengerMerchant();
     const made = await server.api('POST', '/subscriptions', {
       token: m.token,
       body: { network: 'SOLANA', token: 'USDT', amount: '3.5', interval: 'month' },
