@@ -1,3 +1,4 @@
+import { getAssociatedTokenAddressSync } from '@solana/spl-token';
 import { Keypair, PublicKey } from '@solana/web3.js';
 import type { Address } from 'viem';
 import { describe, expect, it } from 'vitest';
@@ -213,5 +214,63 @@ describe.each([drivers.solana, drivers.polygon])('$network refunds without the t
     const genuine = await onlyTheGenuineTransferCounts(shop, order.reference, refund, merchant, 4_000_000n);
     expect(genuine).not.toBe(earlier);
     expect(await auditOf(shop, order.reference, 'refund.transaction_rejected')).toEqual([]);
+  });
+});
+
+describe('SOLANA refund scan cost', () => {
+  it('reads the refund address from the refund on: one listing a cycle, bounded by its cursor, and each new transaction once', async () => {
+    const d = drivers.solana;
+    const { shop, merchant, payer, order } = await paidOrderOn(h, d, '10');
+    // The payer's token account has a history before the refund (a busy address has much more).
+    const stranger = await d.newPayer();
+    for (let i = 0; i < 5; i++) await d.transfer(stranger.key, payer.address, 1_000_000n);
+    await advance(300);
+    const created = await h.server.api<Refund>('POST', `/orders/${order.reference}/refunds`, {
+      token: shop.token,
+      body: { amount: '2', to: payer.address },
+    });
+    expect(created.status, created.text).toBe(201);
+
+    // Every request the service makes to the chain, with its parameters.
+    const account = getAssociatedTokenAddressSync(chains.solanaMint, new PublicKey(payer.address)).toBase58();
+    let requests: { method: string; params: unknown[] }[] = [];
+    let sent = '';
+    chains.solana.setRpcFault(
+      (method, params) => void requests.push({ method, params: params as unknown[] }),
+    );
+    const cycle = async () => {
+      requests = [];
+      await h.server.jobs.runNow('verify-refunds');
+      return {
+        listings: requests
+          .filter((r) => r.method === 'getSignaturesForAddress' && r.params[0] === account)
+          .map((r) => r.params[1] as { until?: string }),
+        reads: requests.filter((r) => r.method === 'getTransaction').length,
+      };
+    };
+    try {
+      // The first look lists what came since the refund (nothing): one call, no transaction read.
+      const first = await cycle();
+      expect(first.listings).toHaveLength(1);
+      expect(first.listings[0]!.until).toBeUndefined();
+      expect(first.reads).toBe(0);
+      // From then on each look asks only for what came after the newest older signature.
+      for (let i = 0; i < 3; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        const next = await cycle();
+        expect(next.listings).toHaveLength(1);
+        expect(next.listings[0]!.until).toEqual(expect.any(String));
+        expect(next.reads).toBe(0);
+      }
+      sent = await d.transfer(merchant, payer.address, 2_000_000n);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      const found = await cycle();
+      expect(found.listings).toHaveLength(1);
+      expect(requests.filter((r) => r.method === 'getTransaction').map((r) => r.params[0])).toEqual([sent]);
+    } finally {
+      chains.solana.setRpcFault(null);
+    }
+    const done = await refundBecomes<Refund>(h, shop, order.reference, created.body.id, 'SUCCEEDED');
+    expect(done.txId).toBe(sent);
   });
 });
