@@ -83,7 +83,8 @@ async function checkRefund(deps: Deps, refundId: string, owner: string) {
     });
     cursor = page.cursor;
     for (const found of page.found) {
-      const verdict = judgeRefund(facts, await chain.readTransaction(found.txId));
+      const tx = await chain.readTransaction(found.txId);
+      const verdict = judgeRefund(facts, tx);
       if (verdict.kind === 'wait') {
         // Not final yet: look again from just before it, and do not fail the refund meanwhile.
         cursor = found.resumeBefore;
@@ -98,7 +99,8 @@ async function checkRefund(deps: Deps, refundId: string, owner: string) {
           reason: verdict.reason,
         });
       if (verdict.kind !== 'accept') continue;
-      if (await succeedRefund(deps, { refundId, txId: found.txId, ...verdict })) return;
+      const tags = 'tags' in tx ? tx.tags : [];
+      if (await succeedRefund(deps, { refundId, txId: found.txId, ...verdict, tags })) return;
     }
   } catch (error) {
     // The chain cannot be reached: try again later; the deadline waits for a look at the chain.

@@ -51,6 +51,7 @@ type Refund = {
   txId: string | null;
   late: boolean;
   deadlineAt: string;
+  transaction: unknown;
 };
 type Order = PaidOrder & { amountRefunded: string };
 
@@ -192,6 +193,20 @@ describe.each([drivers.solana, drivers.polygon])('$network refunds without the t
     await refundBecomes(h, shop, order.reference, pending.id, 'SUCCEEDED');
     expect((await both()).map((r) => r.txId).sort()).toEqual([txIdOf(once), txIdOf(again)].sort());
     expect(((await h.getOrder(shop, order.reference)) as Order).amountRefunded).toBe('6.000000');
+  });
+
+  it("a transaction naming one refund is that refund's, never another equal refund's by its amount", async () => {
+    const { shop, merchant, payer, order } = await paidOrderOn(h, d, '10');
+    const first = await createRefund(shop, order.reference, { amount: '3', to: payer.address });
+    const second = await createRefund(shop, order.reference, { amount: '3', to: payer.address });
+    // The second is looked at first, as when it fell due earlier.
+    await h.server.deps.db.models.Refund.update({ nextCheckAt: new Date(0) }, { where: { id: second.id } });
+    const sent = await d.sendBuilt(first, merchant);
+    const done = await refundBecomes<Refund>(h, shop, order.reference, first.id, 'SUCCEEDED');
+    expect(done.txId).toBe(txIdOf(sent));
+    expect(await refundOf(shop, order.reference, second.id)).toMatchObject({ status: 'PENDING', txId: null });
+    const [succeeded] = await auditOf(shop, order.reference, 'refund.succeeded');
+    expect(succeeded?.data).toMatchObject({ refundId: first.id, matchedBy: 'tag' });
   });
 
   it('a FAILED refund whose untagged transfer lands in its late window SUCCEEDS, late', async () => {
