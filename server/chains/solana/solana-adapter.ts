@@ -232,7 +232,7 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
         solanaRpc('getLatestBlockhash', () => connection.getLatestBlockhash('confirmed')),
       ]);
       // The same shape as a payment, the other way round: the receiving wallet pays the fee and
-      // creates the payer's token account when it is missing; the tag makes the refund findable.
+      // creates the payer's token account when it is missing; the tag ties the transfer to the refund.
       const transaction = buildTransferTransaction({
         payer: from,
         recipient: new PublicKey(target.to),
