@@ -207,7 +207,10 @@ export interface ChainAdapter {
    * PayerAccountError when that wallet cannot sign a transaction itself.
    */
   buildRefundTransaction(target: RefundTarget): Promise<PaymentTransaction>;
-  /** Where `scan` finds the transactions that may be this refund (Solana: its tag; EVM: from -> to logs). */
+  /**
+   * Where `scan` finds the transactions that may be this refund, tagged or not (Solana: the refund
+   * address's token account; EVM: the token's from -> to logs).
+   */
   refundScanTarget(target: RefundTarget): ScanTarget;
   /**
    * Starts push notice of activity; `onActivity` asks for a scan now (it is called often and

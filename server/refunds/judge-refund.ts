@@ -33,8 +33,9 @@ export function sentBetween(transfers: Transfer[], facts: Pick<RefundFacts, 'tok
 /**
  * Whether a transaction is the refund, read on chain like a payment: succeeded and final, the right
  * token, from the order's receiving wallet, to the refund address, exactly the refund amount. It is
- * tied to the refund by its tag, or (without one, e.g. from the EIP-681 link) by that exact amount
- * on that path after the refund got its address. A transfer of another amount is never the refund.
+ * tied to the refund by its tag, or without one (the EIP-681 link, a mobile wallet's plain transfer)
+ * by that exact amount on that path after the refund got its address. A transfer of another amount
+ * is never the refund.
  */
 export function judgeRefund(facts: RefundFacts, tx: ObservedTransaction): RefundVerdict {
   if (tx.state === 'not_found' || tx.state === 'not_final')

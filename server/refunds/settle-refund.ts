@@ -23,12 +23,19 @@ async function lockRefund(deps: Pick<Deps, 'db'>, refundId: string, transaction:
  * A verified refund transfer: the refund SUCCEEDED, the order's amountRefunded grows, with audit and
  * `refund.succeeded` in the same transaction. A FAILED refund still holding its amount (in its late
  * window) SUCCEEDS too, `late`: its amount was never given to another refund, so the order can
- * never have refunded more than it received. False when the refund can no longer succeed or the
- * transaction already settled another refund (one transaction refunds at most one refund).
+ * never have refunded more than it received. False when the refund can no longer succeed, the
+ * transaction already settled another refund (one transaction refunds at most one refund), or,
+ * matched by its amount, it names another refund (`tags`): then it is that refund's.
  */
 export async function succeedRefund(
   deps: Deps,
-  input: { refundId: string; txId: string; matchedBy: 'tag' | 'amount'; blockTime: Date | null },
+  input: {
+    refundId: string;
+    txId: string;
+    matchedBy: 'tag' | 'amount';
+    blockTime: Date | null;
+    tags: readonly string[];
+  },
 ): Promise<boolean> {
   const { models, sequelize } = deps.db;
   return sequelize.transaction(async (transaction) => {
@@ -43,8 +50,13 @@ export async function succeedRefund(
     // stays within what the order received).
     if (late && (await committedRefunds(deps.db, order, now, transaction)).units > order.amountReceivedUnits)
       return false;
+    const namesAnother = input.matchedBy === 'amount' && input.tags.length > 0;
     const taken = await models.Refund.findOne({
-      where: { network: refund.network, txId: input.txId, id: { [Op.ne]: refund.id } },
+      where: {
+        network: refund.network,
+        id: { [Op.ne]: refund.id },
+        [Op.or]: [{ txId: input.txId }, ...(namesAnother ? [{ tag: { [Op.in]: [...input.tags] } }] : [])],
+      },
       attributes: ['id'],
       transaction,
     });

@@ -14,8 +14,8 @@ const MAX_FOUND_PER_CHECK = 50;
 /**
  * One bounded batch of refunds due for a look, leased by this worker (server/db/lease.ts) so
  * several instances share the work. A PENDING refund is looked for on chain from its own cursor
- * (Solana: transactions naming its tag; EVM: token transfers from the receiving wallet to the refund
- * address) and each candidate is judged like a payment; one without a verified transfer by its
+ * (the transfers to its address the chain lists, since it got that address) and each candidate is
+ * judged like a payment, by its tag or else its exact amount; one without a verified transfer by its
  * deadline FAILS. A FAILED one is looked for the same way until its late window ends: its transfer
  * may still land (a stuck transaction, a link paid late), and then it counts.
  */
@@ -83,7 +83,8 @@ async function checkRefund(deps: Deps, refundId: string, owner: string) {
     });
     cursor = page.cursor;
     for (const found of page.found) {
-      const verdict = judgeRefund(facts, await chain.readTransaction(found.txId));
+      const tx = await chain.readTransaction(found.txId);
+      const verdict = judgeRefund(facts, tx);
       if (verdict.kind === 'wait') {
         // Not final yet: look again from just before it, and do not fail the refund meanwhile.
         cursor = found.resumeBefore;
@@ -98,7 +99,8 @@ async function checkRefund(deps: Deps, refundId: string, owner: string) {
           reason: verdict.reason,
         });
       if (verdict.kind !== 'accept') continue;
-      if (await succeedRefund(deps, { refundId, txId: found.txId, ...verdict })) return;
+      const tags = 'tags' in tx ? tx.tags : [];
+      if (await succeedRefund(deps, { refundId, txId: found.txId, ...verdict, tags })) return;
     }
   } catch (error) {
     // The chain cannot be reached: try again later; the deadline waits for a look at the chain.

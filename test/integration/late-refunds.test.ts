@@ -1,10 +1,11 @@
 import type { Address, Hex } from 'viem';
 import type { LocalWallet } from '../../sandbox/chains/evm/local-evm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { sleep, startPaymentHarness, usePaymentStack } from '../support/payment-harness';
+import { startPaymentHarness, usePaymentStack } from '../support/payment-harness';
 import type { HarnessShop, PaidOrder, PaymentHarness } from '../support/payment-harness';
 import {
   paidOrderOn,
+  refundBecomes as settledRefund,
   refundDrivers,
   startRefundChains,
   REFUND_POLYGON_CONFIRMATIONS,
@@ -78,18 +79,8 @@ async function refundOf(shop: HarnessShop, reference: string, id: string): Promi
   return res.body.items.find((r) => r.id === id)!;
 }
 
-/** Runs the refund verifier (and the webhook sender) until the refund has `status`. */
-async function refundBecomes(shop: HarnessShop, reference: string, id: string, status: string) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    await h.server.jobs.runNow('verify-refunds');
-    await h.deliverWebhooks();
-    const refund = await refundOf(shop, reference, id);
-    if (refund.status === status) return refund;
-    if (Date.now() > deadline) throw new Error(`refund is ${refund.status}, not ${status}`);
-    await sleep(50);
-  }
-}
+const refundBecomes = (shop: HarnessShop, reference: string, id: string, status: string) =>
+  settledRefund<Refund>(h, shop, reference, id, status);
 
 /** Moves the service's clock past a refund's deadline, or a FAILED refund's late window. */
 function moveClockPast(iso: string) {

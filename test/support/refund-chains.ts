@@ -3,7 +3,7 @@ import { getAddress, toHex, type Address, type Hex } from 'viem';
 import { parseUnits } from '../../contract/decimal';
 import { decodeBase58 } from '../../server/lib/base58';
 import { randomEvmAddress, startLocalEvm, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
-import type { HarnessShop, PaymentHarness } from './payment-harness';
+import { sleep, type HarnessShop, type PaymentHarness } from './payment-harness';
 import { startLocalSolana } from '../../sandbox/chains/solana/local-solana';
 import { signSolanaMessage } from '../../sandbox/chains/solana/sign-message';
 
@@ -135,4 +135,29 @@ export async function paidOrderOn(harness: PaymentHarness, driver: RefundDriver,
   await driver.transfer(payer.key, shop.wallet, parseUnits(amount, 6), order.reference);
   await harness.settle(shop, order.reference, 'PAID');
   return { shop, merchant, payer, order };
+}
+
+/** A refund as the merchant's routes answer it (the fields the refund suites read). */
+type ListedRefund = { id: string; status: string; txId: string | null; late: boolean };
+
+/** Runs the refund verifier (and the webhook sender) until the refund has `status`. */
+export async function refundBecomes<R extends ListedRefund = ListedRefund>(
+  harness: PaymentHarness,
+  shop: HarnessShop,
+  reference: string,
+  id: string,
+  status: string,
+): Promise<R> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    await harness.server.jobs.runNow('verify-refunds');
+    await harness.deliverWebhooks();
+    const res = await harness.server.api<{ items: R[] }>('GET', `/orders/${reference}/refunds`, {
+      token: shop.token,
+    });
+    const refund = res.body.items.find((r) => r.id === id)!;
+    if (refund.status === status) return refund;
+    if (Date.now() > deadline) throw new Error(`refund is ${refund.status}, not ${status}`);
+    await sleep(50);
+  }
 }

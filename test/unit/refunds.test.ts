@@ -1,4 +1,5 @@
-import { Keypair } from '@solana/web3.js';
+import { getAssociatedTokenAddressSync } from '@solana/spl-token';
+import { Keypair, PublicKey } from '@solana/web3.js';
 import { decodeFunctionData, erc20Abi, toHex, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { createChainRegistry } from '../../server/chains/registry';
@@ -196,14 +197,19 @@ describe('chain adapters: refund links, transactions and where to find them', ()
         };
   };
 
-  it('Solana: a Solana Pay transaction request for the wallet, found by the refund tag', () => {
+  it("Solana: a Solana Pay transaction request for the wallet, found in the refund address's token account (tagged or not)", () => {
     const chain = registry.get('SOLANA');
     const t = target('SOLANA');
     expect(chain.refundTransactionRequests).toBe(true);
     expect(chain.refundUri('https://pay.example.com', t)).toBe(
       'solana:https://pay.example.com/pay/refunds/rf_1/tx-request',
     );
-    expect(chain.refundScanTarget(t)).toEqual({ key: t.tag, token: t.tokenMint, recipients: [t.to] });
+    expect(chain.refundScanTarget(t)).toEqual({
+      key: getAssociatedTokenAddressSync(new PublicKey(t.tokenMint), new PublicKey(t.to), true).toBase58(),
+      token: t.tokenMint,
+      recipients: [t.to],
+      senders: [t.from],
+    });
   });
 
   it('EVM: an EIP-681 transfer, a tagged transfer call, found by from -> to logs', async () => {

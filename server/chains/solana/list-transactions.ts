@@ -25,6 +25,8 @@ export async function listSolanaTransactions(
   const seen: { signature: string; err: unknown }[] = []; // newest first
   let before: string | undefined;
   let reachedCursor = false;
+  /** Without a cursor, the newest signature older than `since`: nothing before it is ever wanted. */
+  let floor: string | null = null;
   for (let pages = 0; pages < MAX_PAGES && !reachedCursor; pages++) {
     const page = await solanaRpc('getSignaturesForAddress', () =>
       connection.getSignaturesForAddress(
@@ -35,6 +37,7 @@ export async function listSolanaTransactions(
     );
     for (const entry of page) {
       if (!cursor && entry.blockTime && entry.blockTime * 1000 < opts.since.getTime()) {
+        floor = entry.signature;
         reachedCursor = true;
         break;
       }
@@ -46,9 +49,12 @@ export async function listSolanaTransactions(
   if (!reachedCursor)
     opts.onGap?.(`more than ${MAX_PAGES * PAGE} new signatures on ${address}: older ones are not scanned`);
   const batch = seen.reverse().slice(0, opts.limit);
+  // A first read starts from the floor: then the next call asks only for what came after it
+  // (`until`), not for a page of older history again each cycle.
+  const start = cursor ?? floor;
   // Stopping before a transaction keeps the cursor at the one handed out just before it.
   const found = batch.flatMap((s, i) =>
-    s.err ? [] : [{ txId: s.signature, recipient, resumeBefore: i === 0 ? cursor : batch[i - 1]!.signature }],
+    s.err ? [] : [{ txId: s.signature, recipient, resumeBefore: i === 0 ? start : batch[i - 1]!.signature }],
   );
-  return { found, cursor: batch.length > 0 ? batch[batch.length - 1]!.signature : cursor };
+  return { found, cursor: batch.length > 0 ? batch[batch.length - 1]!.signature : start };
 }

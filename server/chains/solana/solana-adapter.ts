@@ -232,7 +232,7 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
         solanaRpc('getLatestBlockhash', () => connection.getLatestBlockhash('confirmed')),
       ]);
       // The same shape as a payment, the other way round: the receiving wallet pays the fee and
-      // creates the payer's token account when it is missing; the tag makes the refund findable.
+      // creates the payer's token account when it is missing; the tag ties the transfer to the refund.
       const transaction = buildTransferTransaction({
         payer: from,
         recipient: new PublicKey(target.to),
@@ -255,8 +255,14 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
       };
     },
 
-    // Every transaction naming the refund's tag: the tag is an account key of the transfer.
-    refundScanTarget: (target) => ({ key: target.tag, token: target.tokenMint, recipients: [target.to] }),
+    // The refund address's token account, as a payment's: the tagged transaction the service builds
+    // and an untagged transfer from a mobile wallet both credit it (judged by tag, else exact amount).
+    refundScanTarget: (target) => ({
+      key: tokenAccountOf(target.tokenMint, target.to),
+      token: target.tokenMint,
+      recipients: [target.to],
+      senders: [target.from],
+    }),
 
     // Scan targets are token accounts: each is subscribed, and read when it changes.
     openWatch:
