@@ -4,6 +4,7 @@ import { CHANGES_CHANNEL, createChangeFeed, type ChangeFeed } from './change-fee
 import type { ConnectionLimits } from './listen';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { migrate, type MigrationNotice } from './migrate';
+import { refuseDeadConnections } from './refuse-dead-connections';
 import { createPreparedStatements, type PreparedStatements } from './prepared-statements';
 import { initModels, type Models } from './models';
 
@@ -21,10 +22,14 @@ export type Database = {
   close(): Promise<void>;
 };
 
+/** How long after PostgreSQL's own statement timeout the client stops waiting for any answer. */
+const CLIENT_GRACE_MS = 500;
+
 /**
  * Every wait on a connection is bounded (pg's names): opening it; a statement, by PostgreSQL
- * (statement_timeout, when the server is slow) and by the client a second later (query_timeout,
- * when no answer comes at all: a partition drops packets without a reset); a transaction left idle.
+ * (statement_timeout, when the server is slow) and by the client CLIENT_GRACE_MS later
+ * (query_timeout, when no answer comes at all: a partition drops packets without a reset, and
+ * TCP keepalive never probes a connection with a statement unanswered); a transaction left idle.
  */
 export function connectionLimits(
   config: Pick<Config, 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'>,
@@ -32,7 +37,7 @@ export function connectionLimits(
   return {
     connectionTimeoutMillis: config.DB_CONNECT_TIMEOUT_MS,
     statement_timeout: config.DB_STATEMENT_TIMEOUT_MS,
-    query_timeout: config.DB_STATEMENT_TIMEOUT_MS + 1000,
+    query_timeout: config.DB_STATEMENT_TIMEOUT_MS + CLIENT_GRACE_MS,
     idle_in_transaction_session_timeout: config.DB_STATEMENT_TIMEOUT_MS * 2,
     keepAlive: true,
   };
@@ -61,6 +66,7 @@ export async function openDatabase(config: Config, log?: Log): Promise<Database>
     dialectOptions: limits,
     define: { underscored: true, timestamps: false },
   });
+  refuseDeadConnections(sequelize);
   try {
     await sequelize.authenticate();
     const notices: MigrationNotice[] = [];

@@ -66,6 +66,9 @@ export async function startTestServer(env: Record<string, string> = {}, override
     API_RATE_LIMIT_PER_SECOND: '100000',
     PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
     DB_POOL_MAX: '5',
+    // A pool of 5 on a machine shared by several suites: the wait for a connection out of the way
+    // unless a test is about it (database-partition.test.ts runs on the defaults).
+    DB_ACQUIRE_TIMEOUT_MS: '3000',
     ...TEST_SECRETS,
     // The tests' webhook receivers listen on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE: 'true',
