@@ -4,7 +4,6 @@ import { CHANGES_CHANNEL, createChangeFeed, type ChangeFeed } from './change-fee
 import type { ConnectionLimits } from './listen';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { migrate, type MigrationNotice } from './migrate';
-import { refuseDeadConnections } from './refuse-dead-connections';
 import { createPreparedStatements, type PreparedStatements } from './prepared-statements';
 import { initModels, type Models } from './models';
 
@@ -66,7 +65,6 @@ export async function openDatabase(config: Config, log?: Log): Promise<Database>
     dialectOptions: limits,
     define: { underscored: true, timestamps: false },
   });
-  refuseDeadConnections(sequelize);
   try {
     await sequelize.authenticate();
     const notices: MigrationNotice[] = [];
