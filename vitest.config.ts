@@ -15,6 +15,8 @@ export const SLOW_SUITES = [
   // A PostgreSQL of its own, stopped, partitioned and restarted under traffic.
   'test/integration/database-faults.test.ts',
   'test/integration/network-isolation.test.ts',
+  // Every database connection black-holed for 12 s under steady traffic, on the default timeouts.
+  'test/integration/database-partition.test.ts',
   // Servers on the embedded database killed with SIGKILL and started again.
   'test/integration/embedded-crash.test.ts',
   // npm run build, and its output started with only the production dependencies.

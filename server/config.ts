@@ -71,11 +71,13 @@ export const configSchema = z
     /** Unset: a free port chosen once for DATA_DIR and kept there (DATA_DIR/postgres.port). */
     EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).optional(),
     DB_POOL_MAX: positiveInt.default(10),
-    // Bounded waits on the database (see README "When the database misbehaves"): a connection that
-    // does not open, a pool with no free connection, a statement without an answer.
-    DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
-    DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
-    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5000),
+    // Bounded waits on the database (docs/operations.md "When the database misbehaves"): a
+    // connection that does not open, a pool with no free connection, a statement without an answer.
+    // A request waits at most for a connection, then for one statement (and the client's 0.5 s
+    // beyond it): 1 + 3 + 0.5 s by default, within the 5 s every answer is promised in.
+    DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+    DB_ACQUIRE_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+    DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
     // A client that sends its request too slowly (headers, then the whole request) is answered 408.
     HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
     HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),

@@ -11,6 +11,11 @@ export type ChangeFeed = {
   /** True while announcements arrive: only then may a cache keep anything. */
   readonly live: boolean;
   /**
+   * True from the loss of its connection (closed, or silent past its heartbeat) until it is back:
+   * the database stopped answering this instance (never true before it first connected).
+   */
+  readonly lost: boolean;
+  /**
    * `onChange(id)` for every `topic:id` announced; `onReset()` when announcements may have been
    * missed (connection lost or regained): forget everything.
    */
@@ -38,6 +43,7 @@ export function createChangeFeed(opts: {
   const markers = new Map<string, () => void>();
   let listener: Listener | null = null;
   let live = false;
+  let wasLive = false;
 
   const resetAll = () => {
     for (const list of subscribers.values()) for (const s of list) s.onReset();
@@ -57,6 +63,7 @@ export function createChangeFeed(opts: {
       onMessage,
       onState: (now) => {
         live = now;
+        wasLive ||= now;
         resetAll();
       },
       log: opts.log,
@@ -67,6 +74,9 @@ export function createChangeFeed(opts: {
   return {
     get live() {
       return live;
+    },
+    get lost() {
+      return wasLive && !live;
     },
     subscribe(topic, handlers) {
       subscribers.set(topic, [...(subscribers.get(topic) ?? []), handlers]);

@@ -21,10 +21,14 @@ export type Database = {
   close(): Promise<void>;
 };
 
+/** How long after PostgreSQL's own statement timeout the client stops waiting for any answer. */
+const CLIENT_GRACE_MS = 500;
+
 /**
  * Every wait on a connection is bounded (pg's names): opening it; a statement, by PostgreSQL
- * (statement_timeout, when the server is slow) and by the client a second later (query_timeout,
- * when no answer comes at all: a partition drops packets without a reset); a transaction left idle.
+ * (statement_timeout, when the server is slow) and by the client CLIENT_GRACE_MS later
+ * (query_timeout, when no answer comes at all: a partition drops packets without a reset, and
+ * TCP keepalive never probes a connection with a statement unanswered); a transaction left idle.
  */
 export function connectionLimits(
   config: Pick<Config, 'DB_CONNECT_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS'>,
@@ -32,7 +36,7 @@ export function connectionLimits(
   return {
     connectionTimeoutMillis: config.DB_CONNECT_TIMEOUT_MS,
     statement_timeout: config.DB_STATEMENT_TIMEOUT_MS,
-    query_timeout: config.DB_STATEMENT_TIMEOUT_MS + 1000,
+    query_timeout: config.DB_STATEMENT_TIMEOUT_MS + CLIENT_GRACE_MS,
     idle_in_transaction_session_timeout: config.DB_STATEMENT_TIMEOUT_MS * 2,
     keepAlive: true,
   };

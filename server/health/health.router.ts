@@ -4,9 +4,16 @@ import type { Deps } from '../deps';
 import { settlesWithin } from '../lib/settles-within';
 import { readMetrics } from './read-metrics';
 
-/** Whether the database answers within READY_TIMEOUT_MS: a load balancer must not wait longer to learn it. */
-const databaseAnswers = (deps: Pick<Deps, 'db' | 'config'>) =>
-  settlesWithin(deps.db.sequelize.query('SELECT 1'), deps.config.READY_TIMEOUT_MS);
+/**
+ * Whether the database answers within READY_TIMEOUT_MS (a load balancer must not wait longer to
+ * learn it), and this instance's change feed, which checks its own connection every second, has
+ * not lost it: a partition is then known between probes, and an instance coming back from one
+ * returns to rotation once the feed is connected again (its caches trusted again), not on the
+ * first statement that happens to get through.
+ */
+const databaseAnswers = async (deps: Pick<Deps, 'db' | 'config'>) =>
+  !deps.db.changes.lost &&
+  (await settlesWithin(deps.db.sequelize.query('SELECT 1'), deps.config.READY_TIMEOUT_MS));
 
 export function healthRouter(deps: Deps) {
   return initServer().router(healthContract, {

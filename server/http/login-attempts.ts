@@ -4,16 +4,15 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 /** The table every rate limit counts in (migration 0006). */
 export const RATE_LIMIT_TABLE = 'rate_limits';
 
-/**
- * How long an attempt refused while others of its key are being checked waits for one of them to
- * settle, and how long it waits in all (while they keep settling: a burst of correct logins
- * queues for the password checks, which cost tens of ms of CPU each).
- */
-const LOGIN_SETTLE_WAIT_MS = 3_000;
-const LOGIN_WAIT_MAX_MS = 15_000;
 /** How often a waiting attempt looks at the store again (attempts on other instances settle there). */
 const LOGIN_POLL_MS = 100;
-/** An in-flight mark outlives any check; one left by an instance that died mid-check ends after this. */
+/**
+ * An in-flight mark outlives any check; one left by an instance that died mid-check ends after
+ * this. It is also how long an attempt waits for the checks ahead of it without any of them
+ * settling: however slow they are (a burst of correct logins on a busy machine queues for password
+ * checks of tens of ms of CPU each, seconds under load), checks that still settle are no reason to
+ * refuse a correct password.
+ */
 const IN_FLIGHT_TTL_MS = 60_000;
 
 const NOW_MS = `(extract(epoch FROM now()) * 1000)::bigint`;
@@ -55,10 +54,11 @@ type Admission = { held: Held[] } | { retryAfterMs: number; limit: number; reset
  * at once cannot slip past the limit; a success gives its points back, so only failures count.
  *
  * An attempt that finds a counter full while attempts holding its points are still being checked
- * (their number is kept in the store too, an in-flight mark per key) waits for them: a correct one
- * will give its point back. It tries again as each attempt of this instance settles, and every
- * LOGIN_POLL_MS for those of other instances; it gives up after LOGIN_SETTLE_WAIT_MS without any
- * of them settling, or LOGIN_WAIT_MAX_MS in all. When nothing is in flight the counter's points are
+ * (their number is kept in the store too, an in-flight mark per key) waits for them, however long
+ * they take: a correct one will give its point back, and whether this one is correct is not known
+ * before its own check. It tries again as each attempt of this instance settles, and every
+ * LOGIN_POLL_MS for those of other instances; it gives up only after IN_FLIGHT_TTL_MS without any
+ * of them settling (marks of an instance that died mid-check). When nothing is in flight the counter's points are
  * all failures, kept until its window ends: the answer is 429 with Retry-After the end of the
  * window, and this instance remembers that until then (the store could not say otherwise), so a
  * flood costs no database write per request. Retry-After is always the end of the window that
@@ -148,8 +148,7 @@ export function createLoginAttempts(
   /** `keys[i]` is counted by `counters[i]`. */
   async function admit(keys: string[]): Promise<Admission> {
     const full = keys.map((key, i) => `${counters[i]!.prefix}:${key}`);
-    const started = Date.now();
-    let patience = started + LOGIN_SETTLE_WAIT_MS;
+    let patience = Date.now() + IN_FLIGHT_TTL_MS;
     let seen = -1;
     for (;;) {
       const now = Date.now();
@@ -170,12 +169,12 @@ export function createLoginAttempts(
         return { retryAfterMs: msLeft, limit, resetMs: msLeft };
       }
       // Attempts that settle (here, or on another instance: the number in flight changes) are progress.
-      if (inFlight !== seen) patience = Date.now() + LOGIN_SETTLE_WAIT_MS;
+      if (inFlight !== seen) patience = Date.now() + IN_FLIGHT_TTL_MS;
       seen = inFlight;
-      const left = Math.min(patience, started + LOGIN_WAIT_MAX_MS) - Date.now();
+      const left = patience - Date.now();
       if (left <= 0) return { retryAfterMs: Math.max(msLeft, 1000), limit, resetMs: Math.max(msLeft, 0) };
       if (inFlight > 0 && (await settledOrTimeout(refused, Math.min(LOGIN_POLL_MS, left))))
-        patience = Date.now() + LOGIN_SETTLE_WAIT_MS;
+        patience = Date.now() + IN_FLIGHT_TTL_MS;
     }
   }
 

@@ -1,5 +1,6 @@
 import type { CreateOrderBody, Order as OrderBody } from '../../contract';
 import type { MerchantRow } from '../db/caches';
+import { isDatabaseUnavailable } from '../db/is-database-unavailable';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { checkWebhookUrl } from '../events/check-webhook-url';
@@ -223,7 +224,9 @@ export async function createOrder(
       throw ApiError.conflict('The receiving wallet was removed while the order was being created');
     }
   } catch (error) {
-    await releaseAmount(deps, reference).catch(() => {});
+    // Unanswered, the order may yet be committed (a statement delivered late, or answered and the
+    // answer lost): its amounts stay held until heldUntil, never handed to another order meanwhile.
+    if (!isDatabaseUnavailable(error)) await releaseAmount(deps, reference).catch(() => {});
     throw error;
   }
   // The Idempotency-Key was claimed by a request that has committed by now: its response stands.

@@ -20,6 +20,7 @@ beforeAll(async () => {
   b = await startTestServer({ JOBS: 'none' });
   const neverAnnounced: ChangeFeed = {
     live: true,
+    lost: false,
     subscribe: () => {},
     sync: async () => {},
     stop: async () => {},

@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadEmbeddedPostgres } from '../../server/db/embedded-postgres';
 import { freePort } from '../../server/lib/free-port';
+import { startTcpProxy } from './tcp-proxy';
 
 const PASSWORD = 'own-postgres';
 
@@ -65,3 +66,23 @@ export async function startOwnPostgres() {
 }
 
 export type OwnPostgres = Awaited<ReturnType<typeof startOwnPostgres>>;
+
+/**
+ * A PostgreSQL of the test's own with an `app` role owning a `stablepay` database, reached through
+ * a TCP relay (test/support/tcp-proxy.ts) that can break the way: `url` goes through the relay.
+ */
+export async function startRelayedPostgres() {
+  const own = await startOwnPostgres();
+  await own.admin(`CREATE ROLE app LOGIN PASSWORD 'app'`);
+  await own.admin('CREATE DATABASE stablepay OWNER app');
+  const proxy = await startTcpProxy({ host: '127.0.0.1', port: own.port });
+  return {
+    own,
+    proxy,
+    url: `postgres://app:app@127.0.0.1:${proxy.port}/stablepay`,
+    async destroy() {
+      await proxy.stop();
+      await own.destroy();
+    },
+  };
+}

@@ -7,11 +7,16 @@ import net from 'node:net';
  * - `reset()` ends every connection with a TCP reset (RST), as a middlebox that forgets them;
  * - `partition()` stops forwarding in both directions without closing anything, and holds new
  *   connections unanswered, as a network that drops packets does; `heal()` forwards again,
- *   everything held included.
+ *   everything held included;
+ * - `blackHole()` keeps every connection open and accepts new ones, but drops every byte either
+ *   way, as a relay that forgets what it carries: a statement sent meanwhile never arrives, nor
+ *   does its answer, and the connection is out of step afterwards. `heal()` forwards again.
  */
 export async function startTcpProxy(target: { host: string; port: number }) {
   const pairs = new Set<{ client: net.Socket; upstream: net.Socket | null }>();
   let partitioned = false;
+  let dropping = false;
+  const drop = () => {};
 
   const join = (pair: { client: net.Socket; upstream: net.Socket | null }) => {
     const upstream = net.connect(target.port, target.host);
@@ -27,6 +32,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
     client.on('error', () => client.destroy());
     client.on('close', () => pairs.delete(pair));
     if (partitioned) client.pause();
+    else if (dropping) client.on('data', drop);
     else join(pair);
   });
   const listen = (port: number) =>
@@ -65,8 +71,22 @@ export async function startTcpProxy(target: { host: string; port: number }) {
         upstream?.pause();
       }
     },
+    blackHole() {
+      dropping = true;
+      for (const { client, upstream } of pairs) {
+        client.unpipe();
+        upstream?.unpipe();
+        client.on('data', drop);
+        upstream?.on('data', drop);
+      }
+    },
     heal() {
       partitioned = false;
+      dropping = false;
+      for (const { client, upstream } of pairs) {
+        client.off('data', drop);
+        upstream?.off('data', drop);
+      }
       for (const pair of pairs) {
         if (!pair.upstream) {
           join(pair);

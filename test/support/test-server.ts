@@ -66,6 +66,11 @@ export async function startTestServer(env: Record<string, string> = {}, override
     API_RATE_LIMIT_PER_SECOND: '100000',
     PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
     DB_POOL_MAX: '5',
+    // A pool of 5 on a machine shared by several suites (load 20 on 2 cores is seen): longer waits
+    // for a connection and a statement than the defaults, unless a test is about them
+    // (database-partition.test.ts runs on the defaults).
+    DB_ACQUIRE_TIMEOUT_MS: '3000',
+    DB_STATEMENT_TIMEOUT_MS: '5000',
     ...TEST_SECRETS,
     // The tests' webhook receivers listen on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE: 'true',

@@ -175,20 +175,20 @@ describe('configuration', () => {
 });
 
 describe('bounded waits on the database', () => {
-  it('default to a few seconds and reach every connection the service opens', async () => {
+  it('default to a wait for a connection and one statement within 5 s, and reach every connection the service opens', async () => {
     const { connectionLimits } = await import('../../server/db/database');
     const config = loadConfig({});
     expect([
       config.DB_CONNECT_TIMEOUT_MS,
       config.DB_ACQUIRE_TIMEOUT_MS,
       config.DB_STATEMENT_TIMEOUT_MS,
-    ]).toEqual([3000, 3000, 5000]);
+    ]).toEqual([2000, 1000, 3000]);
     expect(
       connectionLimits(loadConfig({ DB_CONNECT_TIMEOUT_MS: '700', DB_STATEMENT_TIMEOUT_MS: '2000' })),
     ).toEqual({
       connectionTimeoutMillis: 700,
       statement_timeout: 2000,
-      query_timeout: 3000,
+      query_timeout: 2500,
       idle_in_transaction_session_timeout: 4000,
       keepAlive: true,
     });

@@ -7,6 +7,7 @@ function feedUnderTest() {
   const handlers: { onChange(id: string): void; onReset(): void }[] = [];
   const feed: ChangeFeed & { announce(id: string): void; setLive(live: boolean): void } = {
     live: true,
+    lost: false,
     subscribe: (_topic, h) => void handlers.push(h),
     sync: async () => {},
     stop: async () => {},
