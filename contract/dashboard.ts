@@ -66,6 +66,12 @@ export const ZDateRangeQuery = z.object({
   timeZone: ZTimeZone.optional().describe('Where days begin and end (default UTC)'),
 });
 
+export const ZOrdersExportQuery = ZDateRangeQuery.extend({
+  network: ZNetwork.optional().describe(
+    'Only orders on this network: one of their payment options is on it (so is the one they were paid on)',
+  ),
+});
+
 export const ZDashboardSession = z
   .object({
     merchant: z.object({
@@ -193,9 +199,9 @@ export const dashboardContract = c.router(
       path: '/dashboard/exports/orders.csv',
       summary: 'CSV of the orders created in a range of days (streamed)',
       description:
-        'One row per order, oldest first: reference, created and paid times, status, network, token, amount, fiat quote and rate, received, refunded, description, the transaction ids and senders of its payments. RFC 4180, UTF-8, times in ISO-8601 UTC.',
+        "One row per order, oldest first: reference, created and paid times, status, network, token, amount, fiat quote and rate, received, refunded, description, the transaction ids and senders of its payments (`network` and `token` are the order's first payment option's). With `network`, the orders on that network, as the order list's filter finds them. RFC 4180, UTF-8, times in ISO-8601 UTC.",
       metadata: merchantAuth('orders:read'),
-      query: ZDateRangeQuery,
+      query: ZOrdersExportQuery,
       responses: {
         200: c.otherResponse({ contentType: 'text/csv; charset=utf-8', body: ZCsvStream }),
         ...merchantErrors,
@@ -221,3 +227,4 @@ export const dashboardContract = c.router(
 export type DashboardSession = z.infer<typeof ZDashboardSession>;
 export type DashboardSummary = z.infer<typeof ZDashboardSummary>;
 export type DateRangeQuery = z.infer<typeof ZDateRangeQuery>;
+export type OrdersExportQuery = z.infer<typeof ZOrdersExportQuery>;

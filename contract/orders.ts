@@ -307,7 +307,9 @@ export const ZListOrdersQuery = z.object({
   page: z.coerce.number().int().min(1).max(MAX_PAGE).optional().describe('Page number (default 1)'),
   ...cursorQuery('Cursor mode: empty to start, then the previous nextCursor'),
   status: ZOrderStatus.optional().describe('Only orders in this status'),
-  network: ZNetwork.optional().describe('Only orders on this network'),
+  network: ZNetwork.optional().describe(
+    'Only orders on this network: one of their payment options is on it (so is the one they were paid on)',
+  ),
   token: ZToken.optional().describe('Only orders in this token'),
   created_gte: ZDateTime.optional().describe(
     'Only orders created at or after this time (ISO-8601 with offset)',
@@ -386,7 +388,7 @@ export const ordersContract = c.router(
       path: '/users/me/orders',
       summary: "List the merchant's orders, newest first (page or cursor mode)",
       description:
-        "Page mode (default): `page` (from 1) and `per_page` (default 20, at most 50) give `{items, page, per_page, total}`, `total` counting every order that matches the filters. Cursor mode, which costs the same at any depth: start with `cursor=` (empty, without `page`), then pass each answer's `nextCursor` until it is null; the answer is `{items, per_page, nextCursor}`. A non-empty cursor with `page` is a 400, as are `per_page` over 50 and a cursor this API did not return. Filter with `status` and `network`.",
+        "Page mode (default): `page` (from 1) and `per_page` (default 20, at most 50) give `{items, page, per_page, total}`, `total` counting every order that matches the filters. Cursor mode, which costs the same at any depth: start with `cursor=` (empty, without `page`), then pass each answer's `nextCursor` until it is null; the answer is `{items, per_page, nextCursor}`. A non-empty cursor with `page` is a 400, as are `per_page` over 50 and a cursor this API did not return. Filter with `status` and `network` (an order is on each network of its payment options).",
       metadata: merchantAuth('orders:read'),
       query: ZListOrdersQuery,
       responses: {

@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
-import type { DateRangeQuery } from '../../contract';
+import type { OrdersExportQuery } from '../../contract';
 import type { Deps } from '../deps';
 import { isoTimeSql, quoteAmountSql, tokenAmountSql } from './csv';
+import { orderOnNetworkSql } from '../orders/payment-options';
 import { keysetCsv } from './keyset-csv';
 
 const HEADER = [
@@ -29,11 +30,11 @@ const ANYONES = HEADER.map((field) => field === 'description');
  * The orders created in a range of days, oldest first, as CSV (streamed, see keysetCsv). Payments'
  * transaction ids and senders are joined with ";". Times are ISO 8601 in UTC to the millisecond,
  * token amounts at least 6 decimals (formatAmount), the quote at least 2, all written by
- * the statement from the exact values.
+ * the statement from the exact values. With `network`, only the orders on it (any payment option).
  */
-export function exportOrders(deps: Pick<Deps, 'db'>, merchantId: string, query: DateRangeQuery): Readable {
+export function exportOrders(deps: Pick<Deps, 'db'>, merchantId: string, query: OrdersExportQuery): Readable {
   return keysetCsv(deps, merchantId, query, {
-    name: 'orders',
+    name: query.network ? 'orders_on_network' : 'orders',
     header: HEADER,
     select: `SELECT o.created_at::text, o.id::text, o.reference, ${isoTimeSql('o.created_at')},
                     ${isoTimeSql('o.paid_at')}, o.status, o.network, o.token, ${tokenAmountSql('o.amount_units', 'o.token_decimals')},
@@ -45,7 +46,9 @@ export function exportOrders(deps: Pick<Deps, 'db'>, merchantId: string, query: 
                LEFT JOIN LATERAL (SELECT string_agg(tx_id, ';' ORDER BY id) AS tx_ids,
                                          string_agg(sender, ';' ORDER BY id) AS senders
                                     FROM payment_claims WHERE order_id = o.id AND status = 'VERIFIED') p ON true
-              WHERE o.merchant_id = $merchantId`,
+              WHERE o.merchant_id = $merchantId
+                    ${query.network ? `AND ${orderOnNetworkSql('o', 'CAST($network AS text)')}` : ''}`,
+    ...(query.network ? { values: { network: query.network } } : {}),
     atColumn: 'o.created_at',
     idColumn: 'o.id',
     anyones: ANYONES,

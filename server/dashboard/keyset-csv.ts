@@ -24,7 +24,8 @@ function positional(text: string, keys: readonly string[]): string {
   });
 }
 
-const KEYS = ['merchantId', 'from', 'to', 'timeZone', 'afterAt', 'afterId'] as const;
+const RANGE_KEYS = ['merchantId', 'from', 'to', 'timeZone'] as const;
+const KEYSET_KEYS = ['afterAt', 'afterId'] as const;
 
 export type KeysetCsvSpec = {
   /** Names its prepared statements (one per connection, as server/db/prepared-statements.ts). */
@@ -38,6 +39,8 @@ export type KeysetCsvSpec = {
    * follow (`atColumn`, `idColumn` name them for that).
    */
   select: string;
+  /** Further `$name` values the statement uses (a filter), as text; its name says which are used. */
+  values?: Readonly<Record<string, string>>;
   atColumn: string;
   idColumn: string;
   /** Per header field: anyone's text (neutralised against formulas, see csv.ts) or the service's own value. */
@@ -64,15 +67,16 @@ export function keysetCsv(
   const base = `${spec.select}
             AND ${spec.atColumn} >= ${RANGE_START_SQL} AND ${spec.atColumn} < ${RANGE_END_SQL}`;
   const tail = `ORDER BY ${spec.atColumn}, ${spec.idColumn} LIMIT ${EXPORT_PAGE}`;
-  const first = { name: `stablepay_csv_${spec.name}_first`, text: positional(`${base} ${tail}`, KEYS) };
+  const keys = [...RANGE_KEYS, ...Object.keys(spec.values ?? {}), ...KEYSET_KEYS];
+  const first = { name: `stablepay_csv_${spec.name}_first`, text: positional(`${base} ${tail}`, keys) };
   const next = {
     name: `stablepay_csv_${spec.name}_next`,
     text: positional(
       `${base} AND (${spec.atColumn}, ${spec.idColumn}) > (CAST($afterAt AS timestamptz), CAST($afterId AS bigint)) ${tail}`,
-      KEYS,
+      keys,
     ),
   };
-  const values = [merchantId, range.from, range.to, range.timeZone];
+  const values = [merchantId, range.from, range.to, range.timeZone, ...Object.values(spec.values ?? {})];
   let after: [string, string] | null = null;
   let done = false;
 

@@ -8,19 +8,27 @@ import { ApiError } from '../errors';
 import { decodeCursor, encodeCursor } from './order-cursor';
 import { findOrderRows } from './order-rows';
 import { presentOrder, type OrderView } from './present-order';
+import { orderOnNetworkSql } from './payment-options';
 import { refundableUnitsOf } from './refundable-amount';
 
 export const DEFAULT_PER_PAGE = 20;
 
-/** A merchant's orders, by the counts the database keeps (migration 0009): no rows are counted. */
+/**
+ * A merchant's orders, by the counts the database keeps: no rows are counted. Each order is counted
+ * under its first network (migration 0009) and, when it has more payment options, under each of
+ * their other networks (migration 0027): filtered by network, both add up to the orders on it
+ * (orderOnNetworkSql); unfiltered, the first network's counts alone count each order once.
+ */
 async function countOrders(
   deps: Pick<Deps, 'db'>,
   filter: { merchantId: string; status?: string; network?: string },
 ): Promise<number> {
+  const where = `WHERE merchant_id = :merchantId ${filter.status ? 'AND status = :status' : ''}`;
   const [row] = await deps.db.sequelize.query<{ total: string | null }>(
-    `SELECT sum(n) AS total FROM order_counts
-      WHERE merchant_id = :merchantId
-        ${filter.status ? 'AND status = :status' : ''} ${filter.network ? 'AND network = :network' : ''}`,
+    filter.network
+      ? `SELECT (SELECT coalesce(sum(n), 0) FROM order_counts ${where} AND network = :network)
+              + (SELECT coalesce(sum(n), 0) FROM order_option_counts ${where} AND network = :network) AS total`
+      : `SELECT sum(n) AS total FROM order_counts ${where}`,
     { type: QueryTypes.SELECT, replacements: filter },
   );
   return Number(row?.total ?? 0);
@@ -51,7 +59,16 @@ function ordersWhere(
   return {
     merchantId,
     ...(query.status ? { status: query.status } : {}),
-    ...(query.network ? { network: query.network } : {}),
+    ...(query.network
+      ? {
+          [Op.and]: [
+            // The model's name is the table's alias in its queries.
+            deps.db.sequelize.literal(
+              orderOnNetworkSql(`"${deps.db.models.Order.name}"`, deps.db.sequelize.escape(query.network)),
+            ),
+          ],
+        }
+      : {}),
     ...(query.token ? { token: query.token } : {}),
     ...(query.created_gte || query.created_lt ? { createdAt: created } : {}),
     ...(q

@@ -183,3 +183,16 @@ export const claimOptionSql = (
     ? `(CASE WHEN ${claim}.option_index = 0 THEN ${order}.token_decimals ELSE CAST(${other} AS int) END)`
     : `(CASE WHEN ${claim}.option_index = 0 THEN ${order}.${column} ELSE ${other} END)`;
 };
+
+/**
+ * SQL: the order (alias `order`) is on `network` (SQL of a text value): one of its payment
+ * options is on that network, the first (its own columns) or another (`payment_options`). A
+ * payment is only ever credited to an option, so an order paid on a network is on it too. The one
+ * rule behind the list's filter and the orders CSV; the list's kept counts (migrations 0009 and
+ * 0027) count each order once under each of these networks. Each side has an index
+ * (orders_merchant_network_idx, the partial GIN index of migration 0022), but for a page the
+ * planner walks the merchant's orders newest first and filters: measured on 17,000 orders, 1 ms
+ * when the network is common, 15 ms when none of the merchant's orders is on it.
+ */
+export const orderOnNetworkSql = (order: string, network: string) =>
+  `(${order}.network = ${network} OR ${order}.payment_options @> jsonb_build_array(jsonb_build_object('network', ${network})))`;

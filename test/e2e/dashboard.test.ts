@@ -307,6 +307,15 @@ describe('the merchant dashboard, end to end', () => {
     await orderTab.shot('09-order-paid-live-polygon');
     await orderTab.page.$eval('xpath/.//h2[text()="Payments"]', (h2) => h2.scrollIntoView());
     await orderTab.shot('09-order-paid-live-polygon-payments');
+    // The timeline lists the ways to pay as the order's facts do ("Payable with"), never as JSON.
+    const created = (await orderTab.page.$(
+      'xpath/.//ol[contains(@class,"timeline")]/li[.//code[text()="order.created"]]',
+    ))!;
+    const createdText = await created.evaluate((li) => (li as HTMLElement).innerText);
+    expect(createdText).toMatch(/paymentOptions\s+USDT on Solana: 7\.25\d* USDT/);
+    expect(createdText).not.toMatch(/[[{"]/);
+    await created.evaluate((li) => li.scrollIntoView({ block: 'center' }));
+    await orderTab.shot('09c-order-timeline-payment-options');
     expect(navigations, 'no page was reloaded').toEqual([]);
     await orderTab.page.close();
 

@@ -1,16 +1,16 @@
 import { Keypair } from '@solana/web3.js';
-import { decodeFunctionData, erc20Abi, getAddress, toHex, type Address, type Hex } from 'viem';
+import { decodeFunctionData, erc20Abi, getAddress, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { parseUnits } from '../../contract/decimal';
-import { decodeBase58 } from '../../server/lib/base58';
-import { startLocalEvm, type LocalEvm, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
 import {
-  startPaymentHarness,
-  usePaymentStack,
-  type PaymentHarness,
-  type PaidOrder,
-} from '../support/payment-harness';
-import { refundDrivers, startRefundChains, type RefundChains } from '../support/refund-chains';
+  BSC_CONFIRMATIONS,
+  startOptionChains,
+  units18,
+  type OptionChains,
+  type OptionShop,
+} from '../support/option-chains';
+import { usePaymentStack, type PaidOrder } from '../support/payment-harness';
+import { refundDrivers } from '../support/refund-chains';
 import { expectErrorBody } from '../support/test-server';
 
 /**
@@ -20,55 +20,23 @@ import { expectErrorBody } from '../support/test-server';
  * evidence ladder, and the order's sums add 6- and 18-decimal amounts exactly.
  */
 
-const BSC_CONFIRMATIONS = 2;
-let chains: RefundChains;
-let bsc: { evm: LocalEvm; usdt: Address };
-let h: PaymentHarness;
+let chains: OptionChains['chains'];
+let bsc: OptionChains['bsc'];
+let h: OptionChains['h'];
+let stack: OptionChains;
 
 usePaymentStack(
   async () => {
-    const [refundChains, bscEvm] = await Promise.all([startRefundChains(), startLocalEvm({ chainId: 56 })]);
-    chains = refundChains;
-    bsc = { evm: bscEvm, usdt: getAddress(await bscEvm.deployToken({ decimals: 18 })) };
-    h = await startPaymentHarness({
-      ...chains.env,
-      ETHEREUM_RPC_URL: 'none',
-      BSC_RPC_URL: bsc.evm.url,
-      BSC_CHAIN_ID: '56',
-      BSC_CONFIRMATIONS: String(BSC_CONFIRMATIONS),
-      USDT_CONTRACT_BSC: bsc.usdt,
-      USDC_CONTRACT_BSC: 'none',
-    });
-    await Promise.all(h.server.deps.chains.all().map((c) => c.verifyTokens()));
+    stack = await startOptionChains();
+    ({ chains, bsc, h } = stack);
   },
-  () => [h, chains?.solana, chains?.polygon, bsc?.evm],
+  () => stack?.parts() ?? [],
 );
 
 const drivers = refundDrivers(() => chains);
 const units6 = (amount: string) => parseUnits(amount, 6);
-const units18 = (amount: string) => parseUnits(amount, 18);
-const tagOf = (reference: string) => toHex(decodeBase58(reference)!);
-
-/** A shop with a wallet on Solana (its first), Polygon and BSC, whose keys the test holds. */
-async function newShop() {
-  const solanaKey = Keypair.generate();
-  await chains.solana.fundSol(solanaKey.publicKey);
-  const shop = await h.newShop('SOLANA', solanaKey.publicKey.toBase58());
-  const polygonKey = await chains.polygon.newWallet();
-  const bscKey = await bsc.evm.newWallet();
-  for (const [network, address] of [
-    ['POLYGON', polygonKey.address],
-    ['BSC', bscKey.address],
-  ] as const) {
-    const res = await h.server.api('POST', '/users/me/wallets', {
-      token: shop.token,
-      body: { network, public_address: address },
-    });
-    expect(res.status, res.text).toBe(201);
-  }
-  return { shop, keys: { solana: solanaKey, polygon: polygonKey, bsc: bscKey } };
-}
-type Shop = Awaited<ReturnType<typeof newShop>>['shop'];
+const newShop = () => stack.newShop();
+type Shop = OptionShop;
 
 const ALL = [
   { network: 'POLYGON', token: 'USDT' },
@@ -95,21 +63,8 @@ type Option = {
 const optionsOf = (order: PaidOrder) => order.paymentOptions as Option[];
 const optionOn = (order: PaidOrder, network: string) => optionsOf(order).find((o) => o.network === network)!;
 
-async function bscPayer() {
-  return bsc.evm.newWallet({ token: bsc.usdt, units: units18('1000') });
-}
-/** A BSC transfer, tagged with the order's reference when given, made final. */
-async function payBsc(from: LocalWallet, to: string, units: bigint, tag?: string) {
-  const tx = await bsc.evm.transfer({
-    from,
-    token: bsc.usdt,
-    to: to as Address,
-    units,
-    dataSuffix: tag ? tagOf(tag) : undefined,
-  });
-  await bsc.evm.mine(BSC_CONFIRMATIONS);
-  return tx;
-}
+const bscPayer = () => stack.bscPayer();
+const payBsc = (...args: Parameters<OptionChains['payBsc']>) => stack.payBsc(...args);
 async function ledgerOf(shop: Shop, reference: string) {
   const res = await h.server.api('GET', `/orders/${reference}/payments`, { token: shop.token });
   expect(res.status, res.text).toBe(200);

@@ -3,6 +3,7 @@ import type { WebhookEventBody } from '../../contract';
 import {
   appendTransfers,
   attributionOutcomes,
+  readAuditOptions,
   readClaimedTransfer,
   reportSigned,
   type Attribution,
@@ -106,5 +107,36 @@ describe('attributions in flight', () => {
         [mine],
       ),
     ).toEqual([{ kind: 'rejected', attribution: mine }]);
+  });
+});
+
+describe("an order.created entry's payment options", () => {
+  it('are read as the service writes them, extra fields left out', () => {
+    expect(
+      readAuditOptions([
+        {
+          network: 'SOLANA',
+          token: 'USDT',
+          amount: '7.250001',
+          amountAdjustedFrom: '7.25',
+          reason: 'unique',
+        },
+        { network: 'BSC', token: 'USDT', amount: '7.250000000000000000' },
+      ]),
+    ).toEqual([
+      { network: 'SOLANA', token: 'USDT', amount: '7.250001' },
+      { network: 'BSC', token: 'USDT', amount: '7.250000000000000000' },
+    ]);
+  });
+
+  it.each([
+    ['not a list', { network: 'SOLANA' }],
+    ['an empty list', []],
+    ['an unknown network', [{ network: 'BITCOIN', token: 'USDT', amount: '1' }]],
+    ['an unknown token', [{ network: 'SOLANA', token: 'DAI', amount: '1' }]],
+    ['an amount that is no decimal', [{ network: 'SOLANA', token: 'USDT', amount: '1e3' }]],
+    ['a null element', [null]],
+  ])('are not read from %s (shown as text instead)', (_, value) => {
+    expect(readAuditOptions(value)).toBeNull();
   });
 });

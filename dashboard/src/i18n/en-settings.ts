@@ -96,6 +96,7 @@ export const enSettings = {
   ordersCsv: 'Orders',
   ordersCsvText:
     'One row per order created in the range: reference, created and paid times, status, amount, token, network, fiat price and rate, received, refunded, transactions and senders.',
+  ordersCsvNetworkHint: 'Only the orders that may be paid, or were paid, on this network.',
   downloadOrders: 'Download orders (CSV)',
   paymentsCsv: 'Payments ledger',
   paymentsCsvText:

@@ -93,6 +93,7 @@ export const esSettings: Record<SettingsKey, string> = {
   ordersCsv: 'Pedidos',
   ordersCsvText:
     'Una fila por pedido creado en el intervalo: referencia, horas de creación y de pago, estado, importe, token, red, precio en moneda y cotización, recibido, reembolsado, transacciones y remitentes.',
+  ordersCsvNetworkHint: 'Solo los pedidos que se pueden pagar, o se pagaron, en esta red.',
   downloadOrders: 'Descargar pedidos (CSV)',
   paymentsCsv: 'Libro de pagos',
   paymentsCsvText:

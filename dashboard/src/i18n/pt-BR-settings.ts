@@ -93,6 +93,7 @@ export const ptBRSettings: Record<SettingsKey, string> = {
   ordersCsv: 'Pedidos',
   ordersCsvText:
     'Uma linha por pedido criado no período: referência, horários de criação e pagamento, situação, valor, token, rede, preço em moeda e cotação, recebido, reembolsado, transações e remetentes.',
+  ordersCsvNetworkHint: 'Só os pedidos que podem ser pagos, ou foram pagos, nesta rede.',
   downloadOrders: 'Baixar pedidos (CSV)',
   paymentsCsv: 'Livro de pagamentos',
   paymentsCsvText:

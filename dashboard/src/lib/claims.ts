@@ -1,4 +1,4 @@
-import { NETWORKS, type Network, type WebhookEventBody } from '../../../contract';
+import { NETWORKS, TOKENS, type Network, type Token, type WebhookEventBody } from '../../../contract';
 import { DECIMAL_TEXT } from '../../../contract/decimal';
 
 /**
@@ -93,4 +93,24 @@ export function attributionOutcomes(
     }
   }
   return outcomes;
+}
+
+/** A way to pay as an order's audit entry names it: network, token and amount. */
+export type AuditOption = { network: Network; token: Token; amount: string };
+
+/**
+ * The options an `order.created` entry lists (`paymentOptions`: the ways to pay beyond the order's
+ * own), or null when the value is not that list as the service writes it.
+ */
+export function readAuditOptions(value: unknown): AuditOption[] | null {
+  if (!Array.isArray(value) || value.length === 0) return null;
+  const options: AuditOption[] = [];
+  for (const o of value as Record<string, unknown>[]) {
+    const network = NETWORKS.find((n) => n === o?.network);
+    const token = TOKENS.find((t) => t === o?.token);
+    const amount = text(o?.amount);
+    if (!network || !token || amount === null || !DECIMAL_TEXT.test(amount)) return null;
+    options.push({ network, token, amount });
+  }
+  return options;
 }

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { contract, MAX_RANGE_DAYS } from '../../../contract';
+import { NetworkOptions } from '../components/form';
 import { Field, PageHeader, Section } from '../components/ui';
 import { useI18n } from '../i18n';
 import { addDays, browserTimeZone, daysBetween, todayIn, useFormat } from '../lib/format';
@@ -9,8 +10,7 @@ import { useTitle } from '../lib/hooks';
  * Exports are plain links to the contract's CSV routes: the browser downloads them with the session
  * cookie (a same-origin GET), streamed to disk however long the file is.
  */
-const exportHref = (path: string, query: { from: string; to: string; timeZone: string }) =>
-  `${path}?${new URLSearchParams(query)}`;
+const exportHref = (path: string, query: Record<string, string>) => `${path}?${new URLSearchParams(query)}`;
 
 export function ExportsPage() {
   const { t } = useI18n();
@@ -21,6 +21,7 @@ export function ExportsPage() {
   const today = todayIn(timeZone);
   const [from, setFrom] = useState(addDays(today, -29));
   const [to, setTo] = useState(today);
+  const [network, setNetwork] = useState('');
   const span = from && to ? daysBetween(from, to) : -1;
   const problem =
     !from || !to
@@ -68,12 +69,23 @@ export function ExportsPage() {
       <div className="grid two">
         <Section title={t('ordersCsv')}>
           <p>{t('ordersCsvText')}</p>
+          <Field id={`${ids}-network`} label={t('network')} hint={t('ordersCsvNetworkHint')}>
+            <select
+              id={`${ids}-network`}
+              value={network}
+              aria-describedby={`${ids}-network-hint`}
+              onChange={(e) => setNetwork(e.target.value)}
+            >
+              <option value="">{t('any')}</option>
+              <NetworkOptions all />
+            </select>
+          </Field>
           {problem ? (
             <p className="muted">{t('fixRangeFirst')}</p>
           ) : (
             <a
               className="button primary"
-              href={exportHref(contract.dashboard.exportOrders.path, query)}
+              href={exportHref(contract.dashboard.exportOrders.path, network ? { ...query, network } : query)}
               download={`orders-${from}-to-${to}.csv`}
             >
               {t('downloadOrders')}

@@ -10,23 +10,34 @@ export function useOptionName() {
     t('optionName', { token: o.token, network: networkName(o.network) });
 }
 
+/** Ways to pay, one a line: "USDT on Polygon PoS: 10.00 USDT". */
+export function OptionsList({
+  options,
+}: {
+  options: readonly Pick<Order, 'network' | 'token' | 'amount'>[];
+}) {
+  const f = useFormat();
+  const name = useOptionName();
+  return (
+    <ul className="plain">
+      {options.map((o) => (
+        <li key={`${o.network}-${o.token}`}>
+          {name(o)}: {f.token(o.amount, o.token)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The ways an order may be paid, each with its amount; nothing for a one-option order. */
 export function PaymentOptionsList({ order }: { order: Order }) {
   const { t } = useI18n();
-  const f = useFormat();
-  const name = useOptionName();
   if (order.paymentOptions.length < 2) return null;
   return (
     <div>
       <dt>{t('payableOn')}</dt>
       <dd>
-        <ul className="plain">
-          {order.paymentOptions.map((o) => (
-            <li key={`${o.network}-${o.token}`}>
-              {name(o)}: {f.token(o.amount, o.token)}
-            </li>
-          ))}
-        </ul>
+        <OptionsList options={order.paymentOptions} />
       </dd>
     </div>
   );

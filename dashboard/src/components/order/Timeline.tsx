@@ -1,8 +1,10 @@
 import type { AuditEntry } from '../../../../contract';
 import { useI18n, type MessageKey } from '../../i18n';
 import { useFormat } from '../../lib/format';
+import { readAuditOptions } from '../../lib/claims';
 import { AUDIT_KEYS } from '../../lib/labels';
 import { AuditEntryDetails, hasOwnView } from '../claims';
+import { OptionsList } from './PaymentOptions';
 
 const ACTOR_KEYS: Record<string, MessageKey> = {
   merchant: 'actorMerchant',
@@ -12,6 +14,13 @@ const ACTOR_KEYS: Record<string, MessageKey> = {
 
 /** A value of an audit entry or metadata, as text. */
 const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** A value of an audit entry: the ways to pay as the order page lists them, anything else as text. */
+function AuditValue({ name, value }: { name: string; value: unknown }) {
+  const options = name === 'paymentOptions' ? readAuditOptions(value) : null;
+  if (options) return <OptionsList options={options} />;
+  return <code className="wrap">{asText(value)}</code>;
+}
 
 /** The order's audit trail, oldest first: who did what, when, and with what. */
 export function Timeline({
@@ -40,7 +49,7 @@ export function Timeline({
                 <div key={key}>
                   <dt>{key}</dt>
                   <dd>
-                    <code className="wrap">{asText(value)}</code>
+                    <AuditValue name={key} value={value} />
                   </dd>
                 </div>
               ))}
