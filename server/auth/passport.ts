@@ -1,6 +1,7 @@
 import { createSecretKey } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
+import { TokenExpiredError } from 'jsonwebtoken';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { ApiError } from '../errors';
@@ -72,15 +73,22 @@ export function createAuthenticator(
         secretOrKey: createSecretKey(Buffer.from(tokens.secret, 'utf8')) as unknown as string,
         algorithms: [JWT_ALGORITHM],
         issuer: TOKEN_ISSUER,
+        // Expiry is judged below by the service's clock, the one the issuer signs with: jsonwebtoken
+        // would read the process's own, so a token issued by a service on another clock (a test's, or
+        // an instance a little off) would expire at a different moment than the issuer said.
+        ignoreExpiration: true,
       },
       (
         req: Request,
         claims: Partial<TokenClaims> & { exp?: unknown; iat?: unknown },
-        done: (err: unknown, user?: Express.User | false) => void,
+        done: (err: unknown, user?: Express.User | false, info?: unknown) => void,
       ) => {
         const { sub, ver, exp } = claims;
         if (typeof sub !== 'string' || !UUID.test(sub) || typeof ver !== 'number') return done(null, false);
-        if (!lifetimeAllowed(claims, tokens.ttlSeconds, deps.clock())) return done(null, false);
+        const now = deps.clock();
+        if (!lifetimeAllowed(claims, tokens.ttlSeconds, now)) return done(null, false);
+        if (!unexpired(exp as number, now))
+          return done(null, false, new TokenExpiredError('jwt expired', new Date((exp as number) * 1000)));
         const token = bearerToken(req);
         if (token && typeof exp === 'number') verified.set(token, { sub, ver, exp });
         userFor({ sub, ver }).then((user) => done(null, user), done);
@@ -98,7 +106,7 @@ export function createAuthenticator(
       return;
     }
     const known = token ? verified.get(token) : undefined;
-    if (known && Math.floor(Date.now() / 1000) < known.exp) {
+    if (known && unexpired(known.exp, deps.clock())) {
       userFor(known).then((user) => {
         if (!user) return next(ApiError.unauthenticated('Invalid token'));
         req.user = user;
@@ -158,6 +166,11 @@ function lifetimeAllowed(claims: { iat?: unknown; exp?: unknown }, ttlSeconds: n
   const { iat, exp } = claims;
   if (typeof iat !== 'number' || typeof exp !== 'number') return false;
   return exp - iat <= ttlSeconds && iat <= now.getTime() / 1000 + CLOCK_LEEWAY_SECONDS;
+}
+
+/** As jsonwebtoken judges `exp`: a token is expired from its `exp` second on. */
+function unexpired(exp: number, now: Date): boolean {
+  return Math.floor(now.getTime() / 1000) < exp;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

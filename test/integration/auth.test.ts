@@ -184,6 +184,27 @@ describe('token lifetime and signing secret', () => {
     expect((await server.api('GET', '/users/me', { token: full })).status).toBe(200);
   });
 
+  it('judges expiry by the service clock that issued the token, before and after a verified token is remembered', async () => {
+    let at = new Date('2026-11-01T12:00:00Z'); // weeks before the real date: every token it issues is long expired by it
+    const own = await startTestServer({ JOBS: 'none' }, { clock: () => new Date(at) });
+    try {
+      const m = await newMerchant(own);
+      const login = await own.api('POST', '/auth/login', {
+        body: { email: m.email, password: TEST_PASSWORD },
+      });
+      expect(login.status).toBe(200);
+      expect((await own.api('GET', '/users/me', { token: login.body.token })).status).toBe(200);
+      at = new Date(new Date(login.body.expiresAt).getTime() - 1000);
+      expect((await own.api('GET', '/users/me', { token: login.body.token })).status).toBe(200);
+      at = new Date(login.body.expiresAt);
+      const late = await own.api('GET', '/users/me', { token: login.body.token });
+      expectErrorBody(late, 401, 'UNAUTHENTICATED');
+      expect(late.body.error.message).toMatch(/expired/i);
+    } finally {
+      await own.stop();
+    }
+  });
+
   it('gives a server started without JWT_SECRET a secret of its own: the former built-in one opens nothing', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stablepay-jwt-'));
     // JWT_SECRET unset (an empty value counts as unset); the file's encryption key, as its database needs.
