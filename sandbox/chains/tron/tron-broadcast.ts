@@ -1,6 +1,6 @@
 import { utils } from 'tronweb';
 import { numberToHex, recoverAddress, type Address, type Hex } from 'viem';
-import { intrinsicGas, type NodeBlock, type TronContext } from './tron-context';
+import { gasFloor, intrinsicGas, type NodeBlock, type TronContext } from './tron-context';
 import { evmAddressOf, refBlockOf, txIdOf } from './tron-ids';
 import type { TronTransaction } from './tron-state';
 
@@ -118,7 +118,8 @@ export async function broadcast(
   // Energy: what fee_limit and the TRX left after bandwidth can buy; out of it, OUT_OF_ENERGY.
   const affordable = d.fee_limit < balance - netFee ? BigInt(d.fee_limit) : balance - netFee;
   const energyLimit = affordable / BigInt(ctx.params.energyFee);
-  const gasLimit = minBig(intrinsicGas(d.data.toLowerCase()) + energyLimit, MAX_GAS);
+  const data = d.data.toLowerCase();
+  const gasLimit = minBig(maxBig(intrinsicGas(data) + energyLimit, gasFloor(data)), MAX_GAS);
 
   await ctx.rpc('hardhat_impersonateAccount', [owner]);
   await ctx.rpc('hardhat_setBalance', [owner, GAS_ETH]);
@@ -130,7 +131,7 @@ export async function broadcast(
   };
   // The gateway answers one request at a time: nobody reads the chain before the hash is registered.
   const hash = await ctx.rpc<Hex>('eth_sendTransaction', [
-    { from: owner, to: contract, data: `0x${d.data.toLowerCase()}`, gas: numberToHex(gasLimit) },
+    { from: owner, to: contract, data: `0x${data}`, gas: numberToHex(gasLimit) },
   ]);
   ctx.state.add({ txId: txid, hash, tx: transaction, gasLimit, owner });
   await ctx.settle();
@@ -149,3 +150,4 @@ async function tapos(ctx: TronContext, head: bigint, d: Decoded): Promise<boolea
 }
 
 const minBig = (a: bigint, b: bigint) => (a < b ? a : b);
+const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);

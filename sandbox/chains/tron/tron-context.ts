@@ -168,3 +168,10 @@ export function intrinsicGas(dataHex: string): bigint {
   for (let i = 0; i < dataHex.length; i += 2) gas += dataHex.slice(i, i + 2) === '00' ? 4n : 16n;
   return gas;
 }
+
+/** The least gas Hardhat (Prague, EIP-7623) accepts for such a call: 21,000 + 10 per calldata token. */
+export function gasFloor(dataHex: string): bigint {
+  let tokens = 0n;
+  for (let i = 0; i < dataHex.length; i += 2) tokens += dataHex.slice(i, i + 2) === '00' ? 1n : 4n;
+  return 21_000n + 10n * tokens;
+}
