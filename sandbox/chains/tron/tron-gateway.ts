@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../listen';
 import { readBody } from '../read-body';
 import type { TronContext } from './tron-context';
 import { answerHttpApi } from './tron-http-api';
@@ -46,14 +46,7 @@ export class TronGateway {
   port = 0;
 
   async listen(port = 0): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, this.host, () => {
-        this.server.off('error', reject);
-        resolve();
-      });
-    });
-    this.port = (this.server.address() as AddressInfo).port;
+    this.port = await listen(this.server, port, this.host);
   }
 
   async close(): Promise<void> {
