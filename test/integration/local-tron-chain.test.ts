@@ -282,17 +282,23 @@ describe("local TRON chain: USDT like TRON's, HTTP API with TRON's shapes", () =
     await refused(ok, 'DUP_TRANSACTION_ERROR');
   });
 
-  it('broadcasts and reads through tronweb pointed at the gateway', async () => {
+  it('builds (triggersmartcontract), broadcasts and reads through tronweb pointed at the gateway', async () => {
     const tronWeb = new TronWeb({ fullHost: tron.url });
     const merchant = await newRecipient();
-    const tx = await tron.buildCall({
-      from: payer.address,
-      contract: tron.usdt,
-      selector: 'transfer(address,uint256)',
-      parameter: `0x${word(merchant.hex)}${word(toHex(3n))}`,
-    });
-    const answer = await tronWeb.trx.sendRawTransaction((await tron.sign(tx, payer)) as never);
+    const { transaction: tx } = await tronWeb.transactionBuilder.triggerSmartContract(
+      tron.usdt,
+      'transfer(address,uint256)',
+      { feeLimit: 50_000_000 },
+      [
+        { type: 'address', value: merchant.address },
+        { type: 'uint256', value: 3 },
+      ],
+      payer.address,
+    );
+    expect(tx.raw_data.fee_limit).toBe(50_000_000);
+    const answer = await tronWeb.trx.sendRawTransaction(await tronWeb.trx.sign(tx, payer.privateKey));
     expect(answer).toMatchObject({ result: true, txid: tx.txID });
+    expect(await tron.tokenBalance(merchant.address)).toBe(3n);
     const block = await tronWeb.trx.getCurrentBlock();
     expect(block.block_header.raw_data.number).toBe(Number(await tron.blockNumber()));
     expect(await tronWeb.trx.getBalance(payer.address)).toBe(Number(tron.trxBalance(payer.address)));

@@ -1,3 +1,4 @@
+import { TronWeb } from 'tronweb';
 import { keccak256, toHex, type Address, type Hex } from 'viem';
 import { broadcast } from './tron-broadcast';
 import {
@@ -7,7 +8,7 @@ import {
   type NodeTx,
   type TronContext,
 } from './tron-context';
-import { base58Of, evmAddressOf, hex41Of } from './tron-ids';
+import { base58Of, evmAddressOf, hex41Of, refBlockOf } from './tron-ids';
 import { blockShape, transactionInfoShape, transactionShape, withoutDefaults } from './tron-shapes';
 
 /**
@@ -193,6 +194,42 @@ const estimateenergy: Handler = async (ctx, body) => {
   return { result: { result: true }, energy_required: Number(sim.energy) };
 };
 
+/** Builds transactions offline only: it never reaches this URL. */
+const builder = new TronWeb({ fullHost: 'http://127.0.0.1:9' }).transactionBuilder;
+
+/**
+ * developers.tron.network/reference/triggersmartcontract: the unsigned transaction
+ * {result: {result: true}, transaction: {visible, txID, raw_data, raw_data_hex}}, referencing the
+ * latest block and expiring 60 s after it (what tronweb does when it asks a node to build one).
+ */
+const triggersmartcontract: Handler = async (ctx, body) => {
+  const contract = addressParam(body, 'contract_address');
+  const owner = addressParam(body, 'owner_address');
+  const head = (await ctx.block(await ctx.headNumber()))!;
+  const timestamp = Number(BigInt(head.timestamp)) * 1000;
+  const blockHeader = {
+    ...refBlockOf(BigInt(head.number), ctx.blockId(head)),
+    expiration: timestamp + 60_000,
+    timestamp,
+  };
+  const selector = typeof body.function_selector === 'string' ? body.function_selector : '';
+  const options = {
+    feeLimit: Number(body.fee_limit ?? 0) || undefined,
+    callValue: Number(body.call_value ?? 0),
+    txLocal: true,
+    blockHeader,
+    ...(selector ? { rawParameter: String(body.parameter ?? '') } : { input: callData(body).slice(2) }),
+  };
+  const built = await builder.triggerSmartContract(
+    base58Of(contract),
+    selector,
+    options as never,
+    [],
+    base58Of(owner),
+  );
+  return { result: { result: true }, transaction: built.transaction };
+};
+
 /** developers.tron.network/reference/account-getaccount: {} for an account that does not exist. */
 const getaccount: Handler = async (ctx, body) => {
   const address = addressParam(body, 'address');
@@ -249,6 +286,7 @@ const FULL_ONLY: Record<string, Handler> = {
   ...BOTH,
   getaccountresource,
   getchainparameters,
+  triggersmartcontract,
   broadcasttransaction: (ctx, body) => broadcast(ctx, body),
 };
 
