@@ -14,8 +14,9 @@
  *   ids (8-byte number + 24 bytes of hash) for blocks.
  * - `url` (for TRON_API_URL): TRON's HTTP API, /wallet/* and /walletsolidity/* (solidified blocks
  *   only): getnowblock, getblockbynum, getblockbyid, getblock, gettransactionbyid,
- *   gettransactioninfobyid, triggerconstantcontract, estimateenergy, getaccount (TRX kept per address
- *   by the gateway), getaccountresource, getchainparameters, broadcasttransaction (decodes a real
+ *   gettransactioninfobyid, triggerconstantcontract, estimateenergy, triggersmartcontract (unsigned,
+ *   built on the latest block), getaccount (TRX kept per address by the gateway), getaccountresource,
+ *   getchainparameters, broadcasttransaction (decodes a real
  *   signed TRON transaction, checks txID, signature against owner_address, expiration and TaPoS, then
  *   runs it as the owner's 20 bytes). Errors are 200 {"Error"}, not found {}, defaults left out.
  *
@@ -43,6 +44,13 @@
  *   base58Of(0x…), evmAddressOf(T… | 41…), txIdOf(rawDataHex)
  *
  * Helpers' own requests carry a header that keeps them out of `calls` and out of injected faults.
+ *
+ * Fees as TRON burns them: energy = Hardhat's gas less Ethereum's intrinsic gas (about 30,000 for a
+ * USDT transfer, not TRON's 65,000), × getEnergyFee; bandwidth = the raw transaction's bytes + 65 a
+ * signature + 69, free up to 600 per account (never reset), then × getTransactionFee. A call gets
+ * the energy its fee_limit and TRX buy: a payer without TRX fails with OUT_OF_ENERGY, or is refused
+ * (BANDWITH_ERROR) once its free bandwidth is used. Transactions the gateway did not see broadcast
+ * (deployments, mints) get a made-up TRON id. The sandbox's TRON chain: sandbox/start-tron.ts.
  */
 export { startLocalTron, TRON_CHAIN_ID, TRON_USDT_MAINNET } from './local-tron';
 export type { LocalTron, TronWallet, TransferOptions, BroadcastAnswer } from './local-tron';
