@@ -278,7 +278,12 @@ describe("local TRON chain: USDT like TRON's, HTTP API with TRON's shapes", () =
       await refused(await byHand({ expiration: timestamp - 1 }), 'TRANSACTION_EXPIRATION_ERROR'),
     ).toMatch(/expired/);
     const ok = await tron.sign(await build(), payer);
-    expect(await post('/wallet/broadcasttransaction', ok)).toEqual({ result: true, txid: ok.txID });
+    // raw_data_hex and the signature are all java-tron needs: raw_data is rebuilt from them.
+    const bare = { raw_data_hex: ok.raw_data_hex, signature: ok.signature };
+    expect(await post('/wallet/broadcasttransaction', bare)).toEqual({ result: true, txid: ok.txID });
+    expect(await post('/wallet/gettransactionbyid', { value: ok.txID })).toMatchObject({
+      raw_data: ok.raw_data,
+    });
     await refused(ok, 'DUP_TRANSACTION_ERROR');
   });
 

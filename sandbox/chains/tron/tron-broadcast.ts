@@ -125,7 +125,8 @@ export async function broadcast(
   await ctx.rpc('hardhat_setBalance', [owner, GAS_ETH]);
   const transaction: TronTransaction = {
     txID: txid,
-    raw_data: (tx.raw_data as Record<string, unknown> | undefined) ?? {},
+    // java-tron keeps the raw_data it decoded; a body with raw_data_hex only gets it rebuilt.
+    raw_data: (tx.raw_data as Record<string, unknown> | undefined) ?? rawDataOf(d, data, owner, contract),
     raw_data_hex: rawHex,
     signature: signatures.map((s) => String(s).replace(/^0x/, '')),
   };
@@ -136,6 +137,27 @@ export async function broadcast(
   ctx.state.add({ txId: txid, hash, tx: transaction, gasLimit, owner });
   await ctx.settle();
   return { result: true, txid };
+}
+
+/** The raw_data JSON (visible: false) of a decoded TriggerSmartContract. */
+function rawDataOf(d: Decoded, data: string, owner: Address, contract: Address): Record<string, unknown> {
+  const raw = d as Decoded & { timestamp?: number };
+  return {
+    contract: [
+      {
+        parameter: {
+          value: { data, owner_address: `41${owner.slice(2)}`, contract_address: `41${contract.slice(2)}` },
+          type_url: 'type.googleapis.com/protocol.TriggerSmartContract',
+        },
+        type: 'TriggerSmartContract',
+      },
+    ],
+    ref_block_bytes: d.ref_block_bytes.toLowerCase(),
+    ref_block_hash: d.ref_block_hash.toLowerCase(),
+    expiration: d.expiration,
+    timestamp: raw.timestamp,
+    fee_limit: d.fee_limit,
+  };
 }
 
 /** TaPoS: ref_block_bytes are the low 2 bytes of a recent block's number, ref_block_hash bytes 8-16 of its id. */
