@@ -47,3 +47,24 @@ export async function findOrderRowByReference(
     : await deps.db.prepared.run<Row>(BY_REFERENCE, { reference: where.reference });
   return asOrderViews(rows)[0];
 }
+
+const MERCHANT_PAGE = `SELECT ${ORDER_FIELDS} FROM orders WHERE merchant_id = $merchantId
+  ORDER BY id DESC LIMIT $limit OFFSET $offset`;
+const MERCHANT_PAGE_BEFORE = `SELECT ${ORDER_FIELDS} FROM orders WHERE merchant_id = $merchantId AND id < $before
+  ORDER BY id DESC LIMIT $limit`;
+
+/**
+ * A merchant's orders newest first, unfiltered (the list's common request: the dashboard's first
+ * view, an integration polling), by offset or before an id, in a named prepared statement as one
+ * order is read: as findOrderRows reads them, without building and planning the SELECT each time.
+ */
+export async function merchantOrderRows(
+  deps: Pick<Deps, 'db'>,
+  page: { merchantId: string; limit: number; offset?: number; before?: string | null },
+): Promise<OrderView[]> {
+  const { merchantId, limit } = page;
+  const rows = page.before
+    ? await deps.db.prepared.run<Row>(MERCHANT_PAGE_BEFORE, { merchantId, limit, before: page.before })
+    : await deps.db.prepared.run<Row>(MERCHANT_PAGE, { merchantId, limit, offset: page.offset ?? 0 });
+  return asOrderViews(rows);
+}

@@ -71,6 +71,40 @@ describe('reading one order', () => {
     ).toHaveLength(1);
   });
 
+  it('GET /users/me/orders reads an unfiltered page, a cursor page and the total with prepared statements', async () => {
+    const shop = await newMerchant(one, { wallets: ['SOLANA'] });
+    for (const amount of ['1.5', '1.6', '1.7']) {
+      const created = await one.api('POST', '/orders', {
+        token: shop.token,
+        body: { network: 'SOLANA', token: 'USDT', amount },
+      });
+      expect(created.status, created.text).toBe(201);
+    }
+    const page = await one.api('GET', '/users/me/orders?per_page=2', { token: shop.token });
+    expect(page.status, page.text).toBe(200);
+    expect(page.body.items.map((o: { amount: string }) => o.amount)).toEqual(['1.700000', '1.600000']);
+    expect(page.body.total).toBe(3);
+    const first = await one.api('GET', '/users/me/orders?per_page=2&cursor=', { token: shop.token });
+    const next = await one.api('GET', `/users/me/orders?per_page=2&cursor=${first.body.nextCursor}`, {
+      token: shop.token,
+    });
+    expect(next.body.items.map((o: { amount: string }) => o.amount)).toEqual(['1.500000']);
+    const statements = await withPooledClient(one.deps.db.sequelize, async (client) =>
+      (await client.query<{ statement: string }>('SELECT statement FROM pg_prepared_statements')).rows.map(
+        (p) => p.statement,
+      ),
+    );
+    for (const read of [
+      /FROM orders WHERE merchant_id = \$1\s+ORDER BY/,
+      /AND id < \$\d/,
+      /FROM order_counts/,
+    ])
+      expect(
+        statements.filter((s) => read.test(s)),
+        String(read),
+      ).toHaveLength(1);
+  });
+
   it("is the row Sequelize reads, field for field and type for type (one option, every option, the payer's page)", async () => {
     const shop = await newMerchant(one, { wallets: ['SOLANA', 'POLYGON', 'ETHEREUM'] });
     for (const body of [
