@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { Models } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { findOrderRows } from './order-rows';
+import { findOrderRowByReference } from './order-rows';
 import type { OrderView } from './present-order';
 
 const byReference = (where: { reference: string; merchantId?: string }) =>
@@ -33,7 +33,7 @@ export async function readOrder(
   deps: Pick<Deps, 'db'>,
   where: { reference: string; merchantId?: string },
 ): Promise<OrderView> {
-  const [order] = await findOrderRows(deps, { where: byReference(where), limit: 1 });
+  const order = await findOrderRowByReference(deps, where);
   if (!order) throw ApiError.notFound('Order');
   return order;
 }
