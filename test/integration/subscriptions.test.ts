@@ -259,6 +259,27 @@ describe('a daily subscription', () => {
     });
   }
 
+  it('closes every other order of the period paid late, the remade one that expired too', async () => {
+    const { shop, sub, first } = await pastDueSubscription();
+    const [remade] = await ordersOf(shop, sub.id);
+    // The remade order expires unpaid as well: made a third time.
+    await sleep(DAY_MS + 100);
+    await expire();
+    await bill();
+    const [third] = await ordersOf(shop, sub.id);
+    expect([remade!.reference, third!.reference]).not.toContain(first.reference);
+    await pay(shop, first.reference);
+    await bill();
+    await expire();
+    expect((await ordersOf(shop, sub.id)).map((o) => [o.reference, o.status])).toEqual([
+      [third!.reference, 'EXPIRED'],
+      [remade!.reference, 'EXPIRED'],
+      [first.reference, 'PAID'],
+    ]);
+    // Expired before the late payment, it had a late window of its own: closed for good now too.
+    await expectClosed(shop, remade!.reference);
+  }, 60_000);
+
   it("closes the remade order when the expired one is paid late before it expired itself, and another subscription's late payment closes nothing of this one", async () => {
     const [a, b] = await Promise.all([pastDueSubscription(), pastDueSubscription()]);
     const [remadeA] = await ordersOf(a.shop, a.sub.id);
