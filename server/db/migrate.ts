@@ -27,6 +27,7 @@ import * as m0024 from './migrations/0024-customer-email';
 import * as m0025 from './migrations/0025-expiry-of-unproven-reports';
 import * as m0026 from './migrations/0026-refund-signer';
 import * as m0027 from './migrations/0027-counts-by-option-network';
+import * as m0028 from './migrations/0028-superseded-orders';
 
 /**
  * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
@@ -68,6 +69,7 @@ const migrations = [
   { name: '0025-expiry-of-unproven-reports', ...m0025 },
   { name: '0026-refund-signer', ...m0026 },
   { name: '0027-counts-by-option-network', ...m0027 },
+  { name: '0028-superseded-orders', ...m0028 },
 ];
 
 const LOCK_ID = 7_301_955_001;

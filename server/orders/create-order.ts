@@ -108,6 +108,7 @@ export async function createOrder(
       paidAt: null,
       paidLate: false,
       expiresAt,
+      supersededAt: null,
       paymentOptions:
         extras.length === 0
           ? null

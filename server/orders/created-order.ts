@@ -61,6 +61,7 @@ const ORDER_COLUMNS: { [K in keyof NewOrderRow]-?: SqlType } = {
   paidAt: 'timestamptz',
   paidLate: 'boolean',
   expiresAt: 'timestamptz',
+  supersededAt: 'timestamptz',
   paymentOptions: 'jsonb',
   sumDecimals: 'int',
   paidWith: 'int',

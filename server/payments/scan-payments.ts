@@ -22,9 +22,7 @@ import {
 } from './credited-to';
 import { recipientOwners } from './recipient-owner';
 import { isUnattributed, recordUnattributed, TRANSFER_CREDITED_SQL } from './unattributed-payments';
-import { recordCreation } from '../events/lifecycle';
-import { CLAIM_LIFECYCLE } from '../orders/claim-lifecycle';
-import { settleClaim } from './settle-claim';
+import { creditFound } from './credit-found';
 import { settleReportedClaim } from './settle-reported-claim';
 
 /** How far before its oldest watched order a never-scanned (or long idle) target is read back. */
@@ -262,32 +260,17 @@ async function processFound(
   // A transaction pays one order: one credited already (its transfer to another wallet) leaves
   // this transfer no order to pay; it is kept for its merchant to see.
   const orderId = settled.any ? null : await matchOrder(deps, scope, tx, amount);
-  let verdict: string | null = null;
+  let verdict: Awaited<ReturnType<typeof creditFound>> = null;
   if (orderId)
     try {
-      verdict = await sequelize.transaction(async (transaction) => {
-        const locked = await models.Order.findByPk(orderId, { transaction, lock: transaction.LOCK.UPDATE });
-        if (!locked) return null;
-        const now = deps.clock();
-        const claim = await models.PaymentClaim.create(
-          {
-            orderId: locked.id,
-            network: chain.network,
-            txId: found.txId,
-            source: 'scanner',
-            createdAt: now,
-            updatedAt: now,
-          },
-          { transaction },
-        );
-        await recordCreation(deps, transaction, CLAIM_LIFECYCLE, claim, { cause: 'found', actor: 'system' });
-        return settleClaim(deps, transaction, locked, claim, tx);
-      });
+      verdict = await creditFound(deps, { orderId, network: chain.network, txId: found.txId }, tx);
     } catch (error) {
       // Credited to an order by a report settled at the same moment: it is that order's.
       if (!(error instanceof UniqueConstraintError)) throw error;
       return false;
     }
+  // Its report is being checked by the verifier: judged with it, looked at again next cycle.
+  if (verdict === 'held') return false;
   if (verdict === 'accept') return true;
   const token = chain.tokens().find((t) => t.contract === target.token);
   if (!token) return true;

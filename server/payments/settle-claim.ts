@@ -164,6 +164,9 @@ export function judge(
     sender: from,
     option,
   });
+  // Closed for good (another order paid for what it billed): what the scanner finds is nobody's.
+  if (order.supersededAt && claim.source === 'scanner')
+    return { kind: 'reject', reason: 'the order is closed: another order paid for what it billed' };
   if (tx.tags.includes(order.reference)) return accept('tag');
   if (facts.named)
     return { kind: 'reject', reason: `the transaction pays another order (reference ${facts.named})` };

@@ -96,10 +96,9 @@ async function decide(
       subscription.pastDueSince = null;
       await moveWithOrder(deps, transaction, subscription, 'paid', 'ACTIVE', paid.id);
     }
-    // An expired attempt paid late: the period's later attempt is not to be paid too.
-    const superseded = orders.filter(
-      (o) => o.id !== paid.id && OPEN_ORDER_STATUSES.some((s) => s === o.status),
-    );
+    // An expired attempt paid late: the period's other attempts (open, or expired and still in
+    // their late window) are not to be paid too.
+    const superseded = orders.filter((o) => o.status !== 'PAID');
     await closeSupersededOrders(
       deps,
       transaction,

@@ -553,6 +553,7 @@ describe('concurrent creations, written together', () => {
         paidAt: null,
         paidLate: false,
         expiresAt: new Date(now.getTime() + 900_000),
+        supersededAt: null,
         paymentOptions: null,
         sumDecimals: 6,
         paidWith: null,

@@ -78,6 +78,20 @@ describe('the sandbox routes', () => {
     await paid(reference);
   });
 
+  it('a part tagged and reported, on each chain: UNDERPAID, not held by its own report', async () => {
+    for (const network of ['SOLANA', 'POLYGON']) {
+      const reference = await order(network);
+      const part = await pay(reference, { amount: '4', network, token: 'USDT', tagged: true, report: true });
+      expect(part.status, part.text).toBe(200);
+      await until(
+        `${network} ${reference} UNDERPAID`,
+        async () => (await statusOf(reference)) === 'UNDERPAID',
+      );
+      const payments = (await sandbox.api('GET', `/orders/${reference}/payments`, { token })).body.items;
+      expect(payments).toMatchObject([{ amount: '4.000000', matchedBy: 'tag' }]);
+    }
+  });
+
   it('BSC (18 decimals), tagged and unreported: found by the scanner, PAID', async () => {
     const reference = await order('BSC', '2.5');
     expect((await pay(reference, {})).status).toBe(200);

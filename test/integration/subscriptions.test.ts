@@ -224,6 +224,79 @@ describe('a daily subscription', () => {
     ]);
     const info = await h.server.api('GET', `/pay/${remade!.reference}/info`);
     expect(info.body.status).toBe('EXPIRED');
+    await h.deliverWebhooks();
+    expect(h.webhookTypes(shop, remade!.reference)).toEqual([
+      'order.created',
+      'subscription.order_created',
+      'order.expired',
+    ]);
+    await expectClosed(shop, remade!.reference);
+  }, 60_000);
+
+  /**
+   * A closed (superseded) order is never paid again, also within the late window an expired order
+   * has: no transaction request, no report, and a transfer tagged with it is nobody's (kept for the
+   * merchant to see), not a second payment of the period.
+   */
+  async function expectClosed(shop: Shop, reference: string) {
+    expectErrorBody(await h.server.api('GET', `/pay/tx-request/${reference}`), 409, 'CONFLICT');
+    const payer = await solana.newPayer({ mint: usdtMint });
+    const txId = await solana.transfer({
+      payer,
+      recipientOwner: new PublicKey(shop.wallet),
+      mint: usdtMint,
+      amountUnits: parseUnits('3.5', 6),
+      reference: new PublicKey(reference),
+    });
+    expectErrorBody(await h.submitTx(reference, txId), 409, 'CONFLICT');
+    await h.runJobs(async () => {
+      const res = await h.server.api('GET', '/users/me/unattributed-payments', { token: shop.token });
+      return (res.body.items as { txId: string }[]).some((p) => p.txId === txId);
+    });
+    expect(await h.getOrder(shop, reference)).toMatchObject({
+      status: 'EXPIRED',
+      amountReceived: '0.000000',
+    });
+  }
+
+  it('closes every other order of the period paid late, the remade one that expired too', async () => {
+    const { shop, sub, first } = await pastDueSubscription();
+    const [remade] = await ordersOf(shop, sub.id);
+    // The remade order expires unpaid as well: made a third time.
+    await sleep(DAY_MS + 100);
+    await expire();
+    await bill();
+    const [third] = await ordersOf(shop, sub.id);
+    expect([remade!.reference, third!.reference]).not.toContain(first.reference);
+    await pay(shop, first.reference);
+    await bill();
+    await expire();
+    expect((await ordersOf(shop, sub.id)).map((o) => [o.reference, o.status])).toEqual([
+      [third!.reference, 'EXPIRED'],
+      [remade!.reference, 'EXPIRED'],
+      [first.reference, 'PAID'],
+    ]);
+    // Expired before the late payment, it had a late window of its own: closed for good now too.
+    await expectClosed(shop, remade!.reference);
+  }, 60_000);
+
+  it("closes the remade order when the expired one is paid late before it expired itself, and another subscription's late payment closes nothing of this one", async () => {
+    const [a, b] = await Promise.all([pastDueSubscription(), pastDueSubscription()]);
+    const [remadeA] = await ordersOf(a.shop, a.sub.id);
+    const [remadeB] = await ordersOf(b.shop, b.sub.id);
+    // B's first order is paid late: only B's period is settled.
+    await pay(b.shop, b.first.reference);
+    await bill();
+    await expire();
+    expect((await getSub(a.shop, a.sub.id)).status).toBe('PAST_DUE');
+    expect((await h.getOrder(a.shop, remadeA!.reference)).status).toBe('PENDING');
+    expect((await h.server.api('GET', `/pay/tx-request/${remadeA!.reference}`)).status).toBe(200);
+    expect((await h.getOrder(b.shop, remadeB!.reference)).status).toBe('EXPIRED');
+    await expectClosed(b.shop, remadeB!.reference);
+    // A's remade order is still A's to pay: paid, A is ACTIVE.
+    await pay(a.shop, remadeA!.reference);
+    await bill();
+    expect((await getSub(a.shop, a.sub.id)).status).toBe('ACTIVE');
   }, 60_000);
 
   it('is CANCELED once past due for SUBSCRIPTION_CANCEL_AFTER_DAYS, its orders remade meanwhile', async () => {

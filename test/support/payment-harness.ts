@@ -121,7 +121,7 @@ export async function startPaymentHarness(
   /** Webhooks received for an order, in event order; each one checked against the shop's secret. */
   function webhooksFor(shop: Shop, reference: string) {
     const hooks = receiver.received
-      .filter((h) => h.url === shop.path && h.json.data.order.reference === reference)
+      .filter((h) => h.url === shop.path && h.json.data.order?.reference === reference)
       .map((h, i) => ({ h, i, at: String((h.json as { createdAt?: string }).createdAt) }))
       .sort((a, b) => a.at.localeCompare(b.at) || a.i - b.i)
       .map(({ h }) => h);

@@ -84,6 +84,16 @@ describe('the evidence ladder', () => {
       });
   });
 
+  it('a closed (superseded) order: the scanner credits it nothing, a report under way still settles', () => {
+    const closed = order({ supersededAt: NOW });
+    const tagged = tx([transfer(10_000_000n)], [reference]);
+    expect(judge(deps, closed, claim('scanner'), tagged)).toMatchObject({
+      kind: 'reject',
+      reason: 'the order is closed: another order paid for what it billed',
+    });
+    expect(judge(deps, closed, claim('payer'), tagged)).toMatchObject({ kind: 'accept', matchedBy: 'tag' });
+  });
+
   it('2. exact amount: the amount, or what is still due, without a tag', () => {
     expect(judge(deps, order(), claim('scanner'), tx([transfer(10_000_000n)]))).toMatchObject({
       kind: 'accept',
@@ -405,7 +415,13 @@ describe('the payable rule', () => {
     ['UNDERPAID', -3601, false],
     ['PAID', 600, false],
   ] as const)('%s, expiring in %i s: %s', (status, inSeconds, payable) => {
-    const o = { status, expiresAt: new Date(NOW.getTime() + inSeconds * 1000) } as Order;
+    const o = { status, expiresAt: new Date(NOW.getTime() + inSeconds * 1000), supersededAt: null } as Order;
     expect(isPayable(o, rule)).toBe(payable);
+  });
+  it('an order another order paid for (superseded) is never payable again, late window or not', () => {
+    for (const status of ['PENDING', 'EXPIRED'] as const)
+      expect(
+        isPayable({ status, expiresAt: new Date(NOW.getTime() + 60_000), supersededAt: NOW }, rule),
+      ).toBe(false);
   });
 });

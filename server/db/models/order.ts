@@ -57,6 +57,8 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare paidAt: CreationOptional<Date | null>;
   declare paidLate: CreationOptional<boolean>;
   declare expiresAt: Date;
+  /** When another order paid for what this one billed and closed it for good (migration 0028). */
+  declare supersededAt: CreationOptional<Date | null>;
   /** The options beyond the first (null: the order's own fields are its one option). */
   declare paymentOptions: CreationOptional<StoredPaymentOption[] | null>;
   /** Decimals of amountReceivedUnits and amountRefundedUnits; null: tokenDecimals (server/orders/payment-options.ts). */
@@ -108,6 +110,7 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         paidAt: DataTypes.DATE,
         paidLate: required(DataTypes.BOOLEAN, false),
         expiresAt: required(DataTypes.DATE),
+        supersededAt: DataTypes.DATE,
         paymentOptions: DataTypes.JSONB,
         sumDecimals: DataTypes.SMALLINT,
         paidWith: DataTypes.SMALLINT,
