@@ -295,11 +295,14 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
 
 export function Section({
   title,
+  intro,
   children,
   id,
   actions,
 }: {
   title: string;
+  /** A muted line under the title saying what the section is for. */
+  intro?: ReactNode;
   children: ReactNode;
   id?: string;
   actions?: ReactNode;
@@ -311,6 +314,7 @@ export function Section({
         <h2 id={headingId}>{title}</h2>
         {actions}
       </div>
+      {intro != null && <p className="muted">{intro}</p>}
       {children}
     </section>
   );
