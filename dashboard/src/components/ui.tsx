@@ -320,6 +320,16 @@ export function Section({
   );
 }
 
+/** One entry of a description list: a term and what it says. */
+export function Fact({ label, children }: { label: ReactNode; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
 /** A labelled form control with an optional hint, ids wired for screen readers. */
 export function Field({
   label,
