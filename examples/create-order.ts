@@ -6,7 +6,8 @@
  *
  * Keep the token on your server: never put it in a page or app the payer sees.
  */
-import { createClient, StablepayError } from '@stablepay/sdk';
+import { createClient } from '@stablepay/sdk';
+import { exitOnApiError, need } from './support';
 
 const baseUrl = process.env.STABLEPAY_URL ?? 'http://localhost:3000';
 const client = createClient({ baseUrl, token: process.env.STABLEPAY_TOKEN });
@@ -35,16 +36,5 @@ try {
   console.log(`qr image    ${order.qrImageUrl}`);
   console.log(`expires at  ${order.expiresAt}`);
 } catch (error) {
-  if (error instanceof StablepayError) {
-    console.error(`${error.status ?? 'no response'} ${error.code}: ${error.message}`);
-    for (const d of error.details ?? []) console.error(`  ${d.path}: ${d.message}`);
-    process.exit(1);
-  }
-  throw error;
-}
-
-function need(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`set ${name}`);
-  return value;
+  exitOnApiError(error);
 }

@@ -10,6 +10,7 @@
  */
 import { Connection, Keypair, type Transaction } from '@solana/web3.js';
 import { parsePayUrl, payWithSolanaWallet } from '@stablepay/sdk/payer';
+import { need } from './support';
 
 const baseUrl = process.env.STABLEPAY_URL ?? 'http://localhost:3000';
 const reference = need('ORDER_REFERENCE');
@@ -31,9 +32,3 @@ console.log(`status      ${result.info.status}${result.timedOut ? ' (still verif
 console.log(
   `paid        ${result.info.amountReceived} ${result.info.token} to ${'recipient' in link ? link.recipient : ''}`,
 );
-
-function need(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`set ${name}`);
-  return value;
-}

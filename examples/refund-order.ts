@@ -15,7 +15,8 @@
  */
 import { Connection, Keypair } from '@solana/web3.js';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createClient, StablepayError } from '@stablepay/sdk';
+import { createClient } from '@stablepay/sdk';
+import { exitOnApiError, need } from './support';
 import { sendRefund, waitForRefund } from '@stablepay/sdk/refunds';
 
 const baseUrl = process.env.STABLEPAY_URL ?? 'http://localhost:3000';
@@ -90,16 +91,5 @@ try {
   console.log(`status      ${settled.status}${settled.failureReason ? ` (${settled.failureReason})` : ''}`);
   console.log(`refunded    ${(await client.orders.get(reference)).amountRefunded} ${order.token}`);
 } catch (error) {
-  if (error instanceof StablepayError) {
-    console.error(`${error.status ?? 'no response'} ${error.code}: ${error.message}`);
-    for (const d of error.details ?? []) console.error(`  ${d.path}: ${d.message}`);
-    process.exit(1);
-  }
-  throw error;
-}
-
-function need(name: string): string {
-  const value = process.env[name];
-  if (!value) throw new Error(`set ${name}`);
-  return value;
+  exitOnApiError(error);
 }

@@ -1,10 +1,10 @@
 import { Op, QueryTypes } from 'sequelize';
-import { MAX_ORDER_LIST_ITEMS, RECENT_DELIVERIES } from '../../contract';
+import { RECENT_DELIVERIES } from '../../contract';
 import { shownEventTypes, type Credential as ApiKey } from '../auth/check-scope';
 import type { WebhookDelivery } from '../db/models';
 import type { Deps } from '../deps';
-import { findOrder } from '../orders/find-order';
 import { presentMessengerDelivery, presentWebhookDelivery } from './present-delivery';
+import { BY_ID, rowsOfOrder } from './rows-of-order';
 
 /** The deliveries of the events an API key is shown (shownEventTypes): all of them for the login token. */
 const shownTypesWhere = (apiKey: ApiKey) => {
@@ -23,12 +23,13 @@ export async function listWebhookDeliveries(
   reference: string,
   apiKey: ApiKey,
 ) {
-  const order = await findOrder(deps.db.models, { reference, merchantId });
-  const rows = await deps.db.models.WebhookDelivery.findAll({
-    where: { orderId: order.id, ...shownTypesWhere(apiKey) },
-    order: [['id', 'ASC']],
-    limit: MAX_ORDER_LIST_ITEMS,
-  });
+  const rows = await rowsOfOrder(deps, merchantId, reference, (orderId, limit) =>
+    deps.db.models.WebhookDelivery.findAll({
+      where: { orderId, ...shownTypesWhere(apiKey) },
+      order: BY_ID,
+      limit,
+    }),
+  );
   return { items: rows.map(presentWebhookDelivery) };
 }
 
@@ -39,23 +40,21 @@ export async function listMessengerDeliveries(
   reference: string,
   apiKey: ApiKey,
 ) {
-  const order = await findOrder(deps.db.models, { reference, merchantId });
-  const rows = await deps.db.models.MessengerDelivery.findAll({
-    where: { orderId: order.id, ...shownTypesWhere(apiKey) },
-    order: [['id', 'ASC']],
-    limit: MAX_ORDER_LIST_ITEMS,
-  });
+  const rows = await rowsOfOrder(deps, merchantId, reference, (orderId, limit) =>
+    deps.db.models.MessengerDelivery.findAll({
+      where: { orderId, ...shownTypesWhere(apiKey) },
+      order: BY_ID,
+      limit,
+    }),
+  );
   return { items: rows.map(presentMessengerDelivery) };
 }
 
 /** The order's timeline, oldest first. */
 export async function listAudit(deps: Pick<Deps, 'db'>, merchantId: string, reference: string) {
-  const order = await findOrder(deps.db.models, { reference, merchantId });
-  const rows = await deps.db.models.AuditEntry.findAll({
-    where: { orderId: order.id },
-    order: [['id', 'ASC']],
-    limit: MAX_ORDER_LIST_ITEMS,
-  });
+  const rows = await rowsOfOrder(deps, merchantId, reference, (orderId, limit) =>
+    deps.db.models.AuditEntry.findAll({ where: { orderId }, order: BY_ID, limit }),
+  );
   return {
     items: rows.map((e) => ({
       id: e.id,

@@ -1,6 +1,6 @@
-import { MAX_ORDER_LIST_ITEMS, type EmailDelivery } from '../../contract';
+import type { EmailDelivery } from '../../contract';
 import type { Deps } from '../deps';
-import { findOrder } from '../orders/find-order';
+import { BY_ID, rowsOfOrder } from './rows-of-order';
 
 /** The e-mails to the customer of the merchant's order, oldest first (bodies left out: they are the customer's). */
 export async function listEmailDeliveries(
@@ -8,16 +8,14 @@ export async function listEmailDeliveries(
   merchantId: string,
   reference: string,
 ): Promise<{ items: EmailDelivery[] }> {
-  const order = await findOrder(deps.db.models, { reference, merchantId });
-  const rows = await deps.db.models.EmailDelivery.findAll({
-    attributes: ['id', 'kind', 'toAddress', 'subject', 'status', 'attempt', 'error', 'createdAt'],
-    where: { orderId: order.id },
-    order: [
-      ['createdAt', 'ASC'],
-      ['id', 'ASC'],
-    ],
-    limit: MAX_ORDER_LIST_ITEMS,
-  });
+  const rows = await rowsOfOrder(deps, merchantId, reference, (orderId, limit) =>
+    deps.db.models.EmailDelivery.findAll({
+      attributes: ['id', 'kind', 'toAddress', 'subject', 'status', 'attempt', 'error', 'createdAt'],
+      where: { orderId },
+      order: [['createdAt', 'ASC'], ...BY_ID],
+      limit,
+    }),
+  );
   return {
     items: rows.map((row) => ({
       id: row.id,

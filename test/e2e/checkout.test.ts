@@ -1,21 +1,15 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import type { Browser, Page } from 'puppeteer-core';
-import { getAddress, toHex, type Address } from 'viem';
+import { toHex, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimProofMessage } from '../../contract/proof-messages';
 import { decodeBase58 } from '../../server/lib/base58';
-import { startLocalEvm, type LocalEvm } from '../../sandbox/chains/evm/local-evm';
-import { startPaymentHarness, type HarnessShop, type PaymentHarness } from '../support/payment-harness';
-import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
-import {
-  expectAccessible,
-  launchBrowser,
-  openPage,
-  screenshot,
-  visibleText,
-  waitForStatus,
-} from './support/browser';
+import type { LocalEvm } from '../../sandbox/chains/evm/local-evm';
+import type { HarnessShop, PaymentHarness } from '../support/payment-harness';
+import type { LocalSolana } from '../../sandbox/chains/solana/local-solana';
+import { expectAccessible, openPage, screenshot, visibleText, waitForStatus } from './support/browser';
 import { injectEvmWallet, injectSolanaWallet } from './support/test-wallets';
+import { logStartup, startTwoChains, type TwoChains } from './support/two-chains';
 
 /**
  * The hosted checkout in a real Chromium against the real service, a local Solana chain (litesvm)
@@ -27,6 +21,7 @@ import { injectEvmWallet, injectSolanaWallet } from './support/test-wallets';
 const CONFIRMATIONS = 2;
 const RETURN_URL = 'https://shop.example.com/orders/1001';
 
+let chains: TwoChains;
 let solana: LocalSolana;
 let usdtSolana: string;
 let evm: LocalEvm;
@@ -38,33 +33,15 @@ let browser: Browser;
 
 beforeAll(async () => {
   const started = performance.now();
-  [solana, evm, browser] = await Promise.all([
-    startLocalSolana(),
-    startLocalEvm({ chainId: 137 }),
-    launchBrowser(),
-  ]);
-  usdtSolana = (await solana.createMint()).toBase58();
-  usdtPolygon = getAddress(await evm.deployToken());
-  h = await startPaymentHarness({
-    SOLANA_RPC_URL: solana.url,
-    USDT_MINT_SOLANA: usdtSolana,
-    POLYGON_RPC_URL: evm.url,
-    USDT_CONTRACT_POLYGON: usdtPolygon,
-    POLYGON_CHAIN_ID: '137',
-    POLYGON_CONFIRMATIONS: String(CONFIRMATIONS),
-  });
+  chains = await startTwoChains(CONFIRMATIONS);
+  ({ solana, evm, usdtPolygon, h, browser } = chains);
+  usdtSolana = chains.usdtSolana.toBase58();
   solShop = await h.newShop('SOLANA', Keypair.generate().publicKey.toBase58());
   polyShop = await h.newShop('POLYGON', (await evm.newWallet()).address);
-  console.log(
-    `[e2e checkout] chains, service and Chromium up in ${(performance.now() - started).toFixed(0)} ms`,
-  );
+  logStartup('checkout', started);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await h?.stop();
-  await Promise.all([solana?.stop(), evm?.stop()]);
-});
+afterAll(() => chains?.stop());
 
 const checkoutUrl = (reference: string, query = '') => `${h.server.url}/checkout/${reference}${query}`;
 const tagOf = (reference: string) => toHex(decodeBase58(reference)!);

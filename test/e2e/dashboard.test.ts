@@ -8,14 +8,15 @@ import type { Browser, BrowserContext, HTTPRequest } from 'puppeteer-core';
 import { getAddress, parseUnits, toHex, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
-import { startLocalEvm, type LocalEvm, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
-import { startPaymentHarness, type PaidOrder, type PaymentHarness } from '../support/payment-harness';
-import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
+import type { LocalEvm, LocalWallet } from '../../sandbox/chains/evm/local-evm';
+import type { PaidOrder, PaymentHarness } from '../support/payment-harness';
+import type { LocalSolana } from '../../sandbox/chains/solana/local-solana';
 import { newMerchant, TEST_PASSWORD } from '../support/test-server';
 import { until } from '../support/until';
 import type { ReceivedWebhook } from '../support/webhook-receiver';
-import { expectAccessible, launchBrowser } from './support/browser';
+import { expectAccessible } from './support/browser';
 import { DASHBOARD_SCREENSHOTS, openDashboard, type DashboardPage } from './support/dashboard-page';
+import { logStartup, startTwoChains, type TwoChains } from './support/two-chains';
 
 /**
  * The merchant dashboard in a real Chromium against the real service, a local Solana chain
@@ -31,6 +32,7 @@ import { DASHBOARD_SCREENSHOTS, openDashboard, type DashboardPage } from './supp
 
 const CONFIRMATIONS = 2;
 
+let chains: TwoChains;
 let solana: LocalSolana;
 let usdtSolana: PublicKey;
 let evm: LocalEvm;
@@ -53,21 +55,8 @@ const checked = new Set<string>();
 
 beforeAll(async () => {
   const started = performance.now();
-  [solana, evm, browser] = await Promise.all([
-    startLocalSolana(),
-    startLocalEvm({ chainId: 137 }),
-    launchBrowser(),
-  ]);
-  usdtSolana = await solana.createMint();
-  usdtPolygon = getAddress(await evm.deployToken());
-  h = await startPaymentHarness({
-    SOLANA_RPC_URL: solana.url,
-    USDT_MINT_SOLANA: usdtSolana.toBase58(),
-    POLYGON_RPC_URL: evm.url,
-    USDT_CONTRACT_POLYGON: usdtPolygon,
-    POLYGON_CHAIN_ID: '137',
-    POLYGON_CONFIRMATIONS: String(CONFIRMATIONS),
-  });
+  chains = await startTwoChains(CONFIRMATIONS);
+  ({ solana, evm, usdtSolana, usdtPolygon, h, browser } = chains);
   // The merchant and its receiving wallets exist already (the Wallets page is not this test's).
   merchant = await newMerchant(h.server, { name: 'Loja Azul' });
   // The receiving wallets: keys the test holds, as the merchant's wallet apps do (SOL for refund fees).
@@ -85,16 +74,10 @@ beforeAll(async () => {
     expect(added.status, added.text).toBe(201);
   }
   d = await openDashboard(browser, h.server.url);
-  console.log(
-    `[e2e dashboard] chains, service and Chromium up in ${(performance.now() - started).toFixed(0)} ms`,
-  );
+  logStartup('dashboard', started);
 }, 120_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await h?.stop();
-  await Promise.all([solana?.stop(), evm?.stop()]);
-});
+afterAll(() => chains?.stop());
 
 /** axe-core on the page as it is, once per page of the flow (no serious or critical violation). */
 async function accessible(page: DashboardPage, label: string) {

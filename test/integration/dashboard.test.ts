@@ -46,6 +46,11 @@ function withSession(s: { cookie: string; csrf?: string }, origin: string | null
   return headers;
 }
 
+/** The session no longer opens the dashboard: GET /users/me with it is 401. */
+async function expectSignedOut(s: { cookie: string; csrf?: string }) {
+  expectErrorBody(await server.api('GET', '/users/me', { headers: withSession(s) }), 401, 'UNAUTHENTICATED');
+}
+
 describe('dashboard session', () => {
   it('is an httpOnly SameSite=Strict cookie that opens what the login token opens', async () => {
     const m = await newMerchant(server);
@@ -109,11 +114,7 @@ describe('dashboard session', () => {
     const out = await server.api('DELETE', '/dashboard/session', { headers: withSession(first) });
     expect(out.status).toBe(204);
     expect(out.headers.get('set-cookie')).toMatch(/stablepay_session=;/);
-    expectErrorBody(
-      await server.api('GET', '/users/me', { headers: withSession(first) }),
-      401,
-      'UNAUTHENTICATED',
-    );
+    await expectSignedOut(first);
 
     const second = await signIn(m);
     const third = await signIn(m);
@@ -122,27 +123,15 @@ describe('dashboard session', () => {
       body: { current_password: TEST_PASSWORD, new_password: 'a new long password' },
     });
     expect(changed.status).toBe(204);
-    expectErrorBody(
-      await server.api('GET', '/users/me', { headers: withSession(second) }),
-      401,
-      'UNAUTHENTICATED',
-    );
-    expectErrorBody(
-      await server.api('GET', '/users/me', { headers: withSession(third) }),
-      401,
-      'UNAUTHENTICATED',
-    );
+    await expectSignedOut(second);
+    await expectSignedOut(third);
 
     const n = await newMerchant(server);
     const idle = await signIn(n);
     now = new Date(now.getTime() + 11 * 3_600_000);
     expect((await server.api('GET', '/users/me', { headers: withSession(idle) })).status).toBe(200);
     now = new Date(now.getTime() + 12 * 3_600_000 + 1000);
-    expectErrorBody(
-      await server.api('GET', '/users/me', { headers: withSession(idle) }),
-      401,
-      'UNAUTHENTICATED',
-    );
+    await expectSignedOut(idle);
   });
 
   it('ends DASHBOARD_SESSION_MAX_HOURS after sign-in, even while in use', async () => {
@@ -157,11 +146,7 @@ describe('dashboard session', () => {
       ).toBe(200);
     }
     now = new Date(now.getTime() + 4 * 3_600_000 + 1000);
-    expectErrorBody(
-      await server.api('GET', '/users/me', { headers: withSession(busy) }),
-      401,
-      'UNAUTHENTICATED',
-    );
+    await expectSignedOut(busy);
     // Gone for good, and a new sign-in works.
     const [rows] = await server.deps.db.sequelize.query(
       'SELECT 1 FROM dashboard_sessions WHERE merchant_id = :id',

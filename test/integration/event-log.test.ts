@@ -1,40 +1,35 @@
 import { randomBytes } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/config';
 import { pruneEvents } from '../../server/event-log/prune-events';
 import { encodeBase58 } from '../../server/lib/base58';
 import { expectErrorBody, newMerchant, startTestServer, newApiKey } from '../support/test-server';
 import type { ApiResponse, TestServer } from '../support/test-server';
-import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
+import { useDeliveryStack, type DeliveryStack } from '../support/delivery-stack';
+import type { ReceivedWebhook } from '../support/webhook-receiver';
 import { until } from '../support/until';
 
 type EventBody = { id: string; type: string; createdAt: string; data: { order: { reference: string } } };
 type EventPage = { items: EventBody[]; per_page: number; nextCursor: string | null };
 
 let server: TestServer;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+let receiver: DeliveryStack['receiver'];
 /** Receiver paths that answer 503, as a receiver that is down would. */
 const down = new Set<string>();
 
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  receiver.setResponder((hook) => (down.has(hook.url) ? { status: 503 } : { status: 200, body: 'ok' }));
-  server = await startTestServer({
+useDeliveryStack(
+  {
     // Deliveries only: the retention job is run by the tests themselves, and no claim is verified
     // (an order reported paid stays CONFIRMING).
     JOBS: 'deliver-events',
-    JOB_DELIVER_EVENTS_CRON: '* * * * * *',
-    WEBHOOK_RETRY_BASE_MS: '300',
     WEBHOOK_MAX_ATTEMPTS: '3',
-    WEBHOOK_TIMEOUT_MS: '1500',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await receiver?.stop();
-});
+  },
+  (stack) => {
+    ({ server, receiver } = stack);
+    receiver.setResponder((hook) => (down.has(hook.url) ? { status: 503 } : { status: 200, body: 'ok' }));
+  },
+);
 
 /** A merchant whose webhooks go to a path of its own on the shared receiver. */
 async function merchantWithWebhooks() {

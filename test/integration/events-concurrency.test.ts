@@ -1,30 +1,26 @@
 import { QueryTypes } from 'sequelize';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDeliveryStack } from '../support/delivery-stack';
+import { describe, expect, it } from 'vitest';
+import { useDeliveryStack, type DeliveryStack } from '../support/delivery-stack';
 import { newMerchant, type TestServer } from '../support/test-server';
 
 /** Sends in flight per merchant; the run's pool (JOB_BATCH_SIZE) is a few times that. */
 const PER_DESTINATION = 3;
 const BATCH = 10;
 
-let stack: Awaited<ReturnType<typeof startDeliveryStack>>;
 let server: TestServer;
-let receiver: typeof stack.receiver;
+let receiver: DeliveryStack['receiver'];
 
-beforeAll(async () => {
-  // No schedule and no wake-ups (JOBS=none): each test runs the sender itself, one run at a time.
-  stack = await startDeliveryStack({
+useDeliveryStack(
+  {
+    // No schedule and no wake-ups (JOBS=none): each test runs the sender itself, one run at a time.
     JOBS: 'none',
     JOB_BATCH_SIZE: String(BATCH),
     WEBHOOK_CONCURRENCY_PER_DESTINATION: String(PER_DESTINATION),
     // Longer than any wait here: a send ends when its receiver answers, never by running out of time.
     WEBHOOK_TIMEOUT_MS: '60000',
-  });
-  ({ server, receiver } = stack);
-});
-afterAll(async () => {
-  await stack?.stop();
-});
+  },
+  (stack) => ({ server, receiver } = stack),
+);
 
 /** A merchant whose webhooks go to its own path of the shared receiver. */
 async function merchantWithWebhooks() {

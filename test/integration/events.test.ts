@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Sequelize } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDeliveryStack, TEST_BOT_TOKEN } from '../support/delivery-stack';
+import { TEST_BOT_TOKEN, useDeliveryStack, type DeliveryStack } from '../support/delivery-stack';
 import {
   createTestDatabase,
   expectErrorBody,
@@ -15,18 +15,13 @@ import { until } from '../support/until';
 
 const BOT_TOKEN = TEST_BOT_TOKEN;
 
-let stack: Awaited<ReturnType<typeof startDeliveryStack>>;
 let server: TestServer;
-let receiver: typeof stack.receiver;
-let telegram: typeof stack.telegram;
-
-beforeAll(async () => {
-  stack = await startDeliveryStack({ JOB_EXPIRE_ORDERS_CRON: '* * * * * *', WEBHOOK_MAX_ATTEMPTS: '4' });
-  ({ server, receiver, telegram } = stack);
-});
-afterAll(async () => {
-  await stack?.stop();
-});
+let receiver: DeliveryStack['receiver'];
+let telegram: DeliveryStack['telegram'];
+useDeliveryStack(
+  { JOB_EXPIRE_ORDERS_CRON: '* * * * * *', WEBHOOK_MAX_ATTEMPTS: '4' },
+  (stack) => ({ server, receiver, telegram } = stack),
+);
 
 /** A merchant whose webhooks go to a path of the shared receiver, so tests do not see each other's. */
 async function merchantWithWebhooks(opts: { secret?: boolean } = {}) {

@@ -35,6 +35,22 @@ beforeAll(async () => {
 afterAll(() => chain?.stop());
 
 const reference = () => Keypair.generate().publicKey;
+
+/** A USDT (6 decimals) transfer instruction from the payer's token account to the merchant's. */
+function usdtTransfer(payer: PublicKey, merchant: PublicKey, amountUnits: bigint) {
+  const from = getAssociatedTokenAddressSync(usdt, payer);
+  const to = getAssociatedTokenAddressSync(usdt, merchant, true);
+  return createTransferCheckedInstruction(from, usdt, to, payer, amountUnits, 6);
+}
+
+/** A fresh payer sends `amountUnits` USDT to a fresh wallet, tagged with a fresh reference. */
+async function payStranger(amountUnits: bigint) {
+  const payer = await chain.newPayer({ mint: usdt });
+  const ref = reference();
+  const recipientOwner = Keypair.generate().publicKey;
+  const signature = await chain.transfer({ payer, recipientOwner, mint: usdt, amountUnits, reference: ref });
+  return { payer, ref, signature };
+}
 const balanceOf = (balances: TokenBalance[] | null | undefined, accountIndex: number) =>
   BigInt(balances?.find((b) => b.accountIndex === accountIndex)?.uiTokenAmount.amount ?? '0');
 
@@ -198,22 +214,15 @@ describe('local Solana chain (litesvm behind JSON-RPC)', () => {
       reference: ref,
     });
     expect(again).not.toBe(signature);
-    await expect(
+    const validateAgain = (amount: string) =>
       validateTransfer(
         chain.connection,
         again,
-        { recipient: merchant, amount: new BigNumber('0.000001'), splToken: usdt, reference: ref },
+        { recipient: merchant, amount: new BigNumber(amount), splToken: usdt, reference: ref },
         { commitment: 'confirmed' },
-      ),
-    ).resolves.toBeTruthy();
-    await expect(
-      validateTransfer(
-        chain.connection,
-        again,
-        { recipient: merchant, amount: new BigNumber('1'), splToken: usdt, reference: ref },
-        { commitment: 'confirmed' },
-      ),
-    ).rejects.toThrow('amount not transferred');
+      );
+    await expect(validateAgain('0.000001')).resolves.toBeTruthy();
+    await expect(validateAgain('1')).rejects.toThrow('amount not transferred');
     expect((await chain.connection.getSignaturesForAddress(ref)).map((s) => s.signature)).toEqual([
       again,
       signature,
@@ -261,14 +270,7 @@ describe('local Solana chain (litesvm behind JSON-RPC)', () => {
     const payer = await chain.newPayer({ mint: usdt });
     const ref = reference();
     const { blockhash, lastValidBlockHeight } = await chain.connection.getLatestBlockhash();
-    const transfer = createTransferCheckedInstruction(
-      getAssociatedTokenAddressSync(usdt, payer.publicKey),
-      usdt,
-      getAssociatedTokenAddressSync(usdt, merchant, true),
-      payer.publicKey,
-      1_000_000n,
-      6,
-    );
+    const transfer = usdtTransfer(payer.publicKey, merchant, 1_000_000n);
     transfer.keys.push({ pubkey: ref, isSigner: false, isWritable: false });
     const unsigned = new Transaction({ feePayer: payer.publicKey, blockhash, lastValidBlockHeight }).add(
       ComputeBudgetProgram.setComputeUnitLimit({ units: 80_000 }),
@@ -290,15 +292,7 @@ describe('local Solana chain (litesvm behind JSON-RPC)', () => {
   it('holds finality: visible at confirmed, invisible at finalized until finalizeAll()', async () => {
     chain.holdFinality(true);
     try {
-      const payer = await chain.newPayer({ mint: usdt });
-      const ref = reference();
-      const signature = await chain.transfer({
-        payer,
-        recipientOwner: Keypair.generate().publicKey,
-        mint: usdt,
-        amountUnits: 1_000_000n,
-        reference: ref,
-      });
+      const { payer, ref, signature } = await payStranger(1_000_000n);
       const opts = { maxSupportedTransactionVersion: 0 } as const;
       expect(
         await chain.connection.getTransaction(signature, { ...opts, commitment: 'confirmed' }),
@@ -344,15 +338,7 @@ describe('local Solana chain (litesvm behind JSON-RPC)', () => {
   });
 
   it('stopRpc refuses connections; startRpc brings it back on the same port with state intact', async () => {
-    const payer = await chain.newPayer({ mint: usdt });
-    const ref = reference();
-    const signature = await chain.transfer({
-      payer,
-      recipientOwner: Keypair.generate().publicKey,
-      mint: usdt,
-      amountUnits: 3n,
-      reference: ref,
-    });
+    const { ref, signature } = await payStranger(3n);
     const { url } = chain;
     await chain.stopRpc();
     let minted: Keypair;
@@ -385,14 +371,7 @@ describe('local Solana chain (litesvm behind JSON-RPC)', () => {
     expect(lookup.state.addresses.map((a) => a.toBase58())).toEqual([tableRef.toBase58()]);
 
     await chain.mintTo(merchant, usdt, 0n);
-    const transfer = createTransferCheckedInstruction(
-      getAssociatedTokenAddressSync(usdt, payer.publicKey),
-      usdt,
-      getAssociatedTokenAddressSync(usdt, merchant, true),
-      payer.publicKey,
-      400_000n,
-      6,
-    );
+    const transfer = usdtTransfer(payer.publicKey, merchant, 400_000n);
     transfer.keys.push(
       { pubkey: ref, isSigner: false, isWritable: false },
       { pubkey: tableRef, isSigner: false, isWritable: false },

@@ -36,6 +36,16 @@ afterAll(async () => {
 
 const me = (server: TestServer, token: string) => server.api('GET', '/users/me', { token });
 
+/** Adds a receiving wallet through the instance that hears no announcements. */
+const addWallet = (m: { token: string }, network: string, publicAddress: string) =>
+  deaf.api('POST', '/users/me/wallets', { token: m.token, body: { network, public_address: publicAddress } });
+
+/** Creates a USDT order through the instance that hears no announcements. */
+const createOrder = (
+  m: { token: string },
+  body: { network: string; amount: string; merchantWalletId?: string },
+) => deaf.api('POST', '/orders', { token: m.token, body: { ...body, token: 'USDT' } });
+
 describe('merchants as instances remember them', () => {
   it('a password change ends the old token on its own instance at once, and on the others once announced', async () => {
     const m = await newMerchant(a);
@@ -68,10 +78,7 @@ describe('merchants as instances remember them', () => {
     // The deaf instance still takes the token for reads (a feed that never delivers is as stale as it gets) ...
     expect((await me(deaf, m.token)).status).toBe(200);
     // ... but the statement that writes an order checks the token's version itself.
-    const order = await deaf.api('POST', '/orders', {
-      token: m.token,
-      body: { network: 'SOLANA', token: 'USDT', amount: '1.25' },
-    });
+    const order = await createOrder(m, { network: 'SOLANA', amount: '1.25' });
     expectErrorBody(order, 401, 'UNAUTHENTICATED');
     const [rows] = await a.deps.db.sequelize.query('SELECT id FROM orders WHERE merchant_id = :id', {
       replacements: { id: m.id },
@@ -114,17 +121,11 @@ describe('wallets as instances remember them', () => {
     const m = await newMerchant(deaf, { wallets: ['SOLANA'] });
     const first = m.wallets.SOLANA!;
     await deaf.deps.cache.wallets.get(m.id); // remembered, and never told otherwise
-    const second = await deaf.api('POST', '/users/me/wallets', {
-      token: m.token,
-      body: { network: 'SOLANA', public_address: Keypair.generate().publicKey.toBase58() },
-    });
+    const second = await addWallet(m, 'SOLANA', Keypair.generate().publicKey.toBase58());
     expect(second.status, second.text).toBe(201);
     const removed = await deaf.api('DELETE', `/users/me/wallets/${first}`, { token: m.token });
     expect(removed.status, removed.text).toBe(204);
-    const order = await deaf.api('POST', '/orders', {
-      token: m.token,
-      body: { network: 'SOLANA', token: 'USDT', amount: '2' },
-    });
+    const order = await createOrder(m, { network: 'SOLANA', amount: '2' });
     expect(order.status, order.text).toBe(201);
     expect(order.body.merchantWalletId).toBe(second.body.wallet_id);
     expect(order.body.recipient).toBe(second.body.public_address);
@@ -133,29 +134,21 @@ describe('wallets as instances remember them', () => {
   it('finds a wallet added after the others were remembered, and refuses one named after its removal', async () => {
     const m = await newMerchant(deaf, { wallets: ['SOLANA'] });
     await deaf.deps.cache.wallets.get(m.id);
-    const added = await deaf.api('POST', '/users/me/wallets', {
-      token: m.token,
-      body: { network: 'POLYGON', public_address: '0x52908400098527886E0F7030069857D2E4169EE7' },
-    });
+    const added = await addWallet(m, 'POLYGON', '0x52908400098527886E0F7030069857D2E4169EE7');
     expect(added.status, added.text).toBe(201);
-    const polygon = await deaf.api('POST', '/orders', {
-      token: m.token,
-      body: { network: 'POLYGON', token: 'USDT', amount: '3' },
-    });
+    const polygon = await createOrder(m, { network: 'POLYGON', amount: '3' });
     expect(polygon.status, polygon.text).toBe(201);
     expect(polygon.body.merchantWalletId).toBe(added.body.wallet_id);
 
-    const spare = await deaf.api('POST', '/users/me/wallets', {
-      token: m.token,
-      body: { network: 'SOLANA', public_address: Keypair.generate().publicKey.toBase58() },
-    });
+    const spare = await addWallet(m, 'SOLANA', Keypair.generate().publicKey.toBase58());
     await deaf.deps.cache.wallets.get(m.id, { fresh: true }); // remembered with the spare in it
     expect(
       (await deaf.api('DELETE', `/users/me/wallets/${spare.body.wallet_id}`, { token: m.token })).status,
     ).toBe(204);
-    const named = await deaf.api('POST', '/orders', {
-      token: m.token,
-      body: { network: 'SOLANA', token: 'USDT', amount: '4', merchantWalletId: spare.body.wallet_id },
+    const named = await createOrder(m, {
+      network: 'SOLANA',
+      amount: '4',
+      merchantWalletId: spare.body.wallet_id,
     });
     expectErrorBody(named, 404, 'NOT_FOUND');
   });

@@ -1,4 +1,4 @@
-import { PublicKey } from '@solana/web3.js';
+import { PublicKey, type Keypair } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { parseUnits } from '../../contract/decimal';
 import { useSolanaWatchSuite } from '../support/solana-watch-harness';
@@ -12,6 +12,15 @@ import { until } from '../support/until';
  */
 
 const suite = useSolanaWatchSuite();
+
+/** The payer sends `amount` USDT to the wallet without a reference, as a plain wallet app does. */
+const payUntagged = (payer: Keypair, wallet: PublicKey, amount: string) =>
+  suite.chain.transfer({
+    payer,
+    recipientOwner: wallet,
+    mint: suite.usdt,
+    amountUnits: parseUnits(amount, 6),
+  });
 
 describe('Solana account notifications', () => {
   it('reads only the account a notification names, and nothing else while idle but its backstop', async () => {
@@ -29,12 +38,7 @@ describe('Solana account notifications', () => {
     const payer = await suite.chain.newPayer({ mint: suite.usdt, units: 1_000_000_000n });
     const paid = shops[7]!;
     suite.chain.resetRpcCalls();
-    await suite.chain.transfer({
-      payer,
-      recipientOwner: paid.wallet,
-      mint: suite.usdt,
-      amountUnits: parseUnits(paid.amount, 6),
-    });
+    await payUntagged(payer, paid.wallet, paid.amount);
     await until(
       'the order is paid',
       async () => (await suite.h.statusOf(server, paid.reference)).status === 'PAID',
@@ -56,12 +60,7 @@ describe('Solana account notifications', () => {
     // The payment's notification is lost (as on a connection about to drop), then the connection is cut.
     suite.chain.muteAccountNotifications(true);
     try {
-      await suite.chain.transfer({
-        payer,
-        recipientOwner: paid.wallet,
-        mint: suite.usdt,
-        amountUnits: parseUnits(paid.amount, 6),
-      });
+      await payUntagged(payer, paid.wallet, paid.amount);
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect((await suite.h.statusOf(server, paid.reference)).status).toBe('PENDING');
       suite.chain.dropWebSockets();
@@ -92,12 +91,7 @@ describe('Solana account notifications', () => {
       suite.chain.resetRpcCalls();
       // The last shop's account, read last in turn: not starved.
       const paid = shops[7]!;
-      await suite.chain.transfer({
-        payer,
-        recipientOwner: paid.wallet,
-        mint: suite.usdt,
-        amountUnits: parseUnits(paid.amount, 6),
-      });
+      await payUntagged(payer, paid.wallet, paid.amount);
       const started = Date.now();
       await until(
         'the order is paid',
@@ -144,12 +138,7 @@ describe('Solana account notifications', () => {
         const claim = await server.deps.db.models.PaymentClaim.findOne({ where: { txId } });
         return claim !== null && claim.nextCheckAt.getTime() > Date.now() + 60_000;
       });
-      await suite.chain.transfer({
-        payer,
-        recipientOwner: wallet,
-        mint: suite.usdt,
-        amountUnits: parseUnits(unreported.amount, 6),
-      });
+      await payUntagged(payer, wallet, unreported.amount);
     } finally {
       suite.chain.holdFinality(false); // both final now: the account's notification comes
     }
@@ -209,12 +198,7 @@ describe('Solana account notifications', () => {
       unreadable.add(await stray());
       await pay(after);
       // Another wallet's payment is read all the same.
-      await suite.chain.transfer({
-        payer,
-        recipientOwner: other.wallet,
-        mint: suite.usdt,
-        amountUnits: parseUnits(elsewhere.amount, 6),
-      });
+      await payUntagged(payer, other.wallet, elsewhere.amount);
       await until(
         "the payment before them, and the other wallet's, are credited",
         async () =>

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { QueryTypes, Sequelize } from 'sequelize';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_VERSIONS, LATEST_API_VERSION } from '../../contract';
 import { migrate } from '../../server/db/migrate';
 import * as apiVersionsMigration from '../../server/db/migrations/0014-api-versions';
 import { freePort } from '../support/free-port';
 import { encodeBase58 } from '../../server/lib/base58';
 import { webhooks, type WebhookEvent } from '../../sdk/src/index';
-import { startDeliveryStack, TEST_BOT_TOKEN } from '../support/delivery-stack';
+import { TEST_BOT_TOKEN, useDeliveryStack, type DeliveryStack } from '../support/delivery-stack';
 import { createTestDatabase, expectErrorBody, newMerchant } from '../support/test-server';
 import type { ApiResponse, TestServer } from '../support/test-server';
 import type { ReceivedWebhook } from '../support/webhook-receiver';
@@ -15,18 +15,10 @@ import { until } from '../support/until';
 
 const BOT_TOKEN = TEST_BOT_TOKEN;
 
-let stack: Awaited<ReturnType<typeof startDeliveryStack>>;
 let server: TestServer;
-let receiver: typeof stack.receiver;
-let telegram: typeof stack.telegram;
-
-beforeAll(async () => {
-  stack = await startDeliveryStack();
-  ({ server, receiver, telegram } = stack);
-});
-afterAll(async () => {
-  await stack?.stop();
-});
+let receiver: DeliveryStack['receiver'];
+let telegram: DeliveryStack['telegram'];
+useDeliveryStack({}, (stack) => ({ server, receiver, telegram } = stack));
 
 type Merchant = Awaited<ReturnType<typeof newMerchant>>;
 

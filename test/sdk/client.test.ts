@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventOrderOf } from '../../contract';
 import { encodeBase58 } from '../../server/lib/base58';
 import { recordUnattributed } from '../../server/payments/unattributed-payments';
@@ -18,27 +18,16 @@ import {
   type StablepayClient,
   type WebhookEventBody,
 } from '../../sdk/src/index';
-import { newMerchant, startTestServer, TEST_PASSWORD, type TestServer } from '../support/test-server';
-import { startWebhookReceiver } from '../support/webhook-receiver';
+import { newMerchant, TEST_PASSWORD, type TestServer } from '../support/test-server';
+import { useDeliveryStack, type DeliveryStack } from '../support/delivery-stack';
 import { startScriptedProxy, until } from './support';
 
 let server: TestServer;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  server = await startTestServer({
-    API_RATE_LIMIT_PER_MINUTE: '100000',
-    LOGIN_RATE_LIMIT_MAX: '1000',
-    JOB_DELIVER_EVENTS_CRON: '* * * * * *',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-    WEBHOOK_RETRY_BASE_MS: '300',
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await receiver?.stop();
-});
+let receiver: DeliveryStack['receiver'];
+useDeliveryStack(
+  { API_RATE_LIMIT_PER_MINUTE: '100000', LOGIN_RATE_LIMIT_MAX: '1000' },
+  (stack) => ({ server, receiver } = stack),
+);
 
 const fakeSignature = () => encodeBase58(randomBytes(64));
 const unknownReference = () => encodeBase58(randomBytes(32));

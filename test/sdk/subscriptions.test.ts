@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ConflictError,
   createClient,
@@ -10,25 +10,14 @@ import {
   type SubscriptionEvent,
   type SubscriptionStatus,
 } from '../../sdk/src/index';
-import { newMerchant, startTestServer, TEST_PASSWORD, type TestServer } from '../support/test-server';
-import { startWebhookReceiver } from '../support/webhook-receiver';
+import { newMerchant, TEST_PASSWORD, type TestServer } from '../support/test-server';
+import { useDeliveryStack, type DeliveryStack } from '../support/delivery-stack';
 
 /** The SDK's subscriptions against a real service: their whole life, and their webhooks verified. */
 
 let server: TestServer;
-let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-
-beforeAll(async () => {
-  receiver = await startWebhookReceiver();
-  server = await startTestServer({
-    JOB_DELIVER_EVENTS_CRON: '* * * * * *',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-  });
-});
-afterAll(async () => {
-  await server?.stop();
-  await receiver?.stop();
-});
+let receiver: DeliveryStack['receiver'];
+useDeliveryStack({}, (stack) => ({ server, receiver } = stack));
 
 async function merchantClient() {
   const m = await newMerchant(server, { wallets: ['SOLANA'] });

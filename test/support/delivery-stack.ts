@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { startTelegramServer } from './telegram-server';
 import { startTestServer, type TestServer } from './test-server';
 import { startWebhookReceiver } from './webhook-receiver';
@@ -30,4 +31,21 @@ export async function startDeliveryStack(env: Record<string, string> = {}) {
       await telegram.stop();
     },
   };
+}
+
+export type DeliveryStack = Awaited<ReturnType<typeof startDeliveryStack>>;
+
+/**
+ * A delivery stack for the file's tests: started before them and handed to `started` (where the
+ * file keeps what it uses), stopped after them.
+ */
+export function useDeliveryStack(env: Record<string, string>, started: (stack: DeliveryStack) => void) {
+  let stack: DeliveryStack | undefined;
+  beforeAll(async () => {
+    stack = await startDeliveryStack(env);
+    started(stack);
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
 }

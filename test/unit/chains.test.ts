@@ -80,29 +80,20 @@ const ethereum = createEvmAdapter({
   ...evmOptions,
 });
 
-function solanaTarget(overrides: Partial<PaymentTarget> = {}): PaymentTarget {
-  return {
+/** A 6-decimal USDT payment target on the chain of `tokenMint` and `recipient`. */
+const usdtTarget =
+  (tokenMint: string, recipient: string, amountUnits: bigint) =>
+  (overrides: Partial<PaymentTarget> = {}): PaymentTarget => ({
     reference: reference.toBase58(),
     token: 'USDT',
-    tokenMint: USDT_MINT,
+    tokenMint,
     decimals: 6,
-    recipient: merchant.toBase58(),
-    amountUnits: 10_500_000n,
+    recipient,
+    amountUnits,
     ...overrides,
-  };
-}
-
-function evmTarget(overrides: Partial<PaymentTarget> = {}): PaymentTarget {
-  return {
-    reference: reference.toBase58(),
-    token: 'USDT',
-    tokenMint: POLYGON_USDT,
-    decimals: 6,
-    recipient: EVM_RECIPIENT,
-    amountUnits: 25_000_000n,
-    ...overrides,
-  };
-}
+  });
+const solanaTarget = usdtTarget(USDT_MINT, merchant.toBase58(), 10_500_000n);
+const evmTarget = usdtTarget(POLYGON_USDT, EVM_RECIPIENT, 25_000_000n);
 
 /** The error a chain call fails with, as a transaction request with `?account=` answers it. */
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {

@@ -7,7 +7,7 @@ import { useFormat } from '../lib/format';
 import { explorerUrl, useNetworks } from '../lib/networks';
 import { useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
-import { ConfirmButton, ErrorNotice, Notice, TxLink, UserText } from './ui';
+import { ConfirmButton, ErrorNotice, Fact, Notice, TxLink, UserText } from './ui';
 
 /** A wallet address with a link to it on the network's explorer (opens in a new tab). */
 export function AddressLink({ network, address }: { network: string; address: string }) {
@@ -96,31 +96,17 @@ function ClaimedPayment({ entry, order, credited }: EntryProps) {
           <dt>{t('amount')}</dt>
           <dd className="amount">{claim.amount ? f.token(claim.amount, order.token) : '—'}</dd>
         </div>
-        <div>
-          <dt>{t('sender')}</dt>
-          <dd>
-            {claim.from ? <AddressLink network={order.network} address={claim.from} /> : t('senderUnknown')}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('transaction')}</dt>
-          <dd>
-            <TxLink network={order.network} txId={claim.txId} />
-          </dd>
-        </div>
-        {claim.blockTime && (
-          <div>
-            <dt>{t('sentOn')}</dt>
-            <dd>{f.dateTimeLong(claim.blockTime)}</dd>
-          </div>
-        )}
+        <Fact label={t('sender')}>
+          {claim.from ? <AddressLink network={order.network} address={claim.from} /> : t('senderUnknown')}
+        </Fact>
+        <Fact label={t('transaction')}>
+          <TxLink network={order.network} txId={claim.txId} />
+        </Fact>
+        {claim.blockTime && <Fact label={t('sentOn')}>{f.dateTimeLong(claim.blockTime)}</Fact>}
         {claim.reason && (
-          <div>
-            <dt>{t('heldBackBecause')}</dt>
-            <dd>
-              <UserText text={claim.reason} />
-            </dd>
-          </div>
+          <Fact label={t('heldBackBecause')}>
+            <UserText text={claim.reason} />
+          </Fact>
         )}
       </dl>
       <div aria-live="polite">

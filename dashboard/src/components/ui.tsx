@@ -295,11 +295,14 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
 
 export function Section({
   title,
+  intro,
   children,
   id,
   actions,
 }: {
   title: string;
+  /** A muted line under the title saying what the section is for. */
+  intro?: ReactNode;
   children: ReactNode;
   id?: string;
   actions?: ReactNode;
@@ -311,8 +314,19 @@ export function Section({
         <h2 id={headingId}>{title}</h2>
         {actions}
       </div>
+      {intro != null && <p className="muted">{intro}</p>}
       {children}
     </section>
+  );
+}
+
+/** One entry of a description list: a term and what it says. */
+export function Fact({ label, children }: { label: ReactNode; children: ReactNode }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
   );
 }
 

@@ -4,17 +4,16 @@ import { ApiKeys } from '../components/developers/ApiKeys';
 import { MessengerSettings } from '../components/developers/MessengerSettings';
 import { WebhookSettings } from '../components/developers/WebhookSettings';
 import { LoadedList } from '../components/LoadedList';
-import { ErrorNotice, Loading, PageHeader, Section } from '../components/ui';
+import { PageHeader, Section } from '../components/ui';
 import { WebhookDeliveries } from '../components/WebhookDeliveries';
+import { ProfileForms } from '../components/ProfileForms';
 import { useI18n } from '../i18n';
 import { useTitle } from '../lib/hooks';
-import { profileQuery, recentDeliveriesQuery, useProfileAnswer } from '../lib/queries';
+import { recentDeliveriesQuery } from '../lib/queries';
 
 export function DevelopersPage() {
   const { t } = useI18n();
   useTitle(t('navDevelopers'));
-  const profile = useQuery(profileQuery);
-  const onProfile = useProfileAnswer();
   return (
     <>
       <PageHeader title={t('navDevelopers')} />
@@ -22,16 +21,7 @@ export function DevelopersPage() {
         {t('developersIntro')} <a href="/docs">{t('apiReference')}</a>
       </p>
       <ApiKeys />
-      {profile.isPending && <Loading />}
-      {profile.isError && !profile.data && (
-        <ErrorNotice error={profile.error} onRetry={() => void profile.refetch()} />
-      )}
-      {profile.data && (
-        <>
-          <WebhookSettings profile={profile.data} onProfile={onProfile} />
-          <MessengerSettings profile={profile.data} onProfile={onProfile} />
-        </>
-      )}
+      <ProfileForms forms={[WebhookSettings, MessengerSettings]} />
       <RecentDeliveries />
     </>
   );

@@ -1,40 +1,28 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { MAX_UNDERPAYMENT_TOLERANCE_BPS, MIN_PASSWORD_LENGTH } from '../../../contract';
 import { api, ok } from '../api';
 import { PasswordField, SubmitButton, TextField } from '../components/form';
-import { ErrorNotice, Loading, Notice, PageHeader, Section } from '../components/ui';
+import { ErrorNotice, Notice, PageHeader, Section } from '../components/ui';
+import { ProfileForms, type ProfileFormProps } from '../components/ProfileForms';
 import { useI18n } from '../i18n';
 import { useAction, useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
 import { useTitle } from '../lib/hooks';
-import { profileQuery, useProfileAnswer, type Profile } from '../lib/queries';
 import { useSession } from '../session';
 
 export function SettingsPage() {
   const { t } = useI18n();
   useTitle(t('navSettings'));
-  const profile = useQuery(profileQuery);
-  const onProfile = useProfileAnswer();
   return (
     <>
       <PageHeader title={t('navSettings')} />
-      {profile.isPending && <Loading />}
-      {profile.isError && !profile.data && (
-        <ErrorNotice error={profile.error} onRetry={() => void profile.refetch()} />
-      )}
-      {profile.data && (
-        <>
-          <ProfileForm profile={profile.data} onProfile={onProfile} />
-          <ToleranceForm profile={profile.data} onProfile={onProfile} />
-        </>
-      )}
+      <ProfileForms forms={[ProfileForm, ToleranceForm]} />
       <PasswordForm />
     </>
   );
 }
 
-function ProfileForm({ profile, onProfile }: { profile: Profile; onProfile: (p: Profile) => void }) {
+function ProfileForm({ profile, onProfile }: ProfileFormProps) {
   const { t } = useI18n();
   const { updateMerchant } = useSession();
   const ids = useId();
@@ -90,7 +78,7 @@ function ProfileForm({ profile, onProfile }: { profile: Profile; onProfile: (p: 
 }
 
 /** Basis points as a percentage in the page's language ("0.5" → 50 bps). */
-function ToleranceForm({ profile, onProfile }: { profile: Profile; onProfile: (p: Profile) => void }) {
+function ToleranceForm({ profile, onProfile }: ProfileFormProps) {
   const { t } = useI18n();
   const f = useFormat();
   const ids = useId();
@@ -110,8 +98,7 @@ function ToleranceForm({ profile, onProfile }: { profile: Profile; onProfile: (p
     setSaved(true);
   });
   return (
-    <Section title={t('tolerance')}>
-      <p className="muted">{t('toleranceIntro')}</p>
+    <Section title={t('tolerance')} intro={t('toleranceIntro')}>
       <form className="form" onSubmit={submit}>
         <TextField
           id={`${ids}-pct`}
@@ -170,8 +157,7 @@ function PasswordForm() {
     if (next === again) void run();
   };
   return (
-    <Section title={t('changePassword')}>
-      <p className="muted">{t('changePasswordIntro')}</p>
+    <Section title={t('changePassword')} intro={t('changePasswordIntro')}>
       <form className="form" onSubmit={submit}>
         <PasswordField
           id={`${ids}-current`}

@@ -6,7 +6,7 @@ import { api, ok } from '../api';
 import { AddressLink } from '../components/claims';
 import { SubmitButton, TextField } from '../components/form';
 import { LoadedList } from '../components/LoadedList';
-import { ErrorNotice, Notice, PageHeader, Section, TxLink } from '../components/ui';
+import { ErrorNotice, Fact, Notice, PageHeader, Section, TxLink } from '../components/ui';
 import { useI18n } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
 import {
@@ -153,26 +153,16 @@ function UnattributedItem({ payment: p, attributedTo, onAttributed }: TransferPr
         <span className="muted">{f.dateTime(p.blockTime ?? p.createdAt)}</span>
       </p>
       <dl className="facts">
-        <div>
-          <dt>{t('sender')}</dt>
-          <dd>{p.from ? <AddressLink network={p.network} address={p.from} /> : t('senderUnknown')}</dd>
-        </div>
-        <div>
-          <dt>{t('toYourWallet')}</dt>
-          <dd>
-            <AddressLink network={p.network} address={p.to} />
-          </dd>
-        </div>
-        <div>
-          <dt>{t('transaction')}</dt>
-          <dd>
-            <TxLink network={p.network} txId={p.txId} />
-          </dd>
-        </div>
-        <div>
-          <dt>{t('foundOn')}</dt>
-          <dd>{f.dateTimeLong(p.createdAt)}</dd>
-        </div>
+        <Fact label={t('sender')}>
+          {p.from ? <AddressLink network={p.network} address={p.from} /> : t('senderUnknown')}
+        </Fact>
+        <Fact label={t('toYourWallet')}>
+          <AddressLink network={p.network} address={p.to} />
+        </Fact>
+        <Fact label={t('transaction')}>
+          <TxLink network={p.network} txId={p.txId} />
+        </Fact>
+        <Fact label={t('foundOn')}>{f.dateTimeLong(p.createdAt)}</Fact>
       </dl>
       <AttributeForm payment={p} attributedTo={attributedTo} onAttributed={onAttributed} />
     </li>

@@ -1,23 +1,16 @@
 import type { AuditKind } from '../../../contract';
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { CreatedModel } from './base-models';
 import { required, serialKey, dateNow } from './columns';
 
 export type AuditActor = 'merchant' | 'payer' | 'system';
 
-export class AuditEntry extends Model<InferAttributes<AuditEntry>, InferCreationAttributes<AuditEntry>> {
+export class AuditEntry extends CreatedModel<AuditEntry> {
   declare id: CreationOptional<string>;
   declare orderId: string;
   declare type: AuditKind;
   declare actor: AuditActor;
   declare data: CreationOptional<Record<string, unknown>>;
-  declare createdAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     this.init(

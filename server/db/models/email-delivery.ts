@@ -1,19 +1,10 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import type { EmailKind, EmailStatus, Locale } from '../../../contract';
+import { LeasedModel } from './base-models';
 import { dateNow, lease, required, timestamps } from './columns';
 
 /** An e-mail to an order's customer in the outbox (migration 0024): rendered once, sent by the send-emails job. */
-export class EmailDelivery extends Model<
-  InferAttributes<EmailDelivery>,
-  InferCreationAttributes<EmailDelivery>
-> {
+export class EmailDelivery extends LeasedModel<EmailDelivery> {
   /** em_ and 32 hex digits. */
   declare id: string;
   declare orderId: string;
@@ -29,10 +20,6 @@ export class EmailDelivery extends Model<
   declare attempt: CreationOptional<number>;
   declare error: CreationOptional<string | null>;
   declare nextAttemptAt: CreationOptional<Date>;
-  declare lockedUntil: CreationOptional<Date | null>;
-  declare lockedBy: CreationOptional<string | null>;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     this.init(

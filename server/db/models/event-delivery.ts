@@ -1,20 +1,11 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { LeasedModel } from './base-models';
 import { required, serialKey, dateNow, timestamps, lease } from './columns';
 
 export type DeliveryChannel = 'webhook' | 'messenger';
 
 /** A task in the outbox: deliver one event on one channel, retried until delivered or given up. */
-export class EventDelivery extends Model<
-  InferAttributes<EventDelivery>,
-  InferCreationAttributes<EventDelivery>
-> {
+export class EventDelivery extends LeasedModel<EventDelivery> {
   declare id: CreationOptional<string>;
   declare eventId: string;
   declare channel: DeliveryChannel;
@@ -23,10 +14,6 @@ export class EventDelivery extends Model<
   declare status: CreationOptional<'PENDING' | 'DELIVERED' | 'FAILED'>;
   declare attempts: CreationOptional<number>;
   declare nextAttemptAt: CreationOptional<Date>;
-  declare lockedUntil: CreationOptional<Date | null>;
-  declare lockedBy: CreationOptional<string | null>;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     this.init(

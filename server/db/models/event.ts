@@ -1,21 +1,14 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, type Sequelize } from 'sequelize';
+import { CreatedModel } from './base-models';
 import { required, dateNow } from './columns';
 
 /** An event (of an order, or none: a test `ping`); `body` is the exact JSON every attempt sends (and signs). */
-export class Event extends Model<InferAttributes<Event>, InferCreationAttributes<Event>> {
+export class Event extends CreatedModel<Event> {
   declare id: string;
   declare orderId: string | null;
   declare merchantId: string;
   declare type: string;
   declare body: string;
-  declare createdAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     this.init(

@@ -1,14 +1,8 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { TimestampedModel } from './base-models';
 import { required, timestamps } from './columns';
 
-export class Merchant extends Model<InferAttributes<Merchant>, InferCreationAttributes<Merchant>> {
+export class Merchant extends TimestampedModel<Merchant> {
   declare id: CreationOptional<string>;
   declare email: string;
   declare passwordHash: string;
@@ -26,8 +20,6 @@ export class Merchant extends Model<InferAttributes<Merchant>, InferCreationAttr
   declare underpaymentToleranceBps: CreationOptional<number | null>;
   /** The version events are rendered at (contract/api-versions.ts); null: the latest. */
   declare webhookApiVersion: CreationOptional<string | null>;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     this.init(

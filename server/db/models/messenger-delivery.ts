@@ -1,18 +1,9 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { CreatedModel } from './base-models';
 import { required, serialKey, dateNow } from './columns';
 
 /** One messenger send. The bot token is never stored here. */
-export class MessengerDelivery extends Model<
-  InferAttributes<MessengerDelivery>,
-  InferCreationAttributes<MessengerDelivery>
-> {
+export class MessengerDelivery extends CreatedModel<MessengerDelivery> {
   declare id: CreationOptional<string>;
   /** Null for a test delivery (a `ping`, about no order). */
   declare orderId: string | null;
@@ -27,7 +18,6 @@ export class MessengerDelivery extends Model<
   declare attempt: number;
   /** Null for sends recorded before migration 0021. */
   declare durationMs: number | null;
-  declare createdAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     this.init(

@@ -1,11 +1,5 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { TimestampedModel } from './base-models';
 import { required, serialKey, timestamps } from './columns';
 import type { Locale, Network, OrderStatus, Token } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
@@ -25,7 +19,7 @@ export type StoredPaymentOption = {
   amountUnique: boolean;
 };
 
-export class Order extends Model<InferAttributes<Order>, InferCreationAttributes<Order>> {
+export class Order extends TimestampedModel<Order> {
   declare id: CreationOptional<string>;
   declare reference: string;
   declare merchantId: string;
@@ -76,8 +70,6 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare customerEmail: CreationOptional<string | null>;
   /** The language of the customer's e-mails; null: en. */
   declare customerLanguage: CreationOptional<Locale | null>;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     this.init(

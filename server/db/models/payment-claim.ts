@@ -1,11 +1,5 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { LeasedModel } from './base-models';
 import { required, serialKey, dateNow, timestamps, lease } from './columns';
 import type { Network } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
@@ -19,10 +13,7 @@ export type ClaimSource = 'merchant' | 'payer' | 'scanner';
 export type ClaimStatus = 'PENDING' | 'VERIFIED' | 'REJECTED' | 'UNPROVEN';
 
 /** A transaction id reported for, or found paying, an order; verified against the chain. */
-export class PaymentClaim extends Model<
-  InferAttributes<PaymentClaim>,
-  InferCreationAttributes<PaymentClaim>
-> {
+export class PaymentClaim extends LeasedModel<PaymentClaim> {
   declare id: CreationOptional<string>;
   declare orderId: string;
   declare network: Network;
@@ -44,12 +35,7 @@ export class PaymentClaim extends Model<
   /** The order's payment option the transfer credits (0: the order's own fields). */
   declare optionIndex: CreationOptional<number>;
   declare attempts: CreationOptional<number>;
-  /** The worker checking it now (server/jobs/lease.ts), and until when. */
-  declare lockedBy: CreationOptional<string | null>;
-  declare lockedUntil: CreationOptional<Date | null>;
   declare nextCheckAt: CreationOptional<Date>;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     this.init(

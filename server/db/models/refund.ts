@@ -1,17 +1,11 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { LeasedModel } from './base-models';
 import { required, dateNow, timestamps, lease } from './columns';
 import type { Network, RefundStatus } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
 /** Tokens sent back from an order's receiving wallet to its payer, verified on chain. */
-export class Refund extends Model<InferAttributes<Refund>, InferCreationAttributes<Refund>> {
+export class Refund extends LeasedModel<Refund> {
   declare id: string;
   declare orderId: string;
   declare merchantId: string;
@@ -41,11 +35,6 @@ export class Refund extends Model<InferAttributes<Refund>, InferCreationAttribut
   declare lateUntil: CreationOptional<Date | null>;
   /** When the verifier looks next; null: never again. */
   declare nextCheckAt: CreationOptional<Date | null>;
-  /** The worker checking it now (server/jobs/lease.ts), and until when. */
-  declare lockedBy: CreationOptional<string | null>;
-  declare lockedUntil: CreationOptional<Date | null>;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     this.init(

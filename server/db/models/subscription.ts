@@ -1,11 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import type {
   NetworkToken,
   Network,
@@ -13,13 +6,11 @@ import type {
   SubscriptionStatus,
   Token,
 } from '../../../contract';
+import { LeasedModel } from './base-models';
 import { lease, required, timestamps } from './columns';
 
 /** A subscription (migration 0023): its plan, where its billing stands, and when the job looks at it next. */
-export class Subscription extends Model<
-  InferAttributes<Subscription>,
-  InferCreationAttributes<Subscription>
-> {
+export class Subscription extends LeasedModel<Subscription> {
   declare id: string;
   declare merchantId: string;
   declare status: SubscriptionStatus;
@@ -53,9 +44,6 @@ export class Subscription extends Model<
   declare reminderAt: CreationOptional<Date | null>;
   /** When the billing job looks at it next; null: never by itself (PAUSED, CANCELED). */
   declare nextRunAt: Date | null;
-  /** The billing job's lease (server/db/lease.ts); given up with the write that ends its work. */
-  declare lockedBy: CreationOptional<string | null>;
-  declare lockedUntil: CreationOptional<Date | null>;
   declare cancelAtPeriodEnd: CreationOptional<boolean>;
   declare pastDueSince: CreationOptional<Date | null>;
   declare pausedAt: CreationOptional<Date | null>;
@@ -63,8 +51,6 @@ export class Subscription extends Model<
   /** The customer's page secret, sealed with the data encryption key (the answers show its URL). */
   declare manageToken: string;
   declare manageTokenHash: string;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     this.init(
@@ -98,6 +84,7 @@ export class Subscription extends Model<
         latestOrderReference: DataTypes.TEXT,
         reminderAt: DataTypes.DATE,
         nextRunAt: DataTypes.DATE,
+        // The billing job's lease (server/db/lease.ts): given up with the write that ends its work.
         ...lease(),
         cancelAtPeriodEnd: required(DataTypes.BOOLEAN, false),
         pastDueSince: DataTypes.DATE,

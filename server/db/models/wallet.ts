@@ -1,21 +1,14 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { CreatedModel } from './base-models';
 import { required, dateNow } from './columns';
 import type { Network } from '../../../contract';
 
-export class Wallet extends Model<InferAttributes<Wallet>, InferCreationAttributes<Wallet>> {
+export class Wallet extends CreatedModel<Wallet> {
   declare id: CreationOptional<string>;
   declare merchantId: string;
   declare name: string | null;
   declare network: Network;
   declare publicAddress: string;
-  declare createdAt: CreationOptional<Date>;
   /** Wallets are kept when removed: past orders point at them. */
   declare deletedAt: CreationOptional<Date | null>;
 

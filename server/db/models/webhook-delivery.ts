@@ -1,18 +1,9 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { CreatedModel } from './base-models';
 import { required, serialKey, dateNow } from './columns';
 
 /** One webhook attempt: what was sent and what came back. */
-export class WebhookDelivery extends Model<
-  InferAttributes<WebhookDelivery>,
-  InferCreationAttributes<WebhookDelivery>
-> {
+export class WebhookDelivery extends CreatedModel<WebhookDelivery> {
   declare id: CreationOptional<string>;
   /** Null for a test delivery (a `ping`, about no order). */
   declare orderId: string | null;
@@ -27,7 +18,6 @@ export class WebhookDelivery extends Model<
   declare error: string | null;
   declare durationMs: number | null;
   declare nextRetryAt: Date | null;
-  declare createdAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     this.init(

@@ -58,8 +58,7 @@ export function ApiKeys() {
   };
 
   return (
-    <Section title={t('apiKeys')}>
-      <p className="muted">{t('apiKeysIntro')}</p>
+    <Section title={t('apiKeys')} intro={t('apiKeysIntro')}>
       {created && (
         <div className="secret-once" role="alert">
           <p className="notice-title">{t('keyCreated', { name: created.name })}</p>

@@ -2,18 +2,12 @@ import { useId, useState } from 'react';
 import { api, ok } from '../../api';
 import { useI18n } from '../../i18n';
 import { useAction, useFormSubmit } from '../../lib/actions';
-import type { Profile } from '../../lib/queries';
 import { SubmitButton, TextField } from '../form';
 import { ErrorNotice, Notice, Section, UserText } from '../ui';
+import type { ProfileFormProps } from '../ProfileForms';
 
 /** The messenger chat that hears the order events, its bot token, and a test message. */
-export function MessengerSettings({
-  profile,
-  onProfile,
-}: {
-  profile: Profile;
-  onProfile: (p: Profile) => void;
-}) {
+export function MessengerSettings({ profile, onProfile }: ProfileFormProps) {
   const { t } = useI18n();
   const ids = useId();
   const [chatId, setChatId] = useState(profile.messenger_chat_id ?? '');
@@ -49,8 +43,7 @@ export function MessengerSettings({
   });
 
   return (
-    <Section title={t('messenger')}>
-      <p className="muted">{t('messengerIntro')}</p>
+    <Section title={t('messenger')} intro={t('messengerIntro')}>
       <form className="form" onSubmit={save}>
         <div className="form-grid">
           <TextField

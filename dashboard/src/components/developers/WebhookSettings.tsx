@@ -4,19 +4,14 @@ import { api, ok } from '../../api';
 import { useI18n } from '../../i18n';
 import { useAction, useFormSubmit } from '../../lib/actions';
 import { useFormat } from '../../lib/format';
-import { useRefresh, type Profile } from '../../lib/queries';
+import { useRefresh } from '../../lib/queries';
 import { changedByWrite } from '../../lib/query-keys';
 import { SubmitButton, UrlField, Options } from '../form';
 import { ConfirmButton, CopyField, ErrorNotice, Field, Notice, Section, StatusBadge, UserText } from '../ui';
+import type { ProfileFormProps } from '../ProfileForms';
 
 /** Where webhooks go and at which payload version, the signing secret, and a test event. */
-export function WebhookSettings({
-  profile,
-  onProfile,
-}: {
-  profile: Profile;
-  onProfile: (p: Profile) => void;
-}) {
+export function WebhookSettings({ profile, onProfile }: ProfileFormProps) {
   const { t } = useI18n();
   const refresh = useRefresh();
   const f = useFormat();
@@ -75,8 +70,7 @@ export function WebhookSettings({
 
   const testOk = test && test.status !== null && test.status >= 200 && test.status < 300;
   return (
-    <Section title={t('webhooks')}>
-      <p className="muted">{t('webhooksIntro')}</p>
+    <Section title={t('webhooks')} intro={t('webhooksIntro')}>
       <form className="form" onSubmit={save}>
         <UrlField
           id={`${ids}-url`}

@@ -6,7 +6,7 @@ import { useFormat } from '../../lib/format';
 import { networkName } from '../../lib/labels';
 import { subscriptionPath } from '../../lib/subscriptions';
 import { explorerUrl, useNetworks } from '../../lib/networks';
-import { Section, UserText } from '../ui';
+import { Fact, Section, UserText } from '../ui';
 import { PaymentOptionsList, useOptionName } from './PaymentOptions';
 
 /** What the order is: its figures (due, received, refunded), price, network, wallet, dates, settings. */
@@ -39,109 +39,68 @@ export function OrderFacts({ order: o }: { order: Order }) {
       </dl>
       <dl className="facts">
         {o.subscriptionId && (
-          <div>
-            <dt>{t('subscription')}</dt>
-            <dd>
-              <Link to={subscriptionPath(o.subscriptionId)}>
-                {t('orderOfSubscription', { id: o.subscriptionId, n: (o.period?.index ?? 0) + 1 })}
-              </Link>
-            </dd>
-          </div>
+          <Fact label={t('subscription')}>
+            <Link to={subscriptionPath(o.subscriptionId)}>
+              {t('orderOfSubscription', { id: o.subscriptionId, n: (o.period?.index ?? 0) + 1 })}
+            </Link>
+          </Fact>
         )}
-        <div>
-          <dt>{t('price')}</dt>
-          <dd>
-            {f.token(o.amount, o.token)}
-            {o.quoteCurrency && o.quoteAmount && (
-              <>
-                {' '}
-                <span className="muted">
-                  ({t('quotedAs', { quote: f.fiat(o.quoteAmount, o.quoteCurrency) })}
-                  {o.fxRateLabel ? `, ${o.fxRateLabel}` : ''}
-                  {o.fxSource ? ` · ${o.fxSource}` : ''})
-                </span>
-              </>
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('network')}</dt>
-          <dd>
-            {networkName(o.network)} · {o.token}
-          </dd>
-        </div>
-        {o.paidWith && (
-          <div>
-            <dt>{t('paidWithLabel')}</dt>
-            <dd>{optionName(o.paidWith)}</dd>
-          </div>
-        )}
+        <Fact label={t('price')}>
+          {f.token(o.amount, o.token)}
+          {o.quoteCurrency && o.quoteAmount && (
+            <>
+              {' '}
+              <span className="muted">
+                ({t('quotedAs', { quote: f.fiat(o.quoteAmount, o.quoteCurrency) })}
+                {o.fxRateLabel ? `, ${o.fxRateLabel}` : ''}
+                {o.fxSource ? ` · ${o.fxSource}` : ''})
+              </span>
+            </>
+          )}
+        </Fact>
+        <Fact label={t('network')}>
+          {networkName(o.network)} · {o.token}
+        </Fact>
+        {o.paidWith && <Fact label={t('paidWithLabel')}>{optionName(o.paidWith)}</Fact>}
         <PaymentOptionsList order={o} />
-        <div>
-          <dt>{t('reference')}</dt>
-          <dd>
-            <code className="wrap">{o.reference}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>{t('receivingWallet')}</dt>
-          <dd>
-            <code className="wrap">{o.recipient}</code>{' '}
-            {walletUrl && (
-              <a href={walletUrl} target="_blank" rel="noopener noreferrer">
-                {t('explorer')}
-                <span className="sr-only"> {t('opensNewTab')}</span>
-              </a>
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt>{t('created')}</dt>
-          <dd>{f.dateTimeLong(o.createdAt)}</dd>
-        </div>
+        <Fact label={t('reference')}>
+          <code className="wrap">{o.reference}</code>
+        </Fact>
+        <Fact label={t('receivingWallet')}>
+          <code className="wrap">{o.recipient}</code>{' '}
+          {walletUrl && (
+            <a href={walletUrl} target="_blank" rel="noopener noreferrer">
+              {t('explorer')}
+              <span className="sr-only"> {t('opensNewTab')}</span>
+            </a>
+          )}
+        </Fact>
+        <Fact label={t('created')}>{f.dateTimeLong(o.createdAt)}</Fact>
         {o.paidAt ? (
-          <div>
-            <dt>{t('paidAt')}</dt>
-            <dd>
-              {f.dateTimeLong(o.paidAt)}
-              {o.paidLate && <span className="muted"> ({t('paidLate')})</span>}
-            </dd>
-          </div>
+          <Fact label={t('paidAt')}>
+            {f.dateTimeLong(o.paidAt)}
+            {o.paidLate && <span className="muted"> ({t('paidLate')})</span>}
+          </Fact>
         ) : (
-          <div>
-            <dt>{o.status === 'EXPIRED' ? t('expiredAt') : t('expiresAt')}</dt>
-            <dd>{f.dateTimeLong(o.expiresAt)}</dd>
-          </div>
+          <Fact label={o.status === 'EXPIRED' ? t('expiredAt') : t('expiresAt')}>
+            {f.dateTimeLong(o.expiresAt)}
+          </Fact>
         )}
-        {!o.amountUnique && (
-          <div>
-            <dt>{t('matching')}</dt>
-            <dd>{t('amountNotUnique')}</dd>
-          </div>
-        )}
+        {!o.amountUnique && <Fact label={t('matching')}>{t('amountNotUnique')}</Fact>}
         {o.returnUrl && (
-          <div>
-            <dt>{t('returnUrl')}</dt>
-            <dd>
-              <code className="wrap">{o.returnUrl}</code>
-            </dd>
-          </div>
+          <Fact label={t('returnUrl')}>
+            <code className="wrap">{o.returnUrl}</code>
+          </Fact>
         )}
         {o.webhookUrl && (
-          <div>
-            <dt>{t('orderWebhookUrl')}</dt>
-            <dd>
-              <code className="wrap">{o.webhookUrl}</code>
-            </dd>
-          </div>
+          <Fact label={t('orderWebhookUrl')}>
+            <code className="wrap">{o.webhookUrl}</code>
+          </Fact>
         )}
         {o.metadata && (
-          <div>
-            <dt>{t('metadata')}</dt>
-            <dd>
-              <pre className="code-block">{JSON.stringify(o.metadata, null, 2)}</pre>
-            </dd>
-          </div>
+          <Fact label={t('metadata')}>
+            <pre className="code-block">{JSON.stringify(o.metadata, null, 2)}</pre>
+          </Fact>
         )}
       </dl>
     </Section>

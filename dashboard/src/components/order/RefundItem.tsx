@@ -7,7 +7,17 @@ import { REFUND_STATUS_KEYS } from '../../lib/labels';
 import { useRefresh } from '../../lib/queries';
 import { changedByWrite } from '../../lib/query-keys';
 import { SandboxSendRefund } from './SandboxSendRefund';
-import { ConfirmButton, CopyField, ErrorNotice, Notice, QrCode, StatusBadge, TxLink, UserText } from '../ui';
+import {
+  ConfirmButton,
+  CopyField,
+  ErrorNotice,
+  Fact,
+  Notice,
+  QrCode,
+  StatusBadge,
+  TxLink,
+  UserText,
+} from '../ui';
 
 /** One refund: where it goes and why, what it waits for (an address, the approval, the transfer). */
 export function RefundItem({ refund: r }: { refund: Refund }) {
@@ -35,37 +45,24 @@ export function RefundItem({ refund: r }: { refund: Refund }) {
         <span className="muted">{f.dateTime(r.createdAt)}</span>
       </div>
       <dl className="facts">
-        <div>
-          <dt>{t('refundTo')}</dt>
-          <dd>{r.to ? <code className="wrap">{r.to}</code> : t('waitingPayerAddress')}</dd>
-        </div>
-        <div>
-          <dt>{t('reason')}</dt>
-          <dd>
-            <UserText text={r.reason} />
-          </dd>
-        </div>
+        <Fact label={t('refundTo')}>
+          {r.to ? <code className="wrap">{r.to}</code> : t('waitingPayerAddress')}
+        </Fact>
+        <Fact label={t('reason')}>
+          <UserText text={r.reason} />
+        </Fact>
         {(r.status === 'AWAITING_ADDRESS' || r.status === 'AWAITING_APPROVAL' || r.status === 'PENDING') && (
-          <div>
-            <dt>{t('deadline')}</dt>
-            <dd>{f.dateTime(r.deadlineAt)}</dd>
-          </div>
+          <Fact label={t('deadline')}>{f.dateTime(r.deadlineAt)}</Fact>
         )}
         {r.txId && (
-          <div>
-            <dt>{t('transaction')}</dt>
-            <dd>
-              <TxLink network={r.network} txId={r.txId} />
-            </dd>
-          </div>
+          <Fact label={t('transaction')}>
+            <TxLink network={r.network} txId={r.txId} />
+          </Fact>
         )}
         {r.failureReason && (
-          <div>
-            <dt>{t('failureReason')}</dt>
-            <dd>
-              <UserText text={r.failureReason} />
-            </dd>
-          </div>
+          <Fact label={t('failureReason')}>
+            <UserText text={r.failureReason} />
+          </Fact>
         )}
       </dl>
       {r.status === 'AWAITING_ADDRESS' && <p className="hint">{t('refundAskPayerHint')}</p>}
