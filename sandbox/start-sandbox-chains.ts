@@ -3,6 +3,7 @@ import type { SandboxChains } from '../server/sandbox/sandbox-chains';
 import type { SandboxKeys } from './sandbox-keys';
 import { startSandboxEvm, type SandboxEvm } from './start-evm';
 import { startSandboxSolana, type SandboxSolana } from './start-solana';
+import { startSandboxTron, type SandboxTron } from './start-tron';
 
 /** The EVM networks of the sandbox: Polygon's USDT has 6 decimals, BSC's 18. */
 const SANDBOX_EVM_NETWORKS = ['POLYGON', 'BSC'] as const;
@@ -13,17 +14,21 @@ export const SANDBOX_NETWORKS = ['SOLANA', ...SANDBOX_EVM_NETWORKS] as const;
  * Starts the sandbox's chains (in memory: every start is afresh) and gives what the service needs:
  * `env` pointing its networks at them, `chains` for deps.sandbox, and `clock` for deps.clock, which
  * `advance` moves forward with the chains' clocks so that the service sees the same time as they do.
+ * `tron: true` also starts the local TRON chain (`tron` in the result, its settings in `env`); it is
+ * not among `chains.info()` until the contract names the TRON network.
  */
-export async function startSandboxChains(keys: SandboxKeys) {
+export async function startSandboxChains(keys: SandboxKeys, opts: { tron?: boolean } = {}) {
   const started: { stop(): Promise<unknown> }[] = [];
   const stop = () => Promise.all(started.map((c) => c.stop()));
   let solana: SandboxSolana;
   let evm: SandboxEvm[];
+  let tron: SandboxTron | null = null;
   try {
     [solana, ...evm] = await Promise.all([
       startSandboxSolana(keys.solana).then((c) => (started.push(c), c)),
       ...SANDBOX_EVM_NETWORKS.map((n) => startSandboxEvm(n, keys.evm).then((c) => (started.push(c), c))),
     ]);
+    if (opts.tron) started.push((tron = await startSandboxTron(keys.evm)));
   } catch (error) {
     await stop();
     throw error;
@@ -41,6 +46,7 @@ export async function startSandboxChains(keys: SandboxKeys) {
     fund: ({ network, ...grant }) => on(network).fund(grant),
     async advance({ blocks, seconds }) {
       offsetMs += seconds * 1000;
+      await tron?.advance(blocks, seconds);
       return Promise.all(all.map((c) => c.advance(blocks, seconds)));
     },
     sendRefund: ({ network, from, transaction }) => on(network).sendRefund(from, transaction),
@@ -49,7 +55,8 @@ export async function startSandboxChains(keys: SandboxKeys) {
     // Every EVM network the sandbox has no chain for is off: it never reaches a public network.
     ETHEREUM_RPC_URL: 'none',
     ...Object.assign({}, ...all.map((c) => c.env)),
+    ...tron?.env,
   };
-  return { chains, env, clock: () => new Date(Date.now() + offsetMs), stop };
+  return { chains, tron, env, clock: () => new Date(Date.now() + offsetMs), stop };
 }
 export type StartedSandboxChains = Awaited<ReturnType<typeof startSandboxChains>>;

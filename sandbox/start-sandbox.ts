@@ -30,7 +30,8 @@ export async function startSandbox(environment: NodeJS.ProcessEnv) {
   const dataDir = env.DATA_DIR ?? './data-sandbox';
   // PORT=0: a free port chosen now, so that the links the service gives (PUBLIC_BASE_URL) name it.
   const port = env.PORT === '0' ? String(await freePort()) : env.PORT;
-  const chains = await startSandboxChains(loadSandboxKeys(dataDir));
+  // SANDBOX_TRON=true: also the local TRON chain (its URLs printed; the service uses it once it supports TRON).
+  const chains = await startSandboxChains(loadSandboxKeys(dataDir), { tron: env.SANDBOX_TRON === 'true' });
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   const stop = async () => {
     await server?.stop().catch(() => {});
@@ -60,6 +61,7 @@ export async function startSandbox(environment: NodeJS.ProcessEnv) {
       dataDir,
       server,
       chains: chains.chains.info(),
+      tron: chains.tron?.info ?? null,
       ms: Date.now() - started,
       stop,
     };

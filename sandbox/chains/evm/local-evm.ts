@@ -17,7 +17,7 @@ import {
   type WalletClient,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { testTokenArtifact } from './compile-token';
+import { testTokenArtifact, type TokenArtifact } from './compile-token';
 import { startNodeProcess } from './node-process';
 import { RpcProxy } from './rpc-proxy';
 
@@ -49,6 +49,8 @@ export type LocalEvm = {
    * it mines a block when automine is off (with whatever else is pending then).
    */
   deployToken(opts?: { name?: string; symbol?: string; decimals?: number }): Promise<Address>;
+  /** Deploys any compiled contract (see compile-token.ts) with its constructor's arguments. */
+  deployContract(artifact: TokenArtifact, args?: readonly unknown[]): Promise<Address>;
   mint(token: Address, to: Address, units: bigint): Promise<Hex>;
   balanceOf(token: Address, owner: Address): Promise<bigint>;
   /** A fresh key (or `privateKey`) with `eth` for gas (default 100 ETH) and, given a token, `units`. */
@@ -194,6 +196,14 @@ export async function startLocalEvm(opts: {
     return sendAsHelper(token, data, MINT_GAS);
   }
 
+  async function deployContract({ abi, bytecode }: TokenArtifact, args: readonly unknown[] = []) {
+    const data = encodeDeployData({ abi, bytecode, args });
+    const hash = await sendAsHelper(undefined, data, DEPLOY_GAS);
+    const { contractAddress } = await publicClient.getTransactionReceipt({ hash });
+    if (!contractAddress) throw new Error(`deployment ${hash} created no contract`);
+    return contractAddress;
+  }
+
   return {
     url,
     nodeUrl,
@@ -203,14 +213,9 @@ export async function startLocalEvm(opts: {
     publicClient,
     walletClient,
 
-    async deployToken({ name = 'Tether USD', symbol = 'USDT', decimals = 6 } = {}) {
-      const { abi, bytecode } = testTokenArtifact();
-      const data = encodeDeployData({ abi, bytecode, args: [name, symbol, decimals] });
-      const hash = await sendAsHelper(undefined, data, DEPLOY_GAS);
-      const { contractAddress } = await publicClient.getTransactionReceipt({ hash });
-      if (!contractAddress) throw new Error(`deployment ${hash} created no contract`);
-      return contractAddress;
-    },
+    deployToken: ({ name = 'Tether USD', symbol = 'USDT', decimals = 6 } = {}) =>
+      deployContract(testTokenArtifact(), [name, symbol, decimals]),
+    deployContract,
 
     mint,
 

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../listen';
 import { readBody } from '../read-body';
 
 /**
@@ -38,14 +38,7 @@ export class RpcProxy {
   /** Listens on `port` (0: a free one, kept for later restarts). */
   async listen(port = this.boundPort): Promise<void> {
     if (this.listening) return;
-    await new Promise<void>((resolve, reject) => {
-      this.server.once('error', reject);
-      this.server.listen(port, this.host, () => {
-        this.server.off('error', reject);
-        resolve();
-      });
-    });
-    this.boundPort = (this.server.address() as AddressInfo).port;
+    this.boundPort = await listen(this.server, port, this.host);
     this.listening = true;
   }
 
