@@ -153,7 +153,15 @@ export function createTronAdapter(opts: TronAdapterOptions): ChainAdapter {
         cursor,
         scan,
       );
-      return { ...page, found: page.found.map((f) => ({ ...f, recipient: hexToTron(f.recipient) })) };
+      // Transaction ids and addresses in the forms orders and claims keep: 64 hex, base58.
+      return {
+        ...page,
+        found: page.found.map((f) => ({
+          ...f,
+          txId: f.txId.replace(/^0x/, ''),
+          recipient: hexToTron(f.recipient),
+        })),
+      };
     },
 
     refundUri,
