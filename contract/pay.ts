@@ -140,6 +140,8 @@ const hexBytes = (max: number) =>
     .string()
     .max(max * 2)
     .regex(/^([0-9a-f]{2})*$/);
+/** Milliseconds since the epoch, as TRON's transactions carry them. */
+const ZTronMillis = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 /** A TRON address in hex as TRON's transactions carry it: 41 and 20 bytes. */
 const ZTronHexAddress = z
   .string()
@@ -184,9 +186,14 @@ export const ZTronUnsignedTransaction = z
         .string()
         .length(16)
         .regex(/^[0-9a-f]{16}$/),
-      expiration: z.number().int().positive().describe('Milliseconds since the epoch: sign and send before'),
-      timestamp: z.number().int().positive(),
-      fee_limit: z.number().int().positive().describe('Most sun the call may burn for energy'),
+      expiration: ZTronMillis.describe('Milliseconds since the epoch: sign and send before'),
+      timestamp: ZTronMillis,
+      fee_limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(Number.MAX_SAFE_INTEGER)
+        .describe('Most sun the call may burn for energy'),
     }),
   })
   .describe('Unsigned TRON transaction (tronweb form), built from a recent block header');

@@ -123,8 +123,18 @@ export const ZEvmRefundTransaction = z
 /** What sending a transaction costs on TRON, from the node's own figures. */
 export const ZTronEstimatedCost = z
   .object({
-    energy: z.number().int().min(0).describe('Energy the transfer uses (a dry run on the node)'),
-    bandwidth: z.number().int().min(0).describe('Bandwidth points (bytes of the signed transaction)'),
+    energy: z
+      .number()
+      .int()
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .describe('Energy the transfer uses (a dry run on the node)'),
+    bandwidth: z
+      .number()
+      .int()
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .describe('Bandwidth points (bytes of the signed transaction)'),
     trx: ZDecimalOut.describe(
       'TRX burned when the wallet has neither staked energy nor free bandwidth: energy × energy price + bandwidth × byte price',
     ),
