@@ -92,9 +92,12 @@ module.exports = {
     {
       name: 'base-below-everything',
       severity: 'error',
-      comment: 'config.ts (with config-networks.ts) and errors.ts sit just above lib.',
-      from: { path: '^server/(config|config-networks|errors)[.]ts$' },
-      to: { path: '^server/', pathNot: '^server/(lib/|config[.]ts$|config-networks[.]ts$|errors[.]ts$)' },
+      comment: 'config.ts (with config-networks.ts and config-tron.ts) and errors.ts sit just above lib.',
+      from: { path: '^server/(config|config-networks|config-tron|errors)[.]ts$' },
+      to: {
+        path: '^server/',
+        pathNot: '^server/(lib/|config[.]ts$|config-networks[.]ts$|config-tron[.]ts$|errors[.]ts$)',
+      },
     },
     {
       name: 'infrastructure-below-events-and-jobs',

@@ -3,8 +3,8 @@ import { DECIMAL_TEXT, WIRE_DECIMALS } from './decimal';
 import { ErrorCode, errorStatus, type ErrorStatus } from './errors';
 import { EVM_NETWORKS, MAX_TOKEN_DECIMALS, MIN_TOKEN_DECIMALS, type EvmNetwork } from './network-table';
 
-/** Solana, then the EVM networks of contract/network-table.ts (on or off by configuration). */
-export const NETWORKS = ['SOLANA', ...EVM_NETWORKS] as ['SOLANA', ...EvmNetwork[]];
+/** Solana, the EVM networks of contract/network-table.ts, then TRON (on or off by configuration). */
+export const NETWORKS = ['SOLANA', ...EVM_NETWORKS, 'TRON'] as ['SOLANA', ...EvmNetwork[], 'TRON'];
 export const TOKENS = ['USDT', 'USDC'] as const;
 export const ORDER_STATUSES = ['PENDING', 'CONFIRMING', 'PAID', 'UNDERPAID', 'EXPIRED'] as const;
 
@@ -45,18 +45,26 @@ export const PAYMENT_URI_MAX = 4096;
 
 /** A URL the service gives (built from PUBLIC_BASE_URL, or one the merchant gave). */
 export const ZUrlOut = z.string().max(URL_MAX).url();
-/** A wallet address or token contract, as stored: Solana base58 (32 bytes), EVM 0x and 40 hex digits. */
+/**
+ * A wallet address or token contract, as stored: Solana base58 (32 bytes), EVM 0x and 40 hex
+ * digits, TRON base58check (`T…`, 34 characters).
+ */
 export const ZAddress = z
   .string()
   .max(ADDRESS_MAX)
   .regex(/^([1-9A-HJ-NP-Za-km-z]{32,44}|0x[0-9a-fA-F]{40})$/);
-/** A transaction id: a Solana signature (base58) or an EVM hash (0x hex). */
+/** A transaction id: a Solana signature (base58), an EVM hash (0x hex) or a TRON id (64 hex). */
 export const ZTxId = z.string().max(TX_ID_MAX);
-/** A wallet payment URI (Solana Pay or EIP-681). */
+/** A wallet payment URI (Solana Pay, EIP-681, or TRON's `tron:<address>?amount=`). */
 export const ZPaymentUri = z
   .string()
   .max(PAYMENT_URI_MAX)
-  .regex(/^(solana|ethereum):/);
+  .regex(/^(solana|ethereum|tron):/);
+/** What a QR code encodes: the payment URI, or on TRON the bare receiving address (what every TRON wallet scans). */
+export const ZQrData = z
+  .string()
+  .max(PAYMENT_URI_MAX)
+  .regex(/^((solana|ethereum|tron):|T[1-9A-HJ-NP-Za-km-z]{33}$)/);
 
 /**
  * A binary body (an image) of at most `max` bytes. The bound rides along as `maxBytes` for the

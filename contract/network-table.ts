@@ -108,3 +108,19 @@ export const SOLANA_TOKEN_TABLE = {
 export const MAX_TOKEN_DECIMALS = 36;
 /** Fewest: an amount on the wire has up to 6 decimal places, which must be whole base units. */
 export const MIN_TOKEN_DECIMALS = 6;
+
+/**
+ * TRON: a network family of its own (base58check addresses, TRC-20 tokens, solidified blocks).
+ * USDT only: Circle stopped USDC on TRON. Chain ids as TRON's JSON-RPC (`eth_chainId`) and TIP-1193
+ * wallets give them.
+ */
+export const TRON_NETWORK_TABLE = {
+  name: 'TRON',
+  chainIds: { mainnet: 0x2b6653dc, nile: 0xcd8690dc, shasta: 0x94a9059e },
+  explorers: {
+    mainnet: { name: 'Tronscan', txUrl: 'https://tronscan.org/#/transaction/{tx}' },
+    nile: { name: 'Tronscan (Nile)', txUrl: 'https://nile.tronscan.org/#/transaction/{tx}' },
+    shasta: { name: 'Tronscan (Shasta)', txUrl: 'https://shasta.tronscan.org/#/transaction/{tx}' },
+  },
+  tokens: { USDT: { contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', decimals: 6 } },
+} as const;

@@ -4,28 +4,30 @@ import { errors, NETWORKS, publicRoute, URL_MAX, ZAddress, ZNetwork, ZToken, ZTo
 
 const ZNetworkToken = z.object({
   symbol: ZToken,
-  contract: ZAddress.describe('The SPL mint (Solana) or ERC-20 contract'),
+  contract: ZAddress.describe('The SPL mint (Solana), ERC-20 contract, or TRC-20 contract (TRON, base58)'),
   decimals: ZTokenDecimals.describe("The token's own base-unit decimals"),
 });
 
 export const ZNetworkInfo = z.object({
   network: ZNetwork,
   name: z.string().max(100).describe('The network in words, as payers know it'),
-  kind: z.enum(['solana', 'evm']),
+  kind: z.enum(['solana', 'evm', 'tron']),
   chainId: z
     .number()
     .int()
     .min(1)
     .max(2 ** 53 - 1)
     .nullable()
-    .describe('EVM chain id; null on Solana'),
+    .describe("EVM chain id, or TRON's (728126428 = 0x2b6653dc on mainnet); null on Solana"),
   confirmations: z
     .number()
     .int()
     .min(0)
     .max(10_000)
     .nullable()
-    .describe('EVM: blocks on top before a payment counts; null on Solana (commitment instead)'),
+    .describe(
+      'EVM: blocks on top before a payment counts; TRON: blocks beyond the solidified one (0: solidified is final); null on Solana (commitment instead)',
+    ),
   // Not an enum: OpenAPI 3.0 cannot say "one of these, or null" for an enum.
   commitment: z
     .string()

@@ -12,6 +12,7 @@ import {
   ZNetwork,
   ZOrderStatus,
   ZPaymentUri,
+  ZQrData,
   ZReference,
   ZToken,
   ZTokenDecimals,
@@ -175,7 +176,9 @@ export const ZPaymentOption = z
       "What is still due on this option: its amount less what the order received (on any option), rounded up to the token's base units; 0 once paid",
     ),
     payUrl: ZPaymentUri.describe("This option's wallet payment URI (for what is still due on it)"),
-    qrData: ZPaymentUri.describe('What a QR code must encode (the same as payUrl)'),
+    qrData: ZQrData.describe(
+      'What a QR code must encode (the same as payUrl; on TRON the bare receiving address)',
+    ),
     qrImageUrl: ZUrlOut.describe('The QR code: GET /pay/{reference}/qr.svg?network=&token='),
     txRequestUrl: z
       .string()
@@ -239,9 +242,11 @@ export const ZOrder = z
     fxRateLabel: z.string().max(200).nullable().describe('The rate in words, e.g. "1 USDT = 5.412300 BRL"'),
     fxSource: z.string().max(200).nullable().describe('The rate feed that gave fxRate'),
     payUrl: ZPaymentUri.describe(
-      'Wallet payment URI: a Solana Pay transfer request (solana:<recipient>?amount=…&spl-token=…&reference=…) or an EIP-681 transfer (ethereum:<token>@<chainId>/transfer?address=…&uint256=…)',
+      'Wallet payment URI: a Solana Pay transfer request (solana:<recipient>?amount=…&spl-token=…&reference=…), an EIP-681 transfer (ethereum:<token>@<chainId>/transfer?address=…&uint256=…), or on TRON tron:<recipient>?amount=…',
     ),
-    qrData: ZPaymentUri.describe('Exactly what a QR code must encode (the same as payUrl)'),
+    qrData: ZQrData.describe(
+      'Exactly what a QR code must encode (the same as payUrl; on TRON the bare receiving address)',
+    ),
     qrImageUrl: ZUrlOut.describe('The QR code as an image: GET /pay/{reference}/qr.svg (qr.png too)'),
     checkoutUrl: ZUrlOut.describe('The hosted payment page to send the payer to: /checkout/{reference}'),
     txRequestUrl: z

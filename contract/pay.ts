@@ -134,6 +134,77 @@ export const ZEvmTransaction = z.object({
   message: ZWalletMessage,
 });
 
+/** Hex without 0x, in whole bytes. */
+const hexBytes = (max: number) =>
+  z
+    .string()
+    .max(max * 2)
+    .regex(/^([0-9a-f]{2})*$/);
+/** Milliseconds since the epoch, as TRON's transactions carry them. */
+const ZTronMillis = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+/** A TRON address in hex as TRON's transactions carry it: 41 and 20 bytes. */
+const ZTronHexAddress = z
+  .string()
+  .length(42)
+  .regex(/^41[0-9a-f]{40}$/);
+/**
+ * An unsigned TRON transaction as tronweb builds it (a TRC-20 `transfer` through
+ * TriggerSmartContract): `raw_data` and its protobuf `raw_data_hex`, `txID` = sha256 of the latter.
+ * The wallet signs `txID` and broadcasts.
+ */
+export const ZTronUnsignedTransaction = z
+  .object({
+    visible: z.literal(false).describe('Addresses in hex (41…), as signed'),
+    txID: z
+      .string()
+      .length(64)
+      .regex(/^[0-9a-f]{64}$/),
+    raw_data_hex: hexBytes(512),
+    raw_data: z.object({
+      contract: z
+        .array(
+          z.object({
+            parameter: z.object({
+              value: z.object({
+                data: hexBytes(256).describe(
+                  'transfer(recipient, amount) call data followed by the tag (32 bytes)',
+                ),
+                owner_address: ZTronHexAddress.describe('The sender, who signs'),
+                contract_address: ZTronHexAddress.describe('The TRC-20 token contract'),
+              }),
+              type_url: z.literal('type.googleapis.com/protocol.TriggerSmartContract'),
+            }),
+            type: z.literal('TriggerSmartContract'),
+          }),
+        )
+        .length(1),
+      ref_block_bytes: z
+        .string()
+        .length(4)
+        .regex(/^[0-9a-f]{4}$/),
+      ref_block_hash: z
+        .string()
+        .length(16)
+        .regex(/^[0-9a-f]{16}$/),
+      expiration: ZTronMillis.describe('Milliseconds since the epoch: sign and send before'),
+      timestamp: ZTronMillis,
+      fee_limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(Number.MAX_SAFE_INTEGER)
+        .describe('Most sun the call may burn for energy'),
+    }),
+  })
+  .describe('Unsigned TRON transaction (tronweb form), built from a recent block header');
+export const ZTronTransaction = z.object({
+  transaction: ZTronUnsignedTransaction,
+  network: z.literal('TRON'),
+  reference: ZReference,
+  amount: ZDecimalOut,
+  message: ZWalletMessage,
+});
+
 /** Bounds of the non-JSON answers (HTML pages, images), generous: see test/integration/docs.test.ts. */
 export const HTML_PAGE_MAX = 262144;
 export const ICON_SVG_MAX = 16384;
@@ -147,7 +218,11 @@ export const ZOptionQuery = z.object({
 });
 
 const ZAccountQuery = ZOptionQuery.extend({
-  account: z.string().max(100).optional().describe("The payer's public key (required on Solana)"),
+  account: z
+    .string()
+    .max(100)
+    .optional()
+    .describe("The payer's public key (required on Solana) or address (required on TRON)"),
 });
 
 export const payContract = c.router(
@@ -157,11 +232,14 @@ export const payContract = c.router(
       path: '/pay/tx-request/:reference',
       summary: "Build the payer's transaction (Solana Pay transaction request; EVM call data)",
       description:
-        "Public. Without `account` on Solana: the Solana Pay label and icon. With `account`: the transaction to sign (the payer pays the fee; it transfers what is still due with the order's reference as a key). On Polygon/Ethereum: the unsigned transfer for a browser wallet, `transfer(recipient, amountDue)` call data followed by the order's tag. `network` and `token` pick one of the order's payment options (default: the first; 400 for one the order does not have). 409 when the order can no longer be paid (PAID, or expired past the late-payment window); 502 when the chain cannot be reached. Errors also carry a top-level `message` (Solana Pay 1.1).",
+        "Public. Without `account` on Solana: the Solana Pay label and icon. With `account`: the transaction to sign (the payer pays the fee; it transfers what is still due with the order's reference as a key). On Polygon/Ethereum: the unsigned transfer for a browser wallet, `transfer(recipient, amountDue)` call data followed by the order's tag. On TRON (`account` required, a base58 T… address): the unsigned TRC-20 transfer from that account as tronweb builds it (`txID`, `raw_data`, `raw_data_hex`), the tag after the arguments, for the wallet to sign and broadcast. `network` and `token` pick one of the order's payment options (default: the first; 400 for one the order does not have). 409 when the order can no longer be paid (PAID, or expired past the late-payment window); 502 when the chain cannot be reached. Errors also carry a top-level `message` (Solana Pay 1.1).",
       metadata: publicRoute,
       pathParams: ZReferenceParams,
       query: ZAccountQuery,
-      responses: { 200: z.union([ZSolanaTransaction, ZEvmTransaction, ZSolanaPayLabel]), ...payErrors },
+      responses: {
+        200: z.union([ZSolanaTransaction, ZEvmTransaction, ZTronTransaction, ZSolanaPayLabel]),
+        ...payErrors,
+      },
     },
     txRequestPost: {
       method: 'POST',

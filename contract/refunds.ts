@@ -8,6 +8,7 @@ import {
   ZDecimalOut,
   ZNetwork,
   ZPaymentUri,
+  ZQrData,
   ZReference,
   ZToken,
   ZTokenDecimals,
@@ -36,6 +37,7 @@ import {
   ZAccountBody,
   ZMerchantName,
   ZSolanaPayLabel,
+  ZTronUnsignedTransaction,
 } from './pay';
 
 /** The merchant's reason for a refund. */
@@ -118,6 +120,33 @@ export const ZEvmRefundTransaction = z
   })
   .describe('Polygon/Ethereum: send from the receiving wallet');
 
+/** What sending a transaction costs on TRON, from the node's own figures. */
+export const ZTronEstimatedCost = z
+  .object({
+    energy: z
+      .number()
+      .int()
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .describe('Energy the transfer uses (a dry run on the node)'),
+    bandwidth: z
+      .number()
+      .int()
+      .min(0)
+      .max(Number.MAX_SAFE_INTEGER)
+      .describe('Bandwidth points (bytes of the signed transaction)'),
+    trx: ZDecimalOut.describe(
+      'TRX burned when the wallet has neither staked energy nor free bandwidth: energy × energy price + bandwidth × byte price',
+    ),
+  })
+  .describe('The cost of sending it, for the wallet to hold that much TRX (or energy and bandwidth)');
+export const ZTronRefundTransaction = z
+  .object({
+    transaction: ZTronUnsignedTransaction,
+    estimatedCost: ZTronEstimatedCost,
+  })
+  .describe('TRON: sign with the receiving wallet (TronLink) and broadcast before raw_data.expiration');
+
 export const ZRefund = z
   .object({
     id: ZRefundId.describe('rf_…'),
@@ -139,11 +168,13 @@ export const ZRefund = z
     ),
     refundUrl: ZUrlOut.describe("The payer's page, where they give an address"),
     payUrl: ZPaymentUri.nullable().describe(
-      "A link for the merchant's own wallet: Solana Pay transaction request, or EIP-681 transfer (null while no address)",
+      "A link for the merchant's own wallet: Solana Pay transaction request, EIP-681 transfer, or tron:<address>?amount=… (null while no address)",
     ),
-    qrData: ZPaymentUri.nullable().describe('Exactly what a QR code must encode (the same as payUrl)'),
+    qrData: ZQrData.nullable().describe(
+      'Exactly what a QR code must encode (the same as payUrl; on TRON the bare refund address)',
+    ),
     transaction: z
-      .union([ZSolanaRefundTransaction, ZEvmRefundTransaction])
+      .union([ZSolanaRefundTransaction, ZEvmRefundTransaction, ZTronRefundTransaction])
       .nullable()
       .describe('The unsigned refund transaction (null while no address, or while the chain is unreachable)'),
     txId: ZTxId.nullable().describe('The verified refund transaction'),

@@ -9,6 +9,9 @@ import {
   SOLANA_TOKEN_TABLE,
   type EvmNetwork,
 } from '../contract/network-table';
+import { tronEnvShape } from './config-tron';
+
+export { tronSettings } from './config-tron';
 
 /**
  * The network part of the configuration, generated from contract/network-table.ts so that a further
@@ -22,7 +25,7 @@ import {
  *   <TOKEN>_CONTRACT_<NETWORK>  default: the mainnet contract (USDC on POLYGON/ETHEREUM: none); `none` turns it off
  *   <TOKEN>_DECIMALS_<NETWORK>  default: the mainnet token's decimals
  * and <TOKEN>_DECIMALS_SOLANA for the Solana mints (USDT_MINT_SOLANA, USDC_MINT_SOLANA), and
- * SOLANA_RPC_MAX_RPS.
+ * SOLANA_RPC_MAX_RPS; TRON's variables are in config-tron.ts.
  */
 
 /** A token as the service uses it on one network. */
@@ -84,7 +87,7 @@ export function networkEnvShape(urlList: z.ZodType<string[], z.ZodTypeDef, strin
   }
   for (const token of TOKENS) shape[key.decimals(token, 'SOLANA')] = decimals.optional();
   shape[key.maxRps('SOLANA')] = maxRps.optional();
-  return shape;
+  return { ...shape, ...tronEnvShape(urlList) };
 }
 
 /** The contract a token uses on an EVM network, `null` when it is off there. */

@@ -7,6 +7,7 @@ import {
   networkEnvShape,
   solanaRpcMaxRps,
   solanaTokens,
+  tronSettings,
   type NetworkEnv,
 } from './config-networks';
 import { decodeEncryptionKey } from './lib/encryption-key';
@@ -138,11 +139,10 @@ export const configSchema = z
     USDT_MINT_SOLANA: z.string().default(SOLANA_TOKEN_TABLE.USDT.contract),
     USDC_MINT_SOLANA: z.string().optional(),
     /**
-     * The EVM networks of contract/network-table.ts: `<NETWORK>_RPC_URL`, `_CHAIN_ID`,
-     * `_CONFIRMATIONS`, `_EXPLORER_URL`, and per token `<TOKEN>_CONTRACT_<NETWORK>` and
-     * `<TOKEN>_DECIMALS_<NETWORK>` (also `<TOKEN>_DECIMALS_SOLANA`); see config-networks.ts.
+     * The EVM networks' variables (config-networks.ts: `<NETWORK>_RPC_URL`, `<TOKEN>_CONTRACT_<NETWORK>`
+     * ..., also `<TOKEN>_DECIMALS_SOLANA`), and TRON's (config-tron.ts).
+     * Parsed like every other variable; typed only through `evmNetworks`, `solanaTokens`, `tron` below.
      */
-    // Parsed like every other variable; typed only through `evmNetworks` and `solanaTokens` below.
     ...(networkEnvShape(urlList) as Record<never, never>),
     /**
      * Watched receiving accounts a scan cycle reads besides those a notification named (Solana's
@@ -358,6 +358,7 @@ export const configSchema = z
     /** The EVM networks that are on, each with its tokens. */
     evmNetworks: evmNetworkSettings(cfg as unknown as NetworkEnv),
     solanaTokens: solanaTokens(cfg as unknown as NetworkEnv),
+    tron: tronSettings(cfg as unknown as NetworkEnv),
     solanaRpcMaxRps: solanaRpcMaxRps(cfg as unknown as NetworkEnv),
     solanaWsUrls:
       cfg.SOLANA_WS_URL === 'none' ? [] : (cfg.SOLANA_WS_URL ?? cfg.SOLANA_RPC_URL.map(websocketUrlOf)),

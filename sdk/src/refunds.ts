@@ -75,6 +75,11 @@ export async function sendRefund(params: SendRefundParams): Promise<SentRefund> 
     );
   if (!refund.transaction)
     throw new RefundSendError(`the service could not build refund ${refund.id}'s transaction now: try again`);
+  // TRON refunds are signed in the merchant's TronLink (the dashboard), not by this helper.
+  if ('estimatedCost' in refund.transaction)
+    throw new RefundSendError(
+      `refund ${refund.id} is on TRON: sign its transaction with the receiving wallet`,
+    );
   const txId =
     'transaction' in refund.transaction
       ? await sendSolana(refund, refund.transaction.transaction, params.solana)

@@ -96,13 +96,15 @@ export type ScanOptions = {
 export type ChainPresentation = {
   /** The network in words, as payers know it. */
   name: string;
-  /** Which browser wallets pay on it. */
-  walletProtocol: 'wallet-standard' | 'eip-1193';
+  /** Its family, as GET /networks says it. */
+  kind: 'solana' | 'evm' | 'tron';
+  /** Which browser wallets pay on it (TRON: TronLink's TIP-1193 provider). */
+  walletProtocol: 'wallet-standard' | 'eip-1193' | 'tip-1193';
   /** What the token's address is called there. */
   tokenKind: 'mint' | 'contract';
-  /** EVM chain id (a wallet is switched to it); null elsewhere. */
+  /** EVM chain id (a wallet is switched to it), TRON's (0x2b6653dc on mainnet); null on Solana. */
   chainId: number | null;
-  /** Wallet Standard chain (`solana:mainnet`...); null elsewhere. */
+  /** Wallet Standard chain (`solana:mainnet`...), TRON's (`tron:0x2b6653dc`); null on EVM. */
   walletChain: string | null;
   /** `txUrl` holds `{tx}`; null when no public explorer knows the chain (a local one). */
   explorer: { name: string; txUrl: string } | null;
@@ -174,8 +176,10 @@ export interface ChainAdapter {
    * ed25519 over the message bytes). Pure: no RPC call.
    */
   verifyMessage(message: string, signature: string, address: string): Promise<boolean>;
-  /** The wallet payment URI that payUrl and the QR code carry. */
+  /** The wallet payment URI that payUrl carries. */
   paymentUri(target: PaymentTarget): string;
+  /** What the QR code carries: the payment URI, or (TRON) the bare address every wallet scans. */
+  paymentQrData(target: PaymentTarget): string;
   /**
    * The Solana Pay transaction-request link, or null on networks without that protocol. `query`
    * (`?network=…&token=…`, or empty) picks one of the order's payment options.
@@ -200,6 +204,8 @@ export interface ChainAdapter {
    * (`solana:<base>/pay/refunds/<id>/tx-request`), or an EIP-681 transfer.
    */
   refundUri(baseUrl: string, target: RefundTarget): string;
+  /** What the refund's QR code carries: the refund link, or (TRON) the bare refund address. */
+  refundQrData(baseUrl: string, target: RefundTarget): string;
   /** Whether the refund link is a transaction request the service answers (Solana Pay). */
   readonly refundTransactionRequests: boolean;
   /**

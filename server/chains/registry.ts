@@ -1,6 +1,6 @@
 import type { EvmNetwork, Network } from '../../contract';
 import type { Config } from '../config';
-import { mainnetNetworkSettings, type EvmNetworkSettings } from '../config-networks';
+import { mainnetNetworkSettings, tronSettings, type EvmNetworkSettings } from '../config-networks';
 import { ApiError } from '../errors';
 import type { ChainAdapter } from './chain-adapter';
 import { ChainUnavailableError, NetworkOffError } from './chain-errors';
@@ -8,6 +8,8 @@ import { createEvmAdapter } from './evm/evm-adapter';
 import { evmPresentation } from './evm/presentation';
 import { createRpcEndpointPool, type EndpointHealth, type RpcEndpointPool } from './rpc-endpoints';
 import { createSolanaAdapter } from './solana/solana-adapter';
+import { createTronAdapter } from './tron/tron-adapter';
+import { isThrottledBody } from './tron/transport';
 
 export type ChainRegistry = {
   /** The adapter of a network that is on; throws NetworkOffError for one that is off. */
@@ -45,13 +47,19 @@ export function createChainRegistry(
   } = {},
 ): ChainRegistry {
   const pools: RpcEndpointPool[] = [];
-  const pool = (network: Network, urls: string[], maxRps: number | null) => {
+  const pool = (
+    network: Network | 'TRON (HTTP API)',
+    urls: string[],
+    maxRps: number | null,
+    throttledBody?: (text: string) => boolean,
+  ) => {
     const created = createRpcEndpointPool({
       network,
       urls,
       timeoutMs: config.RPC_TIMEOUT_MS,
       retryFailedAfterMs: config.RPC_RETRY_FAILED_AFTER_MS,
       maxRps,
+      throttledBody,
     });
     pools.push(created);
     return created;
@@ -87,6 +95,27 @@ export function createChainRegistry(
       settings.network,
       evmAdapter(settings, pool(settings.network, settings.rpcUrls, settings.rpcMaxRps)),
     );
+  const tronAdapter = (
+    tron: NonNullable<Config['tron']>,
+    pools: { rpc: RpcEndpointPool; api: RpcEndpointPool },
+  ) =>
+    createTronAdapter({
+      chainId: tron.chainId,
+      tokens: tron.tokens,
+      ...pools,
+      apiKey: tron.apiKey,
+      rpcTimeoutMs: config.RPC_TIMEOUT_MS,
+      confirmations: tron.confirmations,
+      onTokenRefused: refused('TRON'),
+    });
+  if (config.tron)
+    adapters.set(
+      'TRON',
+      tronAdapter(config.tron, {
+        rpc: pool('TRON', config.tron.rpcUrls, config.tron.rpcMaxRps, isThrottledBody),
+        api: pool('TRON (HTTP API)', config.tron.apiUrls, config.tron.rpcMaxRps, isThrottledBody),
+      }),
+    );
   // A sandbox's chains are its own (at mainnet chain ids): no public explorer has seen their
   // transactions, so neither the dashboard nor the checkout links to one.
   if (config.sandbox)
@@ -95,24 +124,25 @@ export function createChainRegistry(
   const all = [...adapters.values()];
 
   const offAdapters = new Map<Network, ChainAdapter>();
-  /** An EVM network that is off, at its mainnet values, on an endpoint that is never called. */
-  const offAdapter = (network: EvmNetwork) =>
-    evmAdapter(
-      mainnetNetworkSettings(network),
-      createRpcEndpointPool({
-        network,
-        urls: ['http://network-off.invalid'],
-        timeoutMs: config.RPC_TIMEOUT_MS,
-        retryFailedAfterMs: config.RPC_RETRY_FAILED_AFTER_MS,
-      }),
-    );
+  /** A network that is off, at its mainnet values, on an endpoint that is never called. */
+  const offAdapter = (network: Network) => {
+    const never = createRpcEndpointPool({
+      network,
+      urls: ['http://network-off.invalid'],
+      timeoutMs: config.RPC_TIMEOUT_MS,
+      retryFailedAfterMs: config.RPC_RETRY_FAILED_AFTER_MS,
+    });
+    if (network === 'TRON')
+      return tronAdapter(tronSettings({ TRON_RPC_URL: [never.urls[0]] })!, { rpc: never, api: never });
+    return evmAdapter(mainnetNetworkSettings(network as EvmNetwork), never);
+  };
 
   return {
     display(network) {
       const on = adapters.get(network);
       if (on) return on;
       let off = offAdapters.get(network);
-      if (!off) offAdapters.set(network, (off = offAdapter(network as EvmNetwork)));
+      if (!off) offAdapters.set(network, (off = offAdapter(network)));
       return off;
     },
     get(network) {

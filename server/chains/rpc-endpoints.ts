@@ -30,7 +30,10 @@ export const RPC_FAILURE_REASONS: readonly RpcFailureReason[] = [
 export type RpcEndpointPool = {
   readonly network: string;
   readonly urls: readonly string[];
-  /** Ignores the URL it is given: sends the request to the pool's endpoints in turn. */
+  /**
+   * Ignores the URL it is given: sends the request to the pool's endpoints in turn. A path (a
+   * string starting with `/`, e.g. TRON's `/wallet/getnowblock`) is appended to each endpoint's URL.
+   */
   fetch: typeof fetch;
   /**
    * Waits for `calls` slots of the network's budget: for calls that do not go through `fetch`
@@ -58,6 +61,11 @@ export type RpcEndpointPoolOptions = {
   maxRps?: number | null;
   /** Waits `ms` (tests drive it with `now`); default: a timer, cut short by `signal`. */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Whether a 2xx body says the provider is throttling (TRON's HTTP API answers 200 with
+   * `{"Error": "…lack of computing resources"}`): such an answer counts as a 429.
+   */
+  throttledBody?: (text: string) => boolean;
 };
 
 /**
@@ -197,11 +205,14 @@ export function createRpcEndpointPool(opts: RpcEndpointPoolOptions): RpcEndpoint
       if (!headers.has('authorization')) headers.set('authorization', endpoint.authorization);
     }
     try {
-      const res = await fetch(endpoint.url, { ...request.init, headers, body: request.body, signal });
+      const url = request.path ? endpoint.url.replace(/\/+$/, '') + request.path : endpoint.url;
+      const res = await fetch(url, { ...request.init, headers, body: request.body, signal });
       // Read the body within this attempt's timeout, so a reply that stalls after its headers
       // (or breaks off) fails over too, and what the caller gets can no longer fail.
       const response = await buffered(res);
       if (res.status === 429) return { ok: false, reason: 'http_429', message: 'HTTP 429', response };
+      if (res.ok && opts.throttledBody?.(await response.clone().text()))
+        return { ok: false, reason: 'http_429', message: 'throttled (HTTP 200)', response };
       if (res.status >= 500)
         return { ok: false, reason: 'http_5xx', message: `HTTP ${res.status}`, response };
       // A refused or expired API key on one provider says nothing of the next one.
@@ -268,6 +279,8 @@ type PreparedRequest = {
   callerSignal: AbortSignal | undefined;
   /** JSON-RPC calls it carries (a batch: several), for the budget. */
   calls: number;
+  /** A path to append to each endpoint's URL; null: the endpoint's URL as it is. */
+  path: string | null;
 };
 
 async function prepare(
@@ -289,7 +302,8 @@ async function prepare(
     if (body === undefined && input.body) body = new Uint8Array(await input.arrayBuffer());
   }
   if (body instanceof ReadableStream) body = new Uint8Array(await new Response(body).arrayBuffer());
-  return { init: rest, headers, body, callerSignal, calls: callsIn(body) };
+  const path = typeof input === 'string' && input.startsWith('/') ? input : null;
+  return { init: rest, headers, body, callerSignal, calls: callsIn(body), path };
 }
 
 /** The same response with its body already read (decoded, hence no encoding or length headers). */

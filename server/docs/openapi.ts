@@ -22,6 +22,7 @@ import {
   ZRefund,
   ZSolanaPayLabel,
   ZSolanaTransaction,
+  ZTronTransaction,
   ZWallet,
   ZWebhookDelivery,
   ZWebhookEvent,
@@ -143,6 +144,7 @@ export const SHARED_SCHEMAS: Record<string, ZodTypeAny> = {
   MessengerDelivery: ZMessengerDelivery,
   SolanaTransaction: ZSolanaTransaction,
   EvmTransaction: ZEvmTransaction,
+  TronTransaction: ZTronTransaction,
   SolanaPayLabel: ZSolanaPayLabel,
 };
 

@@ -6,7 +6,7 @@ export function listNetworks(deps: Pick<Deps, 'chains'>): NetworkInfo[] {
   return deps.chains.all().map((chain) => ({
     network: chain.network,
     name: chain.presentation.name,
-    kind: chain.presentation.walletProtocol === 'eip-1193' ? 'evm' : 'solana',
+    kind: chain.presentation.kind,
     chainId: chain.presentation.chainId,
     confirmations: 'confirmations' in chain.finality ? chain.finality.confirmations : null,
     commitment: 'commitment' in chain.finality ? chain.finality.commitment : null,

@@ -61,11 +61,11 @@ export function paymentLinks(
   const base = deps.config.PUBLIC_BASE_URL;
   // An order made while its network was on keeps its links after the operator turns it off.
   const chain = deps.chains.display(option.network);
-  const payUrl = chain.paymentUri(paymentTarget(order, merchantName, option));
+  const target = paymentTarget(order, merchantName, option);
   const query = optionQuery(option);
   return {
-    payUrl,
-    qrData: payUrl,
+    payUrl: chain.paymentUri(target),
+    qrData: chain.paymentQrData(target),
     qrImageUrl: `${base}/pay/${order.reference}/qr.svg${query}`,
     checkoutUrl: `${base}/checkout/${order.reference}`,
     txRequestUrl: chain.transactionRequestUri(base, order.reference, query),

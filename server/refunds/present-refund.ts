@@ -41,9 +41,8 @@ export function presentRefund(
 ): RefundBody {
   const target = refund.status === 'PENDING' ? refundTarget(refund, order) : null;
   const option = optionOf(order, refund.optionIndex);
-  const payUrl = target
-    ? deps.chains.display(refund.network).refundUri(deps.config.PUBLIC_BASE_URL, target)
-    : null;
+  const chain = deps.chains.display(refund.network);
+  const base = deps.config.PUBLIC_BASE_URL;
   return {
     id: refund.id,
     orderReference: order.reference,
@@ -57,8 +56,8 @@ export function presentRefund(
     reason: refund.reason,
     tag: refund.tag,
     refundUrl: `${deps.config.PUBLIC_BASE_URL}/refund/${refund.id}`,
-    payUrl,
-    qrData: payUrl,
+    payUrl: target ? chain.refundUri(base, target) : null,
+    qrData: target ? chain.refundQrData(base, target) : null,
     transaction,
     txId: refund.txId,
     late: refund.late,

@@ -248,4 +248,39 @@ describe('networks by configuration', () => {
     expect(() => loadConfig({ USDT_DECIMALS_BSC: '4' })).toThrow(/USDT_DECIMALS_BSC: at least 6/);
     expect(() => loadConfig({ BASE_EXPLORER_URL: 'https://basescan.org/tx/' })).toThrow(/must hold \{tx\}/);
   });
+
+  it('turns TRON on with TRON_RPC_URL: its HTTP API beside the JSON-RPC by default, mainnet USDT, solidified', () => {
+    expect(loadConfig({}).tron).toBeNull();
+    expect(loadConfig({ TRON_RPC_URL: 'none' }).tron).toBeNull();
+    expect(
+      loadConfig({ TRON_RPC_URL: 'https://api.trongrid.io/jsonrpc,http://node:8545/jsonrpc/' }).tron,
+    ).toEqual({
+      rpcUrls: ['https://api.trongrid.io/jsonrpc', 'http://node:8545/jsonrpc/'],
+      apiUrls: ['https://api.trongrid.io', 'http://node:8545'],
+      apiKey: null,
+      chainId: 0x2b6653dc,
+      confirmations: 0,
+      rpcMaxRps: null,
+      tokens: [{ token: 'USDT', contract: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', decimals: 6 }],
+    });
+    const nile = loadConfig({
+      TRON_RPC_URL: 'http://a/jsonrpc',
+      TRON_API_URL: 'http://b:8090',
+      TRON_API_KEY: 'k',
+      TRON_CHAIN_ID: '0xcd8690dc',
+      TRON_CONFIRMATIONS: '2',
+    }).tron;
+    expect(nile).toMatchObject({
+      apiUrls: ['http://b:8090'],
+      apiKey: 'k',
+      chainId: 0xcd8690dc,
+      confirmations: 2,
+    });
+    expect(() =>
+      loadConfig({
+        TRON_RPC_URL: 'http://a',
+        USDT_CONTRACT_TRON: '41a614f803b6fd780986a42c78ec9c7f77e6ded13c',
+      }),
+    ).toThrow(/USDT_CONTRACT_TRON: must be a base58 TRON address/);
+  });
 });

@@ -1,21 +1,20 @@
-import {
-  BaseError,
-  ContractFunctionRevertedError,
-  ContractFunctionZeroDataError,
-  erc20Abi,
-  getAddress,
-  type Address,
-} from 'viem';
+import { getAddress, type Address } from 'viem';
 import type { EvmNetwork } from '../../../contract';
 import { formatUnits } from '../../../contract/decimal';
-import type { ChainAdapter, ChainPresentation, PaymentTarget, PaymentTransaction } from '../chain-adapter';
+import type {
+  ChainAdapter,
+  ChainPresentation,
+  PaymentTarget,
+  PaymentTransaction,
+  RefundTarget,
+} from '../chain-adapter';
 import { PayerAccountError } from '../chain-errors';
 import type { RpcEndpointPool } from '../rpc-endpoints';
 import { normalizeEvmAddress } from './address';
-import { createEvmClient, evmRpc } from './client';
+import { checkTokenBalance, createEvmClient, readErc20Decimals } from './client';
 import { taggedTransferData } from './order-tag';
 import { readEvmTransaction } from './read-transaction';
-import { scanEvmTransfers } from './scan-transfers';
+import { refundTransferTarget, scanEvmTransfers, scanTargetsByToken } from './scan-transfers';
 import { normalizeEvmSignature, verifyEvmMessage } from './verify-message';
 import { createTokenBook, tokenMembers, type ConfiguredToken } from '../token-book';
 
@@ -53,28 +52,9 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
     tokens,
     offReason: (token) =>
       `${token} is not available on ${network} (set ${token}_CONTRACT_${network} to turn it on)`,
-    readDecimals: (contract) => readTokenDecimals(contract),
+    readDecimals: (contract) => readErc20Decimals(client, network, getAddress(contract)),
     onRefused: opts.onTokenRefused,
   });
-
-  /** decimals() of a contract; an address that answers but not as a token throws a plain Error. */
-  async function readTokenDecimals(contract: string): Promise<number> {
-    try {
-      return await client.readContract({
-        address: getAddress(contract),
-        abi: erc20Abi,
-        functionName: 'decimals',
-      });
-    } catch (error) {
-      const notAToken =
-        error instanceof BaseError &&
-        error.walk(
-          (e) => e instanceof ContractFunctionZeroDataError || e instanceof ContractFunctionRevertedError,
-        );
-      if (notAToken) throw new Error(`${contract} is not a token contract`);
-      return evmRpc(network, 'decimals', () => Promise.reject(error));
-    }
-  }
 
   function recipientOf(target: PaymentTarget): Address {
     const recipient = normalizeEvmAddress(target.recipient);
@@ -89,19 +69,15 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
       throw new PayerAccountError(
         'must be an EVM address (0x followed by 40 hex digits, EIP-55 checksum if mixed case)',
       );
-    const balance = await evmRpc(network, 'balanceOf', () =>
-      client.readContract({
-        address: getAddress(target.tokenMint),
-        abi: erc20Abi,
-        functionName: 'balanceOf',
-        args: [payer],
-      }),
-    );
-    if (balance < target.amountUnits)
-      throw new PayerAccountError(
-        `holds ${formatUnits(balance, target.decimals, 0)} ${target.token}, less than the ${formatUnits(target.amountUnits, target.decimals, 0)} ${target.token} due`,
-      );
+    await checkTokenBalance(client, network, { token: getAddress(target.tokenMint), payer }, target);
   }
+
+  // EIP-681 cannot carry the order's tag: a transfer from this link is matched by its exact amount.
+  const paymentUri = (target: PaymentTarget) =>
+    `ethereum:${target.tokenMint}@${opts.chainId}/transfer?address=${target.recipient}&uint256=${target.amountUnits.toString()}`;
+  // Nor a refund's: a refund sent from this link is matched by its exact amount.
+  const refundUri = (_baseUrl: string, target: RefundTarget) =>
+    `ethereum:${target.tokenMint}@${opts.chainId}/transfer?address=${target.to}&uint256=${target.amountUnits.toString()}`;
 
   return {
     network,
@@ -123,9 +99,8 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
       'must be a 0x EIP-191 personal_sign signature (65 bytes, 130 hex digits) by the sending wallet',
     verifyMessage: verifyEvmMessage,
 
-    // EIP-681 cannot carry the order's tag: a transfer from this link is matched by its exact amount.
-    paymentUri: (target) =>
-      `ethereum:${target.tokenMint}@${opts.chainId}/transfer?address=${target.recipient}&uint256=${target.amountUnits.toString()}`,
+    paymentUri,
+    paymentQrData: paymentUri,
 
     transactionRequestUri: () => null,
     needsPayerAccount: false,
@@ -146,20 +121,7 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
 
     readTransaction: (txId) => readEvmTransaction(client, { network, confirmations }, txId),
 
-    // One cursor per token contract: all its watched recipients are read by the same log queries.
-    scanTargets(watched) {
-      const byToken = new Map<string, Set<string>>();
-      for (const w of watched) {
-        const set = byToken.get(w.token) ?? new Set<string>();
-        set.add(w.recipient);
-        byToken.set(w.token, set);
-      }
-      return [...byToken].map(([token, recipients]) => ({
-        key: token,
-        token,
-        recipients: [...recipients].sort(),
-      }));
-    },
+    scanTargets: scanTargetsByToken,
 
     scan: (target, cursor, scan) =>
       scanEvmTransfers(client, { network, confirmations, logRange: opts.logRange }, target, cursor, scan),
@@ -175,9 +137,8 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
       close: () => {},
     }),
 
-    // EIP-681 carries no tag: a refund sent from this link is matched by its exact amount.
-    refundUri: (_baseUrl, target) =>
-      `ethereum:${target.tokenMint}@${opts.chainId}/transfer?address=${target.to}&uint256=${target.amountUnits.toString()}`,
+    refundUri,
+    refundQrData: refundUri,
     refundTransactionRequests: false,
 
     async buildRefundTransaction(target): Promise<PaymentTransaction> {
@@ -194,12 +155,6 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
       };
     },
 
-    // Transfer logs of the token from the receiving wallet to the refund address.
-    refundScanTarget: (target) => ({
-      key: target.tokenMint,
-      token: target.tokenMint,
-      recipients: [target.to],
-      senders: [target.from],
-    }),
+    refundScanTarget: refundTransferTarget,
   };
 }

@@ -29,6 +29,7 @@ export function evmPresentation(opts: {
       : (TESTNET_EXPLORERS[opts.chainId] ?? null);
   return {
     name: mainnet ? opts.name : `${opts.name} (chain id ${opts.chainId})`,
+    kind: 'evm',
     walletProtocol: 'eip-1193',
     tokenKind: 'contract',
     chainId: opts.chainId,

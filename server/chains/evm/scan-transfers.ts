@@ -1,5 +1,5 @@
 import { pad, type Address, type Hex, type PublicClient } from 'viem';
-import type { FoundTransfer, ScanOptions, ScanPage, ScanTarget } from '../chain-adapter';
+import type { FoundTransfer, RefundTarget, ScanOptions, ScanPage, ScanTarget } from '../chain-adapter';
 import { topicAddress } from './address';
 import { ChainUnavailableError } from '../chain-errors';
 import { evmRpc } from './client';
@@ -16,7 +16,16 @@ export const MAX_RANGES_PER_SCAN = 50;
 /** Blocks before the cursor read again each cycle (see scanEvmTransfers). */
 export const RESCAN_BLOCKS = 16n;
 
-export type EvmScanOptions = { network: string; confirmations: number; logRange: number };
+export type EvmScanOptions = {
+  network: string;
+  confirmations: number;
+  logRange: number;
+  /**
+   * The last final block; default the head less `confirmations`. TRON's is its `finalized`
+   * (solidified) block less them: its head is not the measure.
+   */
+  finalBlock?: () => Promise<bigint>;
+};
 
 type RawLog = { transactionHash: string; blockNumber: string; logIndex: string; topics: string[] };
 
@@ -28,8 +37,14 @@ async function firstBlockAtOrAfter(
   head: bigint,
 ): Promise<bigint> {
   const target = BigInt(Math.floor(time.getTime() / 1000));
-  const timestampOf = async (n: bigint) =>
-    (await evmRpc(network, 'eth_getBlockByNumber', () => client.getBlock({ blockNumber: n }))).timestamp;
+  // A raw request: only the timestamp is read, whatever else a chain's blocks carry (TRON's do differ).
+  const timestampOf = async (n: bigint) => {
+    const block = (await evmRpc(network, 'eth_getBlockByNumber', () =>
+      client.request({ method: 'eth_getBlockByNumber', params: [`0x${n.toString(16)}`, false] }),
+    )) as { timestamp?: string } | null;
+    if (!block?.timestamp) throw new ChainUnavailableError(`${network} RPC has no block ${n}`);
+    return BigInt(block.timestamp);
+  };
   if ((await timestampOf(head)) < target) return head + 1n;
   let lo = 0n;
   let hi = head;
@@ -54,8 +69,10 @@ export async function scanEvmTransfers(
   cursor: string | null,
   scan: ScanOptions,
 ): Promise<ScanPage> {
-  const head = await evmRpc(opts.network, 'eth_blockNumber', () => client.getBlockNumber({ cacheTime: 0 }));
-  const final = head - BigInt(opts.confirmations);
+  const final = opts.finalBlock
+    ? await opts.finalBlock()
+    : (await evmRpc(opts.network, 'eth_blockNumber', () => client.getBlockNumber({ cacheTime: 0 }))) -
+      BigInt(opts.confirmations);
   if (final < 0n) return { found: [], cursor };
   // Nothing became final since the last read (scans run every second, blocks come slower): no
   // log query. The next one re-reads the last blocks before the cursor anyway.
@@ -111,6 +128,29 @@ export async function scanEvmTransfers(
 }
 
 const maxBigint = (a: bigint, b: bigint) => (a > b ? a : b);
+
+/** A refund's transfers: Transfer logs of the token from the receiving wallet to the refund address. */
+export const refundTransferTarget = (target: RefundTarget): ScanTarget => ({
+  key: target.tokenMint,
+  token: target.tokenMint,
+  recipients: [target.to],
+  senders: [target.from],
+});
+
+/** One cursor per token contract: all its watched recipients are read by the same log queries. */
+export function scanTargetsByToken(watched: { recipient: string; token: string }[]): ScanTarget[] {
+  const byToken = new Map<string, Set<string>>();
+  for (const w of watched) {
+    const set = byToken.get(w.token) ?? new Set<string>();
+    set.add(w.recipient);
+    byToken.set(w.token, set);
+  }
+  return [...byToken].map(([token, recipients]) => ({
+    key: token,
+    token,
+    recipients: [...recipients].sort(),
+  }));
+}
 
 /** What one eth_getLogs query of a target asks for, and what is kept of its answer. */
 type TransferFilter = {

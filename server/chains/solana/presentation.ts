@@ -25,6 +25,7 @@ export function solanaPresentation(rpcUrls: readonly string[]): ChainPresentatio
   const query = cluster === 'mainnet' ? '' : `?cluster=${cluster === 'localnet' ? 'custom' : cluster}`;
   return {
     name: cluster === 'mainnet' ? 'Solana' : `Solana (${cluster})`,
+    kind: 'solana',
     walletProtocol: 'wallet-standard',
     tokenKind: 'mint',
     chainId: null,

@@ -10,7 +10,7 @@ import { PublicKey } from '@solana/web3.js';
 import { formatUnits } from '../../../contract/decimal';
 import { normalizeSolanaSignature, verifySolanaMessage } from './verify-message';
 import { createTokenBook, tokenMembers, type ConfiguredToken } from '../token-book';
-import type { ChainAdapter, PaymentTarget, PaymentTransaction } from '../chain-adapter';
+import type { ChainAdapter, PaymentTarget, PaymentTransaction, RefundTarget } from '../chain-adapter';
 import { PayerAccountError } from '../chain-errors';
 import { solanaPresentation } from './presentation';
 import type { RpcEndpointPool } from '../rpc-endpoints';
@@ -126,6 +126,21 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
     }
   }
 
+  /** A Solana Pay transfer request: the reference key rides along, so a transfer from it is tagged. */
+  function paymentUri(target: PaymentTarget): string {
+    const params = [
+      `amount=${formatUnits(target.amountUnits, target.decimals, 0)}`,
+      `spl-token=${target.tokenMint}`,
+      `reference=${target.reference}`,
+    ];
+    if (target.label) params.push(`label=${encodeURIComponent(clip(target.label, MAX_LABEL_CHARS))}`);
+    if (target.message) params.push(`message=${encodeURIComponent(clip(target.message, MAX_MESSAGE_CHARS))}`);
+    return `solana:${target.recipient}?${params.join('&')}`;
+  }
+  /** The merchant's wallet asks the service for the refund transaction (Solana Pay transaction request). */
+  const refundUri = (baseUrl: string, target: RefundTarget) =>
+    `solana:${baseUrl}/pay/refunds/${target.id}/tx-request`;
+
   return {
     network: 'SOLANA',
     presentation: solanaPresentation(opts.rpc.urls),
@@ -151,17 +166,8 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
         : `solana:${baseUrl}/pay/tx-request/${reference}`,
     needsPayerAccount: true,
 
-    paymentUri(target: PaymentTarget): string {
-      const params = [
-        `amount=${formatUnits(target.amountUnits, target.decimals, 0)}`,
-        `spl-token=${target.tokenMint}`,
-        `reference=${target.reference}`,
-      ];
-      if (target.label) params.push(`label=${encodeURIComponent(clip(target.label, MAX_LABEL_CHARS))}`);
-      if (target.message)
-        params.push(`message=${encodeURIComponent(clip(target.message, MAX_MESSAGE_CHARS))}`);
-      return `solana:${target.recipient}?${params.join('&')}`;
-    },
+    paymentUri,
+    paymentQrData: paymentUri,
 
     async buildPaymentTransaction(target, account): Promise<PaymentTransaction> {
       const payer = payerKey(account);
@@ -217,7 +223,8 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
     scan: (target, cursor, scan) =>
       listSolanaTransactions(connection, opts.commitment, target.key, target.recipients[0]!, cursor, scan),
 
-    refundUri: (baseUrl, target) => `solana:${baseUrl}/pay/refunds/${target.id}/tx-request`,
+    refundUri,
+    refundQrData: refundUri,
     refundTransactionRequests: true,
 
     async buildRefundTransaction(target): Promise<PaymentTransaction> {

@@ -5,7 +5,7 @@
  */
 import { createPayer } from '../../../sdk/src/payer';
 import { pickLocale, translate } from '../i18n';
-import { CONFIG_ELEMENT_ID, type PageConfig } from '../page-config';
+import { CONFIG_ELEMENT_ID, type NetworkView, type PageConfig } from '../page-config';
 import { evmWallets } from './evm-wallets';
 import { createReport } from './report';
 import { createSandboxPay } from './sandbox-pay';
@@ -70,9 +70,11 @@ function start() {
   };
   // The wallets of each kind an option needs; the page offers those of the chosen option's network.
   const views = multi ? Object.values(config.networks ?? {}) : [config.network];
-  const found: Record<'wallet-standard' | 'eip-1193', WalletOption[]> = {
+  const found: Record<NetworkView['walletProtocol'], WalletOption[]> = {
     'wallet-standard': [],
     'eip-1193': [],
+    // TRON: no browser wallet on the page yet; the payer pays from the address and QR code.
+    'tip-1193': [],
   };
   const offer = () => {
     wallets = found[view.network().walletProtocol];
