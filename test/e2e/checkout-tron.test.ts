@@ -1,5 +1,6 @@
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimProofMessage } from '../../contract/proof-messages';
 import { startLocalTron, type LocalTron } from '../../sandbox/chains/tron';
 import { startPaymentHarness, type HarnessShop, type PaymentHarness } from '../support/payment-harness';
 import {
@@ -97,6 +98,44 @@ describe('TRON: TronLink through the TRON wallet adapter', () => {
     expect(await page.$eval('#qr', (n) => (n as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
     await expectAccessible(page, 'tron no wallet');
     await screenshot(page, 'tron-0-no-wallet-pt-BR');
+    await page.close();
+  });
+
+  it('a transfer made by hand, reported with a TIP-191 signature from TronLink: credited by the claim once solidified', async () => {
+    // A shop of its own: the amounts of the other orders stay out of the way.
+    const own = await h.newShop('TRON', (await tron.newWallet()).address);
+    const order = await h.createOrder(own, { amount: '7' });
+    const payer = await tron.newWallet({ usdt: 50_000_000n });
+    // No tag and 6.90 instead of 7: nothing ties it to the order but the payer's word.
+    const txId = await tron.transfer({ from: payer, to: own.wallet, units: 6_900_000n });
+    const page = await openPage(browser, { languages: ['es-ES', 'es'] });
+    const wallet = await injectTronWallet(page, tron, payer);
+    await page.goto(checkoutUrl(order.reference), { waitUntil: 'networkidle0' });
+    await waitForStatus(page, 'Esperando tu pago');
+
+    await page.click('#report summary');
+    await page.waitForSelector('#report-tx', { visible: true });
+    expect(await visibleText(page, '#report-tx-hint')).toContain('TronLink, Tronscan');
+    await page.type('#report-tx', txId);
+    await page.waitForSelector('#report-wallets button', { visible: true });
+    expect(await visibleText(page, '#report-wallets')).toContain('TronLink');
+    await page.click('#report-wallets button');
+    await page.waitForFunction(
+      () => (document.querySelector('#report-status')?.textContent ?? '').includes('firma'),
+      { timeout: 15_000, polling: 100 },
+    );
+    expect(wallet.signedMessages).toEqual([claimProofMessage(order.reference, txId)]);
+    expect(wallet.signed).toEqual([]); // a signature only: nothing was sent
+
+    await tron.solidify();
+    await h.settle(own, order.reference, 'UNDERPAID');
+    await waitForStatus(page, 'Pagado en parte: faltan 0,10 USDT');
+    const items = (await h.server.api('GET', `/orders/${order.reference}/payments`, { token: own.token }))
+      .body.items as { txId: string; matchedBy: string; from: string }[];
+    expect(items).toEqual([expect.objectContaining({ txId, matchedBy: 'claim', from: payer.address })]);
+    await page.$eval('#report', (n) => n.scrollIntoView());
+    await expectAccessible(page, 'tron report signed (es)');
+    await screenshot(page, 'tron-3-report-signed-es');
     await page.close();
   });
 });

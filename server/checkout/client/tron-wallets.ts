@@ -68,9 +68,17 @@ function option(
   payer: Payer,
   reference: string,
 ) {
-  const pay = async (payOption?: PayOption) => {
+  const connected = async () => {
     if (!adapter.connected) await adapter.connect();
-    const account = adapter.address;
+    return adapter.address;
+  };
+  // The claim proof: TIP-191 (TronLink's signMessageV2), 0x and 65 bytes hex, as the service checks it.
+  const signClaim = async (message: string) => {
+    await connected();
+    return adapter.signMessage(message);
+  };
+  const pay = async (payOption?: PayOption) => {
+    const account = await connected();
     if (!account) throw new Error('the wallet shared no account');
     const { transaction } = await requestTransaction(reference, account, payOption);
     const signed = await adapter.signTransaction(transaction as never);
@@ -82,7 +90,13 @@ function option(
     await payer.submitTransaction(reference, txId, undefined, payOption?.network);
     return txId;
   };
-  return { id: 'tronlink', name: adapter.name, icon: safeIcon(adapter.icon), pay } satisfies WalletOption;
+  return {
+    id: 'tronlink',
+    name: adapter.name,
+    icon: safeIcon(adapter.icon),
+    pay,
+    signClaim,
+  } satisfies WalletOption;
 }
 
 export function tronWallets(payer: Payer, reference: string): WalletDiscovery {

@@ -1,4 +1,5 @@
 import type { Page } from 'puppeteer-core';
+import { TronWeb } from 'tronweb';
 import type { LocalTron, TronTransaction, TronWallet } from '../../../sandbox/chains/tron';
 
 /**
@@ -6,13 +7,16 @@ import type { LocalTron, TronTransaction, TronWallet } from '../../../sandbox/ch
  * TIP-6963's `TIP6963:requestProvider` with an announcement named TronLink whose provider is a
  * TIP-1193 object (also window.tron). Its tronWeb has no account until `eth_requestAccounts`, as
  * TronLink's before the site is connected. `trx.sign` signs in Node with the wallet's key (tronweb's
- * trx.sign); `trx.sendRawTransaction` posts to the local chain's /wallet/broadcasttransaction.
+ * trx.sign), `trx.signMessageV2` signs TIP-191 messages there too; `trx.sendRawTransaction` posts
+ * to the local chain's /wallet/broadcasttransaction.
  * The shape follows the adapter's own test double (packages/adapters/tronlink/tests/units/mock.ts).
  */
 
 export type TronWalletControl = {
   /** Provider requests the page made (TIP-1193 methods), in order. */
   requests: string[];
+  /** The messages signMessageV2 signed, in order. */
+  signedMessages: string[];
   /** txIDs of the transactions the wallet signed, in order. */
   signed: string[];
   /** What /wallet/broadcasttransaction answered, in order. */
@@ -24,7 +28,12 @@ export async function injectTronWallet(
   tron: LocalTron,
   wallet: TronWallet,
 ): Promise<TronWalletControl> {
-  const control: TronWalletControl = { requests: [], signed: [], broadcasts: [] };
+  const control: TronWalletControl = { requests: [], signedMessages: [], signed: [], broadcasts: [] };
+  const signer = new TronWeb({ fullHost: tron.url });
+  await page.exposeFunction('__testTronSignMessage', async (message: string) => {
+    control.signedMessages.push(message);
+    return signer.trx.signMessageV2(message, wallet.privateKey);
+  });
   await page.exposeFunction('__testTronRequest', (method: string) => {
     control.requests.push(method);
     if (method === 'eth_requestAccounts') return JSON.stringify({ result: [wallet.address] });
@@ -51,6 +60,7 @@ export async function injectTronWallet(
       type Bridge = {
         __testTronRequest(method: string): Promise<string>;
         __testTronSign(json: string): Promise<string>;
+        __testTronSignMessage(message: string): Promise<string>;
         __testTronBroadcast(json: string): Promise<string>;
       };
       const bridge = window as unknown as Bridge;
@@ -58,6 +68,7 @@ export async function injectTronWallet(
         defaultAddress: { base58: false as string | false, hex: false as string | false },
         trx: {
           sign: async (tx: unknown) => JSON.parse(await bridge.__testTronSign(JSON.stringify(tx))),
+          signMessageV2: (message: string) => bridge.__testTronSignMessage(message),
           sendRawTransaction: async (signed: unknown) =>
             JSON.parse(await bridge.__testTronBroadcast(JSON.stringify(signed))),
         },
