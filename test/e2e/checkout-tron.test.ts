@@ -63,7 +63,10 @@ describe('TRON: TronLink through the TRON wallet adapter', () => {
 
     await clickWallet(page, 'Pay with TronLink');
     await waitForStatus(page, 'Payment seen, waiting for confirmation');
-    expect(wallet.requests).toContain('eth_requestAccounts');
+    expect(wallet.requests).toEqual([
+      'eth_requestAccounts',
+      'wallet_switchEthereumChain [{"chainId":"0x2b6653dc"}]',
+    ]);
     expect(wallet.signed).toHaveLength(1);
     expect(wallet.broadcasts).toEqual([{ result: true, txid: wallet.signed[0] }]);
     // Not final before the block is solidified.

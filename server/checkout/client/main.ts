@@ -100,10 +100,12 @@ function start() {
       found['eip-1193'] = list;
       offer();
     });
-  if (views.some((v) => v.walletProtocol === 'tip-1193'))
+  const tronView = views.find((v) => v.walletProtocol === 'tip-1193');
+  if (tronView)
     tronWallets(
       payer,
       config.reference,
+      tronView.chainId,
     )((list) => {
       found['tip-1193'] = list;
       offer();

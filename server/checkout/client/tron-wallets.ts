@@ -67,6 +67,7 @@ function option(
   provider: () => TronProvider | undefined,
   payer: Payer,
   reference: string,
+  chainId: number | null,
 ) {
   const connected = async () => {
     if (!adapter.connected) await adapter.connect();
@@ -77,9 +78,17 @@ function option(
     await connected();
     return adapter.signMessage(message);
   };
+  // TronLink signs against the chain it is on and broadcasts there: a TIP-1193 TronLink is moved to
+  // the order's chain first (no-op when on it); an older one (window.tronLink only) cannot switch.
+  const onOrderChain = async () => {
+    const current = provider();
+    if (chainId !== null && current && current !== window.tronLink)
+      await adapter.switchChain(`0x${chainId.toString(16)}`);
+  };
   const pay = async (payOption?: PayOption) => {
     const account = await connected();
     if (!account) throw new Error('the wallet shared no account');
+    await onOrderChain();
     const { transaction } = await requestTransaction(reference, account, payOption);
     const signed = await adapter.signTransaction(transaction as never);
     const tronWeb = provider()?.tronWeb;
@@ -99,7 +108,8 @@ function option(
   } satisfies WalletOption;
 }
 
-export function tronWallets(payer: Payer, reference: string): WalletDiscovery {
+/** `chainId`: the TRON chain the service watches (the page's NetworkView), for TronLink to switch to. */
+export function tronWallets(payer: Payer, reference: string, chainId: number | null): WalletDiscovery {
   return (onChange) => {
     const provider = watchProvider();
     // No page opened elsewhere: TronLink's site when the wallet is missing, its app on phones.
@@ -110,7 +120,9 @@ export function tronWallets(payer: Payer, reference: string): WalletDiscovery {
     });
     const publish = () =>
       onChange(
-        adapter.readyState === WalletReadyState.Found ? [option(adapter, provider, payer, reference)] : [],
+        adapter.readyState === WalletReadyState.Found
+          ? [option(adapter, provider, payer, reference, chainId)]
+          : [],
       );
     adapter.on('readyStateChanged', publish);
     publish();

@@ -13,7 +13,7 @@ import type { LocalTron, TronTransaction, TronWallet } from '../../../sandbox/ch
  */
 
 export type TronWalletControl = {
-  /** Provider requests the page made (TIP-1193 methods), in order. */
+  /** Provider requests the page made (TIP-1193 methods, with their params as JSON), in order. */
   requests: string[];
   /** The messages signMessageV2 signed, in order. */
   signedMessages: string[];
@@ -34,9 +34,12 @@ export async function injectTronWallet(
     control.signedMessages.push(message);
     return signer.trx.signMessageV2(message, wallet.privateKey);
   });
-  await page.exposeFunction('__testTronRequest', (method: string) => {
-    control.requests.push(method);
+  await page.exposeFunction('__testTronRequest', (json: string) => {
+    const { method, params } = JSON.parse(json) as { method: string; params?: unknown };
+    control.requests.push(params === undefined ? method : `${method} ${JSON.stringify(params)}`);
     if (method === 'eth_requestAccounts') return JSON.stringify({ result: [wallet.address] });
+    // On the local chain already (its chain id is mainnet's): nothing to switch.
+    if (method === 'wallet_switchEthereumChain') return JSON.stringify({ result: null });
     return JSON.stringify({ error: { code: 4200, message: `unsupported method ${method}` } });
   });
   await page.exposeFunction('__testTronSign', async (json: string) => {
@@ -76,8 +79,8 @@ export async function injectTronWallet(
       const provider = {
         isTronLink: true,
         tronWeb,
-        async request({ method }: { method: string }) {
-          const answer = JSON.parse(await bridge.__testTronRequest(method));
+        async request({ method, params }: { method: string; params?: unknown }) {
+          const answer = JSON.parse(await bridge.__testTronRequest(JSON.stringify({ method, params })));
           if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code });
           tronWeb.defaultAddress = { base58: address, hex };
           return answer.result;
