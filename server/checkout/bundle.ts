@@ -2,8 +2,8 @@ import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
 
 /**
- * How the checkout script is bundled: client/main.ts with the SDK's payer helpers and
- * @wallet-standard/app, for browsers. @solana/web3.js stays out: the page lets Wallet Standard
+ * How the checkout script is bundled: client/main.ts with the SDK's payer helpers,
+ * @wallet-standard/app and the TRON wallet adapter (TronLink), for browsers. @solana/web3.js stays out: the page lets Wallet Standard
  * wallets send, so the SDK's lazy import of it is never reached. `npm run build` (scripts/build.ts)
  * bundles it with these options ahead of time.
  */

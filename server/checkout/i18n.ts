@@ -85,6 +85,8 @@ const en = {
     'The transaction signature, as your wallet or exchange shows it (about 88 letters and digits).',
   reportTxHintEvm:
     'The transaction hash, as your wallet or exchange shows it: 0x followed by 64 letters and digits.',
+  reportTxHintTron:
+    'The transaction ID, as TronLink, Tronscan or your exchange shows it: 64 letters and digits.',
   reportSignIntro:
     'Sign with the wallet that sent the payment to prove it is yours: it is then credited as soon as the network confirms it. Signing sends nothing and costs nothing.',
   reportSignWith: 'Sign with {wallet} to prove I sent it',
@@ -198,6 +200,8 @@ const ptBR: Messages = {
     'A assinatura da transação, como sua carteira ou corretora mostra (cerca de 88 letras e números).',
   reportTxHintEvm:
     'O hash da transação, como sua carteira ou corretora mostra: 0x seguido de 64 letras e números.',
+  reportTxHintTron:
+    'O ID da transação, como o TronLink, o Tronscan ou sua corretora mostra: 64 letras e números.',
   reportSignIntro:
     'Assine com a carteira que enviou o pagamento para provar que ele é seu: ele é creditado assim que a rede o confirmar. Assinar não envia nada e não custa nada.',
   reportSignWith: 'Assinar com {wallet} para provar que eu enviei',
@@ -307,6 +311,8 @@ const es: Messages = {
     'La firma de la transacción, como la muestra tu billetera o exchange (unas 88 letras y números).',
   reportTxHintEvm:
     'El hash de la transacción, como lo muestra tu billetera o exchange: 0x seguido de 64 letras y números.',
+  reportTxHintTron:
+    'El ID de la transacción, como lo muestra TronLink, Tronscan o tu exchange: 64 letras y números.',
   reportSignIntro:
     'Firma con la billetera que envió el pago para probar que es tuyo: se acredita en cuanto la red lo confirme. Firmar no envía nada ni cuesta nada.',
   reportSignWith: 'Firmar con {wallet} para probar que lo envié',

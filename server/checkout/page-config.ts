@@ -13,7 +13,7 @@ export type NetworkView = {
   network: Network;
   /** The network in words, as payers know it. */
   name: string;
-  /** Which browser wallets pay on it: Wallet Standard wallets, EIP-1193 ones, or TRON's TIP-1193 (none offered yet). */
+  /** Which browser wallets pay on it: Wallet Standard wallets, EIP-1193 ones, or TRON's TIP-1193 (TronLink). */
   walletProtocol: 'wallet-standard' | 'eip-1193' | 'tip-1193';
   /** What the token's address is called there. */
   tokenKind: 'mint' | 'contract';

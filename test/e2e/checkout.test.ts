@@ -7,7 +7,14 @@ import { decodeBase58 } from '../../server/lib/base58';
 import type { LocalEvm } from '../../sandbox/chains/evm/local-evm';
 import type { HarnessShop, PaymentHarness } from '../support/payment-harness';
 import type { LocalSolana } from '../../sandbox/chains/solana/local-solana';
-import { expectAccessible, openPage, screenshot, visibleText, waitForStatus } from './support/browser';
+import {
+  clickWallet,
+  expectAccessible,
+  openPage,
+  screenshot,
+  visibleText,
+  waitForStatus,
+} from './support/browser';
 import { injectEvmWallet, injectSolanaWallet } from './support/test-wallets';
 import { logStartup, startTwoChains, type TwoChains } from './support/two-chains';
 
@@ -48,13 +55,6 @@ const tagOf = (reference: string) => toHex(decodeBase58(reference)!);
 
 /** Runs the payment jobs (verification, scanning) until the order has `status`, as the service's cron would. */
 const settle = (shop: HarnessShop, reference: string, status: string) => h.settle(shop, reference, status);
-
-async function clickWallet(page: Page, name: string) {
-  const button = await page.waitForSelector(`xpath/.//button[contains(., ${JSON.stringify(name)})]`, {
-    visible: true,
-  });
-  await button!.click();
-}
 
 describe('Solana: a Wallet Standard wallet', () => {
   it('pays in the page through the transaction request: waiting, confirming, paid with the transaction and the way back', async () => {

@@ -10,6 +10,7 @@ import { evmWallets } from './evm-wallets';
 import { createReport } from './report';
 import { createSandboxPay } from './sandbox-pay';
 import { solanaWallets } from './solana-wallets';
+import { tronWallets } from './tron-wallets';
 import { createView, setClockSkew } from './view';
 import { isUserRejection, type WalletOption } from './wallet-option';
 
@@ -73,7 +74,6 @@ function start() {
   const found: Record<NetworkView['walletProtocol'], WalletOption[]> = {
     'wallet-standard': [],
     'eip-1193': [],
-    // TRON: no browser wallet on the page yet; the payer pays from the address and QR code.
     'tip-1193': [],
   };
   const offer = () => {
@@ -98,6 +98,16 @@ function start() {
       t('browserWallet'),
     )((list) => {
       found['eip-1193'] = list;
+      offer();
+    });
+  const tronView = views.find((v) => v.walletProtocol === 'tip-1193');
+  if (tronView)
+    tronWallets(
+      payer,
+      config.reference,
+      tronView.chainId,
+    )((list) => {
+      found['tip-1193'] = list;
       offer();
     });
   if (config.sandbox)

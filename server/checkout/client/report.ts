@@ -21,6 +21,13 @@ const PROBLEM_KEYS: Record<ReportProblem, MessageKey> = {
   failed: 'reportFailed',
 };
 
+/** How each kind of network writes a transaction's id, in the words of the field's hint. */
+const TX_HINT_KEYS: Record<NetworkView['walletProtocol'], MessageKey> = {
+  'wallet-standard': 'reportTxHintSolana',
+  'eip-1193': 'reportTxHintEvm',
+  'tip-1193': 'reportTxHintTron',
+};
+
 export function createReport(config: PageConfig, locale: Locale, onReported: (info: PaymentInfo) => void) {
   const t = (key: MessageKey, vars?: Record<string, string>) => translate(locale, key, vars);
   let network: NetworkView = config.network;
@@ -50,7 +57,7 @@ export function createReport(config: PageConfig, locale: Locale, onReported: (in
   const hint = el(
     'p',
     { class: 'muted hint', id: 'report-tx-hint' },
-    t(solana ? 'reportTxHintSolana' : 'reportTxHintEvm'),
+    t(TX_HINT_KEYS[network.walletProtocol]),
   );
   const form = el(
     'form',
@@ -171,7 +178,7 @@ export function createReport(config: PageConfig, locale: Locale, onReported: (in
       network = view;
       sendNetwork = networkName;
       solana = view.walletProtocol === 'wallet-standard';
-      setText(hint, t(solana ? 'reportTxHintSolana' : 'reportTxHintEvm'));
+      setText(hint, t(TX_HINT_KEYS[view.walletProtocol]));
     },
     setWallets(wallets: WalletOption[]) {
       signers = wallets.filter((w) => w.signClaim);

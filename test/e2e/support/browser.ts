@@ -83,6 +83,14 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) as `${string}.png`, fullPage: true });
 }
 
+/** Clicks the (visible) button whose text contains `name`, e.g. a wallet's "Pay with …". */
+export async function clickWallet(page: Page, name: string) {
+  const button = await page.waitForSelector(`xpath/.//button[contains(., ${JSON.stringify(name)})]`, {
+    visible: true,
+  });
+  await button!.click();
+}
+
 /** The visible text of the element matching `selector` ('' when missing or hidden). */
 export function visibleText(page: Page, selector: string): Promise<string> {
   return page.evaluate((sel) => {
