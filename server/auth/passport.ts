@@ -1,7 +1,8 @@
 import { createSecretKey } from 'node:crypto';
 import type { Request, RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
-import { TokenExpiredError } from 'jsonwebtoken';
+// The default export: jsonwebtoken is CommonJS, and Node's ESM loader sees no named exports in it.
+import jwt from 'jsonwebtoken';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { ApiError } from '../errors';
@@ -88,7 +89,11 @@ export function createAuthenticator(
         const now = deps.clock();
         if (!lifetimeAllowed(claims, tokens.ttlSeconds, now)) return done(null, false);
         if (!unexpired(exp as number, now))
-          return done(null, false, new TokenExpiredError('jwt expired', new Date((exp as number) * 1000)));
+          return done(
+            null,
+            false,
+            new jwt.TokenExpiredError('jwt expired', new Date((exp as number) * 1000)),
+          );
         const token = bearerToken(req);
         if (token && typeof exp === 'number') verified.set(token, { sub, ver, exp });
         userFor({ sub, ver }).then((user) => done(null, user), done);
