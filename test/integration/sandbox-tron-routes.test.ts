@@ -71,6 +71,15 @@ describe('the sandbox on TRON', () => {
     expect(payments).toMatchObject([{ amount: '3.250000', matchedBy: 'amount' }]);
   });
 
+  it('the checkout\'s "Pay with the sandbox wallet" on TRON: what is due, tagged and reported, PAID', async () => {
+    const reference = await order('2');
+    const res = await sandbox.api('POST', `/sandbox/checkout/${reference}/pay`, {
+      body: { network: 'TRON' },
+    });
+    expect(res.status, res.text).toBe(200);
+    await paid(reference);
+  });
+
   it('faucet: USDT by a real TRON transfer, and TRX for fees', async () => {
     const address = (await tron.tron.newWallet({ trx: 0n })).address;
     const res = await sandbox.api('POST', '/sandbox/faucet', {
