@@ -1,21 +1,22 @@
 /**
  * Benchmarks of the hot paths: order creation, listing, QR codes, the Solana payment path, a scan
- * cycle, webhook delivery, the EVM (Polygon) payment path and scan cycle, wake-ups, and the
- * request path against bare baselines. A script that measures and prints, never a test (timings
- * belong here, not in assertions), and not run by `npm test`.
+ * cycle, webhook delivery, the EVM (Polygon) payment path and scan cycle, TRON's idle scan cycle,
+ * wake-ups, and the request path against bare baselines. A script that measures and prints, never
+ * a test (timings belong here, not in assertions), and not run by `npm test`.
  *
  * Everything runs on 127.0.0.1: an embedded PostgreSQL in a fresh temporary folder, a local Solana
  * chain (litesvm behind JSON-RPC), a local EVM chain (a Hardhat node, chain id 137, in a child
- * process) when an EVM part runs, the server with its background jobs turned off and run by hand
- * (so every measured run does the same work), and a local webhook receiver. The detection part
- * starts a second server, with every job on its default schedule, on a database of its own. All of it is stopped
- * and the folder deleted at the end, on failure and on Ctrl-C too.
+ * process) when an EVM part runs, a local TRON chain when tron-scan runs, the server with its
+ * background jobs turned off and run by hand (so every measured run does the same work), and a
+ * local webhook receiver. The detection part starts a second server, with every job on its default
+ * schedule, on a database of its own. All of it is stopped and the folder deleted at the end, on
+ * failure and on Ctrl-C too.
  *
  *   npm run bench                      # every part
  *   npm run bench -- --only evm        # some parts: a comma list of
  *                                      #   orders, listing, qr, payments, scan, webhooks,
- *                                      #   evm-payments, evm-scan, wakeups, detection, request-path,
- *                                      #   dashboard, subscriptions, sandbox,
+ *                                      #   evm-payments, evm-scan, tron-scan, wakeups, detection,
+ *                                      #   request-path, dashboard, subscriptions, sandbox,
  *                                      #   or the groups solana, evm
  *   npm run bench -- --help            # every option (request-path: --seconds, --rounds, --depth-rows;
  *                                      #   detection: --idle-seconds, --samples)
@@ -45,6 +46,7 @@ import { benchPayments } from './solana-payments';
 import { benchSandbox } from './sandbox';
 import { setUp, type Ctx } from './stack';
 import { benchSubscriptions } from './subscriptions';
+import { benchTronScan } from './tron-scan';
 import { benchWakeups } from './wakeups';
 import { benchWebhooks } from './webhooks';
 
@@ -68,6 +70,7 @@ async function runBenches(ctx: Ctx, { parts, detection }: Options): Promise<Repo
   if (parts.has('webhooks')) await benchWebhooks(ctx, report);
   if (parts.has('evm-payments')) await benchEvmPayments(ctx, report);
   if (parts.has('evm-scan')) await benchEvmScan(ctx, report);
+  if (parts.has('tron-scan')) await benchTronScan(ctx, report);
   if (parts.has('wakeups')) await benchWakeups(ctx, report);
   if (parts.has('subscriptions')) await benchSubscriptions(ctx, report);
   // Last: its summary reads the webhooks part's figures, and its server runs every job meanwhile.
@@ -98,7 +101,7 @@ async function main(): Promise<number> {
       const evm = (['evm-payments', 'evm-scan', 'detection'] satisfies Part[]).some((part) =>
         parts.has(part),
       );
-      const ctx = await setUp(cleanup, { evm });
+      const ctx = await setUp(cleanup, { evm, tron: parts.has('tron-scan') });
       const facts = await machineFacts(ctx);
       const report = await runBenches(ctx, options);
       printReport(facts, report);

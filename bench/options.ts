@@ -11,6 +11,7 @@ export const PARTS = [
   'webhooks',
   'evm-payments',
   'evm-scan',
+  'tron-scan',
   'wakeups',
   'detection',
   'request-path',

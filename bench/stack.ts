@@ -4,6 +4,7 @@ import { PublicKey } from '@solana/web3.js';
 import { getAddress, type Address } from 'viem';
 import type { z } from 'zod';
 import type { ZLoginResponse } from '../contract';
+import { startLocalTron, type LocalTron } from '../sandbox/chains/tron';
 import {
   createMerchant,
   freePort,
@@ -51,6 +52,8 @@ export type Ctx = {
   mint: PublicKey;
   /** The local EVM chain, when an EVM part runs. */
   evm?: EvmCtx;
+  /** The local TRON chain (its USDT at mainnet's address), when a TRON part runs. */
+  tron?: LocalTron;
   api: Api;
   merchantId: string;
   /** The merchant's bearer token. */
@@ -62,20 +65,28 @@ export type Ctx = {
   addCleanup: Cleanup['add'];
 };
 
-export type Chains = { chain: LocalSolana; mint: PublicKey; evm?: { chain: LocalEvm; usdt: Address } };
+export type Chains = {
+  chain: LocalSolana;
+  mint: PublicKey;
+  evm?: { chain: LocalEvm; usdt: Address };
+  tron?: LocalTron;
+};
+/** The chains besides Solana that the parts run need. */
+export type ChainChoice = { evm: boolean; tron?: boolean };
 
 /**
  * Everything on 127.0.0.1, all of it registered with `cleanup` as it starts: a run folder, the
  * local chains, the server on an embedded PostgreSQL (background jobs off), a merchant logged in
  * with its receiving wallets.
  */
-export async function setUp(cleanup: Cleanup, opts: { evm: boolean }): Promise<Ctx> {
+export async function setUp(cleanup: Cleanup, opts: ChainChoice): Promise<Ctx> {
   const dataDir = await prepareRunFolder(cleanup);
   const chains = await startChains(cleanup, opts);
   const server = await startBenchServer(cleanup, dataDir, chains);
   const ctx = await logInMerchant(server, chains, cleanup.add);
   ctx.wallet = await addWallet(ctx, 'main');
   if (chains.evm) ctx.evm = { ...chains.evm, wallet: await addEvmWallet(ctx, 'evm main') };
+  ctx.tron = chains.tron;
   return ctx;
 }
 
@@ -90,17 +101,25 @@ async function prepareRunFolder(cleanup: Cleanup): Promise<string> {
   return dataDir;
 }
 
-async function startChains(cleanup: Cleanup, opts: { evm: boolean }): Promise<Chains> {
+async function startChains(cleanup: Cleanup, opts: ChainChoice): Promise<Chains> {
   progress('starting the local Solana chain');
   const chain = await startLocalSolana();
   cleanup.add('local Solana chain', () => chain.stop());
   const mint = await chain.createMint();
-  if (!opts.evm) return { chain, mint };
+  const tron = opts.tron ? await startTron(cleanup) : undefined;
+  if (!opts.evm) return { chain, mint, tron };
 
   progress(`starting the local EVM chain (a Hardhat node, chain id ${EVM_CHAIN_ID})`);
   const evmChain = await startLocalEvm({ chainId: EVM_CHAIN_ID });
   cleanup.add('local EVM chain', () => evmChain.stop());
-  return { chain, mint, evm: { chain: evmChain, usdt: getAddress(await evmChain.deployToken()) } };
+  return { chain, mint, tron, evm: { chain: evmChain, usdt: getAddress(await evmChain.deployToken()) } };
+}
+
+async function startTron(cleanup: Cleanup): Promise<LocalTron> {
+  progress('starting the local TRON chain (a Hardhat node behind the TRON gateway)');
+  const tron = await startLocalTron();
+  cleanup.add('local TRON chain', () => tron.stop());
+  return tron;
 }
 
 /** The EVM settings: the benchmarked network on the local chain when it runs; closed ports otherwise. */
@@ -136,6 +155,8 @@ export function benchServerEnv(port: number, chains: Chains): Record<string, str
     SOLANA_RPC_URL: chains.chain.url,
     USDT_MINT_SOLANA: chains.mint.toBase58(),
     ...evmEnv(chains.evm),
+    // TRON is off unless a TRON part runs.
+    ...(chains.tron && { TRON_RPC_URL: chains.tron.jsonRpcUrl, TRON_API_URL: chains.tron.url }),
     FX_PROVIDER: 'static',
     FX_COINBASE_URL: CLOSED,
     MESSENGER_API_BASE_URL: CLOSED,

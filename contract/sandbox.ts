@@ -29,13 +29,16 @@ export const ZSandboxChain = ZNetworkInfo.pick({
   tokens: true,
 }).extend({
   rpcUrl: z.string().max(URL_MAX).describe("The local chain's JSON-RPC URL"),
+  apiUrl: z.string().max(URL_MAX).optional().describe("TRON: the local chain's HTTP API (`/wallet/*`) URL"),
   wallet: z
     .object({
       address: ZAddress,
       privateKey: z
         .string()
         .max(200)
-        .describe('A LOCAL TEST KEY (Solana: base58 secret key; EVM: 0x hex): never on a real network'),
+        .describe(
+          'A LOCAL TEST KEY (Solana: base58 secret key; EVM and TRON: 0x hex): never on a real network',
+        ),
     })
     .describe("The sandbox merchant's receiving wallet on this network, whose key the sandbox holds"),
 });
@@ -51,7 +54,7 @@ export const ZSandboxPayBody = z.object({
     .boolean()
     .default(true)
     .describe(
-      'Name the order on chain as the transaction request does (Solana: reference key; EVM: tag); false: a plain transfer',
+      'Name the order on chain as the transaction request does (Solana: reference key; EVM and TRON: tag after the transfer arguments); false: a plain transfer',
     ),
   report: z
     .boolean()
@@ -66,11 +69,19 @@ export const ZSandboxFaucetBody = z.object({
   network: ZNetwork,
   address: ZAddress,
   token: ZToken.optional().describe('Default USDT'),
-  amount: ZDecimalAmount.describe('Tokens to mint to the address (it also gets gas: SOL or the native coin)'),
+  amount: ZDecimalAmount.describe(
+    'Tokens to mint to the address (it also gets gas: SOL, TRX or the native coin)',
+  ),
 });
 
 export const ZSandboxAdvanceBody = z.object({
-  blocks: z.number().int().min(0).max(10_000).default(0).describe('Blocks (EVM) or slots (Solana) to add'),
+  blocks: z
+    .number()
+    .int()
+    .min(0)
+    .max(10_000)
+    .default(0)
+    .describe('Blocks (EVM, TRON) or slots (Solana) to add'),
   seconds: z
     .number()
     .int()
@@ -132,7 +143,7 @@ export const sandboxContract = c.router({
     path: '/sandbox/faucet',
     summary: 'Fund any address with test tokens and gas',
     description:
-      'Mints `amount` of the token to the address on the local chain and gives it gas (SOL, or the native coin on EVM). Answers the minting transactions. 404 on an instance that is not a sandbox.',
+      'Mints `amount` of the token to the address on the local chain and gives it gas (SOL, TRX, or the native coin on EVM). Answers the minting transactions (on TRON: the transfer of the minted tokens). 404 on an instance that is not a sandbox.',
     metadata: merchantAuth('orders:write'),
     body: ZSandboxFaucetBody,
     responses: { 200: z.object({ txIds: z.array(ZTxId).max(10) }), ...sandboxErrors },
@@ -151,7 +162,13 @@ export const sandboxContract = c.router({
           .array(
             z.object({
               network: ZNetwork,
-              blockNumber: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe('EVM'),
+              blockNumber: z
+                .number()
+                .int()
+                .min(0)
+                .max(Number.MAX_SAFE_INTEGER)
+                .optional()
+                .describe('EVM, TRON'),
               slot: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional().describe('Solana'),
             }),
           )

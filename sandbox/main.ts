@@ -6,8 +6,8 @@
  * `npm start` would (embedded PostgreSQL in DATA_DIR, default ./data-sandbox; PORT and
  * EMBEDDED_PG_PORT honoured) with SANDBOX=true, and the merchant sandbox@example.com with a wallet on
  * each chain. Prints how to sign in, each chain and the wallet keys. Ctrl-C stops everything.
- * SANDBOX_TRON=true also starts the local TRON-compatible chain (sandbox/chains/tron, a block every
- * 3 s) and prints its JSON-RPC and HTTP API URLs, its USDT and the merchant's TRON wallet.
+ * TRON too: the local TRON-compatible chain (sandbox/chains/tron, a block every 3 s, solidified 2
+ * blocks behind the head), its JSON-RPC and HTTP API URLs printed; SANDBOX_TRON=false leaves it out.
  *
  * The chains live in memory: every start is a fresh chain with new token addresses. The database
  * and the wallet keys (DATA_DIR/sandbox-keys.json) are kept, so the merchant, its API keys and its

@@ -1,16 +1,8 @@
 import type { SandboxChainInfo } from '../contract';
-import type { SandboxTron } from './start-tron';
 import { SANDBOX_EMAIL, SANDBOX_PASSWORD } from './sandbox-merchant';
 
 /** What an integrator needs to start: how to sign in, where each chain is, the wallets' keys. */
-export function printSandbox(o: {
-  url: string;
-  dataDir: string;
-  chains: SandboxChainInfo[];
-  tron?: SandboxTron['info'] | null;
-  ms: number;
-}) {
-  const tron = o.tron;
+export function printSandbox(o: { url: string; dataDir: string; chains: SandboxChainInfo[]; ms: number }) {
   const lines = [
     `stablepay sandbox ready in ${(o.ms / 1000).toFixed(1)} s: NO REAL MONEY, local chains only.`,
     '',
@@ -20,14 +12,11 @@ export function printSandbox(o: {
     `  Data       ${o.dataDir} (the chains start afresh at every start; the database and wallet keys are kept)`,
     '',
     ...o.chains.flatMap((c) =>
-      chainLines(`  ${c.network}${c.chainId === null ? '' : ` (chain id ${c.chainId})`}  RPC ${c.rpcUrl}`, c),
+      chainLines(
+        `  ${c.network}${c.chainId === null ? '' : ` (chain id ${c.chainId})`}  RPC ${c.rpcUrl}${c.apiUrl ? `  HTTP API ${c.apiUrl}` : ''}`,
+        c,
+      ),
     ),
-    ...(tron
-      ? chainLines(
-          `  TRON (local, chain id ${tron.chainId})  JSON-RPC ${tron.rpcUrl}  HTTP API ${tron.apiUrl}`,
-          tron,
-        )
-      : []),
     '',
     'Sandbox routes (merchant auth): GET /sandbox, POST /sandbox/orders/{reference}/pay, /sandbox/faucet,',
     '/sandbox/advance, /sandbox/refunds/{id}/send. Ctrl-C stops everything.',

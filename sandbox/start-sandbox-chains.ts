@@ -7,15 +7,15 @@ import { startSandboxTron, type SandboxTron } from './start-tron';
 
 /** The EVM networks of the sandbox: Polygon's USDT has 6 decimals, BSC's 18. */
 const SANDBOX_EVM_NETWORKS = ['POLYGON', 'BSC'] as const;
-/** Every network of the sandbox. */
-export const SANDBOX_NETWORKS = ['SOLANA', ...SANDBOX_EVM_NETWORKS] as const;
+/** Every network of the sandbox (TRON unless it is turned off). */
+export const SANDBOX_NETWORKS = ['SOLANA', ...SANDBOX_EVM_NETWORKS, 'TRON'] as const;
 
 /**
  * Starts the sandbox's chains (in memory: every start is afresh) and gives what the service needs:
  * `env` pointing its networks at them, `chains` for deps.sandbox, and `clock` for deps.clock, which
  * `advance` moves forward with the chains' clocks so that the service sees the same time as they do.
- * `tron: true` also starts the local TRON chain (`tron` in the result, its settings in `env`); it is
- * not among `chains.info()` until the contract names the TRON network.
+ * `tron: false` leaves the local TRON chain out (its Hardhat node is the slowest to start), and TRON
+ * off in the service (TRON_RPC_URL=none: never a public network).
  */
 export async function startSandboxChains(keys: SandboxKeys, opts: { tron?: boolean } = {}) {
   const started: { stop(): Promise<unknown> }[] = [];
@@ -28,12 +28,12 @@ export async function startSandboxChains(keys: SandboxKeys, opts: { tron?: boole
       startSandboxSolana(keys.solana).then((c) => (started.push(c), c)),
       ...SANDBOX_EVM_NETWORKS.map((n) => startSandboxEvm(n, keys.evm).then((c) => (started.push(c), c))),
     ]);
-    if (opts.tron) started.push((tron = await startSandboxTron(keys.evm)));
+    if (opts.tron !== false) started.push((tron = await startSandboxTron(keys.evm)));
   } catch (error) {
     await stop();
     throw error;
   }
-  const all = [solana, ...evm];
+  const all = [solana, ...evm, ...(tron ? [tron] : [])];
   const on = (network: Network) => {
     const chain = all.find((c) => c.info.network === network);
     if (!chain) throw new Error(`the sandbox has no ${network} chain`);
@@ -46,7 +46,6 @@ export async function startSandboxChains(keys: SandboxKeys, opts: { tron?: boole
     fund: ({ network, ...grant }) => on(network).fund(grant),
     async advance({ blocks, seconds }) {
       offsetMs += seconds * 1000;
-      await tron?.advance(blocks, seconds);
       return Promise.all(all.map((c) => c.advance(blocks, seconds)));
     },
     sendRefund: ({ network, from, transaction }) => on(network).sendRefund(from, transaction),
@@ -54,8 +53,8 @@ export async function startSandboxChains(keys: SandboxKeys, opts: { tron?: boole
   const env: Record<string, string> = {
     // Every EVM network the sandbox has no chain for is off: it never reaches a public network.
     ETHEREUM_RPC_URL: 'none',
+    TRON_RPC_URL: 'none',
     ...Object.assign({}, ...all.map((c) => c.env)),
-    ...tron?.env,
   };
   return { chains, tron, env, clock: () => new Date(Date.now() + offsetMs), stop };
 }

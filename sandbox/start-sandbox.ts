@@ -30,8 +30,8 @@ export async function startSandbox(environment: NodeJS.ProcessEnv) {
   const dataDir = env.DATA_DIR ?? './data-sandbox';
   // PORT=0: a free port chosen now, so that the links the service gives (PUBLIC_BASE_URL) name it.
   const port = env.PORT === '0' ? String(await freePort()) : env.PORT;
-  // SANDBOX_TRON=true: also the local TRON chain (its URLs printed; the service uses it once it supports TRON).
-  const chains = await startSandboxChains(loadSandboxKeys(dataDir), { tron: env.SANDBOX_TRON === 'true' });
+  // SANDBOX_TRON=false: no TRON chain (it is the slowest to start), TRON off in the service.
+  const chains = await startSandboxChains(loadSandboxKeys(dataDir), { tron: env.SANDBOX_TRON !== 'false' });
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   const stop = async () => {
     await server?.stop().catch(() => {});
@@ -48,6 +48,8 @@ export async function startSandbox(environment: NodeJS.ProcessEnv) {
       // Offline: fixed rates unless a live feed is asked for.
       FX_PROVIDER: env.FX_PROVIDER ?? 'static',
       PAYMENT_RECHECK_MS: env.PAYMENT_RECHECK_MS ?? '250',
+      // TRON has no push notice of new transfers: its scan polls, here at its block time.
+      SCAN_POLL_SECONDS: env.SCAN_POLL_SECONDS ?? '3',
       ...chains.env,
       ...SANDBOX_SERVICE_ENV,
     });
@@ -61,7 +63,6 @@ export async function startSandbox(environment: NodeJS.ProcessEnv) {
       dataDir,
       server,
       chains: chains.chains.info(),
-      tron: chains.tron?.info ?? null,
       ms: Date.now() - started,
       stop,
     };

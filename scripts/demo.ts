@@ -7,6 +7,7 @@
  *
  *   npm run demo                                    # on Solana, keeps running
  *   npm run demo -- --network POLYGON|BSC [--exit]  # on a local Hardhat chain (BSC: 18 decimals)
+ *   npm run demo -- --network TRON                  # on the local TRON-compatible chain
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -69,6 +69,6 @@ describe('npm run demo -- --exit', () => {
     const demo = runScript('scripts/demo.ts', ['--network', 'BASE', '--exit'], {});
     demos.push(demo);
     expect(await demo.exited).toBe(1);
-    expect(demo.output()).toContain("Invalid --network: BASE (the sandbox's: SOLANA, POLYGON, BSC)");
+    expect(demo.output()).toContain("Invalid --network: BASE (the sandbox's: SOLANA, POLYGON, BSC, TRON)");
   });
 });

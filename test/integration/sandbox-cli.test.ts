@@ -15,6 +15,7 @@ it('npm run sandbox: ready, the merchant signs in, orders are paid, funded, adva
   expect(out).toContain('sandbox@example.com / sandbox-password');
   expect(out).toMatch(/POLYGON \(chain id 137\)/);
   expect(out).toMatch(/BSC \(chain id 56\)/);
+  expect(out).toMatch(/TRON \(chain id 728126428\) {2}RPC http:\S+\/jsonrpc {2}HTTP API http:/);
   const base = sandbox.url;
   const call = async (method: string, url: string, token?: string, body?: unknown) => {
     const res = await fetch(`${base}${url}`, {
@@ -35,6 +36,16 @@ it('npm run sandbox: ready, the merchant signs in, orders are paid, funded, adva
   const reference = order.body.reference as string;
   expect((await call('POST', `/sandbox/orders/${reference}/pay`, token, {})).status).toBe(200);
   await until('PAID', async () => (await call('GET', `/orders/${reference}`, token)).body.status === 'PAID');
+  // TRON is on by default: the merchant's TRON wallet, paid through the transaction request's tag.
+  const tron = await call('POST', '/orders', token, { network: 'TRON', token: 'USDT', amount: '4' });
+  expect(tron.status).toBe(201);
+  const tronReference = tron.body.reference as string;
+  expect((await call('POST', `/sandbox/orders/${tronReference}/pay`, token, {})).status).toBe(200);
+  await until(
+    'TRON PAID',
+    async () => (await call('GET', `/orders/${tronReference}`, token)).body.status === 'PAID',
+    30_000,
+  );
 
   // The other routes on the sandbox as started: its chains, the faucet, the clocks, the checkout's.
   expect((await call('GET', '/networks')).body.sandbox).toBe(true);
@@ -43,6 +54,7 @@ it('npm run sandbox: ready, the merchant signs in, orders are paid, funded, adva
     'SOLANA',
     'POLYGON',
     'BSC',
+    'TRON',
   ]);
   const faucet = await call('POST', '/sandbox/faucet', token, {
     network: 'BSC',

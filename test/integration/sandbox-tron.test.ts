@@ -5,7 +5,7 @@ import { encodeBase58 } from '../../server/lib/base58';
 import { startSandboxTron, type SandboxTron } from '../../sandbox/start-tron';
 import { tronPost } from '../support/local-tron';
 
-/** The sandbox's TRON chain (SANDBOX_TRON=true): what deps.sandbox will call once the service knows TRON. */
+/** The sandbox's TRON chain by itself: what deps.sandbox calls (the routes: sandbox-tron-routes.test.ts). */
 
 let sandbox: SandboxTron;
 const merchantKey = generatePrivateKey();
@@ -47,7 +47,7 @@ describe('sandbox TRON chain', () => {
     expect(tx.raw_data.contract[0]!.parameter.value.data.endsWith('07'.repeat(32))).toBe(true);
     expect(await tron.tokenBalance(info.wallet.address)).toBe(4_000_000n);
 
-    // A refund transaction as the service builds it: unsigned, for the merchant's wallet.
+    // A refund's `transaction` as the service gives it: unsigned, for the merchant's wallet, with its cost.
     const { body } = await tronPost<{ transaction: unknown }>(tron, '/wallet/triggersmartcontract', {
       owner_address: info.wallet.address,
       contract_address: tron.usdt,
@@ -56,8 +56,9 @@ describe('sandbox TRON chain', () => {
       fee_limit: 100_000_000,
       visible: true,
     });
-    expect(await sandbox.sendRefund(customer.address, body.transaction)).toBeNull(); // not the sandbox's wallet
-    const refund = await sandbox.sendRefund(info.wallet.address, body.transaction);
+    const built = { transaction: body.transaction, estimatedCost: { energy: 0, bandwidth: 0 } };
+    expect(await sandbox.sendRefund(customer.address, built)).toBeNull(); // not the sandbox's wallet
+    const refund = await sandbox.sendRefund(info.wallet.address, built);
     expect(await tron.txInfo(refund!)).toMatchObject({ receipt: { result: 'SUCCESS' } });
     expect(await tron.tokenBalance(customer.address)).toBe(1_000_000n);
 

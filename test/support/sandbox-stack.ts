@@ -9,9 +9,13 @@ import { startTestServer } from './test-server';
  * and the service with SANDBOX=true over them (deps.sandbox, and the clock `advance` moves), its
  * jobs on and checking at their fastest. `addWallets` gives a merchant the sandbox's receiving
  * wallet on every chain, whose keys the sandbox holds (an address has one owner: one merchant).
+ * TRON only with `tron: true` (sandbox-tron.test.ts): its chain is the slowest to start.
  */
-export async function startSandboxStack(env: Record<string, string> = {}) {
-  const chains = await startSandboxChains({ solana: Keypair.generate(), evm: generatePrivateKey() });
+export async function startSandboxStack(env: Record<string, string> = {}, opts: { tron?: boolean } = {}) {
+  const chains = await startSandboxChains(
+    { solana: Keypair.generate(), evm: generatePrivateKey() },
+    { tron: opts.tron ?? false },
+  );
   let server: Awaited<ReturnType<typeof startTestServer>>;
   try {
     server = await startTestServer(
