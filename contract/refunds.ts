@@ -146,6 +146,7 @@ export const ZTronEstimatedCost = z
       ),
   })
   .describe('The cost of sending it, for the wallet to hold that much TRX (or energy and bandwidth)');
+export type TronEstimatedCost = z.infer<typeof ZTronEstimatedCost>;
 export const ZTronRefundTransaction = z
   .object({
     transaction: ZTronUnsignedTransaction,
