@@ -97,4 +97,17 @@ describe('TRON in the dashboard', () => {
     expect(await d.page.$('form .notice.error')).toBeNull();
     expect(await d.bodyText()).toContain(spare.address);
   });
+
+  it("the Orders page's network filter offers TRON and finds the TRON order", async () => {
+    await d.go('/orders');
+    const options = await d.page.$$eval('#f-network option', (list) =>
+      list.map((o) => (o as HTMLOptionElement).textContent),
+    );
+    expect(options).toContain('TRON');
+    await d.go('/orders?network=TRON');
+    await d.page.waitForSelector(`a.order-link[href="/dashboard/orders/${reference}"]`);
+    await d.go('/orders?network=SOLANA');
+    await d.waitText('No order matches these filters.');
+    expect(await d.page.$(`a.order-link[href="/dashboard/orders/${reference}"]`)).toBeNull();
+  });
 });
