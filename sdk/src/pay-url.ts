@@ -3,7 +3,12 @@
  * Browser-safe: no Node imports. Amounts stay decimal strings, never numbers.
  */
 import { formatUnits, MAX_DECIMALS, plainDecimal } from '../../contract/decimal';
-import { EVM_NETWORK_TABLE, EVM_NETWORKS, type EvmNetwork } from '../../contract/network-table';
+import {
+  EVM_NETWORK_TABLE,
+  EVM_NETWORKS,
+  TRON_ADDRESS_FORM,
+  type EvmNetwork,
+} from '../../contract/network-table';
 import { StablepayError } from './errors';
 
 /** Solana Pay transfer request: `solana:<recipient>?amount=&spl-token=&reference=&label=&message=&memo=`. */
@@ -71,8 +76,6 @@ export type ParsePayUrlOptions = {
 
 const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-/** A TRON address: base58check of 0x41 and 20 bytes, always 34 characters starting with T. */
-const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 const EVM_NUMBER = /^(\d+)(?:\.(\d+))?(?:[eE]\+?(\d+))?$/;
 const UINT256_MAX = (1n << 256n) - 1n;
 
@@ -178,7 +181,7 @@ function parseSolana(payUrl: string, rest: string): SolanaTransferRequest | Sola
 function parseTron(payUrl: string, rest: string): TronTransferRequest {
   const q = rest.indexOf('?');
   const recipient = q < 0 ? rest : rest.slice(0, q);
-  if (!TRON_ADDRESS.test(recipient)) fail(payUrl, 'the recipient is not a base58 T… address');
+  if (!TRON_ADDRESS_FORM.test(recipient)) fail(payUrl, 'the recipient is not a base58 T… address');
   const rawAmount = single(payUrl, queryEntries(payUrl, q < 0 ? '' : rest.slice(q + 1)), 'amount');
   // TRON's amounts are plain decimals, as Solana Pay's are.
   const amount = rawAmount === null ? null : solanaAmount(payUrl, rawAmount);
@@ -241,6 +244,6 @@ export function parsePayUrl(payUrl: string, options: ParsePayUrlOptions = {}): P
   if (scheme === 'solana') return parseSolana(trimmed, rest);
   if (scheme === 'ethereum') return parseEvm(trimmed, rest, decimals);
   if (scheme === 'tron') return parseTron(trimmed, rest);
-  if (colon < 0 && TRON_ADDRESS.test(trimmed)) return parseTron(trimmed, trimmed);
+  if (colon < 0 && TRON_ADDRESS_FORM.test(trimmed)) return parseTron(trimmed, trimmed);
   return fail(trimmed, 'the scheme must be solana:, ethereum: or tron:');
 }

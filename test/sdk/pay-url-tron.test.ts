@@ -1,4 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { createPayer, EvmPaymentError } from '../../sdk/src/payer';
 import {
   NETWORKS,
   parsePayUrl,
@@ -51,6 +52,23 @@ describe('parsePayUrl: TRON', () => {
       expect(() => parsePayUrl(url), url).toThrow(/^Not a valid payment URI/);
     }
     expect(() => parsePayUrl('bitcoin:1abc')).toThrow(/solana:, ethereum: or tron:/);
+  });
+});
+
+describe('the EVM payer helper given a TRON account', () => {
+  it('says it pays EVM orders only, before asking the service anything', async () => {
+    let asked = 0;
+    const payer = createPayer({
+      baseUrl: 'http://127.0.0.1:9',
+      fetch: async () => {
+        asked++;
+        throw new Error('not to be asked');
+      },
+    });
+    const request = payer.requestEvmTransaction({ reference: 'ref', account: PAYER });
+    await expect(request).rejects.toThrow(EvmPaymentError);
+    await expect(request).rejects.toThrow(`account ${PAYER} is a TRON address`);
+    expect(asked).toBe(0);
   });
 });
 
