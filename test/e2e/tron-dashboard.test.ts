@@ -73,6 +73,13 @@ describe('TRON in the dashboard', () => {
     await d.page.$eval('.refund-cost', (n) => n.scrollIntoView({ block: 'center' }));
     await d.shot('40-order-tron-refund-trx-short');
 
+    // The same warning in Portuguese (a tab whose browser asks for pt-BR, signed in by the same cookie).
+    const pt = await openDashboard(browser, h.server.url, { languages: ['pt-BR'] });
+    await pt.go(`/orders/${reference}`);
+    await pt.waitText('Custo de rede estimado');
+    await pt.waitText(`TRX insuficiente: a carteira que envia (${shop.wallet}) tem 1,00 TRX`);
+    await pt.page.close();
+
     // Once the wallet holds enough TRX the refund's cost stands without the warning.
     await tron.fundTrx(shop.wallet, 100n * SUN);
     await d.go(`/orders/${reference}`);
