@@ -114,6 +114,8 @@ export const MIN_TOKEN_DECIMALS = 6;
  * USDT only: Circle stopped USDC on TRON. Chain ids as TRON's JSON-RPC (`eth_chainId`) and TIP-1193
  * wallets give them.
  */
+/** A TRON address's form on the wire: base58check of 0x41 and 20 bytes, 34 characters from T (checksum not checked here). */
+export const TRON_ADDRESS_FORM = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 export const TRON_NETWORK_TABLE = {
   name: 'TRON',
   chainIds: { mainnet: 0x2b6653dc, nile: 0xcd8690dc, shasta: 0x94a9059e },

@@ -138,8 +138,15 @@ export const ZTronEstimatedCost = z
     trx: ZDecimalOut.describe(
       'TRX burned when the wallet has neither staked energy nor free bandwidth: energy × energy price + bandwidth × byte price',
     ),
+    trxBalance: ZDecimalOut.describe('TRX the sending wallet holds now'),
+    covered: z
+      .boolean()
+      .describe(
+        'Whether trxBalance covers trx; when false the wallet needs more TRX (or staked energy and bandwidth) or the network refuses the transaction',
+      ),
   })
   .describe('The cost of sending it, for the wallet to hold that much TRX (or energy and bandwidth)');
+export type TronEstimatedCost = z.infer<typeof ZTronEstimatedCost>;
 export const ZTronRefundTransaction = z
   .object({
     transaction: ZTronUnsignedTransaction,

@@ -129,6 +129,7 @@ export {
   SUBSCRIPTION_INTERVALS,
   SUBSCRIPTION_STATUSES,
   TOKENS,
+  TRON_NETWORK_TABLE,
   claimProofMessage,
   refundAddressProofMessage,
 } from '../../contract';
@@ -145,4 +146,5 @@ export type {
   SubscriptionEventType,
   SubscriptionInterval,
   Token,
+  TronEstimatedCost,
 } from '../../contract';

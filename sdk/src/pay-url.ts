@@ -3,7 +3,12 @@
  * Browser-safe: no Node imports. Amounts stay decimal strings, never numbers.
  */
 import { formatUnits, MAX_DECIMALS, plainDecimal } from '../../contract/decimal';
-import { EVM_NETWORK_TABLE, EVM_NETWORKS, type EvmNetwork } from '../../contract/network-table';
+import {
+  EVM_NETWORK_TABLE,
+  EVM_NETWORKS,
+  TRON_ADDRESS_FORM,
+  type EvmNetwork,
+} from '../../contract/network-table';
 import { StablepayError } from './errors';
 
 /** Solana Pay transfer request: `solana:<recipient>?amount=&spl-token=&reference=&label=&message=&memo=`. */
@@ -45,7 +50,21 @@ export type EvmTransferRequest = {
   amount: string;
 };
 
-export type PayUrl = SolanaTransferRequest | SolanaTransactionRequest | EvmTransferRequest;
+/**
+ * TRON: `tron:<recipient>?amount=<decimal>` (payUrl), or the bare recipient (qrData, the one
+ * content every TRON wallet scans): the wallet sends USDT (TRC-20) to it.
+ */
+export type TronTransferRequest = {
+  kind: 'tron-transfer';
+  network: 'TRON';
+  /** A base58 T… address (its checksum is the service's to check: this parser is synchronous). */
+  recipient: string;
+  /** Decimal string in token units, null for a bare address (the order's page says the amount). */
+  amount: string | null;
+};
+
+export type PayUrl =
+  SolanaTransferRequest | SolanaTransactionRequest | EvmTransferRequest | TronTransferRequest;
 
 export type ParsePayUrlOptions = {
   /**
@@ -159,6 +178,16 @@ function parseSolana(payUrl: string, rest: string): SolanaTransferRequest | Sola
   };
 }
 
+function parseTron(payUrl: string, rest: string): TronTransferRequest {
+  const q = rest.indexOf('?');
+  const recipient = q < 0 ? rest : rest.slice(0, q);
+  if (!TRON_ADDRESS_FORM.test(recipient)) fail(payUrl, 'the recipient is not a base58 T… address');
+  const rawAmount = single(payUrl, queryEntries(payUrl, q < 0 ? '' : rest.slice(q + 1)), 'amount');
+  // TRON's amounts are plain decimals, as Solana Pay's are.
+  const amount = rawAmount === null ? null : solanaAmount(payUrl, rawAmount);
+  return { kind: 'tron-transfer', network: 'TRON', recipient, amount };
+}
+
 /** "2.014e18" or "2014000" → integer digits; null when it is not a whole number. */
 function expandInteger(value: string): string | null {
   const match = EVM_NUMBER.exec(value);
@@ -199,8 +228,9 @@ function parseEvm(payUrl: string, rest: string, decimals: number): EvmTransferRe
 }
 
 /**
- * Parses a `payUrl` (or `qrData`, `txRequestUrl`): a Solana Pay transfer or transaction request, or
- * an EIP-681 ERC-20 transfer. Throws PayUrlError on anything malformed.
+ * Parses a `payUrl` (or `qrData`, `txRequestUrl`): a Solana Pay transfer or transaction request, an
+ * EIP-681 ERC-20 transfer, or a TRON transfer (`tron:` URI or TRON's bare-address QR code). Throws
+ * PayUrlError on anything malformed.
  */
 export function parsePayUrl(payUrl: string, options: ParsePayUrlOptions = {}): PayUrl {
   if (typeof payUrl !== 'string') throw new PayUrlError('payUrl must be a string');
@@ -213,5 +243,7 @@ export function parsePayUrl(payUrl: string, options: ParsePayUrlOptions = {}): P
   const rest = trimmed.slice(colon + 1);
   if (scheme === 'solana') return parseSolana(trimmed, rest);
   if (scheme === 'ethereum') return parseEvm(trimmed, rest, decimals);
-  return fail(trimmed, 'the scheme must be solana: or ethereum:');
+  if (scheme === 'tron') return parseTron(trimmed, rest);
+  if (colon < 0 && TRON_ADDRESS_FORM.test(trimmed)) return parseTron(trimmed, trimmed);
+  return fail(trimmed, 'the scheme must be solana:, ethereum: or tron:');
 }

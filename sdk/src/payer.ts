@@ -9,7 +9,7 @@ import type { Connection, PublicKey, SendOptions, Transaction } from '@solana/we
 import type { z } from 'zod';
 import type { payContract, ZEvmTransaction, ZPaymentInfo, ZSolanaTransaction } from '../../contract';
 // The plain table (no zod, no ts-rest): this module stays light enough for a browser.
-import { EVM_NETWORKS } from '../../contract/network-table';
+import { EVM_NETWORKS, TRON_ADDRESS_FORM } from '../../contract/network-table';
 import {
   EvmChainNotAddedError,
   EvmPaymentError,
@@ -177,6 +177,11 @@ function parseChainId(value: unknown): number | undefined {
 
 function evmAccount(account: unknown, what: string): string {
   if (typeof account === 'string' && EVM_ADDRESS.test(account)) return account;
+  // A TronLink account: this helper builds EVM transactions only (a TRON order is paid on its checkout page).
+  if (typeof account === 'string' && TRON_ADDRESS_FORM.test(account))
+    throw new EvmPaymentError(
+      `${what} ${account} is a TRON address: requestEvmTransaction pays orders on EVM networks; pay a TRON order from TronLink on its checkout page or with its payUrl`,
+    );
   throw new TypeError(`${what} must be a 0x address, got ${JSON.stringify(account)}`);
 }
 

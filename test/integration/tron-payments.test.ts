@@ -234,6 +234,8 @@ describe('TRON payments', () => {
     expect(refund.transaction.estimatedCost).toMatchObject({
       energy: expect.any(Number),
       bandwidth: expect.any(Number),
+      trxBalance: '100', // the local chain's new wallets hold 100 TRX
+      covered: true,
     });
     expect(refund.transaction.estimatedCost.bandwidth).toBeGreaterThan(300);
     const sent = await tron.broadcast(await tron.sign(refund.transaction.transaction, shop.key));

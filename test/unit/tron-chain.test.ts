@@ -111,7 +111,7 @@ describe('TRON adapter without a chain', () => {
  * throttle: the first `throttle` requests get 429 or 200 "lack of computing resources".
  */
 function fakeNode() {
-  const state = { throttle: 0, requests: 0, balance: 100_000_000n };
+  const state = { throttle: 0, requests: 0, balance: 100_000_000n, trxSun: 10_000_000 as number | null };
   const block = {
     blockID: '00000000000f4241' + 'cd'.repeat(24),
     block_header: { raw_data: { number: 1_000_001, timestamp: 1_750_000_000_000 } },
@@ -143,6 +143,9 @@ function fakeNode() {
         });
       if (req.url === '/wallet/triggerconstantcontract')
         return send(200, { result: { result: true }, energy_used: 64_285 });
+      // An account that does not exist is {} (developers.tron.network/reference/account-getaccount).
+      if (req.url === '/wallet/getaccount')
+        return send(200, state.trxSun === null ? {} : { balance: state.trxSun });
       const call = JSON.parse(body) as { id: number; method: string; params: unknown[] };
       if (call.method === 'eth_call')
         return send(200, {
@@ -227,7 +230,7 @@ describe('TRON adapter on a node that throttles', () => {
     await expect(chain.buildPaymentTransaction(target(), undefined)).rejects.toThrow(PayerAccountError);
   });
 
-  it('prices a refund with the node dry run and chain parameters', async () => {
+  const refundCost = async () => {
     const built = await chain.buildRefundTransaction({
       id: 'rf_1',
       tag: reference,
@@ -238,9 +241,27 @@ describe('TRON adapter on a node that throttles', () => {
       to: payer.address,
       amountUnits: 5_000_000n,
     });
-    const cost = built.body.estimatedCost as { energy: number; bandwidth: number; trx: string };
+    return built.body.estimatedCost;
+  };
+
+  it("prices a refund with the node dry run and chain parameters, beside the wallet's TRX", async () => {
     // raw_data 244 bytes with the tag, + signature, framing and result: 377.
-    expect(cost).toEqual({ energy: 64_285, bandwidth: 377, trx: '6.8055' });
+    expect(await refundCost()).toEqual({
+      energy: 64_285,
+      bandwidth: 377,
+      trx: '6.8055',
+      trxBalance: '10',
+      covered: true,
+    });
+  });
+
+  it("says when the wallet's TRX does not cover the cost, an account that does not exist holding none", async () => {
+    node.state.trxSun = 6_805_499;
+    expect(await refundCost()).toMatchObject({ trx: '6.8055', trxBalance: '6.805499', covered: false });
+    node.state.trxSun = null;
+    expect(await refundCost()).toMatchObject({ trxBalance: '0', covered: false });
+    node.state.trxSun = 6_805_500;
+    expect(await refundCost()).toMatchObject({ covered: true });
   });
 
   it('gives up after a bounded number of throttled tries, as unavailable', async () => {

@@ -60,6 +60,12 @@ export const enOrder = {
   refundQrAlt: 'QR code of the refund transfer for your wallet',
   walletLink: 'Link for your wallet',
   openInWallet: 'Open in a wallet app',
+  refundCost: 'Estimated network cost',
+  refundCostValue: '{trx} TRX: {energy} energy, {bandwidth} bandwidth',
+  refundCostHint: 'Burned in TRX when the wallet has no staked energy or free bandwidth.',
+  refundWalletTrx: 'TRX in the sending wallet',
+  refundTrxShort:
+    'Not enough TRX: the sending wallet {wallet} holds {balance} TRX, less than the {cost} TRX this refund may burn. Add TRX (or stake for energy and bandwidth) before you sign, or the network refuses the transfer.',
   newRefund: 'New refund',
   refundNothingReceived: 'Nothing was received yet, so there is nothing to refund.',
   refundNothingLeft: 'Everything received has been refunded or is being refunded.',
@@ -169,6 +175,7 @@ export const enOrder = {
   walletAddress: 'Address',
   solanaAddressHint: 'The public key of your Solana wallet (base58), not a token account.',
   evmAddressHint: 'Your 0x address (40 hexadecimal digits).',
+  tronAddressHint: 'Your TRON address in base58: starts with T, 34 characters (not the 41… hex form).',
   walletAdded: 'Wallet on {network} added.',
   walletConflict: 'This wallet cannot be added:',
 } as const;

@@ -60,6 +60,12 @@ export const esOrder: Record<OrderKey, string> = {
   refundQrAlt: 'Código QR de la transferencia de reembolso para tu billetera',
   walletLink: 'Enlace para tu billetera',
   openInWallet: 'Abrir en una app de billetera',
+  refundCost: 'Costo de red estimado',
+  refundCostValue: '{trx} TRX: {energy} de energía, {bandwidth} de ancho de banda',
+  refundCostHint: 'Se quema en TRX cuando la billetera no tiene energía en stake ni ancho de banda gratuito.',
+  refundWalletTrx: 'TRX en la billetera que envía',
+  refundTrxShort:
+    'TRX insuficiente: la billetera que envía ({wallet}) tiene {balance} TRX, menos que los {cost} TRX que este reembolso puede quemar. Agrega TRX (o haz stake para energía y ancho de banda) antes de firmar, o la red rechaza la transferencia.',
   newRefund: 'Nuevo reembolso',
   refundNothingReceived: 'Todavía no se recibió nada, así que no hay nada que reembolsar.',
   refundNothingLeft: 'Todo lo recibido ya se reembolsó o se está reembolsando.',
@@ -168,6 +174,8 @@ export const esOrder: Record<OrderKey, string> = {
   walletAddress: 'Dirección',
   solanaAddressHint: 'La clave pública de tu billetera de Solana (base58), no una cuenta de token.',
   evmAddressHint: 'Tu dirección 0x (40 dígitos hexadecimales).',
+  tronAddressHint:
+    'Tu dirección de TRON en base58: empieza con T, 34 caracteres (no la forma hexadecimal 41…).',
   walletAdded: 'Billetera en {network} añadida.',
   walletConflict: 'Esta billetera no se puede añadir:',
 };

@@ -60,6 +60,12 @@ export const ptBROrder: Record<OrderKey, string> = {
   refundQrAlt: 'QR code da transferência de reembolso para a sua carteira',
   walletLink: 'Link para a sua carteira',
   openInWallet: 'Abrir em um app de carteira',
+  refundCost: 'Custo de rede estimado',
+  refundCostValue: '{trx} TRX: {energy} de energia, {bandwidth} de largura de banda',
+  refundCostHint: 'Queimado em TRX quando a carteira não tem energia em stake nem largura de banda gratuita.',
+  refundWalletTrx: 'TRX na carteira que envia',
+  refundTrxShort:
+    'TRX insuficiente: a carteira que envia ({wallet}) tem {balance} TRX, menos que os {cost} TRX que este reembolso pode queimar. Adicione TRX (ou faça stake para energia e largura de banda) antes de assinar, ou a rede recusa a transferência.',
   newRefund: 'Novo reembolso',
   refundNothingReceived: 'Nada foi recebido ainda, então não há o que reembolsar.',
   refundNothingLeft: 'Tudo o que foi recebido já foi reembolsado ou está sendo reembolsado.',
@@ -167,6 +173,7 @@ export const ptBROrder: Record<OrderKey, string> = {
   walletAddress: 'Endereço',
   solanaAddressHint: 'A chave pública da sua carteira Solana (base58), não uma conta de token.',
   evmAddressHint: 'Seu endereço 0x (40 dígitos hexadecimais).',
+  tronAddressHint: 'Seu endereço TRON em base58: começa com T, 34 caracteres (não a forma hexadecimal 41…).',
   walletAdded: 'Carteira na {network} adicionada.',
   walletConflict: 'Esta carteira não pode ser adicionada:',
 };

@@ -1,6 +1,6 @@
 import type { RefundStatus, SubscriptionInterval, SubscriptionStatus } from '../../../contract';
-import { EVM_NETWORK_TABLE, EVM_NETWORKS } from '../../../contract/network-table';
-import type { AuditKind, EventType } from '../../../contract';
+import { EVM_NETWORK_TABLE, EVM_NETWORKS, TRON_NETWORK_TABLE } from '../../../contract/network-table';
+import type { AuditKind, EventType, NetworkInfo } from '../../../contract';
 import type { MessageKey } from '../i18n';
 
 /** Names of the API's enums in words (message keys), so every page says them the same way. */
@@ -22,8 +22,16 @@ export const REFUND_STATUS_KEYS: Record<RefundStatus, MessageKey> = {
 export const NETWORK_NAMES: Record<string, string> = {
   SOLANA: 'Solana',
   ...Object.fromEntries(EVM_NETWORKS.map((n) => [n, EVM_NETWORK_TABLE[n].name])),
+  TRON: TRON_NETWORK_TABLE.name,
 };
 export const networkName = (network: string) => NETWORK_NAMES[network] ?? network;
+
+/** What an address looks like on each kind of network (GET /networks says a network's kind). */
+export const ADDRESS_HINT_KEYS: Record<NetworkInfo['kind'], MessageKey> = {
+  solana: 'solanaAddressHint',
+  evm: 'evmAddressHint',
+  tron: 'tronAddressHint',
+};
 
 /** Each kind of timeline entry in words: a kind the contract adds without a label here does not compile. */
 export const AUDIT_KEYS: Record<AuditKind, MessageKey> = {

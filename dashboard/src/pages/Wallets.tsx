@@ -9,7 +9,7 @@ import { useI18n } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
 import { useTitle } from '../lib/hooks';
-import { networkName } from '../lib/labels';
+import { ADDRESS_HINT_KEYS, networkName } from '../lib/labels';
 import { explorerUrl, useNetworks } from '../lib/networks';
 import { useRefresh, walletsQuery } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
@@ -141,7 +141,7 @@ export function WalletsPage() {
           <AddressField
             id={`${ids}-address`}
             label={t('walletAddress')}
-            hint={network === 'SOLANA' ? t('solanaAddressHint') : t('evmAddressHint')}
+            hint={t(ADDRESS_HINT_KEYS[networks.find(network)?.kind ?? 'solana'])}
             value={address}
             onChange={(e) => setAddress(e.target.value)}
           />

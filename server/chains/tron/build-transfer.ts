@@ -4,6 +4,7 @@ import { tronToHex } from './address';
 import {
   chainParameter,
   type TronApi,
+  type TronAccount,
   type TronBlock,
   type TronChainParameters,
   type TronConstantCall,
@@ -82,20 +83,26 @@ export async function buildTronTransfer(
   return transaction as unknown as TronUnsignedTransaction;
 }
 
-/** What sending it costs: the node's dry run of the same call, priced at the chain's parameters. */
+/**
+ * What sending it costs: the node's dry run of the same call, priced at the chain's parameters,
+ * beside the TRX the sending wallet holds (so its owner is warned before TronLink refuses).
+ */
 export async function estimateTronCost(
   api: TronApi,
   spec: TronTransferSpec,
   transaction: TronUnsignedTransaction,
   params: TronChainParameters,
-): Promise<{ energy: number; bandwidth: number; trx: string }> {
-  const dryRun = await api.post<TronConstantCall>('/wallet/triggerconstantcontract', {
-    owner_address: spec.from,
-    contract_address: spec.token,
-    function_selector: 'transfer(address,uint256)',
-    parameter: transferParameter(spec),
-    visible: true,
-  });
+): Promise<{ energy: number; bandwidth: number; trx: string; trxBalance: string; covered: boolean }> {
+  const [dryRun, account] = await Promise.all([
+    api.post<TronConstantCall>('/wallet/triggerconstantcontract', {
+      owner_address: spec.from,
+      contract_address: spec.token,
+      function_selector: 'transfer(address,uint256)',
+      parameter: transferParameter(spec),
+      visible: true,
+    }),
+    api.post<TronAccount>('/wallet/getaccount', { address: spec.from, visible: true }),
+  ]);
   // A dry run that did not run (a node without the VM's estimate) says nothing: assume the dearer case.
   const energy =
     dryRun.result?.result === true && dryRun.energy_used ? dryRun.energy_used : NEW_HOLDER_ENERGY;
@@ -103,5 +110,12 @@ export async function estimateTronCost(
   const sun =
     BigInt(energy) * BigInt(chainParameter(params, 'getEnergyFee')) +
     BigInt(bandwidth) * BigInt(chainParameter(params, 'getTransactionFee'));
-  return { energy, bandwidth, trx: formatUnits(sun, TRX_DECIMALS, 0) };
+  const balance = BigInt(account.balance ?? 0);
+  return {
+    energy,
+    bandwidth,
+    trx: formatUnits(sun, TRX_DECIMALS, 0),
+    trxBalance: formatUnits(balance, TRX_DECIMALS, 0),
+    covered: balance >= sun,
+  };
 }

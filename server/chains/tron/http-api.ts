@@ -51,6 +51,9 @@ export type TronChainParameters = { chainParameter?: { key: string; value?: numb
 export const chainParameter = (params: TronChainParameters, key: string): number =>
   params.chainParameter?.find((p) => p.key === key)?.value ?? 0;
 
+/** /wallet/getaccount: `{}` for an account that does not exist; `balance` (sun) left out when 0. */
+export type TronAccount = { balance?: number };
+
 /** /wallet/triggerconstantcontract: a dry run; `result.result` true when it ran. */
 export type TronConstantCall = {
   result?: { result?: boolean; code?: string; message?: string };

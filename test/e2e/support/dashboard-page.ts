@@ -82,6 +82,16 @@ export function dashboardPage(page: Page, baseUrl: string) {
     await page.goto(`${baseUrl}/dashboard${pathname}`, { waitUntil: 'networkidle0' });
   }
 
+  /** Signs in through the sign-in page, as a person does, and waits for the dashboard's menu. */
+  async function signIn(email: string, password: string) {
+    await go('');
+    await page.waitForSelector('#email');
+    await page.type('#email', email);
+    await page.type('#password', password);
+    await click('Sign in');
+    await page.waitForSelector('#main-nav');
+  }
+
   /** The viewport as it is (not the full page unless asked), to docs/dashboard/e2e-<name>.png. */
   async function shot(name: string, opts: { fullPage?: boolean } = {}) {
     await page.screenshot({
@@ -117,5 +127,18 @@ export function dashboardPage(page: Page, baseUrl: string) {
     }
   }
 
-  return { page, baseUrl, bodyText, waitText, click, fill, select, go, shot, rowStatus, waitRowStatus };
+  return {
+    page,
+    baseUrl,
+    bodyText,
+    waitText,
+    click,
+    fill,
+    select,
+    go,
+    signIn,
+    shot,
+    rowStatus,
+    waitRowStatus,
+  };
 }

@@ -6,6 +6,7 @@ import { useFormat } from '../../lib/format';
 import { REFUND_STATUS_KEYS } from '../../lib/labels';
 import { useRefresh } from '../../lib/queries';
 import { changedByWrite } from '../../lib/query-keys';
+import { RefundCost } from './RefundCost';
 import { SandboxSendRefund } from './SandboxSendRefund';
 import {
   ConfirmButton,
@@ -82,6 +83,7 @@ export function RefundItem({ refund: r }: { refund: Refund }) {
       )}
       {lateWatch && <p className="hint">{t('refundLateWatch', { until: f.dateTime(lateWatch) })}</p>}
       <CopyField label={t('refundPageLink')} value={r.refundUrl} />
+      <RefundCost refund={r} />
       <SandboxSendRefund refund={r} />
       {r.status === 'PENDING' && r.payUrl && (
         <div className="sign-refund">
