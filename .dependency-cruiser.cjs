@@ -92,11 +92,13 @@ module.exports = {
     {
       name: 'base-below-everything',
       severity: 'error',
-      comment: 'config.ts (with config-networks.ts and config-tron.ts) and errors.ts sit just above lib.',
-      from: { path: '^server/(config|config-networks|config-tron|errors)[.]ts$' },
+      comment:
+        'config.ts (with config-networks.ts, config-tron.ts and config-values.ts) and errors.ts sit just above lib.',
+      from: { path: '^server/(config|config-networks|config-tron|config-values|errors)[.]ts$' },
       to: {
         path: '^server/',
-        pathNot: '^server/(lib/|config[.]ts$|config-networks[.]ts$|config-tron[.]ts$|errors[.]ts$)',
+        pathNot:
+          '^server/(lib/|config[.]ts$|config-networks[.]ts$|config-tron[.]ts$|config-values[.]ts$|errors[.]ts$)',
       },
     },
     {

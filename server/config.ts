@@ -1,4 +1,3 @@
-import { validate as cronValidate } from 'node-cron';
 import { z } from 'zod';
 import { SOLANA_TOKEN_TABLE } from '../contract/network-table';
 import {
@@ -10,48 +9,9 @@ import {
   tronSettings,
   type NetworkEnv,
 } from './config-networks';
+import { commaList, cron, currencyList, positiveInt, staticRates, url, urlList } from './config-values';
 import { decodeEncryptionKey } from './lib/encryption-key';
 import { JOB_NAMES, type JobName } from './lib/job-names';
-
-const positiveInt = z.coerce.number().int().positive();
-
-/** `BRL:5.25,EUR:0.92` -> { BRL: '5.25', EUR: '0.92' } (fiat per 1 USD, kept as decimal strings). */
-const staticRates = z.string().transform((raw, ctx) => {
-  const rates: Record<string, string> = {};
-  for (const part of raw
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean)) {
-    const match = /^([A-Z]{3}):(\d+(?:\.\d+)?)$/.exec(part);
-    if (!match || /^0+(\.0+)?$/.test(match[2]!)) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `bad rate "${part}", expected CUR:rate` });
-      return z.NEVER;
-    }
-    rates[match[1]!] = match[2]!;
-  }
-  return rates;
-});
-
-/** `a, b,c` -> ['a', 'b', 'c'], each item checked by `item`; at least one. */
-const commaList = (item: z.ZodString) =>
-  z
-    .string()
-    .transform((raw) =>
-      raw
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(item).min(1));
-
-const currencyList = commaList(z.string().regex(/^[A-Z]{3}$/, 'three upper-case letters'));
-
-const url = z.string().url();
-
-/** `https://a,https://b` -> ['https://a', 'https://b']: endpoints tried in order, failing over on errors. */
-const urlList = commaList(z.string().url('each comma-separated entry must be a URL'));
-
-const cron = z.string().refine((v) => cronValidate(v), 'must be a cron pattern, e.g. "*/5 * * * * *"');
 
 export const configSchema = z
   .object({
