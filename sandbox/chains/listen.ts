@@ -11,3 +11,16 @@ export function listen(server: http.Server, port: number, host: string): Promise
     });
   });
 }
+
+/** Starts listening; when that fails, stops what it fronts (the node) before throwing: nothing is left running. */
+export async function listenOrStop(
+  listening: () => Promise<unknown>,
+  stop: () => Promise<unknown>,
+): Promise<void> {
+  try {
+    await listening();
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -30,3 +30,24 @@ export type Job = {
     },
   ): Promise<number>;
 };
+
+/** One lane per network: a network whose RPC hangs never holds up another's work. */
+export const networkLanes = (deps: Deps): string[] => deps.chains.all().map((chain) => chain.network);
+
+/**
+ * A job whose run is one bounded batch (JOB_BATCH_SIZE items, leased by this worker) of one
+ * network's work, each network a lane of its own (networkLanes).
+ */
+export function networkBatchJob(
+  name: JobName,
+  schedule: (config: Config) => string,
+  runBatch: (deps: Deps, opts: { batchSize: number; owner: string; network?: string }) => Promise<number>,
+): Job {
+  return {
+    name,
+    schedule,
+    lanes: networkLanes,
+    run: (deps, { workerId, lane }) =>
+      runBatch(deps, { batchSize: deps.config.JOB_BATCH_SIZE, owner: workerId, network: lane }),
+  };
+}

@@ -10,7 +10,7 @@ import { queueCustomerEmail } from './queue-customer-email';
  * Why an order's status may move: it was made; a transaction was reported for it; its time ran out;
  * and, once a claim on it is settled, a transfer was credited, or a report was rejected or recorded
  * unproven. Where a settled claim leaves the order (PAID, UNDERPAID, back to PENDING...) the facts
- * say (server/payments/settle-claim.ts); which of those moves exist, and what each sends and
+ * say (server/payments/status-from-facts.ts); which of those moves exist, and what each sends and
  * writes, this table says.
  */
 export type OrderCause = 'created' | 'reported' | 'expired' | 'credited' | 'rejected' | 'unproven';

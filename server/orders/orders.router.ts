@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { ordersContract } from '../../contract';
 import type { Deps } from '../deps';
 import { actingKey, currentMerchant } from '../http/current-merchant';
+import { created } from '../http/created';
 import { createOrder } from './create-order';
 import { readOrder } from './find-order';
 import { listOrders } from './list-orders';
@@ -11,16 +12,16 @@ import { submitPaymentClaim } from './submit-payment-claim';
 
 export function ordersRouter(deps: Deps) {
   return initServer().router(ordersContract, {
-    create: async ({ req, res, body, headers }) => {
-      const result = await createOrder(deps, {
-        merchant: currentMerchant(req),
-        body,
-        idempotencyKey: headers['idempotency-key'],
-        actingKey: actingKey(req),
-      });
-      if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
-      return { status: 201, body: result.body };
-    },
+    create: async ({ req, res, body, headers }) =>
+      created(
+        res,
+        await createOrder(deps, {
+          merchant: currentMerchant(req),
+          body,
+          idempotencyKey: headers['idempotency-key'],
+          actingKey: actingKey(req),
+        }),
+      ),
     list: async ({ req, query }) => ({
       status: 200,
       body: await listOrders(deps, currentMerchant(req), query),

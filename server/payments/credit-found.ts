@@ -3,7 +3,8 @@ import type { PaymentClaim } from '../db/models';
 import type { Deps } from '../deps';
 import { recordCreation } from '../events/lifecycle';
 import { CLAIM_LIFECYCLE } from '../orders/claim-lifecycle';
-import { settleClaim, type Verdict } from './settle-claim';
+import type { Verdict } from './judge-claim';
+import { settleClaim } from './settle-claim';
 
 /**
  * Credits a final transaction the scanner found to the order its tag or exact amount names, with

@@ -1,6 +1,6 @@
 import type { ChainWatch } from '../chains/chain-adapter';
 import type { Deps } from '../deps';
-import type { Job } from '../jobs/job';
+import { networkLanes, type Job } from '../jobs/job';
 import { scanPayments } from './scan-payments';
 
 /** A runner's scan state per network: its watch, and when its slower reads last ran. */
@@ -16,8 +16,7 @@ const lanes = new WeakMap<Deps, Map<string, Lane>>();
 export const scanPaymentsJob: Job = {
   name: 'scan-payments',
   schedule: (config) => config.JOB_SCAN_PAYMENTS_CRON,
-  // One lane per network: a network whose RPC hangs never holds up another's payments.
-  lanes: (deps) => deps.chains.all().map((chain) => chain.network),
+  lanes: networkLanes,
   // Activity on a network (a watched account changed) scans it at once, and checks its reported
   // payments: the schedule is the backstop.
   start(deps, wake) {

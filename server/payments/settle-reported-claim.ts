@@ -1,6 +1,7 @@
 import type { ObservedTransaction } from '../chains/chain-adapter';
 import type { Deps } from '../deps';
-import { settleClaim, type Verdict } from './settle-claim';
+import type { Verdict } from './judge-claim';
+import { settleClaim } from './settle-claim';
 
 /**
  * Settles a reported payment's open claim with what was just read from the chain, the order and
@@ -29,4 +30,28 @@ export async function settleReportedClaim(
     claim.lockedUntil = null;
     return settleClaim(deps, transaction, order, claim, observed);
   });
+}
+
+/**
+ * Settles the reports of this transaction still being checked, as the verifier would, rather than
+ * at their next check (the payments behind it on the cursor would wait for that). Returns false
+ * while the verifier holds one of them: the cursor then stays before the transaction.
+ */
+export async function settleReportsOf(
+  deps: Deps,
+  network: string,
+  txId: string,
+  tx: ObservedTransaction,
+): Promise<boolean> {
+  const open = await deps.db.models.PaymentClaim.findAll({
+    where: { network, txId, status: 'PENDING' },
+    attributes: ['id'],
+    order: [['id', 'ASC']],
+  });
+  let settledAll = true;
+  for (const claim of open) {
+    const verdict = await settleReportedClaim(deps, claim.id, tx, null);
+    if (verdict === null || verdict === 'wait') settledAll = false;
+  }
+  return settledAll;
 }

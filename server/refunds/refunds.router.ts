@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { refundsContract } from '../../contract';
 import type { Deps } from '../deps';
 import { actingKey, currentMerchant } from '../http/current-merchant';
+import { created } from '../http/created';
 import { listPayments } from '../payments/list-payments';
 import { approveRefund } from './approve-refund';
 import { buildRefundTxRequest, refundTxRequestLabel } from './build-refund-tx-request';
@@ -18,17 +19,17 @@ export function refundsRouter(deps: Deps) {
       status: 200,
       body: await listPayments(deps, { merchantId: currentMerchant(req).id, reference: params.reference }),
     }),
-    create: async ({ req, res, params, body, headers }) => {
-      const result = await createRefund(deps, {
-        merchant: currentMerchant(req),
-        reference: params.reference,
-        body,
-        idempotencyKey: headers['idempotency-key'],
-        actingKey: actingKey(req),
-      });
-      if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
-      return { status: 201, body: result.body };
-    },
+    create: async ({ req, res, params, body, headers }) =>
+      created(
+        res,
+        await createRefund(deps, {
+          merchant: currentMerchant(req),
+          reference: params.reference,
+          body,
+          idempotencyKey: headers['idempotency-key'],
+          actingKey: actingKey(req),
+        }),
+      ),
     list: async ({ req, params }) => ({
       status: 200,
       body: await listRefunds(deps, { merchantId: currentMerchant(req).id, reference: params.reference }),

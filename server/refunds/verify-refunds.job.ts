@@ -1,10 +1,8 @@
 import { verifyRefunds } from './verify-refunds';
-import type { Job } from '../jobs/job';
+import { networkBatchJob } from '../jobs/job';
 
-export const verifyRefundsJob: Job = {
-  name: 'verify-refunds',
-  schedule: (config) => config.JOB_VERIFY_REFUNDS_CRON,
-  lanes: (deps) => deps.chains.all().map((chain) => chain.network),
-  run: (deps, { workerId, lane }) =>
-    verifyRefunds(deps, { batchSize: deps.config.JOB_BATCH_SIZE, owner: workerId, network: lane }),
-};
+export const verifyRefundsJob = networkBatchJob(
+  'verify-refunds',
+  (config) => config.JOB_VERIFY_REFUNDS_CRON,
+  verifyRefunds,
+);

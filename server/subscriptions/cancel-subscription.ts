@@ -1,8 +1,7 @@
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { applyTransition } from '../events/lifecycle';
 import { findSubscription } from './find-subscription';
-import { SUBSCRIPTION_LIFECYCLE } from './subscription-lifecycle';
+import { stopBilling } from './stop-billing';
 import type { AuditActor } from '../db/models/audit-entry';
 
 /**
@@ -29,13 +28,10 @@ export async function cancelSubscription(
       return subscription;
     }
     subscription.canceledAt = deps.clock();
-    subscription.nextRunAt = null;
-    subscription.reminderAt = null;
-    await applyTransition(deps, transaction, SUBSCRIPTION_LIFECYCLE, subscription, {
+    return stopBilling(deps, transaction, subscription, {
       cause: 'canceled',
       to: 'CANCELED',
       actor: input.actor,
     });
-    return subscription;
   });
 }

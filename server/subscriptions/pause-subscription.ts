@@ -1,8 +1,7 @@
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { applyTransition } from '../events/lifecycle';
 import { findSubscription } from './find-subscription';
-import { SUBSCRIPTION_LIFECYCLE } from './subscription-lifecycle';
+import { stopBilling } from './stop-billing';
 
 /** PAUSED: no orders until resumed (an open order stays payable; its payment is still recorded). */
 export async function pauseSubscription(deps: Deps, input: { id: string; merchantId: string }) {
@@ -11,13 +10,6 @@ export async function pauseSubscription(deps: Deps, input: { id: string; merchan
     if (subscription.status === 'PAUSED' || subscription.status === 'CANCELED')
       throw ApiError.conflict(`The subscription is ${subscription.status}`);
     subscription.pausedAt = deps.clock();
-    subscription.nextRunAt = null;
-    subscription.reminderAt = null;
-    await applyTransition(deps, transaction, SUBSCRIPTION_LIFECYCLE, subscription, {
-      cause: 'paused',
-      to: 'PAUSED',
-      actor: 'merchant',
-    });
-    return subscription;
+    return stopBilling(deps, transaction, subscription, { cause: 'paused', to: 'PAUSED', actor: 'merchant' });
   });
 }

@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { subscriptionsContract } from '../../contract';
 import type { Deps } from '../deps';
 import { currentMerchant } from '../http/current-merchant';
+import { created } from '../http/created';
 import { orderCursorPage } from '../orders/list-orders';
 import { cancelSubscription } from './cancel-subscription';
 import { createSubscription } from './create-subscription';
@@ -17,15 +18,15 @@ export function subscriptionsRouter(deps: Deps) {
     body: presentSubscription(deps, subscription),
   });
   return initServer().router(subscriptionsContract, {
-    create: async ({ req, res, body, headers }) => {
-      const result = await createSubscription(deps, {
-        merchant: currentMerchant(req),
-        body,
-        idempotencyKey: headers['idempotency-key'],
-      });
-      if (result.replayed) res.setHeader('Idempotent-Replayed', 'true');
-      return { status: 201, body: result.body };
-    },
+    create: async ({ req, res, body, headers }) =>
+      created(
+        res,
+        await createSubscription(deps, {
+          merchant: currentMerchant(req),
+          body,
+          idempotencyKey: headers['idempotency-key'],
+        }),
+      ),
     list: async ({ req, query }) => ({
       status: 200,
       body: await listSubscriptions(deps, currentMerchant(req).id, query),

@@ -206,14 +206,6 @@ async function waitForReport(page: Page, text: string) {
   );
 }
 
-const ledger = async (shop: HarnessShop, reference: string) =>
-  (await h.server.api('GET', `/orders/${reference}/payments`, { token: shop.token })).body.items as {
-    txId: string;
-    amount: string;
-    matchedBy: string;
-    from: string | null;
-  }[];
-
 describe('a payment made another way, reported on the page', () => {
   it('Solana: the sending wallet signs the report (solana:signMessage), and a transfer with no reference is credited', async () => {
     // A shop of its own: an earlier 12.50 order on the shared one still holds that amount (late window).
@@ -253,7 +245,7 @@ describe('a payment made another way, reported on the page', () => {
     await settle(shop, order.reference, 'UNDERPAID');
     await waitForStatus(page, 'Partly paid: 0.10 USDT still to pay');
     await waitForReport(page, 'Your transaction was credited to this order.');
-    expect(await ledger(shop, order.reference)).toEqual([
+    expect(await h.ledgerOf(shop, order.reference)).toEqual([
       expect.objectContaining({
         txId,
         amount: '12.400000',
@@ -305,7 +297,7 @@ describe('a payment made another way, reported on the page', () => {
     await settle(polyShop, order.reference, 'PAID');
     await waitForStatus(page, 'Pagado. ¡Gracias!');
     expect(await visibleText(page, '#report')).toBe(''); // nothing to report once paid
-    expect(await ledger(polyShop, order.reference)).toEqual([
+    expect(await h.ledgerOf(polyShop, order.reference)).toEqual([
       expect.objectContaining({ txId, amount: '10.250000', matchedBy: 'claim' }),
     ]);
     const submitted = (await h.auditOf(polyShop, order.reference)).find((e) => e.type === 'tx.submitted');

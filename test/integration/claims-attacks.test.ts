@@ -75,20 +75,13 @@ async function unattributed(
   expect(res.status, res.text).toBe(200);
   return res.body;
 }
-const ledger = async (shop: Shop, reference: string) =>
-  (await h.server.api('GET', `/orders/${reference}/payments`, { token: shop.token })).body.items as {
-    txId: string;
-    amount: string;
-    matchedBy: string;
-    from: string | null;
-  }[];
 const audit = async (shop: Shop, reference: string) => await h.auditOf(shop, reference);
 /** Runs the jobs until the transfer is kept unattributed or credited to one of the orders. */
 const settled = (shop: Shop, txId: string, orders: { reference: string }[]) =>
   h.runJobs(
     async () =>
       (await unattributed(shop)).items.some((p) => p.txId === txId) ||
-      (await Promise.all(orders.map((o) => ledger(shop, o.reference)))).some((l) =>
+      (await Promise.all(orders.map((o) => h.ledgerOf(shop, o.reference)))).some((l) =>
         l.some((p) => p.txId === txId),
       ),
   );
@@ -131,7 +124,7 @@ describe('Solana: a transfer that names no order and is not its exact amount', (
       claim: Record<string, unknown>;
     };
     expect(claimed.claim).toMatchObject({ txId, amount: '19.200000', from: sender.publicKey.toBase58() });
-    expect(await ledger(shop, strangers.reference)).toEqual([]);
+    expect(await h.ledgerOf(shop, strangers.reference)).toEqual([]);
 
     // A signature by his own key proves nothing: he did not send it.
     const stranger = Keypair.generate();
@@ -140,10 +133,7 @@ describe('Solana: a transfer that names no order and is not its exact amount', (
     await until(shop, strangers.reference, 'payment.rejected');
     const rejected = (await audit(shop, strangers.reference)).find((e) => e.type === 'payment.rejected');
     expect(rejected?.data.reason).toBe('the signature is not by a wallet that sent this transfer');
-    expect(await h.getOrder(shop, strangers.reference)).toMatchObject({
-      status: 'PENDING',
-      amountReceived: '0.000000',
-    });
+    await h.expectOrder(shop, strangers.reference, 'PENDING', '0.000000');
 
     // Nothing is ignored: the merchant sees the transfer, and attributes it.
     expect((await unattributed(shop)).items).toEqual([
@@ -159,7 +149,7 @@ describe('Solana: a transfer that names no order and is not its exact amount', (
     expect((await h.attribute(shop, victims.reference, txId)).status).toBe(202);
     const paid = await h.settle(shop, victims.reference, 'UNDERPAID');
     expect(paid).toMatchObject({ amountReceived: '19.200000', txId });
-    expect(await ledger(shop, victims.reference)).toEqual([
+    expect(await h.ledgerOf(shop, victims.reference)).toEqual([
       expect.objectContaining({
         txId,
         amount: '19.200000',
@@ -185,7 +175,7 @@ describe('Solana: a transfer that names no order and is not its exact amount', (
     expect((await h.submitTx(mine.reference, txId, signature)).status).toBe(202);
     const paid = await h.settle(shop, mine.reference, 'UNDERPAID');
     expect(paid).toMatchObject({ amountReceived: '19.950000', txId });
-    expect(await ledger(shop, mine.reference)).toEqual([
+    expect(await h.ledgerOf(shop, mine.reference)).toEqual([
       expect.objectContaining({ txId, matchedBy: 'claim', from: payer.publicKey.toBase58() }),
     ]);
     await h.runJobs(async () => (await h.getOrder(shop, strangers.reference)).status === 'PENDING');
@@ -278,10 +268,7 @@ describe('Solana: a transfer that names no order and is not its exact amount', (
           (await unattributed(b)).items.some((p) => p.txId === txId),
         { timeoutMs: 5_000 },
       );
-      expect(await h.getOrder(b, exact.reference)).toMatchObject({
-        status: 'PENDING',
-        amountReceived: '0.000000',
-      });
+      await h.expectOrder(b, exact.reference, 'PENDING', '0.000000');
     }
   });
 
@@ -489,10 +476,7 @@ describe('Polygon: a plain transfer (EIP-681, no tag) short of the amount', () =
     expect((await h.submitTx(strangers.reference, txId)).status).toBe(202);
     await confirm();
     await until(shop, strangers.reference, 'payment.claimed');
-    expect(await h.getOrder(shop, strangers.reference)).toMatchObject({
-      status: 'PENDING',
-      amountReceived: '0.000000',
-    });
+    await h.expectOrder(shop, strangers.reference, 'PENDING', '0.000000');
 
     // A signature by another key, or of another message, is refused.
     const stranger = await payer();
@@ -516,7 +500,7 @@ describe('Polygon: a plain transfer (EIP-681, no tag) short of the amount', () =
     expect((await h.submitTx(mine.reference, sentAs, proof)).status).toBe(202);
     const paid = await h.settle(shop, mine.reference, 'UNDERPAID');
     expect(paid).toMatchObject({ amountReceived: '19.200000', txId });
-    expect(await ledger(shop, mine.reference)).toEqual([
+    expect(await h.ledgerOf(shop, mine.reference)).toEqual([
       expect.objectContaining({ txId, matchedBy: 'claim', from: from.address }),
     ]);
     expect((await unattributed(shop)).items).toEqual([]);
@@ -584,14 +568,8 @@ describe('Polygon: an untagged transfer of what is still due on a partly paid or
     const txId = await pay(shop, from, '6');
     await confirm();
     await settled(shop, txId, [other, partly]);
-    expect(await h.getOrder(shop, other.reference)).toMatchObject({
-      status: 'PENDING',
-      amountReceived: '0.000000',
-    });
-    expect(await h.getOrder(shop, partly.reference)).toMatchObject({
-      status: 'UNDERPAID',
-      amountReceived: '4.000000',
-    });
+    await h.expectOrder(shop, other.reference, 'PENDING', '0.000000');
+    await h.expectOrder(shop, partly.reference, 'UNDERPAID', '4.000000');
     expect((await unattributed(shop)).items).toEqual([
       expect.objectContaining({ txId, amount: '6.000000', from: from.address }),
     ]);
@@ -603,7 +581,7 @@ describe('Polygon: an untagged transfer of what is still due on a partly paid or
       amountReceived: '10.000000',
       txId,
     });
-    expect((await ledger(shop, partly.reference)).at(-1)).toMatchObject({ txId, matchedBy: 'claim' });
+    expect((await h.ledgerOf(shop, partly.reference)).at(-1)).toMatchObject({ txId, matchedBy: 'claim' });
     expect((await unattributed(shop)).items).toEqual([]);
     expect((await h.getOrder(shop, other.reference)).status).toBe('PENDING');
   });
@@ -624,15 +602,12 @@ describe('Polygon: an untagged transfer of what is still due on a partly paid or
       [first, '4.000000'],
       [second, '4.000001'],
     ] as const)
-      expect(await h.getOrder(shop, o.reference)).toMatchObject({
-        status: 'UNDERPAID',
-        amountReceived: received,
-      });
+      await h.expectOrder(shop, o.reference, 'UNDERPAID', received);
     expect((await unattributed(shop)).items.map((p) => p.txId)).toEqual([txId]);
 
     expect((await h.attribute(shop, second.reference, txId)).status).toBe(202);
     expect(await h.settle(shop, second.reference, 'PAID')).toMatchObject({ amountReceived: '10.000001' });
-    expect((await ledger(shop, second.reference)).at(-1)).toMatchObject({ txId, matchedBy: 'claim' });
+    expect((await h.ledgerOf(shop, second.reference)).at(-1)).toMatchObject({ txId, matchedBy: 'claim' });
     expect((await h.getOrder(shop, first.reference)).amountReceived).toBe('4.000000');
   });
 
@@ -650,11 +625,8 @@ describe('Polygon: an untagged transfer of what is still due on a partly paid or
       amountReceived: '10.000000',
       txId,
     });
-    expect((await ledger(shop, partly.reference)).at(-1)).toMatchObject({ txId, matchedBy: 'amount' });
-    expect(await h.getOrder(shop, next.reference)).toMatchObject({
-      status: 'PENDING',
-      amountReceived: '0.000000',
-    });
+    expect((await h.ledgerOf(shop, partly.reference)).at(-1)).toMatchObject({ txId, matchedBy: 'amount' });
+    await h.expectOrder(shop, next.reference, 'PENDING', '0.000000');
     // Paid, nothing is due on it any more: its remainder is free again.
     expect((await order(shop, '6')).amount).toBe('6.000000');
   });
@@ -681,10 +653,7 @@ describe('Polygon: an untagged transfer of what is still due on a partly paid or
     const txId = await pay(shop, from, '7');
     await confirm();
     await settled(shop, txId, [reserved, sharing]);
-    expect(await h.getOrder(shop, reserved.reference)).toMatchObject({
-      status: 'PENDING',
-      amountReceived: '0.000000',
-    });
+    await h.expectOrder(shop, reserved.reference, 'PENDING', '0.000000');
     expect((await unattributed(shop)).items.map((p) => p.txId)).toEqual([txId]);
 
     const proof = await from.signMessage({ message: claimProofMessage(sharing.reference, txId) });
@@ -717,14 +686,8 @@ describe('Solana: an untagged transfer of what is still due on two partly paid o
     // A wallet that drops the reference pays what the link asks.
     const txId = await send('6');
     await settled(shop, txId, [first, second]);
-    expect(await h.getOrder(shop, first.reference)).toMatchObject({
-      status: 'UNDERPAID',
-      amountReceived: '4.000000',
-    });
-    expect(await h.getOrder(shop, second.reference)).toMatchObject({
-      status: 'UNDERPAID',
-      amountReceived: '4.000001',
-    });
+    await h.expectOrder(shop, first.reference, 'UNDERPAID', '4.000000');
+    await h.expectOrder(shop, second.reference, 'UNDERPAID', '4.000001');
     expect((await unattributed(shop)).items.map((p) => p.txId)).toEqual([txId]);
 
     // Its sender proves it paid the first one: credited there, by claim.
@@ -734,7 +697,7 @@ describe('Solana: an untagged transfer of what is still due on two partly paid o
       amountReceived: '10.000000',
       txId,
     });
-    expect((await ledger(shop, first.reference)).at(-1)).toMatchObject({ txId, matchedBy: 'claim' });
+    expect((await h.ledgerOf(shop, first.reference)).at(-1)).toMatchObject({ txId, matchedBy: 'claim' });
     expect((await h.getOrder(shop, second.reference)).amountReceived).toBe('4.000001');
   });
 });

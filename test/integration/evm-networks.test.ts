@@ -1,5 +1,4 @@
 import { decodeFunctionData, erc20Abi, getAddress, toHex, type Address, type Hex } from 'viem';
-import { claimProofMessage } from '../../contract';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { decodeBase58 } from '../../server/lib/base58';
@@ -12,6 +11,7 @@ import {
 } from '../../sandbox/chains/evm/local-evm';
 import { startPaymentHarness, type PaymentHarness, usePaymentStack } from '../support/payment-harness';
 import { expectErrorBody } from '../support/test-server';
+import { payThroughLink, payThroughRequest, payUntaggedAndReportSigned } from '../support/evm-payers';
 
 /**
  * Networks turned on by configuration alone: BASE (chain id 8453) taking USDC of 6 decimals and BSC
@@ -136,27 +136,15 @@ describe.each(NETWORKS)('$network ($token, $decimals decimals)', (n) => {
     amount: string,
   ) => h.createOrder(shop, { token: n.token, amount });
   const payer = () => c().evm.newWallet({ token: c().token, units: units('1000') });
-
-  async function payByRequest(reference: string, from: LocalWallet) {
-    const req = await h.server.api('GET', `/pay/tx-request/${reference}?account=${from.address}`);
-    expect(req.status, req.text).toBe(200);
-    expect(req.body).toMatchObject({ network: n.network, chainId: n.chainId, to: c().token, value: '0' });
-    return c().evm.sendTransaction({ from, to: req.body.to, data: req.body.data });
-  }
-  async function payByLink(payUrl: string, from: LocalWallet) {
-    const match =
-      /^ethereum:(0x[0-9a-fA-F]{40})@(\d+)\/transfer\?address=(0x[0-9a-fA-F]{40})&uint256=(\d+)$/.exec(
-        payUrl,
-      );
-    expect(match, payUrl).not.toBeNull();
-    expect(Number(match![2])).toBe(n.chainId);
-    return c().evm.transfer({
+  const payByRequest = (reference: string, from: LocalWallet) =>
+    payThroughRequest(
+      h,
+      c().evm,
+      { network: n.network, chainId: n.chainId, token: c().token },
+      reference,
       from,
-      token: match![1] as Address,
-      to: match![3] as Address,
-      units: BigInt(match![4]!),
-    });
-  }
+    );
+  const payByLink = (payUrl: string, from: LocalWallet) => payThroughLink(c().evm, n.chainId, payUrl, from);
 
   it('paid by its tag through the transaction request: links, call data and balances in base units', async () => {
     const shop = await h.newShop(n.network, freshAddress());
@@ -219,15 +207,14 @@ describe.each(NETWORKS)('$network ($token, $decimals decimals)', (n) => {
     const shop = await h.newShop(n.network, freshAddress());
     const order = await createOrder(shop, '20');
     const from = await payer();
-    const part = await c().evm.transfer({
+    await payUntaggedAndReportSigned(h, c().evm, {
       from,
       token: c().token,
-      to: shop.wallet as Address,
+      to: shop.wallet,
       units: units('19.2'),
+      confirmations: n.confirmations,
+      reference: order.reference,
     });
-    await confirm();
-    const signature = await from.signMessage({ message: claimProofMessage(order.reference, part) });
-    expect((await h.submitTx(order.reference, part, signature)).status).toBe(202);
     const under = await h.settle(shop, order.reference, 'UNDERPAID');
     expect(under.amountReceived).toBe('19.200000');
     expect(under.payUrl).toContain(`uint256=${units('0.8')}`);

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { decodeFunctionData, erc20Abi, getAddress, toHex, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { claimProofMessage } from '../../contract';
 import { decodeBase58 } from '../../server/lib/base58';
 import { type LocalWallet, randomEvmAddress } from '../../sandbox/chains/evm/local-evm';
 import { startEvmNetworks, type EvmNetworkChain } from '../../sandbox/chains/evm/evm-networks';
 import { sleep, startPaymentHarness, usePaymentStack } from '../support/payment-harness';
+import { payThroughLink, payThroughRequest, payUntaggedAndReportSigned } from '../support/evm-payers';
 import type { HarnessShop, PaymentHarness } from '../support/payment-harness';
 import { freePort } from '../support/free-port';
 import { expectErrorBody } from '../support/test-server';
@@ -73,26 +73,9 @@ describe.each(NETWORKS)('$network payments', ({ network, chainId, confirmations 
   }
   /** Mines the blocks that make everything so far final. */
   const confirm = () => c().evm.mine(confirmations);
-
-  /** Pays through the service's transaction request, as a browser wallet would. */
-  async function payByRequest(reference: string, from: LocalWallet) {
-    const req = await h.server.api('GET', `/pay/tx-request/${reference}?account=${from.address}`);
-    expect(req.status, req.text).toBe(200);
-    expect(req.body).toMatchObject({ network, chainId, to: c().usdt, value: '0', reference });
-    return c().evm.sendTransaction({ from, to: req.body.to, data: req.body.data });
-  }
-
-  /** Pays like a wallet that scanned the EIP-681 link: a plain transfer, no tag, nobody reports it. */
-  async function payByLink(payUrl: string, from: LocalWallet) {
-    const match =
-      /^ethereum:(0x[0-9a-fA-F]{40})@(\d+)\/transfer\?address=(0x[0-9a-fA-F]{40})&uint256=(\d+)$/.exec(
-        payUrl,
-      );
-    expect(match, payUrl).not.toBeNull();
-    const [, token, chain, to, amount] = match!;
-    expect(Number(chain)).toBe(chainId);
-    return c().evm.transfer({ from, token: token as Address, to: to as Address, units: BigInt(amount!) });
-  }
+  const payByRequest = (reference: string, from: LocalWallet) =>
+    payThroughRequest(h, c().evm, { network, chainId, token: c().usdt }, reference, from);
+  const payByLink = (payUrl: string, from: LocalWallet) => payThroughLink(c().evm, chainId, payUrl, from);
 
   /** A transfer tagged with the order (as the transaction request would make it) of any amount. */
   const tagOf = (reference: string) => toHex(decodeBase58(reference)!);
@@ -198,11 +181,12 @@ describe.each(NETWORKS)('$network payments', ({ network, chainId, confirmations 
     await confirm();
     const paid = await h.settle(shop, order.reference, 'PAID');
     expect(paid).toMatchObject({ amountReceived: '10.000000', txId: rest });
-    expect(h.statusChanges(await h.auditOf(shop, order.reference))).toEqual([
-      'PENDING->UNDERPAID',
-      'UNDERPAID->PAID',
-    ]);
-    expect(h.webhookTypes(shop, order.reference)).toEqual(['order.created', 'order.underpaid', 'order.paid']);
+    await h.expectHistory(
+      shop,
+      order.reference,
+      ['PENDING->UNDERPAID', 'UNDERPAID->PAID'],
+      ['order.created', 'order.underpaid', 'order.paid'],
+    );
   });
 
   it('overpaid by a tagged transfer: PAID with amountReceived above amount', async () => {
@@ -227,16 +211,14 @@ describe.each(NETWORKS)('$network payments', ({ network, chainId, confirmations 
     const shop = await newShop();
     const order = await h.createOrder(shop, { amount: '20' });
     const from = await payer();
-    // The fee came off the amount, and there is no tag.
-    const txId = await c().evm.transfer({
+    const txId = await payUntaggedAndReportSigned(h, c().evm, {
       from,
       token: c().usdt,
-      to: shop.wallet as Address,
+      to: shop.wallet,
       units: units('19.2'),
+      confirmations,
+      reference: order.reference,
     });
-    await confirm();
-    const signature = await from.signMessage({ message: claimProofMessage(order.reference, txId) });
-    expect((await h.submitTx(order.reference, txId, signature)).status).toBe(202);
     const under = await h.settle(shop, order.reference, 'UNDERPAID');
     expect(under.amountReceived).toBe('19.200000');
     expect((await h.auditOf(shop, order.reference)).find((e) => e.type === 'payment.verified')).toMatchObject(
@@ -360,11 +342,12 @@ describe.each(NETWORKS)('$network payments', ({ network, chainId, confirmations 
     await confirm();
     const paid = await h.settle(shop, order.reference, 'PAID');
     expect(paid).toMatchObject({ amountReceived: '15.000000', txId, paidLate: true });
-    expect(h.statusChanges(await h.auditOf(shop, order.reference))).toEqual([
-      'PENDING->EXPIRED',
-      'EXPIRED->PAID',
-    ]);
-    expect(h.webhookTypes(shop, order.reference)).toEqual(['order.created', 'order.expired', 'order.paid']);
+    await h.expectHistory(
+      shop,
+      order.reference,
+      ['PENDING->EXPIRED', 'EXPIRED->PAID'],
+      ['order.created', 'order.expired', 'order.paid'],
+    );
   });
 
   it('reorganisations: a scanned and a reported payment dropped within the depth are never credited', async () => {
@@ -395,10 +378,7 @@ describe.each(NETWORKS)('$network payments', ({ network, chainId, confirmations 
     expect(reportedAudit.map((e) => e.type)).not.toContain('payment.verified');
     await h.runJobsFor(2);
     for (const order of [scanned, reported]) {
-      expect(await h.getOrder(shop, order.reference)).toMatchObject({
-        status: 'PENDING',
-        amountReceived: '0.000000',
-      });
+      await h.expectOrder(shop, order.reference, 'PENDING', '0.000000');
       expect(h.webhookTypes(shop, order.reference)).not.toContain('order.paid');
     }
     expect(await c().evm.balanceOf(c().usdt, shop.wallet as Address)).toBe(0n);

@@ -65,17 +65,6 @@ const optionOn = (order: PaidOrder, network: string) => optionsOf(order).find((o
 
 const bscPayer = () => stack.bscPayer();
 const payBsc = (...args: Parameters<OptionChains['payBsc']>) => stack.payBsc(...args);
-async function ledgerOf(shop: Shop, reference: string) {
-  const res = await h.server.api('GET', `/orders/${reference}/payments`, { token: shop.token });
-  expect(res.status, res.text).toBe(200);
-  return res.body.items as {
-    txId: string;
-    network: string;
-    token: string;
-    amount: string;
-    matchedBy: string;
-  }[];
-}
 async function unattributed(shop: Shop) {
   const res = await h.server.api('GET', '/users/me/unattributed-payments', { token: shop.token });
   expect(res.status, res.text).toBe(200);
@@ -232,7 +221,7 @@ describe('paying on any option', () => {
       paidWith: { network: 'POLYGON', token: 'USDT' },
     });
     expect(optionsOf(paid).every((o) => o.amountDue === '0.000000')).toBe(true);
-    expect(await ledgerOf(shop, order.reference)).toEqual([
+    expect(await h.ledgerOf(shop, order.reference)).toEqual([
       expect.objectContaining({
         txId,
         network: 'POLYGON',
@@ -257,7 +246,7 @@ describe('paying on any option', () => {
     const txId = await payBsc(await bscPayer(), bscOption.recipient, units18(bscOption.amount));
     const paid = await h.settle(shop, order.reference, 'PAID');
     expect(paid).toMatchObject({ amountReceived: '7.250000', paidWith: { network: 'BSC', token: 'USDT' } });
-    expect(await ledgerOf(shop, order.reference)).toEqual([
+    expect(await h.ledgerOf(shop, order.reference)).toEqual([
       expect.objectContaining({ txId, network: 'BSC', amount: '7.250000', matchedBy: 'amount' }),
     ]);
   });
@@ -286,7 +275,7 @@ describe('paying on any option', () => {
       amountReceived: '10.000000000000000001',
       paidWith: { network: 'SOLANA', token: 'USDT' },
     });
-    expect((await ledgerOf(shop, order.reference)).map((p) => [p.network, p.amount])).toEqual([
+    expect((await h.ledgerOf(shop, order.reference)).map((p) => [p.network, p.amount])).toEqual([
       ['SOLANA', '4.000000'],
       ['BSC', '6.000000000000000001'],
     ]);
@@ -387,7 +376,7 @@ describe('reports and quotes on payment options', () => {
     expect(res.status, res.text).toBe(202);
     const part = await h.settle(shop, order.reference, 'UNDERPAID');
     expect(part).toMatchObject({ amountReceived: '9.990000', paidWith: { network: 'BSC', token: 'USDT' } });
-    expect(await ledgerOf(shop, order.reference)).toEqual([
+    expect(await h.ledgerOf(shop, order.reference)).toEqual([
       expect.objectContaining({
         txId,
         network: 'BSC',
@@ -423,10 +412,7 @@ describe('payment options against other people', () => {
       units6('10.000001'),
     );
     await h.runJobs(async () => (await unattributed(shop)).some((p) => p.txId === txId));
-    expect(await h.getOrder(shop, order.reference)).toMatchObject({
-      status: 'PENDING',
-      amountReceived: '0.000000',
-    });
+    await h.expectOrder(shop, order.reference, 'PENDING', '0.000000');
   });
 
   it("never matches another merchant's order options", async () => {

@@ -75,9 +75,9 @@ describe.each(NETWORKS)('$network: a part payment the payer reports', (net) => {
   async function expectUnderpaidOnce(shop: Shop, reference: string, txId: string) {
     const under = await h.settle(shop, reference, 'UNDERPAID', { timeoutMs: 5000 });
     expect(under).toMatchObject({ amountReceived: '4.000000', txId });
-    const ledger = (await h.server.api('GET', `/orders/${reference}/payments`, { token: shop.token })).body
-      .items as { txId: string; amount: string; matchedBy: string }[];
-    expect(ledger).toEqual([expect.objectContaining({ txId, amount: '4.000000', matchedBy: 'tag' })]);
+    expect(await h.ledgerOf(shop, reference)).toEqual([
+      expect.objectContaining({ txId, amount: '4.000000', matchedBy: 'tag' }),
+    ]);
     expect((await claimsOf(txId)).filter((c) => c.status !== 'VERIFIED')).toEqual([]);
     expect(h.lastWebhook(shop, reference, 'order.underpaid')).toMatchObject({ status: 'UNDERPAID' });
   }

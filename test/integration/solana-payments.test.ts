@@ -108,6 +108,10 @@ function transferOf(base64: string) {
   return { tx, transfer: decodeTransferCheckedInstruction(ix[0]!) };
 }
 
+/** The payer's wallet asks the service to build the payment (Solana Pay transaction request, GET). */
+const txRequest = (reference: string, account: PublicKey) =>
+  server.api('GET', `/pay/tx-request/${reference}?account=${account.toBase58()}`);
+
 function expectPayError(res: ApiResponse, status: number, code: string) {
   expectErrorBody(res, status, code);
   expect((res.body as { message?: unknown }).message).toBe(
@@ -132,10 +136,7 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
     });
     expect(order.payUrl).toContain(`spl-token=${mint().toBase58()}`);
     const payer = await chain.newPayer({ mint: mint() });
-    const res = await server.api(
-      'GET',
-      `/pay/tx-request/${order.reference}?account=${payer.publicKey.toBase58()}`,
-    );
+    const res = await txRequest(order.reference, payer.publicKey);
     expect(res.status, res.text).toBe(200);
     const { tx, transfer } = transferOf(res.body.transaction);
     expect(tx.feePayer!.equals(payer.publicKey)).toBe(true);
@@ -211,10 +212,7 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
     expect(await chain.tokenBalance(shop.wallet, mint())).toBe(3_250_000n);
 
     // Paid is terminal: no further transaction is built for it.
-    const again = await server.api(
-      'GET',
-      `/pay/tx-request/${order.reference}?account=${payer.publicKey.toBase58()}`,
-    );
+    const again = await txRequest(order.reference, payer.publicKey);
     expectPayError(again, 409, 'CONFLICT');
   });
 
@@ -275,10 +273,7 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
     expect(info.body.payUrl).toContain('amount=6&');
     expect(info.body.qrData).toBe(info.body.payUrl);
 
-    const built = await server.api(
-      'GET',
-      `/pay/tx-request/${order.reference}?account=${payer.publicKey.toBase58()}`,
-    );
+    const built = await txRequest(order.reference, payer.publicKey);
     expect(built.status, built.text).toBe(200);
     expect(transferOf(built.body.transaction).transfer.data.amount).toBe(6_000_000n);
     const topUp = await chain.signAndSend(built.body.transaction, payer);
@@ -499,10 +494,7 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
     const shop = await newShop();
     const order = await createOrder(shop, token, '1.5');
     const noAccount = await chain.newPayer({});
-    const none = await server.api(
-      'GET',
-      `/pay/tx-request/${order.reference}?account=${noAccount.publicKey.toBase58()}`,
-    );
+    const none = await txRequest(order.reference, noAccount.publicKey);
     expectPayError(none, 400, 'VALIDATION_ERROR');
     expect(none.body.message).toMatch(new RegExp(`has no ${token} token account`));
     const poor = await chain.newPayer({ mint: mint(), units: 1_499_999n });
@@ -513,10 +505,7 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
     expect(short.body.message).toMatch(new RegExp(`holds 1.499999 ${token}, less than the 1.5 ${token} due`));
     // A balance in the other token does not count.
     const other = await chain.newPayer({ mint: otherMint() });
-    const wrong = await server.api(
-      'GET',
-      `/pay/tx-request/${order.reference}?account=${other.publicKey.toBase58()}`,
-    );
+    const wrong = await txRequest(order.reference, other.publicKey);
     expectPayError(wrong, 400, 'VALIDATION_ERROR');
   });
 
@@ -669,10 +658,7 @@ describe('Solana payments: scanning cost and an unreachable RPC', () => {
 
     await chain.stopRpc();
     try {
-      const get = await server.api(
-        'GET',
-        `/pay/tx-request/${scanned.reference}?account=${payer.publicKey.toBase58()}`,
-      );
+      const get = await txRequest(scanned.reference, payer.publicKey);
       expectPayError(get, 502, 'UPSTREAM_UNAVAILABLE');
       expect(get.body.message).not.toContain(chain.url);
       const post = await server.api('POST', `/pay/tx-request/${scanned.reference}`, {

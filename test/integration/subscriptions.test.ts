@@ -253,10 +253,7 @@ describe('a daily subscription', () => {
       const res = await h.server.api('GET', '/users/me/unattributed-payments', { token: shop.token });
       return (res.body.items as { txId: string }[]).some((p) => p.txId === txId);
     });
-    expect(await h.getOrder(shop, reference)).toMatchObject({
-      status: 'EXPIRED',
-      amountReceived: '0.000000',
-    });
+    await h.expectOrder(shop, reference, 'EXPIRED', '0.000000');
   }
 
   it('closes every other order of the period paid late, the remade one that expired too', async () => {

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { Payment } from '../../contract';
 import { createLogger } from '../../server/lib/logger';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { newMerchant, startTestServer, type TestServer } from './test-server';
@@ -111,6 +112,12 @@ export async function startPaymentHarness(
     return (res.body.items as AuditEntry[]).filter((e) => !e.type.startsWith('webhook.'));
   }
 
+  async function ledgerOf(shop: Shop, reference: string): Promise<Payment[]> {
+    const res = await server.api('GET', `/orders/${reference}/payments`, { token: shop.token });
+    expect(res.status, res.text).toBe(200);
+    return res.body.items as Payment[];
+  }
+
   function signedBy(hook: ReceivedWebhook, secret: string) {
     const header = String(hook.headers['x-webhook-signature']);
     const t = /t=(\d+)/.exec(header)?.[1];
@@ -129,6 +136,11 @@ export async function startPaymentHarness(
       expect(signedBy(hook, shop.secret), `signature of ${hook.json.type}`).toBe(true);
     return hooks;
   }
+
+  const statusChanges = (audit: AuditEntry[]) =>
+    audit
+      .filter((e) => e.type === 'status.changed')
+      .map((e) => `${String(e.data.from)}->${String(e.data.to)}`);
 
   async function deliverWebhooks() {
     while ((await server.jobs.runNow('deliver-events')) > 0);
@@ -159,16 +171,23 @@ export async function startPaymentHarness(
     createOrder,
     getOrder,
     auditOf,
+    ledgerOf,
+    /** Checks that the order stands at `status` with `amountReceived` credited. */
+    async expectOrder(shop: Shop, reference: string, status: string, amountReceived: string) {
+      expect(await getOrder(shop, reference)).toMatchObject({ status, amountReceived });
+    },
     webhooksFor,
     webhookTypes: (shop: Shop, reference: string) => webhooksFor(shop, reference).map((h) => h.json.type),
     lastWebhook: (shop: Shop, reference: string, type: string) =>
       webhooksFor(shop, reference)
         .filter((h) => h.json.type === type)
         .at(-1)?.json.data.order as PaidOrder | undefined,
-    statusChanges: (audit: AuditEntry[]) =>
-      audit
-        .filter((e) => e.type === 'status.changed')
-        .map((e) => `${String(e.data.from)}->${String(e.data.to)}`),
+    statusChanges,
+    /** Checks the order's status moves (its audit) and the webhooks sent for it, each in order. */
+    async expectHistory(shop: Shop, reference: string, moves: string[], webhooks: string[]) {
+      expect(statusChanges(await auditOf(shop, reference))).toEqual(moves);
+      expect(webhooksFor(shop, reference).map((h) => h.json.type)).toEqual(webhooks);
+    },
     deliverWebhooks,
     runJobs,
     /** Runs the jobs until the order has `status`, then returns it. */

@@ -6,8 +6,8 @@ import { transfersOf, TRANSFER_TOPIC } from '../../server/chains/evm/read-transa
 import { tokenTransfers } from '../../server/chains/solana/read-transaction';
 import type { Order, PaymentClaim } from '../../server/db/models';
 import { isPayable } from '../../server/orders/payable';
-import { judge, notFoundBackoffMs, NOT_FOUND_BACKOFF_MAX_MS } from '../../server/payments/settle-claim';
-import type { ClaimFacts } from '../../server/payments/settle-claim';
+import { judge, notFoundBackoffMs, NOT_FOUND_BACKOFF_MAX_MS } from '../../server/payments/judge-claim';
+import type { ClaimFacts } from '../../server/payments/judge-claim';
 
 /** The evidence ladder and the facts it reads, as pure rules: no database, no chain. */
 

@@ -20,6 +20,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { testTokenArtifact, type TokenArtifact } from './compile-token';
 import { startNodeProcess } from './node-process';
 import { RpcProxy } from './rpc-proxy';
+import { listenOrStop } from '../listen';
 
 /**
  * A local EVM chain for the sandbox, tests, the demo and benchmarks: a Hardhat 2 node (own process, chain id of
@@ -121,12 +122,10 @@ export async function startLocalEvm(opts: {
   const node = await startNodeProcess(chainId);
   const nodeUrl = `http://127.0.0.1:${node.port}`;
   const proxy = new RpcProxy(nodeUrl, opts.host ?? '127.0.0.1');
-  try {
-    await proxy.listen(opts.port ?? 0);
-  } catch (error) {
-    await node.kill();
-    throw error;
-  }
+  await listenOrStop(
+    () => proxy.listen(opts.port ?? 0),
+    () => node.kill(),
+  );
   const url = `http://${opts.host ?? '127.0.0.1'}:${proxy.port}`;
   const chain = defineChain({
     id: chainId,

@@ -4,6 +4,7 @@ import { encodeAbiParameters, erc20Abi, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { compiledContract } from '../evm/compile-token';
 import { startLocalEvm } from '../evm/local-evm';
+import { listenOrStop } from '../listen';
 import { DEFAULT_TRON_PARAMS, TronContext, type TronParams } from './tron-context';
 import { HELPER_HEADER, TronGateway, type TronFault } from './tron-gateway';
 import { base58Of, evmAddressOf, refBlockOf } from './tron-ids';
@@ -44,12 +45,10 @@ export async function startLocalTron(
   const state = new TronState();
   const ctx = new TronContext(evm.nodeUrl, state, params);
   const gateway = new TronGateway(ctx, opts.host ?? '127.0.0.1');
-  try {
-    await gateway.listen(opts.port ?? 0);
-  } catch (error) {
-    await evm.stop();
-    throw error;
-  }
+  await listenOrStop(
+    () => gateway.listen(opts.port ?? 0),
+    () => evm.stop(),
+  );
   const url = `http://${opts.host ?? '127.0.0.1'}:${gateway.port}`;
   const usdtArtifact = compiledContract(
     fileURLToPath(new URL('./TronUsdt.sol', import.meta.url)),

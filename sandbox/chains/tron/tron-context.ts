@@ -30,24 +30,18 @@ export type NodeTx = {
   transactionIndex: Hex | null;
   [key: string]: unknown;
 };
-export type NodeLog = {
+/** Where a mined transaction's log or receipt stands: its transaction and block. */
+type InBlock = { transactionHash: Hex; blockHash: Hex; blockNumber: Hex; [key: string]: unknown };
+export type NodeLog = InBlock & {
   address: Address;
   topics: Hex[];
   data: Hex;
-  blockHash: Hex;
-  blockNumber: Hex;
-  transactionHash: Hex;
-  [key: string]: unknown;
 };
-export type NodeReceipt = {
-  transactionHash: Hex;
-  blockHash: Hex;
-  blockNumber: Hex;
+export type NodeReceipt = InBlock & {
   gasUsed: Hex;
   status: Hex;
   contractAddress: Address | null;
   logs: NodeLog[];
-  [key: string]: unknown;
 };
 
 /** The network's settings; changeable while running (gateway.configure). */
