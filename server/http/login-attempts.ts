@@ -102,9 +102,15 @@ export function createLoginAttempts(
       return `(key = :k${i} AND expire = :e${i})`;
     });
     try {
+      // Rows locked in key order (a counter's key sorts before its in-flight mark, as TAKE locks
+      // them): an attempt settling while another takes the same counter, or two settling together,
+      // could otherwise lock the two rows in opposite orders and deadlock, failing the take (a 500).
       await sequelize.query(
-        `UPDATE ${RATE_LIMIT_TABLE} SET points = GREATEST(points - 1, 0)
-         WHERE key IN (:flights)${giveBack ? ` OR ${points.join(' OR ')}` : ''}`,
+        `UPDATE ${RATE_LIMIT_TABLE} r SET points = GREATEST(r.points - 1, 0)
+         FROM (SELECT key FROM ${RATE_LIMIT_TABLE}
+               WHERE key IN (:flights)${giveBack ? ` OR ${points.join(' OR ')}` : ''}
+               ORDER BY key COLLATE "C" FOR UPDATE) AS locked
+         WHERE r.key = locked.key`,
         { replacements },
       );
     } catch {
