@@ -21,17 +21,16 @@ export const staticRates = z.string().transform((raw, ctx) => {
   return rates;
 });
 
-/** `a, b,c` -> ['a', 'b', 'c'], each item checked by `item`; at least one. */
-export const commaList = (item: z.ZodString) =>
-  z
-    .string()
-    .transform((raw) =>
-      raw
-        .split(',')
-        .map((part) => part.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(item).min(1));
+/** `a, b,c` -> ['a', 'b', 'c']: the entries of a comma-separated value, blanks dropped. */
+export const commaSplit = z.string().transform((raw) =>
+  raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean),
+);
+
+/** A comma-separated value's entries, each checked by `item`; at least one. */
+export const commaList = (item: z.ZodString) => commaSplit.pipe(z.array(item).min(1));
 
 export const currencyList = commaList(z.string().regex(/^[A-Z]{3}$/, 'three upper-case letters'));
 

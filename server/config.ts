@@ -9,7 +9,16 @@ import {
   tronSettings,
   type NetworkEnv,
 } from './config-networks';
-import { commaList, cron, currencyList, positiveInt, staticRates, url, urlList } from './config-values';
+import {
+  commaList,
+  commaSplit,
+  cron,
+  currencyList,
+  positiveInt,
+  staticRates,
+  url,
+  urlList,
+} from './config-values';
 import { decodeEncryptionKey } from './lib/encryption-key';
 import { JOB_NAMES, type JobName } from './lib/job-names';
 
@@ -195,14 +204,7 @@ export const configSchema = z
      * What background work this instance runs: `all`, `none` (an API-only instance), or a comma
      * list of job names. JOBS_ENABLED=false is the older spelling of `none`.
      */
-    JOBS: z
-      .string()
-      .transform((raw) =>
-        raw
-          .split(',')
-          .map((j) => j.trim())
-          .filter(Boolean),
-      )
+    JOBS: commaSplit
       .pipe(
         z.union([
           z.tuple([z.enum(['all', 'none'])]),
