@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import { DECIMAL_TEXT, WIRE_DECIMALS } from './decimal';
 import { ErrorCode, errorStatus, type ErrorStatus } from './errors';
-import { EVM_NETWORKS, MAX_TOKEN_DECIMALS, MIN_TOKEN_DECIMALS, type EvmNetwork } from './network-table';
+import {
+  EVM_NETWORKS,
+  MAX_TOKEN_DECIMALS,
+  MIN_TOKEN_DECIMALS,
+  TRON_ADDRESS_FORM,
+  type EvmNetwork,
+} from './network-table';
 
 /** Solana, the EVM networks of contract/network-table.ts, then TRON (on or off by configuration). */
 export const NETWORKS = ['SOLANA', ...EVM_NETWORKS, 'TRON'] as ['SOLANA', ...EvmNetwork[], 'TRON'];
@@ -64,7 +70,8 @@ export const ZPaymentUri = z
 export const ZQrData = z
   .string()
   .max(PAYMENT_URI_MAX)
-  .regex(/^((solana|ethereum|tron):|T[1-9A-HJ-NP-Za-km-z]{33}$)/);
+  // A payment URI, or TRON's bare address (the one content every TRON wallet scans).
+  .regex(new RegExp(`^((solana|ethereum|tron):|${TRON_ADDRESS_FORM.source.slice(1)})`));
 
 /**
  * A binary body (an image) of at most `max` bytes. The bound rides along as `maxBytes` for the

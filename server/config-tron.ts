@@ -1,6 +1,11 @@
 import { z } from 'zod';
 // The plain files, not the whole contract: configuration loads first, also in the CLI.
-import { MAX_TOKEN_DECIMALS, MIN_TOKEN_DECIMALS, TRON_NETWORK_TABLE } from '../contract/network-table';
+import {
+  MAX_TOKEN_DECIMALS,
+  MIN_TOKEN_DECIMALS,
+  TRON_ADDRESS_FORM,
+  TRON_NETWORK_TABLE,
+} from '../contract/network-table';
 import type { TokenSettings } from './config-networks';
 
 /**
@@ -24,9 +29,6 @@ export type TronSettings = {
   tokens: TokenSettings[];
 };
 
-/** The form of a base58check TRON address; the chain layer checks its checksum when it builds the network. */
-const TRON_ADDRESS = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
-
 /** The zod shape of TRON's variables, merged into the configuration schema. */
 export function tronEnvShape(urlList: z.ZodType<string[], z.ZodTypeDef, string>) {
   return {
@@ -39,7 +41,7 @@ export function tronEnvShape(urlList: z.ZodType<string[], z.ZodTypeDef, string>)
     TRON_RPC_MAX_RPS: z.coerce.number().positive().max(1_000_000).optional(),
     USDT_CONTRACT_TRON: z
       .string()
-      .regex(TRON_ADDRESS, 'must be a base58 TRON address (T followed by 33 characters)')
+      .regex(TRON_ADDRESS_FORM, 'must be a base58 TRON address (T followed by 33 characters)')
       .optional(),
     USDT_DECIMALS_TRON: z.coerce.number().int().min(MIN_TOKEN_DECIMALS).max(MAX_TOKEN_DECIMALS).optional(),
   };
