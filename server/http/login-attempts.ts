@@ -36,9 +36,13 @@ const TAKE = `
   )
   SELECT expire::text AS expire, points, ms_left FROM taken`;
 
-/** After a refusal (a statement of its own, so it sees every take committed before it). */
+/**
+ * After a refusal (a statement of its own, so it sees every take and settle committed before it):
+ * the window's points as they are now, not as the refused take saw them. An attempt may have
+ * settled in between, giving its point back and leaving nothing in flight.
+ */
 const STATE = `
-  SELECT (r.expire - ${NOW_MS})::float8 AS ms_left,
+  SELECT (r.expire - ${NOW_MS})::float8 AS ms_left, COALESCE(r.points, 0) AS points,
     COALESCE((SELECT f.points FROM ${RATE_LIMIT_TABLE} f WHERE f.key = :flightKey AND f.expire > ${NOW_MS}), 0)
       AS in_flight
   FROM (SELECT 1) AS one LEFT JOIN ${RATE_LIMIT_TABLE} r ON r.key = :key`;
@@ -85,11 +89,15 @@ export function createLoginAttempts(
   }
 
   async function state(key: string) {
-    const rows = await sequelize.query<{ ms_left: number | null; in_flight: number }>(STATE, {
-      type: QueryTypes.SELECT,
-      replacements: { key, flightKey: flightKey(key) },
-    });
-    return { msLeft: Number(rows[0]?.ms_left ?? 0), inFlight: Number(rows[0]?.in_flight ?? 0) };
+    const rows = await sequelize.query<{ ms_left: number | null; points: number; in_flight: number }>(
+      STATE,
+      { type: QueryTypes.SELECT, replacements: { key, flightKey: flightKey(key) } },
+    );
+    return {
+      msLeft: Number(rows[0]?.ms_left ?? 0),
+      points: Number(rows[0]?.points ?? 0),
+      inFlight: Number(rows[0]?.in_flight ?? 0),
+    };
   }
 
   /** An attempt is over: its in-flight marks go, and with `giveBack` its points (of their window). */
@@ -168,8 +176,10 @@ export function createLoginAttempts(
       if (index === undefined) return { held };
       const refused = full[index]!;
       const limit = counters[index]!.limit;
-      const { msLeft, inFlight } = await state(refused);
-      if (inFlight === 0 && msLeft > 0) {
+      const { msLeft, points, inFlight } = await state(refused);
+      // A point came back (or the window ended) since the take: take again at once.
+      if (points < limit || msLeft <= 0) continue;
+      if (inFlight === 0) {
         // Every point is a failure, kept until the window ends: nothing can change that before.
         blockedUntil.set(refused, Date.now() + msLeft, { ttl: msLeft });
         return { retryAfterMs: msLeft, limit, resetMs: msLeft };
