@@ -22,6 +22,7 @@ import { UNLIMITED_PATHS } from './http/rate-limit-headers';
 import { createRateLimits } from './http/rate-limits';
 import { rejectUnstorableText } from './http/reject-unstorable-text';
 import { requestLogs } from './http/request-log';
+import { routeBuckets } from './http/route-buckets';
 import { securityHeaders } from './http/security-headers';
 import { ordersRouter } from './orders/orders.router';
 import { claimsRouter } from './payments/claims.router';
@@ -96,6 +97,7 @@ export function createApp(deps: Deps): Express {
   app.use('/sandbox', sandboxGuard(deps));
 
   const server = initServer();
+  const routes = routeBuckets();
   createExpressEndpoints(
     contract,
     server.router(contract, {
@@ -116,7 +118,8 @@ export function createApp(deps: Deps): Express {
       networks: networksRouter(deps),
       sandbox: sandboxRouter(deps),
     }),
-    app,
+    // Registered in buckets by method and first path segment (server/http/route-buckets.ts).
+    routes.registrar as unknown as Express,
     {
       logInitialization: false,
       jsonQuery: false,
@@ -127,6 +130,7 @@ export function createApp(deps: Deps): Express {
       requestValidationErrorHandler: (err, _req, _res, next) => next(fromRequestValidation(err)),
     },
   );
+  app.use(routes.dispatch, ...routes.after);
 
   // After the API: every API request would otherwise be matched against these routes first.
   app.use(docsRouter());

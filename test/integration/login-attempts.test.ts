@@ -58,7 +58,11 @@ describe('a login refused by a full counter', () => {
 
   it('is refused, with Retry-After the end of the window, when every point is a failure', async () => {
     const key = `test:${randomUUID()}`;
-    const attempts = createLoginAttempts(server.deps.db.sequelize, [{ prefix: 'login:test', limit: 1 }], WINDOW_MS);
+    const attempts = createLoginAttempts(
+      server.deps.db.sequelize,
+      [{ prefix: 'login:test', limit: 1 }],
+      WINDOW_MS,
+    );
     const first = await attempts.admit([key]);
     if (!('held' in first)) throw new Error('the first attempt was refused');
     await attempts.settle(first.held, false);
