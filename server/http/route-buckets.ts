@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 
 type Handlers = RequestHandler[];
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -24,7 +24,7 @@ function firstSegment(path: string): string {
 export function routeBuckets() {
   const buckets = new Map<string, Router>();
   const mounted: { method: Method; path: string }[] = [];
-  const after: Handlers = [];
+  const after: (RequestHandler | ErrorRequestHandler)[] = [];
   const register = (method: Method, path: string, handlers: Handlers) => {
     const key = `${method} ${firstSegment(path)}`;
     let bucket = buckets.get(key);
@@ -43,7 +43,7 @@ export function routeBuckets() {
     put: (path: string, ...handlers: Handlers) => register('PUT', path, handlers),
     patch: (path: string, ...handlers: Handlers) => register('PATCH', path, handlers),
     delete: (path: string, ...handlers: Handlers) => register('DELETE', path, handlers),
-    use: (...handlers: Handlers) => void after.push(...handlers),
+    use: (...handlers: (RequestHandler | ErrorRequestHandler)[]) => void after.push(...handlers),
   };
   const dispatch: RequestHandler = (req, res, next) => {
     // A GET route answers HEAD too, as on the application.

@@ -4,7 +4,7 @@ import { toHex, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimProofMessage } from '../../contract/proof-messages';
 import { decodeBase58 } from '../../server/lib/base58';
-import type { LocalEvm } from '../../sandbox/chains/evm/local-evm';
+import type { LocalEvm, LocalWallet } from '../../sandbox/chains/evm/local-evm';
 import type { HarnessShop, PaymentHarness } from '../support/payment-harness';
 import type { LocalSolana } from '../../sandbox/chains/solana/local-solana';
 import {
@@ -121,14 +121,7 @@ describe('Polygon: an EIP-1193 / EIP-6963 wallet', () => {
     expect(await visibleText(page, '#network-warning')).toContain('Envía solo USDT en la red Polygon PoS');
 
     // A first transfer of 4 from elsewhere (tagged, as the service's transaction request builds it).
-    await evm.transfer({
-      from: payerWallet,
-      token: usdtPolygon,
-      to: order.recipient as Address,
-      units: 4_000_000n,
-      dataSuffix: tagOf(order.reference),
-    });
-    await evm.mine(CONFIRMATIONS);
+    await sendTo(order.recipient, payerWallet, 4_000_000n, order.reference);
     await settle(polyShop, order.reference, 'UNDERPAID');
     await waitForStatus(page, 'Pagado en parte: faltan 6,00 USDT');
     expect(await visibleText(page, '#amount-value')).toBe('6,00 USDT');
@@ -197,6 +190,32 @@ async function openReport(page: Page, summary: string, txId: string) {
   await page.type('#report-tx', txId);
 }
 
+/**
+ * A Polygon order of `amount` paid outside the checkout: a plain transfer of `units` (no tag) from
+ * a new wallet, mined until final.
+ */
+async function transferredOutside(amount: string, units: bigint) {
+  const order = await h.createOrder(polyShop, { amount });
+  const from = await evm.newWallet({ token: usdtPolygon, units: 50_000_000n });
+  return { order, from, txId: await sendTo(order.recipient, from, units) };
+}
+
+/**
+ * A transfer of `units` of Polygon USDT from `from` to `recipient`, tagged with an order's
+ * reference when one is given (as the service's transaction request builds it), mined until final.
+ */
+async function sendTo(recipient: string, from: LocalWallet, units: bigint, tagReference?: string) {
+  const txId = await evm.transfer({
+    from,
+    token: usdtPolygon,
+    to: recipient as Address,
+    units,
+    ...(tagReference ? { dataSuffix: tagOf(tagReference) } : {}),
+  });
+  await evm.mine(CONFIRMATIONS);
+  return txId;
+}
+
 /** Waits until the report's status line says `text`. */
 async function waitForReport(page: Page, text: string) {
   await page.waitForFunction(
@@ -259,16 +278,8 @@ describe('a payment made another way, reported on the page', () => {
   });
 
   it('Polygon: personal_sign by the sending wallet (a first refusal said in words) credits a plain transfer (Spanish)', async () => {
-    const order = await h.createOrder(polyShop, { amount: '10' });
-    const payerWallet = await evm.newWallet({ token: usdtPolygon, units: 50_000_000n });
     // An EIP-681 transfer from the wallet app: no tag, and more than asked.
-    const txId = await evm.transfer({
-      from: payerWallet,
-      token: usdtPolygon,
-      to: order.recipient as Address,
-      units: 10_250_000n,
-    });
-    await evm.mine(CONFIRMATIONS);
+    const { order, from: payerWallet, txId } = await transferredOutside('10', 10_250_000n);
     const page = await openPage(browser, { languages: ['es-ES', 'es'] });
     const wallet = await injectEvmWallet(page, evm, payerWallet, 137);
     await page.goto(checkoutUrl(order.reference), { waitUntil: 'networkidle0' });
@@ -306,17 +317,9 @@ describe('a payment made another way, reported on the page', () => {
   });
 
   it('without a browser wallet: the report is sent alone and the shop checks it; a bad id is said in words (Portuguese, 320 px)', async () => {
-    // An amount no other test's order has: this one stays open (a later one would be raised to 4.000001).
-    const order = await h.createOrder(polyShop, { amount: '4' });
-    // An exchange's hot wallet withdraws to the shop, short by its fee.
-    const exchange = await evm.newWallet({ token: usdtPolygon, units: 50_000_000n });
-    const txId = await evm.transfer({
-      from: exchange,
-      token: usdtPolygon,
-      to: order.recipient as Address,
-      units: 3_900_000n,
-    });
-    await evm.mine(CONFIRMATIONS);
+    // An amount no other test's order has: this one stays open (a later one would be raised to
+    // 4.000001). An exchange's hot wallet withdraws to the shop, short by its fee.
+    const { order, txId } = await transferredOutside('4', 3_900_000n);
     const page = await openPage(browser, { languages: ['pt-BR', 'pt'], width: 320, height: 700 });
     await page.goto(checkoutUrl(order.reference), { waitUntil: 'networkidle0' });
     await waitForStatus(page, 'Aguardando seu pagamento');
@@ -377,14 +380,7 @@ describe('expiry and late payment', () => {
 
     // Money sent anyway (tagged) still counts: the page turns to "paid late" by itself.
     const payerWallet = await evm.newWallet({ token: usdtPolygon, units: 3_000_000n });
-    await evm.transfer({
-      from: payerWallet,
-      token: usdtPolygon,
-      to: order.recipient as Address,
-      units: 3_000_000n,
-      dataSuffix: tagOf(order.reference),
-    });
-    await evm.mine(CONFIRMATIONS);
+    await sendTo(order.recipient, payerWallet, 3_000_000n, order.reference);
     await settle(polyShop, order.reference, 'PAID');
     await waitForStatus(page, 'Paid after the deadline', 15_000);
     await screenshot(page, 'state-paid-late');
@@ -512,14 +508,7 @@ describe('an order with several payment options', () => {
     await page.click('#report summary');
 
     // A first 2.50 on Polygon from elsewhere: the page shows what is still due on it.
-    await evm.transfer({
-      from: payerWallet,
-      token: usdtPolygon,
-      to: onPolygon!.recipient as Address,
-      units: 2_500_000n,
-      dataSuffix: tagOf(order.reference),
-    });
-    await evm.mine(CONFIRMATIONS);
+    await sendTo(onPolygon!.recipient, payerWallet, 2_500_000n, order.reference);
     await settle(shop, order.reference, 'UNDERPAID');
     await waitForStatus(page, 'Partly paid: 5.00 USDT still to pay');
     expect(await visibleText(page, '#amount-value')).toBe('5.00 USDT');

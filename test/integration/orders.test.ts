@@ -204,31 +204,22 @@ describe('POST /orders', () => {
   });
 
   describe('by quote', () => {
-    it('converts BRL at the static rate, rounding up', async () => {
-      const o = await m.createOk({ quoteCurrency: 'BRL', quoteAmount: '100' });
+    // 100 / 5.25 and 50 / 0.92 = 54.3478260869...: both rounded up to the token's 6 decimals.
+    it.each([
+      { quoteCurrency: 'BRL', quoteAmount: '100', amount: '19.047620', fxRate: '5.25', label: '5.250000' },
+      { quoteCurrency: 'EUR', quoteAmount: '50', amount: '54.347827', fxRate: '0.92', label: '0.920000' },
+    ])('converts $quoteCurrency at the static rate, rounding up', async (c) => {
+      const o = await m.createOk({ quoteCurrency: c.quoteCurrency, quoteAmount: c.quoteAmount });
       expect(o).toMatchObject({
-        amount: '19.047620',
-        quoteCurrency: 'BRL',
-        quoteAmount: '100.00',
-        fxRate: '5.25',
-        fxRateLabel: '1 USDT = 5.250000 BRL',
+        amount: c.amount,
+        quoteCurrency: c.quoteCurrency,
+        quoteAmount: `${c.quoteAmount}.00`,
+        fxRate: c.fxRate,
+        fxRateLabel: `1 USDT = ${c.label} ${c.quoteCurrency}`,
         fxSource: 'static',
         quotedAt: expect.stringMatching(ISO),
       });
-      expect(o.payUrl).toContain('?amount=19.04762&');
-    });
-
-    it('converts EUR too', async () => {
-      const o = await m.createOk({ quoteCurrency: 'EUR', quoteAmount: '50' });
-      // 50 / 0.92 = 54.3478260869... -> rounded up.
-      expect(o).toMatchObject({
-        amount: '54.347827',
-        quoteCurrency: 'EUR',
-        quoteAmount: '50.00',
-        fxRate: '0.92',
-        fxRateLabel: '1 USDT = 0.920000 EUR',
-        fxSource: 'static',
-      });
+      expect(o.payUrl).toContain(`?amount=${c.amount.replace(/0+$/, '')}&`);
     });
 
     it.each(['USD', 'GBP', 'brl'])('refuses the unsupported currency %s', async (quoteCurrency) => {

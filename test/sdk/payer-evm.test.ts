@@ -1,12 +1,7 @@
 import {
-  createWalletClient,
   decodeFunctionData,
   erc20Abi,
   getAddress,
-  hexToBigInt,
-  hexToNumber,
-  http,
-  numberToHex,
   toHex,
   type Address,
   type EIP1193Provider,
@@ -37,6 +32,7 @@ import {
   type PaymentHarness,
   usePaymentStack,
 } from '../support/payment-harness';
+import { ProviderRpcError, testEvmWallet, type TestEvmWallet } from '../support/test-evm-wallet';
 import { until } from './support';
 
 /**
@@ -68,99 +64,18 @@ usePaymentStack(
   () => [h, networks],
 );
 
-/** An EIP-1193 error as wallets throw them (MetaMask's ProviderRpcError: an Error with a code). */
-class ProviderRpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
+type TestWallet = Omit<TestEvmWallet, 'request' | 'signedMessages'> & { provider: Eip1193Provider };
 
-type TestWallet = {
-  provider: Eip1193Provider;
-  /** Every request, in order. */
-  calls: { method: string; params: unknown }[];
-  /** The wallet's current chain. */
-  readonly chainId: number;
-  /** Hashes of the transactions it sent. */
-  sent: Hex[];
-  /** The next request of `method` fails with `error` (once), like a user clicking Reject. */
-  failNext(method: string, error: ProviderRpcError): void;
-};
-
-/**
- * A browser wallet for tests: holds `account`, knows the chains given (switching between them;
- * 4902 for any other, as MetaMask does), signs eth_sendTransaction with viem's wallet client and
- * sends it to the node of its current chain. Answers accounts in lower case, as MetaMask does.
- */
+/** A browser wallet for tests (test/support/test-evm-wallet.ts) on the chains named, as the SDK sees it. */
 function testWallet(account: LocalWallet, opts: { chainId: number; knows?: NetworkName[] }): TestWallet {
-  const known = (opts.knows ?? ['POLYGON', 'ETHEREUM']).map((n) => chains[n].evm);
-  const clients = new Map(
-    known.map((evm) => [
-      evm.chainId,
-      createWalletClient({ account, chain: evm.chain, transport: http(evm.nodeUrl, { retryCount: 0 }) }),
-    ]),
-  );
-  let current = opts.chainId;
-  const calls: TestWallet['calls'] = [];
-  const sent: Hex[] = [];
-  const failures = new Map<string, ProviderRpcError>();
-  const provider: Eip1193Provider = {
-    async request({ method, params }) {
-      calls.push({ method, params });
-      const failure = failures.get(method);
-      if (failure) {
-        failures.delete(method);
-        throw failure;
-      }
-      switch (method) {
-        case 'eth_requestAccounts':
-        case 'eth_accounts':
-          return [account.address.toLowerCase()];
-        case 'eth_chainId':
-          return numberToHex(current);
-        case 'wallet_switchEthereumChain': {
-          const [{ chainId }] = params as [{ chainId: Hex }];
-          if (!clients.has(hexToNumber(chainId)))
-            throw new ProviderRpcError(
-              4902,
-              `Unrecognized chain ID "${chainId}". Try adding the chain using wallet_addEthereumChain first.`,
-            );
-          current = hexToNumber(chainId);
-          return null;
-        }
-        case 'eth_sendTransaction': {
-          const [tx] = params as [{ from: string; to: Address; data: Hex; value: Hex }];
-          if (tx.from.toLowerCase() !== account.address.toLowerCase())
-            throw new ProviderRpcError(4100, 'The requested account has not been authorized by the user.');
-          const client = clients.get(current)!;
-          const hash = await client.sendTransaction({
-            account,
-            chain: client.chain,
-            to: tx.to,
-            data: tx.data,
-            value: hexToBigInt(tx.value),
-          });
-          sent.push(hash);
-          return hash;
-        }
-        default:
-          throw new ProviderRpcError(4200, `The provider does not support ${method}`);
-      }
-    },
-  };
-  return {
-    provider,
-    calls,
-    sent,
-    get chainId() {
-      return current;
-    },
-    failNext: (method, error) => void failures.set(method, error),
-  };
+  const wallet = testEvmWallet(account, {
+    chainId: opts.chainId,
+    chains: (opts.knows ?? ['POLYGON', 'ETHEREUM']).map((n) => {
+      const { chainId, chain, nodeUrl } = chains[n].evm;
+      return { chainId, node: { chain, url: nodeUrl } };
+    }),
+  });
+  return Object.assign(wallet, { provider: { request: wallet.request } as Eip1193Provider });
 }
 
 const freshAddress = randomEvmAddress;

@@ -37,7 +37,10 @@ afterAll(() => close());
 
 const call = async (method: string, path: string) => {
   const res = await fetch(`${base}${path}`, { method });
-  return { status: res.status, body: method === 'HEAD' ? null : await res.json() };
+  return {
+    status: res.status,
+    body: (method === 'HEAD' ? null : await res.json()) as Record<string, unknown>,
+  };
 };
 
 describe('routes kept in buckets by method and first segment', () => {

@@ -1,10 +1,11 @@
 import type { Keypair } from '@solana/web3.js';
 import type { Page } from 'puppeteer-core';
-import { createWalletClient, hexToNumber, hexToString, http, isHex, numberToHex, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { decodeBase58 } from '../../../server/lib/base58';
 import type { LocalEvm, LocalWallet } from '../../../sandbox/chains/evm/local-evm';
 import type { LocalSolana } from '../../../sandbox/chains/solana/local-solana';
 import { signSolanaBytes } from '../../../sandbox/chains/solana/sign-message';
+import { ProviderRpcError, testEvmWallet } from '../../support/test-evm-wallet';
 
 /**
  * Wallets injected into the page before it loads, as browser extensions inject theirs: an EIP-1193
@@ -41,66 +42,22 @@ export async function injectEvmWallet(
   account: LocalWallet,
   startChainId: number,
 ): Promise<EvmWalletControl> {
-  const client = createWalletClient({
-    account,
-    chain: evm.chain,
-    transport: http(evm.nodeUrl, { retryCount: 0 }),
+  const wallet = testEvmWallet(account, {
+    chainId: startChainId,
+    chains: [
+      { chainId: startChainId },
+      { chainId: evm.chainId, node: { chain: evm.chain, url: evm.nodeUrl } },
+    ],
   });
-  const known = new Set([startChainId, evm.chainId]);
-  let current = startChainId;
-  let rejectSend = false;
-  let rejectSign = false;
+  const rejected = () => new ProviderRpcError(4001, 'User rejected the request.');
   const control: EvmWalletControl = {
-    calls: [],
-    sent: [],
-    rejectNextSend: () => (rejectSend = true),
-    signedMessages: [],
-    rejectNextSign: () => (rejectSign = true),
+    calls: wallet.calls,
+    sent: wallet.sent,
+    rejectNextSend: () => wallet.failNext('eth_sendTransaction', rejected()),
+    signedMessages: wallet.signedMessages,
+    rejectNextSign: () => wallet.failNext('personal_sign', rejected()),
   };
-
-  async function handle(method: string, params: unknown): Promise<unknown> {
-    control.calls.push({ method, params });
-    switch (method) {
-      case 'eth_requestAccounts':
-      case 'eth_accounts':
-        return [account.address.toLowerCase()];
-      case 'eth_chainId':
-        return numberToHex(current);
-      case 'wallet_switchEthereumChain': {
-        const [{ chainId }] = params as [{ chainId: Hex }];
-        if (!known.has(hexToNumber(chainId)))
-          throw { code: 4902, message: `Unrecognized chain ID ${chainId}` };
-        current = hexToNumber(chainId);
-        return null;
-      }
-      case 'eth_sendTransaction': {
-        if (rejectSend) {
-          rejectSend = false;
-          throw { code: 4001, message: 'User rejected the request.' };
-        }
-        if (current !== evm.chainId) throw { code: -32603, message: `not on chain ${evm.chainId}` };
-        const [tx] = params as [{ to: Hex; data: Hex }];
-        const hash = await client.sendTransaction({ to: tx.to, data: tx.data, value: 0n, chain: evm.chain });
-        control.sent.push(hash);
-        return hash;
-      }
-      case 'personal_sign': {
-        // EIP-191 of the bytes given (hex, as pages send them), by the account it names.
-        const [data, address] = params as [Hex, string];
-        if (address.toLowerCase() !== account.address.toLowerCase())
-          throw { code: 4100, message: `not the wallet's account: ${address}` };
-        if (rejectSign) {
-          rejectSign = false;
-          throw { code: 4001, message: 'User rejected the request.' };
-        }
-        if (!isHex(data)) throw { code: -32602, message: 'personal_sign takes hex data here' };
-        control.signedMessages.push(hexToString(data));
-        return account.signMessage({ message: { raw: data } });
-      }
-      default:
-        throw { code: 4200, message: `unsupported method ${method}` };
-    }
-  }
+  const handle = (method: string, params: unknown) => wallet.request({ method, params });
 
   await page.exposeFunction('__testEvmRequest', async (json: string) => {
     const { method, params } = JSON.parse(json) as { method: string; params: unknown };
