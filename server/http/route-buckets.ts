@@ -52,6 +52,9 @@ export function routeBuckets() {
     if (bucket) bucket(req, res, next);
     else next();
   };
+  // Like an Express router, the dispatcher shows its routes' layers as `stack`: what walks the
+  // application's routers to list what it mounts (the route × role test) finds them here.
+  Object.defineProperty(dispatch, 'stack', { get: () => [...buckets.values()].flatMap((b) => b.stack) });
   return {
     registrar,
     /** Hands each request to its bucket: where the routes stood on the application. */

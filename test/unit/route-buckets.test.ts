@@ -73,6 +73,9 @@ describe('routes kept in buckets by method and first segment', () => {
     const routes = routeBuckets();
     routes.registrar.get('/a', said('a'));
     routes.registrar.patch('/b/:id', said('b'));
+    // As on an Express router: the layers of its routes, for whatever walks the application.
+    const stack = (routes.dispatch as unknown as { stack: { route?: { path: string } }[] }).stack;
+    expect(stack.map((layer) => layer.route?.path)).toEqual(['/a', '/b/:id']);
     expect(routes.mounted()).toEqual([
       { method: 'GET', path: '/a' },
       { method: 'PATCH', path: '/b/:id' },
