@@ -65,6 +65,7 @@ export const contract: Routers = c.router(routers);
 export type Contract = typeof contract;
 
 export * from './common';
+export * from './permissions';
 export * from './shapes';
 export * from './errors';
 export * from './auth';

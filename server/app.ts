@@ -3,7 +3,7 @@ import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { contract, type RouteAuth } from '../contract';
 import { authRouter } from './auth/auth.router';
 import { createKeyUsage } from './auth/api-key-usage';
-import { checkScope } from './auth/check-scope';
+import { checkPermission, checkScope } from './auth/check-scope';
 import { createAuthenticator } from './auth/passport';
 import { createSessionAuthenticator, sessionCookie } from './auth/session-auth';
 import { dashboardRouter } from './dashboard/dashboard.router';
@@ -68,25 +68,27 @@ export function createApp(deps: Deps): Express {
   const authenticate = createAuthenticator(deps.tokens, {
     clock: deps.clock,
     merchants: deps.cache.merchants,
+    members: deps.cache.members,
     apiKeys: deps.cache.apiKeys,
     keyUsed: createKeyUsage(deps.db.sequelize, deps.clock, logger),
   });
-  const authenticateSession = createSessionAuthenticator({ ...deps, merchants: deps.cache.merchants });
+  const authenticateSession = createSessionAuthenticator({ ...deps, ...deps.cache });
   // The Authorization header wins; without one, the dashboard's session cookie is the credential.
   const credential = (req: Request, res: Response, next: (error?: unknown) => void) =>
     !req.headers.authorization && sessionCookie(req, config)
       ? authenticateSession(req, res, next)
       : authenticate(req, res, next);
   const unlimited = new Set<string>(UNLIMITED_PATHS);
-  // Auth is route metadata in the contract, checked once here for every route that declares it;
-  // merchants' calls are limited per merchant, everything else per client address.
+  // Auth is route metadata in the contract, checked once here for every route that declares it: the
+  // credential, an API key's scope, then the member's permission (a Set lookup on what the credential
+  // loaded); merchants' calls are limited per merchant, everything else per client address.
   const authAndLimits = (req: Request, res: Response, next: NextFunction) => {
     const auth = (req as Request & { tsRestRoute?: { metadata?: RouteAuth } }).tsRestRoute?.metadata;
     if (auth?.auth !== 'merchant')
       return unlimited.has(req.path) ? next() : limits.publicRoute(req, res, next);
     credential(req, res, (error?: unknown) => {
       if (error) return next(error);
-      const refused = checkScope(req.user!.apiKey, auth.scope);
+      const refused = checkScope(req.user!.apiKey, auth.scope) ?? checkPermission(req.user!, auth.permission);
       if (refused) return next(refused);
       limits.merchant(req.user!.merchant.id, res).then(() => next(), next);
     });

@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   LATEST_API_VERSION,
+  ROLE_PERMISSIONS,
   ZPaymentInfo,
   errorStatus,
   type ErrorCode as Code,
@@ -424,6 +425,13 @@ const dashboardSession = {
     email: 'shop@example.com',
     full_name: 'Loja Exemplo',
   },
+  member: {
+    id: '6f1c2b9e-8a4d-4f3b-9c2e-1d5a7b3c9e01',
+    email: 'shop@example.com',
+    name: 'Ana Souza',
+    role: 'owner',
+  },
+  permissions: [...ROLE_PERMISSIONS.owner],
   csrfToken: 'Qm9vdHN0cmFwIHRoZSBjc3JmIHRva2VuIGZvciB0aGUgc2Vzc2lvbg',
   idleTimeoutSeconds: 43200,
 };

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { ordersContract } from '../../contract';
 import type { Deps } from '../deps';
-import { actingKey, currentMerchant } from '../http/current-merchant';
+import { actingKey, currentMerchant, currentUser } from '../http/current-merchant';
 import { created } from '../http/created';
 import { createOrder } from './create-order';
 import { readOrder } from './find-order';
@@ -17,6 +17,7 @@ export function ordersRouter(deps: Deps) {
         res,
         await createOrder(deps, {
           merchant: currentMerchant(req),
+          member: currentUser(req).member,
           body,
           idempotencyKey: headers['idempotency-key'],
           actingKey: actingKey(req),
