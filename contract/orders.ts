@@ -197,6 +197,15 @@ export const ZOrderPeriod = z.object({
   end: ZDateTime,
 });
 
+/** Who made an order: a member (its sign-in), an API key, or null for the system (and orders made before members). */
+export const ZCreatedBy = z
+  .union([
+    z.object({ memberId: z.string().uuid().max(36), email: z.string().max(254) }).strict(),
+    z.object({ apiKeyId: z.string().uuid().max(36) }).strict(),
+  ])
+  .nullable()
+  .describe('Who made the order: `{memberId, email}`, `{apiKeyId}`, or null (the system, or made before members)');
+
 export const ZOrder = z
   .object({
     reference: ZReference.describe(
@@ -304,9 +313,11 @@ export const ZOrder = z
       .nullable()
       .describe("The payer's e-mail address given at creation (null when none)"),
     customerLanguage: ZLocale.nullable().describe("The language of the customer's e-mails (null: en)"),
+    createdBy: ZCreatedBy,
   })
   .describe('A payment order');
 export type Order = z.infer<typeof ZOrder>;
+export type CreatedBy = z.infer<typeof ZCreatedBy>;
 
 export const ZListOrdersQuery = z.object({
   page: z.coerce.number().int().min(1).max(MAX_PAGE).optional().describe('Page number (default 1)'),

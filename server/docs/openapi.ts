@@ -253,6 +253,7 @@ const TAG_DESCRIPTIONS: Record<keyof typeof contract, string> = {
   auth: 'Logging in (the login token)',
   dashboard: "The dashboard's session (cookie and CSRF token), overview figures and CSV exports",
   apiKeys: 'API keys for server integrations (login token only)',
+  members: "The account's members, their roles (contract/permissions.ts) and invitations",
   orders: "Payment orders: creating, listing, reading, reporting a payment's transaction",
   claims: 'Transfers to your wallets that credited no order, to attribute',
   deliveries: "An order's webhook and messenger deliveries and its audit timeline",

@@ -39,7 +39,7 @@ export async function createOrder(
   input: {
     merchant: MerchantRow;
     /** The member acting, or an API key's maker; none for the system (a subscription's period). */
-    member?: Pick<MemberRow, 'id' | 'tokenVersion'>;
+    member?: Pick<MemberRow, 'id' | 'email' | 'tokenVersion'>;
     body: CreateOrderBody;
     idempotencyKey?: string;
     actingKey?: ActingKey;
@@ -130,6 +130,11 @@ export async function createOrder(
       periodEnd: billing?.periodEnd ?? null,
       customerEmail: body.customerEmail ?? null,
       customerLanguage: body.customerLanguage ?? null,
+      createdBy: input.actingKey
+        ? { apiKeyId: input.actingKey.id }
+        : input.member
+          ? { memberId: input.member.id, email: input.member.email }
+          : null,
       createdAt: now,
       updatedAt: now,
     };

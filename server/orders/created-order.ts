@@ -73,6 +73,7 @@ const ORDER_COLUMNS: { [K in keyof NewOrderRow]-?: SqlType } = {
   periodEnd: 'timestamptz',
   customerEmail: 'text',
   customerLanguage: 'text',
+  createdBy: 'jsonb',
   createdAt: 'timestamptz',
   updatedAt: 'timestamptz',
 };

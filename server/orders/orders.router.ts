@@ -6,6 +6,7 @@ import { created } from '../http/created';
 import { createOrder } from './create-order';
 import { readOrder } from './find-order';
 import { listOrders } from './list-orders';
+import { onlyOrdersOf } from './own-orders';
 import { presentOrder } from './present-order';
 import { refundableUnitsOfOrder } from './refundable-amount';
 import { submitPaymentClaim } from './submit-payment-claim';
@@ -25,7 +26,10 @@ export function ordersRouter(deps: Deps) {
       ),
     list: async ({ req, query }) => ({
       status: 200,
-      body: await listOrders(deps, currentMerchant(req), query),
+      body: await listOrders(deps, currentMerchant(req), {
+        ...query,
+        createdByMember: onlyOrdersOf(currentUser(req)),
+      }),
     }),
     get: async ({ req, params }) => {
       const merchant = currentMerchant(req);

@@ -559,6 +559,7 @@ describe('concurrent creations, written together', () => {
         paidWith: null,
         customerEmail: null,
         customerLanguage: null,
+        createdBy: null,
         subscriptionId: null,
         periodIndex: null,
         periodAttempt: null,
