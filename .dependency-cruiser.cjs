@@ -32,11 +32,16 @@ const DOMAIN_ORDER = [
   ],
   [
     'auth',
-    'api-keys|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|health|docs',
+    'api-keys|members|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|health|docs',
   ],
   [
     'api-keys',
     'merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|health|docs',
+  ],
+  // members (issue 38): accounts' people; its events go where the account's go (orders' delivery targets).
+  [
+    'members',
+    'api-keys|merchants|profile|wallets|payments|refunds|pay|checkout|deliveries|event-log|dashboard|health|docs|subscriptions|sandbox',
   ],
   [
     'networks',

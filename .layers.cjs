@@ -9,6 +9,7 @@ module.exports = {
   DOMAINS: [
     'auth',
     'api-keys',
+    'members',
     'merchants',
     'profile',
     'wallets',

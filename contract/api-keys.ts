@@ -53,7 +53,7 @@ export const apiKeysContract = c.router(
       path: '/users/me/api-keys',
       summary: 'Create an API key (login token only)',
       description: `A key for a server integration: it opens the merchant routes its scopes allow and nothing else (403 FORBIDDEN naming the missing scope). The secret is shown in this answer only; the service keeps a hash. Keys do not end with a password change: revoke them. Only the login token may create, list or revoke keys (an API key gets 403). At most ${MAX_API_KEYS} keys in use per merchant (409 beyond).`,
-      metadata: loginOnly,
+      metadata: loginOnly('keys:write'),
       body: ZCreateApiKeyBody,
       responses: {
         201: ZCreatedApiKey,
@@ -65,7 +65,7 @@ export const apiKeysContract = c.router(
       path: '/users/me/api-keys',
       summary: 'The API keys in use, oldest first (login token only)',
       description: 'Every key not revoked, without its secret.',
-      metadata: loginOnly,
+      metadata: loginOnly('keys:write'),
       responses: {
         200: z.object({ items: z.array(ZApiKey).max(MAX_API_KEYS) }),
         ...merchantErrors,
@@ -77,7 +77,7 @@ export const apiKeysContract = c.router(
       summary: 'Revoke an API key (login token only)',
       description:
         "From this answer on the key is refused (401) on every instance. 404 for an unknown key, one already revoked or another merchant's.",
-      metadata: loginOnly,
+      metadata: loginOnly('keys:write'),
       pathParams: ZApiKeyParams,
       body: c.noBody(),
       responses: {

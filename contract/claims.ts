@@ -58,7 +58,7 @@ export const claimsContract = c.router(
       summary: 'Transfers to your wallets that credited no order',
       description:
         'Final transfers of a watched token to one of your receiving wallets that no order took: no tag, no open order\'s exact amount, no proven report. Nothing that arrives is ignored: attribute one to an order with POST /orders/{reference}/submit-tx {"txId"} (it then leaves this list), or refund it from your wallet yourself. Newest first; pages cost the same at any depth (pass `nextCursor` back as `cursor`).',
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'events:read'),
       query: ZUnattributedQuery,
       responses: {
         200: ZUnattributedPage,

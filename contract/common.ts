@@ -8,6 +8,7 @@ import {
   TRON_ADDRESS_FORM,
   type EvmNetwork,
 } from './network-table';
+import type { Permission } from './permissions';
 
 /** Solana, the EVM networks of contract/network-table.ts, then TRON (on or off by configuration). */
 export const NETWORKS = ['SOLANA', ...EVM_NETWORKS, 'TRON'] as ['SOLANA', ...EvmNetwork[], 'TRON'];
@@ -168,11 +169,20 @@ export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /**
  * Route metadata read by the server's auth middleware and the OpenAPI security mapper: a merchant
- * route names the scope an API key needs for it.
+ * route names the permission a member needs for it (contract/permissions.ts) and the scope an API
+ * key needs for it. Neither may be left out: a route cannot be declared without its permission.
  */
-export const merchantAuth = <const S extends ApiKeyScope>(scope: S) => ({ auth: 'merchant', scope }) as const;
-/** Merchant routes that only the login token opens (key management, the password): never an API key. */
-export const loginOnly = { auth: 'merchant', scope: null } as const;
+export const merchantAuth = <const S extends ApiKeyScope, const P extends Permission>(
+  scope: S,
+  permission: P,
+) => ({ auth: 'merchant', scope, permission }) as const;
+/**
+ * Merchant routes that only a member's own sign-in opens (login token or dashboard session: key
+ * management, the password, members), never an API key; `permission` is what the member needs.
+ */
+export const loginOnly = <const P extends Permission>(permission: P) =>
+  ({ auth: 'merchant', scope: null, permission }) as const;
 export const publicRoute = { auth: 'public' } as const;
 /** The auth metadata of a route, as the contract declares it. */
-export type RouteAuth = ReturnType<typeof merchantAuth> | typeof loginOnly | typeof publicRoute;
+export type MerchantRouteAuth = { auth: 'merchant'; scope: ApiKeyScope | null; permission: Permission };
+export type RouteAuth = MerchantRouteAuth | typeof publicRoute;

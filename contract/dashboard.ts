@@ -15,6 +15,7 @@ import {
   publicRoute,
 } from './common';
 import { merchantErrors } from './shapes';
+import { PERMISSIONS, ZMemberSelf } from './permissions';
 import { DECIMAL_TEXT } from './decimal';
 
 const c = initContract();
@@ -79,6 +80,11 @@ export const ZDashboardSession = z
       email: z.string().max(254),
       full_name: z.string().max(200).nullable(),
     }),
+    member: ZMemberSelf,
+    permissions: z
+      .array(z.enum(PERMISSIONS))
+      .max(PERMISSIONS.length)
+      .describe("What the member's role may do: the dashboard offers nothing else"),
     csrfToken: z
       .string()
       .max(64)
@@ -171,7 +177,7 @@ export const dashboardContract = c.router(
       summary: 'The signed-in merchant and the CSRF token of the session',
       description:
         "What the dashboard asks when it opens: 200 with the merchant and the session's CSRF token while the session cookie is valid, 401 otherwise (sign in). With the login token it answers too, with `csrfToken` null. API keys get 403.",
-      metadata: loginOnly,
+      metadata: loginOnly('account:read'),
       responses: { 200: ZDashboardSession, ...merchantErrors },
     },
     signOut: {
@@ -180,7 +186,7 @@ export const dashboardContract = c.router(
       summary: 'Sign out: the session ends and the cookie is cleared',
       description:
         'Deletes the session, whatever the browser keeps, and clears the cookie. With the cookie it needs the X-CSRF-Token header like every change.',
-      metadata: loginOnly,
+      metadata: loginOnly('self:write'),
       body: c.noBody(),
       responses: { 204: c.noBody(), ...merchantErrors },
     },
@@ -190,7 +196,7 @@ export const dashboardContract = c.router(
       summary: "The overview's figures for a range of days",
       description:
         "Received amounts (per network and token, and in each quote currency at the order's own rate), orders created and paid, orders by status, and the same per day, for the days `from`..`to` in `timeZone`.",
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'exports:read'),
       query: ZDateRangeQuery,
       responses: { 200: ZDashboardSummary, ...merchantErrors },
     },
@@ -200,7 +206,7 @@ export const dashboardContract = c.router(
       summary: 'CSV of the orders created in a range of days (streamed)',
       description:
         "One row per order, oldest first: reference, created and paid times, status, network, token, amount, fiat quote and rate, received, refunded, description, the transaction ids and senders of its payments (`network` and `token` are the order's first payment option's). With `network`, the orders on that network, as the order list's filter finds them. RFC 4180, UTF-8, times in ISO-8601 UTC.",
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'exports:read'),
       query: ZOrdersExportQuery,
       responses: {
         200: c.otherResponse({ contentType: 'text/csv; charset=utf-8', body: ZCsvStream }),
@@ -213,7 +219,7 @@ export const dashboardContract = c.router(
       summary: 'CSV of the payments ledger for a range of days (streamed)',
       description:
         "One row per credited payment, oldest first: when it was recorded, the order, network, token, amount, transaction id, sender, how it was matched, and the order's fiat quote and rate. RFC 4180, UTF-8, times in ISO-8601 UTC.",
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'exports:read'),
       query: ZDateRangeQuery,
       responses: {
         200: c.otherResponse({ contentType: 'text/csv; charset=utf-8', body: ZCsvStream }),

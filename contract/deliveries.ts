@@ -94,7 +94,7 @@ export const deliveriesContract = c.router(
       path: '/users/me/webhook-deliveries',
       summary: 'The latest webhook attempts across every order, newest first',
       description: `The last ${RECENT_DELIVERIES} attempts to deliver the merchant's events (test pings included), with the signed body and the receiver's answer: what the dashboard's Developers page shows. Redeliver one through its order. Only the attempts of the events the credential is shown. ${EVENT_SCOPES_NOTE}`,
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'events:read'),
       responses: {
         200: z.object({ items: z.array(ZRecentWebhookDelivery).max(RECENT_DELIVERIES) }),
         ...merchantErrors,
@@ -107,7 +107,7 @@ export const deliveriesContract = c.router(
       description:
         "Every attempt to deliver the order's events, with the signed body and the receiver's answer. Delivery is at least once: a non-2xx answer or a 10 s timeout is a failed attempt, retried with exponential back-off for about 24 h. 404 for an unknown reference or another merchant's order. Only the attempts of the events the credential is shown (a subscription's order has subscription events too). " +
         EVENT_SCOPES_NOTE,
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: orderList(ZWebhookDelivery), ...orderErrors },
     },
@@ -118,7 +118,7 @@ export const deliveriesContract = c.router(
       description:
         'Signs and sends the same event (same id and body) to the current target, records the attempt and returns it. A success ends any pending retries of that event. 404 for an unknown delivery id of this order; 403 FORBIDDEN for the attempt of an event the API key is not shown (the answer carries its body). ' +
         EVENT_SCOPES_NOTE,
-      metadata: merchantAuth('orders:write'),
+      metadata: merchantAuth('orders:write', 'webhooks:write'),
       pathParams: ZReferenceParams.extend({
         id: z
           .string()
@@ -139,7 +139,7 @@ export const deliveriesContract = c.router(
       description:
         "Every messenger (Telegram Bot API) message sent or tried for the order's events, with the same retry rules as webhooks. The bot token never appears. 404 for an unknown reference or another merchant's order. Only the sends of the events the credential is shown. " +
         EVENT_SCOPES_NOTE,
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: orderList(ZMessengerDelivery), ...orderErrors },
     },
@@ -149,7 +149,7 @@ export const deliveriesContract = c.router(
       summary: 'Alias of /messenger-deliveries',
       description: 'Deprecated: the same answer as GET /orders/{reference}/messenger-deliveries; use that.',
       deprecated: true,
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: orderList(ZMessengerDelivery), ...orderErrors },
     },
@@ -159,7 +159,7 @@ export const deliveriesContract = c.router(
       summary: "The order's event timeline, oldest first",
       description:
         "What happened to the order and who did it (`merchant`, `payer`, `system`): creation (with any amount adjustment for uniqueness), reported transactions, verified or rejected payments with the reason, status changes, refunds. 404 for an unknown reference or another merchant's order.",
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: orderList(ZAuditEntry), ...orderErrors },
     },

@@ -57,7 +57,7 @@ export const emailsContract = c.router(
       summary: "The e-mails to the order's customer, oldest first",
       description:
         "Every e-mail queued for the order's `customerEmail` (its receipt, and a subscription's order and reminder), with how sending it went: sent through the server's SMTP_URL, retried like webhooks. Empty when the server sends no e-mail (no SMTP_URL). 404 for an unknown reference or another merchant's order.",
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: orderList(ZEmailDelivery), ...orderErrors },
     },

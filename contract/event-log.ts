@@ -45,7 +45,7 @@ export const eventLogContract = c.router(
         "Every event of the merchant (order, refund and subscription events, test pings) the credential is shown, each exactly as its webhook carries it (the same `id`, `type`, `apiVersion`, `createdAt` and `data`), whether or not a webhook was delivered. Events are kept at least 30 days (EVENT_RETENTION_DAYS), then deleted with their delivery records.\n\nPages are newest first and cost the same at any depth: pass each answer's `nextCursor` back as `cursor`, with the same filters, until it is null. Filter with `type`, `order` (a reference) and the creation time range `created_gte` / `created_lt`.\n\nA receiver that was down catches up with `ending_before=<the last event id it processed>`: the answer holds the events right after that one (still newest first: process them from last to first), and its `nextCursor` leads on to newer events until it is null. An `ending_before` that names no event of the merchant (unknown, or deleted after the retention period) is a 400: what came after it cannot be told exactly. So is a cursor this API did not return, a non-empty cursor with `ending_before`, and `per_page` over 50.\n\n" +
         EVENT_SCOPES_NOTE +
         ' Without subscriptions:read the query leaves them out, so pages and cursors hold only the events shown; a `type` of theirs is a 403 FORBIDDEN, as a route of a scope the key lacks; `ending_before` may still name one (the last event a receiver processed), as a place in time.',
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'events:read'),
       query: ZListEventsQuery,
       responses: { 200: ZEventPage, ...merchantErrors },
     },
@@ -56,7 +56,7 @@ export const eventLogContract = c.router(
       description:
         "The event's body as its webhook carries it (and as it was signed), whether or not it was delivered. 404 for an unknown id, another merchant's event, or one deleted after the retention period (EVENT_RETENTION_DAYS, at least 30 days). 403 FORBIDDEN for an event the API key is not shown, as a route of a scope it lacks. " +
         EVENT_SCOPES_NOTE,
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'events:read'),
       pathParams: ZEventIdParams,
       responses: {
         200: ZWebhookEvent,

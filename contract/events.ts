@@ -6,7 +6,9 @@ import { z } from 'zod';
 import { ZApiVersion } from './api-versions';
 import { ZClaimedTransfer } from './claims';
 import { ZDateTime, type ApiKeyScope } from './common';
+import { ZInvitation, ZMember, ZMemberId } from './member-shapes';
 import { ZOrder } from './orders';
+import { ZRole } from './permissions';
 import { ZPayment, ZRefund } from './refunds';
 import { ZSubscription } from './subscriptions';
 
@@ -33,6 +35,12 @@ export const SUBSCRIPTION_EVENT_TYPES = [
   'subscription.resumed',
   'subscription.canceled',
 ] as const;
+export const MEMBER_EVENT_TYPES = [
+  'member.invited',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+] as const;
 /**
  * Every event type. A new type is a new API version (contract/api-versions.ts): merchants are sent
  * only the types their version knows.
@@ -41,6 +49,7 @@ export const EVENT_TYPES = [
   ...ORDER_EVENT_TYPES,
   ...REFUND_EVENT_TYPES,
   ...SUBSCRIPTION_EVENT_TYPES,
+  ...MEMBER_EVENT_TYPES,
   'ping',
 ] as const;
 export const ZEventType = z.enum(EVENT_TYPES);
@@ -48,6 +57,7 @@ export type EventType = z.infer<typeof ZEventType>;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 export type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
 export type SubscriptionEventType = (typeof SUBSCRIPTION_EVENT_TYPES)[number];
+export type MemberEventType = (typeof MEMBER_EVENT_TYPES)[number];
 
 /** The family of an event type: what its type says before the dot (`ping` is its own). */
 type EventFamily = EventType extends infer T ? (T extends `${infer F}.${string}` ? F : T) : never;
@@ -65,11 +75,13 @@ const EVENT_FAMILY_SCOPES: Record<EventFamily, ApiKeyScope | null> = {
   refund: null,
   ping: null,
   subscription: 'subscriptions:read',
+  // The account's people and their e-mails: as GET /users/me shows the account.
+  member: 'account:read',
 };
 
 /** What the routes that show events say of EVENT_FAMILY_SCOPES. */
 export const EVENT_SCOPES_NOTE =
-  "An API key is shown a subscription's events (`subscription.*`, which carry the customer's `manageUrl`) only if it holds subscriptions:read as well; order, refund and ping events need only the route's scope. The login token (the dashboard) is shown every event.";
+  "An API key is shown a subscription's events (`subscription.*`, which carry the customer's `manageUrl`) only if it holds subscriptions:read as well, and the members' (`member.*`) only with account:read; order, refund and ping events need only the route's scope. The login token (the dashboard) is shown every event.";
 
 /** The scope an API key needs, beside the route's, to be shown an event of this type (null: none). */
 export const eventTypeScope = (type: EventType): ApiKeyScope | null =>
@@ -95,6 +107,7 @@ const ZEventOrder = ZOrder.extend({
   period: ZOrder.shape.period.optional(),
   customerEmail: ZOrder.shape.customerEmail.optional(),
   customerLanguage: ZOrder.shape.customerLanguage.optional(),
+  createdBy: ZOrder.shape.createdBy.optional(),
 });
 /** A credited transfer as events carry it: its token since API version 2026-11-29. */
 const ZEventPayment = ZPayment.extend({ token: ZPayment.shape.token.optional() });
@@ -146,6 +159,35 @@ const subscriptionOrderEvent = <T extends SubscriptionEventType>(type: T) =>
     .object({ ...envelope(type), data: z.object({ subscription: ZSubscription, order: ZEventOrder }) })
     .describe(`The body of a \`${type}\` event, with the order it is about (API version 2026-12-01 on)`);
 
+/** Who did it: a member, named (every event a person causes says so). */
+const ZMemberActor = {
+  actor: z.literal('member'),
+  memberId: ZMemberId.describe('The member who did it'),
+  memberEmail: z.string().max(254),
+};
+
+/** A member event: the member it is about (or the invitation), and who did it (API version 2026-12-03 on). */
+const memberEvent = <T extends Exclude<MemberEventType, 'member.invited'>>(type: T) =>
+  z
+    .object({
+      ...envelope(type),
+      data: z.object({
+        member: ZMember,
+        previousRole: ZRole.optional().describe('member.role_changed: the role before'),
+        ...ZMemberActor,
+      }),
+    })
+    .describe(`The body of a \`${type}\` event (API version 2026-12-03 on)`);
+
+export const ZMemberInvitedEvent = z
+  .object({
+    ...envelope('member.invited'),
+    data: z.object({ invitation: ZInvitation.omit({ link: true }), ...ZMemberActor }),
+  })
+  .describe(
+    'The body of a `member.invited` event: who was invited, with what role, by whom (API version 2026-12-03 on)',
+  );
+
 /** The order an event is about, if any (a subscription's own events and a ping have none). */
 export const eventOrderOf = (event: WebhookEventBody) =>
   'order' in event.data ? event.data.order : undefined;
@@ -178,6 +220,10 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'subscription.paused': subscriptionEvent('subscription.paused'),
   'subscription.resumed': subscriptionEvent('subscription.resumed'),
   'subscription.canceled': subscriptionEvent('subscription.canceled'),
+  'member.invited': ZMemberInvitedEvent,
+  'member.joined': memberEvent('member.joined'),
+  'member.role_changed': memberEvent('member.role_changed'),
+  'member.removed': memberEvent('member.removed'),
   ping: ZPingEvent,
 } as const satisfies { [T in EventType]: z.AnyZodObject };
 
@@ -203,6 +249,10 @@ export const ZWebhookEvent = z.discriminatedUnion('type', [
   WEBHOOK_EVENT_SCHEMAS['subscription.paused'],
   WEBHOOK_EVENT_SCHEMAS['subscription.resumed'],
   WEBHOOK_EVENT_SCHEMAS['subscription.canceled'],
+  WEBHOOK_EVENT_SCHEMAS['member.invited'],
+  WEBHOOK_EVENT_SCHEMAS['member.joined'],
+  WEBHOOK_EVENT_SCHEMAS['member.role_changed'],
+  WEBHOOK_EVENT_SCHEMAS['member.removed'],
   WEBHOOK_EVENT_SCHEMAS.ping,
 ]);
 export type WebhookEventBody = z.infer<typeof ZWebhookEvent>;

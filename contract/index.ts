@@ -7,6 +7,7 @@ import { deliveriesContract } from './deliveries';
 import { emailsContract } from './emails';
 import { eventLogContract } from './event-log';
 import { healthContract } from './health';
+import { membersContract } from './members';
 import { networksContract } from './networks';
 import { ordersContract } from './orders';
 import { payContract } from './pay';
@@ -25,6 +26,7 @@ const c = initContract();
 type Routers = {
   auth: typeof authContract;
   apiKeys: typeof apiKeysContract;
+  members: typeof membersContract;
   dashboard: typeof dashboardContract;
   orders: typeof ordersContract;
   claims: typeof claimsContract;
@@ -44,6 +46,7 @@ type Routers = {
 const routers: Routers = {
   auth: authContract,
   apiKeys: apiKeysContract,
+  members: membersContract,
   dashboard: dashboardContract,
   orders: ordersContract,
   claims: claimsContract,
@@ -65,10 +68,13 @@ export const contract: Routers = c.router(routers);
 export type Contract = typeof contract;
 
 export * from './common';
+export * from './permissions';
 export * from './shapes';
 export * from './errors';
 export * from './auth';
 export * from './api-keys';
+export * from './members';
+export * from './member-shapes';
 export * from './dashboard';
 export * from './orders';
 export * from './deliveries';

@@ -197,6 +197,15 @@ export const ZOrderPeriod = z.object({
   end: ZDateTime,
 });
 
+/** Who made an order: a member (its sign-in), an API key, or null for the system (and orders made before members). */
+export const ZCreatedBy = z
+  .union([
+    z.object({ memberId: z.string().uuid().max(36), email: z.string().max(254) }).strict(),
+    z.object({ apiKeyId: z.string().uuid().max(36) }).strict(),
+  ])
+  .nullable()
+  .describe('Who made the order: `{memberId, email}`, `{apiKeyId}`, or null (the system, or made before members)');
+
 export const ZOrder = z
   .object({
     reference: ZReference.describe(
@@ -304,9 +313,11 @@ export const ZOrder = z
       .nullable()
       .describe("The payer's e-mail address given at creation (null when none)"),
     customerLanguage: ZLocale.nullable().describe("The language of the customer's e-mails (null: en)"),
+    createdBy: ZCreatedBy,
   })
   .describe('A payment order');
 export type Order = z.infer<typeof ZOrder>;
+export type CreatedBy = z.infer<typeof ZCreatedBy>;
 
 export const ZListOrdersQuery = z.object({
   page: z.coerce.number().int().min(1).max(MAX_PAGE).optional().describe('Page number (default 1)'),
@@ -378,7 +389,7 @@ export const ordersContract = c.router(
       summary: 'Create a payment order',
       description:
         'Give `amount` (token units) or `quoteCurrency` + `quoteAmount` (a fiat price converted at the live rate, `amount = quoteAmount / fxRate` rounded up to 6 decimals so the merchant never receives less; the answer says the rate, its label and its feed). When another payable order to the same wallet already has that amount, the new one is raised by a few base units so a plain transfer can be matched by its exact amount; if no free amount is left within 0.001, it keeps its price with `amountUnique: false` and is matched by tag or claim only. The order starts PENDING and expires after `expiresInSeconds` (default 15 min).\n\nSend an `Idempotency-Key` header: the same key and body within 24 h return the first order (with `Idempotent-Replayed: true`), another body is a 409 CONFLICT. Send the payer to `checkoutUrl`, or show `qrData` as a QR code.\n\nErrors: 400 for a bad field, both or neither of amount and quote, USDC off Solana or not enabled, or no receiving wallet on the network; 404 when `merchantWalletId` names no wallet of this merchant; 502 when the rate feed cannot be reached.',
-      metadata: merchantAuth('orders:write'),
+      metadata: merchantAuth('orders:write', 'orders:write'),
       headers: ZIdempotencyHeaders,
       body: ZCreateOrderBody,
       responses: {
@@ -394,7 +405,7 @@ export const ordersContract = c.router(
       summary: "List the merchant's orders, newest first (page or cursor mode)",
       description:
         "Page mode (default): `page` (from 1) and `per_page` (default 20, at most 50) give `{items, page, per_page, total}`, `total` counting every order that matches the filters. Cursor mode, which costs the same at any depth: start with `cursor=` (empty, without `page`), then pass each answer's `nextCursor` until it is null; the answer is `{items, per_page, nextCursor}`. A non-empty cursor with `page` is a 400, as are `per_page` over 50 and a cursor this API did not return. Filter with `status` and `network` (an order is on each network of its payment options).",
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'orders:read'),
       query: ZListOrdersQuery,
       responses: {
         200: z.union([ZOrderPage, ZOrderCursorPage]),
@@ -407,7 +418,7 @@ export const ordersContract = c.router(
       summary: 'Get one order',
       description:
         "The order as it is now: poll it, or better, listen to webhooks. Status goes PENDING -> CONFIRMING (a payment awaits finality) -> PAID; UNDERPAID when final payments fall short (still payable until expiry); EXPIRED at `expiresAt` without a full payment. A payment that becomes final after expiry (within the late-payment window) still makes the order PAID with `paidLate: true`. PAID is terminal. 404 for an unknown reference or another merchant's order.",
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: ZOrder, ...orderErrors },
     },
@@ -417,7 +428,7 @@ export const ordersContract = c.router(
       summary: 'Report the transaction that pays an order (server-side integration)',
       description:
         "The merchant's attribution of a transfer to this order (an unattributed payment, or a payer's unproven report). The txId is still checked: the order moves to CONFIRMING (202) and becomes PAID only after the service reads the transaction from the chain and finds it succeeded, final, of the right token, to the order's receiving wallet, crediting the order. A transfer that names another order or pays another open order's exact amount is not taken from it. A claim that fails verification is rejected (recorded in the audit with the reason) and the order goes back to PENDING or UNDERPAID. Payments are also found without this call, by scanning the chain. Reporting the same txId again for the same order is accepted; 409 when the transaction was already credited to another order or the order can no longer be paid (PAID, or expired past the late-payment window).",
-      metadata: merchantAuth('orders:write'),
+      metadata: merchantAuth('orders:write', 'orders:write'),
       pathParams: ZReferenceParams,
       body: ZSubmitTxBody,
       responses: {

@@ -96,7 +96,7 @@ export const profileContract = c.router(
       summary: "The merchant's profile (never the password)",
       description:
         'The merchant behind the bearer token. Secrets are never returned: `messenger_bot_token_set` and `webhook_secret_set` say whether they exist.',
-      metadata: merchantAuth('account:read'),
+      metadata: merchantAuth('account:read', 'account:read'),
       responses: { 200: ZProfile, ...merchantErrors },
     },
     update: {
@@ -105,7 +105,7 @@ export const profileContract = c.router(
       summary: 'Update the profile',
       description:
         'Partial update: only the fields sent change, and null clears one. `webhook_url` must be a public http(s) URL (400 otherwise). `webhook_api_version` moves the event payload version (one of the versions, never null: 400 otherwise); events emitted afterwards are rendered at it, events already emitted keep their body. Returns the profile as it is now.',
-      metadata: merchantAuth('account:write'),
+      metadata: merchantAuth('account:write', 'account:write'),
       body: ZUpdateProfileBody,
       responses: {
         200: ZProfile,
@@ -118,7 +118,7 @@ export const profileContract = c.router(
       summary: 'Change the password; tokens issued before stop working',
       description:
         '`current_password` must match and `new_password` must have at least 10 characters and differ from it (400 otherwise). 204 on success: every token issued before, this one included, stops working (401); log in again.',
-      metadata: loginOnly,
+      metadata: loginOnly('self:write'),
       body: ZChangePasswordBody,
       responses: {
         204: c.noBody(),
@@ -131,7 +131,7 @@ export const profileContract = c.router(
       summary: 'Create or rotate the webhook signing secret',
       description:
         'Returns the new secret: the only time it is shown. Webhooks are signed with it (`X-Webhook-Signature: t=<unix>,v1=<HMAC-SHA256 hex of "<t>.<raw body>">`); the previous secret keeps signing beside it (a second `v1=`) for 24 h so receivers can switch.',
-      metadata: merchantAuth('account:write'),
+      metadata: merchantAuth('account:write', 'webhooks:write'),
       body: c.noBody(),
       responses: { 200: ZWebhookSecret, ...merchantErrors },
     },
@@ -141,7 +141,7 @@ export const profileContract = c.router(
       summary: 'Send a signed test event (`ping`) to the webhook URL now',
       description:
         "Signs a `ping` event like any other and POSTs it to the profile's `webhook_url` now, once (never retried), and answers with the attempt, also when it failed (`error`, `responseStatus`). The event is stored and the attempt recorded like any delivery. 409 without a `webhook_url` or a signing secret, or when `webhook_api_version` is 2025-01-01, which knows no `ping` (move it on to 2026-11-24 with PATCH /users/me). At most 5 a minute (429 with Retry-After).",
-      metadata: merchantAuth('account:write'),
+      metadata: merchantAuth('account:write', 'webhooks:write'),
       body: c.noBody(),
       responses: {
         200: ZWebhookDelivery,
@@ -154,7 +154,7 @@ export const profileContract = c.router(
       summary: 'Send a test message (`ping`) to the messenger chat now',
       description:
         "Sends the text of a `ping` event to the profile's `messenger_chat_id` with its bot token now, once (never retried), and answers with the attempt, also when it failed. The event is stored and the attempt recorded like any delivery. 409 without a `messenger_chat_id` or `messenger_bot_token`, or when `webhook_api_version` is 2025-01-01, which knows no `ping` (move it on to 2026-11-24 with PATCH /users/me). At most 5 a minute (429 with Retry-After).",
-      metadata: merchantAuth('account:write'),
+      metadata: merchantAuth('account:write', 'webhooks:write'),
       body: c.noBody(),
       responses: {
         200: ZMessengerDelivery,

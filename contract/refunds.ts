@@ -294,7 +294,7 @@ export const refundsContract = c.router(
       summary: 'The payments ledger: every transfer credited to the order, oldest first',
       description:
         "Each verified, final transfer with its sender and `matchedBy`: the evidence that tied it to the order (`tag`: the transaction names the order; `amount`: exactly the amount due to the recipient; `claim`: reported through submit-tx, the weakest). Their sum is the order's `amountReceived`. 404 for an unknown reference or another merchant's order.",
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: orderList(ZPayment), ...orderErrors },
     },
@@ -304,7 +304,7 @@ export const refundsContract = c.router(
       summary: 'Refund all or part of what an order received',
       description:
         "Never more than received less what other refunds hold: those that SUCCEEDED, those still waiting (for an address, an approval or the transfer), and a FAILED one until its `lateUntil`, as its transfer may still land and would then count. Asking for more, or for anything when nothing is left, is a 400; `amount` defaults to all that is left. The service holds no keys: it builds the unsigned transaction from the order's receiving wallet (`transaction`, `payUrl`), then verifies the transfer on chain like a payment. With `to` (the merchant's own word) the refund is PENDING; without it, AWAITING_ADDRESS until the payer gives the address on `refundUrl` (then AWAITING_APPROVAL unless a wallet that paid at least the refund signed it, see POST /pay/refunds/{refundId}/address). The order keeps its status; its `amountRefunded` grows when the refund SUCCEEDS.\n\n`Idempotency-Key` is honoured: the same key and body within 24 h return the first refund (as it is now, with `Idempotent-Replayed: true`); another body is a 409.",
-      metadata: merchantAuth('refunds:write'),
+      metadata: merchantAuth('refunds:write', 'refunds:write'),
       pathParams: ZReferenceParams,
       headers: ZIdempotencyHeaders,
       body: ZCreateRefundBody,
@@ -320,7 +320,7 @@ export const refundsContract = c.router(
       summary: "The order's refunds, oldest first",
       description:
         "Every refund of the order with its status, and for a PENDING one the unsigned transaction to send from the receiving wallet (an AWAITING_APPROVAL one has none until approved). 404 for an unknown reference or another merchant's order.",
-      metadata: merchantAuth('orders:read'),
+      metadata: merchantAuth('orders:read', 'orders:read'),
       pathParams: ZReferenceParams,
       responses: { 200: orderList(ZRefund), ...orderErrors },
     },
@@ -354,7 +354,7 @@ export const refundsContract = c.router(
       summary: 'Approve the refund address the payer gave without proof',
       description:
         "An AWAITING_APPROVAL refund has an address the payer gave on the refund page without a signature by a wallet whose own payments to the order cover the refund: anyone who knew the refund id could have given it (and a signature by a wallet that paid less, a single tagged base unit for one, proves no more; the audit's `refund.address_set` says who signed and what it paid). Approving it is the merchant's word that it is the payer's: the refund becomes PENDING with its transaction built (its deadline starts again), is audited with who approved it, and `refund.created` is sent with status PENDING. Not approving it leaves it to FAIL at its deadline; then a new refund can be made. 409 when the refund is not AWAITING_APPROVAL; 404 for an unknown refund or reference, or another merchant's.",
-      metadata: merchantAuth('refunds:write'),
+      metadata: merchantAuth('refunds:write', 'refunds:write'),
       pathParams: ZRefundApprovalParams,
       body: c.noBody(),
       responses: {

@@ -110,7 +110,7 @@ export const sandboxContract = c.router({
     summary: "The sandbox's local chains and the merchant's wallet keys",
     description:
       "Each local chain's RPC URL, chain id and tokens, and the sandbox merchant's wallet on it with its key (local test keys). 404 on an instance that is not a sandbox.",
-    metadata: merchantAuth('orders:read'),
+    metadata: merchantAuth('orders:read', 'orders:read'),
     responses: { 200: ZSandboxInfo, ...errors('UNAUTHENTICATED', 'FORBIDDEN', 'NOT_FOUND') },
   },
   pay: {
@@ -119,7 +119,7 @@ export const sandboxContract = c.router({
     summary: 'Pay an order from a funded sandbox payer',
     description:
       "Sends a real transfer on the local chain to the option's receiving wallet: `amount` (default what is still due), tagged as the transaction request does or plain, and reported on the public submit-tx route when `report` is true. The order then moves as it would for any payer. 404 for an unknown order or on an instance that is not a sandbox.",
-    metadata: merchantAuth('orders:write'),
+    metadata: merchantAuth('orders:write', 'orders:write'),
     pathParams: ZReferenceParams,
     body: ZSandboxPayBody,
     responses: { 200: ZTxIdBody, ...sandboxErrors, ...errors('CONFLICT') },
@@ -144,7 +144,7 @@ export const sandboxContract = c.router({
     summary: 'Fund any address with test tokens and gas',
     description:
       'Mints `amount` of the token to the address on the local chain and gives it gas (SOL, TRX, or the native coin on EVM). Answers the minting transactions (on TRON: the transfer of the minted tokens). 404 on an instance that is not a sandbox.',
-    metadata: merchantAuth('orders:write'),
+    metadata: merchantAuth('orders:write', 'orders:write'),
     body: ZSandboxFaucetBody,
     responses: { 200: z.object({ txIds: z.array(ZTxId).max(10) }), ...sandboxErrors },
   },
@@ -154,7 +154,7 @@ export const sandboxContract = c.router({
     summary: 'Mine blocks and move the clocks',
     description:
       "Adds `blocks` to every local chain (slots on Solana) and moves every chain's clock and the service's own (subscriptions, expiry) `seconds` forward. Answers each chain's block number or slot after it. 404 on an instance that is not a sandbox.",
-    metadata: merchantAuth('orders:write'),
+    metadata: merchantAuth('orders:write', 'orders:write'),
     body: ZSandboxAdvanceBody,
     responses: {
       200: z.object({
@@ -183,7 +183,7 @@ export const sandboxContract = c.router({
     summary: "Send a PENDING refund with the sandbox merchant's key",
     description:
       "Signs the refund's unsigned transaction with the key of the order's receiving wallet, which the sandbox holds, and sends it; the refund then SUCCEEDS as any refund does, once verified on chain. 409 when the refund is not PENDING or its wallet is not one the sandbox holds; 404 for an unknown refund or on an instance that is not a sandbox.",
-    metadata: merchantAuth('refunds:write'),
+    metadata: merchantAuth('refunds:write', 'refunds:write'),
     pathParams: z.object({ id: ZRefundIdParam }),
     body: c.noBody(),
     responses: { 200: ZTxIdBody, ...sandboxErrors, ...errors('CONFLICT') },

@@ -223,7 +223,7 @@ export const subscriptionsContract = c.router(
       summary: 'Create a subscription',
       description:
         'An order every period, made by the service at the period\u2019s start (UTC calendar periods anchored at `startAt`, after `trialDays`: a monthly one started on the 31st falls on the last day of shorter months) and payable `dueDays`. Nothing is pulled from a wallet: the customer pays each order (mailed to them with SMTP_URL; `manageUrl` is their page). `Idempotency-Key` honoured.',
-      metadata: merchantAuth('subscriptions:write'),
+      metadata: merchantAuth('subscriptions:write', 'subscriptions:write'),
       headers: ZIdempotencyHeaders,
       body: ZCreateSubscriptionBody,
       responses: { 201: ZSubscription, ...orderWriteErrors, ...errors('UPSTREAM_UNAVAILABLE') },
@@ -234,7 +234,7 @@ export const subscriptionsContract = c.router(
       summary: 'List subscriptions, newest first (cursor pages)',
       description:
         'Cursor pages (`per_page` up to 50, `cursor` from the previous `nextCursor`), the same cost at any depth. `status` picks one status; `customer_email` matches the customer\u2019s address without case.',
-      metadata: merchantAuth('subscriptions:read'),
+      metadata: merchantAuth('subscriptions:read', 'subscriptions:read'),
       query: ZListSubscriptionsQuery,
       responses: { 200: ZSubscriptionPage, ...errors('VALIDATION_ERROR'), ...merchantErrors },
     },
@@ -244,7 +244,7 @@ export const subscriptionsContract = c.router(
       summary: 'Get one subscription',
       description:
         'The subscription as it is now: its status, current period, next order and latest order. 404 for an unknown one or another merchant\u2019s.',
-      metadata: merchantAuth('subscriptions:read'),
+      metadata: merchantAuth('subscriptions:read', 'subscriptions:read'),
       pathParams: ZSubscriptionParams,
       responses: { 200: ZSubscription, ...orderErrors },
     },
@@ -254,7 +254,7 @@ export const subscriptionsContract = c.router(
       summary: 'The orders of a subscription, newest first (cursor pages)',
       description:
         'Every order made for it, each with `subscriptionId` and `period` (`index`, `start`, `end`): one per period, and more for a period whose order expired unpaid and was made again.',
-      metadata: merchantAuth('subscriptions:read'),
+      metadata: merchantAuth('subscriptions:read', 'subscriptions:read'),
       pathParams: ZSubscriptionParams,
       query: z.object(cursorQuery('Empty or absent to start, then the previous nextCursor')),
       responses: { 200: ZOrderCursorPage, ...errors('VALIDATION_ERROR'), ...orderErrors },
@@ -265,7 +265,7 @@ export const subscriptionsContract = c.router(
       summary: 'Cancel a subscription, now or at the end of its period',
       description:
         'Now: CANCELED at once, no further order (an open order stays payable until it expires). `atPeriodEnd`: no order after the current period, then CANCELED. 409 when already CANCELED.',
-      metadata: merchantAuth('subscriptions:write'),
+      metadata: merchantAuth('subscriptions:write', 'subscriptions:write'),
       pathParams: ZSubscriptionParams,
       body: ZCancelSubscriptionBody,
       responses: { 200: ZSubscription, ...orderWriteErrors },
@@ -276,7 +276,7 @@ export const subscriptionsContract = c.router(
       summary: 'Pause a subscription: no orders until resumed',
       description:
         'PAUSED: no order is made until it is resumed (an open order stays payable and its payment is recorded). 409 when already PAUSED or CANCELED.',
-      metadata: merchantAuth('subscriptions:write'),
+      metadata: merchantAuth('subscriptions:write', 'subscriptions:write'),
       pathParams: ZSubscriptionParams,
       body: c.noBody(),
       responses: { 200: ZSubscription, ...orderWriteErrors },
@@ -287,7 +287,7 @@ export const subscriptionsContract = c.router(
       summary: 'Resume a paused subscription',
       description:
         'Orders start again from the period that holds now: its order is made at once when it has none open or paid.',
-      metadata: merchantAuth('subscriptions:write'),
+      metadata: merchantAuth('subscriptions:write', 'subscriptions:write'),
       pathParams: ZSubscriptionParams,
       body: c.noBody(),
       responses: { 200: ZSubscription, ...orderWriteErrors },

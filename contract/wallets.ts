@@ -44,7 +44,7 @@ export const walletsContract = c.router(
       summary: "List the merchant's receiving wallets",
       description:
         "The wallets orders are paid into. An order without `merchantWalletId` uses the merchant's first wallet on its network.",
-      metadata: merchantAuth('account:read'),
+      metadata: merchantAuth('account:read', 'account:read'),
       responses: {
         200: z.object({ items: z.array(ZWallet).max(MAX_WALLETS) }),
         ...merchantErrors,
@@ -55,7 +55,7 @@ export const walletsContract = c.router(
       path: '/users/me/wallets',
       summary: 'Add a receiving wallet',
       description: `The address is validated per network: a Solana base58 32-byte public key, or an EVM 0x address (EIP-55 checksum checked when mixed case, stored checksummed). 400 for an invalid address; 409 when the wallet is already registered, or when the merchant already has ${MAX_WALLETS} wallets (remove one first).`,
-      metadata: merchantAuth('account:write'),
+      metadata: merchantAuth('account:write', 'wallets:write'),
       body: ZCreateWalletBody,
       responses: {
         201: ZWallet,
@@ -68,7 +68,7 @@ export const walletsContract = c.router(
       summary: 'Remove a wallet (refused while open orders use it)',
       description:
         'Past orders keep their wallet. 409 while an order that can still be paid uses it (not PAID, and not expired past the late-payment window); 404 for an unknown wallet or one of another merchant.',
-      metadata: merchantAuth('account:write'),
+      metadata: merchantAuth('account:write', 'wallets:write'),
       pathParams: z.object({ wallet_id: z.string().max(36).uuid().describe('The wallet to remove') }),
       body: c.noBody(),
       responses: {

@@ -3,7 +3,7 @@ import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { contract, type RouteAuth } from '../contract';
 import { authRouter } from './auth/auth.router';
 import { createKeyUsage } from './auth/api-key-usage';
-import { checkScope } from './auth/check-scope';
+import { checkPermission, checkScope } from './auth/check-scope';
 import { createAuthenticator } from './auth/passport';
 import { createSessionAuthenticator, sessionCookie } from './auth/session-auth';
 import { dashboardRouter } from './dashboard/dashboard.router';
@@ -15,6 +15,7 @@ import { eventLogRouter } from './event-log/event-log.router';
 import type { Deps } from './deps';
 import { docsRouter } from './docs/docs';
 import { healthRouter } from './health/health.router';
+import { membersRouter } from './members/members.router';
 import { networksRouter } from './networks/networks.router';
 import { OPEN_CORS_PATHS, openCors } from './http/cors';
 import { errorHandler, fromRequestValidation, notFoundHandler } from './http/error-handler';
@@ -25,6 +26,7 @@ import { requestLogs } from './http/request-log';
 import { routeBuckets } from './http/route-buckets';
 import { securityHeaders } from './http/security-headers';
 import { ordersRouter } from './orders/orders.router';
+import { ownOrdersOnly } from './orders/own-orders';
 import { claimsRouter } from './payments/claims.router';
 import { payRouter } from './pay/pay.router';
 import { profileRouter } from './profile/profile.router';
@@ -69,27 +71,34 @@ export function createApp(deps: Deps): Express {
   const authenticate = createAuthenticator(deps.tokens, {
     clock: deps.clock,
     merchants: deps.cache.merchants,
+    members: deps.cache.members,
     apiKeys: deps.cache.apiKeys,
     keyUsed: createKeyUsage(deps.db.sequelize, deps.clock, logger),
   });
-  const authenticateSession = createSessionAuthenticator({ ...deps, merchants: deps.cache.merchants });
+  const authenticateSession = createSessionAuthenticator({ ...deps, ...deps.cache });
   // The Authorization header wins; without one, the dashboard's session cookie is the credential.
   const credential = (req: Request, res: Response, next: (error?: unknown) => void) =>
     !req.headers.authorization && sessionCookie(req, config)
       ? authenticateSession(req, res, next)
       : authenticate(req, res, next);
   const unlimited = new Set<string>(UNLIMITED_PATHS);
-  // Auth is route metadata in the contract, checked once here for every route that declares it;
-  // merchants' calls are limited per merchant, everything else per client address.
+  const ownOrders = ownOrdersOnly(deps);
+  // Auth is route metadata in the contract, checked once here for every route that declares it: the
+  // credential, an API key's scope, then the member's permission (a Set lookup on what the credential
+  // loaded); merchants' calls are limited per merchant, everything else per client address.
   const authAndLimits = (req: Request, res: Response, next: NextFunction) => {
-    const auth = (req as Request & { tsRestRoute?: { metadata?: RouteAuth } }).tsRestRoute?.metadata;
+    const route = (req as Request & { tsRestRoute?: { metadata?: RouteAuth; path: string } }).tsRestRoute;
+    const auth = route?.metadata;
     if (auth?.auth !== 'merchant')
       return unlimited.has(req.path) ? next() : limits.publicRoute(req, res, next);
     credential(req, res, (error?: unknown) => {
       if (error) return next(error);
-      const refused = checkScope(req.user!.apiKey, auth.scope);
+      const refused = checkScope(req.user!.apiKey, auth.scope) ?? checkPermission(req.user!, auth.permission);
       if (refused) return next(refused);
-      limits.merchant(req.user!.merchant.id, res).then(() => next(), next);
+      limits
+        .merchant(req.user!.merchant.id, res)
+        .then(() => ownOrders(req, route!.path))
+        .then(() => next(), next);
     });
   };
 
@@ -103,6 +112,7 @@ export function createApp(deps: Deps): Express {
     server.router(contract, {
       auth: authRouter(deps),
       apiKeys: apiKeysRouter(deps),
+      members: membersRouter(deps),
       dashboard: dashboardRouter(deps),
       orders: ordersRouter(deps),
       claims: claimsRouter(deps),

@@ -63,6 +63,8 @@ export const configSchema = z
       .regex(/^\d+[smhd]$/, 'a number followed by s, m, h or d (e.g. 7d)')
       .default('7d'),
     /** A dashboard session unused this long ends (sign in again). */
+    /** How long an invitation link to join an account works (issue 38): 7 days by default. */
+    INVITATION_TTL_SECONDS: z.coerce.number().int().min(60).max(90 * 86_400).default(604_800),
     DASHBOARD_SESSION_IDLE_HOURS: z.coerce
       .number()
       .min(0.01)

@@ -70,6 +70,10 @@ export class ApiError extends Error {
   static conflict(message: string) {
     return new ApiError(ErrorCode.CONFLICT, message);
   }
+  /** A link that worked once and no more (an invitation used, revoked or expired). */
+  static gone(message: string) {
+    return new ApiError(ErrorCode.GONE, message);
+  }
   static upstream(message: string) {
     return new ApiError(ErrorCode.UPSTREAM_UNAVAILABLE, message);
   }

@@ -20,8 +20,8 @@ export async function addShops(ctx: Ctx, templates: Templates, count: number): P
   const { sequelize } = ctx.server.deps.db;
   await sequelize.transaction(async (transaction) => {
     await sequelize.query(
-      `INSERT INTO merchants (id, email, password_hash, full_name)
-       SELECT s.id, 'shop-' || s.id || '@bench.local', m.password_hash, 'Idle shop'
+      `INSERT INTO merchants (id, email, full_name)
+       SELECT s.id, 'shop-' || s.id || '@bench.local', 'Idle shop'
          FROM unnest(ARRAY[:merchants]::uuid[]) AS s(id), merchants m
         WHERE m.id = :template`,
       { transaction, replacements: { merchants, template: ctx.merchantId } },

@@ -107,6 +107,12 @@ export class ConflictError extends StablepayError {
   declare readonly code: 'CONFLICT';
 }
 
+/** 410 GONE: a link that worked once and no more (an invitation used, revoked or expired). */
+export class GoneError extends StablepayError {
+  static override readonly kind = 'GoneError';
+  declare readonly code: 'GONE';
+}
+
 /** 413 PAYLOAD_TOO_LARGE. */
 export class PayloadTooLargeError extends StablepayError {
   static override readonly kind = 'PayloadTooLargeError';
@@ -246,6 +252,7 @@ const BY_CODE: Record<ErrorCode, typeof StablepayError> = {
   FORBIDDEN: ForbiddenError,
   NOT_FOUND: NotFoundError,
   CONFLICT: ConflictError,
+  GONE: GoneError,
   PAYLOAD_TOO_LARGE: PayloadTooLargeError,
   RATE_LIMITED: RateLimitError,
   INTERNAL_ERROR: InternalServerError,
@@ -258,6 +265,7 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   409: 'CONFLICT',
+  410: 'GONE',
   413: 'PAYLOAD_TOO_LARGE',
   429: 'RATE_LIMITED',
   500: 'INTERNAL_ERROR',

@@ -65,6 +65,7 @@ export {
   AuthenticationError,
   ForbiddenError,
   ConflictError,
+  GoneError,
   errorFromResponse,
   EvmChainNotAddedError,
   EvmPaymentError,
@@ -94,6 +95,7 @@ export {
   DEFAULT_TOLERANCE_SECONDS,
   generateTestHeader,
   isSubscriptionEvent,
+  isMemberEvent,
   SIGNATURE_HEADER,
   webhooks,
 } from './webhooks';
@@ -104,6 +106,7 @@ export type {
   PingEvent,
   RefundEvent,
   SubscriptionEvent,
+  MemberEvent,
   WebhookEvent,
 } from './webhooks';
 
@@ -144,6 +147,7 @@ export type {
   RefundEventType,
   RefundStatus,
   SubscriptionEventType,
+  MemberEventType,
   SubscriptionInterval,
   Token,
   TronEstimatedCost,

@@ -1,6 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
-import type { OrderEventType, RefundEventType, SubscriptionEventType, ZWebhookEvent } from '../../contract';
+import type {
+  MemberEventType,
+  OrderEventType,
+  RefundEventType,
+  SubscriptionEventType,
+  ZWebhookEvent,
+} from '../../contract';
 import { WebhookSignatureVerificationError } from './errors';
 
 /**
@@ -40,6 +46,15 @@ export type SubscriptionEvent<T extends SubscriptionEventType = SubscriptionEven
 /** Whether an event is a subscription event: narrows it to `SubscriptionEvent` (its `data.subscription`). */
 export function isSubscriptionEvent(event: WebhookEvent): event is SubscriptionEvent {
   return event.type.startsWith('subscription.');
+}
+/**
+ * A member event (API version 2026-12-03 on): `data.member` (or `data.invitation` for
+ * `member.invited`) and who did it (`actor`, `memberId`, `memberEmail`).
+ */
+export type MemberEvent<T extends MemberEventType = MemberEventType> = Extract<WebhookEvent, { type: T }>;
+/** Whether an event is about the account's members: narrows it to `MemberEvent`. */
+export function isMemberEvent(event: WebhookEvent): event is MemberEvent {
+  return event.type.startsWith('member.');
 }
 /** A test delivery (POST /users/me/webhook-test; API version 2026-11-24 on): about no order. */
 export type PingEvent = Extract<WebhookEvent, { type: 'ping' }>;

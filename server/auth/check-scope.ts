@@ -1,4 +1,11 @@
-import { EVENT_TYPES, eventTypeScope, type ApiKeyScope, type EventType } from '../../contract';
+import {
+  EVENT_TYPES,
+  eventTypeScope,
+  type ApiKeyScope,
+  type EventType,
+  type Permission,
+  type Role,
+} from '../../contract';
 import { ApiError } from '../errors';
 
 /** What the scope checks read of a request's credential: an API key's scopes, or null for the login token. */
@@ -18,6 +25,19 @@ export function checkScope(apiKey: Credential, scope: ApiKeyScope | null): ApiEr
     );
   if (!apiKey.scopes.includes(scope)) return lacks(scope);
   return null;
+}
+
+/**
+ * Whether the member (or, for an API key, the member who made it) may use a route needing
+ * `permission`: a lookup in its role's Set, loaded with the credential.
+ */
+export function checkPermission(
+  user: { member: { role: Role }; permissions: ReadonlySet<Permission> },
+  permission: Permission,
+): ApiError | null {
+  return user.permissions.has(permission)
+    ? null
+    : ApiError.forbidden(`The role ${user.member.role} may not do this: needs ${permission}`);
 }
 
 /**

@@ -18,6 +18,8 @@ const TOUCH_INTERVAL_MS = 60_000;
 export type DashboardSession = {
   id: string;
   merchantId: string;
+  /** The member signed in, and its token version then. */
+  memberId: string;
   tokenVersion: number;
   csrfToken: string;
   createdAt: Date;
@@ -27,6 +29,7 @@ export type DashboardSession = {
 type Row = {
   id: string;
   merchant_id: string;
+  member_id: string;
   token_version: number;
   csrf_token: string;
   created_at: Date;
@@ -37,29 +40,30 @@ const sessionId = secretDigest;
 const SESSION_SECRET_FORMAT = new RegExp(`^${SECRET_TOKEN_PATTERN}$`);
 
 /**
- * A new session for a merchant who has just given its e-mail and password. The cookie carries
- * `secret` (32 random bytes); the table keeps its hash. The merchant's sessions idle or open too
+ * A new session for a member who has just given its e-mail and password. The cookie carries
+ * `secret` (32 random bytes); the table keeps its hash. The member's sessions idle or open too
  * long are dropped on the way.
  */
 export async function startSession(
   deps: Pick<Deps, 'db' | 'clock' | 'config'>,
-  merchant: { id: string; tokenVersion: number },
+  member: { id: string; merchantId: string; tokenVersion: number },
 ): Promise<{ secret: string; session: DashboardSession }> {
   const secret = newSecretToken();
   const csrfToken = newSecretToken();
   const now = deps.clock();
   await deps.db.sequelize.query(
     `WITH dropped AS (DELETE FROM dashboard_sessions
-                       WHERE merchant_id = $merchantId
+                       WHERE member_id = $memberId
                          AND (last_seen_at < CAST($idleSince AS timestamptz)
                               OR created_at < CAST($startedSince AS timestamptz)))
-     INSERT INTO dashboard_sessions (id, merchant_id, token_version, csrf_token, created_at, last_seen_at)
-     VALUES ($id, $merchantId, $tokenVersion, $csrfToken, $now, $now)`,
+     INSERT INTO dashboard_sessions (id, merchant_id, member_id, token_version, csrf_token, created_at, last_seen_at)
+     VALUES ($id, $merchantId, $memberId, $tokenVersion, $csrfToken, $now, $now)`,
     {
       bind: {
         id: sessionId(secret),
-        merchantId: merchant.id,
-        tokenVersion: merchant.tokenVersion,
+        merchantId: member.merchantId,
+        memberId: member.id,
+        tokenVersion: member.tokenVersion,
         csrfToken,
         now,
         idleSince: new Date(now.getTime() - idleMs(deps)),
@@ -71,8 +75,9 @@ export async function startSession(
     secret,
     session: {
       id: sessionId(secret),
-      merchantId: merchant.id,
-      tokenVersion: merchant.tokenVersion,
+      merchantId: member.merchantId,
+      memberId: member.id,
+      tokenVersion: member.tokenVersion,
       csrfToken,
       createdAt: now,
       lastSeenAt: now,
@@ -95,7 +100,7 @@ export async function findSession(
   if (!SESSION_SECRET_FORMAT.test(secret)) return null;
   const id = sessionId(secret);
   const [rows] = (await deps.db.sequelize.query(
-    `SELECT id, merchant_id, token_version, csrf_token, created_at, last_seen_at
+    `SELECT id, merchant_id, member_id, token_version, csrf_token, created_at, last_seen_at
        FROM dashboard_sessions WHERE id = $id`,
     { bind: { id } },
   )) as [Row[], unknown];
@@ -116,6 +121,7 @@ export async function findSession(
   return {
     id: row.id,
     merchantId: row.merchant_id,
+    memberId: row.member_id,
     tokenVersion: row.token_version,
     csrfToken: row.csrf_token,
     createdAt: row.created_at,

@@ -1,29 +1,36 @@
 import { Sequelize } from 'sequelize';
-import type { Merchant } from '../db/models';
+import type { Member, Models } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { decoyPasswordHash, verifyPassword } from './passwords';
 
+/** The member (not removed) an e-mail names, whatever its case. */
+export function memberByEmail(models: Pick<Models, 'Member'>, email: string): Promise<Member | null> {
+  return models.Member.findOne({
+    where: Sequelize.and(
+      Sequelize.where(Sequelize.fn('lower', Sequelize.col('email')), email.trim().toLowerCase()),
+      { removedAt: null },
+    ),
+  });
+}
+
 /**
- * The merchant whose e-mail and password these are. Same answer, and about the same time, for an
- * unknown e-mail and a wrong password.
+ * The member whose e-mail and password these are (a removed member has none). Same answer, and
+ * about the same time, for an unknown e-mail and a wrong password.
  */
 export async function checkCredentials(
   deps: Pick<Deps, 'db'>,
   input: { email: string; password: string },
-): Promise<Merchant> {
-  const { Merchant } = deps.db.models;
-  const merchant = await Merchant.findOne({
-    where: Sequelize.where(Sequelize.fn('lower', Sequelize.col('email')), input.email.toLowerCase()),
-  });
-  const ok = await verifyPassword(merchant?.passwordHash ?? (await decoyPasswordHash()), input.password);
-  if (!merchant || !ok) throw ApiError.unauthenticated('Invalid e-mail or password');
-  return merchant;
+): Promise<Member> {
+  const member = await memberByEmail(deps.db.models, input.email);
+  const ok = await verifyPassword(member?.passwordHash ?? (await decoyPasswordHash()), input.password);
+  if (!member || !ok) throw ApiError.unauthenticated('Invalid e-mail or password');
+  return member;
 }
 
-/** POST /auth/login: a login token for the merchant. */
+/** POST /auth/login: a login token for the member (its subject the member's id). */
 export async function login(deps: Pick<Deps, 'db' | 'tokens'>, input: { email: string; password: string }) {
-  const merchant = await checkCredentials(deps, input);
-  const { token, expiresAt } = deps.tokens.issue(merchant);
+  const member = await checkCredentials(deps, input);
+  const { token, expiresAt } = deps.tokens.issue(member);
   return { token, tokenType: 'Bearer' as const, expiresAt: expiresAt.toISOString() };
 }

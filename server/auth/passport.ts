@@ -5,11 +5,12 @@ import jwt from 'jsonwebtoken';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { ApiError } from '../errors';
-import type { ApiKeyScope } from '../../contract';
-import type { Caches, MerchantRow } from '../db/caches';
+import type { ApiKeyScope, Permission } from '../../contract';
+import type { Caches, MemberRow, MerchantRow } from '../db/caches';
 import { hashApiKeySecret, isApiKeySecret, looksLikeApiKey } from './api-key-secret';
 import type { KeyUsage } from './api-key-usage';
 import type { DashboardSession } from './dashboard-sessions';
+import { memberCredential } from './member-credential';
 import { JWT_ALGORITHM, TOKEN_ISSUER, type TokenClaims, type TokenIssuer } from './tokens';
 
 declare global {
@@ -18,6 +19,16 @@ declare global {
     interface User {
       /** As the instance remembers it: a plain row, shared, never to be changed in place. */
       merchant: MerchantRow;
+      /**
+       * The member signed in (login token, dashboard session), or for an API key the member who made
+       * it: a plain shared row like the merchant's.
+       */
+      member: MemberRow;
+      /**
+       * What the member's role may do (contract/permissions.ts), shared, never to be changed. An API
+       * key acts within them and its own scopes.
+       */
+      permissions: ReadonlySet<Permission>;
       /** The API key that opened the request; null for the login token. */
       apiKey: { id: string; name: string; scopes: readonly ApiKeyScope[] } | null;
       /** The dashboard session whose cookie opened the request (server/auth/session-auth.ts). */
@@ -30,9 +41,11 @@ type VerifiedToken = { sub: string; ver: number; exp: number };
 
 /**
  * The JWT check: HS256 only (no `alg: none`, no algorithm confusion), issuer and expiry checked by
- * passport-jwt, then the merchant must exist and the token's version match the current one. The
- * merchant comes from the cache: a password change or reset reaches it when it commits (at once
- * on this instance, within the announcement's delay on the others).
+ * passport-jwt, then the member it names (`sub`; an owner made by migration 0029 has its
+ * merchant's id) must be in the account, not removed, and the token's version match the member's.
+ * Member and merchant come from the caches: a password change or reset, a removal or a demotion
+ * reaches them when it commits (at once on this instance, within the announcement's delay on the
+ * others).
  *
  * A token passport-jwt has verified is remembered, whole string as the key, with the claims it
  * carries: the same string verifies the same way again, so its next uses skip the signature
@@ -49,6 +62,7 @@ export function createAuthenticator(
   tokens: Pick<TokenIssuer, 'secret' | 'ttlSeconds'>,
   deps: {
     merchants: Caches['merchants'];
+    members: Caches['members'];
     apiKeys: Caches['apiKeys'];
     keyUsed: KeyUsage;
     clock: () => Date;
@@ -57,8 +71,8 @@ export function createAuthenticator(
   const bearerToken = ExtractJwt.fromAuthHeaderAsBearerToken();
   const verified = new LRUCache<string, VerifiedToken>({ max: 10_000 });
   const userFor = async (claims: { sub: string; ver: number }): Promise<Express.User | false> => {
-    const row = await deps.merchants.get(claims.sub);
-    return row && row.tokenVersion === claims.ver ? { merchant: row, apiKey: null } : false;
+    const found = await memberCredential(deps, claims.sub, claims.ver);
+    return found ? { ...found, apiKey: null } : false;
   };
   const keyHolder = createApiKeyCheck(deps);
 
@@ -134,13 +148,15 @@ export function createAuthenticator(
 
 /**
  * API keys: the secret's hash is looked up in the key cache (a revocation is announced to every
- * instance when it commits), then the merchant; a key is independent of the merchant's token
- * version, so it outlives a password change. Hashes that name no key are remembered for a minute:
+ * instance when it commits), then the member who made it and its account; a key is independent of
+ * the member's token version, so it outlives a password change, but it acts within the member's
+ * permissions of the moment (a demotion narrows it at once) and stops with the member's removal. Hashes that name no key are remembered for a minute:
  * a client trying made-up keys costs no database read per request (nobody can guess a key before
  * it is created, so none of them can become valid in that minute).
  */
 function createApiKeyCheck(deps: {
   merchants: Caches['merchants'];
+  members: Caches['members'];
   apiKeys: Caches['apiKeys'];
   keyUsed: KeyUsage;
 }) {
@@ -155,10 +171,10 @@ function createApiKeyCheck(deps: {
       return false;
     }
     if (key.revokedAt) return false;
-    const merchant = await deps.merchants.get(key.merchantId);
-    if (!merchant) return false;
+    const maker = await memberCredential(deps, key.createdBy, null);
+    if (!maker || maker.merchant.id !== key.merchantId) return false;
     deps.keyUsed(key.id);
-    return { merchant, apiKey: { id: key.id, name: key.name, scopes: key.scopes } };
+    return { ...maker, apiKey: { id: key.id, name: key.name, scopes: key.scopes } };
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import type { Caches } from '../db/caches';
+import { memberCredential } from './member-credential';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import type { Config } from '../config';
@@ -37,20 +38,21 @@ export function sameOrigin(req: Request, publicBaseUrl: string): boolean {
 }
 
 /**
- * The dashboard's cookie as a credential: it opens what the login token opens. A password change
- * ends every session (the session keeps the token version it began with); a state-changing request
+ * The dashboard's cookie as a credential: it opens what the member's login token opens. A password
+ * change, a demotion or a removal ends the member's sessions (the session keeps the member's token
+ * version it began with, checked against the member cache); a state-changing request
  * must come from the same origin and carry the session's CSRF token (`X-CSRF-Token`).
  */
 export function createSessionAuthenticator(
-  deps: Pick<Deps, 'db' | 'clock' | 'config'> & { merchants: Caches['merchants'] },
+  deps: Pick<Deps, 'db' | 'clock' | 'config'> & Pick<Caches, 'merchants' | 'members'>,
 ): RequestHandler {
   return (req, _res, next) => {
     const secret = sessionCookie(req, deps.config);
     if (!secret) return next(ApiError.unauthenticated());
     (async () => {
       const session = await findSession(deps, secret);
-      const merchant = session && (await deps.merchants.get(session.merchantId));
-      if (!session || !merchant || merchant.tokenVersion !== session.tokenVersion) {
+      const found = session && (await memberCredential(deps, session.memberId, session.tokenVersion));
+      if (!session || !found || found.merchant.id !== session.merchantId) {
         if (session) await endSession(deps, secret);
         throw ApiError.unauthenticated('The session has ended: sign in again');
       }
@@ -63,7 +65,7 @@ export function createSessionAuthenticator(
         if (!csrfMatches(session, typeof sent === 'string' ? sent : undefined))
           throw ApiError.forbidden('Missing or wrong X-CSRF-Token: reload the dashboard');
       }
-      req.user = { merchant, apiKey: null, dashboardSession: session };
+      req.user = { ...found, apiKey: null, dashboardSession: session };
     })().then(() => next(), next);
   };
 }

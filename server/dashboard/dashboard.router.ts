@@ -5,7 +5,7 @@ import { dashboardContract } from '../../contract';
 import { endSession, maxAgeMs, sessionCookieName } from '../auth/dashboard-sessions';
 import { sessionCookie } from '../auth/session-auth';
 import type { Deps } from '../deps';
-import { currentMerchant } from '../http/current-merchant';
+import { currentMerchant, currentUser } from '../http/current-merchant';
 import { exportOrders } from './export-orders';
 import { exportPayments } from './export-payments';
 import { presentSession, signIn } from './sign-in';
@@ -59,7 +59,7 @@ export function dashboardRouter(deps: Deps) {
       res.setHeader('Cache-Control', 'no-store');
       return {
         status: 200,
-        body: presentSession(deps, currentMerchant(req), req.user?.dashboardSession?.csrfToken ?? null),
+        body: presentSession(deps, currentUser(req), req.user?.dashboardSession?.csrfToken ?? null),
       };
     },
     signOut: async ({ req, res }) => {

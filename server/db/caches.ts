@@ -1,11 +1,12 @@
 import type { InferAttributes } from 'sequelize';
 import type { Database } from './database';
-import type { ApiKey, Merchant, Wallet } from './models';
+import type { ApiKey, Member, Merchant, Wallet } from './models';
 import { createRowCache, type RowCache } from './row-cache';
 
 export type MerchantRow = InferAttributes<Merchant>;
 export type WalletRow = InferAttributes<Wallet>;
 export type ApiKeyRow = InferAttributes<ApiKey>;
+export type MemberRow = InferAttributes<Member>;
 
 /**
  * What nearly every merchant request reads before doing anything: the merchant (for the token
@@ -14,6 +15,8 @@ export type ApiKeyRow = InferAttributes<ApiKey>;
  */
 export type Caches = {
   merchants: RowCache<MerchantRow>;
+  /** Members by id, removed ones too (the token check refuses them): a change is announced. */
+  members: RowCache<MemberRow>;
   /** A merchant's wallets still in use, oldest first. */
   wallets: RowCache<WalletRow[]>;
   /** API keys by the SHA-256 of their secret (revoked ones too: a revocation is announced). */
@@ -24,23 +27,21 @@ const TRUSTED_FOR_MS = 60_000;
 const MAX_MERCHANTS = 10_000;
 
 export function createCaches(db: Pick<Database, 'models' | 'changes'>): Caches {
-  const { ApiKey, Merchant, Wallet } = db.models;
+  const { ApiKey, Member, Merchant, Wallet } = db.models;
+  const cache = <V extends object>(topic: string, load: (key: string) => Promise<V | null>) =>
+    createRowCache({ feed: db.changes, topic, load, ttlMs: TRUSTED_FOR_MS, max: MAX_MERCHANTS });
+  // Frozen: one row serves every request for its merchant, member or key, and none may change it in place.
+  const frozen = <V extends object>(topic: string, load: (key: string) => Promise<unknown>) =>
+    cache(topic, async (key) => {
+      const row = (await load(key)) as V | null;
+      return row && Object.freeze(row);
+    });
   return {
-    merchants: createRowCache({
-      feed: db.changes,
-      topic: 'merchant',
-      // Frozen: one row serves every request for the merchant, and none may change it in place.
-      load: async (id) => {
-        const row = (await Merchant.findByPk(id, { raw: true })) as MerchantRow | null;
-        return row && Object.freeze(row);
-      },
-      ttlMs: TRUSTED_FOR_MS,
-      max: MAX_MERCHANTS,
-    }),
-    wallets: createRowCache({
-      feed: db.changes,
-      topic: 'wallets',
-      load: async (merchantId) =>
+    merchants: frozen<MerchantRow>('merchant', (id) => Merchant.findByPk(id, { raw: true })),
+    members: frozen<MemberRow>('member', (id) => Member.findByPk(id, { raw: true })),
+    wallets: cache(
+      'wallets',
+      async (merchantId) =>
         (await Wallet.findAll({
           where: { merchantId, deletedAt: null },
           order: [
@@ -49,18 +50,9 @@ export function createCaches(db: Pick<Database, 'models' | 'changes'>): Caches {
           ],
           raw: true,
         })) as WalletRow[],
-      ttlMs: TRUSTED_FOR_MS,
-      max: MAX_MERCHANTS,
-    }),
-    apiKeys: createRowCache({
-      feed: db.changes,
-      topic: 'api_key',
-      load: async (secretHash) => {
-        const row = (await ApiKey.findOne({ where: { secretHash }, raw: true })) as ApiKeyRow | null;
-        return row && Object.freeze(row);
-      },
-      ttlMs: TRUSTED_FOR_MS,
-      max: MAX_MERCHANTS,
-    }),
+    ),
+    apiKeys: frozen<ApiKeyRow>('api_key', (secretHash) =>
+      ApiKey.findOne({ where: { secretHash }, raw: true }),
+    ),
   };
 }

@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   LATEST_API_VERSION,
+  ROLE_PERMISSIONS,
   ZPaymentInfo,
   errorStatus,
   type ErrorCode as Code,
@@ -298,6 +299,24 @@ const subscriptionEvent = (type: EventType, data: Record<string, unknown>) => ({
   data: { subscription, ...data },
 });
 
+const exampleMember = {
+  id: '3c4d5e6f-7a8b-4c9d-8e0f-1a2b3c4d5e6f',
+  email: 'cashier@example.com',
+  name: 'Bia Lima',
+  role: 'cashier',
+  createdAt: '2026-11-23T09:00:00.000Z',
+};
+const memberEvent = (type: EventType, data: Record<string, unknown>) => ({
+  ...paidEventOf(type),
+  createdAt: '2026-11-23T09:00:00.000Z',
+  data: {
+    ...data,
+    actor: 'member',
+    memberId: '6f1c2b9e-8a4d-4f3b-9c2e-1d5a7b3c9e01',
+    memberEmail: 'shop@example.com',
+  },
+});
+
 /** The body of each event type's webhook, as `x-webhooks` in openapi.json shows it. */
 const refundEventBody = { ...refund, status: 'SUCCEEDED', transaction: null, txId };
 export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
@@ -401,6 +420,22 @@ export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
       canceledAt: subscription.updatedAt,
     },
   }),
+  'member.invited': memberEvent('member.invited', {
+    invitation: {
+      id: '9b2f1c3a-4d5e-4f60-8a7b-1c2d3e4f5a6b',
+      email: 'cashier@example.com',
+      role: 'cashier',
+      status: 'PENDING',
+      expiresAt: '2026-11-29T10:00:00.000Z',
+      createdAt: '2026-11-22T10:00:00.000Z',
+    },
+  }),
+  'member.joined': memberEvent('member.joined', { member: { ...exampleMember } }),
+  'member.role_changed': memberEvent('member.role_changed', {
+    member: { ...exampleMember, role: 'finance' },
+    previousRole: 'cashier',
+  }),
+  'member.removed': memberEvent('member.removed', { member: { ...exampleMember } }),
   ping: pingEvent,
 };
 
@@ -424,6 +459,13 @@ const dashboardSession = {
     email: 'shop@example.com',
     full_name: 'Loja Exemplo',
   },
+  member: {
+    id: '6f1c2b9e-8a4d-4f3b-9c2e-1d5a7b3c9e01',
+    email: 'shop@example.com',
+    name: 'Ana Souza',
+    role: 'owner',
+  },
+  permissions: [...ROLE_PERMISSIONS.owner],
   csrfToken: 'Qm9vdHN0cmFwIHRoZSBjc3JmIHRva2VuIGZvciB0aGUgc2Vzc2lvbg',
   idleTimeoutSeconds: 43200,
 };
@@ -842,6 +884,7 @@ const ERROR_EXAMPLES: Record<Code, { message: string; details?: { path: string; 
   FORBIDDEN: { message: 'This API key lacks the scope orders:write' },
   NOT_FOUND: { message: 'Order not found' },
   CONFLICT: { message: 'This transaction was already submitted for another order' },
+  GONE: { message: 'This invitation was already used' },
   PAYLOAD_TOO_LARGE: { message: 'Request body is larger than 100 KB' },
   RATE_LIMITED: { message: 'Too many requests: slow down' },
   INTERNAL_ERROR: { message: 'Internal server error' },

@@ -28,6 +28,8 @@ import {
   ZWebhookEvent,
   contract,
   type RouteAuth,
+  ROLES,
+  permissionsOf,
 } from '../../contract';
 import pkg from '../../package.json' with { type: 'json' };
 import { OPERATION_EXAMPLES, errorExample } from './examples';
@@ -230,14 +232,19 @@ function shareSchemas(document: OpenAPIObject): Record<string, Json> {
 }
 
 /**
- * Who may call a route: merchant routes take the login token, and an API key holding the route's
- * scope (named in `x-required-scope`) unless only the login token opens it; public routes say
- * explicitly that they need nothing.
+ * Who may call a route: merchant routes take a member's login token, and an API key holding the
+ * route's scope (named in `x-required-scope`) unless only the login token opens it; the member (or
+ * the key's maker) needs the permission in `x-required-permission`, and `x-roles` lists the roles
+ * that have it (contract/permissions.ts). Public routes say explicitly that they need nothing.
  */
 function securityOf(auth: RouteAuth | undefined): Json {
   if (auth?.auth !== 'merchant') return { security: [] };
-  if (auth.scope === null) return { security: [{ bearerAuth: [] }] };
-  return { security: [{ bearerAuth: [] }, { apiKey: [] }], 'x-required-scope': auth.scope };
+  const permission = {
+    'x-required-permission': auth.permission,
+    'x-roles': ROLES.filter((role) => permissionsOf(role).has(auth.permission)),
+  };
+  if (auth.scope === null) return { security: [{ bearerAuth: [] }], ...permission };
+  return { security: [{ bearerAuth: [] }, { apiKey: [] }], 'x-required-scope': auth.scope, ...permission };
 }
 
 /** The operations are tagged with their contract router's name; each tag says what it groups. */
@@ -246,6 +253,7 @@ const TAG_DESCRIPTIONS: Record<keyof typeof contract, string> = {
   auth: 'Logging in (the login token)',
   dashboard: "The dashboard's session (cookie and CSRF token), overview figures and CSV exports",
   apiKeys: 'API keys for server integrations (login token only)',
+  members: "The account's members, their roles (contract/permissions.ts) and invitations",
   orders: "Payment orders: creating, listing, reading, reporting a payment's transaction",
   claims: 'Transfers to your wallets that credited no order, to attribute',
   deliveries: "An order's webhook and messenger deliveries and its audit timeline",

@@ -58,6 +58,12 @@ const WHEN: Record<EventType, string> = {
     'The merchant resumed the subscription: orders start again from the period that holds now.',
   'subscription.canceled':
     'The subscription ended: canceled by the merchant, by the customer (at the end of a period), or past due for too long. Final.',
+  'member.invited':
+    'Someone was invited to the account (POST /members/invitations): `data.invitation`, and who invited (`actor`, `memberId`, `memberEmail`). API version 2026-12-03 on, like every member event.',
+  'member.joined': 'An invitation was accepted: `data.member` is the new member (who is also the actor).',
+  'member.role_changed':
+    "A member's role changed (or ownership moved): `data.member` with its new role, `data.previousRole`.",
+  'member.removed': 'A member was removed: its tokens, sessions and API keys stopped.',
   ping: 'A test delivery, sent only when asked for with POST /users/me/webhook-test (or /users/me/messenger-test): about no order.',
 };
 

@@ -4,12 +4,12 @@ import { wakeJobSql } from '../db/wake-up';
 import type { Deps } from '../deps';
 import { randomBytesPooled } from '../lib/random-pool';
 
-/** An e-mail to an order's customer, rendered. */
+/** An e-mail to an order's customer, or an invitation to join an account, rendered. */
 export type EmailToQueue = {
-  /** The order's row id (orders.id). */
-  orderId: string;
+  /** The order's row id (orders.id); null for an invitation. */
+  orderId: string | null;
   merchantId: string;
-  kind: EmailKind;
+  kind: EmailKind | 'invitation';
   to: string;
   language: Locale;
   subject: string;

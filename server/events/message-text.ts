@@ -20,6 +20,10 @@ const HEADLINES: Record<EventType, string> = {
   'subscription.paused': '⏸️ Subscription paused',
   'subscription.resumed': '▶️ Subscription resumed',
   'subscription.canceled': '🛑 Subscription canceled',
+  'member.invited': '✉️ Someone was invited to the account',
+  'member.joined': '👋 A new member joined the account',
+  'member.role_changed': "🔑 A member's role changed",
+  'member.removed': '🚪 A member was removed from the account',
   ping: '🔔 Test message from stablepay',
 };
 

@@ -18,3 +18,9 @@ export function currentMerchant(req: { user?: Express.User }): MerchantRow {
   if (!req.user) throw ApiError.unauthenticated();
   return req.user.merchant;
 }
+
+/** Who the request acts as: the merchant, the member (for an API key, its maker), the permissions. */
+export function currentUser(req: { user?: Express.User }): Express.User {
+  if (!req.user) throw ApiError.unauthenticated();
+  return req.user;
+}

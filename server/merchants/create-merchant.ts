@@ -16,7 +16,11 @@ export function checkPassword(password: string) {
     throw new MerchantInputError(`password must be at most ${MAX_PASSWORD_LENGTH} characters`);
 }
 
-/** Accounts are created outside the API (merchant:create); the rules match the API's. */
+/**
+ * Accounts are created outside the API (merchant:create); the rules match the API's. The account
+ * comes with its owner member (the same id, e-mail and password), in one transaction; an e-mail
+ * already a member's anywhere is refused, as the members' unique index would.
+ */
 export async function createMerchant(
   models: Models,
   input: { email: string; password: string; name?: string },
@@ -28,11 +32,15 @@ export async function createMerchant(
   const name = input.name?.trim() || null;
   if (name !== null && !ZUpdateProfileBody.shape.full_name.safeParse(name).success)
     throw new MerchantInputError('name must be at most 200 characters');
+  const passwordHash = await hashPassword(input.password);
   try {
-    return await models.Merchant.create({
-      email: email.data,
-      passwordHash: await hashPassword(input.password),
-      fullName: name,
+    return await models.Merchant.sequelize!.transaction(async (transaction) => {
+      const merchant = await models.Merchant.create({ email: email.data, fullName: name }, { transaction });
+      await models.Member.create(
+        { id: merchant.id, merchantId: merchant.id, email: email.data, name, passwordHash, role: 'owner' },
+        { transaction },
+      );
+      return merchant;
     });
   } catch (error) {
     if (error instanceof UniqueConstraintError)

@@ -1,5 +1,5 @@
 import type { CreateOrderBody, Order as OrderBody } from '../../contract';
-import type { MerchantRow } from '../db/caches';
+import type { MemberRow, MerchantRow } from '../db/caches';
 import { isDatabaseUnavailable } from '../db/is-database-unavailable';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
@@ -38,6 +38,8 @@ export async function createOrder(
   deps: Deps,
   input: {
     merchant: MerchantRow;
+    /** The member acting, or an API key's maker; none for the system (a subscription's period). */
+    member?: Pick<MemberRow, 'id' | 'email' | 'tokenVersion'>;
     body: CreateOrderBody;
     idempotencyKey?: string;
     actingKey?: ActingKey;
@@ -128,6 +130,11 @@ export async function createOrder(
       periodEnd: billing?.periodEnd ?? null,
       customerEmail: body.customerEmail ?? null,
       customerLanguage: body.customerLanguage ?? null,
+      createdBy: input.actingKey
+        ? { apiKeyId: input.actingKey.id }
+        : input.member
+          ? { memberId: input.member.id, email: input.member.email }
+          : null,
       createdAt: now,
       updatedAt: now,
     };
@@ -144,7 +151,7 @@ export async function createOrder(
         body: eventBody(eventId, ORDER_CREATED.event, now, { order: presented }, eventApiVersion(merchant)),
       },
       targets: deliveryTargets(order, merchant),
-      tokenVersion: merchant.tokenVersion,
+      actingMember: input.member ? { id: input.member.id, tokenVersion: input.member.tokenVersion } : null,
       ...(scope ? { idempotency: { scope, response } } : {}),
     };
     return { response, created };
@@ -216,7 +223,8 @@ export async function createOrder(
     if (outcome.blockedBy === 'token' || outcome.blockedBy === 'wallet') {
       await releaseAmount(deps, reference);
       if (outcome.blockedBy === 'token') {
-        deps.cache.merchants.forget(merchant.id);
+        // The member (or a key's maker) changed since it was cached: removed, demoted, new password.
+        if (input.member) deps.cache.members.forget(input.member.id);
         throw ApiError.unauthenticated('Token is no longer valid: log in again');
       }
       // The wallet was removed since it was cached: decide again on what the database holds.

@@ -13,11 +13,12 @@ export type CreatedOrder = {
   event: { id: string; body: string };
   targets: DeliveryTarget[];
   /**
-   * Checked by the statement itself, whatever the caller read before: the token's version is
-   * still the merchant's (no order under a token a password change ended). The wallet is checked
-   * to be still in use too.
+   * Checked by the statement itself, whatever the caller read before: the member acting (a key's
+   * maker) is still in the account, at this token version (no order under a token a password
+   * change, a removal or a demotion ended); null for the system (a subscription's period). The
+   * wallet is checked to be still in use too.
    */
-  tokenVersion: number;
+  actingMember: { id: string; tokenVersion: number } | null;
   /**
    * Reserves the order's amount with it (the common case: the price's amount is free), and each of
    * its other payment options' amounts (all or none: an option's taken amount blocks the order).
@@ -72,13 +73,15 @@ const ORDER_COLUMNS: { [K in keyof NewOrderRow]-?: SqlType } = {
   periodEnd: 'timestamptz',
   customerEmail: 'text',
   customerLanguage: 'text',
+  createdBy: 'jsonb',
   createdAt: 'timestamptz',
   updatedAt: 'timestamptz',
 };
 
 /** What each new order brings to its statement beside its row. */
 type Extras = {
-  tokenVersion: number;
+  memberId: string | null;
+  tokenVersion: number | null;
   reserve: boolean;
   heldUntil: Date | null;
   audit: Record<string, unknown>;
@@ -90,6 +93,7 @@ type Extras = {
   idemBody: unknown;
 };
 const EXTRA_COLUMNS: { [K in keyof Extras]-?: SqlType } = {
+  memberId: 'uuid',
   tokenVersion: 'int',
   reserve: 'boolean',
   heldUntil: 'timestamptz',
@@ -129,7 +133,8 @@ export function inputRow(created: CreatedOrder): InputRow {
     throw new Error("an order claims its own merchant's Idempotency-Key");
   // Fields assigned onto the row, not spread into a literal with more after it: V8's slow path.
   return Object.assign({}, created.order, {
-    tokenVersion: created.tokenVersion,
+    memberId: created.actingMember?.id ?? null,
+    tokenVersion: created.actingMember?.tokenVersion ?? null,
     reserve: created.reservation !== undefined,
     heldUntil: created.reservation?.heldUntil ?? null,
     audit: created.audit,

@@ -10,7 +10,7 @@ import { takeAmountsSql } from './unique-amount';
  * (takeAmountsSql), claim the Idempotency-Key (claimKeysSql), append the audit entry
  * (appendAuditSql), append the event with its delivery tasks and the senders' wake-up
  * (appendEventsSql). Each is one statement (data-modifying CTEs: atomic, no BEGIN/COMMIT): the
- * merchant's token version and the wallet checked, the amount reserved, the key claimed, then,
+ * acting member's token version (not removed) and the wallet checked, the amount reserved, the key claimed, then,
  * only if all went through, the order and what goes with it.
  *
  * Two compositions of the same rules: one order binds scalars, a batch binds one array per column,
@@ -70,8 +70,9 @@ function forOneOrder(shape: Shape): string {
       )
     : `SELECT 1 WHERE EXISTS (SELECT 1 FROM r) ${optionsReserved}`;
   return `
-  WITH c AS (SELECT EXISTS (SELECT 1 FROM merchants WHERE id = ${v('merchantId')}
-                               AND token_version = ${v('tokenVersion')}) AS token_current,
+  WITH c AS (SELECT (${v('memberId')} IS NULL
+                     OR EXISTS (SELECT 1 FROM members WHERE id = ${v('memberId')} AND merchant_id = ${v('merchantId')}
+                                   AND token_version = ${v('tokenVersion')} AND removed_at IS NULL)) AS token_current,
                     -- FOR SHARE: a removal in progress (server/wallets/delete-wallet.ts locks the wallet FOR
                     -- UPDATE) is waited for and then seen; one that comes after waits for this order and counts it.
                     EXISTS (SELECT 1 FROM wallets WHERE id = ${v('walletId')} AND merchant_id = ${v('merchantId')}
@@ -125,8 +126,9 @@ function forManyOrders(shape: Shape): string {
   return `
   WITH i AS (${input}),
        c AS (SELECT i.reference,
-                    EXISTS (SELECT 1 FROM merchants WHERE id = i.merchant_id AND token_version = i.token_version)
-                      AS token_current,
+                    (i.member_id IS NULL
+                     OR EXISTS (SELECT 1 FROM members WHERE id = i.member_id AND merchant_id = i.merchant_id
+                                   AND token_version = i.token_version AND removed_at IS NULL)) AS token_current,
                     -- FOR SHARE, as for one order: a removal in progress is waited for.
                     EXISTS (SELECT 1 FROM wallets WHERE id = i.wallet_id AND merchant_id = i.merchant_id
                                AND deleted_at IS NULL FOR SHARE) AS wallet_in_use

@@ -36,8 +36,19 @@ async function countOrders(
 }
 
 /** A list of all the merchant's orders: read by a prepared statement (order-rows.ts). */
-const unfiltered = (query: z.infer<typeof ZListOrdersQuery>) =>
-  !(query.status || query.network || query.token || query.created_gte || query.created_lt || query.q);
+/** The list's filters: the query's, and the member whose orders alone it shows (a cashier's own). */
+type Filters = z.infer<typeof ZListOrdersQuery> & { createdByMember?: string | null };
+
+const unfiltered = (query: Filters) =>
+  !(
+    query.status ||
+    query.network ||
+    query.token ||
+    query.created_gte ||
+    query.created_lt ||
+    query.q ||
+    query.createdByMember
+  );
 
 const REFERENCE = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
@@ -45,11 +56,7 @@ const REFERENCE = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
  * The filters of a list. The search `q` finds an order by its reference, by the transaction id or
  * sender of one of its verified payments (exact), or by words of its description (any case).
  */
-function ordersWhere(
-  deps: Pick<Deps, 'db'>,
-  merchantId: string,
-  query: z.infer<typeof ZListOrdersQuery>,
-): WhereOptions<Order> {
+function ordersWhere(deps: Pick<Deps, 'db'>, merchantId: string, query: Filters): WhereOptions<Order> {
   const created = {
     ...(query.created_gte ? { [Op.gte]: new Date(query.created_gte) } : {}),
     ...(query.created_lt ? { [Op.lt]: new Date(query.created_lt) } : {}),
@@ -63,6 +70,7 @@ function ordersWhere(
     : null;
   return {
     merchantId,
+    ...(query.createdByMember ? { createdBy: { memberId: query.createdByMember } } : {}),
     ...(query.status ? { status: query.status } : {}),
     ...(query.network
       ? {
@@ -92,7 +100,7 @@ function ordersWhere(
  * Newest first. Page mode counts and offsets; cursor mode is a keyset walk on (merchant_id, id)
  * whose cost does not grow with depth.
  */
-export async function listOrders(deps: Deps, merchant: MerchantRow, query: z.infer<typeof ZListOrdersQuery>) {
+export async function listOrders(deps: Deps, merchant: MerchantRow, query: Filters) {
   const perPage = query.per_page ?? DEFAULT_PER_PAGE;
   const where = ordersWhere(deps, merchant.id, query);
   // An empty cursor starts cursor mode only without a page; with a page it is page mode.
@@ -112,7 +120,7 @@ export async function listOrders(deps: Deps, merchant: MerchantRow, query: z.inf
       ? merchantOrderRows(deps, { merchantId: merchant.id, limit: perPage, offset })
       : findOrderRows(deps, { where, order: [['id', 'DESC']], limit: perPage, offset }),
     // The kept counts know status and network only; other filters count the matching rows.
-    query.token || query.created_gte || query.created_lt || query.q
+    query.token || query.created_gte || query.created_lt || query.q || query.createdByMember
       ? deps.db.models.Order.count({ where })
       : countOrders(deps, { merchantId: merchant.id, status: query.status, network: query.network }),
   ]);

@@ -1,11 +1,12 @@
 import { initServer } from '@ts-rest/express';
 import { ordersContract } from '../../contract';
 import type { Deps } from '../deps';
-import { actingKey, currentMerchant } from '../http/current-merchant';
+import { actingKey, currentMerchant, currentUser } from '../http/current-merchant';
 import { created } from '../http/created';
 import { createOrder } from './create-order';
 import { readOrder } from './find-order';
 import { listOrders } from './list-orders';
+import { onlyOrdersOf } from './own-orders';
 import { presentOrder } from './present-order';
 import { refundableUnitsOfOrder } from './refundable-amount';
 import { submitPaymentClaim } from './submit-payment-claim';
@@ -17,6 +18,7 @@ export function ordersRouter(deps: Deps) {
         res,
         await createOrder(deps, {
           merchant: currentMerchant(req),
+          member: currentUser(req).member,
           body,
           idempotencyKey: headers['idempotency-key'],
           actingKey: actingKey(req),
@@ -24,7 +26,10 @@ export function ordersRouter(deps: Deps) {
       ),
     list: async ({ req, query }) => ({
       status: 200,
-      body: await listOrders(deps, currentMerchant(req), query),
+      body: await listOrders(deps, currentMerchant(req), {
+        ...query,
+        createdByMember: onlyOrdersOf(currentUser(req)),
+      }),
     }),
     get: async ({ req, params }) => {
       const merchant = currentMerchant(req);

@@ -196,5 +196,6 @@ export function presentOrder(
     metadata: order.metadata,
     customerEmail: order.customerEmail ?? null,
     customerLanguage: order.customerLanguage ?? null,
+    createdBy: order.createdBy ?? null,
   });
 }

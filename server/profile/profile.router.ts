@@ -2,7 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { profileContract } from '../../contract';
 import type { Deps } from '../deps';
 import { sendTestMessage, sendTestWebhook } from '../deliveries/send-test-delivery';
-import { currentMerchant } from '../http/current-merchant';
+import { currentMerchant, currentUser } from '../http/current-merchant';
 import type { RateLimits } from '../http/rate-limits';
 import { changePassword } from './change-password';
 import { presentProfile } from './present-profile';
@@ -17,7 +17,7 @@ export function profileRouter(deps: Deps, limits: Pick<RateLimits, 'testDelivery
       body: await updateProfile(deps, currentMerchant(req), body),
     }),
     changePassword: async ({ req, body }) => {
-      await changePassword(deps, currentMerchant(req), body);
+      await changePassword(deps, currentUser(req).member, body);
       return { status: 204, body: undefined };
     },
     rotateWebhookSecret: async ({ req }) => ({

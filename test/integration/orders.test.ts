@@ -550,6 +550,7 @@ describe('concurrent creations, written together', () => {
         paidWith: null,
         customerEmail: null,
         customerLanguage: null,
+        createdBy: null,
         subscriptionId: null,
         periodIndex: null,
         periodAttempt: null,
@@ -563,7 +564,7 @@ describe('concurrent creations, written together', () => {
         audit: { status: 'PENDING' },
         event: { id: eventId, body: JSON.stringify({ id: eventId }) },
         targets: [],
-        tokenVersion: ver,
+        actingMember: { id: merchantId, tokenVersion: ver }, // an owner has its account's id
         reservation: { heldUntil: new Date(now.getTime() + 86_400_000) },
       };
     };

@@ -43,7 +43,8 @@ async function merchantColumns(id: string) {
     previous_webhook_secret_sealed: string | null;
     password_hash: string;
   }>(
-    `SELECT messenger_bot_token_sealed, webhook_secret_sealed, previous_webhook_secret_sealed, password_hash
+    `SELECT messenger_bot_token_sealed, webhook_secret_sealed, previous_webhook_secret_sealed,
+            (SELECT password_hash FROM members WHERE members.id = merchants.id) AS password_hash
        FROM merchants WHERE id = :id`,
     { replacements: { id }, type: QueryTypes.SELECT },
   );

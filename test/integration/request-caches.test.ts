@@ -72,7 +72,7 @@ describe('merchants as instances remember them', () => {
 
   it('creates no order under a token that a cache still accepts but the database no longer does', async () => {
     const m = await newMerchant(deaf, { wallets: ['SOLANA'] });
-    await a.deps.db.sequelize.query('UPDATE merchants SET token_version = token_version + 1 WHERE id = :id', {
+    await a.deps.db.sequelize.query('UPDATE members SET token_version = token_version + 1 WHERE id = :id', {
       replacements: { id: m.id },
     });
     // The deaf instance still takes the token for reads (a feed that never delivers is as stale as it gets) ...
@@ -100,7 +100,7 @@ describe('merchants as instances remember them', () => {
         WHERE query = 'LISTEN stablepay_changes' AND datname = current_database()`,
     );
     await until('the change feed to go down', () => !a.deps.db.changes.live, 5000, 20);
-    await b.deps.db.sequelize.query('UPDATE merchants SET token_version = token_version + 1 WHERE id = :id', {
+    await b.deps.db.sequelize.query('UPDATE members SET token_version = token_version + 1 WHERE id = :id', {
       replacements: { id: m.id },
     });
     expectErrorBody(await me(a, m.token), 401, 'UNAUTHENTICATED');

@@ -512,8 +512,8 @@ describe('migration 0018: one owner per address', () => {
       await walletOwnersMigration.down({ context, name: '0018-wallet-owners-and-claims' });
       // Three merchants registered one address (before one-owner wallets); the first removed it.
       const merchants = await sequelize.query<{ id: string; email: string }>(
-        `INSERT INTO merchants (email, password_hash) VALUES
-        ('first@example.com', 'x'), ('second@example.com', 'x'), ('third@example.com', 'x') RETURNING id, email`,
+        `INSERT INTO merchants (email) VALUES
+        ('first@example.com'), ('second@example.com'), ('third@example.com') RETURNING id, email`,
         { type: QueryTypes.SELECT },
       );
       const id = (email: string) => merchants.find((m) => m.email === email)!.id;

@@ -414,8 +414,8 @@ describe('migration 0014', () => {
       await migrate(sequelize);
       const context = { query: (sql: string) => sequelize.query(sql), notice: () => {} };
       await apiVersionsMigration.down({ context, name: '0014-api-versions' });
-      await sequelize.query(`INSERT INTO merchants (email, password_hash, webhook_secret_sealed) VALUES
-        ('with-secret@example.com', 'x', 'sealed'), ('without@example.com', 'x', NULL)`);
+      await sequelize.query(`INSERT INTO merchants (email, webhook_secret_sealed) VALUES
+        ('with-secret@example.com', 'sealed'), ('without@example.com', NULL)`);
       // An event as bodies were written before versions (its order is beside the point here).
       const before =
         '{"id":"evt_old","type":"order.paid","createdAt":"2026-01-01T00:00:00.000Z","data":{"x":1}}';

@@ -6,6 +6,7 @@ import {
   StablepayError,
   WebhookSignatureVerificationError,
   webhooks,
+  isMemberEvent,
   isSubscriptionEvent,
   API_VERSIONS,
   EVENT_TYPES,
@@ -219,6 +220,7 @@ describe('webhook events: a union told apart by type', () => {
       const sub: SubscriptionEvent = e;
       return `${sub.type} ${sub.data.subscription.id} ${'order' in sub.data ? sub.data.order.reference : '-'}`;
     }
+    if (isMemberEvent(e)) return `${e.type} by ${e.data.memberEmail}`;
     switch (e.type) {
       case 'order.paid':
       case 'order.underpaid': {

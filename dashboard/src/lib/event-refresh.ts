@@ -3,6 +3,7 @@ import {
   eventOrderOf,
   type Order,
   type SubscriptionEventType,
+  type MemberEventType,
   type UnattributedPayment,
   type WebhookEventBody,
 } from '../../../contract';
@@ -20,6 +21,12 @@ export function keysChangedBy(event: WebhookEventBody): QueryKey[] {
   switch (event.type) {
     case 'ping':
       return [keys.recentDeliveries];
+    // The account's people: the Members page reads them again.
+    case 'member.invited':
+    case 'member.joined':
+    case 'member.role_changed':
+    case 'member.removed':
+      return [keys.members];
     // A subscription's own events: it, the lists it shows in, and its orders (a new one, a status).
     case 'subscription.created':
     case 'subscription.order_created':
@@ -42,7 +49,10 @@ export function keysChangedBy(event: WebhookEventBody): QueryKey[] {
   }
 }
 
-type OrderOrRefundEvent = Exclude<WebhookEventBody, { type: 'ping' | SubscriptionEventType }>;
+type OrderOrRefundEvent = Exclude<
+  WebhookEventBody,
+  { type: 'ping' | SubscriptionEventType | MemberEventType }
+>;
 
 function orderKeysChangedBy(event: OrderOrRefundEvent): QueryKey[] {
   const reference = event.data.order.reference;

@@ -37,6 +37,8 @@ export const keys = {
   subscription: (id: string) => ['subscription', id, 'subscription'] as const,
   subscriptionOrders: (id: string) => ['subscription', id, 'orders'] as const,
   subscriptionLists: ['subscriptions'] as const,
+  /** The account's members and invitations (the Members page). */
+  members: ['members'] as const,
   subscriptionList: (query: SubscriptionsQuery) => ['subscriptions', query] as const,
 };
 

@@ -15,6 +15,8 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
   declare merchantId: string;
   declare name: string;
   declare scopes: ApiKeyScope[];
+  /** The member who made it: the key acts within that member's permissions (at most). */
+  declare createdBy: string;
   declare secretHash: string;
   declare last4: string;
   declare createdAt: Date;
@@ -29,6 +31,7 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
         merchantId: required(DataTypes.UUID),
         name: required(DataTypes.TEXT),
         scopes: required(DataTypes.ARRAY(DataTypes.TEXT)),
+        createdBy: required(DataTypes.UUID),
         secretHash: required(DataTypes.TEXT),
         last4: required(DataTypes.TEXT),
         createdAt: required(DataTypes.DATE),

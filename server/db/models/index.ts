@@ -4,6 +4,7 @@ import { AuditEntry } from './audit-entry';
 import { EmailDelivery } from './email-delivery';
 import { Event } from './event';
 import { EventDelivery } from './event-delivery';
+import { Member } from './member';
 import { Merchant } from './merchant';
 import { MessengerDelivery } from './messenger-delivery';
 import { Order, type StoredPaymentOption } from './order';
@@ -20,6 +21,7 @@ export {
   EmailDelivery,
   Event,
   EventDelivery,
+  Member,
   Merchant,
   MessengerDelivery,
   Order,
@@ -42,6 +44,7 @@ export function initModels(sequelize: Sequelize) {
     EmailDelivery: class EmailDeliveryModel extends EmailDelivery {},
     Event: class EventModel extends Event {},
     EventDelivery: class EventDeliveryModel extends EventDelivery {},
+    Member: class MemberModel extends Member {},
     Merchant: class MerchantModel extends Merchant {},
     MessengerDelivery: class MessengerDeliveryModel extends MessengerDelivery {},
     Order: class OrderModel extends Order {},

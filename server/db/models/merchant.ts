@@ -5,8 +5,7 @@ import { required, timestamps } from './columns';
 export class Merchant extends TimestampedModel<Merchant> {
   declare id: CreationOptional<string>;
   declare email: string;
-  declare passwordHash: string;
-  /** Bumped by a password change: tokens carrying an older version are refused. */
+  /** Checked by order creation (server/orders/creation-statements.ts); members carry their own (Member). */
   declare tokenVersion: CreationOptional<number>;
   declare fullName: CreationOptional<string | null>;
   declare phone: CreationOptional<string | null>;
@@ -26,7 +25,6 @@ export class Merchant extends TimestampedModel<Merchant> {
       {
         id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
         email: required(DataTypes.TEXT),
-        passwordHash: required(DataTypes.TEXT),
         tokenVersion: required(DataTypes.INTEGER, 0),
         fullName: DataTypes.TEXT,
         phone: DataTypes.TEXT,

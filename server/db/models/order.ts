@@ -1,7 +1,7 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { TimestampedModel } from './base-models';
 import { required, serialKey, timestamps } from './columns';
-import type { Locale, Network, OrderStatus, Token } from '../../../contract';
+import type { CreatedBy, Locale, Network, OrderStatus, Token } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
 /**
@@ -70,6 +70,8 @@ export class Order extends TimestampedModel<Order> {
   declare customerEmail: CreationOptional<string | null>;
   /** The language of the customer's e-mails; null: en. */
   declare customerLanguage: CreationOptional<Locale | null>;
+  /** Who made it (migration 0030): a member, an API key, or null for the system. */
+  declare createdBy: CreationOptional<CreatedBy>;
 
   static initModel(sequelize: Sequelize) {
     this.init(
@@ -113,6 +115,7 @@ export class Order extends TimestampedModel<Order> {
         periodEnd: DataTypes.DATE,
         customerEmail: DataTypes.TEXT,
         customerLanguage: DataTypes.TEXT,
+        createdBy: DataTypes.JSONB,
         ...timestamps(),
       },
       { sequelize, tableName: 'orders' },

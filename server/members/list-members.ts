@@ -1,0 +1,16 @@
+import type { Deps } from '../deps';
+import { presentMember } from './present-member';
+
+/** GET /members: the account's members still in it, oldest first. */
+export async function listMembers(deps: Pick<Deps, 'db'>, merchantId: string) {
+  const rows = await deps.db.models.Member.findAll({
+    where: { merchantId, removedAt: null },
+    order: [
+      ['createdAt', 'ASC'],
+      ['id', 'ASC'],
+    ],
+    limit: 1000,
+    raw: true,
+  });
+  return rows.map(presentMember);
+}
