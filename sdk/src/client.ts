@@ -29,6 +29,12 @@ import {
   type ZListEventsQuery,
   type ZListOrdersQuery,
   type ZLoginBody,
+  type ZAcceptInvitationBody,
+  type ZInvitation,
+  type ZInvitationPreview,
+  type ZInviteBody,
+  type ZMember,
+  type Role,
   type ZLoginResponse,
   type ZMessengerDelivery,
   type ZOrder,
@@ -59,6 +65,11 @@ type Contract = typeof contract;
  */
 export type LoginBody = z.input<typeof ZLoginBody>;
 export type LoginResponse = z.infer<typeof ZLoginResponse>;
+export type Member = z.infer<typeof ZMember>;
+export type Invitation = z.infer<typeof ZInvitation>;
+export type InvitationPreview = z.infer<typeof ZInvitationPreview>;
+export type InviteParams = z.input<typeof ZInviteBody>;
+export type AcceptInvitationParams = z.input<typeof ZAcceptInvitationBody>;
 export type CreateOrderParams = z.input<typeof ZCreateOrderBody>;
 export type Order = z.infer<typeof ZOrder>;
 /** One way to pay an order (its network, token, wallet, amount and links): `order.paymentOptions`. */
@@ -148,6 +159,11 @@ export type RequestOptions = {
 const UNSAFE_ROUTES: ReadonlySet<AppRoute> = new Set<AppRoute>([
   contract.profile.changePassword,
   contract.apiKeys.create,
+  contract.members.invite,
+  contract.members.acceptInvitation,
+  contract.members.revokeInvitation,
+  contract.members.remove,
+  contract.members.transferOwnership,
   contract.profile.rotateWebhookSecret,
   contract.profile.sendTestWebhook,
   contract.profile.sendTestMessage,
@@ -313,6 +329,49 @@ export function createClient(options: ClientOptions) {
       /** DELETE /users/me/api-keys/{id} (login token only): refused everywhere from then on. */
       async revoke(id: string): Promise<void> {
         await success(raw.apiKeys.revoke({ params: { id: segment(id) } }));
+      },
+    },
+
+    members: {
+      /** GET /members: the account's members. */
+      async list(): Promise<Member[]> {
+        return (await success(raw.members.list())).items;
+      },
+      /** GET /members/invitations (members:write). */
+      async listInvitations(): Promise<Invitation[]> {
+        return (await success(raw.members.listInvitations())).items;
+      },
+      /** POST /members/invitations (members:write): `link` only when the server has no SMTP. */
+      async invite(body: InviteParams): Promise<Invitation> {
+        return success(raw.members.invite({ body }));
+      },
+      /** DELETE /members/invitations/{id} (members:write): the link stops working. */
+      async revokeInvitation(id: string): Promise<void> {
+        await success(raw.members.revokeInvitation({ params: { id: segment(id) } }));
+      },
+      /** GET /members/invitations/accept/{token} (public): what the link offers. */
+      async showInvitation(invitationToken: string): Promise<InvitationPreview> {
+        return success(raw.members.showInvitation({ params: { token: segment(invitationToken) } }));
+      },
+      /** POST /members/invitations/accept/{token} (public): the new member's login token, kept when the client has none. */
+      async acceptInvitation(invitationToken: string, body: AcceptInvitationParams): Promise<LoginResponse> {
+        const result = await success(
+          raw.members.acceptInvitation({ params: { token: segment(invitationToken) }, body }),
+        );
+        token ??= result.token;
+        return result;
+      },
+      /** PATCH /members/{id} (members:write; an owner's role needs ownership:write). */
+      async changeRole(id: string, role: Role): Promise<Member> {
+        return success(raw.members.changeRole({ params: { id: segment(id) }, body: { role } }));
+      },
+      /** DELETE /members/{id} (members:write): its tokens, sessions and keys stop. */
+      async remove(id: string): Promise<void> {
+        await success(raw.members.remove({ params: { id: segment(id) } }));
+      },
+      /** POST /members/transfer-ownership (the owner): you become an admin and must sign in again. */
+      async transferOwnership(memberId: string): Promise<Member[]> {
+        return (await success(raw.members.transferOwnership({ body: { memberId } }))).items;
       },
     },
 

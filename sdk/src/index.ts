@@ -4,6 +4,11 @@
  */
 export { createClient } from './client';
 export type {
+  AcceptInvitationParams,
+  Invitation,
+  InvitationPreview,
+  InviteParams,
+  Member,
   ApiKey,
   ApiKeyList,
   ApiKeyScope,

@@ -94,6 +94,7 @@ const order = {
   period: null,
   customerEmail: 'ana@example.com',
   customerLanguage: 'pt-BR',
+  createdBy: { memberId: '6f1c2b9e-8a4d-4f3b-9c2e-1d5a7b3c9e01', email: 'shop@example.com' },
 };
 const paidOrder = {
   ...order,
@@ -306,6 +307,19 @@ const exampleMember = {
   role: 'cashier',
   createdAt: '2026-11-23T09:00:00.000Z',
 };
+const loginAnswer = {
+  token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ2ZXIiOjB9.c2lnbmF0dXJl',
+  tokenType: 'Bearer',
+  expiresAt: '2026-11-29T10:00:00.000Z',
+};
+const exampleInvitation = {
+  id: '9b2f1c3a-4d5e-4f60-8a7b-1c2d3e4f5a6b',
+  email: 'cashier@example.com',
+  role: 'cashier',
+  status: 'PENDING',
+  expiresAt: '2026-11-29T10:00:00.000Z',
+  createdAt: '2026-11-22T10:00:00.000Z',
+};
 const memberEvent = (type: EventType, data: Record<string, unknown>) => ({
   ...paidEventOf(type),
   createdAt: '2026-11-23T09:00:00.000Z',
@@ -420,16 +434,7 @@ export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
       canceledAt: subscription.updatedAt,
     },
   }),
-  'member.invited': memberEvent('member.invited', {
-    invitation: {
-      id: '9b2f1c3a-4d5e-4f60-8a7b-1c2d3e4f5a6b',
-      email: 'cashier@example.com',
-      role: 'cashier',
-      status: 'PENDING',
-      expiresAt: '2026-11-29T10:00:00.000Z',
-      createdAt: '2026-11-22T10:00:00.000Z',
-    },
-  }),
+  'member.invited': memberEvent('member.invited', { invitation: exampleInvitation }),
   'member.joined': memberEvent('member.joined', { member: { ...exampleMember } }),
   'member.role_changed': memberEvent('member.role_changed', {
     member: { ...exampleMember, role: 'finance' },
@@ -482,13 +487,7 @@ const apiKeyItem = {
 export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'auth.login': {
     request: { email: 'shop@example.com', password: 'correct horse battery staple' },
-    responses: {
-      200: {
-        token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ2ZXIiOjB9.c2lnbmF0dXJl',
-        tokenType: 'Bearer',
-        expiresAt: '2026-11-29T10:00:00.000Z',
-      },
-    },
+    responses: { 200: loginAnswer },
   },
   'orders.create': {
     request: {
@@ -693,6 +692,57 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     responses: { 200: { items: [{ ...apiKeyItem, lastUsedAt: '2026-11-24T12:41:07.000Z' }] } },
   },
   'apiKeys.revoke': { responses: {} },
+  'members.list': {
+    responses: {
+      200: {
+        items: [
+          { ...exampleMember, ...dashboardSession.member, createdAt: '2026-11-20T09:00:00.000Z' },
+          exampleMember,
+        ],
+      },
+    },
+  },
+  'members.listInvitations': { responses: { 200: { items: [exampleInvitation] } } },
+  'members.invite': {
+    request: { email: 'cashier@example.com', role: 'cashier', language: 'pt-BR' },
+    responses: {
+      201: {
+        ...exampleInvitation,
+        link: 'https://pay.example.com/dashboard/invite/Zm9yIGV4YW1wbGUgb25seSwgbm90IGEgcmVhbCB0b2tl',
+      },
+    },
+  },
+  'members.revokeInvitation': { responses: {} },
+  'members.showInvitation': {
+    responses: {
+      200: {
+        accountName: 'Loja Exemplo',
+        email: 'cashier@example.com',
+        role: 'cashier',
+        expiresAt: exampleInvitation.expiresAt,
+      },
+    },
+  },
+  'members.acceptInvitation': {
+    request: { name: 'Bia Lima', password: 'a long and private passphrase' },
+    responses: { 201: loginAnswer },
+  },
+  'members.changeRole': {
+    request: { role: 'finance' },
+    responses: { 200: { ...exampleMember, role: 'finance' } },
+  },
+  'members.remove': { responses: {} },
+  'members.transferOwnership': {
+    request: { memberId: exampleMember.id },
+    responses: {
+      200: {
+        items: [
+          { ...dashboardSession.member, role: 'admin', createdAt: '2026-11-20T09:00:00.000Z' },
+          { ...exampleMember, role: 'owner' },
+        ],
+      },
+    },
+  },
   'wallets.list': { responses: { 200: { items: [walletItem] } } },
   'wallets.create': {
     request: { name: 'main', network: 'SOLANA', public_address: wallet },

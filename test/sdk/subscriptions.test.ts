@@ -140,6 +140,6 @@ describe('client: subscriptions', () => {
     expect(typed.data.subscription.id).toBe(sub.id);
     expect(typed.data.order).toMatchObject({ subscriptionId: sub.id, period: { index: 0 } });
     expect(typed.data.order.reference).toBe((await client.subscriptions.get(sub.id)).latestOrderReference);
-    expect(typed.apiVersion).toBe('2026-12-01');
+    expect(typed.apiVersion).toBe('2026-12-03');
   });
 });
