@@ -1,4 +1,5 @@
 import { initContract } from '@ts-rest/core';
+import { accountContract } from './account';
 import { apiKeysContract } from './api-keys';
 import { authContract } from './auth';
 import { claimsContract } from './claims';
@@ -14,6 +15,7 @@ import { profileContract } from './profile';
 import { refundsContract } from './refunds';
 import { sandboxContract } from './sandbox';
 import { subscriptionsContract } from './subscriptions';
+import { twoFactorContract } from './two-factor';
 import { walletsContract } from './wallets';
 
 const c = initContract();
@@ -24,6 +26,8 @@ const c = initContract();
  */
 type Routers = {
   auth: typeof authContract;
+  twoFactor: typeof twoFactorContract;
+  account: typeof accountContract;
   apiKeys: typeof apiKeysContract;
   dashboard: typeof dashboardContract;
   orders: typeof ordersContract;
@@ -43,6 +47,8 @@ type Routers = {
 
 const routers: Routers = {
   auth: authContract,
+  twoFactor: twoFactorContract,
+  account: accountContract,
   apiKeys: apiKeysContract,
   dashboard: dashboardContract,
   orders: ordersContract,
@@ -69,6 +75,8 @@ export * from './permissions';
 export * from './shapes';
 export * from './errors';
 export * from './auth';
+export * from './two-factor';
+export * from './account';
 export * from './api-keys';
 export * from './dashboard';
 export * from './orders';

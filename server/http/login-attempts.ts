@@ -89,10 +89,10 @@ export function createLoginAttempts(
   }
 
   async function state(key: string) {
-    const rows = await sequelize.query<{ ms_left: number | null; points: number; in_flight: number }>(
-      STATE,
-      { type: QueryTypes.SELECT, replacements: { key, flightKey: flightKey(key) } },
-    );
+    const rows = await sequelize.query<{ ms_left: number | null; points: number; in_flight: number }>(STATE, {
+      type: QueryTypes.SELECT,
+      replacements: { key, flightKey: flightKey(key) },
+    });
     return {
       msLeft: Number(rows[0]?.ms_left ?? 0),
       points: Number(rows[0]?.points ?? 0),
