@@ -28,6 +28,8 @@ export const accountContract = c.router(
       method: 'PATCH',
       path: '/account',
       summary: "Change the account's settings",
+      description:
+        "Owner only for `requireTwoFactor` (needs account:security, with the login token or the session, and the owner's own two-factor on first: 409 otherwise). Members without two-factor are then sent to enrol at sign-in, and their older tokens and sessions stop at once.",
       metadata: merchantAuth('account:write', 'account:write'),
       body: ZAccountPatch,
       responses: { 200: ZAccount, ...merchantErrors, ...errors('VALIDATION_ERROR', 'CONFLICT') },

@@ -24,6 +24,8 @@ export const twoFactorContract = c.router(
       method: 'GET',
       path: '/auth/two-factor',
       summary: "The signed-in member's two-factor sign-in",
+      description:
+        'Whether two-factor sign-in is on for the signed-in member (and since when), how many recovery codes are left, and whether the account requires it of every member.',
       metadata: twoFactorSetup,
       responses: { 200: ZTwoFactorStatus, ...merchantErrors },
     },
