@@ -32,7 +32,7 @@ const DOMAIN_ORDER = [
   ],
   [
     'auth',
-    'api-keys|members|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|health|docs',
+    'account|api-keys|members|merchants|profile|wallets|orders|payments|refunds|pay|checkout|deliveries|event-log|health|docs',
   ],
   [
     'api-keys',

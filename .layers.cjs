@@ -26,6 +26,7 @@ module.exports = {
     'docs',
     'networks',
     'sandbox',
+    'account',
   ],
   /** What domains use: they take plain data or a function, never a domain. */
   SERVICES: ['events', 'jobs', 'http', 'emails'],

@@ -184,5 +184,11 @@ export const loginOnly = <const P extends Permission>(permission: P) =>
   ({ auth: 'merchant', scope: null, permission }) as const;
 export const publicRoute = { auth: 'public' } as const;
 /** The auth metadata of a route, as the contract declares it. */
-export type MerchantRouteAuth = { auth: 'merchant'; scope: ApiKeyScope | null; permission: Permission };
+export type MerchantRouteAuth = {
+  auth: 'merchant';
+  scope: ApiKeyScope | null;
+  permission: Permission;
+  /** The route also takes a two-factor setupToken (contract/two-factor.ts): enrolment alone. */
+  setupToken?: true;
+};
 export type RouteAuth = MerchantRouteAuth | typeof publicRoute;

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { ZLoginBody } from './auth';
+import { ZLoginBody, ZMfaBody, ZMfaRequired, ZTwoFactorSetupRequired } from './auth';
 import {
   NETWORKS,
   ORDER_STATUSES,
@@ -163,9 +163,22 @@ export const dashboardContract = c.router(
       path: '/dashboard/session',
       summary: 'Sign in to the dashboard (sets the session cookie)',
       description:
-        'E-mail and password, as POST /auth/login (and limited the same way). Answers with the session and sets an httpOnly, SameSite=Strict cookie (Secure under https) that opens what the login token opens. A password change ends every session; so does DASHBOARD_SESSION_IDLE_HOURS without use.',
+        'E-mail and password, as POST /auth/login (and limited the same way). Answers with the session and sets an httpOnly, SameSite=Strict cookie (Secure under https) that opens what the login token opens. A password change ends every session; so does DASHBOARD_SESSION_IDLE_HOURS without use. A member with two-factor sign-in gets `{mfaRequired, mfaToken}` and no cookie (send the code to POST /dashboard/session/mfa); in an account that requires two-factor, a member without it gets `{twoFactorSetupRequired, setupToken}`.',
       metadata: publicRoute,
       body: ZLoginBody,
+      responses: {
+        200: z.union([ZDashboardSession, ZMfaRequired, ZTwoFactorSetupRequired]),
+        ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'PAYLOAD_TOO_LARGE'),
+      },
+    },
+    signInMfa: {
+      method: 'POST',
+      path: '/dashboard/session/mfa',
+      summary: "The second step of the dashboard's sign-in: the mfaToken and a code start the session",
+      description:
+        'As POST /auth/login/mfa, for an mfaToken that POST /dashboard/session gave: answers with the session and sets the cookie.',
+      metadata: publicRoute,
+      body: ZMfaBody,
       responses: {
         200: ZDashboardSession,
         ...errors('VALIDATION_ERROR', 'UNAUTHENTICATED', 'PAYLOAD_TOO_LARGE'),

@@ -1,4 +1,5 @@
 import { initContract } from '@ts-rest/core';
+import { accountContract } from './account';
 import { apiKeysContract } from './api-keys';
 import { authContract } from './auth';
 import { claimsContract } from './claims';
@@ -15,6 +16,7 @@ import { profileContract } from './profile';
 import { refundsContract } from './refunds';
 import { sandboxContract } from './sandbox';
 import { subscriptionsContract } from './subscriptions';
+import { twoFactorContract } from './two-factor';
 import { walletsContract } from './wallets';
 
 const c = initContract();
@@ -25,6 +27,8 @@ const c = initContract();
  */
 type Routers = {
   auth: typeof authContract;
+  twoFactor: typeof twoFactorContract;
+  account: typeof accountContract;
   apiKeys: typeof apiKeysContract;
   members: typeof membersContract;
   dashboard: typeof dashboardContract;
@@ -45,6 +49,8 @@ type Routers = {
 
 const routers: Routers = {
   auth: authContract,
+  twoFactor: twoFactorContract,
+  account: accountContract,
   apiKeys: apiKeysContract,
   members: membersContract,
   dashboard: dashboardContract,
@@ -72,6 +78,8 @@ export * from './permissions';
 export * from './shapes';
 export * from './errors';
 export * from './auth';
+export * from './two-factor';
+export * from './account';
 export * from './api-keys';
 export * from './members';
 export * from './member-shapes';

@@ -1,7 +1,10 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { createExpressEndpoints, initServer } from '@ts-rest/express';
 import { contract, type RouteAuth } from '../contract';
+import { accountRouter } from './account/account.router';
 import { authRouter } from './auth/auth.router';
+import { setupCredential, setupTokenOf } from './auth/two-factor/setup-auth';
+import { twoFactorRouter } from './auth/two-factor/two-factor.router';
 import { createKeyUsage } from './auth/api-key-usage';
 import { checkPermission, checkScope } from './auth/check-scope';
 import { createAuthenticator } from './auth/passport';
@@ -18,6 +21,7 @@ import { healthRouter } from './health/health.router';
 import { membersRouter } from './members/members.router';
 import { networksRouter } from './networks/networks.router';
 import { OPEN_CORS_PATHS, openCors } from './http/cors';
+import { ApiError } from './errors';
 import { errorHandler, fromRequestValidation, notFoundHandler } from './http/error-handler';
 import { UNLIMITED_PATHS } from './http/rate-limit-headers';
 import { createRateLimits } from './http/rate-limits';
@@ -81,6 +85,22 @@ export function createApp(deps: Deps): Express {
     !req.headers.authorization && sessionCookie(req, config)
       ? authenticateSession(req, res, next)
       : authenticate(req, res, next);
+  // A two-factor setup token opens the enrolment routes alone (their metadata says `setupToken`).
+  const credentialOrSetup = (
+    req: Request,
+    res: Response,
+    auth: RouteAuth,
+    next: (error?: unknown) => void,
+  ) => {
+    const setupToken = setupTokenOf(req);
+    if (!setupToken) return credential(req, res, next);
+    if (auth.auth !== 'merchant' || !auth.setupToken)
+      return next(ApiError.unauthenticated('A setup token opens only the two-factor enrolment: enrol first'));
+    setupCredential({ ...deps, ...deps.cache }, setupToken).then((user) => {
+      req.user = user;
+      next();
+    }, next);
+  };
   const unlimited = new Set<string>(UNLIMITED_PATHS);
   const ownOrders = ownOrdersOnly(deps);
   // Auth is route metadata in the contract, checked once here for every route that declares it: the
@@ -91,7 +111,7 @@ export function createApp(deps: Deps): Express {
     const auth = route?.metadata;
     if (auth?.auth !== 'merchant')
       return unlimited.has(req.path) ? next() : limits.publicRoute(req, res, next);
-    credential(req, res, (error?: unknown) => {
+    credentialOrSetup(req, res, auth, (error?: unknown) => {
       if (error) return next(error);
       const refused = checkScope(req.user!.apiKey, auth.scope) ?? checkPermission(req.user!, auth.permission);
       if (refused) return next(refused);
@@ -111,9 +131,11 @@ export function createApp(deps: Deps): Express {
     contract,
     server.router(contract, {
       auth: authRouter(deps),
+      twoFactor: twoFactorRouter(deps, limits),
+      account: accountRouter(deps),
       apiKeys: apiKeysRouter(deps),
       members: membersRouter(deps),
-      dashboard: dashboardRouter(deps),
+      dashboard: dashboardRouter(deps, limits),
       orders: ordersRouter(deps),
       claims: claimsRouter(deps),
       deliveries: deliveriesRouter(deps),

@@ -21,6 +21,11 @@ export function onUnauthenticated(handler: (() => void) | undefined) {
 }
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const SIGN_IN_ROUTES = new Set<unknown>([
+  contract.dashboard.signIn,
+  contract.dashboard.signInMfa,
+  contract.dashboard.session,
+]);
 
 export const api = initClient(contract, {
   baseUrl: '',
@@ -35,7 +40,9 @@ export const api = initClient(contract, {
     } catch (error) {
       throw new ApiFailure(0, 'NETWORK', error instanceof Error ? error.message : String(error));
     }
-    const signingIn = args.route === contract.dashboard.signIn || args.route === contract.dashboard.session;
+    // The sign-in's own steps (and the enrolment a setup token opens) say 401 without a session to end.
+    const signingIn =
+      SIGN_IN_ROUTES.has(args.route) || (args.headers.authorization ?? '').startsWith('Bearer setup_');
     if (response.status === 401 && !signingIn) onSessionEnded?.();
     return response;
   },

@@ -13,9 +13,15 @@ type SessionState =
   | { state: 'unreachable'; error: unknown }
   | { state: 'signed-in'; session: DashboardSession };
 
+/** What a correct password leads to when two-factor sign-in stands between it and the session. */
+export type SignInStep = { step: 'code'; mfaToken: string } | { step: 'setup'; setupToken: string };
+
 type SessionApi = {
   status: SessionState;
-  signIn: (email: string, password: string) => Promise<void>;
+  /** Signed in, or the step before it (a code; enrolment when the account requires it). */
+  signIn: (email: string, password: string) => Promise<SignInStep | null>;
+  /** The code step: the mfaToken the password gave and a TOTP or recovery code. */
+  signInWithCode: (mfaToken: string, code: string) => Promise<void>;
   signOut: () => Promise<void>;
   /** The server ended the session (a password change): show the sign-in page with why. */
   ended: (reason: SignedOutReason) => void;
@@ -58,15 +64,35 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => onUnauthenticated(undefined);
   }, [check, ended]);
 
-  const signIn = useCallback(
-    async (email: string, password: string) => {
-      const answer = await api.dashboard.signIn({ body: { email, password } });
-      if (answer.status !== 200) throw failureOf(answer);
+  const begin = useCallback(
+    (session: DashboardSession) => {
       forgetMerchantData(client);
-      setCsrfToken(answer.body.csrfToken);
-      setStatus({ state: 'signed-in', session: answer.body });
+      setCsrfToken(session.csrfToken);
+      setStatus({ state: 'signed-in', session });
     },
     [client],
+  );
+
+  const signIn = useCallback(
+    async (email: string, password: string): Promise<SignInStep | null> => {
+      const answer = await api.dashboard.signIn({ body: { email, password } });
+      if (answer.status !== 200) throw failureOf(answer);
+      const body = answer.body;
+      if ('mfaRequired' in body) return { step: 'code', mfaToken: body.mfaToken };
+      if ('twoFactorSetupRequired' in body) return { step: 'setup', setupToken: body.setupToken };
+      begin(body);
+      return null;
+    },
+    [begin],
+  );
+
+  const signInWithCode = useCallback(
+    async (mfaToken: string, code: string) => {
+      const answer = await api.dashboard.signInMfa({ body: { mfaToken, code } });
+      if (answer.status !== 200) throw failureOf(answer);
+      begin(answer.body);
+    },
+    [begin],
   );
 
   // Signed out only once the service has ended the session (or it had ended already): a failed
@@ -89,8 +115,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo(
-    () => ({ status, signIn, signOut, ended, recheck: () => void check(), updateMerchant }),
-    [status, signIn, signOut, ended, check, updateMerchant],
+    () => ({ status, signIn, signInWithCode, signOut, ended, recheck: () => void check(), updateMerchant }),
+    [status, signIn, signInWithCode, signOut, ended, check, updateMerchant],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

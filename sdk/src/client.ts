@@ -36,6 +36,11 @@ import {
   type ZMember,
   type Role,
   type ZLoginResponse,
+  type ZLoginAnswer,
+  type ZMfaBody,
+  type ZTwoFactorStatus,
+  type ZAccountPatch,
+  type ZAccount,
   type ZMessengerDelivery,
   type ZOrder,
   type ZOrderCursorPage,
@@ -70,6 +75,13 @@ export type Invitation = z.infer<typeof ZInvitation>;
 export type InvitationPreview = z.infer<typeof ZInvitationPreview>;
 export type InviteParams = z.input<typeof ZInviteBody>;
 export type AcceptInvitationParams = z.input<typeof ZAcceptInvitationBody>;
+/** What POST /auth/login answers: the token, `{mfaRequired, mfaToken}` or `{twoFactorSetupRequired, setupToken}`. */
+export type LoginAnswer = z.infer<typeof ZLoginAnswer>;
+export type LoginMfaBody = z.input<typeof ZMfaBody>;
+export type TwoFactorStatus = z.infer<typeof ZTwoFactorStatus>;
+export type TwoFactorEnrolment = { otpauthUrl: string; secret: string };
+export type AccountPatch = z.input<typeof ZAccountPatch>;
+export type Account = z.infer<typeof ZAccount>;
 export type CreateOrderParams = z.input<typeof ZCreateOrderBody>;
 export type Order = z.infer<typeof ZOrder>;
 /** One way to pay an order (its network, token, wallet, amount and links): `order.paymentOptions`. */
@@ -174,6 +186,11 @@ const UNSAFE_ROUTES: ReadonlySet<AppRoute> = new Set<AppRoute>([
   contract.subscriptions.cancel,
   contract.subscriptions.pause,
   contract.subscriptions.resume,
+  // A code is accepted once, an mfaToken gives one token: a retry of one that went through fails.
+  contract.twoFactor.enroll,
+  contract.twoFactor.confirm,
+  contract.twoFactor.disable,
+  contract.twoFactor.loginMfa,
 ]);
 
 function newIdempotencyKey(): string {
@@ -309,11 +326,48 @@ export function createClient(options: ClientOptions) {
     },
 
     auth: {
-      /** POST /auth/login. The client keeps the token for later calls when it has none yet. */
-      async login(body: LoginBody): Promise<LoginResponse> {
+      /**
+       * POST /auth/login. The client keeps the token for later calls when it has none yet. A member
+       * with two-factor gets `{mfaRequired, mfaToken}` (then loginMfa()); in an account requiring
+       * it, a member without gets `{twoFactorSetupRequired, setupToken}` (twoFactor.enroll() and
+       * confirm() with it, then log in again).
+       */
+      async login(body: LoginBody): Promise<LoginAnswer> {
         const result = await success(raw.auth.login({ body }));
+        if ('token' in result) token ??= result.token;
+        return result;
+      },
+      /** POST /auth/login/mfa: the mfaToken and a code (TOTP or recovery); the token is kept as login()'s. */
+      async loginMfa(body: LoginMfaBody): Promise<LoginResponse> {
+        const result = await success(raw.twoFactor.loginMfa({ body }));
         token ??= result.token;
         return result;
+      },
+    },
+
+    twoFactor: {
+      /** GET /auth/two-factor: whether the member uses it, its recovery codes left, whether the account requires it. */
+      async status(): Promise<TwoFactorStatus> {
+        return success(raw.twoFactor.status());
+      },
+      /** POST /auth/two-factor/enroll: a new secret and its otpauth:// URI (for a QR code). */
+      async enroll(): Promise<TwoFactorEnrolment> {
+        return success(raw.twoFactor.enroll());
+      },
+      /** POST /auth/two-factor/confirm: a first code turns it on; the 10 recovery codes, shown once. */
+      async confirm(code: string): Promise<{ recoveryCodes: string[] }> {
+        return success(raw.twoFactor.confirm({ body: { code } }));
+      },
+      /** POST /auth/two-factor/disable, with a code (TOTP or recovery). */
+      async disable(code: string): Promise<void> {
+        await success(raw.twoFactor.disable({ body: { code } }));
+      },
+    },
+
+    account: {
+      /** PATCH /account: `requireTwoFactor` (owner only). */
+      async update(body: AccountPatch): Promise<Account> {
+        return success(raw.account.update({ body }));
       },
     },
 

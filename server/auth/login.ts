@@ -3,6 +3,7 @@ import type { Member, Models } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { decoyPasswordHash, verifyPassword } from './passwords';
+import { stepAfterPassword } from './two-factor/sign-in-steps';
 
 /** The member (not removed) an e-mail names, whatever its case. */
 export function memberByEmail(models: Pick<Models, 'Member'>, email: string): Promise<Member | null> {
@@ -28,9 +29,20 @@ export async function checkCredentials(
   return member;
 }
 
-/** POST /auth/login: a login token for the member (its subject the member's id). */
-export async function login(deps: Pick<Deps, 'db' | 'tokens'>, input: { email: string; password: string }) {
-  const member = await checkCredentials(deps, input);
+/** A login token for the member (its subject the member's id), as the login routes answer it. */
+export function loginToken(deps: Pick<Deps, 'tokens'>, member: { id: string; tokenVersion: number }) {
   const { token, expiresAt } = deps.tokens.issue(member);
   return { token, tokenType: 'Bearer' as const, expiresAt: expiresAt.toISOString() };
+}
+
+/**
+ * POST /auth/login: a login token for the member, or the step before it (a code, or enrolment
+ * when the account requires two-factor and the member has none).
+ */
+export async function login(
+  deps: Pick<Deps, 'db' | 'tokens' | 'clock' | 'cache'>,
+  input: { email: string; password: string },
+) {
+  const member = await checkCredentials(deps, input);
+  return (await stepAfterPassword(deps, member, 'token')) ?? loginToken(deps, member);
 }

@@ -5,10 +5,11 @@ import { dashboardContract } from '../../contract';
 import { endSession, maxAgeMs, sessionCookieName } from '../auth/dashboard-sessions';
 import { sessionCookie } from '../auth/session-auth';
 import type { Deps } from '../deps';
+import type { RateLimits } from '../http/rate-limits';
 import { currentMerchant, currentUser } from '../http/current-merchant';
 import { exportOrders } from './export-orders';
 import { exportPayments } from './export-payments';
-import { presentSession, signIn } from './sign-in';
+import { presentSession, signIn, signInWithCode } from './sign-in';
 import { summarize } from './summarize';
 
 /**
@@ -42,16 +43,33 @@ function csvAnswer(deps: Pick<Deps, 'logger'>, res: Response, filename: string, 
   return { status: 200 as const, body: csv };
 }
 
-export function dashboardRouter(deps: Deps) {
+/** A session begun: its cookie, which lives as long as the session may (the server ends it sooner when idle). */
+function setSessionCookie(
+  deps: Pick<Deps, 'config'>,
+  req: { secure: boolean },
+  res: Response,
+  secret: string,
+) {
+  res.cookie(sessionCookieName(deps.config), secret, {
+    ...cookieOptions(isHttps(deps, req)),
+    maxAge: maxAgeMs(deps),
+  });
+}
+
+export function dashboardRouter(deps: Deps, limits: Pick<RateLimits, 'secondFactor'>) {
   return initServer().router(dashboardContract, {
     signIn: async ({ req, res, body }) => {
-      const { secret, body: session } = await signIn(deps, body);
-      // The cookie lives as long as the session may (its absolute lifetime); the server ends it
-      // sooner when it is left idle.
-      res.cookie(sessionCookieName(deps.config), secret, {
-        ...cookieOptions(isHttps(deps, req)),
-        maxAge: maxAgeMs(deps),
-      });
+      const answer = await signIn(deps, body);
+      res.setHeader('Cache-Control', 'no-store');
+      if ('step' in answer) return { status: 200, body: answer.step };
+      setSessionCookie(deps, req, res, answer.secret);
+      return { status: 200, body: answer.body };
+    },
+    signInMfa: async ({ req, res, body }) => {
+      const { secret, body: session } = await signInWithCode(deps, body, (memberId) =>
+        limits.secondFactor(memberId, res),
+      );
+      setSessionCookie(deps, req, res, secret);
       res.setHeader('Cache-Control', 'no-store');
       return { status: 200, body: session };
     },

@@ -1,5 +1,10 @@
 import type { DashboardSession as SessionBody } from '../../contract';
 import { checkCredentials } from '../auth/login';
+import {
+  passSecondStep,
+  stepAfterPassword,
+  type StepBeforeCredential,
+} from '../auth/two-factor/sign-in-steps';
 import { memberCredential } from '../auth/member-credential';
 import { idleMs, startSession } from '../auth/dashboard-sessions';
 import type { MemberRow, MerchantRow } from '../db/caches';
@@ -23,12 +28,32 @@ export const presentSession = (
   idleTimeoutSeconds: Math.round(idleMs(deps) / 1000),
 });
 
-/** E-mail and password in, a new session out: its cookie secret and what the page is told. */
+/**
+ * E-mail and password in, a new session out: its cookie secret and what the page is told; or,
+ * with two-factor, the step before it (no session yet).
+ */
 export async function signIn(
   deps: Pick<Deps, 'db' | 'clock' | 'config' | 'cache'>,
   input: { email: string; password: string },
-): Promise<{ secret: string; body: SessionBody }> {
+): Promise<{ secret: string; body: SessionBody } | { step: StepBeforeCredential }> {
   const member = await checkCredentials(deps, input);
+  const step = await stepAfterPassword(deps, member, 'session');
+  return step ? { step } : openSession(deps, member);
+}
+
+/** The second step of the sign-in: the mfaToken and a code (counted by `limit`), then the session. */
+export async function signInWithCode(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'cache' | 'secrets'>,
+  input: { mfaToken: string; code: string },
+  limit: (memberId: string) => Promise<void>,
+): Promise<{ secret: string; body: SessionBody }> {
+  return openSession(deps, await passSecondStep(deps, input, 'session', limit));
+}
+
+async function openSession(
+  deps: Pick<Deps, 'db' | 'clock' | 'config' | 'cache'>,
+  member: { id: string; merchantId: string; tokenVersion: number },
+): Promise<{ secret: string; body: SessionBody }> {
   const { secret, session } = await startSession(deps, member);
   const user = await memberCredential(deps.cache, member.id, member.tokenVersion);
   if (!user) throw ApiError.unauthenticated('Invalid e-mail or password');

@@ -30,6 +30,7 @@ import * as m0027 from './migrations/0027-counts-by-option-network';
 import * as m0028 from './migrations/0028-superseded-orders';
 import * as m0029 from './migrations/0029-members';
 import * as m0030 from './migrations/0030-invitations';
+import * as m0031 from './migrations/0031-two-factor';
 
 /**
  * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
@@ -74,6 +75,7 @@ const migrations = [
   { name: '0028-superseded-orders', ...m0028 },
   { name: '0029-members', ...m0029 },
   { name: '0030-invitations', ...m0030 },
+  { name: '0031-two-factor', ...m0031 },
 ];
 
 const LOCK_ID = 7_301_955_001;

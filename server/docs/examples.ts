@@ -484,11 +484,58 @@ const apiKeyItem = {
   lastUsedAt: null,
 };
 
+const totpSecret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const mfaToken = 'q3Vx9mK2pL8nR4tY7wZ1aB5cD6eF0gH3iJ2kL9mN4oP';
+
 export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'auth.login': {
     request: { email: 'shop@example.com', password: 'correct horse battery staple' },
     responses: { 200: loginAnswer },
   },
+  'twoFactor.status': {
+    responses: {
+      200: { enabled: true, enabledAt: '2026-11-24T12:00:00.000Z', recoveryCodesLeft: 9, required: false },
+    },
+  },
+  'twoFactor.enroll': {
+    responses: {
+      200: {
+        otpauthUrl: `otpauth://totp/stablepay:shop%40example.com?secret=${totpSecret}&issuer=stablepay`,
+        secret: totpSecret,
+      },
+    },
+  },
+  'twoFactor.confirm': {
+    request: { code: '492039' },
+    responses: {
+      200: {
+        recoveryCodes: [
+          'K7M2Q-9XH4T',
+          'P3W8R-2ZC6N',
+          'H5J9V-4TQ7B',
+          'X2N6D-8KR3M',
+          'C9T4F-6WP2J',
+          'R8B3H-5MX9Q',
+          'V4Q7K-3NJ8W',
+          'M6Z2P-9RT5C',
+          'T3X8J-7HB4V',
+          'W5C9N-2QK6R',
+        ],
+      },
+    },
+  },
+  'twoFactor.disable': { request: { code: '492039' }, responses: {} },
+  'twoFactor.loginMfa': {
+    request: { mfaToken, code: '492039' },
+    responses: {
+      200: {
+        token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ2ZXIiOjB9.c2lnbmF0dXJl',
+        tokenType: 'Bearer',
+        expiresAt: '2026-11-29T10:00:00.000Z',
+      },
+    },
+  },
+  'account.update': { request: { requireTwoFactor: true }, responses: { 200: { requireTwoFactor: true } } },
   'orders.create': {
     request: {
       network: 'SOLANA',
@@ -516,6 +563,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     request: { email: 'shop@example.com', password: 'correct horse battery staple' },
     responses: { 200: dashboardSession },
   },
+  'dashboard.signInMfa': { request: { mfaToken, code: '492039' }, responses: { 200: dashboardSession } },
   'dashboard.session': { responses: { 200: dashboardSession } },
   'dashboard.signOut': { responses: {} },
   'dashboard.summary': {

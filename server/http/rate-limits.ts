@@ -20,6 +20,12 @@ import { ApiError } from '../errors';
 export type RateLimits = {
   /** Failed logins per client and e-mail, and per client (5× as many): a success gives its point back. */
   login: RequestHandler;
+  /**
+   * Two-factor codes per member (LOGIN_RATE_LIMIT_MAX a LOGIN_RATE_LIMIT_WINDOW_SECONDS, as
+   * passwords): a point is taken before the code is checked and a success (an answer below 400)
+   * gives it back; full of failures, even a correct code is refused (429) until the window ends.
+   */
+  secondFactor(memberId: string, res: Response): Promise<void>;
   /** Authenticated calls per merchant and second (API_RATE_LIMIT_PER_SECOND). */
   merchant(merchantId: string, res: Response): Promise<void>;
   /** Public routes per client address and minute (TRUST_PROXY decides which address that is). */
@@ -101,6 +107,31 @@ const clientAddress = (req: Request) => {
   return ip.length <= 64 ? ip : `#${digest(ip)}`;
 };
 
+type Attempts = ReturnType<typeof createLoginAttempts>;
+type Held = Extract<Awaited<ReturnType<Attempts['admit']>>, { held: unknown }>['held'];
+
+/**
+ * An attempt admitted: its points are the answer's to settle. Each counter took this attempt's
+ * point; an answer below 400 is a success and gives it back, any other, or a client gone before
+ * the answer, is a failure and keeps it.
+ */
+function holdUntilAnswered(res: Response, attempts: Attempts, held: Held) {
+  for (const { limit, points, resetMs } of held)
+    countRateLimit(res, (status) => ({
+      limit,
+      remaining: limit - points + (status < 400 ? 1 : 0),
+      resetMs,
+    }));
+  let settled = false;
+  const settle = (success: boolean) => {
+    if (settled) return;
+    settled = true;
+    void attempts.settle(held, success);
+  };
+  res.once('finish', () => settle(res.statusCode < 400));
+  res.once('close', () => settle(false));
+}
+
 export function createRateLimits(config: Config, sequelize: Sequelize): RateLimits {
   const loginAttempts = createLoginAttempts(
     sequelize,
@@ -108,6 +139,11 @@ export function createRateLimits(config: Config, sequelize: Sequelize): RateLimi
       { prefix: 'login:client-email', limit: config.LOGIN_RATE_LIMIT_MAX },
       { prefix: 'login:client', limit: config.LOGIN_RATE_LIMIT_MAX * 5 },
     ],
+    config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000,
+  );
+  const codeAttempts = createLoginAttempts(
+    sequelize,
+    [{ prefix: 'two-factor:member', limit: config.LOGIN_RATE_LIMIT_MAX }],
     config.LOGIN_RATE_LIMIT_WINDOW_SECONDS * 1000,
   );
   // The hot path: every authenticated call. Taken in shares, not a database write per request.
@@ -137,25 +173,18 @@ export function createRateLimits(config: Config, sequelize: Sequelize): RateLimi
           countRateLimit(res, { limit: admission.limit, remaining: 0, resetMs: admission.resetMs });
           return next(limited(tooManyLogins, admission.retryAfterMs));
         }
-        // Each counter took this attempt's point; an answer below 400 gives it back.
-        for (const { limit, points, resetMs } of admission.held)
-          countRateLimit(res, (status) => ({
-            limit,
-            remaining: limit - points + (status < 400 ? 1 : 0),
-            resetMs,
-          }));
-        // Any answer below 400 is a success and gives the points back; any other, or a client
-        // gone before the answer, is a failure and keeps them.
-        let settled = false;
-        const settle = (success: boolean) => {
-          if (settled) return;
-          settled = true;
-          void loginAttempts.settle(admission.held, success);
-        };
-        res.once('finish', () => settle(res.statusCode < 400));
-        res.once('close', () => settle(false));
+        holdUntilAnswered(res, loginAttempts, admission.held);
         next();
       }, next);
+    },
+
+    async secondFactor(memberId, res) {
+      const admission = await codeAttempts.admit([memberId]);
+      if ('retryAfterMs' in admission) {
+        countRateLimit(res, { limit: admission.limit, remaining: 0, resetMs: admission.resetMs });
+        throw limited('Too many wrong codes: wait before trying again', admission.retryAfterMs);
+      }
+      holdUntilAnswered(res, codeAttempts, admission.held);
     },
 
     async merchant(merchantId, res) {

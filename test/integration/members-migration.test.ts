@@ -6,6 +6,7 @@ import { hashPassword } from '../../server/auth/passwords';
 import { createTokenIssuer } from '../../server/auth/tokens';
 import { migrate } from '../../server/db/migrate';
 import * as membersMigration from '../../server/db/migrations/0029-members';
+import * as twoFactorMigration from '../../server/db/migrations/0031-two-factor';
 import { newSecretToken, secretDigest } from '../../server/lib/secret-token';
 import { createTestDatabase, startTestServer, TEST_PASSWORD, TEST_SECRETS } from '../support/test-server';
 
@@ -27,9 +28,11 @@ describe('migration 0029: the merchant of before is its account owner', () => {
     try {
       await migrate(sequelize);
       const context = { query: (sql: string) => sequelize.query(sql), notice: () => {} };
+      // The migrations after it go down first (their tables refer to members).
+      await twoFactorMigration.down({ context, name: '0031-two-factor' });
       await membersMigration.down({ context, name: '0029-members' });
-      await sequelize.query('DELETE FROM schema_migrations WHERE name = :name', {
-        replacements: { name: '0029-members' },
+      await sequelize.query('DELETE FROM schema_migrations WHERE name IN (:names)', {
+        replacements: { names: ['0029-members', '0031-two-factor'] },
       });
       // The merchant as it was: its own password hash and token version (a password changed once).
       await sequelize.query(
@@ -138,6 +141,8 @@ describe('migration 0029: the merchant of before is its account owner', () => {
         { replacements: { id: merchant!.id, hash } },
       );
       const context = { query: (sql: string) => sequelize.query(sql), notice: () => {} };
+      // The migrations after it go down first (their tables refer to members).
+      await twoFactorMigration.down({ context, name: '0031-two-factor' });
       await membersMigration.down({ context, name: '0029-members' });
       const [row] = await sequelize.query<{ password_hash: string; token_version: number }>(
         'SELECT password_hash, token_version FROM merchants',

@@ -405,6 +405,7 @@ const CONSUMER_CTS = `import { createClient, StablepayError, webhooks } from '@s
 export async function check(): Promise<string> {
   const client = createClient({ baseUrl: 'http://localhost:3000' });
   const login = await client.auth.login({ email: 'a@b.c', password: 'x' });
+  if (!('token' in login)) throw new Error('two-factor: send a code with loginMfa()');
   const tokenType: 'Bearer' = login.tokenType;
   const header: string = webhooks.generateTestHeader({ payload: '{}', secret: 's' });
   const error = new StablepayError({ message: 'x', code: 'CONNECTION_ERROR' });

@@ -4,6 +4,7 @@ import { api, ok } from '../api';
 import { PasswordField, SubmitButton, TextField } from '../components/form';
 import { ErrorNotice, Notice, PageHeader, Section } from '../components/ui';
 import { ProfileForms, type ProfileFormProps } from '../components/ProfileForms';
+import { TwoFactorSettings } from '../components/TwoFactorSettings';
 import { useI18n } from '../i18n';
 import { useAction, useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
@@ -18,6 +19,7 @@ export function SettingsPage() {
       <PageHeader title={t('navSettings')} />
       <ProfileForms forms={[ProfileForm, ToleranceForm]} />
       <PasswordForm />
+      <TwoFactorSettings />
     </>
   );
 }

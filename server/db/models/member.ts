@@ -14,6 +14,13 @@ export class Member extends TimestampedModel<Member> {
   /** Bumped by a password change, a demotion or a removal: tokens and sessions of older versions are refused. */
   declare tokenVersion: CreationOptional<number>;
   declare removedAt: CreationOptional<Date | null>;
+  /** The TOTP secret, sealed (migration 0031): set once a first code confirmed it. */
+  declare twoFactorSecret: CreationOptional<string | null>;
+  /** An enrolment begun, not confirmed yet: its secret, sealed. */
+  declare twoFactorPending: CreationOptional<string | null>;
+  declare twoFactorEnabledAt: CreationOptional<Date | null>;
+  /** The last TOTP time step a code was accepted at: a code is accepted once. */
+  declare twoFactorLastStep: CreationOptional<string | null>;
 
   static initModel(sequelize: Sequelize) {
     this.init(
@@ -26,6 +33,10 @@ export class Member extends TimestampedModel<Member> {
         role: required(DataTypes.TEXT),
         tokenVersion: required(DataTypes.INTEGER, 0),
         removedAt: DataTypes.DATE,
+        twoFactorSecret: DataTypes.TEXT,
+        twoFactorPending: DataTypes.TEXT,
+        twoFactorEnabledAt: DataTypes.DATE,
+        twoFactorLastStep: DataTypes.BIGINT,
         ...timestamps(),
       },
       { sequelize, tableName: 'members' },

@@ -19,6 +19,8 @@ export class Merchant extends TimestampedModel<Merchant> {
   declare underpaymentToleranceBps: CreationOptional<number | null>;
   /** The version events are rendered at (contract/api-versions.ts); null: the latest. */
   declare webhookApiVersion: CreationOptional<string | null>;
+  /** The owner's switch: every member signs in with two-factor (migration 0031). */
+  declare requireTwoFactor: CreationOptional<boolean>;
 
   static initModel(sequelize: Sequelize) {
     this.init(
@@ -36,6 +38,7 @@ export class Merchant extends TimestampedModel<Merchant> {
         previousWebhookSecretExpiresAt: DataTypes.DATE,
         underpaymentToleranceBps: DataTypes.INTEGER,
         webhookApiVersion: DataTypes.TEXT,
+        requireTwoFactor: required(DataTypes.BOOLEAN, false),
         ...timestamps(),
       },
       { sequelize, tableName: 'merchants' },
