@@ -25,6 +25,7 @@ module.exports = {
     'docs',
     'networks',
     'sandbox',
+    'x402',
   ],
   /** What domains use: they take plain data or a function, never a domain. */
   SERVICES: ['events', 'jobs', 'http', 'emails'],

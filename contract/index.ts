@@ -15,6 +15,7 @@ import { refundsContract } from './refunds';
 import { sandboxContract } from './sandbox';
 import { subscriptionsContract } from './subscriptions';
 import { walletsContract } from './wallets';
+import { x402Contract } from './x402';
 
 const c = initContract();
 
@@ -39,6 +40,7 @@ type Routers = {
   health: typeof healthContract;
   networks: typeof networksContract;
   sandbox: typeof sandboxContract;
+  x402: typeof x402Contract;
 };
 
 const routers: Routers = {
@@ -58,6 +60,7 @@ const routers: Routers = {
   health: healthContract,
   networks: networksContract,
   sandbox: sandboxContract,
+  x402: x402Contract,
 };
 
 /** The whole interface: the server implements it, openapi.json and the SDK are derived from it. */
@@ -89,3 +92,4 @@ export * from './claims';
 export * from './lifecycles';
 export * from './subscriptions';
 export * from './sandbox';
+export * from './x402';

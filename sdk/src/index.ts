@@ -78,6 +78,7 @@ export {
   StablepayConnectionError,
   StablepayError,
   UpstreamUnavailableError,
+  NotConfiguredError,
   ValidationError,
   WebhookSignatureVerificationError,
 } from './errors';

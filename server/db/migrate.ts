@@ -28,6 +28,7 @@ import * as m0025 from './migrations/0025-expiry-of-unproven-reports';
 import * as m0026 from './migrations/0026-refund-signer';
 import * as m0027 from './migrations/0027-counts-by-option-network';
 import * as m0028 from './migrations/0028-superseded-orders';
+import * as m0033 from './migrations/0033-x402';
 
 /**
  * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
@@ -70,6 +71,7 @@ const migrations = [
   { name: '0026-refund-signer', ...m0026 },
   { name: '0027-counts-by-option-network', ...m0027 },
   { name: '0028-superseded-orders', ...m0028 },
+  { name: '0033-x402', ...m0033 },
 ];
 
 const LOCK_ID = 7_301_955_001;

@@ -840,6 +840,7 @@ const ERROR_EXAMPLES: Record<Code, { message: string; details?: { path: string; 
   },
   UNAUTHENTICATED: { message: 'Invalid token' },
   FORBIDDEN: { message: 'This API key lacks the scope orders:write' },
+  NOT_CONFIGURED: { message: 'x402 on EVM networks is not configured: set X402_EVM_PRIVATE_KEY' },
   NOT_FOUND: { message: 'Order not found' },
   CONFLICT: { message: 'This transaction was already submitted for another order' },
   PAYLOAD_TOO_LARGE: { message: 'Request body is larger than 100 KB' },

@@ -128,6 +128,9 @@ export async function createOrder(
       periodEnd: billing?.periodEnd ?? null,
       customerEmail: body.customerEmail ?? null,
       customerLanguage: body.customerLanguage ?? null,
+      kind: 'order',
+      resource: null,
+      payer: null,
       createdAt: now,
       updatedAt: now,
     };

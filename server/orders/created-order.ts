@@ -72,6 +72,9 @@ const ORDER_COLUMNS: { [K in keyof NewOrderRow]-?: SqlType } = {
   periodEnd: 'timestamptz',
   customerEmail: 'text',
   customerLanguage: 'text',
+  kind: 'text',
+  resource: 'text',
+  payer: 'text',
   createdAt: 'timestamptz',
   updatedAt: 'timestamptz',
 };

@@ -37,7 +37,15 @@ async function countOrders(
 
 /** A list of all the merchant's orders: read by a prepared statement (order-rows.ts). */
 const unfiltered = (query: z.infer<typeof ZListOrdersQuery>) =>
-  !(query.status || query.network || query.token || query.created_gte || query.created_lt || query.q);
+  !(
+    query.status ||
+    query.network ||
+    query.token ||
+    query.kind ||
+    query.created_gte ||
+    query.created_lt ||
+    query.q
+  );
 
 const REFERENCE = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
@@ -75,6 +83,7 @@ function ordersWhere(
         }
       : {}),
     ...(query.token ? { token: query.token } : {}),
+    ...(query.kind ? { kind: query.kind } : {}),
     ...(query.created_gte || query.created_lt ? { createdAt: created } : {}),
     ...(q
       ? {
@@ -112,7 +121,7 @@ export async function listOrders(deps: Deps, merchant: MerchantRow, query: z.inf
       ? merchantOrderRows(deps, { merchantId: merchant.id, limit: perPage, offset })
       : findOrderRows(deps, { where, order: [['id', 'DESC']], limit: perPage, offset }),
     // The kept counts know status and network only; other filters count the matching rows.
-    query.token || query.created_gte || query.created_lt || query.q
+    query.token || query.kind || query.created_gte || query.created_lt || query.q
       ? deps.db.models.Order.count({ where })
       : countOrders(deps, { merchantId: merchant.id, status: query.status, network: query.network }),
   ]);

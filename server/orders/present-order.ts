@@ -196,5 +196,8 @@ export function presentOrder(
     metadata: order.metadata,
     customerEmail: order.customerEmail ?? null,
     customerLanguage: order.customerLanguage ?? null,
+    kind: order.kind ?? 'order',
+    resource: order.resource ?? null,
+    payer: order.payer ?? null,
   });
 }

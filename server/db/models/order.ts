@@ -1,7 +1,7 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { TimestampedModel } from './base-models';
 import { required, serialKey, timestamps } from './columns';
-import type { Locale, Network, OrderStatus, Token } from '../../../contract';
+import type { Locale, Network, OrderKind, OrderStatus, Token } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
 /**
@@ -70,6 +70,12 @@ export class Order extends TimestampedModel<Order> {
   declare customerEmail: CreationOptional<string | null>;
   /** The language of the customer's e-mails; null: en. */
   declare customerLanguage: CreationOptional<Locale | null>;
+  /** `order`, or `x402`: a payment per API call this service settled as facilitator (migration 0033). */
+  declare kind: CreationOptional<OrderKind>;
+  /** x402: the URL paid for; null for other orders. */
+  declare resource: CreationOptional<string | null>;
+  /** x402: the paying wallet; null for other orders. */
+  declare payer: CreationOptional<string | null>;
 
   static initModel(sequelize: Sequelize) {
     this.init(
@@ -113,6 +119,9 @@ export class Order extends TimestampedModel<Order> {
         periodEnd: DataTypes.DATE,
         customerEmail: DataTypes.TEXT,
         customerLanguage: DataTypes.TEXT,
+        kind: required(DataTypes.TEXT, 'order'),
+        resource: DataTypes.TEXT,
+        payer: DataTypes.TEXT,
         ...timestamps(),
       },
       { sequelize, tableName: 'orders' },
