@@ -55,7 +55,12 @@ export type LocalEvm = {
    * Deploys UsdcToken.sol: a USDC with EIP-3009 (x402's `exact` scheme), "USD Coin"/"USDC", 6
    * decimals, EIP-712 version "2" as Circle's.
    */
-  deployUsdc(opts?: { name?: string; symbol?: string; version?: string; decimals?: number }): Promise<Address>;
+  deployUsdc(opts?: {
+    name?: string;
+    symbol?: string;
+    version?: string;
+    decimals?: number;
+  }): Promise<Address>;
   /** Deploys any compiled contract (see compile-token.ts) with its constructor's arguments. */
   deployContract(artifact: TokenArtifact, args?: readonly unknown[]): Promise<Address>;
   mint(token: Address, to: Address, units: bigint): Promise<Hex>;
