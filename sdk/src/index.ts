@@ -59,6 +59,9 @@ export type {
   WebhookDeliveryList,
   WebhookEventBody,
   WebhookSecret,
+  X402FacilitatorClient,
+  X402PaymentPayload,
+  X402Requirements,
 } from './client';
 
 export {

@@ -1,5 +1,8 @@
+import { parse } from 'csv-parse/sync';
 import { getAddress, numberToHex, parseEther, parseGwei, type Address } from 'viem';
+import type { FacilitatorClient } from '@x402/core/server';
 import { describe, expect, it } from 'vitest';
+import { createClient } from '../../sdk/src/client';
 import { randomEvmAddress, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
 import { startEvmNetworks } from '../../sandbox/chains/evm/evm-networks';
 import { startPaymentHarness, usePaymentStack, type PaymentHarness } from '../support/payment-harness';
@@ -120,11 +123,51 @@ describe('x402 facilitator on EVM', () => {
       const [entry] = await h.ledgerOf(shop, reference);
       expect(entry).toMatchObject({ matchedBy: 'x402', from: from.address, txId: receipt.transaction });
       expect(h.webhookTypes(shop, reference)).toEqual(['order.created', 'order.confirming', 'order.paid']);
+      const day = new Date().toISOString().slice(0, 10);
+      const csv = await fetch(`${h.server.url}/dashboard/exports/orders.csv?from=${day}&to=${day}`, {
+        headers: { authorization: `Bearer ${shop.token}` },
+      });
+      const rows = parse(await csv.text(), { columns: true }) as Record<string, string>[];
+      expect(rows).toEqual([
+        expect.objectContaining({
+          reference,
+          kind: 'x402',
+          status: 'PAID',
+          payer: from.address,
+          resource: `${paidApi.url}/paid`,
+          tx_ids: receipt.transaction,
+        }),
+      ]);
       const unattributed = await api()('GET', '/users/me/unattributed-payments', { token: shop.token });
       expect(unattributed.body.items).toEqual([]);
       // Only x402 orders under kind=x402.
       await h.createOrder(shop, { amount: '1.00' });
       expect((await x402Orders(shop)).map((o) => o.reference)).toEqual([reference]);
+    } finally {
+      await paidApi.stop();
+    }
+  });
+
+  it("takes the SDK's x402.facilitator() as @x402/express's facilitator", async () => {
+    const shop = await x402Shop();
+    const client = createClient({ baseUrl: h.server.url, apiKey: shop.apiKey });
+    const paidApi = await startPaidApi({
+      facilitatorUrl: 'http://unused.invalid',
+      apiKey: null,
+      facilitator: client.x402.facilitator() as unknown as FacilitatorClient,
+      network: NETWORK,
+      asset: usdc,
+      payTo: shop.payTo,
+      amountUnits: PRICE.toString(),
+      eip712: { name: 'USD Coin', version: '2' },
+    });
+    try {
+      const from = await payer();
+      const { fetch: pay } = payingFetch(from.privateKey, evm().publicClient, NETWORK, usdc);
+      const res = await pay(`${paidApi.url}/paid`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await usdcOf(shop.payTo)).toBe(PRICE);
+      expect((await client.orders.list({ kind: 'x402' })).items).toHaveLength(1);
     } finally {
       await paidApi.stop();
     }

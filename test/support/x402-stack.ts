@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { HTTPFacilitatorClient } from '@x402/core/server';
+import { HTTPFacilitatorClient, type FacilitatorClient } from '@x402/core/server';
 import { ExactEvmScheme as ExactEvmServerScheme } from '@x402/evm/exact/server';
 import { ExactEvmScheme as ExactEvmClientScheme } from '@x402/evm/exact/client';
 import { toClientEvmSigner } from '@x402/evm';
@@ -22,6 +22,8 @@ export type PaidApi = { url: string; calls: number; stop(): Promise<void> };
 export async function startPaidApi(opts: {
   facilitatorUrl: string;
   apiKey: string | null;
+  /** A facilitator client of its own (the SDK's x402.facilitator()) instead of @x402/core's HTTP one. */
+  facilitator?: FacilitatorClient;
   network: `eip155:${number}`;
   asset: Address;
   payTo: Address;
@@ -29,10 +31,12 @@ export async function startPaidApi(opts: {
   eip712: { name: string; version: string };
 }): Promise<PaidApi> {
   const headers: Record<string, string> = opts.apiKey ? { Authorization: `Bearer ${opts.apiKey}` } : {};
-  const facilitator = new HTTPFacilitatorClient({
-    url: opts.facilitatorUrl,
-    createAuthHeaders: async () => ({ verify: headers, settle: headers, supported: headers }),
-  });
+  const facilitator =
+    opts.facilitator ??
+    new HTTPFacilitatorClient({
+      url: opts.facilitatorUrl,
+      createAuthHeaders: async () => ({ verify: headers, settle: headers, supported: headers }),
+    });
   const server = new x402ResourceServer(facilitator).register(opts.network, new ExactEvmServerScheme());
   const app = express();
   const state = { calls: 0 };
