@@ -204,6 +204,28 @@ describe('x402 facilitator on EVM', () => {
     expect(await x402Orders(shop)).toHaveLength(2);
   });
 
+  it('the scanner credits an x402 transfer to its own order, and an untagged one of the same amount to the other', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const settled = await settle(shop.apiKey, await payment(from, shop.payTo));
+    expect(settled.body).toMatchObject({ success: true });
+    const order = await h.createOrder(shop, { token: 'USDC', amount: '0.01' });
+    expect(order.amount).toBe('0.010000');
+    const buyer = await payer();
+    await evm().transfer({ from: buyer, token: usdc, to: shop.payTo, units: PRICE });
+    await evm().mine(CONFIRMATIONS);
+    // The scanner alone: it credits the x402 transfer to its own order (through its claim), and
+    // the other transfer of the same amount to the other order.
+    for (let i = 0; i < 20 && (await h.getOrder(shop, order.reference)).status !== 'PAID'; i++)
+      await h.server.jobs.runNow('scan-payments');
+    expect((await x402Orders(shop))[0]).toMatchObject({ status: 'PAID', txId: settled.body.transaction });
+    expect(await h.getOrder(shop, order.reference)).toMatchObject({ status: 'PAID' });
+    expect((await h.ledgerOf(shop, order.reference))[0]).toMatchObject({
+      matchedBy: 'amount',
+      from: buyer.address,
+    });
+  });
+
   it('refuses what is not this account’s to take, sending nothing', async () => {
     const shop = await x402Shop();
     const other = await x402Shop();
