@@ -124,12 +124,12 @@ export const x402Contract = c.router(
       path: '/x402/verify',
       summary: 'x402: check a payment without settling it',
       description:
-        "`isValid: false` with the reason when the payment is not one this account may take: `payTo` not one of its wallets, the asset not a configured EIP-3009 token of the network, the amount above X402_MAX_AMOUNT, a bad signature, expired or not yet valid, the payer's balance short. Nothing is sent.",
+        "`isValid: false` with the reason when the payment is not one this account may take: `payTo` not one of its wallets, the asset not a configured EIP-3009 token of the network, the amount above X402_MAX_AMOUNT, a bad signature, expired or not yet valid, the payer's balance short. Nothing is sent. 502 UPSTREAM_UNAVAILABLE while the chain cannot be reached.",
       metadata: merchantAuth('x402:settle'),
       body: ZX402Request,
       responses: {
         200: ZX402VerifyResponse,
-        ...errors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE'),
+        ...errors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'UPSTREAM_UNAVAILABLE'),
         ...x402Errors,
       },
     },
@@ -143,7 +143,7 @@ export const x402Contract = c.router(
       body: ZX402Request,
       responses: {
         200: ZX402SettleResponse,
-        ...errors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE'),
+        ...errors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'UPSTREAM_UNAVAILABLE'),
         ...x402Errors,
       },
     },

@@ -2,6 +2,7 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { getAddress, isAddress, parseUnits, type Address } from 'viem';
 import type { z } from 'zod';
 import type { ZX402Request } from '../../contract';
+import { rpcCall } from '../chains/chain-errors';
 import type { Deps } from '../deps';
 import { eip712DomainOf } from './eip712-domain';
 import { evmGasKey, x402EvmNetworks, type X402EvmNetwork, type X402Token } from './x402-networks';
@@ -109,7 +110,10 @@ export async function checkPayment(
       `The amount is above X402_MAX_AMOUNT (${deps.config.x402.maxAmount} ${token.symbol})`,
     );
   // The token's own domain: the client signs with the name and version the API asked; they must be the contract's.
-  const domain = await eip712DomainOf(net, token.contract);
+  const domain = await rpcCall(net.network, 'eip712Domain', () => eip712DomainOf(net, token.contract));
+  // @x402/evm takes a failed read of the payer's code for a bad signature: the chain unreachable
+  // must be a 502 (try again), not a payment refused for good.
+  await rpcCall(net.network, 'eth_getCode', () => net.client.getCode({ address: getAddress(auth.from) }));
   const extra = requirements.extra ?? {};
   for (const field of ['name', 'version'] as const)
     if (extra[field] !== undefined && extra[field] !== domain[field])

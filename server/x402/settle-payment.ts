@@ -1,5 +1,6 @@
 import type { SettleResponse } from '@x402/core/types';
 import type { MerchantRow } from '../db/caches';
+import { ChainUnavailableError, describeRpcError } from '../chains/chain-errors';
 import type { Deps } from '../deps';
 import type { ActingKey } from '../events/audit';
 import { createX402Order } from '../orders/create-x402-order';
@@ -95,7 +96,9 @@ async function settleClaimed(
     // The chain could not be asked (verification's reads): nothing was sent unless `sent` says so.
     if (watch.sent) await updateSettlement(deps, id, { status: 'pending', errorReason: 'settle_error' });
     else await releaseSettlement(deps, id);
-    throw error;
+    throw new ChainUnavailableError(
+      `${checked.net.network} RPC unavailable: x402 settle failed (${describeRpcError(error)})`,
+    );
   }
   if (!watch.sent) {
     await releaseSettlement(deps, id);

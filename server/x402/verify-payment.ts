@@ -1,4 +1,5 @@
 import type { VerifyResponse } from '@x402/core/types';
+import { rpcCall } from '../chains/chain-errors';
 import type { Deps } from '../deps';
 import { checkPayment, type X402Request } from './check-payment';
 import { verifyingFacilitator } from './x402-facilitator';
@@ -20,7 +21,10 @@ export async function verifyPayment(
       invalidMessage: checked.message,
       ...(checked.payer ? { payer: checked.payer } : {}),
     };
-  const result = await verifyingFacilitator(deps).verify(checked.payload, checked.requirements);
+  // The scheme's reads (signature check, balance, a simulated transfer): the chain unreachable is a 502.
+  const result = await rpcCall(checked.net.network, 'x402 verify', () =>
+    verifyingFacilitator(deps).verify(checked.payload, checked.requirements),
+  );
   return {
     isValid: result.isValid,
     ...(result.invalidReason ? { invalidReason: result.invalidReason } : {}),

@@ -362,4 +362,19 @@ describe('x402 facilitator on EVM', () => {
       await slow.stop();
     }
   });
+
+  it('answers 502 UPSTREAM_UNAVAILABLE while the chain cannot be reached, and settles once it can', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
+    await evm().stopRpc();
+    try {
+      expectErrorBody(await facilitator(h.server, 'verify', shop.apiKey, body), 502, 'UPSTREAM_UNAVAILABLE');
+      expectErrorBody(await settle(shop.apiKey, body), 502, 'UPSTREAM_UNAVAILABLE');
+    } finally {
+      await evm().startRpc();
+    }
+    const settled = await settle(shop.apiKey, body);
+    expect(settled.body, settled.text).toMatchObject({ success: true });
+  });
 });
