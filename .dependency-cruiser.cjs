@@ -19,8 +19,13 @@ const under = (folders) => `^server/(${folders})/`;
 /** Domains that a domain must not import: the one way between domains. */
 const DOMAIN_ORDER = [
   // [domain, the domains it must not import]
-  ['orders', 'payments|refunds|pay|checkout|deliveries|profile|wallets|health|docs|merchants|subscriptions'],
-  ['payments', 'refunds|pay|checkout|deliveries|profile|wallets|health|docs|merchants'],
+  [
+    'orders',
+    'payments|refunds|pay|checkout|deliveries|profile|wallets|health|docs|merchants|subscriptions|x402',
+  ],
+  ['payments', 'refunds|pay|checkout|deliveries|profile|wallets|health|docs|merchants|x402'],
+  // x402 (issue 39): records its settlements through orders; the @x402 packages stay inside it.
+  ['x402', 'payments|refunds|pay|checkout|deliveries|profile|wallets|health|docs|merchants|subscriptions'],
   ['refunds', 'pay|checkout|deliveries|profile|wallets|health|docs|merchants'],
   ['pay', 'checkout|deliveries|profile|wallets|health|docs|merchants'],
   ['checkout', 'pay|deliveries|profile|wallets|health|docs|merchants'],
@@ -98,12 +103,12 @@ module.exports = {
       name: 'base-below-everything',
       severity: 'error',
       comment:
-        'config.ts (with config-networks.ts, config-tron.ts and config-values.ts) and errors.ts sit just above lib.',
-      from: { path: '^server/(config|config-networks|config-tron|config-values|errors)[.]ts$' },
+        'config.ts (with config-networks.ts, config-tron.ts, config-x402.ts and config-values.ts) and errors.ts sit just above lib.',
+      from: { path: '^server/(config|config-networks|config-tron|config-x402|config-values|errors)[.]ts$' },
       to: {
         path: '^server/',
         pathNot:
-          '^server/(lib/|config[.]ts$|config-networks[.]ts$|config-tron[.]ts$|config-values[.]ts$|errors[.]ts$)',
+          '^server/(lib/|config[.]ts$|config-networks[.]ts$|config-tron[.]ts$|config-x402[.]ts$|config-values[.]ts$|errors[.]ts$)',
       },
     },
     {

@@ -27,6 +27,7 @@ module.exports = {
     'networks',
     'sandbox',
     'account',
+    'x402',
   ],
   /** What domains use: they take plain data or a function, never a domain. */
   SERVICES: ['events', 'jobs', 'http', 'emails'],

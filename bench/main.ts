@@ -16,7 +16,7 @@
  *   npm run bench -- --only evm        # some parts: a comma list of
  *                                      #   orders, listing, qr, payments, scan, webhooks,
  *                                      #   evm-payments, evm-scan, tron-scan, wakeups, detection,
- *                                      #   request-path, dashboard, subscriptions, sandbox,
+ *                                      #   request-path, dashboard, subscriptions, sandbox, x402,
  *                                      #   or the groups solana, evm
  *   npm run bench -- --help            # every option (request-path: --seconds, --rounds, --depth-rows;
  *                                      #   detection: --idle-seconds, --samples)
@@ -49,6 +49,7 @@ import { benchSubscriptions } from './subscriptions';
 import { benchTronScan } from './tron-scan';
 import { benchWakeups } from './wakeups';
 import { benchWebhooks } from './webhooks';
+import { benchX402 } from './x402';
 
 /** Per cleanup step: a stuck step must not keep the others (or the process) waiting forever. */
 const CLEANUP_STEP_TIMEOUT_MS = 30_000;
@@ -71,6 +72,7 @@ async function runBenches(ctx: Ctx, { parts, detection }: Options): Promise<Repo
   if (parts.has('evm-payments')) await benchEvmPayments(ctx, report);
   if (parts.has('evm-scan')) await benchEvmScan(ctx, report);
   if (parts.has('tron-scan')) await benchTronScan(ctx, report);
+  if (parts.has('x402')) await benchX402(ctx, report);
   if (parts.has('wakeups')) await benchWakeups(ctx, report);
   if (parts.has('subscriptions')) await benchSubscriptions(ctx, report);
   // Last: its summary reads the webhooks part's figures, and its server runs every job meanwhile.
@@ -98,7 +100,7 @@ async function main(): Promise<number> {
   try {
     const started = now();
     if ([...parts].some((part) => part !== 'sandbox')) {
-      const evm = (['evm-payments', 'evm-scan', 'detection'] satisfies Part[]).some((part) =>
+      const evm = (['evm-payments', 'evm-scan', 'detection', 'x402'] satisfies Part[]).some((part) =>
         parts.has(part),
       );
       const ctx = await setUp(cleanup, { evm, tron: parts.has('tron-scan') });

@@ -18,11 +18,12 @@ export const PARTS = [
   'dashboard',
   'subscriptions',
   'sandbox',
+  'x402',
 ] as const;
 export type Part = (typeof PARTS)[number];
 const PART_GROUPS: Record<string, Part[]> = {
   solana: ['payments', 'scan'],
-  evm: ['evm-payments', 'evm-scan'],
+  evm: ['evm-payments', 'evm-scan', 'x402'],
 };
 
 /** The request-path part's run length; the environment variables are the older way to set them. */

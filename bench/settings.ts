@@ -19,6 +19,9 @@ export const SIZES = {
   wakeups: 20,
   jobBatch: 50,
   evmPayments: 100,
+  /** x402: verifies of one payment, and settlements of distinct authorizations (8 at a time). */
+  x402Verifies: 100,
+  x402Settlements: 100,
   evmScanSmall: 10,
   evmScanLarge: 10_000,
   evmWallets: 100,

@@ -42,6 +42,10 @@ export type EvmCtx = {
   chain: LocalEvm;
   /** The USDT stand-in (6 decimals), checksummed. */
   usdt: Address;
+  /** The USDC with EIP-3009 (x402), checksummed. */
+  usdc: Address;
+  /** The x402 facilitator's gas key (X402_EVM_PRIVATE_KEY), funded. */
+  x402GasKey: `0x${string}`;
   /** The merchant's main EVM receiving wallet. */
   wallet: EvmWallet;
 };
@@ -68,7 +72,7 @@ export type Ctx = {
 export type Chains = {
   chain: LocalSolana;
   mint: PublicKey;
-  evm?: { chain: LocalEvm; usdt: Address };
+  evm?: { chain: LocalEvm; usdt: Address; usdc: Address; x402GasKey: `0x${string}` };
   tron?: LocalTron;
 };
 /** The chains besides Solana that the parts run need. */
@@ -112,7 +116,11 @@ async function startChains(cleanup: Cleanup, opts: ChainChoice): Promise<Chains>
   progress(`starting the local EVM chain (a Hardhat node, chain id ${EVM_CHAIN_ID})`);
   const evmChain = await startLocalEvm({ chainId: EVM_CHAIN_ID });
   cleanup.add('local EVM chain', () => evmChain.stop());
-  return { chain, mint, tron, evm: { chain: evmChain, usdt: getAddress(await evmChain.deployToken()) } };
+  const usdt = getAddress(await evmChain.deployToken());
+  // x402: a USDC with EIP-3009 and the facilitator's gas key, funded.
+  const usdc = getAddress(await evmChain.deployUsdc());
+  const x402GasKey = (await evmChain.newWallet({ eth: 10n ** 21n })).privateKey;
+  return { chain, mint, tron, evm: { chain: evmChain, usdt, usdc, x402GasKey } };
 }
 
 async function startTron(cleanup: Cleanup): Promise<LocalTron> {
@@ -130,6 +138,8 @@ function evmEnv(evm: Chains['evm']): Record<string, string> {
     ...(evm && {
       [`${EVM_NETWORK}_RPC_URL`]: evm.chain.url,
       [`USDT_CONTRACT_${EVM_NETWORK}`]: evm.usdt,
+      [`USDC_CONTRACT_${EVM_NETWORK}`]: evm.usdc,
+      X402_EVM_PRIVATE_KEY: evm.x402GasKey,
       [`${EVM_NETWORK}_CHAIN_ID`]: String(EVM_CHAIN_ID),
       [`${EVM_NETWORK}_CONFIRMATIONS`]: String(EVM_CONFIRMATIONS),
     }),

@@ -21,6 +21,12 @@ export const ZOrderStatus = z.enum(ORDER_STATUSES);
 export type Network = z.infer<typeof ZNetwork>;
 export type Token = z.infer<typeof ZToken>;
 export type OrderStatus = z.infer<typeof ZOrderStatus>;
+/** `order`: made through the API, a subscription or the dashboard; `x402`: a payment per API call (x402). */
+export const ORDER_KINDS = ['order', 'x402'] as const;
+export const ZOrderKind = z
+  .enum(ORDER_KINDS)
+  .describe('`order`, or `x402`: a payment per API call settled by this service as x402 facilitator');
+export type OrderKind = z.infer<typeof ZOrderKind>;
 
 /** A positive decimal string with at most WIRE_DECIMALS (6) places: never a JSON number. */
 export const ZDecimalAmount = z
@@ -164,6 +170,7 @@ export const API_KEY_SCOPES = [
   'account:write',
   'subscriptions:read',
   'subscriptions:write',
+  'x402:settle',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 

@@ -10,6 +10,7 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
   UPSTREAM_UNAVAILABLE: 'UPSTREAM_UNAVAILABLE',
+  NOT_CONFIGURED: 'NOT_CONFIGURED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -25,6 +26,8 @@ export const errorStatus = {
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,
   UPSTREAM_UNAVAILABLE: 502,
+  /** A feature the operator has not configured (x402 without its gas keys): the message names the variable. */
+  NOT_CONFIGURED: 503,
 } as const satisfies Record<ErrorCode, number>;
 
 export type ErrorStatus = (typeof errorStatus)[ErrorCode];

@@ -18,6 +18,7 @@ import { sandboxContract } from './sandbox';
 import { subscriptionsContract } from './subscriptions';
 import { twoFactorContract } from './two-factor';
 import { walletsContract } from './wallets';
+import { x402Contract } from './x402';
 
 const c = initContract();
 
@@ -45,6 +46,7 @@ type Routers = {
   health: typeof healthContract;
   networks: typeof networksContract;
   sandbox: typeof sandboxContract;
+  x402: typeof x402Contract;
 };
 
 const routers: Routers = {
@@ -67,6 +69,7 @@ const routers: Routers = {
   health: healthContract,
   networks: networksContract,
   sandbox: sandboxContract,
+  x402: x402Contract,
 };
 
 /** The whole interface: the server implements it, openapi.json and the SDK are derived from it. */
@@ -103,3 +106,4 @@ export * from './claims';
 export * from './lifecycles';
 export * from './subscriptions';
 export * from './sandbox';
+export * from './x402';

@@ -7,6 +7,9 @@
  * the others are on when `<NETWORK>_RPC_URL` is set. A token's mainnet contract is its default
  * unless `optIn` (the spec: USDC on POLYGON and ETHEREUM only when the operator sets it).
  * Confirmations are blocks on top of the one holding a payment before it counts.
+ * `eip3009`: the token has EIP-3009 transferWithAuthorization (Circle's USDC; not the Binance-Peg
+ * one), so x402's `exact` scheme can settle it (server/x402/); its EIP-712 name and version are read
+ * from the contract.
  */
 export const EVM_NETWORK_TABLE = {
   POLYGON: {
@@ -18,7 +21,12 @@ export const EVM_NETWORK_TABLE = {
     explorer: { name: 'PolygonScan', txUrl: 'https://polygonscan.com/tx/{tx}' },
     tokens: {
       USDT: { contract: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F', decimals: 6, optIn: false },
-      USDC: { contract: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', decimals: 6, optIn: true },
+      USDC: {
+        contract: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+        decimals: 6,
+        optIn: true,
+        eip3009: true,
+      },
     },
   },
   ETHEREUM: {
@@ -30,7 +38,12 @@ export const EVM_NETWORK_TABLE = {
     explorer: { name: 'Etherscan', txUrl: 'https://etherscan.io/tx/{tx}' },
     tokens: {
       USDT: { contract: '0xdAC17F958D2ee523a2206206994597C13D831ec7', decimals: 6, optIn: false },
-      USDC: { contract: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', decimals: 6, optIn: true },
+      USDC: {
+        contract: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+        decimals: 6,
+        optIn: true,
+        eip3009: true,
+      },
     },
   },
   BASE: {
@@ -42,7 +55,12 @@ export const EVM_NETWORK_TABLE = {
     explorer: { name: 'BaseScan', txUrl: 'https://basescan.org/tx/{tx}' },
     tokens: {
       USDT: { contract: '0xfde4C96c8593536E31F229EA8f37b2ADa2699bb2', decimals: 6, optIn: false },
-      USDC: { contract: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', decimals: 6, optIn: false },
+      USDC: {
+        contract: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+        decimals: 6,
+        optIn: false,
+        eip3009: true,
+      },
     },
   },
   ARBITRUM: {
@@ -54,7 +72,12 @@ export const EVM_NETWORK_TABLE = {
     explorer: { name: 'Arbiscan', txUrl: 'https://arbiscan.io/tx/{tx}' },
     tokens: {
       USDT: { contract: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9', decimals: 6, optIn: false },
-      USDC: { contract: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831', decimals: 6, optIn: false },
+      USDC: {
+        contract: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
+        decimals: 6,
+        optIn: false,
+        eip3009: true,
+      },
     },
   },
   OPTIMISM: {
@@ -65,7 +88,12 @@ export const EVM_NETWORK_TABLE = {
     explorer: { name: 'Optimistic Etherscan', txUrl: 'https://optimistic.etherscan.io/tx/{tx}' },
     tokens: {
       USDT: { contract: '0x94b008aA00579c1307B0EF2c499aD98a8ce58e58', decimals: 6, optIn: false },
-      USDC: { contract: '0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85', decimals: 6, optIn: false },
+      USDC: {
+        contract: '0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85',
+        decimals: 6,
+        optIn: false,
+        eip3009: true,
+      },
     },
   },
   BSC: {
@@ -90,7 +118,12 @@ export const EVM_NETWORK_TABLE = {
     explorer: { name: 'Snowtrace', txUrl: 'https://snowtrace.io/tx/{tx}' },
     tokens: {
       USDT: { contract: '0x9702230A8Ea53601f5cD2dc00fDBc13d4dF4A8c7', decimals: 6, optIn: false },
-      USDC: { contract: '0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E', decimals: 6, optIn: false },
+      USDC: {
+        contract: '0xB97EF9Ef8734C71904D8002F8b6Bc66Dd9c48a6E',
+        decimals: 6,
+        optIn: false,
+        eip3009: true,
+      },
     },
   },
 } as const;

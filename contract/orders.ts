@@ -10,6 +10,7 @@ import {
   ZDecimalOut,
   ZFiatCurrency,
   ZNetwork,
+  ZOrderKind,
   ZOrderStatus,
   ZPaymentUri,
   ZQrData,
@@ -314,6 +315,13 @@ export const ZOrder = z
       .describe("The payer's e-mail address given at creation (null when none)"),
     customerLanguage: ZLocale.nullable().describe("The language of the customer's e-mails (null: en)"),
     createdBy: ZCreatedBy,
+    kind: ZOrderKind,
+    resource: z
+      .string()
+      .max(URL_MAX)
+      .nullable()
+      .describe('x402: the URL the payment paid for; null for other orders'),
+    payer: ZAddress.nullable().describe('x402: the wallet that paid; null for other orders'),
   })
   .describe('A payment order');
 export type Order = z.infer<typeof ZOrder>;
@@ -327,6 +335,7 @@ export const ZListOrdersQuery = z.object({
     'Only orders on this network: one of their payment options is on it (so is the one they were paid on)',
   ),
   token: ZToken.optional().describe('Only orders in this token'),
+  kind: ZOrderKind.optional().describe('Only orders of this kind (`x402`: the API payments)'),
   created_gte: ZDateTime.optional().describe(
     'Only orders created at or after this time (ISO-8601 with offset)',
   ),

@@ -85,6 +85,8 @@ export const SCOPE_GRANTED_BY: { readonly [S in ApiKeyScope]: readonly Permissio
   'account:write': ['account:write', 'webhooks:write', 'wallets:write'],
   'subscriptions:read': ['subscriptions:read'],
   'subscriptions:write': ['subscriptions:write'],
+  // A settled x402 payment is a paid order of the account's (contract/x402.ts: orders:write).
+  'x402:settle': ['orders:write'],
 };
 
 /** The scopes of `scopes` a member with `permissions` may not give a key. */

@@ -74,10 +74,12 @@ export function refundHoldsAmount(
   return refund.lateUntil !== null && now.getTime() < new Date(refund.lateUntil).getTime();
 }
 
-export const MATCHED_BY = ['tag', 'amount', 'claim'] as const;
+export const MATCHED_BY = ['tag', 'amount', 'claim', 'x402'] as const;
 export const ZMatchedBy = z
   .enum(MATCHED_BY)
-  .describe('The evidence that tied the transfer to the order: its tag, its exact amount, or a claim');
+  .describe(
+    'The evidence that tied the transfer to the order: its tag, its exact amount, a claim, or x402 (this service settled it for the order as x402 facilitator)',
+  );
 
 /** Refund ids are random (they open a public page): `rf_` and 32 hex digits. */
 export const REFUND_ID_PATTERN = /^rf_[0-9a-f]{32}$/;

@@ -19,7 +19,8 @@ export function printSandbox(o: { url: string; dataDir: string; chains: SandboxC
     ),
     '',
     'Sandbox routes (merchant auth): GET /sandbox, POST /sandbox/orders/{reference}/pay, /sandbox/faucet,',
-    '/sandbox/advance, /sandbox/refunds/{id}/send. Ctrl-C stops everything.',
+    '/sandbox/advance, /sandbox/refunds/{id}/send.',
+    `x402 facilitator: ${o.url}/x402 (an API key with x402:settle; USDC with EIP-3009 on POLYGON). Ctrl-C stops everything.`,
   ];
   console.log(lines.join('\n'));
 }

@@ -12,12 +12,17 @@ const GAS = parseEther('1000');
 /**
  * One sandbox EVM chain: a Hardhat node at the network's mainnet chain id with a USDT of the real
  * token's decimals (18 on BSC), a payer, and the merchant's wallet funded with gas for refunds.
+ * Where the real USDC has EIP-3009 (the network table's `eip3009`), a USDC with it too
+ * (UsdcToken.sol) and a funded gas key for the x402 facilitator (X402_EVM_PRIVATE_KEY): the sandbox
+ * offers x402 there.
  */
-export async function startSandboxEvm(network: EvmNetwork, merchantKey: Hex) {
+export async function startSandboxEvm(network: EvmNetwork, merchantKey: Hex, x402GasKey: Hex) {
   const { chainId, tokens } = EVM_NETWORK_TABLE[network];
   const decimals = tokens.USDT.decimals;
   const chain = await startLocalEvm({ chainId });
   const usdt = getAddress(await chain.deployToken({ decimals }));
+  const usdc = 'eip3009' in tokens.USDC ? getAddress(await chain.deployUsdc()) : null;
+  if (usdc) await chain.newWallet({ eth: GAS, privateKey: x402GasKey });
   const payer = await chain.newWallet({ eth: GAS });
   const merchant = await chain.newWallet({ eth: GAS, privateKey: merchantKey });
   await chain.rpc('evm_setIntervalMining', [BLOCK_TIME_MS]);
@@ -26,7 +31,10 @@ export async function startSandboxEvm(network: EvmNetwork, merchantKey: Hex) {
     kind: 'evm',
     rpcUrl: chain.url,
     chainId,
-    tokens: [{ symbol: 'USDT', contract: usdt, decimals }],
+    tokens: [
+      { symbol: 'USDT', contract: usdt, decimals },
+      ...(usdc ? [{ symbol: 'USDC' as const, contract: usdc, decimals: 6 }] : []),
+    ],
     wallet: { address: merchant.address, privateKey: merchantKey },
   };
   return {
@@ -36,7 +44,8 @@ export async function startSandboxEvm(network: EvmNetwork, merchantKey: Hex) {
       [`${network}_RPC_URL`]: chain.url,
       [`USDT_CONTRACT_${network}`]: usdt,
       // No USDC on the local chain: off, rather than a mainnet contract that is not there.
-      [`USDC_CONTRACT_${network}`]: 'none',
+      [`USDC_CONTRACT_${network}`]: usdc ?? 'none',
+      ...(usdc ? { [`USDC_DECIMALS_${network}`]: '6' } : {}),
       [`${network}_CHAIN_ID`]: String(chainId),
       [`${network}_CONFIRMATIONS`]: String(SANDBOX_CONFIRMATIONS),
     },

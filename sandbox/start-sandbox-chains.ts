@@ -1,3 +1,4 @@
+import { generatePrivateKey } from 'viem/accounts';
 import type { Network } from '../contract';
 import type { SandboxChains } from '../server/sandbox/sandbox-chains';
 import type { SandboxKeys } from './sandbox-keys';
@@ -19,6 +20,8 @@ export const SANDBOX_NETWORKS = ['SOLANA', ...SANDBOX_EVM_NETWORKS, 'TRON'] as c
  */
 export async function startSandboxChains(keys: SandboxKeys, opts: { tron?: boolean } = {}) {
   const started: { stop(): Promise<unknown> }[] = [];
+  // The x402 facilitator's gas key: the chains start afresh, so a fresh key funded on each.
+  const x402GasKey = generatePrivateKey();
   const stop = () => Promise.all(started.map((c) => c.stop()));
   let solana: SandboxSolana;
   let evm: SandboxEvm[];
@@ -26,7 +29,9 @@ export async function startSandboxChains(keys: SandboxKeys, opts: { tron?: boole
   try {
     [solana, ...evm] = await Promise.all([
       startSandboxSolana(keys.solana).then((c) => (started.push(c), c)),
-      ...SANDBOX_EVM_NETWORKS.map((n) => startSandboxEvm(n, keys.evm).then((c) => (started.push(c), c))),
+      ...SANDBOX_EVM_NETWORKS.map((n) =>
+        startSandboxEvm(n, keys.evm, x402GasKey).then((c) => (started.push(c), c)),
+      ),
     ]);
     if (opts.tron !== false) started.push((tron = await startSandboxTron(keys.evm)));
   } catch (error) {
@@ -54,6 +59,7 @@ export async function startSandboxChains(keys: SandboxKeys, opts: { tron?: boole
     // Every EVM network the sandbox has no chain for is off: it never reaches a public network.
     ETHEREUM_RPC_URL: 'none',
     TRON_RPC_URL: 'none',
+    X402_EVM_PRIVATE_KEY: x402GasKey,
     ...Object.assign({}, ...all.map((c) => c.env)),
   };
   return { chains, tron, env, clock: () => new Date(Date.now() + offsetMs), stop };

@@ -38,6 +38,7 @@ import { manageRouter } from './subscriptions/manage.router';
 import { subscriptionsRouter } from './subscriptions/subscriptions.router';
 import { refundsRouter } from './refunds/refunds.router';
 import { sandboxRouter } from './sandbox/sandbox.router';
+import { x402Router } from './x402/x402.router';
 import { sandboxGuard } from './sandbox/sandbox-guard';
 import { walletsRouter } from './wallets/wallets.router';
 
@@ -149,6 +150,7 @@ export function createApp(deps: Deps): Express {
       health: healthRouter(deps),
       networks: networksRouter(deps),
       sandbox: sandboxRouter(deps),
+      x402: x402Router(deps),
     }),
     // Registered in buckets by method and first path segment (server/http/route-buckets.ts).
     routes.registrar as unknown as Express,

@@ -29,7 +29,13 @@ export { tronSettings } from './config-tron';
  */
 
 /** A token as the service uses it on one network. */
-export type TokenSettings = { token: Token; contract: string; decimals: number };
+export type TokenSettings = {
+  token: Token;
+  contract: string;
+  decimals: number;
+  /** EIP-3009 transferWithAuthorization: x402's `exact` scheme may settle it (the table's `eip3009`). */
+  eip3009?: boolean;
+};
 
 export type EvmNetworkSettings = {
   network: EvmNetwork;
@@ -158,6 +164,7 @@ function networkSettings(env: NetworkEnv, network: EvmNetwork): EvmNetworkSettin
           token,
           contract,
           decimals: (env[key.decimals(token, network)] as number | undefined) ?? table.tokens[token].decimals,
+          ...('eip3009' in table.tokens[token] ? { eip3009: true } : {}),
         },
       ];
     }),

@@ -19,6 +19,7 @@ import {
   url,
   urlList,
 } from './config-values';
+import { x402EnvShape, x402Settings } from './config-x402';
 import { decodeEncryptionKey } from './lib/encryption-key';
 import { JOB_NAMES, type JobName } from './lib/job-names';
 
@@ -115,6 +116,8 @@ export const configSchema = z
      * Parsed like every other variable; typed only through `evmNetworks`, `solanaTokens`, `tron` below.
      */
     ...(networkEnvShape(urlList) as Record<never, never>),
+    /** x402's variables (config-x402.ts), typed only through `x402` below. */
+    ...(x402EnvShape() as Record<never, never>),
     /**
      * Watched receiving accounts a scan cycle reads besides those a notification named (Solana's
      * account subscriptions): the ones read longest ago, in turn, so a lost notification is found.
@@ -323,6 +326,7 @@ export const configSchema = z
     evmNetworks: evmNetworkSettings(cfg as unknown as NetworkEnv),
     solanaTokens: solanaTokens(cfg as unknown as NetworkEnv),
     tron: tronSettings(cfg as unknown as NetworkEnv),
+    x402: x402Settings(cfg),
     solanaRpcMaxRps: solanaRpcMaxRps(cfg as unknown as NetworkEnv),
     solanaWsUrls:
       cfg.SOLANA_WS_URL === 'none' ? [] : (cfg.SOLANA_WS_URL ?? cfg.SOLANA_RPC_URL.map(websocketUrlOf)),

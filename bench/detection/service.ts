@@ -23,7 +23,12 @@ export async function startWatchingService(bench: Ctx): Promise<WatchingService>
   const chains: Chains = {
     chain: bench.chain,
     mint: bench.mint,
-    evm: { chain: bench.evm.chain, usdt: bench.evm.usdt },
+    evm: {
+      chain: bench.evm.chain,
+      usdt: bench.evm.usdt,
+      usdc: bench.evm.usdc,
+      x402GasKey: bench.evm.x402GasKey,
+    },
   };
   const config = loadConfig({
     ...benchServerEnv(await freePort(), chains),

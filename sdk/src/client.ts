@@ -9,6 +9,11 @@ import {
   contract,
   MAX_PER_PAGE,
   type ZApiKey,
+  type ZX402Payload,
+  type ZX402Requirements,
+  type ZX402SettleResponse,
+  type ZX402Supported,
+  type ZX402VerifyResponse,
   type ZApiKeyScope,
   type ZCreateApiKeyBody,
   type ZCreatedApiKey,
@@ -191,7 +196,25 @@ const UNSAFE_ROUTES: ReadonlySet<AppRoute> = new Set<AppRoute>([
   contract.twoFactor.confirm,
   contract.twoFactor.disable,
   contract.twoFactor.loginMfa,
+  // Settled once: a retry of one that went through answers already_settled.
+  contract.x402.settle,
 ]);
+
+/** x402 v2's shapes as the facilitator routes take and give them (@x402/core's types, structurally). */
+export type X402PaymentPayload = z.infer<typeof ZX402Payload>;
+export type X402Requirements = z.infer<typeof ZX402Requirements>;
+/** @x402/core's FacilitatorClient, structurally: what x402ResourceServer takes. */
+export type X402FacilitatorClient = {
+  verify(
+    payload: X402PaymentPayload,
+    requirements: X402Requirements,
+  ): Promise<z.infer<typeof ZX402VerifyResponse>>;
+  settle(
+    payload: X402PaymentPayload,
+    requirements: X402Requirements,
+  ): Promise<z.infer<typeof ZX402SettleResponse>>;
+  getSupported(): Promise<z.infer<typeof ZX402Supported>>;
+};
 
 function newIdempotencyKey(): string {
   const crypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
@@ -630,6 +653,25 @@ export function createClient(options: ClientOptions) {
       /** POST /subscriptions/{id}/resume: orders again, the current period's at once when none is open. */
       async resume(id: string): Promise<Subscription> {
         return success(raw.subscriptions.resume(subscriptionParams(id)));
+      },
+    },
+
+    x402: {
+      /**
+       * A facilitator client for @x402/express (or any x402 v2 resource server): `verify`,
+       * `settle` and `getSupported` on this service's /x402 routes with this client's API key
+       * (scope `x402:settle`). Pass it to `new x402ResourceServer(...)`. A settle is never retried
+       * (presented again, a payment answers `already_settled`).
+       */
+      facilitator(): X402FacilitatorClient {
+        const request = (paymentPayload: X402PaymentPayload, paymentRequirements: X402Requirements) => ({
+          body: { x402Version: paymentPayload.x402Version, paymentPayload, paymentRequirements },
+        });
+        return {
+          verify: (payload, requirements) => success(raw.x402.verify(request(payload, requirements))),
+          settle: (payload, requirements) => success(raw.x402.settle(request(payload, requirements))),
+          getSupported: () => success(raw.x402.supported()),
+        };
       },
     },
 

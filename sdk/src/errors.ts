@@ -142,6 +142,12 @@ export class UpstreamUnavailableError extends StablepayError {
   declare readonly code: 'UPSTREAM_UNAVAILABLE';
 }
 
+/** 503 NOT_CONFIGURED: the operator has not configured the feature (x402 without its gas key); the message names the variable. */
+export class NotConfiguredError extends StablepayError {
+  static override readonly kind = 'NotConfiguredError';
+  declare readonly code: 'NOT_CONFIGURED';
+}
+
 /** No HTTP answer: DNS, refused or reset connection, timeout. `cause` holds the underlying error. */
 export class StablepayConnectionError extends StablepayError {
   static override readonly kind = 'StablepayConnectionError';
@@ -257,6 +263,7 @@ const BY_CODE: Record<ErrorCode, typeof StablepayError> = {
   RATE_LIMITED: RateLimitError,
   INTERNAL_ERROR: InternalServerError,
   UPSTREAM_UNAVAILABLE: UpstreamUnavailableError,
+  NOT_CONFIGURED: NotConfiguredError,
 };
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {

@@ -70,6 +70,9 @@ export type {
   WebhookDeliveryList,
   WebhookEventBody,
   WebhookSecret,
+  X402FacilitatorClient,
+  X402PaymentPayload,
+  X402Requirements,
 } from './client';
 
 export {
@@ -90,6 +93,7 @@ export {
   StablepayConnectionError,
   StablepayError,
   UpstreamUnavailableError,
+  NotConfiguredError,
   ValidationError,
   WebhookSignatureVerificationError,
 } from './errors';

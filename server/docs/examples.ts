@@ -95,6 +95,9 @@ const order = {
   customerEmail: 'ana@example.com',
   customerLanguage: 'pt-BR',
   createdBy: { memberId: '6f1c2b9e-8a4d-4f3b-9c2e-1d5a7b3c9e01', email: 'shop@example.com' },
+  kind: 'order',
+  resource: null,
+  payer: null,
 };
 const paidOrder = {
   ...order,
@@ -455,6 +458,37 @@ function paidEventOf(type: EventType) {
     data: { order: paidOrder, payment } as Record<string, unknown>,
   };
 }
+
+/** What @x402/express sends its facilitator: 0.01 USDC on Base, authorized by EIP-3009. */
+const x402Requirements = {
+  scheme: 'exact',
+  network: 'eip155:8453',
+  asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  amount: '10000',
+  payTo: '0x52908400098527886E0F7030069857D2E4169EE7',
+  maxTimeoutSeconds: 60,
+  extra: { name: 'USD Coin', version: '2' },
+};
+const x402Request = {
+  x402Version: 2,
+  paymentPayload: {
+    x402Version: 2,
+    resource: { url: 'https://api.example.com/weather', mimeType: 'application/json' },
+    accepted: x402Requirements,
+    payload: {
+      signature: `0x${'2d'.repeat(65)}`,
+      authorization: {
+        from: '0x857b06519E91e3A54538791bDbb0E22373e36b66',
+        to: '0x52908400098527886E0F7030069857D2E4169EE7',
+        value: '10000',
+        validAfter: '1764400000',
+        validBefore: '1764400660',
+        nonce: `0x${'7f'.repeat(32)}`,
+      },
+    },
+  },
+  paymentRequirements: x402Requirements,
+};
 
 export type OperationExamples = { request?: unknown; responses: Record<number, unknown> };
 
@@ -962,6 +996,30 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       },
     },
   },
+  'x402.supported': {
+    responses: {
+      200: {
+        kinds: [{ x402Version: 2, scheme: 'exact', network: 'eip155:8453' }],
+        extensions: [],
+        signers: { 'eip155:*': ['0x6C3ea9036406852006290770BEdFcAbA0e23A0e8'] },
+      },
+    },
+  },
+  'x402.verify': {
+    request: x402Request,
+    responses: { 200: { isValid: true, payer: '0x857b06519E91e3A54538791bDbb0E22373e36b66' } },
+  },
+  'x402.settle': {
+    request: x402Request,
+    responses: {
+      200: {
+        success: true,
+        transaction: '0x3b1f0a9ad0c6a6e2a4f5c8d0b8e7f1a2c3d4e5f60718293a4b5c6d7e8f901234',
+        network: 'eip155:8453',
+        payer: '0x857b06519E91e3A54538791bDbb0E22373e36b66',
+      },
+    },
+  },
   'health.healthz': { responses: { 200: { status: 'ok' } } },
   'health.readyz': {
     responses: {
@@ -980,6 +1038,7 @@ const ERROR_EXAMPLES: Record<Code, { message: string; details?: { path: string; 
   },
   UNAUTHENTICATED: { message: 'Invalid token' },
   FORBIDDEN: { message: 'This API key lacks the scope orders:write' },
+  NOT_CONFIGURED: { message: 'x402 on EVM networks is not configured: set X402_EVM_PRIVATE_KEY' },
   NOT_FOUND: { message: 'Order not found' },
   CONFLICT: { message: 'This transaction was already submitted for another order' },
   GONE: { message: 'This invitation was already used' },

@@ -258,6 +258,7 @@ const TAG_DESCRIPTIONS: Record<keyof typeof contract, string> = {
   members: "The account's members, their roles (contract/permissions.ts) and invitations",
   orders: "Payment orders: creating, listing, reading, reporting a payment's transaction",
   claims: 'Transfers to your wallets that credited no order, to attribute',
+  x402: 'x402 facilitator: payments per API call (verify, settle), settled once and recorded as orders of kind x402',
   deliveries: "An order's webhook and messenger deliveries and its audit timeline",
   emails: "The e-mails to an order's customer (its receipt) and how sending them went",
   events: 'Every event, with the body its webhook carries',

@@ -135,6 +135,9 @@ export async function createOrder(
         : input.member
           ? { memberId: input.member.id, email: input.member.email }
           : null,
+      kind: 'order',
+      resource: null,
+      payer: null,
       createdAt: now,
       updatedAt: now,
     };

@@ -74,6 +74,9 @@ const ORDER_COLUMNS: { [K in keyof NewOrderRow]-?: SqlType } = {
   customerEmail: 'text',
   customerLanguage: 'text',
   createdBy: 'jsonb',
+  kind: 'text',
+  resource: 'text',
+  payer: 'text',
   createdAt: 'timestamptz',
   updatedAt: 'timestamptz',
 };

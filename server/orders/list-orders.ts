@@ -35,15 +35,16 @@ async function countOrders(
   return Number(row?.total ?? 0);
 }
 
-/** A list of all the merchant's orders: read by a prepared statement (order-rows.ts). */
 /** The list's filters: the query's, and the member whose orders alone it shows (a cashier's own). */
 type Filters = z.infer<typeof ZListOrdersQuery> & { createdByMember?: string | null };
 
+/** A list of all the merchant's orders: read by a prepared statement (order-rows.ts). */
 const unfiltered = (query: Filters) =>
   !(
     query.status ||
     query.network ||
     query.token ||
+    query.kind ||
     query.created_gte ||
     query.created_lt ||
     query.q ||
@@ -83,6 +84,7 @@ function ordersWhere(deps: Pick<Deps, 'db'>, merchantId: string, query: Filters)
         }
       : {}),
     ...(query.token ? { token: query.token } : {}),
+    ...(query.kind ? { kind: query.kind } : {}),
     ...(query.created_gte || query.created_lt ? { createdAt: created } : {}),
     ...(q
       ? {
@@ -120,7 +122,7 @@ export async function listOrders(deps: Deps, merchant: MerchantRow, query: Filte
       ? merchantOrderRows(deps, { merchantId: merchant.id, limit: perPage, offset })
       : findOrderRows(deps, { where, order: [['id', 'DESC']], limit: perPage, offset }),
     // The kept counts know status and network only; other filters count the matching rows.
-    query.token || query.created_gte || query.created_lt || query.q || query.createdByMember
+    query.token || query.kind || query.created_gte || query.created_lt || query.q || query.createdByMember
       ? deps.db.models.Order.count({ where })
       : countOrders(deps, { merchantId: merchant.id, status: query.status, network: query.network }),
   ]);

@@ -197,5 +197,8 @@ export function presentOrder(
     customerEmail: order.customerEmail ?? null,
     customerLanguage: order.customerLanguage ?? null,
     createdBy: order.createdBy ?? null,
+    kind: order.kind ?? 'order',
+    resource: order.resource ?? null,
+    payer: order.payer ?? null,
   });
 }

@@ -95,7 +95,8 @@ export async function submitPaymentClaim(
       proofMessage: signature ? claimProofMessage(order.reference, input.txId.trim()) : null,
       proofSignature: signature,
     };
-    const actor = input.source;
+    // An x402 settlement is made with the merchant's API key.
+    const actor = input.source === 'x402' ? 'merchant' : input.source;
     const key = actingKeyData(input.actingKey ?? null);
     const reported = {
       cause: 'reported' as const,

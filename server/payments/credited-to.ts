@@ -107,7 +107,8 @@ export async function ordersPaidExactly(
   }>(
     `SELECT DISTINCT ON (id) id, reference, option_index, amount_unique AS unique
        FROM (${optionsToScope(
-         `${watchedSql('o')} ${opts.createdBy ? 'AND o.created_at <= :createdBy' : ''}
+         // x402 orders are paid by their own claim, never matched by amount (server/x402/).
+         `${watchedSql('o')} AND o.kind = 'order' ${opts.createdBy ? 'AND o.created_at <= :createdBy' : ''}
           ${opts.except ? 'AND o.id <> :except' : ''}`,
        )}) AS option
       WHERE (amount_units = :units OR ceil((amount_units * scale - amount_received_units) / scale) = :units)

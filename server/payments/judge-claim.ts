@@ -5,7 +5,7 @@ import { formatAmount } from '../../contract/decimal';
 import { amountEvidence, type AmountMatch, CLOCK_SKEW_MS, creditedTo, senderTo } from './credited-to';
 import { optionDueUnits, optionsOf, type PaymentOption } from '../orders/payment-options';
 
-export type MatchedBy = 'tag' | 'amount' | 'claim';
+export type MatchedBy = 'tag' | 'amount' | 'claim' | 'x402';
 
 /** The longest wait between two reads of a transaction the chain does not know (yet). */
 export const NOT_FOUND_BACKOFF_MAX_MS = 5 * 60_000;
@@ -139,6 +139,10 @@ export function judge(
   // Closed for good (another order paid for what it billed): what the scanner finds is nobody's.
   if (order.supersededAt && claim.source === 'scanner')
     return { kind: 'reject', reason: 'the order is closed: another order paid for what it billed' };
+  // The facilitator's own transaction for its x402 order (server/x402/): it was made for this order,
+  // after its authorization was checked; the checks above (it succeeded, is final, pays the order's
+  // wallet in its token, credited nowhere else) still apply.
+  if (claim.source === 'x402' && order.kind === 'x402') return accept('x402');
   if (tx.tags.includes(order.reference)) return accept('tag');
   if (facts.named)
     return { kind: 'reject', reason: `the transaction pays another order (reference ${facts.named})` };

@@ -56,6 +56,9 @@ export async function settleFound(
   // Not final, or gone in a reorganisation the log query has not caught up with: look again later.
   if (tx.state === 'not_found' || tx.state === 'not_final') return false;
   if (tx.state === 'failed') return true;
+  // Sent by this service as x402 facilitator: its own order's, credited through its claim by the
+  // verifier (server/x402/), never another order's nor unattributed, even before that claim exists.
+  if (await isX402Settlement(deps, found.txId)) return true;
   const merchantId = owners.get(found.recipient);
   if (!merchantId) return true; // the wallet was removed and its orders are settled since the read
   const scope = { network: chain.network, recipient: found.recipient, tokenMint: target.token, merchantId };
@@ -78,4 +81,13 @@ export async function settleFound(
   if (verdict === 'accept') return true;
   await keepUnattributed(deps, chain, { ...scope, txId: found.txId }, tx, amount);
   return true;
+}
+
+/** Whether the transaction is one this service sent as x402 facilitator (x402_settlements, migration 0033). */
+async function isX402Settlement(deps: Deps, txId: string): Promise<boolean> {
+  const rows = await deps.db.sequelize.query(
+    `SELECT 1 FROM x402_settlements WHERE transaction IN (:txId, lower(:txId)) AND status <> 'failed' LIMIT 1`,
+    { type: QueryTypes.SELECT, replacements: { txId } },
+  );
+  return rows.length > 0;
 }

@@ -152,6 +152,9 @@ describe('POST /orders', () => {
         customerLanguage: null,
         subscriptionId: null,
         period: null,
+        kind: 'order',
+        resource: null,
+        payer: null,
       });
       expect(Date.parse(o.expiresAt) - Date.parse(o.createdAt)).toBe(900_000);
       expect(Math.abs(Date.parse(o.createdAt) - Date.now())).toBeLessThan(60_000);
@@ -551,6 +554,9 @@ describe('concurrent creations, written together', () => {
         customerEmail: null,
         customerLanguage: null,
         createdBy: null,
+        kind: 'order',
+        resource: null,
+        payer: null,
         subscriptionId: null,
         periodIndex: null,
         periodAttempt: null,

@@ -14,7 +14,7 @@ import { networkName, ORDER_STATUS_KEYS } from '../lib/labels';
 import { ordersQuery } from '../lib/queries';
 
 const PER_PAGE = 20;
-const FILTERS = ['status', 'network', 'token', 'from', 'to', 'q'] as const;
+const FILTERS = ['status', 'network', 'token', 'kind', 'from', 'to', 'q'] as const;
 type Filters = Partial<Record<(typeof FILTERS)[number], string>>;
 
 function readFilters(params: URLSearchParams): Filters {
@@ -46,6 +46,7 @@ export function OrdersPage() {
     ...(filters.status ? { status: filters.status as Order['status'] } : {}),
     ...(filters.network ? { network: filters.network as Order['network'] } : {}),
     ...(filters.token ? { token: filters.token as Order['token'] } : {}),
+    ...(filters.kind ? { kind: filters.kind as Order['kind'] } : {}),
     ...(filters.from ? { created_gte: localDayStart(filters.from) } : {}),
     ...(filters.to ? { created_lt: localDayStart(addDays(filters.to, 1)) } : {}),
     ...(filters.q ? { q: filters.q } : {}),
@@ -137,6 +138,13 @@ export function OrdersPage() {
           <select id="f-token" name="token" defaultValue={filters.token ?? ''}>
             <option value="">{t('any')}</option>
             <Options values={TOKENS} />
+          </select>
+        </Field>
+        <Field id="f-kind" label={t('orderKind')}>
+          <select id="f-kind" name="kind" defaultValue={filters.kind ?? ''}>
+            <option value="">{t('any')}</option>
+            <option value="order">{t('orderKindOrder')}</option>
+            <option value="x402">{t('orderKindX402')}</option>
           </select>
         </Field>
         <TextField

@@ -18,6 +18,7 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { testTokenArtifact, type TokenArtifact } from './compile-token';
+import { USDC_EIP712_VERSION, usdcTokenArtifact } from './usdc-token';
 import { startNodeProcess } from './node-process';
 import { RpcProxy } from './rpc-proxy';
 import { listenOrStop } from '../listen';
@@ -50,6 +51,16 @@ export type LocalEvm = {
    * it mines a block when automine is off (with whatever else is pending then).
    */
   deployToken(opts?: { name?: string; symbol?: string; decimals?: number }): Promise<Address>;
+  /**
+   * Deploys UsdcToken.sol: a USDC with EIP-3009 (x402's `exact` scheme), "USD Coin"/"USDC", 6
+   * decimals, EIP-712 version "2" as Circle's.
+   */
+  deployUsdc(opts?: {
+    name?: string;
+    symbol?: string;
+    version?: string;
+    decimals?: number;
+  }): Promise<Address>;
   /** Deploys any compiled contract (see compile-token.ts) with its constructor's arguments. */
   deployContract(artifact: TokenArtifact, args?: readonly unknown[]): Promise<Address>;
   mint(token: Address, to: Address, units: bigint): Promise<Hex>;
@@ -214,6 +225,8 @@ export async function startLocalEvm(opts: {
 
     deployToken: ({ name = 'Tether USD', symbol = 'USDT', decimals = 6 } = {}) =>
       deployContract(testTokenArtifact(), [name, symbol, decimals]),
+    deployUsdc: ({ name = 'USD Coin', symbol = 'USDC', version = USDC_EIP712_VERSION, decimals = 6 } = {}) =>
+      deployContract(usdcTokenArtifact(), [name, symbol, version, decimals]),
     deployContract,
 
     mint,

@@ -1,7 +1,7 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { TimestampedModel } from './base-models';
 import { required, serialKey, timestamps } from './columns';
-import type { CreatedBy, Locale, Network, OrderStatus, Token } from '../../../contract';
+import type { CreatedBy, Locale, Network, OrderKind, OrderStatus, Token } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
 /**
@@ -72,6 +72,12 @@ export class Order extends TimestampedModel<Order> {
   declare customerLanguage: CreationOptional<Locale | null>;
   /** Who made it (migration 0030): a member, an API key, or null for the system. */
   declare createdBy: CreationOptional<CreatedBy>;
+  /** `order`, or `x402`: a payment per API call this service settled as facilitator (migration 0033). */
+  declare kind: CreationOptional<OrderKind>;
+  /** x402: the URL paid for; null for other orders. */
+  declare resource: CreationOptional<string | null>;
+  /** x402: the paying wallet; null for other orders. */
+  declare payer: CreationOptional<string | null>;
 
   static initModel(sequelize: Sequelize) {
     this.init(
@@ -116,6 +122,9 @@ export class Order extends TimestampedModel<Order> {
         customerEmail: DataTypes.TEXT,
         customerLanguage: DataTypes.TEXT,
         createdBy: DataTypes.JSONB,
+        kind: required(DataTypes.TEXT, 'order'),
+        resource: DataTypes.TEXT,
+        payer: DataTypes.TEXT,
         ...timestamps(),
       },
       { sequelize, tableName: 'orders' },

@@ -4,7 +4,8 @@ import { required, serialKey, dateNow, timestamps, lease } from './columns';
 import type { Network } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
-export type ClaimSource = 'merchant' | 'payer' | 'scanner';
+/** `x402`: the transaction this service sent as x402 facilitator for the order (server/x402/). */
+export type ClaimSource = 'merchant' | 'payer' | 'scanner' | 'x402';
 /**
  * PENDING: to be read on chain. VERIFIED: credited (holds its transaction: one order at most).
  * REJECTED: the chain says no. UNPROVEN: a payer's report of a transfer that neither names the order
@@ -23,7 +24,7 @@ export class PaymentClaim extends LeasedModel<PaymentClaim> {
   declare amountUnits: CreationOptional<bigint | null>;
   declare reason: CreationOptional<string | null>;
   declare blockTime: CreationOptional<Date | null>;
-  declare matchedBy: CreationOptional<'tag' | 'amount' | 'claim' | null>;
+  declare matchedBy: CreationOptional<'tag' | 'amount' | 'claim' | 'x402' | null>;
   /** The wallet that sent the credited transfer. */
   declare sender: CreationOptional<string | null>;
   /**

@@ -1,0 +1,123 @@
+import type { Network, Token } from '../../contract';
+import type { MemberRow, MerchantRow } from '../db/caches';
+import type { Deps } from '../deps';
+import { eventApiVersion, eventBody, newEventId } from '../events/append-events';
+import { actingKeyData, type ActingKey } from '../events/audit';
+import { formatAmount } from '../../contract/decimal';
+import type { CreatedOrder, NewOrderRow } from './created-order';
+import { deliveryTargets } from './delivery-targets';
+import { newReference } from './new-reference';
+import { ORDER_CREATED } from './order-lifecycle';
+import { presentOrder } from './present-order';
+import { submitPaymentClaim } from './submit-payment-claim';
+
+/** A payment per API call settled by this service as x402 facilitator (server/x402/). */
+export type X402Payment = {
+  merchant: MerchantRow;
+  /** The member acting (the API key's maker): still in the account when the order is written. */
+  member: Pick<MemberRow, 'id' | 'email' | 'tokenVersion'>;
+  actingKey: ActingKey;
+  network: Network;
+  token: Token;
+  tokenMint: string;
+  decimals: number;
+  walletId: string;
+  recipient: string;
+  amountUnits: bigint;
+  payer: string;
+  resource: string | null;
+  txId: string;
+};
+
+/**
+ * Records a settled x402 payment as an order of kind `x402` through the one creation statement
+ * (order.created, its audit entry and deliveries), then reports its transaction as a claim of
+ * source `x402`, so the order is CONFIRMING and the verifier credits it (`matchedBy: "x402"`, then
+ * PAID and order.paid) once final by the network's confirmations, like any payment. Its amount is
+ * not reserved (an x402 transfer is matched by its claim, never by amount) and it expires after
+ * the usual time, which the claim outlives.
+ */
+export async function createX402Order(
+  deps: Deps,
+  p: X402Payment,
+): Promise<{ id: string; reference: string }> {
+  const now = deps.clock();
+  const reference = newReference();
+  const order: NewOrderRow = {
+    reference,
+    merchantId: p.merchant.id,
+    walletId: p.walletId,
+    network: p.network,
+    token: p.token,
+    tokenMint: p.tokenMint,
+    tokenDecimals: p.decimals,
+    recipient: p.recipient,
+    amountUnits: p.amountUnits,
+    amountReceivedUnits: 0n,
+    amountUnique: false,
+    amountRefundedUnits: 0n,
+    quoteCurrency: null,
+    quoteUnits: null,
+    fxRate: null,
+    fxSource: null,
+    quotedAt: null,
+    status: ORDER_CREATED.to,
+    description: p.resource ? `x402: ${p.resource}`.slice(0, 500) : 'x402 payment',
+    metadata: null,
+    webhookUrl: null,
+    returnUrl: null,
+    messengerChatId: null,
+    txId: null,
+    paidAt: null,
+    paidLate: false,
+    expiresAt: new Date(now.getTime() + deps.config.ORDER_TTL_SECONDS * 1000),
+    supersededAt: null,
+    paymentOptions: null,
+    sumDecimals: p.decimals,
+    paidWith: null,
+    subscriptionId: null,
+    periodIndex: null,
+    periodAttempt: null,
+    periodStart: null,
+    periodEnd: null,
+    customerEmail: null,
+    customerLanguage: null,
+    createdBy: p.actingKey ? { apiKeyId: p.actingKey.id } : { memberId: p.member.id, email: p.member.email },
+    kind: 'x402',
+    resource: p.resource,
+    payer: p.payer,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const presented = presentOrder(deps, order, p.merchant.fullName, 0n);
+  const eventId = newEventId();
+  const created: CreatedOrder = {
+    order,
+    audit: {
+      status: ORDER_CREATED.to,
+      amount: formatAmount(p.amountUnits, p.decimals),
+      kind: 'x402',
+      resource: p.resource,
+      payer: p.payer,
+      ...actingKeyData(p.actingKey),
+      expiresAt: order.expiresAt.toISOString(),
+    },
+    event: {
+      id: eventId,
+      body: eventBody(eventId, ORDER_CREATED.event, now, { order: presented }, eventApiVersion(p.merchant)),
+    },
+    targets: deliveryTargets(order, p.merchant),
+    actingMember: { id: p.member.id, tokenVersion: p.member.tokenVersion },
+  };
+  const outcome = await deps.writeCreatedOrder(created);
+  if (!outcome.inserted) throw new Error(`the x402 order was not written (${outcome.blockedBy})`);
+  await submitPaymentClaim(deps, {
+    reference,
+    merchantId: p.merchant.id,
+    txId: p.txId,
+    network: p.network,
+    source: 'x402',
+    actingKey: p.actingKey,
+  });
+  return { id: outcome.orderId, reference };
+}

@@ -1,0 +1,151 @@
+import type { SettleResponse } from '@x402/core/types';
+import type { MemberRow, MerchantRow } from '../db/caches';
+import { ChainUnavailableError, describeRpcError } from '../chains/chain-errors';
+import type { Deps } from '../deps';
+import type { ActingKey } from '../events/audit';
+import { createX402Order } from '../orders/create-x402-order';
+import { checkPayment, type CheckedPayment, type X402Request } from './check-payment';
+import type { SendWatch } from './evm-signer';
+import {
+  claimSettlement,
+  findSettlement,
+  releaseSettlement,
+  updateSettlement,
+  type SettlementRow,
+} from './settlement-rows';
+import { settlingFacilitator } from './x402-facilitator';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How often a settle waits to learn what became of the same authorization's settlement under way. */
+const IN_PROGRESS_POLL_MS = 100;
+
+type Input = {
+  merchant: MerchantRow;
+  /** The member acting: the API key's maker. */
+  member: MemberRow;
+  actingKey: ActingKey;
+  body: X402Request;
+};
+
+/**
+ * POST /x402/settle: this account's rules, then the authorization is claimed in PostgreSQL
+ * (x402_settlements, unique by its key) before anything is sent, so it settles once however often,
+ * concurrently, or on however many instances it is presented; then @x402/evm verifies and sends
+ * it. Presented again: `already_settled` with the first transaction (a settlement still under way
+ * is waited for). Refused before anything was sent (no gas, gas price too high, the authorization
+ * invalid): the claim is released. Sent: an order of kind `x402` records it (createX402Order),
+ * also when the receipt did not come in time (`settlement_pending`: the verifier follows it up).
+ */
+export async function settlePayment(deps: Deps, input: Input): Promise<SettleResponse> {
+  const checked = await checkPayment(deps, input.merchant.id, input.body);
+  if (!checked.ok)
+    return {
+      success: false,
+      errorReason: checked.reason,
+      errorMessage: checked.message,
+      transaction: '',
+      network: checked.network as SettleResponse['network'],
+      ...(checked.payer ? { payer: checked.payer } : {}),
+    };
+  const deadline = Date.now() + deps.config.x402.settleTimeoutMs + deps.config.RPC_TIMEOUT_MS;
+  for (;;) {
+    const id = await claimSettlement(deps, {
+      key: checked.settlementKey,
+      merchantId: input.merchant.id,
+      network: checked.net.caip2,
+      asset: checked.token.contract,
+      payTo: checked.payTo,
+      payer: checked.payer,
+      amountUnits: checked.amountUnits,
+    });
+    if (id) return settleClaimed(deps, input, checked, id);
+    const row = await findSettlement(deps, checked.settlementKey);
+    if (row && row.status !== 'sending') return alreadySettled(checked, row);
+    if (Date.now() > deadline)
+      return {
+        success: false,
+        errorReason: 'settlement_in_progress',
+        errorMessage: 'Another settlement of this authorization is still under way: ask again',
+        transaction: '',
+        network: checked.net.caip2,
+        payer: checked.payer,
+      };
+    await sleep(IN_PROGRESS_POLL_MS);
+  }
+}
+
+const alreadySettled = (checked: CheckedPayment, row: SettlementRow): SettleResponse => ({
+  success: false,
+  errorReason: 'already_settled',
+  errorMessage: `This authorization was already presented for settlement (${row.status}): its transaction is ${row.transaction ?? 'unknown'}`,
+  transaction: row.transaction ?? '',
+  network: checked.net.caip2,
+  payer: row.payer ?? checked.payer,
+});
+
+async function settleClaimed(
+  deps: Deps,
+  input: Input,
+  checked: CheckedPayment,
+  id: string,
+): Promise<SettleResponse> {
+  const watch: SendWatch = {
+    onSigned: (hash) => updateSettlement(deps, id, { status: 'sent', transaction: hash }),
+  };
+  let result: SettleResponse;
+  try {
+    result = await settlingFacilitator(deps, checked.net, checked.gasKey, watch).settle(
+      checked.payload,
+      checked.requirements,
+    );
+  } catch (error) {
+    // The chain could not be asked (verification's reads): nothing was sent unless `sent` says so.
+    if (watch.sent) await updateSettlement(deps, id, { status: 'pending', errorReason: 'settle_error' });
+    else await releaseSettlement(deps, id);
+    throw new ChainUnavailableError(
+      `${checked.net.network} RPC unavailable: x402 settle failed (${describeRpcError(error)})`,
+    );
+  }
+  if (!watch.sent) {
+    await releaseSettlement(deps, id);
+    return {
+      ...result,
+      success: false,
+      transaction: '',
+      errorReason: watch.refused?.reason ?? result.errorReason,
+      ...(watch.refused || result.errorMessage
+        ? { errorMessage: (watch.refused?.message ?? result.errorMessage)!.slice(0, 1000) }
+        : {}),
+    };
+  }
+  const tx = watch.sent;
+  const pending = !result.success && result.errorReason === 'settlement_pending';
+  if (!result.success && !pending) {
+    // Reverted on chain: the authorization's nonce is unused, it may be presented again.
+    await updateSettlement(deps, id, { status: 'failed', transaction: tx, errorReason: result.errorReason });
+    return result;
+  }
+  await updateSettlement(deps, id, { status: pending ? 'pending' : 'settled', transaction: tx });
+  try {
+    const order = await createX402Order(deps, {
+      merchant: input.merchant,
+      member: input.member,
+      actingKey: input.actingKey,
+      network: checked.net.network,
+      token: checked.token.symbol as 'USDC',
+      tokenMint: checked.token.contract,
+      decimals: checked.token.decimals,
+      walletId: checked.walletId,
+      recipient: checked.payTo,
+      amountUnits: checked.amountUnits,
+      payer: checked.payer,
+      resource: checked.resource,
+      txId: tx.toLowerCase(),
+    });
+    await updateSettlement(deps, id, { status: pending ? 'pending' : 'settled', orderId: order.id });
+  } catch (error) {
+    // The money moved: the answer stays the chain's. The settlement row keeps the transaction.
+    deps.logger.error({ err: error, txId: tx }, 'x402 settlement sent but its order was not recorded');
+  }
+  return { ...result, transaction: tx };
+}

@@ -1,0 +1,29 @@
+import { initServer } from '@ts-rest/express';
+import { x402Contract } from '../../contract';
+import type { Deps } from '../deps';
+import { actingKey, currentMerchant, currentUser } from '../http/current-merchant';
+import { listSupported } from './list-supported';
+import { settlePayment } from './settle-payment';
+import { verifyPayment } from './verify-payment';
+
+export function x402Router(deps: Deps) {
+  return initServer().router(x402Contract, {
+    supported: async ({ req }) => {
+      currentMerchant(req);
+      return { status: 200, body: listSupported(deps) };
+    },
+    verify: async ({ req, body }) => ({
+      status: 200,
+      body: await verifyPayment(deps, currentMerchant(req).id, body),
+    }),
+    settle: async ({ req, body }) => ({
+      status: 200,
+      body: await settlePayment(deps, {
+        merchant: currentMerchant(req),
+        member: currentUser(req).member,
+        actingKey: actingKey(req),
+        body,
+      }),
+    }),
+  });
+}

@@ -1,0 +1,380 @@
+import { parse } from 'csv-parse/sync';
+import { getAddress, numberToHex, parseEther, parseGwei, type Address } from 'viem';
+import type { FacilitatorClient } from '@x402/core/server';
+import { describe, expect, it } from 'vitest';
+import { createClient } from '../../sdk/src/client';
+import { randomEvmAddress, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
+import { startEvmNetworks } from '../../sandbox/chains/evm/evm-networks';
+import { startPaymentHarness, usePaymentStack, type PaymentHarness } from '../support/payment-harness';
+import { expectErrorBody, newApiKey, startTestServer, type TestServer } from '../support/test-server';
+import { decodePaymentResponseHeader, payingFetch, signedPayment, startPaidApi } from '../support/x402-stack';
+
+/**
+ * x402 v2 on a local EVM chain (Hardhat, chain id 137 as Polygon) with a USDC that has EIP-3009
+ * (UsdcToken.sol): the service is the facilitator of an API paid per call (@x402/express), paid by
+ * @x402/fetch. The facilitator pays gas with its own key; the payer pays none.
+ */
+
+const CHAIN_ID = 137;
+const NETWORK = `eip155:${CHAIN_ID}` as const;
+const CONFIRMATIONS = 2;
+const PRICE = 10_000n; // 0.01 USDC
+
+let networks: Awaited<ReturnType<typeof startEvmNetworks<'POLYGON'>>>;
+let usdc: Address;
+let gasKey: LocalWallet;
+let h: PaymentHarness;
+let second: TestServer;
+let env: Record<string, string>;
+
+usePaymentStack(
+  async () => {
+    networks = await startEvmNetworks([
+      { network: 'POLYGON', chainId: CHAIN_ID, confirmations: CONFIRMATIONS },
+    ]);
+    const { evm } = networks.chains.POLYGON;
+    usdc = getAddress(await evm.deployUsdc());
+    gasKey = await evm.newWallet({ eth: parseEther('10') });
+    env = {
+      ...networks.env,
+      USDC_CONTRACT_POLYGON: usdc,
+      X402_EVM_PRIVATE_KEY: gasKey.privateKey,
+      X402_MAX_AMOUNT: '5',
+    };
+    h = await startPaymentHarness(env);
+    second = await startTestServer({ ...env, JOBS: 'none' });
+  },
+  () => [h, second, networks],
+);
+
+const evm = () => networks.chains.POLYGON.evm;
+const api = () => h.server.api;
+
+/** A shop with a Polygon wallet and an API key that may settle x402 payments. */
+async function x402Shop() {
+  const shop = await h.newShop('POLYGON', randomEvmAddress());
+  const apiKey = await newApiKey(api(), shop.token, ['x402:settle', 'orders:read']);
+  return { ...shop, apiKey, payTo: getAddress(shop.wallet) };
+}
+const payer = (units = 1_000_000n) => evm().newWallet({ token: usdc, units });
+const usdcOf = (owner: Address) => evm().balanceOf(usdc, owner);
+const payment = (p: LocalWallet, payTo: Address, o: Partial<Parameters<typeof signedPayment>[1]> = {}) =>
+  signedPayment(p, { chainId: CHAIN_ID, asset: usdc, payTo, amountUnits: PRICE, ...o });
+const facilitator = (server: TestServer, path: 'verify' | 'settle', key: string, body: unknown) =>
+  server.api('POST', `/x402/${path}`, { token: key, body });
+const settle = (key: string, body: unknown, server: TestServer = h.server) =>
+  facilitator(server, 'settle', key, body);
+const gasNonce = () => evm().publicClient.getTransactionCount({ address: gasKey.address });
+
+async function x402Orders(shop: { apiKey: string }) {
+  const res = await api()('GET', '/users/me/orders?kind=x402', { token: shop.apiKey });
+  expect(res.status, res.text).toBe(200);
+  return res.body.items as Record<string, unknown>[];
+}
+
+describe('x402 facilitator on EVM', () => {
+  it('settles a paid API call end to end: tokens move, the payer pays no gas, an x402 order is paid', async () => {
+    const shop = await x402Shop();
+    const paidApi = await startPaidApi({
+      facilitatorUrl: `${h.server.url}/x402`,
+      apiKey: shop.apiKey,
+      network: NETWORK,
+      asset: usdc,
+      payTo: shop.payTo,
+      amountUnits: PRICE.toString(),
+      eip712: { name: 'USD Coin', version: '2' },
+    });
+    try {
+      const from = await payer();
+      const ethBefore = await evm().publicClient.getBalance({ address: from.address });
+      const unpaid = await fetch(`${paidApi.url}/paid`);
+      expect(unpaid.status).toBe(402);
+
+      const { fetch: pay } = payingFetch(from.privateKey, evm().publicClient, NETWORK, usdc);
+      const res = await pay(`${paidApi.url}/paid`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await res.json()).toEqual({ answer: 42 });
+      const receipt = decodePaymentResponseHeader(res.headers.get('payment-response')!);
+      expect(receipt).toMatchObject({ success: true, network: NETWORK, payer: from.address });
+      expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+
+      expect(await usdcOf(from.address)).toBe(1_000_000n - PRICE);
+      expect(await usdcOf(shop.payTo)).toBe(PRICE);
+      expect(await evm().publicClient.getBalance({ address: from.address })).toBe(ethBefore);
+      const onChain = await evm().publicClient.getTransaction({ hash: receipt.transaction as `0x${string}` });
+      expect(getAddress(onChain.from)).toBe(gasKey.address);
+      expect(paidApi.calls).toBe(1);
+
+      // Recorded as an order of kind x402: CONFIRMING until final, then PAID with its ledger entry.
+      const [order] = await x402Orders(shop);
+      expect(order).toMatchObject({
+        kind: 'x402',
+        status: 'CONFIRMING',
+        amount: '0.010000',
+        token: 'USDC',
+        payer: from.address,
+        resource: `${paidApi.url}/paid`,
+        recipient: shop.payTo,
+      });
+      const reference = order!.reference as string;
+      await evm().mine(CONFIRMATIONS);
+      const paid = await h.settle(shop, reference, 'PAID');
+      expect(paid).toMatchObject({ amountReceived: '0.010000', txId: receipt.transaction });
+      const [entry] = await h.ledgerOf(shop, reference);
+      expect(entry).toMatchObject({ matchedBy: 'x402', from: from.address, txId: receipt.transaction });
+      expect(h.webhookTypes(shop, reference)).toEqual(['order.created', 'order.confirming', 'order.paid']);
+      const day = new Date().toISOString().slice(0, 10);
+      const csv = await fetch(`${h.server.url}/dashboard/exports/orders.csv?from=${day}&to=${day}`, {
+        headers: { authorization: `Bearer ${shop.token}` },
+      });
+      const rows = parse(await csv.text(), { columns: true }) as Record<string, string>[];
+      expect(rows).toEqual([
+        expect.objectContaining({
+          reference,
+          kind: 'x402',
+          status: 'PAID',
+          payer: from.address,
+          resource: `${paidApi.url}/paid`,
+          tx_ids: receipt.transaction,
+        }),
+      ]);
+      const unattributed = await api()('GET', '/users/me/unattributed-payments', { token: shop.token });
+      expect(unattributed.body.items).toEqual([]);
+      // Only x402 orders under kind=x402.
+      await h.createOrder(shop, { amount: '1.00' });
+      expect((await x402Orders(shop)).map((o) => o.reference)).toEqual([reference]);
+    } finally {
+      await paidApi.stop();
+    }
+  });
+
+  it("takes the SDK's x402.facilitator() as @x402/express's facilitator", async () => {
+    const shop = await x402Shop();
+    const client = createClient({ baseUrl: h.server.url, apiKey: shop.apiKey });
+    const paidApi = await startPaidApi({
+      facilitatorUrl: 'http://unused.invalid',
+      apiKey: null,
+      facilitator: client.x402.facilitator() as unknown as FacilitatorClient,
+      network: NETWORK,
+      asset: usdc,
+      payTo: shop.payTo,
+      amountUnits: PRICE.toString(),
+      eip712: { name: 'USD Coin', version: '2' },
+    });
+    try {
+      const from = await payer();
+      const { fetch: pay } = payingFetch(from.privateKey, evm().publicClient, NETWORK, usdc);
+      const res = await pay(`${paidApi.url}/paid`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      expect(await usdcOf(shop.payTo)).toBe(PRICE);
+      expect((await client.orders.list({ kind: 'x402' })).items).toHaveLength(1);
+    } finally {
+      await paidApi.stop();
+    }
+  });
+
+  it('settles one authorization once: replayed, then raced on two instances', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
+    const first = await settle(shop.apiKey, body);
+    expect(first.body, first.text).toMatchObject({ success: true, payer: from.address });
+    const again = await settle(shop.apiKey, body, second);
+    expect(again.body).toMatchObject({
+      success: false,
+      errorReason: 'already_settled',
+      transaction: first.body.transaction,
+    });
+
+    const raced = await payment(from, shop.payTo);
+    const answers = await Promise.all([
+      settle(shop.apiKey, raced),
+      settle(shop.apiKey, raced, second),
+      settle(shop.apiKey, raced),
+      settle(shop.apiKey, raced, second),
+    ]);
+    const won = answers.filter((a) => a.body.success === true);
+    expect(won).toHaveLength(1);
+    for (const lost of answers.filter((a) => a.body.success !== true))
+      expect(lost.body).toMatchObject({
+        errorReason: 'already_settled',
+        transaction: won[0]!.body.transaction,
+      });
+    expect(await usdcOf(from.address)).toBe(1_000_000n - 2n * PRICE);
+    expect(await x402Orders(shop)).toHaveLength(2);
+  });
+
+  it('the scanner credits an x402 transfer to its own order, and an untagged one of the same amount to the other', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const settled = await settle(shop.apiKey, await payment(from, shop.payTo));
+    expect(settled.body).toMatchObject({ success: true });
+    const order = await h.createOrder(shop, { token: 'USDC', amount: '0.01' });
+    expect(order.amount).toBe('0.010000');
+    const buyer = await payer();
+    await evm().transfer({ from: buyer, token: usdc, to: shop.payTo, units: PRICE });
+    await evm().mine(CONFIRMATIONS);
+    // The scanner alone: it credits the x402 transfer to its own order (through its claim), and
+    // the other transfer of the same amount to the other order.
+    for (let i = 0; i < 20 && (await h.getOrder(shop, order.reference)).status !== 'PAID'; i++)
+      await h.server.jobs.runNow('scan-payments');
+    expect((await x402Orders(shop))[0]).toMatchObject({ status: 'PAID', txId: settled.body.transaction });
+    expect(await h.getOrder(shop, order.reference)).toMatchObject({ status: 'PAID' });
+    expect((await h.ledgerOf(shop, order.reference))[0]).toMatchObject({
+      matchedBy: 'amount',
+      from: buyer.address,
+    });
+  });
+
+  it('refuses what is not this account’s to take, sending nothing', async () => {
+    const shop = await x402Shop();
+    const other = await x402Shop();
+    const from = await payer();
+    const now = BigInt(Math.floor(Date.now() / 1000));
+    const usdt = networks.chains.POLYGON.usdt;
+    const cases: [string, Awaited<ReturnType<typeof payment>>, string][] = [
+      [
+        'expired',
+        await payment(from, shop.payTo, { validBefore: now - 10n }),
+        'invalid_exact_evm_payload_authorization_valid_before',
+      ],
+      [
+        'not yet valid',
+        await payment(from, shop.payTo, { validAfter: now + 3600n }),
+        'invalid_exact_evm_payload_authorization_valid_after',
+      ],
+      [
+        'wrong amount',
+        await payment(from, shop.payTo, { authorizedUnits: PRICE - 1n }),
+        'invalid_exact_evm_payload_authorization_value_mismatch',
+      ],
+      ["another account's payTo", await payment(from, other.payTo), 'invalid_pay_to'],
+      ['an unknown token', await payment(from, shop.payTo, { asset: usdt }), 'invalid_asset'],
+      [
+        'above X402_MAX_AMOUNT',
+        await payment(from, shop.payTo, { amountUnits: 5_000_001n }),
+        'amount_too_large',
+      ],
+      [
+        'a wrong EIP-712 version',
+        await payment(from, shop.payTo, { eip712: { name: 'USD Coin', version: '1' } }),
+        'invalid_exact_evm_eip712_domain',
+      ],
+    ];
+    const nonceBefore = await gasNonce();
+    for (const [what, body, reason] of cases) {
+      const verified = await facilitator(h.server, 'verify', shop.apiKey, body);
+      expect(verified.body, what).toMatchObject({ isValid: false, invalidReason: reason });
+      const settled = await settle(shop.apiKey, body);
+      expect(settled.body, what).toMatchObject({ success: false, errorReason: reason, transaction: '' });
+    }
+    expect(await gasNonce()).toBe(nonceBefore);
+    expect(await usdcOf(from.address)).toBe(1_000_000n);
+    expect(await x402Orders(shop)).toEqual([]);
+    // The good one verifies.
+    const good = await facilitator(h.server, 'verify', shop.apiKey, await payment(from, shop.payTo));
+    expect(good.body).toEqual({ isValid: true, payer: from.address });
+  });
+
+  it('needs an API key with x402:settle on every route, and the gas key', async () => {
+    const shop = await x402Shop();
+    const body = await payment(await payer(), shop.payTo);
+    const readOnly = await newApiKey(api(), shop.token, ['orders:read']);
+    for (const [method, path] of [
+      ['GET', '/x402/supported'],
+      ['POST', '/x402/verify'],
+      ['POST', '/x402/settle'],
+    ] as const) {
+      expectErrorBody(await api()(method, path, method === 'POST' ? { body } : {}), 401, 'UNAUTHENTICATED');
+      const refused = await api()(method, path, { token: readOnly, ...(method === 'POST' ? { body } : {}) });
+      expectErrorBody(refused, 403, 'FORBIDDEN');
+    }
+    const supported = await api()('GET', '/x402/supported', { token: shop.apiKey });
+    expect(supported.body).toEqual({
+      kinds: [{ x402Version: 2, scheme: 'exact', network: NETWORK }],
+      extensions: [],
+      signers: { 'eip155:*': [gasKey.address] },
+    });
+    const bare = await startTestServer({ ...networks.env, USDC_CONTRACT_POLYGON: usdc, JOBS: 'none' });
+    try {
+      const res = await bare.api('POST', '/x402/settle', { token: shop.apiKey, body });
+      expectErrorBody(res, 503, 'NOT_CONFIGURED');
+      expect(res.body.error.message).toContain('X402_EVM_PRIVATE_KEY');
+    } finally {
+      await bare.stop();
+    }
+  });
+
+  it('with the gas key empty or gas too dear: a clear error, nothing paid, the authorization still usable', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
+    const broke = await evm().newWallet({ eth: 0n });
+    const poor = await startTestServer({ ...env, X402_EVM_PRIVATE_KEY: broke.privateKey, JOBS: 'none' });
+    try {
+      const refused = await settle(shop.apiKey, body, poor);
+      expect(refused.body).toMatchObject({
+        success: false,
+        errorReason: 'insufficient_gas_funds',
+        transaction: '',
+      });
+      expect(refused.body.errorMessage).toContain(broke.address);
+      expect(await usdcOf(from.address)).toBe(1_000_000n);
+      expect(await x402Orders(shop)).toEqual([]);
+
+      await evm().rpc('hardhat_setNextBlockBaseFeePerGas', [numberToHex(parseGwei('5000'))]);
+      await evm().mine();
+      const dear = await settle(shop.apiKey, body);
+      expect(dear.body).toMatchObject({ success: false, errorReason: 'gas_price_too_high', transaction: '' });
+      await evm().rpc('hardhat_setNextBlockBaseFeePerGas', [numberToHex(parseGwei('1'))]);
+      await evm().mine();
+
+      await evm().rpc('hardhat_setBalance', [broke.address, numberToHex(parseEther('1'))]);
+      const funded = await settle(shop.apiKey, body, poor);
+      expect(funded.body, funded.text).toMatchObject({ success: true });
+      expect(await usdcOf(shop.payTo)).toBe(PRICE);
+    } finally {
+      await poor.stop();
+    }
+  });
+
+  it('answers settlement_pending when the receipt is late, and the verifier follows the order up', async () => {
+    const slow = await startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' });
+    try {
+      const shop = await x402Shop();
+      const from = await payer();
+      await evm().setAutomine(false);
+      let pending;
+      try {
+        pending = await settle(shop.apiKey, await payment(from, shop.payTo), slow.server);
+      } finally {
+        await evm().setAutomine(true);
+      }
+      expect(pending.body).toMatchObject({ success: false, errorReason: 'settlement_pending' });
+      expect(pending.body.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+      const [order] = await x402Orders(shop);
+      expect(order).toMatchObject({ status: 'CONFIRMING', kind: 'x402' });
+      await evm().mine(CONFIRMATIONS + 1);
+      const paid = await slow.settle(shop, order!.reference as string, 'PAID');
+      expect(paid.txId).toBe(pending.body.transaction);
+      expect(await usdcOf(shop.payTo)).toBe(PRICE);
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  it('answers 502 UPSTREAM_UNAVAILABLE while the chain cannot be reached, and settles once it can', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
+    await evm().stopRpc();
+    try {
+      expectErrorBody(await facilitator(h.server, 'verify', shop.apiKey, body), 502, 'UPSTREAM_UNAVAILABLE');
+      expectErrorBody(await settle(shop.apiKey, body), 502, 'UPSTREAM_UNAVAILABLE');
+    } finally {
+      await evm().startRpc();
+    }
+    const settled = await settle(shop.apiKey, body);
+    expect(settled.body, settled.text).toMatchObject({ success: true });
+  });
+});
