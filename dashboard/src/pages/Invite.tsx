@@ -4,12 +4,12 @@ import { useNavigate, useParams } from 'react-router';
 import type { Role } from '../../../contract';
 import { api, ok } from '../api';
 import { PasswordField, TextField } from '../components/form';
-import { Brand, LanguageSelect, OfflineBanner } from '../components/Layout';
 import { ErrorNotice, Loading } from '../components/ui';
 import { useI18n, type MessageKey } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
 import { useTitle } from '../lib/hooks';
 import { useSession } from '../session';
+import { SignedOutFrame } from './SignIn';
 
 /**
  * /dashboard/invite/<token>: the invitee sees the account and the role, sets its name and
@@ -41,54 +41,47 @@ export function InvitePage() {
   );
 
   return (
-    <div className="signin-page">
-      <header className="signin-top">
-        <Brand />
-        <LanguageSelect />
-      </header>
-      <main id="main" className="signin">
-        <OfflineBanner />
-        {preview.isPending ? (
-          <Loading />
-        ) : preview.isError ? (
-          <div className="card">
-            <h1>{t('inviteTitle')}</h1>
-            <ErrorNotice error={preview.error} />
-          </div>
-        ) : (
-          <form className="card" onSubmit={submit}>
-            <h1>{t('inviteTitle')}</h1>
-            <p>
-              {t('inviteIntro', {
-                account: preview.data.accountName ?? '',
-                role: t(`role_${preview.data.role satisfies Role}` as MessageKey),
-              })}
-            </p>
-            <p className="muted">{preview.data.email}</p>
-            <TextField
-              id="name"
-              label={t('yourName')}
-              required
-              maxLength={200}
-              autoComplete="name"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-            <PasswordField
-              id="password"
-              label={t('choosePassword')}
-              autoComplete="new-password"
-              minLength={10}
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-            {error != null && <ErrorNotice error={error} />}
-            <button type="submit" className="primary wide" disabled={busy}>
-              {busy ? t('working') : t('acceptInvitation')}
-            </button>
-          </form>
-        )}
-      </main>
-    </div>
+    <SignedOutFrame>
+      {preview.isPending ? (
+        <Loading />
+      ) : preview.isError ? (
+        <div className="card">
+          <h1>{t('inviteTitle')}</h1>
+          <ErrorNotice error={preview.error} />
+        </div>
+      ) : (
+        <form className="card" onSubmit={submit}>
+          <h1>{t('inviteTitle')}</h1>
+          <p>
+            {t('inviteIntro', {
+              account: preview.data.accountName ?? '',
+              role: t(`role_${preview.data.role satisfies Role}` as MessageKey),
+            })}
+          </p>
+          <p className="muted">{preview.data.email}</p>
+          <TextField
+            id="name"
+            label={t('yourName')}
+            required
+            maxLength={200}
+            autoComplete="name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
+          <PasswordField
+            id="password"
+            label={t('choosePassword')}
+            autoComplete="new-password"
+            minLength={10}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          {error != null && <ErrorNotice error={error} />}
+          <button type="submit" className="primary wide" disabled={busy}>
+            {busy ? t('working') : t('acceptInvitation')}
+          </button>
+        </form>
+      )}
+    </SignedOutFrame>
   );
 }

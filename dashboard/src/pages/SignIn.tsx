@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { PasswordField, TextField } from '../components/form';
 import { Brand, LanguageSelect, OfflineBanner } from '../components/Layout';
 import { ErrorNotice, Notice } from '../components/ui';
@@ -18,6 +18,48 @@ export function SignInPage({ reason }: { reason: SignedOutReason }) {
 
   const wrongCredentials = error instanceof ApiFailure && error.status === 401;
   return (
+    <SignedOutFrame>
+      <form className="card" onSubmit={submit} noValidate={false}>
+        <h1>{t('signInTitle')}</h1>
+        <p className="muted">{t('signInIntro')}</p>
+        {reason === 'ended' && <Notice kind="warn">{t('sessionEnded')}</Notice>}
+        {reason === 'signed-out' && <Notice kind="ok">{t('signedOut')}</Notice>}
+        {reason === 'password-changed' && <Notice kind="ok">{t('passwordChangedSignIn')}</Notice>}
+        <TextField
+          id="email"
+          label={t('email')}
+          type="email"
+          autoComplete="username"
+          required
+          maxLength={254}
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <PasswordField
+          id="password"
+          label={t('password')}
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        {wrongCredentials ? (
+          <div className="notice error" role="alert">
+            <p>{t('wrongCredentials')}</p>
+          </div>
+        ) : (
+          error != null && <ErrorNotice error={error} />
+        )}
+        <button type="submit" className="primary wide" disabled={busy}>
+          {busy ? t('signingIn') : t('signIn')}
+        </button>
+      </form>
+    </SignedOutFrame>
+  );
+}
+
+/** The frame of the pages shown before sign-in (this one, the invitation's): brand, language, the card. */
+export function SignedOutFrame({ children }: { children: ReactNode }) {
+  return (
     <div className="signin-page">
       <header className="signin-top">
         <Brand />
@@ -25,40 +67,7 @@ export function SignInPage({ reason }: { reason: SignedOutReason }) {
       </header>
       <main id="main" className="signin">
         <OfflineBanner />
-        <form className="card" onSubmit={submit} noValidate={false}>
-          <h1>{t('signInTitle')}</h1>
-          <p className="muted">{t('signInIntro')}</p>
-          {reason === 'ended' && <Notice kind="warn">{t('sessionEnded')}</Notice>}
-          {reason === 'signed-out' && <Notice kind="ok">{t('signedOut')}</Notice>}
-          {reason === 'password-changed' && <Notice kind="ok">{t('passwordChangedSignIn')}</Notice>}
-          <TextField
-            id="email"
-            label={t('email')}
-            type="email"
-            autoComplete="username"
-            required
-            maxLength={254}
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-          <PasswordField
-            id="password"
-            label={t('password')}
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-          {wrongCredentials ? (
-            <div className="notice error" role="alert">
-              <p>{t('wrongCredentials')}</p>
-            </div>
-          ) : (
-            error != null && <ErrorNotice error={error} />
-          )}
-          <button type="submit" className="primary wide" disabled={busy}>
-            {busy ? t('signingIn') : t('signIn')}
-          </button>
-        </form>
+        {children}
       </main>
     </div>
   );
