@@ -132,3 +132,19 @@ export function Layout({ children }: { children: ReactNode }) {
     </div>
   );
 }
+
+/** The frame of the pages shown before sign-in (this one, the invitation's): brand, language, the card. */
+export function SignedOutFrame({ children }: { children: ReactNode }) {
+  return (
+    <div className="signin-page">
+      <header className="signin-top">
+        <Brand />
+        <LanguageSelect />
+      </header>
+      <main id="main" className="signin">
+        <OfflineBanner />
+        {children}
+      </main>
+    </div>
+  );
+}

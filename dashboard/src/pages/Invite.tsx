@@ -9,7 +9,7 @@ import { useI18n, type MessageKey } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
 import { useTitle } from '../lib/hooks';
 import { useSession } from '../session';
-import { SignedOutFrame } from './SignIn';
+import { SignedOutFrame } from '../components/Layout';
 
 /**
  * /dashboard/invite/<token>: the invitee sees the account and the role, sets its name and

@@ -1,6 +1,6 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { PasswordField, TextField } from '../components/form';
-import { Brand, LanguageSelect, OfflineBanner } from '../components/Layout';
+import { SignedOutFrame } from '../components/Layout';
 import { ErrorNotice, Notice } from '../components/ui';
 import { ApiFailure } from '../api';
 import { useI18n } from '../i18n';
@@ -54,21 +54,5 @@ export function SignInPage({ reason }: { reason: SignedOutReason }) {
         </button>
       </form>
     </SignedOutFrame>
-  );
-}
-
-/** The frame of the pages shown before sign-in (this one, the invitation's): brand, language, the card. */
-export function SignedOutFrame({ children }: { children: ReactNode }) {
-  return (
-    <div className="signin-page">
-      <header className="signin-top">
-        <Brand />
-        <LanguageSelect />
-      </header>
-      <main id="main" className="signin">
-        <OfflineBanner />
-        {children}
-      </main>
-    </div>
   );
 }
