@@ -205,7 +205,9 @@ export const ZCreatedBy = z
     z.object({ apiKeyId: z.string().uuid().max(36) }).strict(),
   ])
   .nullable()
-  .describe('Who made the order: `{memberId, email}`, `{apiKeyId}`, or null (the system, or made before members)');
+  .describe(
+    'Who made the order: `{memberId, email}`, `{apiKeyId}`, or null (the system, or made before members)',
+  );
 
 export const ZOrder = z
   .object({

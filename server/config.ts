@@ -65,7 +65,12 @@ export const configSchema = z
       .default('7d'),
     /** A dashboard session unused this long ends (sign in again). */
     /** How long an invitation link to join an account works (issue 38): 7 days by default. */
-    INVITATION_TTL_SECONDS: z.coerce.number().int().min(60).max(90 * 86_400).default(604_800),
+    INVITATION_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(90 * 86_400)
+      .default(604_800),
     DASHBOARD_SESSION_IDLE_HOURS: z.coerce
       .number()
       .min(0.01)

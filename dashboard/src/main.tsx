@@ -1,13 +1,15 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter, Route, Routes } from 'react-router';
+import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { Layout } from './components/Layout';
 import { SandboxBanner } from './components/SandboxBanner';
 import { ErrorNotice, Loading } from './components/ui';
 import { I18nProvider, useI18n } from './i18n';
 import { DevelopersPage } from './pages/Developers';
 import { ExportsPage } from './pages/Exports';
+import { InvitePage } from './pages/Invite';
+import { MembersPage } from './pages/Members';
 import { NewLinkPage } from './pages/NewLink';
 import { NotFoundPage } from './pages/NotFound';
 import { OrderPage } from './pages/Order';
@@ -37,6 +39,14 @@ function App() {
 function Screen() {
   const { status, recheck } = useSession();
   const { t } = useI18n();
+  const { pathname } = useLocation();
+  // The invitation page is for someone not signed in yet (or signed in as someone else).
+  if (pathname.startsWith('/invite/') && status.state !== 'checking')
+    return (
+      <Routes>
+        <Route path="invite/:token" element={<InvitePage />} />
+      </Routes>
+    );
   if (status.state === 'checking')
     return (
       <main id="main" className="centered">
@@ -64,6 +74,7 @@ function Screen() {
         <Route path="links/new" element={<NewLinkPage />} />
         <Route path="wallets" element={<WalletsPage />} />
         <Route path="developers" element={<DevelopersPage />} />
+        <Route path="members" element={<MembersPage />} />
         <Route path="settings" element={<SettingsPage />} />
         <Route path="exports" element={<ExportsPage />} />
         <Route path="*" element={<NotFoundPage />} />

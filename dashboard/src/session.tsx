@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { DashboardSession } from '../../contract';
+import type { DashboardSession, Permission } from '../../contract';
 import { api, failureOf, ok, onUnauthenticated, setCsrfToken } from './api';
 import { forgetMerchantData } from './lib/queries';
 
@@ -132,4 +132,21 @@ export function useMerchant(): DashboardSession['merchant'] {
   const { status } = useSession();
   if (status.state !== 'signed-in') throw new Error('useMerchant while signed out');
   return status.session.merchant;
+}
+
+/** The signed-in member (only inside the signed-in layout). */
+export function useMember(): DashboardSession['member'] {
+  const { status } = useSession();
+  if (status.state !== 'signed-in') throw new Error('useMember while signed out');
+  return status.session.member;
+}
+
+/**
+ * Whether the signed-in member's role may do something (the session's permissions, from the one
+ * table): the dashboard offers nothing else.
+ */
+export function useCan(): (permission: Permission) => boolean {
+  const { status } = useSession();
+  const held = status.state === 'signed-in' ? status.session.permissions : [];
+  return (permission) => held.includes(permission);
 }

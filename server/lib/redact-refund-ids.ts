@@ -12,11 +12,13 @@ export function redactRefundIds(text: string): string {
 }
 
 const MANAGE_PATH = /(\/subscriptions\/manage\/)[A-Za-z0-9_%-]+/gi;
+/** An invitation link's one-time token (the API route's and the dashboard page's). */
+const INVITATION_PATH = /(\/(?:members\/invitations\/accept|dashboard\/invite)\/)[A-Za-z0-9_%-]+/gi;
 
 /**
  * The same for the customers' subscription pages: the secret in `/subscriptions/manage/<secret>`
  * cancels the subscription, so no log line carries it either.
  */
 export function redactSecretPaths(text: string): string {
-  return redactRefundIds(text).replace(MANAGE_PATH, '$1[redacted]');
+  return redactRefundIds(text).replace(MANAGE_PATH, '$1[redacted]').replace(INVITATION_PATH, '$1[redacted]');
 }

@@ -2,19 +2,22 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
 import { LOCALE_NAMES, LOCALES, useI18n, type Locale, type MessageKey } from '../i18n';
 import { useOnline } from '../lib/hooks';
-import { useSession } from '../session';
+import { useCan, useSession } from '../session';
+import type { Permission } from '../../../contract';
 import { ErrorNotice } from './ui';
 
-const NAV: { to: string; key: MessageKey; end?: boolean }[] = [
-  { to: '/', key: 'navOverview', end: true },
-  { to: '/orders', key: 'navOrders' },
-  { to: '/subscriptions', key: 'navSubscriptions' },
-  { to: '/payments/unattributed', key: 'navUnattributed' },
-  { to: '/links/new', key: 'navNewLink' },
-  { to: '/wallets', key: 'navWallets' },
-  { to: '/developers', key: 'navDevelopers' },
-  { to: '/settings', key: 'navSettings' },
-  { to: '/exports', key: 'navExports' },
+/** The pages, each shown only to a member whose role has its permission (contract/permissions.ts). */
+const NAV: { to: string; key: MessageKey; end?: boolean; needs: Permission }[] = [
+  { to: '/', key: 'navOverview', end: true, needs: 'exports:read' },
+  { to: '/orders', key: 'navOrders', needs: 'orders:read' },
+  { to: '/subscriptions', key: 'navSubscriptions', needs: 'subscriptions:read' },
+  { to: '/payments/unattributed', key: 'navUnattributed', needs: 'events:read' },
+  { to: '/links/new', key: 'navNewLink', needs: 'orders:write' },
+  { to: '/wallets', key: 'navWallets', needs: 'account:read' },
+  { to: '/developers', key: 'navDevelopers', needs: 'keys:write' },
+  { to: '/members', key: 'navMembers', needs: 'account:read' },
+  { to: '/settings', key: 'navSettings', needs: 'account:read' },
+  { to: '/exports', key: 'navExports', needs: 'exports:read' },
 ];
 
 export function LanguageSelect() {
@@ -58,6 +61,7 @@ export function Brand() {
 export function Layout({ children }: { children: ReactNode }) {
   const { t } = useI18n();
   const { status, signOut } = useSession();
+  const can = useCan();
   const location = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const [signOutError, setSignOutError] = useState<unknown>(null);
@@ -111,7 +115,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </header>
       <nav id="main-nav" className={menuOpen ? 'open' : undefined} aria-label={t('mainNav')}>
         <ul>
-          {NAV.map((item) => (
+          {NAV.filter((item) => can(item.needs)).map((item) => (
             <li key={item.to}>
               <NavLink to={item.to} end={item.end}>
                 {t(item.key)}
@@ -123,6 +127,22 @@ export function Layout({ children }: { children: ReactNode }) {
       <main id="main">
         <OfflineBanner />
         {signOutError != null && <ErrorNotice error={signOutError} />}
+        {children}
+      </main>
+    </div>
+  );
+}
+
+/** The frame of the pages shown before sign-in (this one, the invitation's): brand, language, the card. */
+export function SignedOutFrame({ children }: { children: ReactNode }) {
+  return (
+    <div className="signin-page">
+      <header className="signin-top">
+        <Brand />
+        <LanguageSelect />
+      </header>
+      <main id="main" className="signin">
+        <OfflineBanner />
         {children}
       </main>
     </div>

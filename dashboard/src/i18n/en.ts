@@ -4,6 +4,7 @@ import { enSettings } from './en-settings';
 import { enSubscriptions } from './en-subscriptions';
 import { enSandbox } from './en-sandbox';
 import { enTwoFactor } from './en-two-factor';
+import { enMembers } from './en-members';
 
 /**
  * The dashboard's words in English: the reference every other language must match key for key
@@ -16,6 +17,7 @@ export const en = {
   ...enSubscriptions,
   ...enSandbox,
   ...enTwoFactor,
+  ...enMembers,
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -5,6 +5,7 @@ import { esSettings } from './es-settings';
 import { esSubscriptions } from './es-subscriptions';
 import { esSandbox } from './es-sandbox';
 import { esTwoFactor } from './es-two-factor';
+import { esMembers } from './es-members';
 
 /** El panel en español: las mismas claves que en.ts. */
 export const es: Record<MessageKey, string> = {
@@ -14,4 +15,5 @@ export const es: Record<MessageKey, string> = {
   ...esSubscriptions,
   ...esSandbox,
   ...esTwoFactor,
+  ...esMembers,
 };

@@ -5,6 +5,7 @@ import { ptBRSettings } from './pt-BR-settings';
 import { ptBRSubscriptions } from './pt-BR-subscriptions';
 import { ptBRSandbox } from './pt-BR-sandbox';
 import { ptBRTwoFactor } from './pt-BR-two-factor';
+import { ptBRMembers } from './pt-BR-members';
 
 /** O painel em português do Brasil: as mesmas chaves de en.ts. */
 export const ptBR: Record<MessageKey, string> = {
@@ -14,4 +15,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRSubscriptions,
   ...ptBRSandbox,
   ...ptBRTwoFactor,
+  ...ptBRMembers,
 };

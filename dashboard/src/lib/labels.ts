@@ -75,6 +75,10 @@ export const EVENT_TYPE_KEYS: Record<EventType, MessageKey> = {
   'subscription.paused': 'eventSubscriptionPaused',
   'subscription.resumed': 'eventSubscriptionResumed',
   'subscription.canceled': 'eventSubscriptionCanceled',
+  'member.invited': 'eventMemberInvited',
+  'member.joined': 'eventMemberJoined',
+  'member.role_changed': 'eventMemberRoleChanged',
+  'member.removed': 'eventMemberRemoved',
   ping: 'eventPing',
 };
 

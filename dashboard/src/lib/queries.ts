@@ -117,6 +117,16 @@ export const apiKeysQuery = queryOptions({
   queryFn: async () => ok(await api.apiKeys.list(), 200).items,
 });
 
+export const membersQuery = queryOptions({
+  queryKey: [...keys.members, 'list'],
+  queryFn: async () => ok(await api.members.list(), 200).items,
+});
+
+export const invitationsQuery = queryOptions({
+  queryKey: [...keys.members, 'invitations'],
+  queryFn: async () => ok(await api.members.listInvitations(), 200).items,
+});
+
 export const recentDeliveriesQuery = queryOptions({
   queryKey: keys.recentDeliveries,
   queryFn: async () => ok(await api.deliveries.recentWebhookDeliveries(), 200).items,

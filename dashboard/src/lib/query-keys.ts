@@ -75,6 +75,7 @@ export const changedByWrite = {
   ],
   wallets: () => [keys.wallets],
   apiKeys: () => [keys.apiKeys],
+  members: () => [keys.members],
   /** A new webhook secret (the answer is the secret, not the profile). */
   profile: () => [keys.profile],
   testWebhook: () => [keys.recentDeliveries],

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { PasswordField, TextField } from '../components/form';
-import { Brand, LanguageSelect, OfflineBanner } from '../components/Layout';
+import { SignedOutFrame } from '../components/Layout';
 import { ErrorNotice, Notice } from '../components/ui';
 import { ApiFailure } from '../api';
 import { useI18n } from '../i18n';
@@ -45,52 +45,45 @@ export function SignInPage({ reason }: { reason: SignedOutReason }) {
     );
   const wrongCredentials = error instanceof ApiFailure && error.status === 401;
   return (
-    <div className="signin-page">
-      <header className="signin-top">
-        <Brand />
-        <LanguageSelect />
-      </header>
-      <main id="main" className="signin">
-        <OfflineBanner />
-        {content ?? (
-          <form className="card" onSubmit={submit} noValidate={false}>
-            <h1>{t('signInTitle')}</h1>
-            <p className="muted">{t('signInIntro')}</p>
-            {enrolled && <Notice kind="ok">{t('signInSetupDone')}</Notice>}
-            {reason === 'ended' && <Notice kind="warn">{t('sessionEnded')}</Notice>}
-            {reason === 'signed-out' && <Notice kind="ok">{t('signedOut')}</Notice>}
-            {reason === 'password-changed' && <Notice kind="ok">{t('passwordChangedSignIn')}</Notice>}
-            <TextField
-              id="email"
-              label={t('email')}
-              type="email"
-              autoComplete="username"
-              required
-              maxLength={254}
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-            <PasswordField
-              id="password"
-              label={t('password')}
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-            {wrongCredentials ? (
-              <div className="notice error" role="alert">
-                <p>{t('wrongCredentials')}</p>
-              </div>
-            ) : (
-              error != null && <ErrorNotice error={error} />
-            )}
-            <button type="submit" className="primary wide" disabled={busy}>
-              {busy ? t('signingIn') : t('signIn')}
-            </button>
-          </form>
-        )}
-      </main>
-    </div>
+    <SignedOutFrame>
+      {content ?? (
+        <form className="card" onSubmit={submit} noValidate={false}>
+          <h1>{t('signInTitle')}</h1>
+          <p className="muted">{t('signInIntro')}</p>
+          {enrolled && <Notice kind="ok">{t('signInSetupDone')}</Notice>}
+          {reason === 'ended' && <Notice kind="warn">{t('sessionEnded')}</Notice>}
+          {reason === 'signed-out' && <Notice kind="ok">{t('signedOut')}</Notice>}
+          {reason === 'password-changed' && <Notice kind="ok">{t('passwordChangedSignIn')}</Notice>}
+          <TextField
+            id="email"
+            label={t('email')}
+            type="email"
+            autoComplete="username"
+            required
+            maxLength={254}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <PasswordField
+            id="password"
+            label={t('password')}
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+          {wrongCredentials ? (
+            <div className="notice error" role="alert">
+              <p>{t('wrongCredentials')}</p>
+            </div>
+          ) : (
+            error != null && <ErrorNotice error={error} />
+          )}
+          <button type="submit" className="primary wide" disabled={busy}>
+            {busy ? t('signingIn') : t('signIn')}
+          </button>
+        </form>
+      )}
+    </SignedOutFrame>
   );
 }
 
