@@ -16,6 +16,7 @@ module.exports = {
     'subscriptions',
     'payments',
     'refunds',
+    'payouts',
     'pay',
     'checkout',
     'deliveries',

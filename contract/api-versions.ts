@@ -11,9 +11,16 @@ import type { EventType } from './events';
  * field means. What does not: a new field. The changes are listed in API_VERSION_CHANGES, and in
  * the README's changelog.
  */
-export const API_VERSIONS = ['2025-01-01', '2026-11-24', '2026-11-27', '2026-11-29', '2026-12-01'] as const;
+export const API_VERSIONS = [
+  '2025-01-01',
+  '2026-11-24',
+  '2026-11-27',
+  '2026-11-29',
+  '2026-12-01',
+  '2026-12-03',
+] as const;
 export type ApiVersion = (typeof API_VERSIONS)[number];
-export const LATEST_API_VERSION: ApiVersion = '2026-12-01';
+export const LATEST_API_VERSION: ApiVersion = '2026-12-03';
 /** The payload as it was before versions existed: merchants with a webhook secret then are pinned to it. */
 export const FIRST_API_VERSION: ApiVersion = '2025-01-01';
 
@@ -33,6 +40,8 @@ export const API_VERSION_CHANGES: Record<ApiVersion, string> = {
     "The payer's choice of network and token: the order in every event carries `paymentOptions` (the ways it may be paid) and `paidWith` (the network and token of its first credited payment), and a payment or claim its `token`. `amountReceived` sums every option's payments.",
   '2026-12-01':
     'Subscriptions: the event types `subscription.created`, `subscription.order_created`, `subscription.active`, `subscription.past_due`, `subscription.paused`, `subscription.resumed` and `subscription.canceled` (with `data.subscription`, and `data.order` when about an order); the order in every event carries `subscriptionId` and `period`, and `customerEmail` and `customerLanguage` (POST /orders takes them: the customer is mailed a receipt when it is paid, with SMTP_URL).',
+  '2026-12-03':
+    'Payouts: the event types `payout.created`, `payout.approved`, `payout.completed`, `payout.partial`, `payout.failed`, `payout.item_confirmed` and `payout.item_failed` (with `data.payout`, and `data.item` when about one item).',
 };
 
 /**
@@ -48,6 +57,7 @@ export const EVENT_FIELDS_SINCE: Record<
   '2026-11-27': {},
   '2026-11-29': { order: ['paymentOptions', 'paidWith'], payment: ['token'], claim: ['token'] },
   '2026-12-01': { order: ['subscriptionId', 'period', 'customerEmail', 'customerLanguage'] },
+  '2026-12-03': {},
 };
 
 /** The version that introduced each event type: a version knows the types introduced at or before it. */
@@ -69,6 +79,13 @@ export const EVENT_TYPE_SINCE: Record<EventType, ApiVersion> = {
   'subscription.paused': '2026-12-01',
   'subscription.resumed': '2026-12-01',
   'subscription.canceled': '2026-12-01',
+  'payout.created': '2026-12-03',
+  'payout.approved': '2026-12-03',
+  'payout.completed': '2026-12-03',
+  'payout.partial': '2026-12-03',
+  'payout.failed': '2026-12-03',
+  'payout.item_confirmed': '2026-12-03',
+  'payout.item_failed': '2026-12-03',
   ping: '2026-11-24',
 };
 

@@ -164,6 +164,9 @@ export const API_KEY_SCOPES = [
   'account:write',
   'subscriptions:read',
   'subscriptions:write',
+  'payouts:read',
+  'payouts:write',
+  'payouts:approve',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 

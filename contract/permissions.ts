@@ -85,6 +85,9 @@ export const SCOPE_GRANTED_BY: { readonly [S in ApiKeyScope]: readonly Permissio
   'account:write': ['account:write', 'webhooks:write', 'wallets:write'],
   'subscriptions:read': ['subscriptions:read'],
   'subscriptions:write': ['subscriptions:write'],
+  'payouts:read': ['payouts:read'],
+  'payouts:write': ['payouts:write'],
+  'payouts:approve': ['payouts:approve'],
 };
 
 /** The scopes of `scopes` a member with `permissions` may not give a key. */

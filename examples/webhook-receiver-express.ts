@@ -6,7 +6,12 @@
  * Then set your webhook URL: PATCH /users/me {"webhook_url": "https://your.host/webhooks/stablepay"}.
  */
 import express from 'express';
-import { isSubscriptionEvent, webhooks, WebhookSignatureVerificationError } from '@stablepay/sdk';
+import {
+  isPayoutEvent,
+  isSubscriptionEvent,
+  webhooks,
+  WebhookSignatureVerificationError,
+} from '@stablepay/sdk';
 
 const secret = process.env.STABLEPAY_WEBHOOK_SECRET;
 if (!secret) throw new Error('set STABLEPAY_WEBHOOK_SECRET (POST /users/me/webhook-secret shows it once)');
@@ -46,6 +51,12 @@ app.post('/webhooks/stablepay', express.raw({ type: 'application/json' }), (req,
     console.log(
       `verified ${event.type} ${sub.id} ${sub.status} ${'order' in event.data ? event.data.order.reference : ''}`,
     );
+    return res.status(200).send('ok');
+  }
+  if (isPayoutEvent(event)) {
+    // A payout batch (API version 2026-12-03 on): `data.item` on an item's own events.
+    const payout = event.data.payout;
+    console.log(`verified ${event.type} ${payout.id} ${payout.status} ${event.data.item?.id ?? ''}`);
     return res.status(200).send('ok');
   }
   const order = event.data.order;

@@ -1,6 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { z } from 'zod';
-import type { OrderEventType, RefundEventType, SubscriptionEventType, ZWebhookEvent } from '../../contract';
+import type {
+  OrderEventType,
+  PayoutEventType,
+  RefundEventType,
+  SubscriptionEventType,
+  ZWebhookEvent,
+} from '../../contract';
 import { WebhookSignatureVerificationError } from './errors';
 
 /**
@@ -40,6 +46,12 @@ export type SubscriptionEvent<T extends SubscriptionEventType = SubscriptionEven
 /** Whether an event is a subscription event: narrows it to `SubscriptionEvent` (its `data.subscription`). */
 export function isSubscriptionEvent(event: WebhookEvent): event is SubscriptionEvent {
   return event.type.startsWith('subscription.');
+}
+/** A payout event (API version 2026-12-03 on): `data.payout` (without items), `data.item` on an item's. */
+export type PayoutEvent<T extends PayoutEventType = PayoutEventType> = Extract<WebhookEvent, { type: T }>;
+/** Whether an event is a payout event: narrows it to `PayoutEvent` (its `data.payout`). */
+export function isPayoutEvent(event: WebhookEvent): event is PayoutEvent {
+  return event.type.startsWith('payout.');
 }
 /** A test delivery (POST /users/me/webhook-test; API version 2026-11-24 on): about no order. */
 export type PingEvent = Extract<WebhookEvent, { type: 'ping' }>;

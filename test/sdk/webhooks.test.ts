@@ -6,6 +6,7 @@ import {
   StablepayError,
   WebhookSignatureVerificationError,
   webhooks,
+  isPayoutEvent,
   isSubscriptionEvent,
   API_VERSIONS,
   EVENT_TYPES,
@@ -219,6 +220,8 @@ describe('webhook events: a union told apart by type', () => {
       const sub: SubscriptionEvent = e;
       return `${sub.type} ${sub.data.subscription.id} ${'order' in sub.data ? sub.data.order.reference : '-'}`;
     }
+    // And a payout's seven (API version 2026-12-03 on): about no order.
+    if (isPayoutEvent(e)) return `${e.type} ${e.data.payout.id} ${e.data.item?.id ?? '-'}`;
     switch (e.type) {
       case 'order.paid':
       case 'order.underpaid': {

@@ -2,6 +2,7 @@ import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query'
 import {
   eventOrderOf,
   type Order,
+  type PayoutEventType,
   type SubscriptionEventType,
   type UnattributedPayment,
   type WebhookEventBody,
@@ -31,6 +32,15 @@ export function keysChangedBy(event: WebhookEventBody): QueryKey[] {
       const id = event.data.subscription.id;
       return [keys.subscription(id), keys.subscriptionOrders(id), keys.subscriptionLists];
     }
+    // A payout's events: the dashboard has no payout pages yet (issue 40, second part).
+    case 'payout.created':
+    case 'payout.approved':
+    case 'payout.completed':
+    case 'payout.partial':
+    case 'payout.failed':
+    case 'payout.item_confirmed':
+    case 'payout.item_failed':
+      return [];
     default: {
       // An order's event also changes the orders table of its subscription, when it has one.
       const subscriptionId = event.data.order.subscriptionId;
@@ -42,7 +52,10 @@ export function keysChangedBy(event: WebhookEventBody): QueryKey[] {
   }
 }
 
-type OrderOrRefundEvent = Exclude<WebhookEventBody, { type: 'ping' | SubscriptionEventType }>;
+type OrderOrRefundEvent = Exclude<
+  WebhookEventBody,
+  { type: 'ping' | SubscriptionEventType | PayoutEventType }
+>;
 
 function orderKeysChangedBy(event: OrderOrRefundEvent): QueryKey[] {
   const reference = event.data.order.reference;
