@@ -69,8 +69,15 @@ function expectConflict(res: ApiResponse, ...words: string[]) {
 
 describe('API versions', () => {
   it('lists the versions once, the latest last', () => {
-    expect(API_VERSIONS).toEqual(['2025-01-01', '2026-11-24', '2026-11-27', '2026-11-29', '2026-12-01']);
-    expect(LATEST_API_VERSION).toBe('2026-12-01');
+    expect(API_VERSIONS).toEqual([
+      '2025-01-01',
+      '2026-11-24',
+      '2026-11-27',
+      '2026-11-29',
+      '2026-12-01',
+      '2026-12-03',
+    ]);
+    expect(LATEST_API_VERSION).toBe('2026-12-03');
   });
 
   it('the first webhook secret pins the latest version; rotations and earlier choices keep theirs', async () => {

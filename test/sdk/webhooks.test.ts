@@ -275,7 +275,14 @@ describe('webhook events: a union told apart by type', () => {
 
   it('knows every event type of the contract, and the versions', () => {
     expect(EVENT_TYPES).toContain('ping');
-    expect(API_VERSIONS).toEqual(['2025-01-01', '2026-11-24', '2026-11-27', '2026-11-29', '2026-12-01']);
+    expect(API_VERSIONS).toEqual([
+      '2025-01-01',
+      '2026-11-24',
+      '2026-11-27',
+      '2026-11-29',
+      '2026-12-01',
+      '2026-12-03',
+    ]);
     expect(LATEST_API_VERSION).toBe(API_VERSIONS[API_VERSIONS.length - 1]);
     // The union is the contract's: every type has a member, and the payload of one does not pass as another.
     for (const type of EVENT_TYPES) {
