@@ -21,12 +21,16 @@ const DOMAIN_ORDER = [
   // [domain, the domains it must not import]
   [
     'orders',
-    'payments|refunds|pay|checkout|deliveries|profile|wallets|health|docs|merchants|subscriptions|x402',
+    'payments|refunds|payouts|pay|checkout|deliveries|profile|wallets|health|docs|merchants|subscriptions|x402',
   ],
-  ['payments', 'refunds|pay|checkout|deliveries|profile|wallets|health|docs|merchants|x402'],
+  ['payments', 'refunds|payouts|pay|checkout|deliveries|profile|wallets|health|docs|merchants|x402'],
   // x402 (issue 39): records its settlements through orders; the @x402 packages stay inside it.
-  ['x402', 'payments|refunds|pay|checkout|deliveries|profile|wallets|health|docs|merchants|subscriptions'],
-  ['refunds', 'pay|checkout|deliveries|profile|wallets|health|docs|merchants'],
+  [
+    'x402',
+    'payments|refunds|payouts|pay|checkout|deliveries|profile|wallets|health|docs|merchants|subscriptions',
+  ],
+  ['refunds', 'payouts|pay|checkout|deliveries|profile|wallets|health|docs|merchants'],
+  ['payouts', 'pay|checkout|deliveries|profile|wallets|health|docs|merchants|subscriptions|x402'],
   ['pay', 'checkout|deliveries|profile|wallets|health|docs|merchants'],
   ['checkout', 'pay|deliveries|profile|wallets|health|docs|merchants'],
   ['deliveries', 'payments|refunds|pay|checkout|profile|wallets|health|docs|merchants'],

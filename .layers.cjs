@@ -17,6 +17,7 @@ module.exports = {
     'subscriptions',
     'payments',
     'refunds',
+    'payouts',
     'pay',
     'checkout',
     'deliveries',

@@ -41,7 +41,7 @@ export const API_VERSION_CHANGES: Record<ApiVersion, string> = {
   '2026-12-01':
     'Subscriptions: the event types `subscription.created`, `subscription.order_created`, `subscription.active`, `subscription.past_due`, `subscription.paused`, `subscription.resumed` and `subscription.canceled` (with `data.subscription`, and `data.order` when about an order); the order in every event carries `subscriptionId` and `period`, and `customerEmail` and `customerLanguage` (POST /orders takes them: the customer is mailed a receipt when it is paid, with SMTP_URL).',
   '2026-12-03':
-    'Members and roles: the event types `member.invited`, `member.joined`, `member.role_changed` and `member.removed`, each naming who did it (`actor: "member"`, `memberId`, `memberEmail`); the order in every event carries `createdBy` (`{"memberId", "email"}`, `{"apiKeyId"}`, or null).',
+    'Members and roles: the event types `member.invited`, `member.joined`, `member.role_changed` and `member.removed`, each naming who did it (`actor: "member"`, `memberId`, `memberEmail`); the order in every event carries `createdBy` (`{"memberId", "email"}`, `{"apiKeyId"}`, or null). Payouts: the event types `payout.created`, `payout.approved`, `payout.completed`, `payout.partial`, `payout.failed`, `payout.item_confirmed` and `payout.item_failed` (with `data.payout`, and `data.item` when about one item).',
 };
 
 /**
@@ -83,6 +83,13 @@ export const EVENT_TYPE_SINCE: Record<EventType, ApiVersion> = {
   'member.joined': '2026-12-03',
   'member.role_changed': '2026-12-03',
   'member.removed': '2026-12-03',
+  'payout.created': '2026-12-03',
+  'payout.approved': '2026-12-03',
+  'payout.completed': '2026-12-03',
+  'payout.partial': '2026-12-03',
+  'payout.failed': '2026-12-03',
+  'payout.item_confirmed': '2026-12-03',
+  'payout.item_failed': '2026-12-03',
   ping: '2026-11-24',
 };
 

@@ -171,6 +171,9 @@ export const API_KEY_SCOPES = [
   'subscriptions:read',
   'subscriptions:write',
   'x402:settle',
+  'payouts:read',
+  'payouts:write',
+  'payouts:approve',
 ] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 

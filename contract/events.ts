@@ -9,6 +9,7 @@ import { ZDateTime, type ApiKeyScope } from './common';
 import { ZInvitation, ZMember, ZMemberId } from './member-shapes';
 import { ZOrder } from './orders';
 import { ZRole } from './permissions';
+import { ZPayout, ZPayoutItem } from './payouts';
 import { ZPayment, ZRefund } from './refunds';
 import { ZSubscription } from './subscriptions';
 
@@ -41,6 +42,15 @@ export const MEMBER_EVENT_TYPES = [
   'member.role_changed',
   'member.removed',
 ] as const;
+export const PAYOUT_EVENT_TYPES = [
+  'payout.created',
+  'payout.approved',
+  'payout.completed',
+  'payout.partial',
+  'payout.failed',
+  'payout.item_confirmed',
+  'payout.item_failed',
+] as const;
 /**
  * Every event type. A new type is a new API version (contract/api-versions.ts): merchants are sent
  * only the types their version knows.
@@ -50,6 +60,7 @@ export const EVENT_TYPES = [
   ...REFUND_EVENT_TYPES,
   ...SUBSCRIPTION_EVENT_TYPES,
   ...MEMBER_EVENT_TYPES,
+  ...PAYOUT_EVENT_TYPES,
   'ping',
 ] as const;
 export const ZEventType = z.enum(EVENT_TYPES);
@@ -58,6 +69,7 @@ export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 export type RefundEventType = (typeof REFUND_EVENT_TYPES)[number];
 export type SubscriptionEventType = (typeof SUBSCRIPTION_EVENT_TYPES)[number];
 export type MemberEventType = (typeof MEMBER_EVENT_TYPES)[number];
+export type PayoutEventType = (typeof PAYOUT_EVENT_TYPES)[number];
 
 /** The family of an event type: what its type says before the dot (`ping` is its own). */
 type EventFamily = EventType extends infer T ? (T extends `${infer F}.${string}` ? F : T) : never;
@@ -77,11 +89,12 @@ const EVENT_FAMILY_SCOPES: Record<EventFamily, ApiKeyScope | null> = {
   subscription: 'subscriptions:read',
   // The account's people and their e-mails: as GET /users/me shows the account.
   member: 'account:read',
+  payout: 'payouts:read',
 };
 
 /** What the routes that show events say of EVENT_FAMILY_SCOPES. */
 export const EVENT_SCOPES_NOTE =
-  "An API key is shown a subscription's events (`subscription.*`, which carry the customer's `manageUrl`) only if it holds subscriptions:read as well, and the members' (`member.*`) only with account:read; order, refund and ping events need only the route's scope. The login token (the dashboard) is shown every event.";
+  "An API key is shown a subscription's events (`subscription.*`, which carry the customer's `manageUrl`) only if it holds subscriptions:read as well, the members' (`member.*`) only with account:read, and a payout's (`payout.*`) only with payouts:read; order, refund and ping events need only the route's scope. The login token (the dashboard) is shown every event.";
 
 /** The scope an API key needs, beside the route's, to be shown an event of this type (null: none). */
 export const eventTypeScope = (type: EventType): ApiKeyScope | null =>
@@ -111,6 +124,15 @@ const ZEventOrder = ZOrder.extend({
 });
 /** A credited transfer as events carry it: its token since API version 2026-11-29. */
 const ZEventPayment = ZPayment.extend({ token: ZPayment.shape.token.optional() });
+
+/** A payout event: the batch as it was (without items), and the item it is about (API version 2026-12-03 on). */
+const payoutEvent = <T extends PayoutEventType>(type: T) =>
+  z
+    .object({
+      ...envelope(type),
+      data: z.object({ payout: ZPayout.omit({ items: true }), item: ZPayoutItem.optional() }),
+    })
+    .describe(`The body of a \`${type}\` event (API version 2026-12-03 on)`);
 
 /** An order event: the order as it was when the event happened, with the credited transfer that caused it. */
 const orderEvent = <T extends OrderEventType>(type: T) =>
@@ -224,6 +246,13 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'member.joined': memberEvent('member.joined'),
   'member.role_changed': memberEvent('member.role_changed'),
   'member.removed': memberEvent('member.removed'),
+  'payout.created': payoutEvent('payout.created'),
+  'payout.approved': payoutEvent('payout.approved'),
+  'payout.completed': payoutEvent('payout.completed'),
+  'payout.partial': payoutEvent('payout.partial'),
+  'payout.failed': payoutEvent('payout.failed'),
+  'payout.item_confirmed': payoutEvent('payout.item_confirmed'),
+  'payout.item_failed': payoutEvent('payout.item_failed'),
   ping: ZPingEvent,
 } as const satisfies { [T in EventType]: z.AnyZodObject };
 
@@ -253,6 +282,13 @@ export const ZWebhookEvent = z.discriminatedUnion('type', [
   WEBHOOK_EVENT_SCHEMAS['member.joined'],
   WEBHOOK_EVENT_SCHEMAS['member.role_changed'],
   WEBHOOK_EVENT_SCHEMAS['member.removed'],
+  WEBHOOK_EVENT_SCHEMAS['payout.created'],
+  WEBHOOK_EVENT_SCHEMAS['payout.approved'],
+  WEBHOOK_EVENT_SCHEMAS['payout.completed'],
+  WEBHOOK_EVENT_SCHEMAS['payout.partial'],
+  WEBHOOK_EVENT_SCHEMAS['payout.failed'],
+  WEBHOOK_EVENT_SCHEMAS['payout.item_confirmed'],
+  WEBHOOK_EVENT_SCHEMAS['payout.item_failed'],
   WEBHOOK_EVENT_SCHEMAS.ping,
 ]);
 export type WebhookEventBody = z.infer<typeof ZWebhookEvent>;

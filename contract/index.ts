@@ -13,6 +13,7 @@ import { networksContract } from './networks';
 import { ordersContract } from './orders';
 import { payContract } from './pay';
 import { profileContract } from './profile';
+import { payoutsContract } from './payouts';
 import { refundsContract } from './refunds';
 import { sandboxContract } from './sandbox';
 import { subscriptionsContract } from './subscriptions';
@@ -42,6 +43,7 @@ type Routers = {
   wallets: typeof walletsContract;
   pay: typeof payContract;
   refunds: typeof refundsContract;
+  payouts: typeof payoutsContract;
   subscriptions: typeof subscriptionsContract;
   health: typeof healthContract;
   networks: typeof networksContract;
@@ -65,6 +67,7 @@ const routers: Routers = {
   wallets: walletsContract,
   pay: payContract,
   refunds: refundsContract,
+  payouts: payoutsContract,
   subscriptions: subscriptionsContract,
   health: healthContract,
   networks: networksContract,
@@ -98,6 +101,7 @@ export * from './profile';
 export * from './wallets';
 export * from './pay';
 export * from './refunds';
+export * from './payouts';
 export * from './health';
 export * from './network-table';
 export * from './networks';

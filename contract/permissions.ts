@@ -87,6 +87,9 @@ export const SCOPE_GRANTED_BY: { readonly [S in ApiKeyScope]: readonly Permissio
   'subscriptions:write': ['subscriptions:write'],
   // A settled x402 payment is a paid order of the account's (contract/x402.ts: orders:write).
   'x402:settle': ['orders:write'],
+  'payouts:read': ['payouts:read'],
+  'payouts:write': ['payouts:write'],
+  'payouts:approve': ['payouts:approve'],
 };
 
 /** The scopes of `scopes` a member with `permissions` may not give a key. */

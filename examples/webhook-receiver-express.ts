@@ -8,6 +8,7 @@
 import express from 'express';
 import {
   isMemberEvent,
+  isPayoutEvent,
   isSubscriptionEvent,
   webhooks,
   WebhookSignatureVerificationError,
@@ -56,6 +57,12 @@ app.post('/webhooks/stablepay', express.raw({ type: 'application/json' }), (req,
   if (isMemberEvent(event)) {
     // The account's people (API version 2026-12-03 on): who was invited, joined, changed role or left, and by whom.
     console.log(`verified ${event.type} by ${event.data.memberEmail}`);
+    return res.status(200).send('ok');
+  }
+  if (isPayoutEvent(event)) {
+    // A payout batch (API version 2026-12-03 on): `data.item` on an item's own events.
+    const payout = event.data.payout;
+    console.log(`verified ${event.type} ${payout.id} ${payout.status} ${event.data.item?.id ?? ''}`);
     return res.status(200).send('ok');
   }
   const order = event.data.order;

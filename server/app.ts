@@ -36,6 +36,7 @@ import { payRouter } from './pay/pay.router';
 import { profileRouter } from './profile/profile.router';
 import { manageRouter } from './subscriptions/manage.router';
 import { subscriptionsRouter } from './subscriptions/subscriptions.router';
+import { payoutsRouter } from './payouts/payouts.router';
 import { refundsRouter } from './refunds/refunds.router';
 import { sandboxRouter } from './sandbox/sandbox.router';
 import { x402Router } from './x402/x402.router';
@@ -147,6 +148,7 @@ export function createApp(deps: Deps): Express {
       pay: { ...payRouter(deps), ...checkoutPageRoute(deps) },
       refunds: refundsRouter(deps),
       subscriptions: subscriptionsRouter(deps),
+      payouts: payoutsRouter(deps),
       health: healthRouter(deps),
       networks: networksRouter(deps),
       sandbox: sandboxRouter(deps),

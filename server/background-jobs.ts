@@ -6,6 +6,7 @@ import type { Job } from './jobs/job';
 import { expireOrdersJob } from './orders/expire-orders.job';
 import { scanPaymentsJob } from './payments/scan-payments.job';
 import { verifyPaymentsJob } from './payments/verify-payments.job';
+import { verifyPayoutsJob } from './payouts/verify-payouts.job';
 import { verifyRefundsJob } from './refunds/verify-refunds.job';
 import { billSubscriptionsJob } from './subscriptions/bill-subscriptions.job';
 
@@ -16,6 +17,7 @@ export const BACKGROUND_JOBS: Job[] = [
   verifyPaymentsJob,
   scanPaymentsJob,
   verifyRefundsJob,
+  verifyPayoutsJob,
   pruneEventsJob,
   refreshDashboardStatsJob,
   billSubscriptionsJob,

@@ -146,6 +146,8 @@ export const configSchema = z
     UNDERPAYMENT_TOLERANCE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
     /** A refund without a verified transfer this long after it became sendable (or was created) FAILS. */
     REFUND_DEADLINE_SECONDS: positiveInt.default(86400),
+    /** A payout item without a final transfer this long after its batch was approved is FAILED. */
+    PAYOUT_DEADLINE_SECONDS: positiveInt.default(86400),
     /** Payer refund-address submissions per client address and window. */
     REFUND_ADDRESS_RATE_LIMIT_MAX: positiveInt.default(20),
     REFUND_ADDRESS_RATE_LIMIT_WINDOW_SECONDS: positiveInt.default(900),
@@ -249,6 +251,8 @@ export const configSchema = z
     // (1 s) later, and found within about a second of its confirming block.
     JOB_VERIFY_PAYMENTS_CRON: cron.default('* * * * * *'),
     JOB_VERIFY_REFUNDS_CRON: cron.default('*/5 * * * * *'),
+    /** Reported payout transactions are read again, and payout deadlines passed, this often. */
+    JOB_VERIFY_PAYOUTS_CRON: cron.default('*/5 * * * * *'),
     JOB_SCAN_PAYMENTS_CRON: cron.default('* * * * * *'),
     /** Retention runs: each deletes up to 1,000 expired events (and wakes itself while there are more). */
     JOB_PRUNE_EVENTS_CRON: cron.default('0 * * * * *'),

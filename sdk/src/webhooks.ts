@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type {
   MemberEventType,
   OrderEventType,
+  PayoutEventType,
   RefundEventType,
   SubscriptionEventType,
   ZWebhookEvent,
@@ -55,6 +56,12 @@ export type MemberEvent<T extends MemberEventType = MemberEventType> = Extract<W
 /** Whether an event is about the account's members: narrows it to `MemberEvent`. */
 export function isMemberEvent(event: WebhookEvent): event is MemberEvent {
   return event.type.startsWith('member.');
+}
+/** A payout event (API version 2026-12-03 on): `data.payout` (without items), `data.item` on an item's. */
+export type PayoutEvent<T extends PayoutEventType = PayoutEventType> = Extract<WebhookEvent, { type: T }>;
+/** Whether an event is a payout event: narrows it to `PayoutEvent` (its `data.payout`). */
+export function isPayoutEvent(event: WebhookEvent): event is PayoutEvent {
+  return event.type.startsWith('payout.');
 }
 /** A test delivery (POST /users/me/webhook-test; API version 2026-11-24 on): about no order. */
 export type PingEvent = Extract<WebhookEvent, { type: 'ping' }>;

@@ -36,6 +36,16 @@ export type RefundTarget = {
  */
 export type PaymentTransaction = { message: string; body: Record<string, unknown> };
 
+/** An unsigned payout transaction: the targets it pays (their ids), its body, its fee. */
+export type PayoutTransactionDraft = {
+  ids: string[];
+  /** Solana: base64 text; EVM: `{chainId, to, data, value}`. */
+  transaction: string | { chainId: number; to: string; data: string; value: '0' };
+  feeUnits: bigint;
+  /** Decimals of the native unit the fee is in (SOL 9, ETH-like 18). */
+  feeDecimals: number;
+};
+
 /** One movement of tokens inside a transaction, as the chain recorded it. */
 export type Transfer = {
   /** The sending wallet (Solana: the owner of the debited token account), null when unknown. */
@@ -218,6 +228,13 @@ export interface ChainAdapter {
    * address's token account; EVM: the token's from -> to logs).
    */
   refundScanTarget(target: RefundTarget): ScanTarget;
+  /**
+   * Payouts: the unsigned transactions that send `targets` (each tagged like a refund) from one
+   * wallet, their fee payer, as few as the network allows (Solana: several transfers each, creating
+   * a recipient's missing token account; EVM: one transfer each), with the fee each costs in the
+   * network's native base units. Absent: the network takes no payouts yet.
+   */
+  buildPayoutTransactions?(from: string, targets: RefundTarget[]): Promise<PayoutTransactionDraft[]>;
   /**
    * Starts push notice of activity; `onActivity` asks for a scan now (it is called often and
    * cheaply). Absent: the network is only polled on the scan job's schedule.

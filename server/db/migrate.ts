@@ -32,6 +32,7 @@ import * as m0029 from './migrations/0029-members';
 import * as m0030 from './migrations/0030-invitations';
 import * as m0031 from './migrations/0031-two-factor';
 import * as m0033 from './migrations/0033-x402';
+import * as m0034 from './migrations/0034-payouts';
 
 /**
  * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
@@ -78,6 +79,7 @@ const migrations = [
   { name: '0030-invitations', ...m0030 },
   { name: '0031-two-factor', ...m0031 },
   { name: '0033-x402', ...m0033 },
+  { name: '0034-payouts', ...m0034 },
 ];
 
 const LOCK_ID = 7_301_955_001;

@@ -444,8 +444,66 @@ export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
     previousRole: 'cashier',
   }),
   'member.removed': memberEvent('member.removed', { member: { ...exampleMember } }),
+  ...payoutEventExamples(),
   ping: pingEvent,
 };
+
+/** The payout events' bodies: a batch of one item, paid and verified. */
+function payoutEventExamples() {
+  const at = '2026-11-22T11:00:00.000Z';
+  const payout = {
+    id: 'po_4f1c0d5e9a7b4c3d2e1f0a9b8c7d6e5f',
+    status: 'COMPLETED',
+    description: 'Affiliates, November',
+    itemCount: 1,
+    createdBy: '0b9a7c52-3f1e-4d6a-9c1b-2e8f4a6d5c3b',
+    approvalsRequired: 1,
+    approvals: [{ memberId: '0b9a7c52-3f1e-4d6a-9c1b-2e8f4a6d5c3b', at }],
+    approvedAt: at,
+    deadlineAt: '2026-11-23T11:00:00.000Z',
+    createdAt: at,
+    updatedAt: at,
+  };
+  const item = {
+    id: 'pi_9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b',
+    network: 'POLYGON',
+    token: 'USDT',
+    decimals: 6,
+    to: '0x52908400098527886E0F7030069857D2E4169EE7',
+    amount: '25.000000',
+    reference: 'aff-1042',
+    note: null,
+    status: 'CONFIRMED',
+    txId,
+    failureReason: null,
+    confirmedAt: at,
+  };
+  const event = (type: EventType, status: string, withItem = false) => ({
+    ...paidEventOf(type),
+    createdAt: at,
+    data: { payout: { ...payout, status }, ...(withItem ? { item } : {}) },
+  });
+  return {
+    'payout.created': event('payout.created', 'DRAFT'),
+    'payout.approved': event('payout.approved', 'APPROVED'),
+    'payout.completed': event('payout.completed', 'COMPLETED'),
+    'payout.partial': event('payout.partial', 'PARTIAL'),
+    'payout.failed': event('payout.failed', 'FAILED'),
+    'payout.item_confirmed': event('payout.item_confirmed', 'SENDING', true),
+    'payout.item_failed': {
+      ...event('payout.item_failed', 'SENDING', true),
+      data: {
+        payout: { ...payout, status: 'SENDING' },
+        item: {
+          ...item,
+          status: 'FAILED',
+          confirmedAt: null,
+          failureReason: 'sends 24.000000, not 25.000000',
+        },
+      },
+    },
+  };
+}
 
 /** An order.paid-like event body of another type (a fresh id per type). */
 function paidEventOf(type: EventType) {

@@ -267,6 +267,8 @@ const TAG_DESCRIPTIONS: Record<keyof typeof contract, string> = {
   pay: 'Payer-facing, public: payment page data, transaction requests, QR codes, the checkout page',
   refunds: "Refunds and the payments ledger; the payer's refund page and address",
   subscriptions: 'Subscriptions: an order every period, mailed to the customer, with a page of their own',
+  payouts:
+    "Payouts: batches of transfers from the merchant's own wallets, approved, signed by the merchant, verified on chain",
   health: 'Probes and metrics for operators',
   networks: 'The networks and tokens payments are taken on (public)',
   sandbox:

@@ -64,6 +64,17 @@ const WHEN: Record<EventType, string> = {
   'member.role_changed':
     "A member's role changed (or ownership moved): `data.member` with its new role, `data.previousRole`.",
   'member.removed': 'A member was removed: its tokens, sessions and API keys stopped.',
+  'payout.created':
+    'A payout batch was made (POST /payouts): DRAFT until approved. API version 2026-12-03 on, like every payout event.',
+  'payout.approved':
+    'The batch has its approvals (APPROVED): its transactions can be fetched, signed and sent.',
+  'payout.completed': 'Every item of the batch was verified on chain and is final (COMPLETED).',
+  'payout.partial':
+    'Every item is settled, some CONFIRMED and some FAILED (PARTIAL): send the failed ones again in a new batch.',
+  'payout.failed': 'Every item of the batch FAILED: none was paid as it must.',
+  'payout.item_confirmed': 'One item was paid exactly and the transfer is final: `data.item`.',
+  'payout.item_failed':
+    'One item FAILED: its reported transaction is final and pays something else, or none came by the deadline: `data.item`.',
   ping: 'A test delivery, sent only when asked for with POST /users/me/webhook-test (or /users/me/messenger-test): about no order.',
 };
 

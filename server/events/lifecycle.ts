@@ -34,7 +34,7 @@ export type LifecycleEntity<S extends string> = {
  */
 export type Lifecycle<S extends string, C extends string, E extends LifecycleEntity<S>, X = undefined> = {
   name: string;
-  table: 'orders' | 'refunds' | 'payment_claims' | 'subscriptions';
+  table: 'orders' | 'refunds' | 'payment_claims' | 'subscriptions' | 'payouts' | 'payout_items';
   transitions: readonly Transition<S, C>[];
   /** The order whose timeline the entries go to; none for a lifecycle whose rows write no entry. */
   orderIdOf?(entity: E): string;

@@ -1,4 +1,4 @@
-import type { EventType, Order, Refund, Subscription } from '../../contract';
+import type { EventType, Order, Payout, PayoutItem, Refund, Subscription } from '../../contract';
 
 /** One per event type: a new type needs its headline (a ping included). */
 const HEADLINES: Record<EventType, string> = {
@@ -24,6 +24,13 @@ const HEADLINES: Record<EventType, string> = {
   'member.joined': '👋 A new member joined the account',
   'member.role_changed': "🔑 A member's role changed",
   'member.removed': '🚪 A member was removed from the account',
+  'payout.created': '📤 New payout batch, waiting for approval',
+  'payout.approved': '✅ Payout batch approved: ready to send',
+  'payout.completed': '✅ Payout batch completed: every transfer verified',
+  'payout.partial': '⚠️ Payout batch settled in part: some transfers failed',
+  'payout.failed': '❌ Payout batch failed: no transfer verified',
+  'payout.item_confirmed': '✅ Payout transfer verified',
+  'payout.item_failed': '❌ Payout transfer failed',
   ping: '🔔 Test message from stablepay',
 };
 
@@ -70,7 +77,14 @@ export function messengerText(type: string, order: Order, refund?: Refund): stri
 }
 
 /** The data of a stored event body, of any type. */
-export type EventData = { order?: Order; refund?: Refund; subscription?: Subscription; message?: string };
+export type EventData = {
+  order?: Order;
+  refund?: Refund;
+  subscription?: Subscription;
+  payout?: Pick<Payout, 'id' | 'status' | 'itemCount'>;
+  item?: Pick<PayoutItem, 'amount' | 'token' | 'network' | 'to' | 'status'>;
+  message?: string;
+};
 
 /** A subscription's lines: who, what plan, where it stands. */
 function subscriptionLines(subscription: Subscription): string[] {
@@ -98,5 +112,15 @@ export function eventMessengerText(type: string, data: EventData): string {
       ...(data.order ? messengerText('', data.order).split('\n').slice(1) : []),
     ].join('\n');
   if (data.order) return messengerText(type, data.order, data.refund);
+  if (data.payout)
+    return [
+      HEADLINES[type as EventType] ?? type,
+      `Payout ${data.payout.id}: ${data.payout.itemCount} transfers (${data.payout.status})`,
+      ...(data.item
+        ? [
+            `${data.item.amount} ${data.item.token} on ${data.item.network} to ${data.item.to} (${data.item.status})`,
+          ]
+        : []),
+    ].join('\n');
   return [HEADLINES[type as EventType] ?? type, ...(data.message ? [data.message] : [])].join('\n');
 }

@@ -5,6 +5,7 @@ export const JOB_NAMES = [
   'verify-payments',
   'scan-payments',
   'verify-refunds',
+  'verify-payouts',
   'prune-events',
   'refresh-dashboard-stats',
   'bill-subscriptions',

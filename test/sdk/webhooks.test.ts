@@ -7,6 +7,7 @@ import {
   WebhookSignatureVerificationError,
   webhooks,
   isMemberEvent,
+  isPayoutEvent,
   isSubscriptionEvent,
   API_VERSIONS,
   EVENT_TYPES,
@@ -221,6 +222,8 @@ describe('webhook events: a union told apart by type', () => {
       return `${sub.type} ${sub.data.subscription.id} ${'order' in sub.data ? sub.data.order.reference : '-'}`;
     }
     if (isMemberEvent(e)) return `${e.type} by ${e.data.memberEmail}`;
+    // And a payout's seven (API version 2026-12-03 on): about no order.
+    if (isPayoutEvent(e)) return `${e.type} ${e.data.payout.id} ${e.data.item?.id ?? '-'}`;
     switch (e.type) {
       case 'order.paid':
       case 'order.underpaid': {

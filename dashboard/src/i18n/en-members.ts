@@ -39,4 +39,11 @@ export const enMembers = {
   eventMemberJoined: 'Member joined',
   eventMemberRoleChanged: 'Role changed',
   eventMemberRemoved: 'Member removed',
+  eventPayoutCreated: 'Payout created',
+  eventPayoutApproved: 'Payout approved',
+  eventPayoutCompleted: 'Payout completed',
+  eventPayoutPartial: 'Payout partly paid',
+  eventPayoutFailed: 'Payout failed',
+  eventPayoutItemConfirmed: 'Payout item confirmed',
+  eventPayoutItemFailed: 'Payout item failed',
 } as const;

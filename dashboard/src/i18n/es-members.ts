@@ -42,4 +42,11 @@ export const esMembers: Record<keyof typeof enMembers, string> = {
   eventMemberJoined: 'Miembro unido',
   eventMemberRoleChanged: 'Rol cambiado',
   eventMemberRemoved: 'Miembro quitado',
+  eventPayoutCreated: 'Pago masivo creado',
+  eventPayoutApproved: 'Pago masivo aprobado',
+  eventPayoutCompleted: 'Pago masivo completado',
+  eventPayoutPartial: 'Pago masivo pagado en parte',
+  eventPayoutFailed: 'Pago masivo fallido',
+  eventPayoutItemConfirmed: 'Ítem de pago confirmado',
+  eventPayoutItemFailed: 'Ítem de pago fallido',
 };

@@ -42,4 +42,11 @@ export const ptBRMembers: Record<keyof typeof enMembers, string> = {
   eventMemberJoined: 'Membro entrou',
   eventMemberRoleChanged: 'Papel alterado',
   eventMemberRemoved: 'Membro removido',
+  eventPayoutCreated: 'Lote de pagamentos criado',
+  eventPayoutApproved: 'Lote de pagamentos aprovado',
+  eventPayoutCompleted: 'Lote de pagamentos concluído',
+  eventPayoutPartial: 'Lote de pagamentos pago em parte',
+  eventPayoutFailed: 'Lote de pagamentos falhou',
+  eventPayoutItemConfirmed: 'Item de pagamento confirmado',
+  eventPayoutItemFailed: 'Item de pagamento falhou',
 };

@@ -2,6 +2,7 @@ import type { InfiniteData, QueryClient, QueryKey } from '@tanstack/react-query'
 import {
   eventOrderOf,
   type Order,
+  type PayoutEventType,
   type SubscriptionEventType,
   type MemberEventType,
   type UnattributedPayment,
@@ -38,6 +39,15 @@ export function keysChangedBy(event: WebhookEventBody): QueryKey[] {
       const id = event.data.subscription.id;
       return [keys.subscription(id), keys.subscriptionOrders(id), keys.subscriptionLists];
     }
+    // A payout's events: the dashboard has no payout pages yet (issue 40, second part).
+    case 'payout.created':
+    case 'payout.approved':
+    case 'payout.completed':
+    case 'payout.partial':
+    case 'payout.failed':
+    case 'payout.item_confirmed':
+    case 'payout.item_failed':
+      return [];
     default: {
       // An order's event also changes the orders table of its subscription, when it has one.
       const subscriptionId = event.data.order.subscriptionId;
@@ -51,7 +61,7 @@ export function keysChangedBy(event: WebhookEventBody): QueryKey[] {
 
 type OrderOrRefundEvent = Exclude<
   WebhookEventBody,
-  { type: 'ping' | SubscriptionEventType | MemberEventType }
+  { type: 'ping' | SubscriptionEventType | MemberEventType | PayoutEventType }
 >;
 
 function orderKeysChangedBy(event: OrderOrRefundEvent): QueryKey[] {

@@ -79,6 +79,13 @@ export const EVENT_TYPE_KEYS: Record<EventType, MessageKey> = {
   'member.joined': 'eventMemberJoined',
   'member.role_changed': 'eventMemberRoleChanged',
   'member.removed': 'eventMemberRemoved',
+  'payout.created': 'eventPayoutCreated',
+  'payout.approved': 'eventPayoutApproved',
+  'payout.completed': 'eventPayoutCompleted',
+  'payout.partial': 'eventPayoutPartial',
+  'payout.failed': 'eventPayoutFailed',
+  'payout.item_confirmed': 'eventPayoutItemConfirmed',
+  'payout.item_failed': 'eventPayoutItemFailed',
   ping: 'eventPing',
 };
 

@@ -11,7 +11,7 @@ import type {
 import { PayerAccountError } from '../chain-errors';
 import type { RpcEndpointPool } from '../rpc-endpoints';
 import { normalizeEvmAddress } from './address';
-import { checkTokenBalance, createEvmClient, readErc20Decimals } from './client';
+import { checkTokenBalance, createEvmClient, evmRpc, readErc20Decimals } from './client';
 import { taggedTransferData } from './order-tag';
 import { readEvmTransaction } from './read-transaction';
 import { refundTransferTarget, scanEvmTransfers, scanTargetsByToken } from './scan-transfers';
@@ -33,6 +33,8 @@ export type EvmAdapterOptions = {
 };
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+/** Gas of an ERC-20 transfer to a holder that had none (the costlier case), with its tag. */
+const FALLBACK_TRANSFER_GAS = 65_000n;
 
 /** An EVM network (Polygon, Ethereum, or any network of contract/network-table.ts): tokens as ERC-20 contracts. */
 export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
@@ -156,5 +158,28 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
     },
 
     refundScanTarget: refundTransferTarget,
+
+    /** One tagged ERC-20 transfer per item, each with its gas at today's price (estimated from `from`). */
+    async buildPayoutTransactions(from, targets) {
+      const account = getAddress(from);
+      const gasPrice = await evmRpc(network, 'eth_gasPrice', () => client.getGasPrice());
+      return Promise.all(
+        targets.map(async (target) => {
+          const to = normalizeEvmAddress(target.to);
+          if (!to) throw new Error(`payout address is not an EVM address: "${target.to}"`);
+          const transaction = {
+            chainId: opts.chainId,
+            to: getAddress(target.tokenMint),
+            data: taggedTransferData(to, target.amountUnits, target.tag),
+            value: '0' as const,
+          };
+          const gas = await client
+            .estimateGas({ account, to: transaction.to, data: transaction.data as `0x${string}` })
+            // A wallet not funded yet cannot be simulated: an ERC-20 transfer's usual gas stands in.
+            .catch(() => FALLBACK_TRANSFER_GAS);
+          return { ids: [target.id], transaction, feeUnits: gas * gasPrice, feeDecimals: 18 };
+        }),
+      );
+    },
   };
 }

@@ -17,6 +17,7 @@ import type { RpcEndpointPool } from '../rpc-endpoints';
 import { decodeBase58 } from '../../lib/base58';
 import { buildTransferTransaction, merchantTokenAccount } from './payment-transaction';
 import { listSolanaTransactions } from './list-transactions';
+import { buildSolanaPayoutTransactions } from './payout-transactions';
 import { readSolanaTransaction } from './read-transaction';
 import { createSolanaConnection, medianNonZeroFee, solanaRpc } from './rpc';
 import { openSolanaAccountWatch, type AccountWatchOptions } from './account-watch';
@@ -226,6 +227,13 @@ export function createSolanaAdapter(opts: SolanaAdapterOptions): ChainAdapter {
     refundUri,
     refundQrData: refundUri,
     refundTransactionRequests: true,
+
+    async buildPayoutTransactions(from, targets) {
+      const payer = new PublicKey(from);
+      const mint = targets[0] ? new PublicKey(targets[0].tokenMint) : null;
+      const price = mint ? await priorityFee(merchantTokenAccount(mint, payer)) : 0;
+      return buildSolanaPayoutTransactions(connection, from, targets, price);
+    },
 
     async buildRefundTransaction(target): Promise<PaymentTransaction> {
       const from = new PublicKey(target.from);

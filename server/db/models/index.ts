@@ -10,6 +10,7 @@ import { MessengerDelivery } from './messenger-delivery';
 import { Order, type StoredPaymentOption } from './order';
 export type { StoredPaymentOption };
 import { PaymentClaim } from './payment-claim';
+import { Payout, PayoutItem } from './payout';
 import { Refund } from './refund';
 import { Subscription } from './subscription';
 import { Wallet } from './wallet';
@@ -26,6 +27,8 @@ export {
   MessengerDelivery,
   Order,
   PaymentClaim,
+  Payout,
+  PayoutItem,
   Refund,
   Subscription,
   Wallet,
@@ -49,6 +52,8 @@ export function initModels(sequelize: Sequelize) {
     MessengerDelivery: class MessengerDeliveryModel extends MessengerDelivery {},
     Order: class OrderModel extends Order {},
     PaymentClaim: class PaymentClaimModel extends PaymentClaim {},
+    Payout: class PayoutModel extends Payout {},
+    PayoutItem: class PayoutItemModel extends PayoutItem {},
     Refund: class RefundModel extends Refund {},
     Subscription: class SubscriptionModel extends Subscription {},
     Wallet: class WalletModel extends Wallet {},

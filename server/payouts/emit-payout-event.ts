@@ -1,0 +1,44 @@
+import type { Transaction } from 'sequelize';
+import { versionKnowsEventType, type PayoutEventType } from '../../contract';
+import type { Payout, PayoutItem } from '../db/models';
+import type { Deps } from '../deps';
+import { appendEvent, eventApiVersion, eventBody, newEventId } from '../events/append-events';
+import { deliveryTargets } from '../orders/delivery-targets';
+import { presentPayoutItem, presentPayoutSummaries } from './present-payout';
+
+/**
+ * Writes a payout event (the batch as it is now, without items, and the item it is about) and its
+ * delivery tasks in the caller's transaction: to the merchant's webhook URL and messenger chat.
+ * Merchants pinned to a version before payouts existed are sent none (null).
+ */
+export async function emitPayoutEvent(
+  deps: Pick<Deps, 'db' | 'cache'>,
+  transaction: Transaction,
+  payout: Payout,
+  type: PayoutEventType,
+  at: Date,
+  item?: PayoutItem,
+): Promise<string | null> {
+  const merchant = await deps.cache.merchants.get(payout.merchantId);
+  if (!merchant) throw new Error(`payout ${payout.id} has no merchant`);
+  const version = eventApiVersion(merchant);
+  if (!versionKnowsEventType(version, type)) return null;
+  const [summary] = await presentPayoutSummaries(deps, [payout], transaction);
+  const id = newEventId();
+  await appendEvent(deps.db, transaction, {
+    id,
+    orderId: null,
+    merchantId: merchant.id,
+    type,
+    body: eventBody(
+      id,
+      type,
+      at,
+      { payout: summary, ...(item ? { item: presentPayoutItem(item) } : {}) },
+      version,
+    ),
+    at,
+    targets: deliveryTargets({ webhookUrl: null, messengerChatId: null }, merchant),
+  });
+  return id;
+}

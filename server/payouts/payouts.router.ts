@@ -1,0 +1,68 @@
+import { initServer } from '@ts-rest/express';
+import { payoutsContract } from '../../contract';
+import type { Deps } from '../deps';
+import { actingKey, currentMerchant, currentUser } from '../http/current-merchant';
+import { approvePayout } from './approve-payout';
+import { cancelPayout } from './cancel-payout';
+import { createPayout } from './create-payout';
+import { findPayout } from './find-payout';
+import { listPayouts } from './list-payouts';
+import { payoutTransactions } from './payout-transactions';
+import { presentPayout } from './present-payout';
+import { reportPayoutTransaction } from './report-payout-transaction';
+
+/** Who acts: the member (for an API key, its maker) and the key it used. */
+const actorOf = (req: { user?: Express.User }) => ({
+  memberId: currentUser(req).member.id,
+  apiKey: actingKey(req),
+});
+
+export function payoutsRouter(deps: Deps) {
+  return initServer().router(payoutsContract, {
+    create: async ({ req, body }) => ({
+      status: 201,
+      body: await createPayout(deps, { merchant: currentMerchant(req), actor: actorOf(req), body }),
+    }),
+    list: async ({ req, query }) => ({
+      status: 200,
+      body: await listPayouts(deps, currentMerchant(req).id, query),
+    }),
+    get: async ({ req, params }) => ({
+      status: 200,
+      body: await presentPayout(
+        deps,
+        await findPayout(deps, { id: params.id, merchantId: currentMerchant(req).id }),
+      ),
+    }),
+    approve: async ({ req, params }) => ({
+      status: 200,
+      body: await approvePayout(deps, {
+        merchantId: currentMerchant(req).id,
+        id: params.id,
+        actor: actorOf(req),
+      }),
+    }),
+    cancel: async ({ req, params }) => ({
+      status: 200,
+      body: await cancelPayout(deps, {
+        merchantId: currentMerchant(req).id,
+        id: params.id,
+        actor: actorOf(req),
+      }),
+    }),
+    transactions: async ({ req, params }) => ({
+      status: 200,
+      body: await payoutTransactions(deps, { merchantId: currentMerchant(req).id, id: params.id }),
+    }),
+    report: async ({ req, params, body }) => ({
+      status: 200,
+      body: await reportPayoutTransaction(deps, {
+        merchantId: currentMerchant(req).id,
+        id: params.id,
+        network: body.network,
+        txId: body.txId,
+        actor: actorOf(req),
+      }),
+    }),
+  });
+}
