@@ -1,4 +1,5 @@
 import { initContract } from '@ts-rest/core';
+import { accountContract } from './account';
 import { apiKeysContract } from './api-keys';
 import { authContract } from './auth';
 import { claimsContract } from './claims';
@@ -23,6 +24,7 @@ const c = initContract();
  * the SDK's declaration build cannot write the whole inferred type out inline (TS7056).
  */
 type Routers = {
+  account: typeof accountContract;
   auth: typeof authContract;
   apiKeys: typeof apiKeysContract;
   dashboard: typeof dashboardContract;
@@ -42,6 +44,7 @@ type Routers = {
 };
 
 const routers: Routers = {
+  account: accountContract,
   auth: authContract,
   apiKeys: apiKeysContract,
   dashboard: dashboardContract,
@@ -70,6 +73,7 @@ export * from './shapes';
 export * from './errors';
 export * from './auth';
 export * from './api-keys';
+export * from './account';
 export * from './dashboard';
 export * from './orders';
 export * from './deliveries';

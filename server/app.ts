@@ -24,6 +24,7 @@ import { rejectUnstorableText } from './http/reject-unstorable-text';
 import { requestLogs } from './http/request-log';
 import { securityHeaders } from './http/security-headers';
 import { ordersRouter } from './orders/orders.router';
+import { accountRouter } from './account/account.router';
 import { claimsRouter } from './payments/claims.router';
 import { payRouter } from './pay/pay.router';
 import { profileRouter } from './profile/profile.router';
@@ -101,6 +102,7 @@ export function createApp(deps: Deps): Express {
   createExpressEndpoints(
     contract,
     server.router(contract, {
+      account: accountRouter(deps),
       auth: authRouter(deps),
       apiKeys: apiKeysRouter(deps),
       dashboard: dashboardRouter(deps),

@@ -10,6 +10,7 @@ import { exportOrders } from './export-orders';
 import { exportPayments } from './export-payments';
 import { presentSession, signIn } from './sign-in';
 import { summarize } from './summarize';
+import { salesByMember } from './sales-by-member';
 
 /**
  * httpOnly (no script reads it), SameSite=Strict (no other site sends it), Secure under https,
@@ -68,10 +69,13 @@ export function dashboardRouter(deps: Deps) {
       clearCookie(deps, req, res);
       return { status: 204, body: undefined };
     },
-    summary: async ({ req, query }) => ({
-      status: 200,
-      body: await summarize(deps, currentMerchant(req).id, query),
-    }),
+    summary: async ({ req, query }) => {
+      const merchantId = currentMerchant(req).id;
+      const { by, ...range } = query;
+      const summary = await summarize(deps, merchantId, range);
+      if (by !== 'member') return { status: 200, body: summary };
+      return { status: 200, body: { ...summary, byMember: await salesByMember(deps, merchantId, range) } };
+    },
     exportOrders: async ({ req, res, query }) =>
       csvAnswer(
         deps,

@@ -29,6 +29,7 @@ import * as m0026 from './migrations/0026-refund-signer';
 import * as m0027 from './migrations/0027-counts-by-option-network';
 import * as m0028 from './migrations/0028-superseded-orders';
 import * as m0029 from './migrations/0029-members';
+import * as m0032 from './migrations/0032-point-of-sale';
 
 /**
  * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
@@ -72,6 +73,7 @@ const migrations = [
   { name: '0027-counts-by-option-network', ...m0027 },
   { name: '0028-superseded-orders', ...m0028 },
   { name: '0029-members', ...m0029 },
+  { name: '0032-point-of-sale', ...m0032 },
 ];
 
 const LOCK_ID = 7_301_955_001;

@@ -250,6 +250,7 @@ function securityOf(auth: RouteAuth | undefined): Json {
 /** The operations are tagged with their contract router's name; each tag says what it groups. */
 /** One per part of the contract: a part added without its description does not compile. */
 const TAG_DESCRIPTIONS: Record<keyof typeof contract, string> = {
+  account: "The account's name and point-of-sale settings (currency, tips)",
   auth: 'Logging in (the login token)',
   dashboard: "The dashboard's session (cookie and CSRF token), overview figures and CSV exports",
   apiKeys: 'API keys for server integrations (login token only)',

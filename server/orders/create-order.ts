@@ -39,7 +39,7 @@ export async function createOrder(
   input: {
     merchant: MerchantRow;
     /** The member acting, or an API key's maker; none for the system (a subscription's period). */
-    member?: Pick<MemberRow, 'id' | 'tokenVersion'>;
+    member?: Pick<MemberRow, 'id' | 'tokenVersion' | 'email'>;
     body: CreateOrderBody;
     idempotencyKey?: string;
     actingKey?: ActingKey;
@@ -130,6 +130,10 @@ export async function createOrder(
       periodEnd: billing?.periodEnd ?? null,
       customerEmail: body.customerEmail ?? null,
       customerLanguage: body.customerLanguage ?? null,
+      source: billing ? 'subscription' : (body.source ?? 'api'),
+      createdByMember: input.member?.id ?? null,
+      createdByEmail: input.member?.email ?? null,
+      createdByKey: input.actingKey?.id ?? null,
       createdAt: now,
       updatedAt: now,
     };

@@ -73,6 +73,10 @@ const ORDER_COLUMNS: { [K in keyof NewOrderRow]-?: SqlType } = {
   periodEnd: 'timestamptz',
   customerEmail: 'text',
   customerLanguage: 'text',
+  source: 'text',
+  createdByMember: 'uuid',
+  createdByEmail: 'text',
+  createdByKey: 'uuid',
   createdAt: 'timestamptz',
   updatedAt: 'timestamptz',
 };

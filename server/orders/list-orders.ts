@@ -49,6 +49,7 @@ function ordersWhere(
   deps: Pick<Deps, 'db'>,
   merchantId: string,
   query: z.infer<typeof ZListOrdersQuery>,
+  onlyMember: string | null,
 ): WhereOptions<Order> {
   const created = {
     ...(query.created_gte ? { [Op.gte]: new Date(query.created_gte) } : {}),
@@ -63,6 +64,7 @@ function ordersWhere(
     : null;
   return {
     merchantId,
+    ...(onlyMember ? { createdByMember: onlyMember } : {}),
     ...(query.status ? { status: query.status } : {}),
     ...(query.network
       ? {
@@ -92,14 +94,21 @@ function ordersWhere(
  * Newest first. Page mode counts and offsets; cursor mode is a keyset walk on (merchant_id, id)
  * whose cost does not grow with depth.
  */
-export async function listOrders(deps: Deps, merchant: MerchantRow, query: z.infer<typeof ZListOrdersQuery>) {
+export async function listOrders(
+  deps: Deps,
+  merchant: MerchantRow,
+  query: z.infer<typeof ZListOrdersQuery>,
+  /** A cashier's list: only the orders this member made (the kept counts and the merchant's page do not apply). */
+  onlyMember: string | null = null,
+) {
   const perPage = query.per_page ?? DEFAULT_PER_PAGE;
-  const where = ordersWhere(deps, merchant.id, query);
+  const where = ordersWhere(deps, merchant.id, query, onlyMember);
+  const all = unfiltered(query) && !onlyMember;
   // An empty cursor starts cursor mode only without a page; with a page it is page mode.
   const cursorMode = query.cursor !== undefined && !(query.cursor === '' && query.page !== undefined);
   if (cursorMode && query.cursor !== undefined) {
     if (query.page !== undefined) throw ApiError.field('query.page', 'cannot be combined with a cursor');
-    return orderCursorPage(deps, merchant, unfiltered(query) ? null : where, {
+    return orderCursorPage(deps, merchant, all ? null : where, {
       perPage,
       cursor: query.cursor,
     });
@@ -108,11 +117,11 @@ export async function listOrders(deps: Deps, merchant: MerchantRow, query: z.inf
   const page = query.page ?? 1;
   const offset = (page - 1) * perPage;
   const [rows, total] = await Promise.all([
-    unfiltered(query)
+    all
       ? merchantOrderRows(deps, { merchantId: merchant.id, limit: perPage, offset })
       : findOrderRows(deps, { where, order: [['id', 'DESC']], limit: perPage, offset }),
     // The kept counts know status and network only; other filters count the matching rows.
-    query.token || query.created_gte || query.created_lt || query.q
+    query.token || query.created_gte || query.created_lt || query.q || onlyMember
       ? deps.db.models.Order.count({ where })
       : countOrders(deps, { merchantId: merchant.id, status: query.status, network: query.network }),
   ]);

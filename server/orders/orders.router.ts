@@ -1,5 +1,6 @@
 import { initServer } from '@ts-rest/express';
-import { ordersContract } from '../../contract';
+import { ordersContract, readsOnlyOwnOrders } from '../../contract';
+import { ApiError } from '../errors';
 import type { Deps } from '../deps';
 import { actingKey, currentMerchant, currentUser } from '../http/current-merchant';
 import { created } from '../http/created';
@@ -9,6 +10,12 @@ import { listOrders } from './list-orders';
 import { presentOrder } from './present-order';
 import { refundableUnitsOfOrder } from './refundable-amount';
 import { submitPaymentClaim } from './submit-payment-claim';
+
+/** The member whose orders alone the request may read (a cashier's, contract/permissions.ts); else null. */
+export const ownOrdersOnly = (req: { user?: Express.User }): string | null => {
+  const member = currentUser(req).member;
+  return readsOnlyOwnOrders(member.role) ? member.id : null;
+};
 
 export function ordersRouter(deps: Deps) {
   return initServer().router(ordersContract, {
@@ -25,11 +32,14 @@ export function ordersRouter(deps: Deps) {
       ),
     list: async ({ req, query }) => ({
       status: 200,
-      body: await listOrders(deps, currentMerchant(req), query),
+      body: await listOrders(deps, currentMerchant(req), query, ownOrdersOnly(req)),
     }),
     get: async ({ req, params }) => {
       const merchant = currentMerchant(req);
       const order = await readOrder(deps, { reference: params.reference, merchantId: merchant.id });
+      // A cashier's view: another member's order is as unknown as a missing one.
+      const own = ownOrdersOnly(req);
+      if (own && order.createdByMember !== own) throw ApiError.notFound('Order');
       const refundable = await refundableUnitsOfOrder(deps.db, order, deps.clock());
       return { status: 200, body: presentOrder(deps, order, merchant.fullName, refundable) };
     },

@@ -104,6 +104,13 @@ function presentOptions(
   });
 }
 
+/** Who made the order: the API key it was made with, else the member, else the system (null). */
+function createdByOf(order: Presentable): OrderBody['createdBy'] {
+  if (order.createdByKey) return { apiKeyId: order.createdByKey };
+  if (order.createdByMember) return { memberId: order.createdByMember, email: order.createdByEmail ?? '' };
+  return null;
+}
+
 /** The subscription period an order bills, or null. */
 function periodOf(order: Presentable): OrderBody['period'] {
   if (order.periodIndex === null || order.periodIndex === undefined || !order.periodStart || !order.periodEnd)
@@ -196,5 +203,7 @@ export function presentOrder(
     metadata: order.metadata,
     customerEmail: order.customerEmail ?? null,
     customerLanguage: order.customerLanguage ?? null,
+    source: order.source ?? 'api',
+    createdBy: createdByOf(order),
   });
 }

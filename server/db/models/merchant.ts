@@ -19,6 +19,10 @@ export class Merchant extends TimestampedModel<Merchant> {
   declare underpaymentToleranceBps: CreationOptional<number | null>;
   /** The version events are rendered at (contract/api-versions.ts); null: the latest. */
   declare webhookApiVersion: CreationOptional<string | null>;
+  /** What the point of sale sells in (migration 0032): BRL, EUR or a token; null: the first token. */
+  declare currency: CreationOptional<string | null>;
+  /** The tips the point of sale offers, in percent; empty: none. */
+  declare tipPercentages: CreationOptional<number[]>;
 
   static initModel(sequelize: Sequelize) {
     this.init(
@@ -36,6 +40,8 @@ export class Merchant extends TimestampedModel<Merchant> {
         previousWebhookSecretExpiresAt: DataTypes.DATE,
         underpaymentToleranceBps: DataTypes.INTEGER,
         webhookApiVersion: DataTypes.TEXT,
+        currency: DataTypes.TEXT,
+        tipPercentages: required(DataTypes.ARRAY(DataTypes.SMALLINT), []),
         ...timestamps(),
       },
       { sequelize, tableName: 'merchants' },

@@ -1,7 +1,7 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { TimestampedModel } from './base-models';
 import { required, serialKey, timestamps } from './columns';
-import type { Locale, Network, OrderStatus, Token } from '../../../contract';
+import type { Locale, Network, OrderSource, OrderStatus, Token } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
 /**
@@ -70,6 +70,13 @@ export class Order extends TimestampedModel<Order> {
   declare customerEmail: CreationOptional<string | null>;
   /** The language of the customer's e-mails; null: en. */
   declare customerLanguage: CreationOptional<Locale | null>;
+  /** Where the order came from (migration 0032): api, dashboard, pos, subscription. */
+  declare source: CreationOptional<OrderSource>;
+  /** The member who made it (an API key's maker); null for the system. */
+  declare createdByMember: CreationOptional<string | null>;
+  declare createdByEmail: CreationOptional<string | null>;
+  /** The API key it was made with; null otherwise. */
+  declare createdByKey: CreationOptional<string | null>;
 
   static initModel(sequelize: Sequelize) {
     this.init(
@@ -113,6 +120,10 @@ export class Order extends TimestampedModel<Order> {
         periodEnd: DataTypes.DATE,
         customerEmail: DataTypes.TEXT,
         customerLanguage: DataTypes.TEXT,
+        source: required(DataTypes.TEXT, 'api'),
+        createdByMember: DataTypes.UUID,
+        createdByEmail: DataTypes.TEXT,
+        createdByKey: DataTypes.UUID,
         ...timestamps(),
       },
       { sequelize, tableName: 'orders' },
