@@ -1,12 +1,14 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
+import type { Permission } from '../../../contract';
 import { LOCALE_NAMES, LOCALES, useI18n, type Locale, type MessageKey } from '../i18n';
 import { useOnline } from '../lib/hooks';
 import { useSession } from '../session';
 import { ErrorNotice } from './ui';
 
-const NAV: { to: string; key: MessageKey; end?: boolean }[] = [
+const NAV: { to: string; key: MessageKey; end?: boolean; permission?: Permission }[] = [
   { to: '/', key: 'navOverview', end: true },
+  { to: '/pos', key: 'navPos', permission: 'orders:write' },
   { to: '/orders', key: 'navOrders' },
   { to: '/subscriptions', key: 'navSubscriptions' },
   { to: '/payments/unattributed', key: 'navUnattributed' },
@@ -74,6 +76,7 @@ export function Layout({ children }: { children: ReactNode }) {
   }, [location.pathname]);
 
   const merchant = status.state === 'signed-in' ? status.session.merchant : null;
+  const permissions: readonly string[] = status.state === 'signed-in' ? status.session.permissions : [];
   return (
     <div className="app">
       <a className="skip" href="#main">
@@ -111,7 +114,7 @@ export function Layout({ children }: { children: ReactNode }) {
       </header>
       <nav id="main-nav" className={menuOpen ? 'open' : undefined} aria-label={t('mainNav')}>
         <ul>
-          {NAV.map((item) => (
+          {NAV.filter((item) => !item.permission || permissions.includes(item.permission)).map((item) => (
             <li key={item.to}>
               <NavLink to={item.to} end={item.end}>
                 {t(item.key)}

@@ -3,11 +3,12 @@ import { enOrder } from './en-order';
 import { enSettings } from './en-settings';
 import { enSubscriptions } from './en-subscriptions';
 import { enSandbox } from './en-sandbox';
+import { enPos } from './en-pos';
 
 /**
  * The dashboard's words in English: the reference every other language must match key for key
  * (pt-BR.ts and es.ts are typed against it). `{name}` marks a value filled in at run time.
  */
-export const en = { ...enApp, ...enOrder, ...enSettings, ...enSubscriptions, ...enSandbox } as const;
+export const en = { ...enApp, ...enOrder, ...enSettings, ...enSubscriptions, ...enSandbox, ...enPos } as const;
 
 export type MessageKey = keyof typeof en;

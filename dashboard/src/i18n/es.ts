@@ -4,6 +4,7 @@ import { esOrder } from './es-order';
 import { esSettings } from './es-settings';
 import { esSubscriptions } from './es-subscriptions';
 import { esSandbox } from './es-sandbox';
+import { esPos } from './es-pos';
 
 /** El panel en español: las mismas claves que en.ts. */
 export const es: Record<MessageKey, string> = {
@@ -12,4 +13,5 @@ export const es: Record<MessageKey, string> = {
   ...esSettings,
   ...esSubscriptions,
   ...esSandbox,
+  ...esPos,
 };

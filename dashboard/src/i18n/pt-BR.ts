@@ -4,6 +4,7 @@ import { ptBROrder } from './pt-BR-order';
 import { ptBRSettings } from './pt-BR-settings';
 import { ptBRSubscriptions } from './pt-BR-subscriptions';
 import { ptBRSandbox } from './pt-BR-sandbox';
+import { ptBRPos } from './pt-BR-pos';
 
 /** O painel em português do Brasil: as mesmas chaves de en.ts. */
 export const ptBR: Record<MessageKey, string> = {
@@ -12,4 +13,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRSettings,
   ...ptBRSubscriptions,
   ...ptBRSandbox,
+  ...ptBRPos,
 };
