@@ -318,7 +318,9 @@ export const ZOrder = z
       .nullable()
       .describe("The payer's e-mail address given at creation (null when none)"),
     customerLanguage: ZLocale.nullable().describe("The language of the customer's e-mails (null: en)"),
-    source: ZOrderSource.describe('Where the order came from: api, dashboard, pos (point of sale), subscription'),
+    source: ZOrderSource.describe(
+      'Where the order came from: api, dashboard, pos (point of sale), subscription',
+    ),
     createdBy: ZCreatedBy.nullable().describe(
       'Who made it: `{memberId, email}` for a member, `{apiKeyId}` for an API key; null for the system',
     ),

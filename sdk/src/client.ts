@@ -35,11 +35,13 @@ import {
   type ZOrderCursorPage,
   type ZOrderPage,
   type ZPayment,
+  type ZAccount,
   type ZProfile,
   type ZRefund,
   type ZUnattributedPage,
   type ZUnattributedPayment,
   type ZUnattributedQuery,
+  type ZUpdateAccountBody,
   type ZUpdateProfileBody,
   type ZWallet,
   type ZWebhookDelivery,
@@ -78,6 +80,8 @@ export type MessengerDeliveryList = { items: MessengerDelivery[] };
 export type EmailDelivery = z.infer<typeof ZEmailDelivery>;
 export type EmailDeliveryList = { items: EmailDelivery[] };
 export type Profile = z.infer<typeof ZProfile>;
+export type Account = z.infer<typeof ZAccount>;
+export type UpdateAccountParams = z.input<typeof ZUpdateAccountBody>;
 export type UpdateProfileParams = z.input<typeof ZUpdateProfileBody>;
 export type ChangePasswordParams = z.input<typeof ZChangePasswordBody>;
 export type WebhookSecret = z.infer<typeof ZWebhookSecret>;
@@ -418,6 +422,16 @@ export function createClient(options: ClientOptions) {
       },
     },
 
+    account: {
+      /** GET /account: the account's name and point-of-sale settings (currency, tips). */
+      async get(): Promise<Account> {
+        return success(raw.account.get());
+      },
+      /** PATCH /account: `name`, `currency` (BRL, EUR or a token), `tipPercentages` (empty: none); only those given change. */
+      async update(body: UpdateAccountParams): Promise<Account> {
+        return success(raw.account.update({ body }));
+      },
+    },
     profile: {
       /** GET /users/me. */
       async get(): Promise<Profile> {

@@ -4,6 +4,7 @@
  */
 export { createClient } from './client';
 export type {
+  Account,
   ApiKey,
   ApiKeyList,
   ApiKeyScope,
@@ -49,6 +50,7 @@ export type {
   Subscription,
   SubscriptionPage,
   SubscriptionStatus,
+  UpdateAccountParams,
   UpdateProfileParams,
   Wallet,
   UnattributedPage,

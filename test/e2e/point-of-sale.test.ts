@@ -52,7 +52,9 @@ afterAll(() => chains?.stop());
 
 const ordersOf = async (memberId: string) => {
   const list = await h.server.api<{ items: PaidOrder[] }>('GET', '/users/me/orders', { token: owner.token });
-  return list.body.items.filter((o) => (o as unknown as { createdBy: { memberId?: string } }).createdBy?.memberId === memberId);
+  return list.body.items.filter(
+    (o) => (o as unknown as { createdBy: { memberId?: string } }).createdBy?.memberId === memberId,
+  );
 };
 
 describe('the point of sale, end to end', () => {
@@ -93,7 +95,7 @@ describe('the point of sale, end to end', () => {
         expect(sales).toHaveLength(1); // retried or not, one sale is one order
         const order = sales[0]!;
         expect(order.amount).toMatch(/^14\.3800/); // raised a few base units when another open order has it
-        expect(order.paymentOptions.length).toBeGreaterThan(1);
+        expect((order as unknown as { paymentOptions: unknown[] }).paymentOptions.length).toBeGreaterThan(1);
 
         // The customer switches to Polygon on the screen and back to Solana, then pays on Solana.
         await d.click('USDT · Polygon PoS');
@@ -106,16 +108,26 @@ describe('the point of sale, end to end', () => {
           amountUnits: parseUnits(order.amount, 6),
           reference: new PublicKey(order.reference),
         });
-        await h.settle({ token: owner.token, network: 'SOLANA', path: '/hooks', secret: '' }, order.reference, 'PAID');
+        await h.settle(
+          { token: owner.token, network: 'SOLANA', path: '/hooks', secret: '' },
+          order.reference,
+          'PAID',
+        );
         await page.waitForSelector('.pos-paid', { visible: true, timeout: 20_000 });
         await d.waitText('Paid');
-        await d.waitText('14.38 USDT');
+        await d.waitText('14.38');
+        await d.waitText('Today: 1 paid sales');
         await d.shot(`pos-${width}-05-paid`);
 
         await d.click('Receipt');
         await page.waitForSelector('.receipt');
         await d.waitText('Tip (15%)');
         await d.shot(`pos-${width}-06-receipt`);
+        // As the printer gets it: the strip alone, the dashboard's frame not printed.
+        await page.emulateMediaType('print');
+        expect(await page.$eval('.topbar', (e) => getComputedStyle(e).display)).toBe('none');
+        await d.shot(`pos-${width}-07-receipt-print`);
+        await page.emulateMediaType('screen');
         await d.click('← Point of sale');
         await page.waitForSelector('.pos-keypad');
         await d.waitText('Today: 1 paid sales');

@@ -107,7 +107,7 @@ describe('a sale', () => {
     const [{ n }] = (await s.deps.db.sequelize.query(
       'SELECT count(*)::int AS n FROM orders WHERE merchant_id = :id',
       { replacements: { id: m.id }, type: 'SELECT' },
-    )) as [{ n: number }];
+    )) as unknown as [{ n: number }];
     expect(n).toBe(1);
 
     // An order made by the API without a source is the API's; the owner is its maker.

@@ -9,6 +9,13 @@ import { enPos } from './en-pos';
  * The dashboard's words in English: the reference every other language must match key for key
  * (pt-BR.ts and es.ts are typed against it). `{name}` marks a value filled in at run time.
  */
-export const en = { ...enApp, ...enOrder, ...enSettings, ...enSubscriptions, ...enSandbox, ...enPos } as const;
+export const en = {
+  ...enApp,
+  ...enOrder,
+  ...enSettings,
+  ...enSubscriptions,
+  ...enSandbox,
+  ...enPos,
+} as const;
 
 export type MessageKey = keyof typeof en;

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import type { Order } from '../../../../contract';
@@ -37,6 +37,11 @@ export function SaleScreen({ first, onNewSale }: { first: Order; onNewSale: () =
     retry: false,
   });
   const order = live.data ?? first;
+  const client = useQueryClient();
+  // The day's sales count this one once it is paid.
+  useEffect(() => {
+    if (order.status === 'PAID') void client.invalidateQueries({ queryKey: ['pos-day'] });
+  }, [order.status, client]);
   const left = useSecondsLeft(order.expiresAt);
   const option = order.paymentOptions[picked] ?? order.paymentOptions[0];
   const price =
