@@ -51,6 +51,8 @@ export const accountContract = c.router(
       method: 'GET',
       path: '/account',
       summary: "The account's name and point-of-sale settings",
+      description:
+        'Every member reads it (the point of sale needs it): the name payers see, the currency the point of sale sells in (default USDT) and the tips it offers.',
       metadata: merchantAuth('account:read', 'account:read'),
       responses: { 200: ZAccount, ...merchantErrors },
     },

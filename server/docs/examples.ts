@@ -94,6 +94,14 @@ const order = {
   period: null,
   customerEmail: 'ana@example.com',
   customerLanguage: 'pt-BR',
+  source: 'api',
+  createdBy: { apiKeyId: '5b0c7e2a-8d1f-4c3b-9a6e-2f4d8c1b7e90' },
+};
+const account = {
+  id: '8f14e45f-ceea-4e7a-9b0d-3c5a2e6f1d47',
+  name: 'Loja Azul',
+  currency: 'USDT',
+  tipPercentages: [],
 };
 const paidOrder = {
   ...order,
@@ -603,6 +611,11 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         nextCursor: null,
       },
     },
+  },
+  'account.get': { responses: { 200: account } },
+  'account.update': {
+    request: { currency: 'BRL', tipPercentages: [10, 15, 20] },
+    responses: { 200: { ...account, currency: 'BRL', tipPercentages: [10, 15, 20] } },
   },
   'profile.get': { responses: { 200: profile } },
   'profile.update': {
