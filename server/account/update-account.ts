@@ -1,7 +1,7 @@
 import type { UpdateAccountBody } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
-import { ApiError } from '../errors';
+import { writeMerchant } from '../merchants/write-merchant';
 import { presentAccount } from './present-account';
 
 /** Writes only the fields given; every instance's merchant cache drops the row (change feed). */
@@ -15,12 +15,5 @@ export async function updateAccount(
   if (changes.currency !== undefined) values.currency = changes.currency;
   if (changes.tipPercentages !== undefined)
     values.tipPercentages = [...changes.tipPercentages].sort((a, b) => a - b);
-  const [, updated] = await deps.db.models.Merchant.update(values, {
-    where: { id: merchant.id },
-    returning: true,
-  });
-  deps.cache.merchants.forget(merchant.id);
-  const row = updated[0];
-  if (!row) throw ApiError.unauthenticated();
-  return presentAccount(row.get({ plain: true }));
+  return presentAccount(await writeMerchant(deps, merchant.id, values));
 }
