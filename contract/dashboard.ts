@@ -67,6 +67,13 @@ export const ZDateRangeQuery = z.object({
   timeZone: ZTimeZone.optional().describe('Where days begin and end (default UTC)'),
 });
 
+export const ZSummaryQuery = ZDateRangeQuery.extend({
+  by: z
+    .enum(['member'])
+    .optional()
+    .describe("`member`: also the range's sales of each member who made orders (`byMember`)"),
+});
+
 export const ZOrdersExportQuery = ZDateRangeQuery.extend({
   network: ZNetwork.optional().describe(
     'Only orders on this network: one of their payment options is on it (so is the one they were paid on)',
@@ -112,6 +119,21 @@ const ZFiatAmount = z.object({
 });
 const MAX_AMOUNT_ROWS = NETWORKS.length * TOKENS.length;
 
+/** One member's sales in a range: the orders it made (a cashier's at the point of sale). */
+export const ZMemberSales = z.object({
+  memberId: z.string().uuid().max(36),
+  email: z.string().max(254),
+  name: z.string().max(200).nullable(),
+  ordersCreated: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  ordersPaid: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  received: z
+    .array(z.object({ token: ZToken, amount: z.string().max(40).regex(DECIMAL_TEXT) }))
+    .max(TOKENS.length)
+    .describe('What its paid orders received, per token'),
+  receivedFiat: z.array(ZFiatAmount).max(16).describe('Its paid orders priced in fiat, at their quote'),
+});
+export type MemberSales = z.infer<typeof ZMemberSales>;
+
 export const ZDashboardSummary = z
   .object({
     from: ZCalendarDate,
@@ -153,6 +175,11 @@ export const ZDashboardSummary = z
       )
       .max(MAX_RANGE_DAYS)
       .describe('One entry per day of the range, oldest first'),
+    byMember: z
+      .array(ZMemberSales)
+      .max(10_000)
+      .optional()
+      .describe('With `by=member`: the orders each member (cashier) made in the range, most paid first'),
   })
   .describe("The overview's figures for a range of days");
 
@@ -208,9 +235,9 @@ export const dashboardContract = c.router(
       path: '/dashboard/summary',
       summary: "The overview's figures for a range of days",
       description:
-        "Received amounts (per network and token, and in each quote currency at the order's own rate), orders created and paid, orders by status, and the same per day, for the days `from`..`to` in `timeZone`.",
+        "Received amounts (per network and token, and in each quote currency at the order's own rate), orders created and paid, orders by status, and the same per day, for the days `from`..`to` in `timeZone`. With `by=member`, also each member's orders and what they received (`byMember`).",
       metadata: merchantAuth('orders:read', 'exports:read'),
-      query: ZDateRangeQuery,
+      query: ZSummaryQuery,
       responses: { 200: ZDashboardSummary, ...merchantErrors },
     },
     exportOrders: {
@@ -246,4 +273,5 @@ export const dashboardContract = c.router(
 export type DashboardSession = z.infer<typeof ZDashboardSession>;
 export type DashboardSummary = z.infer<typeof ZDashboardSummary>;
 export type DateRangeQuery = z.infer<typeof ZDateRangeQuery>;
+export type SummaryQuery = z.infer<typeof ZSummaryQuery>;
 export type OrdersExportQuery = z.infer<typeof ZOrdersExportQuery>;

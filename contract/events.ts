@@ -111,7 +111,7 @@ const envelope = <T extends EventType>(type: T) => ({
 /**
  * The order as events carry it: its payment options and paidWith since API version 2026-11-29
  * (events rendered at an earlier version, or stored before, leave them out); the customer's e-mail
- * and language are absent from events stored before they existed.
+ * and language, its source and maker are absent from events stored before they existed.
  */
 const ZEventOrder = ZOrder.extend({
   paymentOptions: ZOrder.shape.paymentOptions.optional(),
@@ -120,6 +120,7 @@ const ZEventOrder = ZOrder.extend({
   period: ZOrder.shape.period.optional(),
   customerEmail: ZOrder.shape.customerEmail.optional(),
   customerLanguage: ZOrder.shape.customerLanguage.optional(),
+  source: ZOrder.shape.source.optional(),
   createdBy: ZOrder.shape.createdBy.optional(),
 });
 /** A credited transfer as events carry it: its token since API version 2026-11-29. */

@@ -104,6 +104,12 @@ export function checkPrice(
   }
 }
 
+export const ORDER_SOURCES = ['api', 'dashboard', 'pos', 'subscription'] as const;
+export const ZOrderSource = z.enum(ORDER_SOURCES);
+export type OrderSource = z.infer<typeof ZOrderSource>;
+/** What POST /orders may say it comes from (a subscription's orders are the server's own). */
+export const ZCreateSource = z.enum(['api', 'dashboard', 'pos']);
+
 export const ZCreateOrderBody = z
   .object({
     network: ZNetwork.describe("The order's first payment option's network"),
@@ -149,6 +155,9 @@ export const ZCreateOrderBody = z
         "The payer's e-mail address: with SMTP_URL set on the server, the receipt is mailed there when the order is PAID",
       ),
     customerLanguage: ZLocale.optional().describe("The language of the customer's e-mails (default en)"),
+    source: ZCreateSource.optional().describe(
+      'Where the order is made: `api` (the default), `dashboard`, `pos` (a sale at the point of sale)',
+    ),
   })
   .strict()
   .describe(
@@ -316,6 +325,9 @@ export const ZOrder = z
       .nullable()
       .describe("The payer's e-mail address given at creation (null when none)"),
     customerLanguage: ZLocale.nullable().describe("The language of the customer's e-mails (null: en)"),
+    source: ZOrderSource.describe(
+      'Where the order came from: api, dashboard, pos (point of sale), subscription',
+    ),
     createdBy: ZCreatedBy,
     kind: ZOrderKind,
     resource: z

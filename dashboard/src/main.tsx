@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { Layout } from './components/Layout';
 import { SandboxBanner } from './components/SandboxBanner';
 import { ErrorNotice, Loading } from './components/ui';
@@ -15,6 +15,8 @@ import { NotFoundPage } from './pages/NotFound';
 import { OrderPage } from './pages/Order';
 import { OrdersPage } from './pages/Orders';
 import { OverviewPage } from './pages/Overview';
+import { PosPage } from './pages/Pos';
+import { PosReceiptPage } from './pages/PosReceipt';
 import { SettingsPage } from './pages/Settings';
 import { SignInPage } from './pages/SignIn';
 import { NewSubscriptionPage } from './pages/NewSubscription';
@@ -61,10 +63,14 @@ function Screen() {
       </main>
     );
   if (status.state === 'signed-out') return <SignInPage reason={status.reason} />;
+  // A cashier's dashboard is the point of sale: it lands there.
+  const cashier = status.session.member.role === 'cashier';
   return (
     <Layout>
       <Routes>
-        <Route index element={<OverviewPage />} />
+        <Route index element={cashier ? <Navigate to="/pos" replace /> : <OverviewPage />} />
+        <Route path="pos" element={<PosPage />} />
+        <Route path="pos/receipt/:reference" element={<PosReceiptPage />} />
         <Route path="orders" element={<OrdersPage />} />
         <Route path="orders/:reference" element={<OrderPage />} />
         <Route path="subscriptions" element={<SubscriptionsPage />} />

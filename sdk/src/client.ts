@@ -45,17 +45,18 @@ import {
   type ZMfaBody,
   type ZTwoFactorStatus,
   type ZAccountPatch,
-  type ZAccount,
   type ZMessengerDelivery,
   type ZOrder,
   type ZOrderCursorPage,
   type ZOrderPage,
   type ZPayment,
+  type ZAccount,
   type ZProfile,
   type ZRefund,
   type ZUnattributedPage,
   type ZUnattributedPayment,
   type ZUnattributedQuery,
+  type ZUpdateAccountBody,
   type ZUpdateProfileBody,
   type ZWallet,
   type ZWebhookDelivery,
@@ -86,7 +87,6 @@ export type LoginMfaBody = z.input<typeof ZMfaBody>;
 export type TwoFactorStatus = z.infer<typeof ZTwoFactorStatus>;
 export type TwoFactorEnrolment = { otpauthUrl: string; secret: string };
 export type AccountPatch = z.input<typeof ZAccountPatch>;
-export type Account = z.infer<typeof ZAccount>;
 export type CreateOrderParams = z.input<typeof ZCreateOrderBody>;
 export type Order = z.infer<typeof ZOrder>;
 /** One way to pay an order (its network, token, wallet, amount and links): `order.paymentOptions`. */
@@ -106,6 +106,8 @@ export type MessengerDeliveryList = { items: MessengerDelivery[] };
 export type EmailDelivery = z.infer<typeof ZEmailDelivery>;
 export type EmailDeliveryList = { items: EmailDelivery[] };
 export type Profile = z.infer<typeof ZProfile>;
+export type Account = z.infer<typeof ZAccount>;
+export type UpdateAccountParams = z.input<typeof ZUpdateAccountBody>;
 export type UpdateProfileParams = z.input<typeof ZUpdateProfileBody>;
 export type ChangePasswordParams = z.input<typeof ZChangePasswordBody>;
 export type WebhookSecret = z.infer<typeof ZWebhookSecret>;
@@ -387,13 +389,6 @@ export function createClient(options: ClientOptions) {
       },
     },
 
-    account: {
-      /** PATCH /account: `requireTwoFactor` (owner only). */
-      async update(body: AccountPatch): Promise<Account> {
-        return success(raw.account.update({ body }));
-      },
-    },
-
     apiKeys: {
       /** POST /users/me/api-keys (login token only): the answer holds the secret, shown this once. */
       async create(body: CreateApiKeyParams): Promise<CreatedApiKey> {
@@ -554,6 +549,19 @@ export function createClient(options: ClientOptions) {
       },
     },
 
+    account: {
+      /** GET /account: the account's name and point-of-sale settings (currency, tips). */
+      async get(): Promise<Account> {
+        return success(raw.account.get());
+      },
+      /**
+       * PATCH /account: `name`, `currency` (BRL, EUR or a token), `tipPercentages` (empty: none),
+       * `requireTwoFactor` (owner only); only those given change.
+       */
+      async update(body: UpdateAccountParams): Promise<Account> {
+        return success(raw.account.update({ body }));
+      },
+    },
     profile: {
       /** GET /users/me. */
       async get(): Promise<Profile> {

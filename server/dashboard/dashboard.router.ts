@@ -11,6 +11,7 @@ import { exportOrders } from './export-orders';
 import { exportPayments } from './export-payments';
 import { presentSession, signIn, signInWithCode } from './sign-in';
 import { summarize } from './summarize';
+import { salesByMember } from './sales-by-member';
 
 /**
  * httpOnly (no script reads it), SameSite=Strict (no other site sends it), Secure under https,
@@ -86,10 +87,13 @@ export function dashboardRouter(deps: Deps, limits: Pick<RateLimits, 'secondFact
       clearCookie(deps, req, res);
       return { status: 204, body: undefined };
     },
-    summary: async ({ req, query }) => ({
-      status: 200,
-      body: await summarize(deps, currentMerchant(req).id, query),
-    }),
+    summary: async ({ req, query }) => {
+      const merchantId = currentMerchant(req).id;
+      const { by, ...range } = query;
+      const summary = await summarize(deps, merchantId, range);
+      if (by !== 'member') return { status: 200, body: summary };
+      return { status: 200, body: { ...summary, byMember: await salesByMember(deps, merchantId, range) } };
+    },
     exportOrders: async ({ req, res, query }) =>
       csvAnswer(
         deps,

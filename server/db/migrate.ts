@@ -31,6 +31,7 @@ import * as m0028 from './migrations/0028-superseded-orders';
 import * as m0029 from './migrations/0029-members';
 import * as m0030 from './migrations/0030-invitations';
 import * as m0031 from './migrations/0031-two-factor';
+import * as m0032 from './migrations/0032-point-of-sale';
 import * as m0033 from './migrations/0033-x402';
 import * as m0034 from './migrations/0034-payouts';
 
@@ -78,6 +79,7 @@ const migrations = [
   { name: '0029-members', ...m0029 },
   { name: '0030-invitations', ...m0030 },
   { name: '0031-two-factor', ...m0031 },
+  { name: '0032-point-of-sale', ...m0032 },
   { name: '0033-x402', ...m0033 },
   { name: '0034-payouts', ...m0034 },
 ];

@@ -94,10 +94,18 @@ const order = {
   period: null,
   customerEmail: 'ana@example.com',
   customerLanguage: 'pt-BR',
+  source: 'api',
   createdBy: { memberId: '6f1c2b9e-8a4d-4f3b-9c2e-1d5a7b3c9e01', email: 'shop@example.com' },
   kind: 'order',
   resource: null,
   payer: null,
+};
+const account = {
+  id: '8f14e45f-ceea-4e7a-9b0d-3c5a2e6f1d47',
+  name: 'Loja Azul',
+  currency: 'USDT',
+  tipPercentages: [],
+  requireTwoFactor: false,
 };
 const paidOrder = {
   ...order,
@@ -627,7 +635,6 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       },
     },
   },
-  'account.update': { request: { requireTwoFactor: true }, responses: { 200: { requireTwoFactor: true } } },
   'orders.create': {
     request: {
       network: 'SOLANA',
@@ -776,6 +783,11 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         nextCursor: null,
       },
     },
+  },
+  'account.get': { responses: { 200: account } },
+  'account.update': {
+    request: { currency: 'BRL', tipPercentages: [10, 15, 20] },
+    responses: { 200: { ...account, currency: 'BRL', tipPercentages: [10, 15, 20] } },
   },
   'profile.get': { responses: { 200: profile } },
   'profile.update': {

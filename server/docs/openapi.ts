@@ -250,9 +250,10 @@ function securityOf(auth: RouteAuth | undefined): Json {
 /** The operations are tagged with their contract router's name; each tag says what it groups. */
 /** One per part of the contract: a part added without its description does not compile. */
 const TAG_DESCRIPTIONS: Record<keyof typeof contract, string> = {
+  account:
+    "The account's name, point-of-sale settings (currency, tips) and the owner's requirement of two-factor sign-in",
   auth: 'Logging in (the login token)',
   twoFactor: "Two-factor sign-in (TOTP): a member's enrolment, recovery codes, and the login's second step",
-  account: "The account's settings (the owner's requirement of two-factor sign-in)",
   dashboard: "The dashboard's session (cookie and CSRF token), overview figures and CSV exports",
   apiKeys: 'API keys for server integrations (login token only)',
   members: "The account's members, their roles (contract/permissions.ts) and invitations",

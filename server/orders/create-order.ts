@@ -138,6 +138,7 @@ export async function createOrder(
       kind: 'order',
       resource: null,
       payer: null,
+      source: billing ? 'subscription' : (body.source ?? 'api'),
       createdAt: now,
       updatedAt: now,
     };

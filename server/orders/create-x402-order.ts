@@ -83,6 +83,7 @@ export async function createX402Order(
     customerEmail: null,
     customerLanguage: null,
     createdBy: p.actingKey ? { apiKeyId: p.actingKey.id } : { memberId: p.member.id, email: p.member.email },
+    source: 'api',
     kind: 'x402',
     resource: p.resource,
     payer: p.payer,

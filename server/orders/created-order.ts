@@ -77,6 +77,7 @@ const ORDER_COLUMNS: { [K in keyof NewOrderRow]-?: SqlType } = {
   kind: 'text',
   resource: 'text',
   payer: 'text',
+  source: 'text',
   createdAt: 'timestamptz',
   updatedAt: 'timestamptz',
 };

@@ -104,6 +104,7 @@ function presentOptions(
   });
 }
 
+/** Who made the order: the API key it was made with, else the member, else the system (null). */
 /** The subscription period an order bills, or null. */
 function periodOf(order: Presentable): OrderBody['period'] {
   if (order.periodIndex === null || order.periodIndex === undefined || !order.periodStart || !order.periodEnd)
@@ -196,6 +197,7 @@ export function presentOrder(
     metadata: order.metadata,
     customerEmail: order.customerEmail ?? null,
     customerLanguage: order.customerLanguage ?? null,
+    source: order.source ?? 'api',
     createdBy: order.createdBy ?? null,
     kind: order.kind ?? 'order',
     resource: order.resource ?? null,

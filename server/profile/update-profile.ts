@@ -2,8 +2,8 @@ import type { z } from 'zod';
 import type { ZUpdateProfileBody } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
-import { ApiError } from '../errors';
 import { checkWebhookUrl } from '../events/check-webhook-url';
+import { writeMerchant } from '../merchants/write-merchant';
 import { presentProfile } from './present-profile';
 
 /** Writes only the fields the request names; the merchant as authenticated is never changed in place. */
@@ -26,12 +26,5 @@ export async function updateProfile(
     values.underpaymentToleranceBps = changes.underpayment_tolerance_bps;
   // Events emitted from now on are rendered at it; stored events keep their body.
   if (changes.webhook_api_version !== undefined) values.webhookApiVersion = changes.webhook_api_version;
-  const [, updated] = await deps.db.models.Merchant.update(values, {
-    where: { id: merchant.id },
-    returning: true,
-  });
-  deps.cache.merchants.forget(merchant.id);
-  const row = updated[0];
-  if (!row) throw ApiError.unauthenticated();
-  return presentProfile(row);
+  return presentProfile(await writeMerchant(deps, merchant.id, values));
 }

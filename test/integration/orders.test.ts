@@ -553,6 +553,7 @@ describe('concurrent creations, written together', () => {
         paidWith: null,
         customerEmail: null,
         customerLanguage: null,
+        source: 'api',
         createdBy: null,
         kind: 'order',
         resource: null,

@@ -46,6 +46,19 @@ async function merchantClient(): Promise<{
 }
 
 describe('client: every merchant route', () => {
+  it('account.get and account.update: the point of sale settings', async () => {
+    const m = await newMerchant(server, { name: 'Till Shop' });
+    const client = createClient({ baseUrl: server.url, token: m.token });
+    expect(await client.account.get()).toMatchObject({
+      name: 'Till Shop',
+      currency: 'USDT',
+      tipPercentages: [],
+    });
+    const updated = await client.account.update({ currency: 'EUR', tipPercentages: [15, 10] });
+    expect(updated).toMatchObject({ currency: 'EUR', tipPercentages: [10, 15] });
+    expect((await client.account.get()).currency).toBe('EUR');
+  });
+
   it('auth.login returns the token and the client keeps it for later calls', async () => {
     const m = await newMerchant(server);
     const client = createClient({ baseUrl: `${server.url}/` });

@@ -1,14 +1,15 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { NavLink, useLocation } from 'react-router';
+import type { Permission } from '../../../contract';
 import { LOCALE_NAMES, LOCALES, useI18n, type Locale, type MessageKey } from '../i18n';
 import { useOnline } from '../lib/hooks';
 import { useCan, useSession } from '../session';
-import type { Permission } from '../../../contract';
 import { ErrorNotice } from './ui';
 
 /** The pages, each shown only to a member whose role has its permission (contract/permissions.ts). */
 const NAV: { to: string; key: MessageKey; end?: boolean; needs: Permission }[] = [
   { to: '/', key: 'navOverview', end: true, needs: 'exports:read' },
+  { to: '/pos', key: 'navPos', needs: 'orders:write' },
   { to: '/orders', key: 'navOrders', needs: 'orders:read' },
   { to: '/subscriptions', key: 'navSubscriptions', needs: 'subscriptions:read' },
   { to: '/payments/unattributed', key: 'navUnattributed', needs: 'events:read' },

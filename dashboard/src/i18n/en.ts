@@ -5,6 +5,7 @@ import { enSubscriptions } from './en-subscriptions';
 import { enSandbox } from './en-sandbox';
 import { enTwoFactor } from './en-two-factor';
 import { enMembers } from './en-members';
+import { enPos } from './en-pos';
 
 /**
  * The dashboard's words in English: the reference every other language must match key for key
@@ -18,6 +19,7 @@ export const en = {
   ...enSandbox,
   ...enTwoFactor,
   ...enMembers,
+  ...enPos,
 } as const;
 
 export type MessageKey = keyof typeof en;

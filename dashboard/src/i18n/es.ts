@@ -6,6 +6,7 @@ import { esSubscriptions } from './es-subscriptions';
 import { esSandbox } from './es-sandbox';
 import { esTwoFactor } from './es-two-factor';
 import { esMembers } from './es-members';
+import { esPos } from './es-pos';
 
 /** El panel en español: las mismas claves que en.ts. */
 export const es: Record<MessageKey, string> = {
@@ -16,4 +17,5 @@ export const es: Record<MessageKey, string> = {
   ...esSandbox,
   ...esTwoFactor,
   ...esMembers,
+  ...esPos,
 };

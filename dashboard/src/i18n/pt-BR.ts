@@ -6,6 +6,7 @@ import { ptBRSubscriptions } from './pt-BR-subscriptions';
 import { ptBRSandbox } from './pt-BR-sandbox';
 import { ptBRTwoFactor } from './pt-BR-two-factor';
 import { ptBRMembers } from './pt-BR-members';
+import { ptBRPos } from './pt-BR-pos';
 
 /** O painel em português do Brasil: as mesmas chaves de en.ts. */
 export const ptBR: Record<MessageKey, string> = {
@@ -16,4 +17,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRSandbox,
   ...ptBRTwoFactor,
   ...ptBRMembers,
+  ...ptBRPos,
 };

@@ -21,6 +21,10 @@ export class Merchant extends TimestampedModel<Merchant> {
   declare webhookApiVersion: CreationOptional<string | null>;
   /** The owner's switch: every member signs in with two-factor (migration 0031). */
   declare requireTwoFactor: CreationOptional<boolean>;
+  /** What the point of sale sells in (migration 0032): BRL, EUR or a token; null: the first token. */
+  declare currency: CreationOptional<string | null>;
+  /** The tips the point of sale offers, in percent; empty: none. */
+  declare tipPercentages: CreationOptional<number[]>;
 
   static initModel(sequelize: Sequelize) {
     this.init(
@@ -39,6 +43,8 @@ export class Merchant extends TimestampedModel<Merchant> {
         underpaymentToleranceBps: DataTypes.INTEGER,
         webhookApiVersion: DataTypes.TEXT,
         requireTwoFactor: required(DataTypes.BOOLEAN, false),
+        currency: DataTypes.TEXT,
+        tipPercentages: required(DataTypes.ARRAY(DataTypes.SMALLINT), []),
         ...timestamps(),
       },
       { sequelize, tableName: 'merchants' },

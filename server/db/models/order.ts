@@ -1,7 +1,15 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { TimestampedModel } from './base-models';
 import { required, serialKey, timestamps } from './columns';
-import type { CreatedBy, Locale, Network, OrderKind, OrderStatus, Token } from '../../../contract';
+import type {
+  CreatedBy,
+  Locale,
+  Network,
+  OrderKind,
+  OrderSource,
+  OrderStatus,
+  Token,
+} from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
 /**
@@ -78,6 +86,8 @@ export class Order extends TimestampedModel<Order> {
   declare resource: CreationOptional<string | null>;
   /** x402: the paying wallet; null for other orders. */
   declare payer: CreationOptional<string | null>;
+  /** Where the order came from (migration 0032): api, dashboard, pos, subscription. */
+  declare source: CreationOptional<OrderSource>;
 
   static initModel(sequelize: Sequelize) {
     this.init(
@@ -125,6 +135,7 @@ export class Order extends TimestampedModel<Order> {
         kind: required(DataTypes.TEXT, 'order'),
         resource: DataTypes.TEXT,
         payer: DataTypes.TEXT,
+        source: required(DataTypes.TEXT, 'api'),
         ...timestamps(),
       },
       { sequelize, tableName: 'orders' },
