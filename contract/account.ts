@@ -30,7 +30,7 @@ export const ZAccount = z
     id: z.string().max(36).uuid(),
     name: z.string().max(200).nullable().describe('Shown to payers as the merchant name'),
     currency: ZAccountCurrency.describe('What the point of sale sells in (default USDT)'),
-    tipPercentages: z.array(z.number().int()).max(MAX_TIP_OPTIONS),
+    tipPercentages: z.array(z.number().int().min(1).max(100)).max(MAX_TIP_OPTIONS),
     requireTwoFactor: z.boolean().describe('Every member signs in with two-factor (set by the owner)'),
   })
   .describe('The account: its name, point-of-sale settings and sign-in rule');

@@ -1,6 +1,5 @@
 import { initServer } from '@ts-rest/express';
 import { ordersContract } from '../../contract';
-import { ApiError } from '../errors';
 import type { Deps } from '../deps';
 import { actingKey, currentMerchant, currentUser } from '../http/current-merchant';
 import { created } from '../http/created';
