@@ -107,6 +107,42 @@ const account = {
   tipPercentages: [],
   requireTwoFactor: false,
 };
+const payoutItem = {
+  id: 'pi_3f2a9c1d7e5b4a60b8c2d9e1f0a7b6c5',
+  network: 'POLYGON',
+  token: 'USDT',
+  decimals: 6,
+  to: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+  amount: '125.50',
+  reference: 'affiliate-0042',
+  note: 'November commission',
+  status: 'PENDING',
+  txId: null,
+  failureReason: null,
+  confirmedAt: null,
+};
+const payoutSummary = {
+  id: 'po_9b8a7c6d5e4f30211a2b3c4d5e6f7a8b',
+  status: 'DRAFT',
+  description: 'Affiliates, November',
+  itemCount: 1,
+  createdBy: '6f1c2b9e-8a4d-4f3b-9c2e-1d5a7b3c9e01',
+  approvalsRequired: 1,
+  approvals: [],
+  approvedAt: null,
+  deadlineAt: null,
+  createdAt: '2026-11-29T10:00:00.000Z',
+  updatedAt: '2026-11-29T10:00:00.000Z',
+};
+const payout = { ...payoutSummary, items: [payoutItem] };
+const approvedPayout = {
+  ...payout,
+  status: 'APPROVED',
+  approvals: [{ memberId: '6f1c2b9e-8a4d-4f3b-9c2e-1d5a7b3c9e01', at: '2026-11-29T10:05:00.000Z' }],
+  approvedAt: '2026-11-29T10:05:00.000Z',
+  deadlineAt: '2026-11-30T10:05:00.000Z',
+};
+const payoutTxId = '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060';
 const paidOrder = {
   ...order,
   paymentOptions: order.paymentOptions.map((o) => ({ ...o, amountDue: '0.000000' })),
@@ -781,6 +817,55 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
         ],
         per_page: 20,
         nextCursor: null,
+      },
+    },
+  },
+  'payouts.create': {
+    request: {
+      items: [
+        {
+          network: 'POLYGON',
+          token: 'USDT',
+          to: payoutItem.to,
+          amount: '125.50',
+          reference: 'affiliate-0042',
+        },
+      ],
+      description: 'Affiliates, November',
+    },
+    responses: { 201: payout },
+  },
+  'payouts.list': { responses: { 200: { items: [payoutSummary], per_page: 20, nextCursor: null } } },
+  'payouts.get': { responses: { 200: payout } },
+  'payouts.approve': { responses: { 200: approvedPayout } },
+  'payouts.cancel': { responses: { 200: { ...payout, status: 'CANCELED' } } },
+  'payouts.transactions': {
+    responses: {
+      200: {
+        transactions: [
+          {
+            network: 'POLYGON',
+            from: '0x52908400098527886E0F7030069857D2E4169EE7',
+            items: [payoutItem.id],
+            transaction: {
+              chainId: 137,
+              to: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
+              data: '0xa9059cbb0000000000000000000000008ba1f109551bd432803012645ac136ddd64dba7200000000000000000000000000000000000000000000000000000000077b00b0',
+              value: '0',
+            },
+            feeEstimate: '0.004200',
+          },
+        ],
+      },
+    },
+  },
+  'payouts.report': {
+    request: { network: 'POLYGON', txId: payoutTxId },
+    responses: {
+      200: {
+        ...approvedPayout,
+        status: 'SENDING',
+        items: [{ ...payoutItem, status: 'SENT', txId: payoutTxId }],
       },
     },
   },
