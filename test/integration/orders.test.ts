@@ -152,6 +152,9 @@ describe('POST /orders', () => {
         customerLanguage: null,
         subscriptionId: null,
         period: null,
+        source: 'api',
+        // Made with the merchant's login token: its owner member.
+        createdBy: { memberId: expect.any(String), email: m.email },
         kind: 'order',
         resource: null,
         payer: null,

@@ -32,7 +32,13 @@ describe('account settings', () => {
     const m = await newMerchant(s, { name: 'Corner Café' });
     const first = await s.api('GET', '/account', { token: m.token });
     expect(first.status, first.text).toBe(200);
-    expect(first.body).toEqual({ id: m.id, name: 'Corner Café', currency: 'USDT', tipPercentages: [] });
+    expect(first.body).toEqual({
+      id: m.id,
+      name: 'Corner Café',
+      currency: 'USDT',
+      tipPercentages: [],
+      requireTwoFactor: false,
+    });
 
     const admin = await addMember(s, m.id, 'admin');
     const changed = await s.api('PATCH', '/account', {
