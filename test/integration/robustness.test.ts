@@ -274,7 +274,14 @@ const unknownValue = (param: string, path: string) =>
           ? `evt_${randomBytes(16).toString('hex')}`
           : param === 'id' && path.startsWith('/subscriptions/')
             ? `sub_${randomBytes(12).toString('hex')}`
-            : '987654321';
+            : param === 'id' && path.startsWith('/payouts/')
+              ? `po_${randomBytes(16).toString('hex')}`
+              : (param === 'id' && path.startsWith('/members/')) ||
+                  (param === 'id' && path.startsWith('/members/invitations/'))
+                ? randomUUID()
+                : param === 'token' && path.startsWith('/members/invitations/accept/')
+                  ? randomBytes(32).toString('base64url')
+                  : '987654321';
 const paramsOf = (path: string) => [...path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
 const fillPath = (path: string, values: Record<string, string>) =>
   path.replace(/:(\w+)/g, (_all, name: string) => values[name] ?? 'x');
@@ -409,7 +416,12 @@ describe('sweep over every route of the contract', () => {
           ['negative', '-1', 400],
           ['past bigint', '9'.repeat(25), 400],
           ['float', '1.5e3', 400],
-          ['unknown', unknownValue(param, route.path), route.method === 'POST' ? 'fail' : 404],
+          // Without a body, a route that requires one says so first (POST, and PATCH /members/{id}).
+          [
+            'unknown',
+            unknownValue(param, route.path),
+            route.method === 'POST' || (route.method === 'PATCH' && hasBodySchema(route)) ? 'fail' : 404,
+          ],
         ];
         if (param === 'reference' && merchant)
           values.push(['another merchant’s', foreign.body.reference, route.method === 'POST' ? 'fail' : 404]);
@@ -532,7 +544,11 @@ describe('sweep over every route of the contract', () => {
     let successes = 0;
     const check = (p: Probe, res: ApiResponse) => {
       const where = `${p.method} ${p.path.slice(0, 120)} [${p.label}] -> ${res.status} ${res.text.slice(0, 200)}`;
-      if (res.status >= 500) return failures.push(`5xx: ${where}`);
+      // x402 without its operator keys answers 503 NOT_CONFIGURED by design (DESIGN.md, x402): the
+      // instance says what to set, it is not a fault.
+      const notConfigured =
+        res.status === 503 && p.path.startsWith('/x402/') && res.text.includes('NOT_CONFIGURED');
+      if (res.status >= 500 && !notConfigured) return failures.push(`5xx: ${where}`);
       if (
         /\bat .*\.(ts|js|mjs):\d+/.test(res.text) ||
         /\.ts:\d+/.test(res.text) ||
