@@ -243,7 +243,7 @@ describe('two-factor sign-in', () => {
     const { secret } = await enrol(m.token);
     const on = await require(m.token);
     expect(on.status, on.text).toBe(200);
-    expect(on.body).toEqual({ requireTwoFactor: true });
+    expect(on.body).toMatchObject({ requireTwoFactor: true });
     await server.deps.db.changes.sync();
 
     // The viewer's token of before stops; the owner's goes on.
