@@ -37,8 +37,13 @@ describe('API key rules', () => {
     expect(subscriptionTypes.length).toBeGreaterThan(0);
     const ordersOnly = { scopes: ['orders:read'] as const };
     expect(shownEventTypes(null)).toBeNull();
-    expect(shownEventTypes({ scopes: ['orders:read', 'subscriptions:read'] })).toBeNull();
-    expect(shownEventTypes(ordersOnly)).toEqual(EVENT_TYPES.filter((t) => !t.startsWith('subscription.')));
+    expect(
+      shownEventTypes({ scopes: ['orders:read', 'subscriptions:read', 'account:read', 'payouts:read'] }),
+    ).toBeNull();
+    // Members' events need account:read, payouts' payouts:read (contract/events.ts).
+    expect(shownEventTypes(ordersOnly)).toEqual(
+      EVENT_TYPES.filter((t) => !/^(subscription|member|payout)\./.test(t)),
+    );
     for (const type of subscriptionTypes) {
       expect(checkEventScope(null, type)).toBeNull();
       const refused = checkEventScope(ordersOnly, type);
