@@ -6,6 +6,7 @@ import { contract } from '../../contract';
 import { encodeBase58 } from '../../server/lib/base58';
 import { expectErrorBody, newMerchant, startTestServer } from '../support/test-server';
 import type { ApiResponse, TestServer } from '../support/test-server';
+import { isDeliberateUnconfigured } from '../support/deliberate-answers';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -544,10 +545,7 @@ describe('sweep over every route of the contract', () => {
     let successes = 0;
     const check = (p: Probe, res: ApiResponse) => {
       const where = `${p.method} ${p.path.slice(0, 120)} [${p.label}] -> ${res.status} ${res.text.slice(0, 200)}`;
-      // x402 without its operator keys answers 503 NOT_CONFIGURED by design (DESIGN.md, x402): the
-      // instance says what to set, it is not a fault.
-      const notConfigured =
-        res.status === 503 && p.path.startsWith('/x402/') && res.text.includes('NOT_CONFIGURED');
+      const notConfigured = isDeliberateUnconfigured(p.path, res.status, res.text);
       if (res.status >= 500 && !notConfigured) return failures.push(`5xx: ${where}`);
       if (
         /\bat .*\.(ts|js|mjs):\d+/.test(res.text) ||
