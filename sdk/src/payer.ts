@@ -9,14 +9,8 @@ import type { Connection, PublicKey, SendOptions, Transaction } from '@solana/we
 import type { z } from 'zod';
 import type { payContract, ZEvmTransaction, ZPaymentInfo, ZSolanaTransaction } from '../../contract';
 // The plain table (no zod, no ts-rest): this module stays light enough for a browser.
-import { EVM_NETWORKS, TRON_ADDRESS_FORM } from '../../contract/network-table';
-import {
-  EvmChainNotAddedError,
-  EvmPaymentError,
-  EvmRequestRejectedError,
-  SolanaPaymentError,
-  StablepayError,
-} from './errors';
+import { EVM_NETWORKS } from '../../contract/network-table';
+import { EvmPaymentError, SolanaPaymentError, StablepayError } from './errors';
 import {
   assertJsonObject,
   httpConfig,
@@ -25,7 +19,9 @@ import {
   type FetchLike,
   type HttpConfig,
 } from './http';
+import { ask, EVM_TX_HASH, evmAccount, isEvmTransaction, switchChain, walletAccount } from './evm-provider';
 import { sleep } from './retry';
+import { accountString, base64ToBytes, isVersionedTransaction, loadWeb3 } from './solana-wire';
 
 export type PaymentInfo = z.infer<typeof ZPaymentInfo>;
 export type SolanaTransactionResponse = z.infer<typeof ZSolanaTransaction>;
@@ -121,126 +117,16 @@ export type PayWithEvmWalletResult = {
   timedOut: boolean;
 };
 
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const EVM_TX_HASH = /^0x[0-9a-fA-F]{64}$/;
-const HEX_DATA = /^0x(?:[0-9a-fA-F]{2})*$/;
-const CHAIN_NAMES: Record<number, string> = {
-  1: 'Ethereum',
-  137: 'Polygon',
-  11155111: 'Sepolia',
-  17000: 'Holesky',
-  80002: 'Polygon Amoy',
-};
-/** EIP-1193 / EIP-3326 provider error codes. */
-const USER_REJECTED = 4001;
-const UNSUPPORTED_METHOD = 4200;
-const METHOD_NOT_FOUND = -32601;
-const UNRECOGNIZED_CHAIN = 4902;
-
-function chainName(chainId: number): string {
-  const name = CHAIN_NAMES[chainId];
-  return name ? `${name} (chain id ${chainId})` : `chain id ${chainId}`;
-}
-
-/**
- * The numeric code of a provider error. Some wallets wrap the real one (MetaMask Mobile reports a
- * 4902 as -32603 with `data.originalError.code`), so the wrapped code wins when there is one.
- */
-function providerErrorCode(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const { code, data, cause } = error as { code?: unknown; data?: unknown; cause?: unknown };
-  const original =
-    typeof data === 'object' && data !== null
-      ? (data as { originalError?: { code?: unknown } }).originalError?.code
-      : undefined;
-  if (typeof original === 'number') return original;
-  if (typeof code === 'number') return code;
-  return cause === undefined || cause === error ? undefined : providerErrorCode(cause);
-}
-
-function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === 'object' && error !== null) {
-    const message = (error as { message?: unknown }).message;
-    if (typeof message === 'string') return message;
-  }
-  return String(error);
-}
-
-/** A chain id as wallets answer it: "0x89" (EIP-695), sometimes 137 or "137". */
-function parseChainId(value: unknown): number | undefined {
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
-  if (typeof value === 'string' && /^0x[0-9a-fA-F]+$/.test(value)) return Number.parseInt(value, 16);
-  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
-  return undefined;
-}
-
-function evmAccount(account: unknown, what: string): string {
-  if (typeof account === 'string' && EVM_ADDRESS.test(account)) return account;
-  // A TronLink account: this helper builds EVM transactions only (a TRON order is paid on its checkout page).
-  if (typeof account === 'string' && TRON_ADDRESS_FORM.test(account))
-    throw new EvmPaymentError(
-      `${what} ${account} is a TRON address: requestEvmTransaction pays orders on EVM networks; pay a TRON order from TronLink on its checkout page or with its payUrl`,
-    );
-  throw new TypeError(`${what} must be a 0x address, got ${JSON.stringify(account)}`);
-}
-
-function isEvmTransaction(body: unknown): body is EvmTransactionResponse {
-  if (typeof body !== 'object' || body === null) return false;
-  const b = body as Record<string, unknown>;
-  return (
-    (EVM_NETWORKS as readonly unknown[]).includes(b.network) &&
-    typeof b.chainId === 'number' &&
-    Number.isSafeInteger(b.chainId) &&
-    b.chainId > 0 &&
-    typeof b.to === 'string' &&
-    EVM_ADDRESS.test(b.to) &&
-    typeof b.data === 'string' &&
-    HEX_DATA.test(b.data)
-  );
-}
-
 function path(template: string, reference: string): string {
   if (typeof reference !== 'string' || reference === '')
     throw new TypeError(`reference must be a non-empty string, got ${JSON.stringify(reference)}`);
   return template.replace(':reference', encodeURIComponent(reference));
 }
 
-function accountString(account: AccountLike | null | undefined, what: string): string {
-  if (typeof account === 'string' && account !== '') return account;
-  if (account && typeof account === 'object' && typeof account.toBase58 === 'function')
-    return account.toBase58();
-  throw new TypeError(`${what} is missing: connect the wallet first`);
-}
-
-function base64ToBytes(base64: string): Uint8Array {
-  const binary = atob(base64);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-/** Whether a serialized transaction carries a versioned (v0) message rather than a legacy one. */
-function isVersionedTransaction(bytes: Uint8Array): boolean {
-  let signatures = 0;
-  let offset = 0;
-  for (let shift = 0; offset < 3; shift += 7) {
-    const byte = bytes[offset++] ?? 0;
-    signatures |= (byte & 0x7f) << shift;
-    if ((byte & 0x80) === 0) break;
-  }
-  return ((bytes[offset + 64 * signatures] ?? 0) & 0x80) !== 0;
-}
-
-async function loadWeb3(): Promise<typeof import('@solana/web3.js')> {
-  try {
-    return await import('@solana/web3.js');
-  } catch (cause) {
-    throw new SolanaPaymentError(
-      'payWithSolanaWallet needs @solana/web3.js (^1.98): npm install @solana/web3.js',
-      { cause },
-    );
-  }
+/** Why following a sent payment failed: the transaction is out, so the payment may still land. */
+function followFailure(txId: string, cause: unknown): string {
+  const why = cause instanceof StablepayError ? cause.message : String(cause);
+  return `The transaction ${txId} was sent, but following the payment failed: ${why}`;
 }
 
 /** The payer API bound to one service. */
@@ -331,6 +217,23 @@ export function createPayer(options: PayerOptions) {
     });
   }
 
+  /** Reports a sent transaction, then asks for the status until the order leaves CONFIRMING or time is up. */
+  async function followPayment(
+    reference: string,
+    txId: string,
+    network: string | undefined,
+    timeoutMs: number,
+    pollIntervalMs: number,
+  ): Promise<PaymentInfo> {
+    const deadline = Date.now() + timeoutMs;
+    let info = await submitTransaction(reference, txId, undefined, network);
+    while (info.status === 'CONFIRMING' && Date.now() < deadline) {
+      await sleep(Math.min(pollIntervalMs, Math.max(0, deadline - Date.now())));
+      info = await getPaymentInfo(reference);
+    }
+    return info;
+  }
+
   /**
    * The whole Solana payment from a browser wallet: fetch the transaction, let the wallet sign it,
    * send it, report it, then wait until the service has verified it on chain (the order leaves
@@ -366,86 +269,12 @@ export function createPayer(options: PayerOptions) {
       );
     }
 
-    const deadline = Date.now() + timeoutMs;
-    let info: PaymentInfo;
     try {
-      info = await submitTransaction(reference, signature);
-      while (info.status === 'CONFIRMING' && Date.now() < deadline) {
-        await sleep(Math.min(pollIntervalMs, Math.max(0, deadline - Date.now())));
-        info = await getPaymentInfo(reference);
-      }
+      const info = await followPayment(reference, signature, undefined, timeoutMs, pollIntervalMs);
+      return { signature, info, timedOut: info.status === 'CONFIRMING' };
     } catch (cause) {
-      const why = cause instanceof StablepayError ? cause.message : String(cause);
-      throw new SolanaPaymentError(
-        `The transaction ${signature} was sent, but following the payment failed: ${why}`,
-        { signature, cause },
-      );
+      throw new SolanaPaymentError(followFailure(signature, cause), { signature, cause });
     }
-    return { signature, info, timedOut: info.status === 'CONFIRMING' };
-  }
-
-  /** One provider request; a 4001 becomes an EvmRequestRejectedError, anything else an EvmPaymentError. */
-  async function ask(
-    provider: Eip1193Provider,
-    method: string,
-    params: readonly unknown[] | undefined,
-    failure: string,
-  ): Promise<unknown> {
-    try {
-      return await provider.request(params === undefined ? { method } : { method, params });
-    } catch (cause) {
-      const code = providerErrorCode(cause);
-      if (code === USER_REJECTED)
-        throw new EvmRequestRejectedError(method, `${failure}: the request was rejected in the wallet`, {
-          cause,
-        });
-      throw new EvmPaymentError(`${failure}: ${errorMessage(cause)}`, { providerCode: code, cause });
-    }
-  }
-
-  async function walletAccount(provider: Eip1193Provider): Promise<string> {
-    const failure = 'The wallet was not connected';
-    let accounts: unknown;
-    try {
-      accounts = await ask(provider, 'eth_requestAccounts', undefined, failure);
-    } catch (error) {
-      // A provider without the connect flow (a local or server-side signer) just lists its accounts.
-      const code = error instanceof EvmPaymentError ? error.providerCode : undefined;
-      if (code !== UNSUPPORTED_METHOD && code !== METHOD_NOT_FOUND) throw error;
-      accounts = await ask(provider, 'eth_accounts', undefined, failure);
-    }
-    const first: unknown = Array.isArray(accounts) ? accounts[0] : undefined;
-    if (typeof first !== 'string' || !EVM_ADDRESS.test(first))
-      throw new EvmPaymentError('The wallet has no account to pay from: unlock or connect it first');
-    return first;
-  }
-
-  async function walletChainId(provider: Eip1193Provider, failure: string): Promise<number | undefined> {
-    return parseChainId(await ask(provider, 'eth_chainId', undefined, failure));
-  }
-
-  /** Makes `chainId` the wallet's current chain (EIP-3326), unless it already is. */
-  async function switchChain(provider: Eip1193Provider, chainId: number): Promise<void> {
-    const failure = `The wallet could not switch to ${chainName(chainId)}`;
-    if ((await walletChainId(provider, failure)) === chainId) return;
-    const params = [{ chainId: `0x${chainId.toString(16)}` }];
-    try {
-      await ask(provider, 'wallet_switchEthereumChain', params, failure);
-    } catch (error) {
-      if (error instanceof EvmPaymentError && error.providerCode === UNRECOGNIZED_CHAIN)
-        throw new EvmChainNotAddedError(
-          chainId,
-          `The wallet does not know ${chainName(chainId)}: add that network to the wallet, then pay again`,
-          { cause: error.cause },
-        );
-      throw error;
-    }
-    // Some wallets answer before switching, or not at all: never send on another chain.
-    const now = await walletChainId(provider, failure);
-    if (now !== chainId)
-      throw new EvmPaymentError(
-        `${failure}: it is still on ${now === undefined ? 'an unknown chain' : chainName(now)}`,
-      );
   }
 
   /**
@@ -480,20 +309,12 @@ export function createPayer(options: PayerOptions) {
       );
     const txId = sent;
 
-    const deadline = Date.now() + timeoutMs;
-    let info: PaymentInfo;
     try {
-      info = await submitTransaction(reference, txId, undefined, params.option?.network);
-      while (info.status === 'CONFIRMING' && Date.now() < deadline) {
-        await sleep(Math.min(pollIntervalMs, Math.max(0, deadline - Date.now())));
-        info = await getPaymentInfo(reference);
-      }
+      const info = await followPayment(reference, txId, params.option?.network, timeoutMs, pollIntervalMs);
+      return { txId, info, timedOut: info.status === 'CONFIRMING' };
     } catch (cause) {
-      const why = cause instanceof StablepayError ? cause.message : String(cause);
-      const message = `The transaction ${txId} was sent, but following the payment failed: ${why}`;
-      throw new EvmPaymentError(message, { txId, cause });
+      throw new EvmPaymentError(followFailure(txId, cause), { txId, cause });
     }
-    return { txId, info, timedOut: info.status === 'CONFIRMING' };
   }
 
   return {
