@@ -40,6 +40,11 @@ async function main() {
     { enabled: false },
   );
   const server = new JsonRpcServer({ hostname: '127.0.0.1', port: 0, provider });
+  // Node's default keep-alive of 5 s closes an idle connection just as a client (undici keeps one
+  // 4 s) may send on it: on a loaded machine the two timers cross and a request fails with "other
+  // side closed" (seen in CI). Clients then always give a connection up long before the node does.
+  server._httpServer.keepAliveTimeout = 60_000;
+  server._httpServer.headersTimeout = 61_000;
   const { port } = await server.listen();
   process.stdout.write(`${JSON.stringify({ port })}\n`);
 }
