@@ -68,16 +68,15 @@ function expectConflict(res: ApiResponse, ...words: string[]) {
 }
 
 describe('API versions', () => {
-  it('lists the versions once, the latest last', () => {
-    expect(API_VERSIONS).toEqual([
-      '2025-01-01',
-      '2026-11-24',
-      '2026-11-27',
-      '2026-11-29',
-      '2026-12-01',
-      '2026-12-03',
-    ]);
-    expect(LATEST_API_VERSION).toBe('2026-12-03');
+  it('lists the versions once, as dates in order, the first the original payloads and the latest last', () => {
+    expect(API_VERSIONS[0]).toBe('2025-01-01');
+    for (const version of API_VERSIONS) {
+      expect(version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(new Date(`${version}T00:00:00Z`).toISOString().slice(0, 10)).toBe(version);
+    }
+    const later = API_VERSIONS.slice(1);
+    later.forEach((version, i) => expect(version > API_VERSIONS[i]!).toBe(true));
+    expect(LATEST_API_VERSION).toBe(API_VERSIONS[API_VERSIONS.length - 1]);
   });
 
   it('the first webhook secret pins the latest version; rotations and earlier choices keep theirs', async () => {
