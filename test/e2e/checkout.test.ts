@@ -76,7 +76,7 @@ describe('Solana: a Wallet Standard wallet', () => {
     expect(await visibleText(page, '#token-contract')).toBe(usdtSolana);
     expect(await visibleText(page, '#pay-link')).toBe(order.payUrl);
     expect(await visibleText(page, '#countdown')).toMatch(/Time left to pay: 1[45]:\d\d/);
-    expect(await page.$eval('#qr', (n) => (n as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await qrShown(page);
     // Not a sandbox: no banner, no sandbox wallet (test/e2e/sandbox.test.ts shows them on one).
     expect(await page.$('#sandbox-banner')).toBeNull();
     expect(await page.$('#sandbox-pay')).toBeNull();
@@ -183,6 +183,17 @@ describe('Polygon: an EIP-1193 / EIP-6963 wallet', () => {
 });
 
 /** Opens "Already paid? Report your transaction" and types the transaction id. */
+/** Waits until the QR image has loaded and has a size (its src changes with the chosen option). */
+async function qrShown(page: Page) {
+  await page.waitForFunction(
+    () => {
+      const qr = document.querySelector<HTMLImageElement>('#qr');
+      return qr !== null && qr.complete && qr.naturalWidth > 0;
+    },
+    { timeout: 10_000, polling: 100 },
+  );
+}
+
 async function openReport(page: Page, summary: string, txId: string) {
   await page.click('#report summary');
   await page.waitForSelector('#report-tx', { visible: true });
@@ -491,7 +502,7 @@ describe('an order with several payment options', () => {
       /Test EVM Wallet/.test(document.querySelector('#wallets')?.textContent ?? ''),
     );
     expect(await visibleText(page, '#wallets')).toBe('Pay with Test EVM Wallet');
-    expect(await page.$eval('#qr', (n) => (n as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await qrShown(page);
     await expectAccessible(page, 'options polygon chosen');
     await screenshot(page, 'options-2-polygon-chosen');
 

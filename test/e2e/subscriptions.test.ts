@@ -100,7 +100,8 @@ describe('dashboard: subscriptions', () => {
     await d.waitText('Paused');
     await d.click('Resume');
     await d.click('Yes, resume');
-    await d.waitText('Pause');
+    // The Pause button, not the text: "Paused" holds it until the page has the resumed state.
+    await d.waitButton('Pause');
     await d.click('Cancel at period end');
     await d.click('Yes, cancel');
     await d.waitText(/Ends when this period ends/);

@@ -48,10 +48,22 @@ export function dashboardPage(page: Page, baseUrl: string) {
     }
   }
 
+  // Enabled ones only: a click on a button disabled while an action runs does nothing.
+  const buttonXpath = (label: string) =>
+    `xpath/.//*[self::button or self::a][not(@disabled)][normalize-space(.)=${xpathString(label)}]`;
+
+  /**
+   * Waits until an enabled button or link reads exactly `label`: a state's own control, where
+   * waitText would also match a longer text ("Pause" in "Paused").
+   */
+  async function waitButton(label: string) {
+    await page.waitForSelector(buttonXpath(label), { visible: true });
+  }
+
   /** Clicks the `nth` button or link whose text is `label`. */
   async function click(label: string, nth = 0) {
-    const xpath = `xpath/.//*[self::button or self::a][normalize-space(.)=${xpathString(label)}]`;
-    await page.waitForSelector(xpath, { visible: true });
+    const xpath = buttonXpath(label);
+    await waitButton(label);
     const found = await page.$$(xpath);
     if (!found[nth]) throw new Error(`no button or link ${JSON.stringify(label)} (#${nth})`);
     await found[nth].click();
@@ -132,6 +144,7 @@ export function dashboardPage(page: Page, baseUrl: string) {
     baseUrl,
     bodyText,
     waitText,
+    waitButton,
     click,
     fill,
     select,
