@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { errors, merchantAuth, URL_MAX } from './common';
+import { apiKeyOnly, errors, URL_MAX } from './common';
 
 const c = initContract();
 
@@ -116,7 +116,7 @@ export const x402Contract = c.router(
       summary: 'x402: the schemes and networks this facilitator settles',
       description:
         '`exact` on each EVM network with an EIP-3009 token (USDC) and on Solana, when the operator gave the gas key (X402_EVM_PRIVATE_KEY, X402_SOLANA_FEE_PAYER_KEY); 503 NOT_CONFIGURED naming the variable when none is.',
-      metadata: merchantAuth('x402:settle', 'orders:write'),
+      metadata: apiKeyOnly('x402:settle', 'orders:write'),
       responses: { 200: ZX402Supported, ...x402Errors },
     },
     verify: {
@@ -125,7 +125,7 @@ export const x402Contract = c.router(
       summary: 'x402: check a payment without settling it',
       description:
         "`isValid: false` with the reason when the payment is not one this account may take: `payTo` not one of its wallets, the asset not a configured EIP-3009 token of the network, the amount above X402_MAX_AMOUNT, a bad signature, expired or not yet valid, the payer's balance short. Nothing is sent. 502 UPSTREAM_UNAVAILABLE while the chain cannot be reached.",
-      metadata: merchantAuth('x402:settle', 'orders:write'),
+      metadata: apiKeyOnly('x402:settle', 'orders:write'),
       body: ZX402Request,
       responses: {
         200: ZX402VerifyResponse,
@@ -139,7 +139,7 @@ export const x402Contract = c.router(
       summary: 'x402: settle a payment on chain, once',
       description:
         'Verifies, then sends the transfer with the facilitator\'s gas key and answers on inclusion. Each authorization settles once, across instances: presented again, `success: false`, `errorReason: "already_settled"` with the first transaction. A receipt not in X402_SETTLE_TIMEOUT_MS is `settlement_pending` (followed up, never failed). Each settled payment is an order of kind `x402` (CONFIRMING, then PAID when final, with `order.paid`).',
-      metadata: merchantAuth('x402:settle', 'orders:write'),
+      metadata: apiKeyOnly('x402:settle', 'orders:write'),
       body: ZX402Request,
       responses: {
         200: ZX402SettleResponse,

@@ -6,7 +6,13 @@ import { createClient } from '../../sdk/src/client';
 import { randomEvmAddress, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
 import { startEvmNetworks } from '../../sandbox/chains/evm/evm-networks';
 import { startPaymentHarness, usePaymentStack, type PaymentHarness } from '../support/payment-harness';
-import { expectErrorBody, newApiKey, startTestServer, type TestServer } from '../support/test-server';
+import {
+  expectErrorBody,
+  newApiKey,
+  startTestServer,
+  TEST_PASSWORD,
+  type TestServer,
+} from '../support/test-server';
 import { decodePaymentResponseHeader, payingFetch, signedPayment, startPaidApi } from '../support/x402-stack';
 
 /**
@@ -276,19 +282,41 @@ describe('x402 facilitator on EVM', () => {
     expect(good.body).toEqual({ isValid: true, payer: from.address });
   });
 
-  it('needs an API key with x402:settle on every route, and the gas key', async () => {
+  it('needs an API key with x402:settle on every route, never a sign-in, and the gas key', async () => {
     const shop = await x402Shop();
-    const body = await payment(await payer(), shop.payTo);
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
     const readOnly = await newApiKey(api(), shop.token, ['orders:read']);
+    // The owner's own sign-ins: the login token, and the dashboard's session (cookie and CSRF token).
+    const signIn = await api()('POST', '/dashboard/session', {
+      body: { email: shop.email, password: TEST_PASSWORD },
+    });
+    expect(signIn.status, signIn.text).toBe(200);
+    const session = {
+      cookie: signIn.headers.get('set-cookie')!.split(';')[0]!,
+      'x-csrf-token': signIn.body.csrfToken as string,
+      origin: h.server.url,
+    };
     for (const [method, path] of [
       ['GET', '/x402/supported'],
       ['POST', '/x402/verify'],
       ['POST', '/x402/settle'],
     ] as const) {
-      expectErrorBody(await api()(method, path, method === 'POST' ? { body } : {}), 401, 'UNAUTHENTICATED');
-      const refused = await api()(method, path, { token: readOnly, ...(method === 'POST' ? { body } : {}) });
-      expectErrorBody(refused, 403, 'FORBIDDEN');
+      const withBody = method === 'POST' ? { body } : {};
+      expectErrorBody(await api()(method, path, withBody), 401, 'UNAUTHENTICATED');
+      expectErrorBody(await api()(method, path, { token: readOnly, ...withBody }), 403, 'FORBIDDEN');
+      for (const [what, signedIn] of [
+        ['the login token', { token: shop.token }],
+        ['the dashboard session', { headers: session }],
+      ] as const) {
+        const refused = await api()(method, path, { ...signedIn, ...withBody });
+        expectErrorBody(refused, 403, 'FORBIDDEN');
+        expect(refused.body.error.message, `${path} with ${what}`).toContain('Only an API key');
+      }
     }
+    // Nothing was settled by a sign-in: the payer's tokens are where they were.
+    expect(await usdcOf(from.address)).toBe(1_000_000n);
+    expect(await x402Orders(shop)).toEqual([]);
     const supported = await api()('GET', '/x402/supported', { token: shop.apiKey });
     expect(supported.body).toEqual({
       kinds: [{ x402Version: 2, scheme: 'exact', network: NETWORK }],
