@@ -1,4 +1,4 @@
-import { QueryTypes } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
 import type { Deps } from '../deps';
 
 /**
@@ -25,6 +25,31 @@ export type NewSettlement = {
   payTo: string;
   payer: string;
   amountUnits: bigint;
+  /** What writing its order takes, kept so the order is written even if this process dies (0035). */
+  orderReference: string;
+  walletId: string;
+  resource: string | null;
+  apiKeyId: string | null;
+  memberId: string;
+};
+
+/** A sent settlement as its order is written from it (recordSettlement). */
+export type SettlementToRecord = {
+  id: string;
+  merchant_id: string;
+  network: string;
+  asset: string;
+  pay_to: string;
+  payer: string;
+  amount_units: string;
+  status: SettlementRow['status'];
+  transaction: string | null;
+  order_id: string | null;
+  order_reference: string | null;
+  wallet_id: string | null;
+  resource: string | null;
+  api_key_id: string | null;
+  member_id: string | null;
 };
 
 /**
@@ -34,11 +59,15 @@ export type NewSettlement = {
 export async function claimSettlement(deps: Pick<Deps, 'db'>, s: NewSettlement): Promise<string | null> {
   const rows = await deps.db.sequelize.query<{ id: string }>(
     `INSERT INTO x402_settlements AS s
-       (settlement_key, merchant_id, network, asset, pay_to, payer, amount_units, status)
-     VALUES (:key, :merchantId, :network, :asset, :payTo, :payer, :amount, 'sending')
+       (settlement_key, merchant_id, network, asset, pay_to, payer, amount_units, status,
+        order_reference, wallet_id, resource, api_key_id, member_id)
+     VALUES (:key, :merchantId, :network, :asset, :payTo, :payer, :amount, 'sending',
+             :orderReference, :walletId, :resource, :apiKeyId, :memberId)
      ON CONFLICT (settlement_key) DO UPDATE
        SET status = 'sending', transaction = NULL, error_reason = NULL, updated_at = now(),
-           merchant_id = EXCLUDED.merchant_id, pay_to = EXCLUDED.pay_to, amount_units = EXCLUDED.amount_units
+           merchant_id = EXCLUDED.merchant_id, pay_to = EXCLUDED.pay_to, amount_units = EXCLUDED.amount_units,
+           order_reference = EXCLUDED.order_reference, wallet_id = EXCLUDED.wallet_id,
+           resource = EXCLUDED.resource, api_key_id = EXCLUDED.api_key_id, member_id = EXCLUDED.member_id
        WHERE s.status = 'failed'
      RETURNING id`,
     {
@@ -62,6 +91,7 @@ export async function updateSettlement(
   deps: Pick<Deps, 'db'>,
   id: string,
   set: { status: SettlementRow['status']; transaction?: string; errorReason?: string; orderId?: string },
+  transaction?: Transaction,
 ): Promise<void> {
   await deps.db.sequelize.query(
     `UPDATE x402_settlements
@@ -78,6 +108,7 @@ export async function updateSettlement(
         errorReason: set.errorReason ?? null,
         orderId: set.orderId ?? null,
       },
+      transaction,
     },
   );
 }
@@ -87,4 +118,48 @@ export async function releaseSettlement(deps: Pick<Deps, 'db'>, id: string): Pro
   await deps.db.sequelize.query(`DELETE FROM x402_settlements WHERE id = :id AND status = 'sending'`, {
     replacements: { id },
   });
+}
+
+/**
+ * The settlement with a row lock for the caller's transaction: whoever records its order (the
+ * settle itself, or the follow-up after a crash) does so alone, and the next sees the order.
+ */
+export async function lockSettlement(
+  deps: Pick<Deps, 'db'>,
+  id: string,
+  transaction: Transaction,
+): Promise<SettlementToRecord | null> {
+  const [row] = await deps.db.sequelize.query<SettlementToRecord>(
+    `SELECT id, merchant_id, network, asset, pay_to, payer, amount_units::text AS amount_units, status,
+            transaction, order_id, order_reference, wallet_id, resource, api_key_id, member_id
+       FROM x402_settlements WHERE id = :id FOR UPDATE`,
+    { type: QueryTypes.SELECT, replacements: { id }, transaction },
+  );
+  return row ?? null;
+}
+
+export type UnrecordedSettlement = {
+  id: string;
+  network: string;
+  transaction: string;
+  merchant_id: string;
+  api_key_id: string | null;
+};
+
+/**
+ * Sent settlements without their order, untouched for `idleMs` (a settle still under way is left
+ * to finish): what a process that died between the broadcast and the order leaves behind.
+ */
+export async function unrecordedSettlements(
+  deps: Pick<Deps, 'db'>,
+  idleMs: number,
+  limit: number,
+): Promise<UnrecordedSettlement[]> {
+  return deps.db.sequelize.query(
+    `SELECT id, network, transaction, merchant_id, api_key_id FROM x402_settlements
+      WHERE order_id IS NULL AND status IN ('sent', 'settled', 'pending') AND transaction IS NOT NULL
+        AND updated_at < now() - make_interval(secs => :idleSeconds)
+      ORDER BY updated_at LIMIT :limit`,
+    { type: QueryTypes.SELECT, replacements: { idleSeconds: idleMs / 1000, limit } },
+  );
 }

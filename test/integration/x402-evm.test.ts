@@ -14,6 +14,8 @@ import {
   type TestServer,
 } from '../support/test-server';
 import { decodePaymentResponseHeader, payingFetch, signedPayment, startPaidApi } from '../support/x402-stack';
+import type { Deps } from '../../server/deps';
+import { followUpSettlements } from '../../server/x402/follow-up-settlements';
 
 /**
  * x402 v2 on a local EVM chain (Hardhat, chain id 137 as Polygon) with a USDC that has EIP-3009
@@ -388,6 +390,86 @@ describe('x402 facilitator on EVM', () => {
       expect(await usdcOf(shop.payTo)).toBe(PRICE);
     } finally {
       await slow.stop();
+    }
+  });
+
+  it('follows up a settlement a crash left without its order: one order, one ledger entry, its events once', async () => {
+    const die = () => {
+      throw new Error('the process died here');
+    };
+    // Where a process may die once the transfer is broadcast: before its order is written, or
+    // after the order but before its transaction was reported for it.
+    const crashes: [string, Partial<Deps>][] = [
+      ['before the order', { writeCreatedOrder: async () => die() }],
+      [
+        'after the order, before its claim',
+        { writeCreatedOrder: (order) => h.server.deps.writeCreatedOrder(order).then(die) },
+      ],
+    ];
+    for (const [where, overrides] of crashes) {
+      const shop = await x402Shop();
+      const from = await payer();
+      const body = await payment(from, shop.payTo);
+      const crashing = await startTestServer({ ...env, JOBS: 'none' }, overrides);
+      let sent;
+      try {
+        sent = await settle(shop.apiKey, body, crashing);
+      } finally {
+        await crashing.stop();
+      }
+      const tx = sent.body.transaction as string;
+      expect(tx, where).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(await usdcOf(shop.payTo), where).toBe(PRICE);
+      // Nothing reported for the transfer: at most an order that no transaction is claimed for.
+      const before = await x402Orders(shop);
+      expect(
+        before.filter((o) => o.status !== 'PENDING'),
+        where,
+      ).toEqual([]);
+      // As the crash left it: the transfer broadcast, its receipt never seen, no order linked, and
+      // idle long enough to be followed up (the harness's own job may do it first, as it would).
+      await h.server.deps.db.sequelize.query(
+        `UPDATE x402_settlements SET status = 'sent', updated_at = now() - interval '10 minutes'
+          WHERE transaction = :tx`,
+        { replacements: { tx } },
+      );
+
+      // Followed up on two instances at once, then again: one order, reported once.
+      await Promise.all([
+        followUpSettlements(h.server.deps),
+        followUpSettlements(second.deps),
+        followUpSettlements(h.server.deps),
+      ]);
+      await followUpSettlements(second.deps);
+      const [order, ...more] = await x402Orders(shop);
+      expect(more, where).toEqual([]);
+      expect(order, where).toMatchObject({
+        kind: 'x402',
+        status: 'CONFIRMING',
+        amount: '0.010000',
+        payer: from.address,
+        resource: 'https://api.example.test/report',
+        recipient: shop.payTo,
+      });
+      const reference = order!.reference as string;
+      await evm().mine(CONFIRMATIONS);
+      expect(await h.settle(shop, reference, 'PAID'), where).toMatchObject({ txId: tx });
+      await followUpSettlements(h.server.deps);
+      const ledger = await h.ledgerOf(shop, reference);
+      expect(ledger, where).toHaveLength(1);
+      expect(ledger[0], where).toMatchObject({ matchedBy: 'x402', from: from.address, txId: tx });
+      expect(h.webhookTypes(shop, reference), where).toEqual([
+        'order.created',
+        'order.confirming',
+        'order.paid',
+      ]);
+      expect(await x402Orders(shop), where).toHaveLength(1);
+      // Presented again, the payment is the one already settled.
+      expect((await settle(shop.apiKey, body)).body, where).toMatchObject({
+        success: false,
+        errorReason: 'already_settled',
+        transaction: tx,
+      });
     }
   });
 
