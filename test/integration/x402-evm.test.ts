@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { getAddress, numberToHex, parseEther, parseGwei, type Address } from 'viem';
 import type { FacilitatorClient } from '@x402/core/server';
 import { describe, expect, it } from 'vitest';
+import { formatAmount } from '../../contract/decimal';
 import { createClient } from '../../sdk/src/client';
 import { randomEvmAddress, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
 import { startEvmNetworks } from '../../sandbox/chains/evm/evm-networks';
@@ -332,6 +333,77 @@ describe('x402 facilitator on EVM', () => {
       expect(res.body.error.message).toContain('X402_EVM_PRIVATE_KEY');
     } finally {
       await bare.stop();
+    }
+  });
+
+  it("shows each gas key's balance, and warns below X402_GAS_WARN_SETTLEMENTS", async () => {
+    const shop = await x402Shop();
+    const path = '/dashboard/x402/gas-keys';
+    const balance = await evm().publicClient.getBalance({ address: gasKey.address });
+    const shown = await api()('GET', path, { token: shop.token });
+    expect(shown.status, shown.text).toBe(200);
+    expect(shown.body).toEqual({
+      warnBelowSettlements: 100,
+      gasKeys: [
+        {
+          network: 'POLYGON',
+          caip2: NETWORK,
+          address: gasKey.address,
+          coin: 'POL',
+          balance: formatAmount(balance, 18),
+          settlementsLeft: expect.any(Number),
+          low: false,
+        },
+      ],
+      notConfigured: [],
+    });
+    expect(shown.body.gasKeys[0].settlementsLeft).toBeGreaterThan(100);
+    // The key with the scope reads it too; one without it, or no credential, does not.
+    expect((await api()('GET', path, { token: shop.apiKey })).status).toBe(200);
+    const readOnly = await newApiKey(api(), shop.token, ['orders:read']);
+    expectErrorBody(await api()('GET', path, { token: readOnly }), 403, 'FORBIDDEN');
+    expectErrorBody(await api()('GET', path), 401, 'UNAUTHENTICATED');
+
+    const broke = await evm().newWallet({ eth: 0n });
+    const servers = {
+      broke: await startTestServer({ ...env, X402_EVM_PRIVATE_KEY: broke.privateKey, JOBS: 'none' }),
+      demanding: await startTestServer({ ...env, X402_GAS_WARN_SETTLEMENTS: '1000000', JOBS: 'none' }),
+      bare: await startTestServer({ ...networks.env, USDC_CONTRACT_POLYGON: usdc, JOBS: 'none' }),
+    };
+    try {
+      const empty = await servers.broke.api('GET', path, { token: shop.token });
+      expect(empty.body.gasKeys).toEqual([
+        expect.objectContaining({
+          address: broke.address,
+          balance: '0.000000',
+          settlementsLeft: 0,
+          low: true,
+        }),
+      ]);
+      const demanding = await servers.demanding.api('GET', path, { token: shop.token });
+      expect(demanding.body).toMatchObject({
+        warnBelowSettlements: 1_000_000,
+        gasKeys: [{ address: gasKey.address, low: true }],
+      });
+      const bare = await servers.bare.api('GET', path, { token: shop.token });
+      expect(bare.body).toEqual({
+        warnBelowSettlements: 100,
+        gasKeys: [],
+        notConfigured: ['X402_EVM_PRIVATE_KEY'],
+      });
+    } finally {
+      await Promise.all(Object.values(servers).map((server) => server.stop()));
+    }
+    // The chain out of reach: the key is shown without a balance, not an error.
+    await evm().stopRpc();
+    try {
+      const unknown = await api()('GET', path, { token: shop.token });
+      expect(unknown.status, unknown.text).toBe(200);
+      expect(unknown.body.gasKeys).toEqual([
+        expect.objectContaining({ address: gasKey.address, balance: null, settlementsLeft: null, low: null }),
+      ]);
+    } finally {
+      await evm().startRpc();
     }
   });
 
