@@ -1,4 +1,4 @@
-import { QueryTypes, type Transaction } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import type { Deps } from '../deps';
 
 /**
@@ -33,7 +33,7 @@ export type NewSettlement = {
   memberId: string;
 };
 
-/** A sent settlement as its order is written from it (recordSettlement). */
+/** A sent settlement as its order is written from it (recordSettlement, under its lease). */
 export type SettlementToRecord = {
   id: string;
   merchant_id: string;
@@ -91,7 +91,6 @@ export async function updateSettlement(
   deps: Pick<Deps, 'db'>,
   id: string,
   set: { status: SettlementRow['status']; transaction?: string; errorReason?: string; orderId?: string },
-  transaction?: Transaction,
 ): Promise<void> {
   await deps.db.sequelize.query(
     `UPDATE x402_settlements
@@ -108,7 +107,6 @@ export async function updateSettlement(
         errorReason: set.errorReason ?? null,
         orderId: set.orderId ?? null,
       },
-      transaction,
     },
   );
 }
@@ -120,22 +118,45 @@ export async function releaseSettlement(deps: Pick<Deps, 'db'>, id: string): Pro
   });
 }
 
+/** How long one writer holds a settlement's order to itself: far longer than writing it takes. */
+const RECORDING_LEASE_SECONDS = 60;
+
 /**
- * The settlement with a row lock for the caller's transaction: whoever records its order (the
- * settle itself, or the follow-up after a crash) does so alone, and the next sees the order.
+ * Takes the writing of a sent settlement's order for a while (its lease): null when it has no
+ * order to write, or another writer (the settle itself, the follow-up on any instance) holds it.
+ * A writer that dies lets its lease run out; the next finds the order it may have written by its
+ * reference.
  */
-export async function lockSettlement(
+export async function leaseSettlement(
   deps: Pick<Deps, 'db'>,
   id: string,
-  transaction: Transaction,
 ): Promise<SettlementToRecord | null> {
   const [row] = await deps.db.sequelize.query<SettlementToRecord>(
-    `SELECT id, merchant_id, network, asset, pay_to, payer, amount_units::text AS amount_units, status,
-            transaction, order_id, order_reference, wallet_id, resource, api_key_id, member_id
-       FROM x402_settlements WHERE id = :id FOR UPDATE`,
-    { type: QueryTypes.SELECT, replacements: { id }, transaction },
+    `UPDATE x402_settlements SET recording_until = now() + make_interval(secs => :lease)
+      WHERE id = :id AND order_id IS NULL AND transaction IS NOT NULL AND order_reference IS NOT NULL
+        AND (recording_until IS NULL OR recording_until < now())
+      RETURNING id, merchant_id, network, asset, pay_to, payer, amount_units::text AS amount_units, status,
+                transaction, order_id, order_reference, wallet_id, resource, api_key_id, member_id`,
+    { type: QueryTypes.SELECT, replacements: { id, lease: RECORDING_LEASE_SECONDS } },
   );
   return row ?? null;
+}
+
+/** Ends a lease: the order written (linked), or not (the next writer may try). */
+export async function endLease(
+  deps: Pick<Deps, 'db'>,
+  id: string,
+  written?: { orderId: string; status: SettlementRow['status'] },
+): Promise<void> {
+  await deps.db.sequelize.query(
+    `UPDATE x402_settlements
+        SET recording_until = NULL,
+            order_id = coalesce(CAST(:orderId AS bigint), order_id),
+            status = coalesce(:status, status),
+            updated_at = now()
+      WHERE id = :id`,
+    { replacements: { id, orderId: written?.orderId ?? null, status: written?.status ?? null } },
+  );
 }
 
 export type UnrecordedSettlement = {
@@ -158,6 +179,7 @@ export async function unrecordedSettlements(
   return deps.db.sequelize.query(
     `SELECT id, network, transaction, merchant_id, api_key_id FROM x402_settlements
       WHERE order_id IS NULL AND status IN ('sent', 'settled', 'pending') AND transaction IS NOT NULL
+        AND (recording_until IS NULL OR recording_until < now())
         AND updated_at < now() - make_interval(secs => :idleSeconds)
       ORDER BY updated_at LIMIT :limit`,
     { type: QueryTypes.SELECT, replacements: { idleSeconds: idleMs / 1000, limit } },

@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { getAddress, numberToHex, parseEther, parseGwei, type Address } from 'viem';
 import type { FacilitatorClient } from '@x402/core/server';
+import { QueryTypes } from 'sequelize';
 import { describe, expect, it } from 'vitest';
 import { formatAmount } from '../../contract/decimal';
 import { createClient } from '../../sdk/src/client';
@@ -466,30 +467,48 @@ describe('x402 facilitator on EVM', () => {
   });
 
   it('follows up a settlement a crash left without its order: one order, one ledger entry, its events once', async () => {
-    const die = () => {
-      throw new Error('the process died here');
-    };
-    // Where a process may die once the transfer is broadcast: before its order is written, or
-    // after the order but before its transaction was reported for it.
-    const crashes: [string, Partial<Deps>][] = [
-      ['before the order', { writeCreatedOrder: async () => die() }],
+    // Where a process may die once the transfer is broadcast: before its order is written (its
+    // writer fails), or after the order but before its transaction was reported for it (the
+    // process stops there for good: its open connections are cut, as a crash would).
+    const crashes: [string, (stopped: () => void) => Partial<Deps>][] = [
+      [
+        'before the order',
+        () => ({
+          writeCreatedOrder: async () => {
+            throw new Error('the process died here');
+          },
+        }),
+      ],
       [
         'after the order, before its claim',
-        { writeCreatedOrder: (order) => h.server.deps.writeCreatedOrder(order).then(die) },
+        (stopped) => ({
+          writeCreatedOrder: async (order) => {
+            await h.server.deps.writeCreatedOrder(order);
+            stopped();
+            return new Promise(() => {});
+          },
+        }),
       ],
     ];
     for (const [where, overrides] of crashes) {
       const shop = await x402Shop();
       const from = await payer();
       const body = await payment(from, shop.payTo);
-      const crashing = await startTestServer({ ...env, JOBS: 'none' }, overrides);
-      let sent;
+      let stopped!: () => void;
+      const stoppedThere = new Promise<void>((resolve) => (stopped = resolve));
+      const crashing = await startTestServer({ ...env, JOBS: 'none' }, overrides(stopped));
       try {
-        sent = await settle(shop.apiKey, body, crashing);
+        const answer = settle(shop.apiKey, body, crashing).catch(() => null);
+        await Promise.race([answer, stoppedThere]);
+        crashing.server.closeAllConnections();
       } finally {
         await crashing.stop();
       }
-      const tx = sent.body.transaction as string;
+      const [row] = (await h.server.deps.db.sequelize.query(
+        `SELECT transaction FROM x402_settlements WHERE merchant_id = :id`,
+        { type: QueryTypes.SELECT, replacements: { id: shop.id } },
+      )) as { transaction: string }[];
+      const tx = row!.transaction;
       expect(tx, where).toMatch(/^0x[0-9a-f]{64}$/);
       expect(await usdcOf(shop.payTo), where).toBe(PRICE);
       // Nothing reported for the transfer: at most an order that no transaction is claimed for.
@@ -499,9 +518,12 @@ describe('x402 facilitator on EVM', () => {
         where,
       ).toEqual([]);
       // As the crash left it: the transfer broadcast, its receipt never seen, no order linked, and
-      // idle long enough to be followed up (the harness's own job may do it first, as it would).
+      // idle long enough to be followed up, the dead writer's lease run out (the harness's own
+      // job may follow it up first, as it would).
       await h.server.deps.db.sequelize.query(
-        `UPDATE x402_settlements SET status = 'sent', updated_at = now() - interval '10 minutes'
+        `UPDATE x402_settlements
+            SET status = 'sent', updated_at = now() - interval '10 minutes',
+                recording_until = CASE WHEN recording_until IS NULL THEN NULL ELSE now() - interval '1 second' END
           WHERE transaction = :tx`,
         { replacements: { tx } },
       );
