@@ -1,5 +1,6 @@
 /** English texts of x402's part of the Developers page (see en.ts). */
 export const enX402 = {
+  scopeX402Settle: 'settle x402 payments per API call (this service as facilitator)',
   x402GasKeys: 'x402 gas keys',
   x402GasKeysIntro:
     "API payments (x402) are settled by this service, which pays each settlement's gas with the operator's keys. A key that cannot pay refuses settlements: nothing is lost, but the paid API stops being paid.",
