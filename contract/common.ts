@@ -192,6 +192,15 @@ export const merchantAuth = <const S extends ApiKeyScope, const P extends Permis
  */
 export const loginOnly = <const P extends Permission>(permission: P) =>
   ({ auth: 'merchant', scope: null, permission }) as const;
+/**
+ * Merchant routes that only an API key with `scope` opens, never a member's sign-in (login token
+ * or dashboard session): server-to-server calls such as x402's facilitator, whose caller is a
+ * paid API, not a person; `permission` is what the key's maker needs.
+ */
+export const apiKeyOnly = <const S extends ApiKeyScope, const P extends Permission>(
+  scope: S,
+  permission: P,
+) => ({ auth: 'merchant', scope, permission, apiKeyOnly: true }) as const;
 export const publicRoute = { auth: 'public' } as const;
 /** The auth metadata of a route, as the contract declares it. */
 export type MerchantRouteAuth = {
@@ -200,5 +209,7 @@ export type MerchantRouteAuth = {
   permission: Permission;
   /** The route also takes a two-factor setupToken (contract/two-factor.ts): enrolment alone. */
   setupToken?: true;
+  /** Only an API key opens the route (apiKeyOnly), never the login token or a session. */
+  apiKeyOnly?: true;
 };
 export type RouteAuth = MerchantRouteAuth | typeof publicRoute;

@@ -7,6 +7,7 @@
  * the others are on when `<NETWORK>_RPC_URL` is set. A token's mainnet contract is its default
  * unless `optIn` (the spec: USDC on POLYGON and ETHEREUM only when the operator sets it).
  * Confirmations are blocks on top of the one holding a payment before it counts.
+ * `nativeCoin`: what gas is paid in (x402's gas key balances are shown in it).
  * `eip3009`: the token has EIP-3009 transferWithAuthorization (Circle's USDC; not the Binance-Peg
  * one), so x402's `exact` scheme can settle it (server/x402/); its EIP-712 name and version are read
  * from the contract.
@@ -14,6 +15,7 @@
 export const EVM_NETWORK_TABLE = {
   POLYGON: {
     name: 'Polygon PoS',
+    nativeCoin: 'POL',
     chainId: 137,
     // Reorganisations of dozens of blocks have happened; 128 is the depth exchanges have long used.
     confirmations: 128,
@@ -31,6 +33,7 @@ export const EVM_NETWORK_TABLE = {
   },
   ETHEREUM: {
     name: 'Ethereum',
+    nativeCoin: 'ETH',
     chainId: 1,
     // Since the merge no reorganisation deeper than a few blocks; 64 (two epochs) waits for finality.
     confirmations: 12,
@@ -48,6 +51,7 @@ export const EVM_NETWORK_TABLE = {
   },
   BASE: {
     name: 'Base',
+    nativeCoin: 'ETH',
     chainId: 8453,
     // An OP Stack rollup: one sequencer, 2 s blocks; 10 blocks (20 s) covers its unsafe-head reorgs.
     confirmations: 10,
@@ -65,6 +69,7 @@ export const EVM_NETWORK_TABLE = {
   },
   ARBITRUM: {
     name: 'Arbitrum One',
+    nativeCoin: 'ETH',
     chainId: 42161,
     // 0.25 s blocks from one sequencer: 20 blocks is about 5 s.
     confirmations: 20,
@@ -82,6 +87,7 @@ export const EVM_NETWORK_TABLE = {
   },
   OPTIMISM: {
     name: 'OP Mainnet',
+    nativeCoin: 'ETH',
     chainId: 10,
     confirmations: 10,
     defaultRpcUrl: null,
@@ -98,6 +104,7 @@ export const EVM_NETWORK_TABLE = {
   },
   BSC: {
     name: 'BNB Smart Chain',
+    nativeCoin: 'BNB',
     chainId: 56,
     // Fast finality votes finalise a block about two blocks later; 15 blocks leaves a wide margin.
     confirmations: 15,
@@ -111,6 +118,7 @@ export const EVM_NETWORK_TABLE = {
   },
   AVALANCHE: {
     name: 'Avalanche C-Chain',
+    nativeCoin: 'AVAX',
     chainId: 43114,
     // Snowman consensus finalises a block once accepted; a few blocks guard against RPC lag.
     confirmations: 3,

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { errors, merchantAuth, URL_MAX } from './common';
+import { apiKeyOnly, errors, merchantAuth, URL_MAX, ZDecimalOut, ZNetwork } from './common';
 
 const c = initContract();
 
@@ -106,6 +106,40 @@ export const ZX402Supported = z.object({
   signers: z.record(z.array(z.string().max(100)).max(100)).describe('Gas payers by CAIP family'),
 });
 
+export const ZX402GasKey = z.object({
+  network: ZNetwork,
+  caip2: ZCaip2,
+  address: z.string().max(100).describe('The gas key (EVM) or fee payer (Solana) the operator gave'),
+  coin: z.string().max(10).describe('What gas is paid in on the network (ETH, POL, SOL ...)'),
+  balance: ZDecimalOut.nullable().describe(
+    "The key's balance in the network's coin; null when the network could not be asked",
+  ),
+  settlementsLeft: z
+    .number()
+    .int()
+    .min(0)
+    .max(Number.MAX_SAFE_INTEGER)
+    .nullable()
+    .describe('About how many settlements the balance pays for at the gas price now'),
+  low: z
+    .boolean()
+    .nullable()
+    .describe(
+      'Fewer settlements left than X402_GAS_WARN_SETTLEMENTS: fund the key before settles are refused',
+    ),
+});
+export type X402GasKey = z.infer<typeof ZX402GasKey>;
+
+export const ZX402GasKeys = z.object({
+  warnBelowSettlements: z.number().int().min(0).max(1_000_000).describe('X402_GAS_WARN_SETTLEMENTS'),
+  gasKeys: z.array(ZX402GasKey).max(100),
+  notConfigured: z
+    .array(z.string().max(50))
+    .max(10)
+    .describe('The gas key variables not set (x402 is off where they are needed)'),
+});
+export type X402GasKeys = z.infer<typeof ZX402GasKeys>;
+
 const x402Errors = errors('UNAUTHENTICATED', 'FORBIDDEN', 'NOT_CONFIGURED');
 
 export const x402Contract = c.router(
@@ -116,7 +150,7 @@ export const x402Contract = c.router(
       summary: 'x402: the schemes and networks this facilitator settles',
       description:
         '`exact` on each EVM network with an EIP-3009 token (USDC) and on Solana, when the operator gave the gas key (X402_EVM_PRIVATE_KEY, X402_SOLANA_FEE_PAYER_KEY); 503 NOT_CONFIGURED naming the variable when none is.',
-      metadata: merchantAuth('x402:settle', 'orders:write'),
+      metadata: apiKeyOnly('x402:settle', 'orders:write'),
       responses: { 200: ZX402Supported, ...x402Errors },
     },
     verify: {
@@ -125,7 +159,7 @@ export const x402Contract = c.router(
       summary: 'x402: check a payment without settling it',
       description:
         "`isValid: false` with the reason when the payment is not one this account may take: `payTo` not one of its wallets, the asset not a configured EIP-3009 token of the network, the amount above X402_MAX_AMOUNT, a bad signature, expired or not yet valid, the payer's balance short. Nothing is sent. 502 UPSTREAM_UNAVAILABLE while the chain cannot be reached.",
-      metadata: merchantAuth('x402:settle', 'orders:write'),
+      metadata: apiKeyOnly('x402:settle', 'orders:write'),
       body: ZX402Request,
       responses: {
         200: ZX402VerifyResponse,
@@ -139,13 +173,22 @@ export const x402Contract = c.router(
       summary: 'x402: settle a payment on chain, once',
       description:
         'Verifies, then sends the transfer with the facilitator\'s gas key and answers on inclusion. Each authorization settles once, across instances: presented again, `success: false`, `errorReason: "already_settled"` with the first transaction. A receipt not in X402_SETTLE_TIMEOUT_MS is `settlement_pending` (followed up, never failed). Each settled payment is an order of kind `x402` (CONFIRMING, then PAID when final, with `order.paid`).',
-      metadata: merchantAuth('x402:settle', 'orders:write'),
+      metadata: apiKeyOnly('x402:settle', 'orders:write'),
       body: ZX402Request,
       responses: {
         200: ZX402SettleResponse,
         ...errors('VALIDATION_ERROR', 'PAYLOAD_TOO_LARGE', 'UPSTREAM_UNAVAILABLE'),
         ...x402Errors,
       },
+    },
+    gasKeys: {
+      method: 'GET',
+      path: '/dashboard/x402/gas-keys',
+      summary: "x402: the facilitator's gas keys and their balances",
+      description:
+        "Each gas key the operator gave (X402_EVM_PRIVATE_KEY on each EVM network x402 is on, X402_SOLANA_FEE_PAYER_KEY) with its balance in the network's coin, about how many settlements it pays for at the gas price now, and `low` below X402_GAS_WARN_SETTLEMENTS. A network that cannot be asked has a null balance; the others are still shown. Read by the dashboard (a session opens it).",
+      metadata: merchantAuth('x402:settle', 'account:read'),
+      responses: { 200: ZX402GasKeys, ...errors('UNAUTHENTICATED', 'FORBIDDEN') },
     },
   },
   { strictStatusCodes: true },

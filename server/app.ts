@@ -115,7 +115,9 @@ export function createApp(deps: Deps): Express {
       return unlimited.has(req.path) ? next() : limits.publicRoute(req, res, next);
     credentialOrSetup(req, res, auth, (error?: unknown) => {
       if (error) return next(error);
-      const refused = checkScope(req.user!.apiKey, auth.scope) ?? checkPermission(req.user!, auth.permission);
+      const refused =
+        checkScope(req.user!.apiKey, auth.scope, auth.apiKeyOnly) ??
+        checkPermission(req.user!, auth.permission);
       if (refused) return next(refused);
       limits
         .merchant(req.user!.merchant.id, res)

@@ -9,6 +9,7 @@ import { verifyPaymentsJob } from './payments/verify-payments.job';
 import { verifyPayoutsJob } from './payouts/verify-payouts.job';
 import { verifyRefundsJob } from './refunds/verify-refunds.job';
 import { billSubscriptionsJob } from './subscriptions/bill-subscriptions.job';
+import { followUpX402Job } from './x402/follow-up-x402.job';
 
 /** Every background job; each is defined beside the work it does, the scheduler only runs them. */
 export const BACKGROUND_JOBS: Job[] = [
@@ -22,4 +23,5 @@ export const BACKGROUND_JOBS: Job[] = [
   refreshDashboardStatsJob,
   billSubscriptionsJob,
   sendEmailsJob,
+  followUpX402Job,
 ];

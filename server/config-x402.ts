@@ -9,6 +9,8 @@ import { z } from 'zod';
  *   X402_MAX_AMOUNT            the most one payment may be, in token units (default 100)
  *   X402_MAX_GAS_GWEI          a gas price above this is refused, nothing sent (default 1000)
  *   X402_SETTLE_TIMEOUT_MS     the wait for a receipt before `settlement_pending` (default 60,000)
+ *   X402_GAS_WARN_SETTLEMENTS  a gas key is low when it pays for fewer settlements than this at
+ *                              the network's gas price now (default 100): the dashboard warns
  */
 export type X402Settings = {
   evmPrivateKey: `0x${string}` | null;
@@ -18,6 +20,8 @@ export type X402Settings = {
   maxAmount: string;
   maxGasGwei: number;
   settleTimeoutMs: number;
+  /** Counted in settlements, not in coins: one threshold means the same on every network. */
+  gasWarnSettlements: number;
 };
 
 /** The zod shape of x402's variables, merged into the configuration schema. */
@@ -43,6 +47,7 @@ export function x402EnvShape() {
       .default('100'),
     X402_MAX_GAS_GWEI: z.coerce.number().positive().max(1_000_000).default(1000),
     X402_SETTLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+    X402_GAS_WARN_SETTLEMENTS: z.coerce.number().int().min(0).max(1_000_000).default(100),
   };
 }
 
@@ -58,5 +63,6 @@ export function x402Settings(parsed: object): X402Settings {
     maxAmount: env.X402_MAX_AMOUNT,
     maxGasGwei: env.X402_MAX_GAS_GWEI,
     settleTimeoutMs: env.X402_SETTLE_TIMEOUT_MS,
+    gasWarnSettlements: env.X402_GAS_WARN_SETTLEMENTS,
   };
 }

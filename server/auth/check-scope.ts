@@ -14,11 +14,21 @@ export type Credential = { scopes: readonly ApiKeyScope[] } | null;
 const lacks = (scope: ApiKeyScope) => ApiError.forbidden(`This API key lacks the scope ${scope}`);
 
 /**
- * Whether the credential may open a route: the login token opens every merchant route; an API key
- * only those whose scope it holds, and never those only the login token opens (`scope` null).
+ * Whether the credential may open a route: the login token opens every merchant route but those
+ * only an API key opens (`apiKeyOnly`); an API key only those whose scope it holds, and never
+ * those only the login token opens (`scope` null).
  */
-export function checkScope(apiKey: Credential, scope: ApiKeyScope | null): ApiError | null {
-  if (!apiKey) return null;
+export function checkScope(
+  apiKey: Credential,
+  scope: ApiKeyScope | null,
+  apiKeyOnly = false,
+): ApiError | null {
+  if (!apiKey)
+    return apiKeyOnly && scope
+      ? ApiError.forbidden(
+          `Only an API key with the scope ${scope} opens this route, not a sign-in: make one (POST /users/me/api-keys)`,
+        )
+      : null;
   if (scope === null)
     return ApiError.forbidden(
       'API keys cannot manage API keys or the password: use the login token (POST /auth/login)',

@@ -1175,6 +1175,25 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
       },
     },
   },
+  'x402.gasKeys': {
+    responses: {
+      200: {
+        warnBelowSettlements: 100,
+        gasKeys: [
+          {
+            network: 'BASE',
+            caip2: 'eip155:8453',
+            address: '0x6C3ea9036406852006290770BEdFcAbA0e23A0e8',
+            coin: 'ETH',
+            balance: '0.004210',
+            settlementsLeft: 42,
+            low: true,
+          },
+        ],
+        notConfigured: [],
+      },
+    },
+  },
   'health.healthz': { responses: { 200: { status: 'ok' } } },
   'health.readyz': {
     responses: {

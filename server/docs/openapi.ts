@@ -246,6 +246,7 @@ function securityOf(auth: RouteAuth | undefined): Json {
     'x-roles': ROLES.filter((role) => permissionsOf(role).has(auth.permission)),
   };
   if (auth.scope === null) return { security: [{ bearerAuth: [] }], ...permission };
+  if (auth.apiKeyOnly) return { security: [{ apiKey: [] }], 'x-required-scope': auth.scope, ...permission };
   return { security: [{ bearerAuth: [] }, { apiKey: [] }], 'x-required-scope': auth.scope, ...permission };
 }
 

@@ -10,5 +10,6 @@ export const JOB_NAMES = [
   'refresh-dashboard-stats',
   'bill-subscriptions',
   'send-emails',
+  'follow-up-x402',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];

@@ -6,7 +6,6 @@ import { actingKeyData, type ActingKey } from '../events/audit';
 import { formatAmount } from '../../contract/decimal';
 import type { CreatedOrder, NewOrderRow } from './created-order';
 import { deliveryTargets } from './delivery-targets';
-import { newReference } from './new-reference';
 import { ORDER_CREATED } from './order-lifecycle';
 import { presentOrder } from './present-order';
 import { submitPaymentClaim } from './submit-payment-claim';
@@ -14,8 +13,13 @@ import { submitPaymentClaim } from './submit-payment-claim';
 /** A payment per API call settled by this service as x402 facilitator (server/x402/). */
 export type X402Payment = {
   merchant: MerchantRow;
-  /** The member acting (the API key's maker): still in the account when the order is written. */
-  member: Pick<MemberRow, 'id' | 'email' | 'tokenVersion'>;
+  /**
+   * The member acting (the API key's maker): still in the account when the order is written. Null
+   * when the service records a settlement a crash left unrecorded: the money moved, whoever acted.
+   */
+  member: Pick<MemberRow, 'id' | 'email' | 'tokenVersion'> | null;
+  /** Chosen when the settlement was claimed, before anything was sent: one order, whoever writes it. */
+  reference: string;
   actingKey: ActingKey;
   network: Network;
   token: Token;
@@ -42,7 +46,7 @@ export async function createX402Order(
   p: X402Payment,
 ): Promise<{ id: string; reference: string }> {
   const now = deps.clock();
-  const reference = newReference();
+  const { reference } = p;
   const order: NewOrderRow = {
     reference,
     merchantId: p.merchant.id,
@@ -82,7 +86,11 @@ export async function createX402Order(
     periodEnd: null,
     customerEmail: null,
     customerLanguage: null,
-    createdBy: p.actingKey ? { apiKeyId: p.actingKey.id } : { memberId: p.member.id, email: p.member.email },
+    createdBy: p.actingKey
+      ? { apiKeyId: p.actingKey.id }
+      : p.member
+        ? { memberId: p.member.id, email: p.member.email }
+        : null,
     source: 'api',
     kind: 'x402',
     resource: p.resource,
@@ -108,7 +116,7 @@ export async function createX402Order(
       body: eventBody(eventId, ORDER_CREATED.event, now, { order: presented }, eventApiVersion(p.merchant)),
     },
     targets: deliveryTargets(order, p.merchant),
-    actingMember: { id: p.member.id, tokenVersion: p.member.tokenVersion },
+    actingMember: p.member && { id: p.member.id, tokenVersion: p.member.tokenVersion },
   };
   const outcome = await deps.writeCreatedOrder(created);
   if (!outcome.inserted) throw new Error(`the x402 order was not written (${outcome.blockedBy})`);

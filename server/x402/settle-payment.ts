@@ -3,9 +3,10 @@ import type { MemberRow, MerchantRow } from '../db/caches';
 import { ChainUnavailableError, describeRpcError } from '../chains/chain-errors';
 import type { Deps } from '../deps';
 import type { ActingKey } from '../events/audit';
-import { createX402Order } from '../orders/create-x402-order';
+import { newReference } from '../orders/new-reference';
 import { checkPayment, type CheckedPayment, type X402Request } from './check-payment';
 import type { SendWatch } from './evm-signer';
+import { recordSettlement } from './record-settlement';
 import {
   claimSettlement,
   findSettlement,
@@ -33,8 +34,9 @@ type Input = {
  * concurrently, or on however many instances it is presented; then @x402/evm verifies and sends
  * it. Presented again: `already_settled` with the first transaction (a settlement still under way
  * is waited for). Refused before anything was sent (no gas, gas price too high, the authorization
- * invalid): the claim is released. Sent: an order of kind `x402` records it (createX402Order),
- * also when the receipt did not come in time (`settlement_pending`: the verifier follows it up).
+ * invalid): the claim is released. Sent: an order of kind `x402` records it (recordSettlement),
+ * also when the receipt did not come in time (`settlement_pending`: the verifier follows it up);
+ * the claim holds what that takes, so a crash before it is followed up (followUpSettlements).
  */
 export async function settlePayment(deps: Deps, input: Input): Promise<SettleResponse> {
   const checked = await checkPayment(deps, input.merchant.id, input.body);
@@ -57,6 +59,11 @@ export async function settlePayment(deps: Deps, input: Input): Promise<SettleRes
       payTo: checked.payTo,
       payer: checked.payer,
       amountUnits: checked.amountUnits,
+      orderReference: newReference(),
+      walletId: checked.walletId,
+      resource: checked.resource,
+      apiKeyId: input.actingKey?.id ?? null,
+      memberId: input.member.id,
     });
     if (id) return settleClaimed(deps, input, checked, id);
     const row = await findSettlement(deps, checked.settlementKey);
@@ -127,24 +134,10 @@ async function settleClaimed(
   }
   await updateSettlement(deps, id, { status: pending ? 'pending' : 'settled', transaction: tx });
   try {
-    const order = await createX402Order(deps, {
-      merchant: input.merchant,
-      member: input.member,
-      actingKey: input.actingKey,
-      network: checked.net.network,
-      token: checked.token.symbol as 'USDC',
-      tokenMint: checked.token.contract,
-      decimals: checked.token.decimals,
-      walletId: checked.walletId,
-      recipient: checked.payTo,
-      amountUnits: checked.amountUnits,
-      payer: checked.payer,
-      resource: checked.resource,
-      txId: tx.toLowerCase(),
-    });
-    await updateSettlement(deps, id, { status: pending ? 'pending' : 'settled', orderId: order.id });
+    await recordSettlement(deps, id, input);
   } catch (error) {
-    // The money moved: the answer stays the chain's. The settlement row keeps the transaction.
+    // The money moved: the answer stays the chain's. The settlement row keeps what writing its
+    // order takes, and followUpSettlements writes it.
     deps.logger.error({ err: error, txId: tx }, 'x402 settlement sent but its order was not recorded');
   }
   return { ...result, transaction: tx };

@@ -25,6 +25,31 @@ export type NewSettlement = {
   payTo: string;
   payer: string;
   amountUnits: bigint;
+  /** What writing its order takes, kept so the order is written even if this process dies (0035). */
+  orderReference: string;
+  walletId: string;
+  resource: string | null;
+  apiKeyId: string | null;
+  memberId: string;
+};
+
+/** A sent settlement as its order is written from it (recordSettlement, under its lease). */
+export type SettlementToRecord = {
+  id: string;
+  merchant_id: string;
+  network: string;
+  asset: string;
+  pay_to: string;
+  payer: string;
+  amount_units: string;
+  status: SettlementRow['status'];
+  transaction: string | null;
+  order_id: string | null;
+  order_reference: string | null;
+  wallet_id: string | null;
+  resource: string | null;
+  api_key_id: string | null;
+  member_id: string | null;
 };
 
 /**
@@ -34,11 +59,15 @@ export type NewSettlement = {
 export async function claimSettlement(deps: Pick<Deps, 'db'>, s: NewSettlement): Promise<string | null> {
   const rows = await deps.db.sequelize.query<{ id: string }>(
     `INSERT INTO x402_settlements AS s
-       (settlement_key, merchant_id, network, asset, pay_to, payer, amount_units, status)
-     VALUES (:key, :merchantId, :network, :asset, :payTo, :payer, :amount, 'sending')
+       (settlement_key, merchant_id, network, asset, pay_to, payer, amount_units, status,
+        order_reference, wallet_id, resource, api_key_id, member_id)
+     VALUES (:key, :merchantId, :network, :asset, :payTo, :payer, :amount, 'sending',
+             :orderReference, :walletId, :resource, :apiKeyId, :memberId)
      ON CONFLICT (settlement_key) DO UPDATE
        SET status = 'sending', transaction = NULL, error_reason = NULL, updated_at = now(),
-           merchant_id = EXCLUDED.merchant_id, pay_to = EXCLUDED.pay_to, amount_units = EXCLUDED.amount_units
+           merchant_id = EXCLUDED.merchant_id, pay_to = EXCLUDED.pay_to, amount_units = EXCLUDED.amount_units,
+           order_reference = EXCLUDED.order_reference, wallet_id = EXCLUDED.wallet_id,
+           resource = EXCLUDED.resource, api_key_id = EXCLUDED.api_key_id, member_id = EXCLUDED.member_id
        WHERE s.status = 'failed'
      RETURNING id`,
     {
@@ -87,4 +116,72 @@ export async function releaseSettlement(deps: Pick<Deps, 'db'>, id: string): Pro
   await deps.db.sequelize.query(`DELETE FROM x402_settlements WHERE id = :id AND status = 'sending'`, {
     replacements: { id },
   });
+}
+
+/** How long one writer holds a settlement's order to itself: far longer than writing it takes. */
+const RECORDING_LEASE_SECONDS = 60;
+
+/**
+ * Takes the writing of a sent settlement's order for a while (its lease): null when it has no
+ * order to write, or another writer (the settle itself, the follow-up on any instance) holds it.
+ * A writer that dies lets its lease run out; the next finds the order it may have written by its
+ * reference.
+ */
+export async function leaseSettlement(
+  deps: Pick<Deps, 'db'>,
+  id: string,
+): Promise<SettlementToRecord | null> {
+  const [row] = await deps.db.sequelize.query<SettlementToRecord>(
+    `UPDATE x402_settlements SET recording_until = now() + make_interval(secs => :lease)
+      WHERE id = :id AND order_id IS NULL AND transaction IS NOT NULL AND order_reference IS NOT NULL
+        AND (recording_until IS NULL OR recording_until < now())
+      RETURNING id, merchant_id, network, asset, pay_to, payer, amount_units::text AS amount_units, status,
+                transaction, order_id, order_reference, wallet_id, resource, api_key_id, member_id`,
+    { type: QueryTypes.SELECT, replacements: { id, lease: RECORDING_LEASE_SECONDS } },
+  );
+  return row ?? null;
+}
+
+/** Ends a lease: the order written (linked), or not (the next writer may try). */
+export async function endLease(
+  deps: Pick<Deps, 'db'>,
+  id: string,
+  written?: { orderId: string; status: SettlementRow['status'] },
+): Promise<void> {
+  await deps.db.sequelize.query(
+    `UPDATE x402_settlements
+        SET recording_until = NULL,
+            order_id = coalesce(CAST(:orderId AS bigint), order_id),
+            status = coalesce(:status, status),
+            updated_at = now()
+      WHERE id = :id`,
+    { replacements: { id, orderId: written?.orderId ?? null, status: written?.status ?? null } },
+  );
+}
+
+export type UnrecordedSettlement = {
+  id: string;
+  network: string;
+  transaction: string;
+  merchant_id: string;
+  api_key_id: string | null;
+};
+
+/**
+ * Sent settlements without their order, untouched for `idleMs` (a settle still under way is left
+ * to finish): what a process that died between the broadcast and the order leaves behind.
+ */
+export async function unrecordedSettlements(
+  deps: Pick<Deps, 'db'>,
+  idleMs: number,
+  limit: number,
+): Promise<UnrecordedSettlement[]> {
+  return deps.db.sequelize.query(
+    `SELECT id, network, transaction, merchant_id, api_key_id FROM x402_settlements
+      WHERE order_id IS NULL AND status IN ('sent', 'settled', 'pending') AND transaction IS NOT NULL
+        AND (recording_until IS NULL OR recording_until < now())
+        AND updated_at < now() - make_interval(secs => :idleSeconds)
+      ORDER BY updated_at LIMIT :limit`,
+    { type: QueryTypes.SELECT, replacements: { idleSeconds: idleMs / 1000, limit } },
+  );
 }

@@ -2,6 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { x402Contract } from '../../contract';
 import type { Deps } from '../deps';
 import { actingKey, currentMerchant, currentUser } from '../http/current-merchant';
+import { listGasKeys } from './list-gas-keys';
 import { listSupported } from './list-supported';
 import { settlePayment } from './settle-payment';
 import { verifyPayment } from './verify-payment';
@@ -16,6 +17,10 @@ export function x402Router(deps: Deps) {
       status: 200,
       body: await verifyPayment(deps, currentMerchant(req).id, body),
     }),
+    gasKeys: async ({ req }) => {
+      currentMerchant(req);
+      return { status: 200, body: await listGasKeys(deps) };
+    },
     settle: async ({ req, body }) => ({
       status: 200,
       body: await settlePayment(deps, {

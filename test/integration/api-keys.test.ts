@@ -29,8 +29,13 @@ async function createKey(m: Merchant, scopes: ApiKeyScope[], name = 'integration
 }
 
 /** Every merchant route of the contract, with what its auth metadata says. */
-function merchantRoutes(): { name: string; route: AppRoute; scope: ApiKeyScope | null }[] {
-  const out: { name: string; route: AppRoute; scope: ApiKeyScope | null }[] = [];
+function merchantRoutes(): {
+  name: string;
+  route: AppRoute;
+  scope: ApiKeyScope | null;
+  apiKeyOnly: boolean;
+}[] {
+  const out: { name: string; route: AppRoute; scope: ApiKeyScope | null; apiKeyOnly: boolean }[] = [];
   const walk = (node: Record<string, unknown>, prefix: string) => {
     for (const [key, value] of Object.entries(node)) {
       const v = value as AppRoute & Record<string, unknown>;
@@ -39,7 +44,7 @@ function merchantRoutes(): { name: string; route: AppRoute; scope: ApiKeyScope |
         // The sandbox's routes are 404 on this (not a sandbox) instance: their scopes are checked
         // in test/integration/sandbox.test.ts.
         if (auth?.auth === 'merchant' && !v.path.startsWith('/sandbox'))
-          out.push({ name: `${prefix}${key}`, route: v, scope: auth.scope });
+          out.push({ name: `${prefix}${key}`, route: v, scope: auth.scope, apiKeyOnly: !!auth.apiKeyOnly });
       } else walk(v, `${prefix}${key}.`);
     }
   };
@@ -126,7 +131,7 @@ describe('API keys', () => {
       await Promise.all(API_KEY_SCOPES.map(async (s) => [s, (await createKey(m, [s])).secret] as const)),
     ) as Record<ApiKeyScope, string>;
     const checked: string[] = [];
-    for (const { name, route, scope } of routes) {
+    for (const { name, route, scope, apiKeyOnly } of routes) {
       for (const held of API_KEY_SCOPES) {
         const req = requestFor(route, ids);
         const res = await server.api(req.method, req.path, { token: keys[held], body: req.body });
@@ -140,10 +145,11 @@ describe('API keys', () => {
           expect(res.body.error.message, label).toContain(scope ?? 'login token');
         }
       }
-      // The login token opens every route.
+      // The login token opens every route but those only an API key opens (x402's facilitator).
       const req = requestFor(route, ids);
       const res = await server.api(req.method, req.path, { token: m.token, body: req.body });
-      expect([401, 403], `${name} with the login token: ${res.text}`).not.toContain(res.status);
+      if (apiKeyOnly) expectErrorBody(res, 403, 'FORBIDDEN');
+      else expect([401, 403], `${name} with the login token: ${res.text}`).not.toContain(res.status);
     }
     expect(new Set(checked).size).toBe(routes.filter((r) => r.scope !== null).length);
   });

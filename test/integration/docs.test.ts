@@ -33,8 +33,13 @@ describe('OpenAPI document', () => {
       expect(op.operationId).toBeTruthy();
       expect(op.summary).toBeTruthy();
       if (route.metadata?.auth === 'merchant') {
-        const scope = (route.metadata as Extract<RouteAuth, { auth: 'merchant' }>).scope;
-        expect(op.security).toEqual(scope ? [{ bearerAuth: [] }, { apiKey: [] }] : [{ bearerAuth: [] }]);
+        const { scope, apiKeyOnly } = route.metadata as Extract<RouteAuth, { auth: 'merchant' }>;
+        const security = apiKeyOnly
+          ? [{ apiKey: [] }]
+          : scope
+            ? [{ bearerAuth: [] }, { apiKey: [] }]
+            : [{ bearerAuth: [] }];
+        expect(op.security, `${route.method} ${route.path}`).toEqual(security);
         expect(op['x-required-scope']).toBe(scope ?? undefined);
         expect(op.responses['401']).toBeDefined();
         expect(op.responses['403']).toBeDefined();

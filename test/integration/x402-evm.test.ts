@@ -1,13 +1,23 @@
 import { parse } from 'csv-parse/sync';
 import { getAddress, numberToHex, parseEther, parseGwei, type Address } from 'viem';
 import type { FacilitatorClient } from '@x402/core/server';
+import { QueryTypes } from 'sequelize';
 import { describe, expect, it } from 'vitest';
+import { formatAmount } from '../../contract/decimal';
 import { createClient } from '../../sdk/src/client';
 import { randomEvmAddress, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
 import { startEvmNetworks } from '../../sandbox/chains/evm/evm-networks';
 import { startPaymentHarness, usePaymentStack, type PaymentHarness } from '../support/payment-harness';
-import { expectErrorBody, newApiKey, startTestServer, type TestServer } from '../support/test-server';
+import {
+  expectErrorBody,
+  newApiKey,
+  startTestServer,
+  TEST_PASSWORD,
+  type TestServer,
+} from '../support/test-server';
 import { decodePaymentResponseHeader, payingFetch, signedPayment, startPaidApi } from '../support/x402-stack';
+import type { Deps } from '../../server/deps';
+import { followUpSettlements } from '../../server/x402/follow-up-settlements';
 
 /**
  * x402 v2 on a local EVM chain (Hardhat, chain id 137 as Polygon) with a USDC that has EIP-3009
@@ -276,19 +286,41 @@ describe('x402 facilitator on EVM', () => {
     expect(good.body).toEqual({ isValid: true, payer: from.address });
   });
 
-  it('needs an API key with x402:settle on every route, and the gas key', async () => {
+  it('needs an API key with x402:settle on every route, never a sign-in, and the gas key', async () => {
     const shop = await x402Shop();
-    const body = await payment(await payer(), shop.payTo);
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
     const readOnly = await newApiKey(api(), shop.token, ['orders:read']);
+    // The owner's own sign-ins: the login token, and the dashboard's session (cookie and CSRF token).
+    const signIn = await api()('POST', '/dashboard/session', {
+      body: { email: shop.email, password: TEST_PASSWORD },
+    });
+    expect(signIn.status, signIn.text).toBe(200);
+    const session = {
+      cookie: signIn.headers.get('set-cookie')!.split(';')[0]!,
+      'x-csrf-token': signIn.body.csrfToken as string,
+      origin: h.server.url,
+    };
     for (const [method, path] of [
       ['GET', '/x402/supported'],
       ['POST', '/x402/verify'],
       ['POST', '/x402/settle'],
     ] as const) {
-      expectErrorBody(await api()(method, path, method === 'POST' ? { body } : {}), 401, 'UNAUTHENTICATED');
-      const refused = await api()(method, path, { token: readOnly, ...(method === 'POST' ? { body } : {}) });
-      expectErrorBody(refused, 403, 'FORBIDDEN');
+      const withBody = method === 'POST' ? { body } : {};
+      expectErrorBody(await api()(method, path, withBody), 401, 'UNAUTHENTICATED');
+      expectErrorBody(await api()(method, path, { token: readOnly, ...withBody }), 403, 'FORBIDDEN');
+      for (const [what, signedIn] of [
+        ['the login token', { token: shop.token }],
+        ['the dashboard session', { headers: session }],
+      ] as const) {
+        const refused = await api()(method, path, { ...signedIn, ...withBody });
+        expectErrorBody(refused, 403, 'FORBIDDEN');
+        expect(refused.body.error.message, `${path} with ${what}`).toContain('Only an API key');
+      }
     }
+    // Nothing was settled by a sign-in: the payer's tokens are where they were.
+    expect(await usdcOf(from.address)).toBe(1_000_000n);
+    expect(await x402Orders(shop)).toEqual([]);
     const supported = await api()('GET', '/x402/supported', { token: shop.apiKey });
     expect(supported.body).toEqual({
       kinds: [{ x402Version: 2, scheme: 'exact', network: NETWORK }],
@@ -302,6 +334,77 @@ describe('x402 facilitator on EVM', () => {
       expect(res.body.error.message).toContain('X402_EVM_PRIVATE_KEY');
     } finally {
       await bare.stop();
+    }
+  });
+
+  it("shows each gas key's balance, and warns below X402_GAS_WARN_SETTLEMENTS", async () => {
+    const shop = await x402Shop();
+    const path = '/dashboard/x402/gas-keys';
+    const balance = await evm().publicClient.getBalance({ address: gasKey.address });
+    const shown = await api()('GET', path, { token: shop.token });
+    expect(shown.status, shown.text).toBe(200);
+    expect(shown.body).toEqual({
+      warnBelowSettlements: 100,
+      gasKeys: [
+        {
+          network: 'POLYGON',
+          caip2: NETWORK,
+          address: gasKey.address,
+          coin: 'POL',
+          balance: formatAmount(balance, 18),
+          settlementsLeft: expect.any(Number),
+          low: false,
+        },
+      ],
+      notConfigured: [],
+    });
+    expect(shown.body.gasKeys[0].settlementsLeft).toBeGreaterThan(100);
+    // The key with the scope reads it too; one without it, or no credential, does not.
+    expect((await api()('GET', path, { token: shop.apiKey })).status).toBe(200);
+    const readOnly = await newApiKey(api(), shop.token, ['orders:read']);
+    expectErrorBody(await api()('GET', path, { token: readOnly }), 403, 'FORBIDDEN');
+    expectErrorBody(await api()('GET', path), 401, 'UNAUTHENTICATED');
+
+    const broke = await evm().newWallet({ eth: 0n });
+    const servers = {
+      broke: await startTestServer({ ...env, X402_EVM_PRIVATE_KEY: broke.privateKey, JOBS: 'none' }),
+      demanding: await startTestServer({ ...env, X402_GAS_WARN_SETTLEMENTS: '1000000', JOBS: 'none' }),
+      bare: await startTestServer({ ...networks.env, USDC_CONTRACT_POLYGON: usdc, JOBS: 'none' }),
+    };
+    try {
+      const empty = await servers.broke.api('GET', path, { token: shop.token });
+      expect(empty.body.gasKeys).toEqual([
+        expect.objectContaining({
+          address: broke.address,
+          balance: '0.000000',
+          settlementsLeft: 0,
+          low: true,
+        }),
+      ]);
+      const demanding = await servers.demanding.api('GET', path, { token: shop.token });
+      expect(demanding.body).toMatchObject({
+        warnBelowSettlements: 1_000_000,
+        gasKeys: [{ address: gasKey.address, low: true }],
+      });
+      const bare = await servers.bare.api('GET', path, { token: shop.token });
+      expect(bare.body).toEqual({
+        warnBelowSettlements: 100,
+        gasKeys: [],
+        notConfigured: ['X402_EVM_PRIVATE_KEY'],
+      });
+    } finally {
+      await Promise.all(Object.values(servers).map((server) => server.stop()));
+    }
+    // The chain out of reach: the key is shown without a balance, not an error.
+    await evm().stopRpc();
+    try {
+      const unknown = await api()('GET', path, { token: shop.token });
+      expect(unknown.status, unknown.text).toBe(200);
+      expect(unknown.body.gasKeys).toEqual([
+        expect.objectContaining({ address: gasKey.address, balance: null, settlementsLeft: null, low: null }),
+      ]);
+    } finally {
+      await evm().startRpc();
     }
   });
 
@@ -360,6 +463,107 @@ describe('x402 facilitator on EVM', () => {
       expect(await usdcOf(shop.payTo)).toBe(PRICE);
     } finally {
       await slow.stop();
+    }
+  });
+
+  it('follows up a settlement a crash left without its order: one order, one ledger entry, its events once', async () => {
+    // Where a process may die once the transfer is broadcast: before its order is written (its
+    // writer fails), or after the order but before its transaction was reported for it (the
+    // process stops there for good: its open connections are cut, as a crash would).
+    const crashes: [string, (stopped: () => void) => Partial<Deps>][] = [
+      [
+        'before the order',
+        () => ({
+          writeCreatedOrder: async () => {
+            throw new Error('the process died here');
+          },
+        }),
+      ],
+      [
+        'after the order, before its claim',
+        (stopped) => ({
+          writeCreatedOrder: async (order) => {
+            await h.server.deps.writeCreatedOrder(order);
+            stopped();
+            return new Promise(() => {});
+          },
+        }),
+      ],
+    ];
+    for (const [where, overrides] of crashes) {
+      const shop = await x402Shop();
+      const from = await payer();
+      const body = await payment(from, shop.payTo);
+      let stopped!: () => void;
+      const stoppedThere = new Promise<void>((resolve) => (stopped = resolve));
+      const crashing = await startTestServer({ ...env, JOBS: 'none' }, overrides(stopped));
+      try {
+        const answer = settle(shop.apiKey, body, crashing).catch(() => null);
+        await Promise.race([answer, stoppedThere]);
+        crashing.server.closeAllConnections();
+      } finally {
+        await crashing.stop();
+      }
+      const [row] = (await h.server.deps.db.sequelize.query(
+        `SELECT transaction FROM x402_settlements WHERE merchant_id = :id`,
+        { type: QueryTypes.SELECT, replacements: { id: shop.id } },
+      )) as { transaction: string }[];
+      const tx = row!.transaction;
+      expect(tx, where).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(await usdcOf(shop.payTo), where).toBe(PRICE);
+      // Nothing reported for the transfer: at most an order that no transaction is claimed for.
+      const before = await x402Orders(shop);
+      expect(
+        before.filter((o) => o.status !== 'PENDING'),
+        where,
+      ).toEqual([]);
+      // As the crash left it: the transfer broadcast, its receipt never seen, no order linked, and
+      // idle long enough to be followed up, the dead writer's lease run out (the harness's own
+      // job may follow it up first, as it would).
+      await h.server.deps.db.sequelize.query(
+        `UPDATE x402_settlements
+            SET status = 'sent', updated_at = now() - interval '10 minutes',
+                recording_until = CASE WHEN recording_until IS NULL THEN NULL ELSE now() - interval '1 second' END
+          WHERE transaction = :tx`,
+        { replacements: { tx } },
+      );
+
+      // Followed up on two instances at once, then again: one order, reported once.
+      await Promise.all([
+        followUpSettlements(h.server.deps),
+        followUpSettlements(second.deps),
+        followUpSettlements(h.server.deps),
+      ]);
+      await followUpSettlements(second.deps);
+      const [order, ...more] = await x402Orders(shop);
+      expect(more, where).toEqual([]);
+      expect(order, where).toMatchObject({
+        kind: 'x402',
+        status: 'CONFIRMING',
+        amount: '0.010000',
+        payer: from.address,
+        resource: 'https://api.example.test/report',
+        recipient: shop.payTo,
+      });
+      const reference = order!.reference as string;
+      await evm().mine(CONFIRMATIONS);
+      expect(await h.settle(shop, reference, 'PAID'), where).toMatchObject({ txId: tx });
+      await followUpSettlements(h.server.deps);
+      const ledger = await h.ledgerOf(shop, reference);
+      expect(ledger, where).toHaveLength(1);
+      expect(ledger[0], where).toMatchObject({ matchedBy: 'x402', from: from.address, txId: tx });
+      expect(h.webhookTypes(shop, reference), where).toEqual([
+        'order.created',
+        'order.confirming',
+        'order.paid',
+      ]);
+      expect(await x402Orders(shop), where).toHaveLength(1);
+      // Presented again, the payment is the one already settled.
+      expect((await settle(shop.apiKey, body)).body, where).toMatchObject({
+        success: false,
+        errorReason: 'already_settled',
+        transaction: tx,
+      });
     }
   });
 

@@ -19,7 +19,7 @@ describe('API key rules', () => {
     expect(hashApiKeySecret(a)).not.toBe(hashApiKeySecret(b));
   });
 
-  it('the login token opens every route; a key only its scopes, never login-only routes', () => {
+  it('the login token opens every route but API-key-only ones; a key only its scopes, never login-only routes', () => {
     expect(checkScope(null, 'orders:write')).toBeNull();
     expect(checkScope(null, null)).toBeNull();
     expect(checkScope({ scopes: ['orders:read', 'orders:write'] }, 'orders:write')).toBeNull();
@@ -30,6 +30,12 @@ describe('API key rules', () => {
     const loginOnly = checkScope({ scopes: ['account:write'] }, null);
     expect(loginOnly?.code).toBe('FORBIDDEN');
     expect(loginOnly?.message).toContain('login token');
+    // x402's facilitator routes: a sign-in never opens them, a key with the scope does.
+    const signedIn = checkScope(null, 'x402:settle', true);
+    expect(signedIn?.code).toBe('FORBIDDEN');
+    expect(signedIn?.message).toContain('Only an API key with the scope x402:settle');
+    expect(checkScope({ scopes: ['x402:settle'] }, 'x402:settle', true)).toBeNull();
+    expect(checkScope({ scopes: ['orders:write'] }, 'x402:settle', true)?.code).toBe('FORBIDDEN');
   });
 
   it("a subscription's events need subscriptions:read; the others only the route's scope", () => {

@@ -6,6 +6,7 @@ import { enSandbox } from './en-sandbox';
 import { enTwoFactor } from './en-two-factor';
 import { enMembers } from './en-members';
 import { enPos } from './en-pos';
+import { enX402 } from './en-x402';
 
 /**
  * The dashboard's words in English: the reference every other language must match key for key
@@ -20,6 +21,7 @@ export const en = {
   ...enTwoFactor,
   ...enMembers,
   ...enPos,
+  ...enX402,
 } as const;
 
 export type MessageKey = keyof typeof en;

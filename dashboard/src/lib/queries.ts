@@ -117,6 +117,11 @@ export const apiKeysQuery = queryOptions({
   queryFn: async () => ok(await api.apiKeys.list(), 200).items,
 });
 
+export const x402GasKeysQuery = queryOptions({
+  queryKey: keys.x402GasKeys,
+  queryFn: async () => ok(await api.x402.gasKeys(), 200),
+});
+
 export const membersQuery = queryOptions({
   queryKey: [...keys.members, 'list'],
   queryFn: async () => ok(await api.members.list(), 200).items,

@@ -30,6 +30,7 @@ export const keys = {
   wallets: ['wallets'] as const,
   profile: ['profile'] as const,
   apiKeys: ['api-keys'] as const,
+  x402GasKeys: ['x402-gas-keys'] as const,
   unattributed: ['unattributed'] as const,
   recentDeliveries: ['recent-deliveries'] as const,
   networks: ['networks'] as const,

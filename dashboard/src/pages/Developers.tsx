@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { ApiKeys } from '../components/developers/ApiKeys';
 import { MessengerSettings } from '../components/developers/MessengerSettings';
 import { WebhookSettings } from '../components/developers/WebhookSettings';
+import { X402GasKeys } from '../components/developers/X402GasKeys';
 import { LoadedList } from '../components/LoadedList';
 import { PageHeader, Section } from '../components/ui';
 import { WebhookDeliveries } from '../components/WebhookDeliveries';
@@ -23,6 +24,7 @@ export function DevelopersPage() {
       <ApiKeys />
       <ProfileForms forms={[WebhookSettings, MessengerSettings]} />
       <RecentDeliveries />
+      <X402GasKeys />
     </>
   );
 }

@@ -17,6 +17,7 @@ const SCOPE_KEYS: Record<string, MessageKey> = {
   'refunds:write': 'scopeRefundsWrite',
   'account:read': 'scopeAccountRead',
   'account:write': 'scopeAccountWrite',
+  'x402:settle': 'scopeX402Settle',
 };
 
 /** The merchant's API keys: listed by name and last 4, created (the secret shown once), revoked. */

@@ -1,0 +1,64 @@
+import { privateKeyToAccount } from 'viem/accounts';
+import { EVM_NETWORK_TABLE, type X402GasKey, type X402GasKeys } from '../../contract';
+import { formatAmount } from '../../contract/decimal';
+import type { Deps } from '../deps';
+import type { X402EvmNetwork } from './x402-networks';
+import { x402EvmNetworks } from './x402-networks';
+
+/**
+ * The gas one EVM settlement may take: transferWithAuthorization uses about 60,000 to 80,000,
+ * and the signer asks for its estimate and a fifth more (evm-signer.ts).
+ */
+const EVM_SETTLEMENT_GAS = 100_000n;
+const EVM_COIN_DECIMALS = 18;
+/** A count the API can write exactly (a free gas price leaves it unbounded). */
+const MOST = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * GET /dashboard/x402/gas-keys: each gas key's balance, about how many settlements it pays for at
+ * the gas price now, and whether that is below X402_GAS_WARN_SETTLEMENTS. The networks are asked
+ * side by side; one that cannot be asked shows no balance rather than failing the others.
+ */
+export async function listGasKeys(deps: Pick<Deps, 'config' | 'logger'>): Promise<X402GasKeys> {
+  const key = deps.config.x402.evmPrivateKey;
+  const gasKeys = key
+    ? await Promise.all(
+        x402EvmNetworks(deps).map((net) => evmGasKey(deps, net, privateKeyToAccount(key).address)),
+      )
+    : [];
+  return {
+    warnBelowSettlements: deps.config.x402.gasWarnSettlements,
+    gasKeys,
+    notConfigured: key ? [] : ['X402_EVM_PRIVATE_KEY'],
+  };
+}
+
+async function evmGasKey(
+  deps: Pick<Deps, 'config' | 'logger'>,
+  net: X402EvmNetwork,
+  address: `0x${string}`,
+): Promise<X402GasKey> {
+  const shown = {
+    network: net.network,
+    caip2: net.caip2,
+    address,
+    coin: EVM_NETWORK_TABLE[net.network].nativeCoin,
+  };
+  try {
+    const [balance, fees] = await Promise.all([
+      net.client.getBalance({ address }),
+      net.client.estimateFeesPerGas(),
+    ]);
+    const left = balance / (EVM_SETTLEMENT_GAS * (fees.maxFeePerGas > 0n ? fees.maxFeePerGas : 1n));
+    const settlementsLeft = Number(left > MOST ? MOST : left);
+    return {
+      ...shown,
+      balance: formatAmount(balance, EVM_COIN_DECIMALS),
+      settlementsLeft,
+      low: settlementsLeft < deps.config.x402.gasWarnSettlements,
+    };
+  } catch (error) {
+    deps.logger.warn({ err: error, network: net.network }, "x402 gas key's balance could not be read");
+    return { ...shown, balance: null, settlementsLeft: null, low: null };
+  }
+}

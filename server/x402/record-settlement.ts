@@ -1,0 +1,90 @@
+import { getAddress } from 'viem';
+import type { MemberRow, MerchantRow } from '../db/caches';
+import type { Deps } from '../deps';
+import type { ActingKey } from '../events/audit';
+import { createX402Order } from '../orders/create-x402-order';
+import { submitPaymentClaim } from '../orders/submit-payment-claim';
+import { endLease, leaseSettlement, type SettlementToRecord } from './settlement-rows';
+import { x402EvmNetworks } from './x402-networks';
+
+/** Who the order names: the settle's key and its maker, or (followed up after a crash) the key alone. */
+export type SettledBy = {
+  merchant: MerchantRow;
+  member: Pick<MemberRow, 'id' | 'email' | 'tokenVersion'> | null;
+  actingKey: ActingKey;
+};
+
+/**
+ * Writes the order of kind `x402` of a sent settlement, once: under the settlement's lease, with
+ * the reference chosen when it was claimed (unique among orders), so the settle and the follow-up
+ * of a crash (followUpSettlements), on any instance, write one order between them. An order
+ * already written (its writer died before linking it) gets its claim reported again, which is a
+ * no-op when it has it. Returns the order's id; null when there is nothing to write or another
+ * writer holds the lease.
+ */
+export async function recordSettlement(
+  deps: Deps,
+  id: string,
+  by: SettledBy,
+  /** The settlement's status from now on (the follow-up found its receipt); else as it is. */
+  status?: 'settled',
+): Promise<string | null> {
+  const row = await leaseSettlement(deps, id);
+  if (!row) return null;
+  try {
+    const orderId = await writeOrder(deps, row, by);
+    await endLease(deps, id, { orderId, status: status ?? row.status });
+    return orderId;
+  } catch (error) {
+    await endLease(deps, id);
+    throw error;
+  }
+}
+
+async function writeOrder(deps: Deps, row: SettlementToRecord, by: SettledBy): Promise<string> {
+  const reference = row.order_reference!;
+  const net = x402EvmNetworks(deps).find((n) => n.caip2 === row.network);
+  const token = net?.tokens.find((t) => t.contract === getAddress(row.asset));
+  if (!net || !token || !row.wallet_id)
+    throw new Error(`x402 is no longer on for ${row.asset} on ${row.network}`);
+  const txId = row.transaction!.toLowerCase();
+  const writtenId = async () =>
+    (await deps.db.models.Order.findOne({ where: { reference }, attributes: ['id'] }))?.id;
+  const reportAgain = async (orderId: string | number) => {
+    await submitPaymentClaim(deps, {
+      reference,
+      merchantId: row.merchant_id,
+      txId,
+      network: net.network,
+      source: 'x402',
+      actingKey: by.actingKey,
+    });
+    return String(orderId);
+  };
+  const written = await writtenId();
+  if (written) return reportAgain(written);
+  try {
+    const order = await createX402Order(deps, {
+      merchant: by.merchant,
+      member: by.member,
+      actingKey: by.actingKey,
+      reference,
+      network: net.network,
+      token: token.symbol as 'USDC',
+      tokenMint: token.contract,
+      decimals: token.decimals,
+      walletId: row.wallet_id,
+      recipient: getAddress(row.pay_to),
+      amountUnits: BigInt(row.amount_units),
+      payer: getAddress(row.payer),
+      resource: row.resource,
+      txId,
+    });
+    return order.id;
+  } catch (error) {
+    // A writer whose lease ran out wrote it meanwhile (its reference is unique): that one stands.
+    const meanwhile = await writtenId();
+    if (meanwhile) return reportAgain(meanwhile);
+    throw error;
+  }
+}
