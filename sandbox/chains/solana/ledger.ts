@@ -1,22 +1,23 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { address, getTransactionDecoder, lamports, type Transaction as KitTransaction } from '@solana/kit';
-import {
-  AddressLookupTableAccount,
-  Keypair,
-  PublicKey,
-  SystemProgram,
-  Transaction,
-  VersionedTransaction,
-  type VersionedMessage,
-} from '@solana/web3.js';
+import { address, lamports } from '@solana/kit';
+import { Keypair, PublicKey, SystemProgram, Transaction, VersionedTransaction } from '@solana/web3.js';
 import { FailedTransactionMetadata, LiteSVM, type TransactionMetadata } from 'litesvm';
 import type { LiteSvm as LiteSvmNative } from 'litesvm/dist/internal';
-import { base58, base58Bytes, base64 } from './keys';
+import { base58, base58Bytes } from './keys';
 import { formatMemos, MEMO_PROGRAMS, SYSTEM_PROGRAM } from './parsed-instructions';
 import { RpcError } from './rpc-error';
-import { decodeMint, decodeTokenAccount, uiTokenAmount, type UiTokenAmount } from './token-layout';
+import { decodeMint } from './token-layout';
+import {
+  accountView,
+  balancesOf,
+  executionDetails,
+  type AccountView,
+  type SimulationResult,
+  type TxRecord,
+} from './ledger-records';
 import { describeTxError, landsOnChain, type RpcTxError } from './tx-errors';
+import { decodeWire, preflightError, resolveAccountKeys, transactionFee } from './wire';
 
 /**
  * The chain state behind the local RPC: a LiteSVM instance plus everything litesvm does not keep
@@ -25,82 +26,9 @@ import { describeTxError, landsOnChain, type RpcTxError } from './tx-errors';
  * request sees (and changes) the ledger atomically.
  */
 
-const kitTransactionDecoder = getTransactionDecoder();
-
-const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
-const LAMPORTS_PER_SIGNATURE = 5000;
 /** Blocks a blockhash stays usable for, as on mainnet. */
 export const BLOCKHASH_VALIDITY_BLOCKS = 150;
 const FAUCET_LAMPORTS = 1_000_000_000_000_000n; // 1M SOL, still below 2^53 for JSON numbers
-
-export type TokenBalance = {
-  accountIndex: number;
-  mint: string;
-  owner: string;
-  programId: string;
-  uiTokenAmount: UiTokenAmount;
-};
-
-export type CompiledInnerInstruction = {
-  programIdIndex: number;
-  accounts: number[];
-  data: Uint8Array;
-  stackHeight: number | null;
-};
-
-export type TxRecord = {
-  /** Global order of processing, for before/until. */
-  seq: number;
-  signature: string;
-  signatures: string[];
-  slot: number;
-  blockTime: number;
-  version: VersionedMessage['version'];
-  wire: Uint8Array;
-  message: VersionedMessage;
-  /** Static keys, then lookup-table writable, then lookup-table readonly: what indexes refer to. */
-  accountKeys: string[];
-  loadedAddresses: { writable: string[]; readonly: string[] };
-  err: RpcTxError | null;
-  fee: number;
-  preBalances: number[];
-  postBalances: number[];
-  preTokenBalances: TokenBalance[];
-  postTokenBalances: TokenBalance[];
-  logMessages: string[];
-  innerInstructions: { index: number; instructions: CompiledInnerInstruction[] }[];
-  computeUnitsConsumed: number;
-  returnData: { programId: string; data: [string, 'base64'] } | null;
-  memo: string | null;
-  finalized: boolean;
-};
-
-/** kit hands out read-only byte views; the layout readers take plain Uint8Arrays (no copy). */
-export const asBytes = (view: { buffer: ArrayBufferLike; byteOffset: number; byteLength: number }) =>
-  new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
-
-export type AccountView = { lamports: bigint; data: Uint8Array; owner: string; executable: boolean };
-
-type KitAccount = {
-  lamports: bigint;
-  data: { buffer: ArrayBufferLike; byteOffset: number; byteLength: number };
-  programAddress: string;
-  executable: boolean;
-};
-export const accountView = (a: KitAccount): AccountView => ({
-  lamports: BigInt(a.lamports),
-  data: asBytes(a.data),
-  owner: a.programAddress,
-  executable: a.executable,
-});
-
-export type SimulationResult = {
-  err: RpcTxError | null;
-  logs: string[];
-  unitsConsumed: number;
-  postAccounts: Map<string, AccountView>;
-  replacementBlockhash: { blockhash: string; lastValidBlockHeight: number } | null;
-};
 
 type LedgerEvents = { processed: [TxRecord]; finalized: [TxRecord]; slot: [number] };
 
@@ -307,7 +235,7 @@ export class SolanaLedger {
       }
     }
 
-    const keys = this.resolveKeys(vtx.message);
+    const keys = resolveAccountKeys(vtx.message, (key) => this.account(key));
     if (!keys) {
       if (opts.skipPreflight) return signature;
       throw preflightError(
@@ -317,7 +245,11 @@ export class SolanaLedger {
         0,
       );
     }
-    const pre = this.snapshot(keys.all);
+    const pre = balancesOf(
+      keys.all,
+      (key) => this.account(key),
+      (mint) => this.decimalsOf(mint),
+    );
     const result = this.svm.sendTransaction(kitTx);
     let err: RpcTxError | null = null;
     let meta: TransactionMetadata;
@@ -336,12 +268,15 @@ export class SolanaLedger {
     }
 
     this.setClock(this.slot + 1, this.nextBlockTime());
-    const post = this.snapshot(keys.all);
+    const post = balancesOf(
+      keys.all,
+      (key) => this.account(key),
+      (mint) => this.decimalsOf(mint),
+    );
     const message = vtx.message;
     const memos = message.compiledInstructions
       .filter((ix) => MEMO_PROGRAMS.has(keys.all[ix.programIdIndex]!))
       .map((ix) => ix.data);
-    const returnData = meta.returnData();
     const record: TxRecord = {
       seq: ++this.seq,
       signature,
@@ -359,27 +294,7 @@ export class SolanaLedger {
       postBalances: post.balances,
       preTokenBalances: pre.tokens,
       postTokenBalances: post.tokens,
-      logMessages: meta.logs(),
-      innerInstructions: meta
-        .innerInstructions()
-        .map((list, index) => ({
-          index,
-          instructions: list.map((inner) => {
-            const ix = inner.instruction();
-            return {
-              programIdIndex: ix.programIdIndex(),
-              accounts: [...ix.accounts()],
-              data: ix.data(),
-              stackHeight: inner.stackHeight(),
-            };
-          }),
-        }))
-        .filter((entry) => entry.instructions.length > 0),
-      computeUnitsConsumed: Number(meta.computeUnitsConsumed()),
-      returnData:
-        returnData.data().length > 0
-          ? { programId: base58(returnData.programId()), data: [base64(returnData.data()), 'base64'] }
-          : null,
+      ...executionDetails(meta),
       memo: formatMemos(memos),
       finalized: !this.holdingFinality,
     };
@@ -502,93 +417,4 @@ export class SolanaLedger {
     }
     return out;
   }
-
-  // ---- helpers --------------------------------------------------------------------------------
-
-  private resolveKeys(
-    message: VersionedMessage,
-  ): { all: string[]; loaded: { writable: string[]; readonly: string[] } } | null {
-    const staticKeys = message.staticAccountKeys.map((key) => base58(key.toBytes()));
-    const loaded = { writable: [] as string[], readonly: [] as string[] };
-    for (const lookup of message.addressTableLookups) {
-      const table = this.account(lookup.accountKey.toBase58());
-      if (!table) return null;
-      const { addresses } = AddressLookupTableAccount.deserialize(table.data);
-      const pick = (indexes: number[]) => indexes.map((i) => addresses[i] && base58(addresses[i].toBytes()));
-      const writable = pick(lookup.writableIndexes);
-      const readonly = pick(lookup.readonlyIndexes);
-      if ([...writable, ...readonly].some((key) => key === undefined)) return null;
-      loaded.writable.push(...(writable as string[]));
-      loaded.readonly.push(...(readonly as string[]));
-    }
-    return { all: [...staticKeys, ...loaded.writable, ...loaded.readonly], loaded };
-  }
-
-  /** Lamports of every key, and the token balance of every key that is a token account. */
-  private snapshot(keys: string[]): { balances: number[]; tokens: TokenBalance[] } {
-    const balances: number[] = [];
-    const tokens: TokenBalance[] = [];
-    keys.forEach((key, accountIndex) => {
-      const account = this.account(key); // keys were just converted from bytes: cached
-      balances.push(Number(account?.lamports ?? 0n));
-      const token = account && decodeTokenAccount(account.owner, account.data);
-      const decimals = token && this.decimalsOf(token.mint);
-      if (!token || decimals === null || decimals === undefined) return;
-      tokens.push({
-        accountIndex,
-        mint: token.mint,
-        owner: token.owner,
-        programId: account.owner,
-        uiTokenAmount: uiTokenAmount(token.amount, decimals, true),
-      });
-    });
-    return { balances, tokens };
-  }
-}
-
-function decodeWire(wire: Uint8Array): { vtx: VersionedTransaction; kitTx: KitTransaction } {
-  try {
-    const vtx = VersionedTransaction.deserialize(wire);
-    if (vtx.signatures.length === 0) throw new Error('no signatures');
-    return { vtx, kitTx: kitTransactionDecoder.decode(wire) };
-  } catch (error) {
-    throw RpcError.invalidParams(`invalid transaction: ${(error as Error).message}`);
-  }
-}
-
-function preflightError(err: RpcTxError, message: string, logs: string[], unitsConsumed: number): RpcError {
-  return new RpcError(-32002, `Transaction simulation failed: ${message}`, {
-    accounts: null,
-    err,
-    innerInstructions: null,
-    loadedAccountsDataSize: 0,
-    logs,
-    replacementBlockhash: null,
-    returnData: null,
-    unitsConsumed,
-  });
-}
-
-/**
- * Base fee (5000 lamports per signature) plus the priority fee: compute-unit price x limit, the
- * limit defaulting to 200k per non-compute-budget instruction (max 1.4M), as the runtime charges.
- */
-export function transactionFee(message: VersionedMessage): number {
-  let limit: bigint | null = null;
-  let microLamports = 0n;
-  let others = 0;
-  for (const ix of message.compiledInstructions) {
-    const program = message.staticAccountKeys[ix.programIdIndex]?.toBase58();
-    if (program !== COMPUTE_BUDGET_PROGRAM) {
-      others++;
-      continue;
-    }
-    const data = ix.data;
-    const dv = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    if (data[0] === 2 && data.length >= 5) limit = BigInt(dv.getUint32(1, true));
-    if (data[0] === 3 && data.length >= 9) microLamports = dv.getBigUint64(1, true);
-  }
-  const units = limit ?? BigInt(Math.min(200_000 * others, 1_400_000));
-  const priority = (microLamports * units + 999_999n) / 1_000_000n;
-  return LAMPORTS_PER_SIGNATURE * message.header.numRequiredSignatures + Number(priority);
 }

@@ -1,13 +1,8 @@
 import { address, getBase58Decoder, getBase58Encoder, getBase64Encoder, isAddress } from '@solana/kit';
 import { VersionedMessage } from '@solana/web3.js';
-import {
-  accountView,
-  asBytes,
-  transactionFee,
-  type AccountView,
-  type SolanaLedger,
-  type TxRecord,
-} from './ledger';
+import type { SolanaLedger } from './ledger';
+import { accountView, asBytes, type AccountView, type TxRecord } from './ledger-records';
+import { transactionFee } from './wire';
 import { base64 } from './keys';
 import { RpcError } from './rpc-error';
 import {

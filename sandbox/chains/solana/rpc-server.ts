@@ -1,7 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { SolanaLedger, TxRecord } from './ledger';
+import type { SolanaLedger } from './ledger';
+import type { TxRecord } from './ledger-records';
 import { RpcError } from './rpc-error';
 import type { RpcMethod } from './rpc-methods';
 import { readBody } from '../read-body';

@@ -1,5 +1,5 @@
 import { getBase58Decoder } from '@solana/kit';
-import type { TxRecord } from './ledger';
+import type { TxRecord } from './ledger-records';
 import { base64 } from './keys';
 import { parseInstruction } from './parsed-instructions';
 import { RpcError } from './rpc-error';
