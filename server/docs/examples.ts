@@ -367,21 +367,26 @@ const exampleInvitation = {
   expiresAt: '2026-11-29T10:00:00.000Z',
   createdAt: '2026-11-22T10:00:00.000Z',
 };
+/** Who did it, as an audit entry or event a person causes names it. */
+const byMember = {
+  actor: 'member',
+  memberId: '6f1c2b9e-8a4d-4f3b-9c2e-1d5a7b3c9e01',
+  memberEmail: 'shop@example.com',
+} as const;
 const memberEvent = (type: EventType, data: Record<string, unknown>) => ({
   ...paidEventOf(type),
   createdAt: '2026-11-23T09:00:00.000Z',
-  data: {
-    ...data,
-    actor: 'member',
-    memberId: '6f1c2b9e-8a4d-4f3b-9c2e-1d5a7b3c9e01',
-    memberEmail: 'shop@example.com',
-  },
+  data: { ...data, ...byMember },
 });
 
 /** The body of each event type's webhook, as `x-webhooks` in openapi.json shows it. */
 const refundEventBody = { ...refund, status: 'SUCCEEDED', transaction: null, txId };
 export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
-  'order.created': { ...paidEventOf('order.created'), createdAt: order.createdAt, data: { order } },
+  'order.created': {
+    ...paidEventOf('order.created'),
+    createdAt: order.createdAt,
+    data: { order, ...byMember },
+  },
   'order.confirming': {
     ...paidEventOf('order.confirming'),
     createdAt: '2026-11-22T10:02:52.000Z',
@@ -432,7 +437,7 @@ export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
   'refund.created': {
     ...paidEventOf('refund.created'),
     createdAt: refund.createdAt,
-    data: { order: refundingOrder, refund: { ...refund, transaction: null } },
+    data: { order: refundingOrder, refund: { ...refund, transaction: null }, ...byMember },
   },
   'refund.succeeded': {
     ...paidEventOf('refund.succeeded'),
@@ -753,8 +758,13 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
           {
             id: '1',
             type: 'order.created',
-            actor: 'merchant',
-            data: { status: 'PENDING', amount: '9.504754' },
+            actor: 'member',
+            data: {
+              memberId: byMember.memberId,
+              memberEmail: byMember.memberEmail,
+              status: 'PENDING',
+              amount: '9.504754',
+            },
             createdAt: order.createdAt,
           },
           {

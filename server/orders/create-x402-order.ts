@@ -1,8 +1,8 @@
 import type { Network, Token } from '../../contract';
-import type { MemberRow, MerchantRow } from '../db/caches';
+import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
+import { createdByOf, eventActorFields, type Caller } from '../events/actor';
 import { eventApiVersion, eventBody, newEventId } from '../events/append-events';
-import { actingKeyData, type ActingKey } from '../events/audit';
 import { formatAmount } from '../../contract/decimal';
 import type { CreatedOrder, NewOrderRow } from './created-order';
 import { deliveryTargets } from './delivery-targets';
@@ -14,9 +14,8 @@ import { submitPaymentClaim } from './submit-payment-claim';
 /** A payment per API call settled by this service as x402 facilitator (server/x402/). */
 export type X402Payment = {
   merchant: MerchantRow;
-  /** The member acting (the API key's maker): still in the account when the order is written. */
-  member: Pick<MemberRow, 'id' | 'email' | 'tokenVersion'>;
-  actingKey: ActingKey;
+  /** Who is calling (an API key; its maker still in the account when the order is written). */
+  by: Caller;
   network: Network;
   token: Token;
   tokenMint: string;
@@ -82,7 +81,7 @@ export async function createX402Order(
     periodEnd: null,
     customerEmail: null,
     customerLanguage: null,
-    createdBy: p.actingKey ? { apiKeyId: p.actingKey.id } : { memberId: p.member.id, email: p.member.email },
+    createdBy: createdByOf(p.by),
     source: 'api',
     kind: 'x402',
     resource: p.resource,
@@ -94,21 +93,27 @@ export async function createX402Order(
   const eventId = newEventId();
   const created: CreatedOrder = {
     order,
+    actor: p.by,
     audit: {
       status: ORDER_CREATED.to,
       amount: formatAmount(p.amountUnits, p.decimals),
       kind: 'x402',
       resource: p.resource,
       payer: p.payer,
-      ...actingKeyData(p.actingKey),
       expiresAt: order.expiresAt.toISOString(),
     },
     event: {
       id: eventId,
-      body: eventBody(eventId, ORDER_CREATED.event, now, { order: presented }, eventApiVersion(p.merchant)),
+      body: eventBody(
+        eventId,
+        ORDER_CREATED.event,
+        now,
+        { order: presented, ...eventActorFields(p.by) },
+        eventApiVersion(p.merchant),
+      ),
     },
     targets: deliveryTargets(order, p.merchant),
-    actingMember: { id: p.member.id, tokenVersion: p.member.tokenVersion },
+    actingMember: { id: p.by.member.id, tokenVersion: p.by.member.tokenVersion },
   };
   const outcome = await deps.writeCreatedOrder(created);
   if (!outcome.inserted) throw new Error(`the x402 order was not written (${outcome.blockedBy})`);
@@ -118,7 +123,7 @@ export async function createX402Order(
     txId: p.txId,
     network: p.network,
     source: 'x402',
-    actingKey: p.actingKey,
+    by: p.by,
   });
   return { id: outcome.orderId, reference };
 }

@@ -1,8 +1,8 @@
 import type { SettleResponse } from '@x402/core/types';
-import type { MemberRow, MerchantRow } from '../db/caches';
+import type { MerchantRow } from '../db/caches';
 import { ChainUnavailableError, describeRpcError } from '../chains/chain-errors';
 import type { Deps } from '../deps';
-import type { ActingKey } from '../events/audit';
+import type { Caller } from '../events/actor';
 import { createX402Order } from '../orders/create-x402-order';
 import { checkPayment, type CheckedPayment, type X402Request } from './check-payment';
 import type { SendWatch } from './evm-signer';
@@ -21,9 +21,8 @@ const IN_PROGRESS_POLL_MS = 100;
 
 type Input = {
   merchant: MerchantRow;
-  /** The member acting: the API key's maker. */
-  member: MemberRow;
-  actingKey: ActingKey;
+  /** Who is calling: an API key (with its maker). */
+  by: Caller;
   body: X402Request;
 };
 
@@ -129,8 +128,7 @@ async function settleClaimed(
   try {
     const order = await createX402Order(deps, {
       merchant: input.merchant,
-      member: input.member,
-      actingKey: input.actingKey,
+      by: input.by,
       network: checked.net.network,
       token: checked.token.symbol as 'USDC',
       tokenMint: checked.token.contract,
