@@ -96,6 +96,21 @@ export const SCOPE_GRANTED_BY: { readonly [S in ApiKeyScope]: readonly Permissio
 export const scopesBeyond = (permissions: ReadonlySet<Permission>, scopes: readonly ApiKeyScope[]) =>
   scopes.filter((scope) => !SCOPE_GRANTED_BY[scope].some((p) => permissions.has(p)));
 
+/**
+ * The permissions a request needs: for a route whose body fields need permissions of their own
+ * (`fieldPermissions`), one per field sent (a field not listed: the route's); for any other route,
+ * or a body with no field, the route's permission.
+ */
+export function permissionsNeeded(
+  auth: { permission: Permission; fieldPermissions?: Readonly<Record<string, Permission>> },
+  body: unknown,
+): Permission[] {
+  const fields = auth.fieldPermissions;
+  const sent = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
+  if (!fields || sent.length === 0) return [auth.permission];
+  return [...new Set(sent.map((field) => fields[field] ?? auth.permission))];
+}
+
 /** A cashier reads only the orders it created. */
 export const readsOnlyOwnOrders = (role: Role) => role === 'cashier';
 
