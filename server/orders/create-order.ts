@@ -48,7 +48,13 @@ export async function createOrder(
 ): Promise<CreateOrderResult> {
   const { merchant, body } = input;
   const scope: IdempotencyScope | null = input.idempotencyKey
-    ? { merchantId: merchant.id, key: input.idempotencyKey, requestHash: requestHash(body) }
+    ? // Whoever made it is part of the request: a key replays an order only to its maker, never
+      // another member's order to a cashier who learnt the key (it reads only its own).
+      {
+        merchantId: merchant.id,
+        key: input.idempotencyKey,
+        requestHash: requestHash({ ...body, by: createdByOf(input.by ?? null) }),
+      }
     : null;
   if (scope) {
     const earlier = await findReplay<OrderBody>(deps, scope);
