@@ -706,6 +706,19 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'dashboard.signInMfa': { request: { mfaToken, code: '492039' }, responses: { 200: dashboardSession } },
   'dashboard.session': { responses: { 200: dashboardSession } },
   'dashboard.signOut': { responses: {} },
+  'dashboard.mySales': {
+    responses: {
+      200: {
+        memberId: '8d2e4f6a-1b3c-4d5e-9f70-2a4b6c8d0e1f',
+        email: 'cashier@example.com',
+        name: 'Bia',
+        ordersCreated: 64,
+        ordersPaid: 61,
+        received: [{ token: 'USDT', amount: '1183.42' }],
+        receivedFiat: [{ currency: 'BRL', amount: '6120.50' }],
+      },
+    },
+  },
   'dashboard.summary': {
     responses: {
       200: {
