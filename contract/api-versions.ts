@@ -41,7 +41,7 @@ export const API_VERSION_CHANGES: Record<ApiVersion, string> = {
   '2026-12-01':
     'Subscriptions: the event types `subscription.created`, `subscription.order_created`, `subscription.active`, `subscription.past_due`, `subscription.paused`, `subscription.resumed` and `subscription.canceled` (with `data.subscription`, and `data.order` when about an order); the order in every event carries `subscriptionId` and `period`, and `customerEmail` and `customerLanguage` (POST /orders takes them: the customer is mailed a receipt when it is paid, with SMTP_URL).',
   '2026-12-03':
-    'Members and roles: the event types `member.invited`, `member.joined`, `member.role_changed` and `member.removed`, each naming who did it (`actor: "member"`, `memberId`, `memberEmail`); the order in every event carries `createdBy` (`{"memberId", "email"}`, `{"apiKeyId"}`, or null). Payouts: the event types `payout.created`, `payout.approved`, `payout.completed`, `payout.partial`, `payout.failed`, `payout.item_confirmed` and `payout.item_failed` (with `data.payout`, and `data.item` when about one item).',
+    'Members and roles: the event types `member.invited`, `member.joined`, `member.role_changed` and `member.removed`, each naming who did it (`actor: "member"`, `memberId`, `memberEmail`), as every order, refund, subscription and payout event a person causes does (or `actor: "api_key"`, `apiKeyId`, `apiKeyName`); the order in every event carries `createdBy` (`{"memberId", "email"}`, `{"apiKeyId"}`, or null). Payouts: the event types `payout.created`, `payout.approved`, `payout.completed`, `payout.partial`, `payout.failed`, `payout.item_confirmed` and `payout.item_failed` (with `data.payout`, and `data.item` when about one item).',
 };
 
 /**

@@ -207,6 +207,11 @@ export type MerchantRouteAuth = {
   auth: 'merchant';
   scope: ApiKeyScope | null;
   permission: Permission;
+  /**
+   * Body fields that need a permission of their own instead of the route's (permissionsNeeded in
+   * ./permissions.ts): a member may change the fields its role covers and no other.
+   */
+  fieldPermissions?: Readonly<Record<string, Permission>>;
   /** The route also takes a two-factor setupToken (contract/two-factor.ts): enrolment alone. */
   setupToken?: true;
   /** Only an API key opens the route (apiKeyOnly), never the login token or a session. */

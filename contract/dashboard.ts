@@ -240,6 +240,16 @@ export const dashboardContract = c.router(
       query: ZSummaryQuery,
       responses: { 200: ZDashboardSummary, ...merchantErrors },
     },
+    mySales: {
+      method: 'GET',
+      path: '/dashboard/sales/mine',
+      summary: "The signed-in member's own sales for a range of days",
+      description:
+        "The orders the member created in the days `from`..`to` in `timeZone` (for an API key, its maker's): counted, and what the paid ones received per token and in their quote currency, however many there are. The point of sale's sales of the day; every role may read its own (the account's figures are GET /dashboard/summary).",
+      metadata: merchantAuth('orders:read', 'orders:read'),
+      query: ZDateRangeQuery,
+      responses: { 200: ZMemberSales, ...merchantErrors },
+    },
     exportOrders: {
       method: 'GET',
       path: '/dashboard/exports/orders.csv',

@@ -68,12 +68,17 @@ export const ZMessengerDelivery = z
   })
   .describe('One messenger (Telegram Bot API sendMessage) attempt; the bot token never appears');
 
-export const AUDIT_ACTORS = ['merchant', 'payer', 'system'] as const;
+/** Who acted: a member (`data.memberId`, `data.memberEmail`), an API key (`data.apiKeyId`, `data.apiKeyName`), the payer, the service; `merchant` on entries written before members. */
+export const AUDIT_ACTORS = ['member', 'api_key', 'payer', 'system', 'merchant'] as const;
 export const ZAuditEntry = z
   .object({
     id: ZRowId,
     type: ZAuditKind,
-    actor: z.enum(AUDIT_ACTORS).describe('Who caused it'),
+    actor: z
+      .enum(AUDIT_ACTORS)
+      .describe(
+        'Who caused it: `member` (its `memberId` and `memberEmail` in data), `api_key` (`apiKeyId`, `apiKeyName`), `payer`, `system`; `merchant` on entries written before members',
+      ),
     data: z.record(z.unknown()).describe('The facts of the entry (e.g. from, to, reason, txId)'),
     createdAt: ZDateTime,
   })

@@ -108,6 +108,26 @@ const envelope = <T extends EventType>(type: T) => ({
   createdAt: ZDateTime,
 });
 
+/** Who did it: a member, named (every event a person causes says so). */
+const ZMemberActor = {
+  actor: z.literal('member'),
+  memberId: ZMemberId.describe('The member who did it'),
+  memberEmail: z.string().max(254),
+};
+
+/**
+ * Who caused an order, refund, subscription or payout event, when a person did (absent when the
+ * payer or the service did): `actor: "member"` with `memberId` and `memberEmail`, or
+ * `actor: "api_key"` with `apiKeyId` and `apiKeyName`.
+ */
+const ZCallerActor = {
+  actor: z.enum(['member', 'api_key']).optional().describe('Who caused it, when a person did'),
+  memberId: ZMemberActor.memberId.optional(),
+  memberEmail: ZMemberActor.memberEmail.optional(),
+  apiKeyId: z.string().uuid().max(36).optional().describe('The API key that did it'),
+  apiKeyName: z.string().max(100).optional(),
+};
+
 /**
  * The order as events carry it: its payment options and paidWith since API version 2026-11-29
  * (events rendered at an earlier version, or stored before, leave them out); the customer's e-mail
@@ -131,7 +151,11 @@ const payoutEvent = <T extends PayoutEventType>(type: T) =>
   z
     .object({
       ...envelope(type),
-      data: z.object({ payout: ZPayout.omit({ items: true }), item: ZPayoutItem.optional() }),
+      data: z.object({
+        payout: ZPayout.omit({ items: true }),
+        item: ZPayoutItem.optional(),
+        ...ZCallerActor,
+      }),
     })
     .describe(`The body of a \`${type}\` event (API version 2026-12-03 on)`);
 
@@ -144,6 +168,7 @@ const orderEvent = <T extends OrderEventType>(type: T) =>
         order: ZEventOrder,
         // The credited transfer that caused the event, if one did.
         payment: ZEventPayment.optional(),
+        ...ZCallerActor,
       }),
     })
     .describe(`The body of a \`${type}\` event`);
@@ -154,6 +179,7 @@ export const ZPaymentClaimedEvent = z
     data: z.object({
       order: ZEventOrder,
       claim: ZClaimedTransfer.extend({ token: ZClaimedTransfer.shape.token.optional() }),
+      ...ZCallerActor,
     }),
   })
   .describe(
@@ -166,28 +192,24 @@ const refundEvent = <T extends RefundEventType>(type: T) =>
     .object({
       ...envelope(type),
       // The refund is carried without its transaction (null), which would be stale by delivery.
-      data: z.object({ order: ZEventOrder, refund: ZRefund }),
+      data: z.object({ order: ZEventOrder, refund: ZRefund, ...ZCallerActor }),
     })
     .describe(`The body of a \`${type}\` event`);
 
 /** A subscription event: the subscription as it was (API version 2026-12-01 on). */
 const subscriptionEvent = <T extends SubscriptionEventType>(type: T) =>
   z
-    .object({ ...envelope(type), data: z.object({ subscription: ZSubscription }) })
+    .object({ ...envelope(type), data: z.object({ subscription: ZSubscription, ...ZCallerActor }) })
     .describe(`The body of a \`${type}\` event (API version 2026-12-01 on)`);
 
 /** A subscription event about one of its orders: the subscription and that order. */
 const subscriptionOrderEvent = <T extends SubscriptionEventType>(type: T) =>
   z
-    .object({ ...envelope(type), data: z.object({ subscription: ZSubscription, order: ZEventOrder }) })
+    .object({
+      ...envelope(type),
+      data: z.object({ subscription: ZSubscription, order: ZEventOrder, ...ZCallerActor }),
+    })
     .describe(`The body of a \`${type}\` event, with the order it is about (API version 2026-12-01 on)`);
-
-/** Who did it: a member, named (every event a person causes says so). */
-const ZMemberActor = {
-  actor: z.literal('member'),
-  memberId: ZMemberId.describe('The member who did it'),
-  memberEmail: z.string().max(254),
-};
 
 /** A member event: the member it is about (or the invitation), and who did it (API version 2026-12-03 on). */
 const memberEvent = <T extends Exclude<MemberEventType, 'member.invited'>>(type: T) =>

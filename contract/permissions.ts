@@ -52,7 +52,7 @@ const OWNER_ONLY = ['account:security', 'ownership:write'] as const satisfies re
 export const ROLE_PERMISSIONS: { readonly [R in Role]: readonly Permission[] } = {
   owner: PERMISSIONS,
   admin: PERMISSIONS.filter((p) => !(OWNER_ONLY as readonly Permission[]).includes(p)),
-  developer: [...READING, 'exports:read', 'keys:write', 'webhooks:write'],
+  developer: [...READING, 'orders:write', 'exports:read', 'keys:write', 'webhooks:write'],
   finance: [
     ...READING,
     'orders:write',
@@ -95,6 +95,21 @@ export const SCOPE_GRANTED_BY: { readonly [S in ApiKeyScope]: readonly Permissio
 /** The scopes of `scopes` a member with `permissions` may not give a key. */
 export const scopesBeyond = (permissions: ReadonlySet<Permission>, scopes: readonly ApiKeyScope[]) =>
   scopes.filter((scope) => !SCOPE_GRANTED_BY[scope].some((p) => permissions.has(p)));
+
+/**
+ * The permissions a request needs: for a route whose body fields need permissions of their own
+ * (`fieldPermissions`), one per field sent (a field not listed: the route's); for any other route,
+ * or a body with no field, the route's permission.
+ */
+export function permissionsNeeded(
+  auth: { permission: Permission; fieldPermissions?: Readonly<Record<string, Permission>> },
+  body: unknown,
+): Permission[] {
+  const fields = auth.fieldPermissions;
+  const sent = body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
+  if (!fields || sent.length === 0) return [auth.permission];
+  return [...new Set(sent.map((field) => fields[field] ?? auth.permission))];
+}
 
 /** A cashier reads only the orders it created. */
 export const readsOnlyOwnOrders = (role: Role) => role === 'cashier';

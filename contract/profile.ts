@@ -2,6 +2,7 @@ import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { ZApiVersion } from './api-versions';
 import { ZDateTime, ZUrlOut, errors, loginOnly, merchantAuth } from './common';
+import type { Permission } from './permissions';
 import { merchantErrors } from './shapes';
 import { ZMessengerDelivery, ZWebhookDelivery } from './deliveries';
 import { ZHttpUrl, ZMessengerChatId } from './orders';
@@ -66,6 +67,20 @@ export const ZUpdateProfileBody = z
   .strict()
   .describe('Fields to change; null clears a field');
 
+/**
+ * PATCH /users/me: the webhook and messenger settings are the developers' (webhooks:write), the
+ * rest the account's (account:write, the route's own).
+ */
+export const PROFILE_FIELD_PERMISSIONS = {
+  webhook_url: 'webhooks:write',
+  webhook_api_version: 'webhooks:write',
+  messenger_chat_id: 'webhooks:write',
+  messenger_bot_token: 'webhooks:write',
+  full_name: 'account:write',
+  phone: 'account:write',
+  underpayment_tolerance_bps: 'account:write',
+} as const satisfies { [F in keyof z.infer<typeof ZUpdateProfileBody>]-?: Permission };
+
 export const ZChangePasswordBody = z
   .object({
     current_password: z.string().min(1).max(1024).describe('Must match the current password'),
@@ -104,8 +119,11 @@ export const profileContract = c.router(
       path: '/users/me',
       summary: 'Update the profile',
       description:
-        'Partial update: only the fields sent change, and null clears one. `webhook_url` must be a public http(s) URL (400 otherwise). `webhook_api_version` moves the event payload version (one of the versions, never null: 400 otherwise); events emitted afterwards are rendered at it, events already emitted keep their body. Returns the profile as it is now.',
-      metadata: merchantAuth('account:write', 'account:write'),
+        'Partial update: only the fields sent change, and null clears one. The webhook and messenger fields (`webhook_url`, `webhook_api_version`, `messenger_chat_id`, `messenger_bot_token`) need webhooks:write, the others account:write; a member is refused (403 naming the permission) a field its role lacks. `webhook_url` must be a public http(s) URL (400 otherwise). `webhook_api_version` moves the event payload version (one of the versions, never null: 400 otherwise); events emitted afterwards are rendered at it, events already emitted keep their body. Returns the profile as it is now.',
+      metadata: {
+        ...merchantAuth('account:write', 'account:write'),
+        fieldPermissions: PROFILE_FIELD_PERMISSIONS,
+      },
       body: ZUpdateProfileBody,
       responses: {
         200: ZProfile,

@@ -6,7 +6,7 @@ import { authRouter } from './auth/auth.router';
 import { setupCredential, setupTokenOf } from './auth/two-factor/setup-auth';
 import { twoFactorRouter } from './auth/two-factor/two-factor.router';
 import { createKeyUsage } from './auth/api-key-usage';
-import { checkPermission, checkScope } from './auth/check-scope';
+import { checkRoutePermission, checkScope } from './auth/check-scope';
 import { createAuthenticator } from './auth/passport';
 import { createSessionAuthenticator, sessionCookie } from './auth/session-auth';
 import { dashboardRouter } from './dashboard/dashboard.router';
@@ -117,7 +117,7 @@ export function createApp(deps: Deps): Express {
       if (error) return next(error);
       const refused =
         checkScope(req.user!.apiKey, auth.scope, auth.apiKeyOnly) ??
-        checkPermission(req.user!, auth.permission);
+        checkRoutePermission(req.user!, auth, req.body);
       if (refused) return next(refused);
       limits
         .merchant(req.user!.merchant.id, res)

@@ -2,7 +2,9 @@ import {
   EVENT_TYPES,
   eventTypeScope,
   type ApiKeyScope,
+  permissionsNeeded,
   type EventType,
+  type MerchantRouteAuth,
   type Permission,
   type Role,
 } from '../../contract';
@@ -48,6 +50,24 @@ export function checkPermission(
   return user.permissions.has(permission)
     ? null
     : ApiError.forbidden(`The role ${user.member.role} may not do this: needs ${permission}`);
+}
+
+/**
+ * Whether the member may make this request to a route: its permission, or, on a route whose body
+ * fields need their own (`fieldPermissions`), each one the fields sent need. The first lacking one
+ * is named in the 403.
+ */
+export function checkRoutePermission(
+  user: { member: { role: Role }; permissions: ReadonlySet<Permission> },
+  auth: Pick<MerchantRouteAuth, 'permission' | 'fieldPermissions'>,
+  body: unknown,
+): ApiError | null {
+  if (!auth.fieldPermissions) return checkPermission(user, auth.permission);
+  for (const permission of permissionsNeeded(auth, body)) {
+    const refused = checkPermission(user, permission);
+    if (refused) return refused;
+  }
+  return null;
 }
 
 /**

@@ -11,6 +11,7 @@ import { exportOrders } from './export-orders';
 import { exportPayments } from './export-payments';
 import { presentSession, signIn, signInWithCode } from './sign-in';
 import { summarize } from './summarize';
+import { memberSales } from './member-sales';
 import { salesByMember } from './sales-by-member';
 
 /**
@@ -93,6 +94,10 @@ export function dashboardRouter(deps: Deps, limits: Pick<RateLimits, 'secondFact
       const summary = await summarize(deps, merchantId, range);
       if (by !== 'member') return { status: 200, body: summary };
       return { status: 200, body: { ...summary, byMember: await salesByMember(deps, merchantId, range) } };
+    },
+    mySales: async ({ req, query }) => {
+      const { merchant, member } = currentUser(req);
+      return { status: 200, body: await memberSales(deps, merchant.id, member, query) };
     },
     exportOrders: async ({ req, res, query }) =>
       csvAnswer(

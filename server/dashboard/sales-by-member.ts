@@ -18,7 +18,7 @@ type Row = {
 const WIRE = 6;
 
 /**
- * Each member's orders created in the range (its sales at the point of sale): counted, and what
+ * Each member's (or one member's) orders created in the range (its sales at the point of sale): counted, and what
  * the PAID ones received per token and in their quote currency. Read from the orders (index
  * orders_by_member, migration 0032): a day's sales of a shop are a few hundred rows.
  */
@@ -28,6 +28,7 @@ const SQL = `
            amount_received_units * power(10::numeric, ${WIRE} - coalesce(sum_decimals, token_decimals)) AS wire
       FROM orders
      WHERE merchant_id = $merchantId AND created_by ? 'memberId'
+       AND (CAST($memberId AS text) IS NULL OR created_by->>'memberId' = CAST($memberId AS text))
        AND created_at >= ${RANGE_START_SQL} AND created_at < ${RANGE_END_SQL}
   )
   SELECT m.id AS member_id, m.email, m.name,
@@ -47,10 +48,13 @@ export async function salesByMember(
   deps: Pick<Deps, 'db'>,
   merchantId: string,
   query: DateRangeQuery,
+  /** Only this member's sales (GET /dashboard/sales/mine); every member's by default. */
+  memberId: string | null = null,
 ): Promise<MemberSales[]> {
   const range = dateRange(query);
   const rows = await deps.db.prepared.run<Row>(SQL, {
     merchantId,
+    memberId,
     from: range.from,
     to: range.to,
     timeZone: range.timeZone,

@@ -35,6 +35,7 @@ import * as m0032 from './migrations/0032-point-of-sale';
 import * as m0033 from './migrations/0033-x402';
 import * as m0034 from './migrations/0034-payouts';
 import * as m0035 from './migrations/0035-x402-follow-up';
+import * as m0036 from './migrations/0036-audit-actors';
 
 /**
  * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
@@ -84,6 +85,7 @@ const migrations = [
   { name: '0033-x402', ...m0033 },
   { name: '0034-payouts', ...m0034 },
   { name: '0035-x402-follow-up', ...m0035 },
+  { name: '0036-audit-actors', ...m0036 },
 ];
 
 const LOCK_ID = 7_301_955_001;
@@ -116,6 +118,8 @@ export async function migrate(
   sequelize: Sequelize,
   direction: 'up' | 'down' = 'up',
   notices: MigrationNotice[] = [],
+  /** Down only: the earliest migration to revert (it and every later one); all of them without. */
+  downTo?: string,
 ): Promise<string[]> {
   return sequelize.transaction(async (transaction) => {
     await sequelize.query(`SELECT pg_advisory_xact_lock(${LOCK_ID})`, { transaction });
@@ -134,7 +138,7 @@ export async function migrate(
       storage: transactionalStorage(sequelize, transaction),
       logger: undefined,
     });
-    const done = direction === 'up' ? await umzug.up() : await umzug.down({ to: 0 });
+    const done = direction === 'up' ? await umzug.up() : await umzug.down({ to: downTo ?? 0 });
     return done.map((m) => m.name);
   });
 }

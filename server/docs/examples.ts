@@ -367,21 +367,26 @@ const exampleInvitation = {
   expiresAt: '2026-11-29T10:00:00.000Z',
   createdAt: '2026-11-22T10:00:00.000Z',
 };
+/** Who did it, as an audit entry or event a person causes names it. */
+const byMember = {
+  actor: 'member',
+  memberId: '6f1c2b9e-8a4d-4f3b-9c2e-1d5a7b3c9e01',
+  memberEmail: 'shop@example.com',
+} as const;
 const memberEvent = (type: EventType, data: Record<string, unknown>) => ({
   ...paidEventOf(type),
   createdAt: '2026-11-23T09:00:00.000Z',
-  data: {
-    ...data,
-    actor: 'member',
-    memberId: '6f1c2b9e-8a4d-4f3b-9c2e-1d5a7b3c9e01',
-    memberEmail: 'shop@example.com',
-  },
+  data: { ...data, ...byMember },
 });
 
 /** The body of each event type's webhook, as `x-webhooks` in openapi.json shows it. */
 const refundEventBody = { ...refund, status: 'SUCCEEDED', transaction: null, txId };
 export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
-  'order.created': { ...paidEventOf('order.created'), createdAt: order.createdAt, data: { order } },
+  'order.created': {
+    ...paidEventOf('order.created'),
+    createdAt: order.createdAt,
+    data: { order, ...byMember },
+  },
   'order.confirming': {
     ...paidEventOf('order.confirming'),
     createdAt: '2026-11-22T10:02:52.000Z',
@@ -432,7 +437,7 @@ export const WEBHOOK_EXAMPLES: Record<EventType, unknown> = {
   'refund.created': {
     ...paidEventOf('refund.created'),
     createdAt: refund.createdAt,
-    data: { order: refundingOrder, refund: { ...refund, transaction: null } },
+    data: { order: refundingOrder, refund: { ...refund, transaction: null }, ...byMember },
   },
   'refund.succeeded': {
     ...paidEventOf('refund.succeeded'),
@@ -701,6 +706,19 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   'dashboard.signInMfa': { request: { mfaToken, code: '492039' }, responses: { 200: dashboardSession } },
   'dashboard.session': { responses: { 200: dashboardSession } },
   'dashboard.signOut': { responses: {} },
+  'dashboard.mySales': {
+    responses: {
+      200: {
+        memberId: '8d2e4f6a-1b3c-4d5e-9f70-2a4b6c8d0e1f',
+        email: 'cashier@example.com',
+        name: 'Bia',
+        ordersCreated: 64,
+        ordersPaid: 61,
+        received: [{ token: 'USDT', amount: '1183.42' }],
+        receivedFiat: [{ currency: 'BRL', amount: '6120.50' }],
+      },
+    },
+  },
   'dashboard.summary': {
     responses: {
       200: {
@@ -753,8 +771,13 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
           {
             id: '1',
             type: 'order.created',
-            actor: 'merchant',
-            data: { status: 'PENDING', amount: '9.504754' },
+            actor: 'member',
+            data: {
+              memberId: byMember.memberId,
+              memberEmail: byMember.memberEmail,
+              status: 'PENDING',
+              amount: '9.504754',
+            },
             createdAt: order.createdAt,
           },
           {

@@ -237,13 +237,15 @@ function shareSchemas(document: OpenAPIObject): Record<string, Json> {
  * Who may call a route: merchant routes take a member's login token, and an API key holding the
  * route's scope (named in `x-required-scope`) unless only the login token opens it; the member (or
  * the key's maker) needs the permission in `x-required-permission`, and `x-roles` lists the roles
- * that have it (contract/permissions.ts). Public routes say explicitly that they need nothing.
+ * that have it (contract/permissions.ts); `x-field-permissions` the body fields that need their own.
+ * Public routes say explicitly that they need nothing.
  */
 function securityOf(auth: RouteAuth | undefined): Json {
   if (auth?.auth !== 'merchant') return { security: [] };
   const permission = {
     'x-required-permission': auth.permission,
     'x-roles': ROLES.filter((role) => permissionsOf(role).has(auth.permission)),
+    ...(auth.fieldPermissions ? { 'x-field-permissions': auth.fieldPermissions } : {}),
   };
   if (auth.scope === null) return { security: [{ bearerAuth: [] }], ...permission };
   if (auth.apiKeyOnly) return { security: [{ apiKey: [] }], 'x-required-scope': auth.scope, ...permission };

@@ -1,18 +1,12 @@
 import type { Transaction } from 'sequelize';
 import type { AuditKind } from '../../contract';
 import type { Database } from '../db/database';
-import type { AuditActor } from '../db/models/audit-entry';
-
-/** The API key a merchant's request came with (null: the login token). */
-export type ActingKey = { id: string; name: string } | null;
-
-/** What an audit entry written for a merchant's request says of the key that made it. */
-export const actingKeyData = (key: ActingKey) => (key ? { apiKey: { id: key.id, name: key.name } } : {});
+import { auditActor, type Actor } from './actor';
 
 export type AuditInput = {
   orderId: string;
   type: AuditKind;
-  actor: AuditActor;
+  actor: Actor;
   data?: Record<string, unknown>;
 };
 
@@ -36,8 +30,9 @@ export async function recordAudit(
   entry: AuditInput,
   at: Date,
 ) {
+  const by = auditActor(entry.actor);
   await db.sequelize.query(APPEND_ONE, {
-    bind: { ...entry, data: JSON.stringify(entry.data ?? {}), at },
+    bind: { ...entry, actor: by.actor, data: JSON.stringify({ ...entry.data, ...by.fields }), at },
     transaction,
   });
 }

@@ -1,6 +1,6 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { AuditKind, EventType } from '../../contract';
-import type { AuditActor } from '../db/models/audit-entry';
+import type { Actor } from './actor';
 import type { Deps } from '../deps';
 
 /** What moving a status needs: the database, the clock, and what events are rendered with. */
@@ -47,6 +47,8 @@ export type Lifecycle<S extends string, C extends string, E extends LifecycleEnt
     event: EventType,
     at: Date,
     extra: X | undefined,
+    /** Who caused it: an event a person caused names it (eventActorFields). */
+    actor: Actor,
   ): Promise<unknown>;
 };
 
@@ -95,7 +97,7 @@ export async function applyTransition<S extends string, C extends string, E exte
   change: {
     cause: C;
     to: S;
-    actor: AuditActor;
+    actor: Actor;
     reason?: string;
     data?: Record<string, unknown>;
     /** What the event carries beside the thing (the payment that caused it, say). */
@@ -131,7 +133,7 @@ export async function applyTransition<S extends string, C extends string, E exte
       now,
     );
   if (row.event && lifecycle.emit)
-    await lifecycle.emit(deps, transaction, entity, row.event, now, change.extra);
+    await lifecycle.emit(deps, transaction, entity, row.event, now, change.extra, change.actor);
   return row;
 }
 
@@ -144,7 +146,7 @@ export async function recordCreation<S extends string, C extends string, E exten
   transaction: Transaction,
   lifecycle: Lifecycle<S, C, E, X>,
   entity: E,
-  change: { cause: C; actor: AuditActor; data?: Record<string, unknown>; extra?: X },
+  change: { cause: C; actor: Actor; data?: Record<string, unknown>; extra?: X },
 ): Promise<Transition<S, C>> {
   const row = transitionOf(lifecycle, null, change.cause, entity.status);
   const now = deps.clock();
@@ -156,6 +158,6 @@ export async function recordCreation<S extends string, C extends string, E exten
       now,
     );
   if (row.event && lifecycle.emit)
-    await lifecycle.emit(deps, transaction, entity, row.event, now, change.extra);
+    await lifecycle.emit(deps, transaction, entity, row.event, now, change.extra, change.actor);
   return row;
 }

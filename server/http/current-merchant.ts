@@ -1,11 +1,15 @@
 import type { ApiKeyScope } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import { ApiError } from '../errors';
+import type { Caller } from '../events/actor';
 
-/** The API key the request came with, as audit entries name it; null for the login token. */
-export function actingKey(req: { user?: Express.User }): { id: string; name: string } | null {
-  const key = req.user?.apiKey;
-  return key ? { id: key.id, name: key.name } : null;
+/**
+ * Who is calling, as audit entries, events and an order's `createdBy` name it: the member, and the
+ * API key it came with (null for the login token and the session). The one way a router says who acts.
+ */
+export function callerOf(req: { user?: Express.User }): Caller {
+  const { member, apiKey } = currentUser(req);
+  return { member, apiKey: apiKey && { id: apiKey.id, name: apiKey.name } };
 }
 
 /** The API key's scopes for the checks a route makes itself (checkEventScope); null for the login token. */

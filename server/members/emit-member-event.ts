@@ -1,10 +1,10 @@
 import type { Transaction } from 'sequelize';
 import { versionKnowsEventType, type MemberEventType } from '../../contract';
+import { callerFields } from '../events/actor';
 import { appendEvent, eventApiVersion, eventBody, newEventId } from '../events/append-events';
 import type { MemberRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { deliveryTargets } from '../orders/delivery-targets';
-import { actorOf } from './present-member';
 
 /**
  * A member event (`member.*`) in the caller's transaction, naming who did it, sent where the
@@ -27,7 +27,13 @@ export async function emitMemberEvent(
     orderId: null,
     merchantId: merchant.id,
     type: event.type,
-    body: eventBody(id, event.type, at, { ...event.data, ...actorOf(event.by) }, version),
+    body: eventBody(
+      id,
+      event.type,
+      at,
+      { ...event.data, ...callerFields({ member: event.by, apiKey: null }) },
+      version,
+    ),
     at,
     targets: deliveryTargets({ webhookUrl: null, messengerChatId: null }, merchant),
   });

@@ -27,10 +27,3 @@ export const presentInvitation = (row: MemberInvitation, now: Date): Invitation 
   expiresAt: row.expires_at.toISOString(),
   createdAt: row.created_at.toISOString(),
 });
-
-/** What an audit entry or event made by a person says of it. */
-export const actorOf = (member: Pick<MemberRow, 'id' | 'email'>) => ({
-  actor: 'member' as const,
-  memberId: member.id,
-  memberEmail: member.email,
-});

@@ -1,11 +1,11 @@
 import type { CreateOrderBody, Order as OrderBody } from '../../contract';
-import type { MemberRow, MerchantRow } from '../db/caches';
+import type { MerchantRow } from '../db/caches';
 import { isDatabaseUnavailable } from '../db/is-database-unavailable';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { checkWebhookUrl } from '../events/check-webhook-url';
 import { eventApiVersion, eventBody, newEventId } from '../events/append-events';
-import { actingKeyData, type ActingKey } from '../events/audit';
+import { createdByOf, eventActorFields, type Caller } from '../events/actor';
 import { formatAmount, wireStep } from '../../contract/decimal';
 import { deliveryTargets } from './delivery-targets';
 import { findReplay, requestHash, type IdempotencyScope } from './idempotency';
@@ -38,18 +38,23 @@ export async function createOrder(
   deps: Deps,
   input: {
     merchant: MerchantRow;
-    /** The member acting, or an API key's maker; none for the system (a subscription's period). */
-    member?: Pick<MemberRow, 'id' | 'email' | 'tokenVersion'>;
+    /** Who is calling (an API key's maker is checked as the member); none for the system (a subscription's period). */
+    by?: Caller;
     body: CreateOrderBody;
     idempotencyKey?: string;
-    actingKey?: ActingKey;
     billing?: BilledPeriod;
   },
   opts: { freshWallet?: boolean } = {},
 ): Promise<CreateOrderResult> {
   const { merchant, body } = input;
   const scope: IdempotencyScope | null = input.idempotencyKey
-    ? { merchantId: merchant.id, key: input.idempotencyKey, requestHash: requestHash(body) }
+    ? // Whoever made it is part of the request: a key replays an order only to its maker, never
+      // another member's order to a cashier who learnt the key (it reads only its own).
+      {
+        merchantId: merchant.id,
+        key: input.idempotencyKey,
+        requestHash: requestHash({ ...body, by: createdByOf(input.by ?? null) }),
+      }
     : null;
   if (scope) {
     const earlier = await findReplay<OrderBody>(deps, scope);
@@ -130,11 +135,7 @@ export async function createOrder(
       periodEnd: billing?.periodEnd ?? null,
       customerEmail: body.customerEmail ?? null,
       customerLanguage: body.customerLanguage ?? null,
-      createdBy: input.actingKey
-        ? { apiKeyId: input.actingKey.id }
-        : input.member
-          ? { memberId: input.member.id, email: input.member.email }
-          : null,
+      createdBy: createdByOf(input.by ?? null),
       kind: 'order',
       resource: null,
       payer: null,
@@ -148,14 +149,21 @@ export async function createOrder(
     const response = { status: 201 as const, body: presented };
     const created: CreatedOrder = {
       order,
+      actor: input.by ?? 'system',
       audit: createdAudit(amount, optionAmounts),
       // Every version knows order.created; the version is the cached merchant row's (no query).
       event: {
         id: eventId,
-        body: eventBody(eventId, ORDER_CREATED.event, now, { order: presented }, eventApiVersion(merchant)),
+        body: eventBody(
+          eventId,
+          ORDER_CREATED.event,
+          now,
+          { order: presented, ...eventActorFields(input.by) },
+          eventApiVersion(merchant),
+        ),
       },
       targets: deliveryTargets(order, merchant),
-      actingMember: input.member ? { id: input.member.id, tokenVersion: input.member.tokenVersion } : null,
+      actingMember: input.by ? { id: input.by.member.id, tokenVersion: input.by.member.tokenVersion } : null,
       ...(scope ? { idempotency: { scope, response } } : {}),
     };
     return { response, created };
@@ -193,7 +201,6 @@ export async function createOrder(
     ...(price.quote
       ? { quoteCurrency: price.quote.currency, fxRate: price.quote.rate, fxSource: price.quote.source }
       : {}),
-    ...actingKeyData(input.actingKey ?? null),
     expiresAt: expiresAt.toISOString(),
   });
 
@@ -228,7 +235,7 @@ export async function createOrder(
       await releaseAmount(deps, reference);
       if (outcome.blockedBy === 'token') {
         // The member (or a key's maker) changed since it was cached: removed, demoted, new password.
-        if (input.member) deps.cache.members.forget(input.member.id);
+        if (input.by) deps.cache.members.forget(input.by.member.id);
         throw ApiError.unauthenticated('Token is no longer valid: log in again');
       }
       // The wallet was removed since it was cached: decide again on what the database holds.

@@ -1,8 +1,8 @@
 import type { Network, Token } from '../../contract';
-import type { MemberRow, MerchantRow } from '../db/caches';
+import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
+import { createdByOf, eventActorFields, type Caller } from '../events/actor';
 import { eventApiVersion, eventBody, newEventId } from '../events/append-events';
-import { actingKeyData, type ActingKey } from '../events/audit';
 import { formatAmount } from '../../contract/decimal';
 import type { CreatedOrder, NewOrderRow } from './created-order';
 import { deliveryTargets } from './delivery-targets';
@@ -14,13 +14,12 @@ import { submitPaymentClaim } from './submit-payment-claim';
 export type X402Payment = {
   merchant: MerchantRow;
   /**
-   * The member acting (the API key's maker): still in the account when the order is written. Null
+   * Who is calling (an API key; its maker still in the account when the order is written). Null
    * when the service records a settlement a crash left unrecorded: the money moved, whoever acted.
    */
-  member: Pick<MemberRow, 'id' | 'email' | 'tokenVersion'> | null;
+  by: Caller | null;
   /** Chosen when the settlement was claimed, before anything was sent: one order, whoever writes it. */
   reference: string;
-  actingKey: ActingKey;
   network: Network;
   token: Token;
   tokenMint: string;
@@ -86,11 +85,7 @@ export async function createX402Order(
     periodEnd: null,
     customerEmail: null,
     customerLanguage: null,
-    createdBy: p.actingKey
-      ? { apiKeyId: p.actingKey.id }
-      : p.member
-        ? { memberId: p.member.id, email: p.member.email }
-        : null,
+    createdBy: createdByOf(p.by),
     source: 'api',
     kind: 'x402',
     resource: p.resource,
@@ -102,21 +97,27 @@ export async function createX402Order(
   const eventId = newEventId();
   const created: CreatedOrder = {
     order,
+    actor: p.by ?? 'system',
     audit: {
       status: ORDER_CREATED.to,
       amount: formatAmount(p.amountUnits, p.decimals),
       kind: 'x402',
       resource: p.resource,
       payer: p.payer,
-      ...actingKeyData(p.actingKey),
       expiresAt: order.expiresAt.toISOString(),
     },
     event: {
       id: eventId,
-      body: eventBody(eventId, ORDER_CREATED.event, now, { order: presented }, eventApiVersion(p.merchant)),
+      body: eventBody(
+        eventId,
+        ORDER_CREATED.event,
+        now,
+        { order: presented, ...eventActorFields(p.by ?? 'system') },
+        eventApiVersion(p.merchant),
+      ),
     },
     targets: deliveryTargets(order, p.merchant),
-    actingMember: p.member && { id: p.member.id, tokenVersion: p.member.tokenVersion },
+    actingMember: p.by && { id: p.by.member.id, tokenVersion: p.by.member.tokenVersion },
   };
   const outcome = await deps.writeCreatedOrder(created);
   if (!outcome.inserted) throw new Error(`the x402 order was not written (${outcome.blockedBy})`);
@@ -126,7 +127,7 @@ export async function createX402Order(
     txId: p.txId,
     network: p.network,
     source: 'x402',
-    actingKey: p.actingKey,
+    by: p.by ?? undefined,
   });
   return { id: outcome.orderId, reference };
 }

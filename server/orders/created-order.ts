@@ -1,3 +1,4 @@
+import { auditActor, type Actor } from '../events/actor';
 import type { DeliveryTarget } from '../events/append-events';
 import type { IdempotencyScope } from './idempotency';
 import type { OrderView } from './present-order';
@@ -8,6 +9,8 @@ export type NewOrderRow = Omit<OrderView, 'id'>;
 /** A new order and what is written with it: its first audit entry, its order.created event and delivery tasks. */
 export type CreatedOrder = {
   order: NewOrderRow;
+  /** Who made it, as its first audit entry names it (a caller's fields join `audit`). */
+  actor: Actor;
   audit: Record<string, unknown>;
   /** The order.created event; its body presents `order`, the row as written. */
   event: { id: string; body: string };
@@ -88,6 +91,7 @@ type Extras = {
   tokenVersion: number | null;
   reserve: boolean;
   heldUntil: Date | null;
+  auditActor: string;
   audit: Record<string, unknown>;
   eventId: string;
   eventBody: string;
@@ -101,6 +105,7 @@ const EXTRA_COLUMNS: { [K in keyof Extras]-?: SqlType } = {
   tokenVersion: 'int',
   reserve: 'boolean',
   heldUntil: 'timestamptz',
+  auditActor: 'text',
   audit: 'jsonb',
   eventId: 'text',
   eventBody: 'text',
@@ -135,13 +140,15 @@ export function inputRow(created: CreatedOrder): InputRow {
   const claim = created.idempotency;
   if (claim && claim.scope.merchantId !== created.order.merchantId)
     throw new Error("an order claims its own merchant's Idempotency-Key");
+  const by = auditActor(created.actor);
   // Fields assigned onto the row, not spread into a literal with more after it: V8's slow path.
   return Object.assign({}, created.order, {
     memberId: created.actingMember?.id ?? null,
     tokenVersion: created.actingMember?.tokenVersion ?? null,
     reserve: created.reservation !== undefined,
     heldUntil: created.reservation?.heldUntil ?? null,
-    audit: created.audit,
+    auditActor: by.actor,
+    audit: Object.assign({}, created.audit, by.fields),
     eventId: created.event.id,
     eventBody: created.event.body,
     idemKey: claim?.scope.key ?? null,

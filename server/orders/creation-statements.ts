@@ -85,7 +85,7 @@ function forOneOrder(shape: Shape): string {
               WHERE EXISTS (SELECT 1 FROM k)
              RETURNING id),
        a AS (${appendAuditSql(
-         `SELECT o.id AS order_id, '${ORDER_CREATED.audit}' AS type, 'merchant' AS actor, ${v('audit')} AS data,
+         `SELECT o.id AS order_id, '${ORDER_CREATED.audit}' AS type, ${v('auditActor')} AS actor, ${v('audit')} AS data,
                  ${v('createdAt')} AS at FROM o`,
        )}),
        ${events.ctes}
@@ -146,7 +146,7 @@ function forManyOrders(shape: Shape): string {
                 AND (ok.idem_key IS NULL OR (ok.merchant_id, ok.idem_key) IN (SELECT merchant_id, key FROM claims))
              RETURNING id, reference),
        a AS (${appendAuditSql(
-         `SELECT o.id AS order_id, '${ORDER_CREATED.audit}' AS type, 'merchant' AS actor, i.audit AS data, i.created_at AS at
+         `SELECT o.id AS order_id, '${ORDER_CREATED.audit}' AS type, i.audit_actor AS actor, i.audit AS data, i.created_at AS at
             FROM o JOIN i USING (reference)`,
        )}),
        ${events.ctes}

@@ -10,6 +10,7 @@ import {
 import type { MerchantRow } from '../db/caches';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
+import { eventActorFields, type Actor } from '../events/actor';
 import { appendEvent, eventApiVersion, eventBody, newEventId } from '../events/append-events';
 import { deliveryTargets } from './delivery-targets';
 import { presentOrder } from './present-order';
@@ -34,6 +35,8 @@ export async function emitOrderEvent(
   /** The order's merchant, when the caller already holds it (saves a read). */
   knownMerchant?: MerchantRow,
   extra: EventExtra = {},
+  /** Who caused it: a person is named in `data` (actor, memberId or apiKeyId). */
+  actor?: Actor,
 ): Promise<string | null> {
   const merchant =
     knownMerchant ?? (await deps.db.models.Merchant.findByPk(order.merchantId, { transaction }));
@@ -48,7 +51,7 @@ export async function emitOrderEvent(
     orderId: order.id,
     merchantId: merchant.id,
     type,
-    body: eventBody(id, type, at, { order: presented, ...extra }, version),
+    body: eventBody(id, type, at, { order: presented, ...extra, ...eventActorFields(actor) }, version),
     at,
     targets: deliveryTargets(order, merchant),
   });

@@ -41,7 +41,9 @@ export function requestHash(body: unknown): string {
 
 function replay<T>(stored: Stored, scope: IdempotencyScope): { status: number; body: T } | null {
   if (stored.request_hash !== scope.requestHash)
-    throw ApiError.conflict('Idempotency-Key was already used with a different request body');
+    throw ApiError.conflict(
+      'Idempotency-Key was already used with a different request (its body, or who sent it)',
+    );
   if (stored.response_status === null) return null;
   return { status: stored.response_status, body: stored.response_body as T };
 }

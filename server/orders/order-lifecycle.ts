@@ -100,7 +100,7 @@ export const ORDER_LIFECYCLE: Lifecycle<OrderStatus, OrderCause, Order, OrderEve
   transitions: ORDER_TRANSITIONS,
   orderIdOf: (order) => order.id,
   auditStatus: true,
-  emit: async (deps, transaction, order, event, at, with_) => {
+  emit: async (deps, transaction, order, event, at, with_, actor) => {
     await emitOrderEvent(
       deps,
       transaction,
@@ -109,6 +109,7 @@ export const ORDER_LIFECYCLE: Lifecycle<OrderStatus, OrderCause, Order, OrderEve
       at,
       with_?.merchant,
       with_?.extra,
+      actor,
     );
     await markSubscriptionDue(deps, transaction, order, at);
     // Any order with a customer address gets its receipt, committed with the move to PAID.

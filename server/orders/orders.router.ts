@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { ordersContract } from '../../contract';
 import type { Deps } from '../deps';
-import { actingKey, currentMerchant, currentUser } from '../http/current-merchant';
+import { callerOf, currentMerchant, currentUser } from '../http/current-merchant';
 import { created } from '../http/created';
 import { createOrder } from './create-order';
 import { readOrder } from './find-order';
@@ -18,10 +18,9 @@ export function ordersRouter(deps: Deps) {
         res,
         await createOrder(deps, {
           merchant: currentMerchant(req),
-          member: currentUser(req).member,
+          by: callerOf(req),
           body,
           idempotencyKey: headers['idempotency-key'],
-          actingKey: actingKey(req),
         }),
       ),
     list: async ({ req, query }) => ({
@@ -45,7 +44,7 @@ export function ordersRouter(deps: Deps) {
         txId: body.txId,
         network: body.network,
         source: 'merchant',
-        actingKey: actingKey(req),
+        by: callerOf(req),
       });
       const refundable = await refundableUnitsOfOrder(deps.db, order, deps.clock());
       return { status: 202, body: presentOrder(deps, order, merchant.fullName, refundable) };

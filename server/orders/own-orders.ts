@@ -5,14 +5,14 @@ import { ApiError } from '../errors';
 
 /**
  * A cashier reads (and acts on) only the orders it created (contract/permissions.ts): on every
- * route about one order (`/orders/{reference}/…`), an order another made is a 404 to it, as
- * another account's is. Only for such a member does this cost a statement; for every other
- * credential it is a comparison.
+ * route about one order (`/orders/{reference}/…`, the sandbox's `/sandbox/orders/{reference}/pay`
+ * too), an order another made is a 404 to it, as another account's is. Only for such a member
+ * does this cost a statement; for every other credential it is a comparison.
  */
 export function ownOrdersOnly(deps: Pick<Deps, 'db'>) {
   return async (req: Request, routePath: string): Promise<void> => {
     const user = req.user;
-    if (!user || !readsOnlyOwnOrders(user.member.role) || !routePath.startsWith('/orders/:reference')) return;
+    if (!user || !readsOnlyOwnOrders(user.member.role) || !routePath.includes('/orders/:reference')) return;
     const [rows] = await deps.db.sequelize.query(
       `SELECT 1 FROM orders WHERE reference = $reference AND merchant_id = $merchantId
           AND created_by->>'memberId' = $memberId`,

@@ -7,7 +7,7 @@ import { optionsOf } from './payment-options';
 import type { ClaimSource } from '../db/models/payment-claim';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { actingKeyData, type ActingKey } from '../events/audit';
+import type { Actor, Caller } from '../events/actor';
 import { applyTransition, recordCreation } from '../events/lifecycle';
 import { CLAIM_LIFECYCLE } from './claim-lifecycle';
 import { ORDER_LIFECYCLE } from './order-lifecycle';
@@ -39,8 +39,8 @@ export async function submitPaymentClaim(
     /** The sending wallet's signature of claimProofMessage(reference, txId as sent): payer reports only. */
     signature?: string;
     source: Exclude<ClaimSource, 'scanner'>;
-    /** The API key of a merchant's report. */
-    actingKey?: ActingKey;
+    /** Who reported it for the merchant (sources `merchant` and `x402`); the payer's report has none. */
+    by?: Caller;
   },
 ): Promise<Order> {
   const { models, sequelize } = deps.db;
@@ -95,9 +95,8 @@ export async function submitPaymentClaim(
       proofMessage: signature ? claimProofMessage(order.reference, input.txId.trim()) : null,
       proofSignature: signature,
     };
-    // An x402 settlement is made with the merchant's API key.
-    const actor = input.source === 'x402' ? 'merchant' : input.source;
-    const key = actingKeyData(input.actingKey ?? null);
+    // A merchant's report (an x402 settlement: its API key's) names who made it.
+    const actor: Actor = input.source === 'payer' ? 'payer' : (input.by ?? 'system');
     const reported = {
       cause: 'reported' as const,
       to: 'PENDING' as const,
@@ -106,7 +105,6 @@ export async function submitPaymentClaim(
         txId,
         ...(probe.paymentOptions ? { network: chain.network } : {}),
         ...(input.source === 'payer' ? { signed: !!signature } : {}),
-        ...key,
       },
     };
     let claim: PaymentClaim;
@@ -128,7 +126,7 @@ export async function submitPaymentClaim(
       to: waits ? 'CONFIRMING' : order.status,
       actor,
       reason: 'transaction reported, awaiting on-chain verification',
-      data: { txId, ...key },
+      data: { txId },
     });
     return order;
   });

@@ -24,14 +24,14 @@ export async function approvePayout(
       { transaction, lock: true },
     );
     if (payout.status !== 'DRAFT') throw ApiError.conflict(`The payout is ${payout.status}, not DRAFT`);
-    if (payout.approvalsRequired === 2 && payout.createdBy === input.actor.memberId)
+    if (payout.approvalsRequired === 2 && payout.createdBy === input.actor.member.id)
       throw ApiError.conflict(
         'This account asks for two people on each payout: its creator is the first, another member with payouts:approve approves it',
       );
     const now = deps.clock();
     await deps.db.sequelize.query(
       'INSERT INTO payout_approvals (payout_id, member_id, created_at) VALUES ($payoutId, $memberId, $at)',
-      { bind: { payoutId: payout.id, memberId: input.actor.memberId, at: now }, transaction },
+      { bind: { payoutId: payout.id, memberId: input.actor.member.id, at: now }, transaction },
     );
     payout.approvedAt = now;
     payout.deadlineAt = new Date(now.getTime() + deps.config.PAYOUT_DEADLINE_SECONDS * 1000);
@@ -50,7 +50,7 @@ export async function approvePayout(
     await applyTransition(deps, transaction, PAYOUT_LIFECYCLE, payout, {
       cause: 'approved',
       to: 'APPROVED',
-      actor: 'merchant',
+      actor: input.actor,
     });
     return presentPayout(deps, payout, transaction);
   });

@@ -32,7 +32,7 @@ export async function cancelPayout(
     await applyTransition(deps, transaction, PAYOUT_LIFECYCLE, payout, {
       cause: 'canceled',
       to: 'CANCELED',
-      actor: 'merchant',
+      actor: input.actor,
     });
     return presentPayout(deps, payout, transaction);
   });

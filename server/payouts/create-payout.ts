@@ -30,7 +30,7 @@ export async function createPayout(
         merchantId: input.merchant.id,
         status: 'DRAFT',
         description: input.body.description ?? null,
-        createdBy: input.actor.memberId,
+        createdBy: input.actor.member.id,
         approvalsRequired: await payoutApprovalsOf(deps, input.merchant, transaction),
         createdAt: now,
         updatedAt: now,
@@ -73,7 +73,7 @@ export async function createPayout(
     );
     await recordCreation(deps, transaction, PAYOUT_LIFECYCLE, payout, {
       cause: 'created',
-      actor: 'merchant',
+      actor: input.actor,
     });
     return presentPayout(deps, payout, transaction);
   });

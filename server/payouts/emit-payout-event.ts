@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import { versionKnowsEventType, type PayoutEventType } from '../../contract';
 import type { Payout, PayoutItem } from '../db/models';
 import type { Deps } from '../deps';
+import { eventActorFields, type Actor } from '../events/actor';
 import { appendEvent, eventApiVersion, eventBody, newEventId } from '../events/append-events';
 import { deliveryTargets } from '../orders/delivery-targets';
 import { presentPayoutItem, presentPayoutSummaries } from './present-payout';
@@ -18,6 +19,7 @@ export async function emitPayoutEvent(
   type: PayoutEventType,
   at: Date,
   item?: PayoutItem,
+  actor?: Actor,
 ): Promise<string | null> {
   const merchant = await deps.cache.merchants.get(payout.merchantId);
   if (!merchant) throw new Error(`payout ${payout.id} has no merchant`);
@@ -34,7 +36,7 @@ export async function emitPayoutEvent(
       id,
       type,
       at,
-      { payout: summary, ...(item ? { item: presentPayoutItem(item) } : {}) },
+      { payout: summary, ...(item ? { item: presentPayoutItem(item) } : {}), ...eventActorFields(actor) },
       version,
     ),
     at,

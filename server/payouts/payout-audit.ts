@@ -1,9 +1,9 @@
 import type { Transaction } from 'sequelize';
 import type { Deps } from '../deps';
-import type { ActingKey } from '../events/audit';
+import { auditActor, type Caller } from '../events/actor';
 
-/** Who acted on a payout: a member (with the API key it used), or the service's verifier (null). */
-export type PayoutActor = { memberId: string; apiKey: ActingKey } | null;
+/** Who acted on a payout: a caller (the member, with the API key it used), or the service's verifier (null). */
+export type PayoutActor = Caller | null;
 
 export type PayoutAuditKind =
   | 'payout.created'
@@ -29,12 +29,9 @@ export async function recordPayoutAudit(
       bind: {
         payoutId: entry.payoutId,
         type: entry.type,
-        memberId: entry.actor?.memberId ?? null,
+        memberId: entry.actor?.member.id ?? null,
         apiKeyId: entry.actor?.apiKey?.id ?? null,
-        data: JSON.stringify({
-          ...(entry.actor?.apiKey ? { apiKey: entry.actor.apiKey } : {}),
-          ...entry.data,
-        }),
+        data: JSON.stringify({ ...entry.data, ...auditActor(entry.actor ?? 'system').fields }),
         at,
       },
       transaction,

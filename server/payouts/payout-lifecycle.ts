@@ -31,8 +31,8 @@ export const PAYOUT_LIFECYCLE: Lifecycle<PayoutStatus, PayoutCause, Payout> = {
   table: 'payouts',
   transitions: PAYOUT_TRANSITIONS,
   auditStatus: false,
-  emit: (deps, transaction, payout, event, at) =>
-    emitPayoutEvent(deps, transaction, payout, event as PayoutEventType, at),
+  emit: (deps, transaction, payout, event, at, _extra, actor) =>
+    emitPayoutEvent(deps, transaction, payout, event as PayoutEventType, at, undefined, actor),
 };
 
 /**
@@ -60,8 +60,8 @@ export const PAYOUT_ITEM_LIFECYCLE: Lifecycle<PayoutItemStatus, PayoutItemCause,
   table: 'payout_items',
   transitions: PAYOUT_ITEM_TRANSITIONS,
   auditStatus: false,
-  emit: (deps, transaction, item, event, at, payout) => {
+  emit: (deps, transaction, item, event, at, payout, actor) => {
     if (!payout) throw new Error(`payout item ${item.id}: an event needs its batch`);
-    return emitPayoutEvent(deps, transaction, payout, event as PayoutEventType, at, item);
+    return emitPayoutEvent(deps, transaction, payout, event as PayoutEventType, at, item, actor);
   },
 };

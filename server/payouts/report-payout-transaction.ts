@@ -49,7 +49,7 @@ export async function reportPayoutTransaction(
         await applyTransition(deps, transaction, PAYOUT_ITEM_LIFECYCLE, item, {
           cause: 'reported',
           to: 'SENT',
-          actor: 'merchant',
+          actor: input.actor,
           extra: payout,
         });
     await recordPayoutAudit(
@@ -67,7 +67,7 @@ export async function reportPayoutTransaction(
       await applyTransition(deps, transaction, PAYOUT_LIFECYCLE, payout, {
         cause: 'reported',
         to: 'SENDING',
-        actor: 'merchant',
+        actor: input.actor,
       });
     return payout.id;
   });

@@ -2,7 +2,7 @@ import type { Refund as RefundBody } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { actingKeyData, type ActingKey } from '../events/audit';
+import type { Caller } from '../events/actor';
 import { applyTransition } from '../events/lifecycle';
 import { findOrder } from '../orders/find-order';
 import { REFUND_LIFECYCLE } from './refund-lifecycle';
@@ -17,7 +17,7 @@ import { refundDeadline } from './refund-rules';
  */
 export async function approveRefund(
   deps: Deps,
-  input: { merchant: MerchantRow; reference: string; refundId: string; actingKey?: ActingKey },
+  input: { merchant: MerchantRow; reference: string; refundId: string; by: Caller },
 ): Promise<RefundBody> {
   const { models, sequelize } = deps.db;
   const where = { reference: input.reference, merchantId: input.merchant.id };
@@ -39,8 +39,8 @@ export async function approveRefund(
     await applyTransition(deps, transaction, REFUND_LIFECYCLE, refund, {
       cause: 'approved',
       to: 'PENDING',
-      actor: 'merchant',
-      data: { refundId: refund.id, to: refund.toAddress, ...actingKeyData(input.actingKey ?? null) },
+      actor: input.by,
+      data: { refundId: refund.id, to: refund.toAddress },
       extra: { order, merchant: input.merchant },
     });
   });

@@ -2,7 +2,7 @@ import type { CreateRefundBody, Refund as RefundBody } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { actingKeyData, type ActingKey } from '../events/audit';
+import type { Caller } from '../events/actor';
 import { recordCreation } from '../events/lifecycle';
 import { formatAmount, parseUnits } from '../../contract/decimal';
 import { findOrder } from '../orders/find-order';
@@ -40,7 +40,7 @@ export async function createRefund(
     reference: string;
     body: CreateRefundBody;
     idempotencyKey?: string;
-    actingKey?: ActingKey;
+    by: Caller;
   },
 ): Promise<CreateRefundResult> {
   const { models, sequelize } = deps.db;
@@ -128,7 +128,7 @@ export async function createRefund(
     );
     await recordCreation(deps, transaction, REFUND_LIFECYCLE, refund, {
       cause: 'created',
-      actor: 'merchant',
+      actor: input.by,
       data: {
         refundId: refund.id,
         amount: formatAmount(refund.amountUnits, option.decimals),
@@ -136,7 +136,6 @@ export async function createRefund(
         to,
         reason: refund.reason,
         status: refund.status,
-        ...actingKeyData(input.actingKey ?? null),
       },
       extra: { order, merchant },
     });

@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { MerchantRow } from '../db/caches';
 import type { Order, Refund } from '../db/models';
 import type { Deps } from '../deps';
+import type { Actor } from '../events/actor';
 import { emitOrderEvent } from '../orders/emit-order-event';
 import { presentRefund } from './present-refund';
 
@@ -19,8 +20,16 @@ export function emitRefundEvent(
   type: RefundEventType,
   at: Date,
   merchant?: MerchantRow,
+  actor?: Actor,
 ) {
-  return emitOrderEvent(deps, transaction, order, type, at, merchant, {
-    refund: presentRefund(deps, refund, order),
-  });
+  return emitOrderEvent(
+    deps,
+    transaction,
+    order,
+    type,
+    at,
+    merchant,
+    { refund: presentRefund(deps, refund, order) },
+    actor,
+  );
 }

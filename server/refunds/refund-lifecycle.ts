@@ -63,7 +63,7 @@ export const REFUND_LIFECYCLE: Lifecycle<RefundStatus, RefundCause, Refund, Refu
   transitions: REFUND_TRANSITIONS,
   orderIdOf: (refund) => refund.orderId,
   auditStatus: false,
-  emit: (deps, transaction, refund, event, at, context) => {
+  emit: (deps, transaction, refund, event, at, context, actor) => {
     if (!context) throw new Error(`refund ${refund.id}: an event needs its order`);
     return emitRefundEvent(
       deps,
@@ -73,6 +73,7 @@ export const REFUND_LIFECYCLE: Lifecycle<RefundStatus, RefundCause, Refund, Refu
       event as RefundEventType,
       at,
       context.merchant,
+      actor,
     );
   },
 };

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { refundsContract } from '../../contract';
 import type { Deps } from '../deps';
-import { actingKey, currentMerchant } from '../http/current-merchant';
+import { callerOf, currentMerchant } from '../http/current-merchant';
 import { created } from '../http/created';
 import { listPayments } from '../payments/list-payments';
 import { approveRefund } from './approve-refund';
@@ -27,7 +27,7 @@ export function refundsRouter(deps: Deps) {
           reference: params.reference,
           body,
           idempotencyKey: headers['idempotency-key'],
-          actingKey: actingKey(req),
+          by: callerOf(req),
         }),
       ),
     list: async ({ req, params }) => ({
@@ -52,7 +52,7 @@ export function refundsRouter(deps: Deps) {
         merchant: currentMerchant(req),
         reference: params.reference,
         refundId: params.id,
-        actingKey: actingKey(req),
+        by: callerOf(req),
       }),
     }),
     page: async ({ req, res, params, query }) => {

@@ -2,7 +2,7 @@ import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { findSubscription } from './find-subscription';
 import { stopBilling } from './stop-billing';
-import type { AuditActor } from '../db/models/audit-entry';
+import type { Actor } from '../events/actor';
 
 /**
  * Ends a subscription. Now: CANCELED at once, no further order (an open one stays payable until it
@@ -11,7 +11,7 @@ import type { AuditActor } from '../db/models/audit-entry';
  */
 export async function cancelSubscription(
   deps: Deps,
-  input: { id: string; merchantId: string; atPeriodEnd: boolean; actor: AuditActor },
+  input: { id: string; merchantId: string; atPeriodEnd: boolean; actor: Actor },
 ) {
   return deps.db.sequelize.transaction(async (transaction) => {
     const subscription = await findSubscription(

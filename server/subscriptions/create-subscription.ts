@@ -1,6 +1,7 @@
 import type { CreateSubscriptionBody, Subscription as SubscriptionBody } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
+import type { Caller } from '../events/actor';
 import { ApiError } from '../errors';
 import { checkWebhookUrl } from '../events/check-webhook-url';
 import { recordCreation } from '../events/lifecycle';
@@ -32,7 +33,7 @@ export type CreateSubscriptionResult = { body: SubscriptionBody; replayed: boole
  */
 export async function createSubscription(
   deps: Deps,
-  input: { merchant: MerchantRow; body: CreateSubscriptionBody; idempotencyKey?: string },
+  input: { merchant: MerchantRow; by: Caller; body: CreateSubscriptionBody; idempotencyKey?: string },
 ): Promise<CreateSubscriptionResult> {
   const { merchant, body } = input;
   const scope: IdempotencyScope | null = input.idempotencyKey
@@ -96,7 +97,7 @@ export async function createSubscription(
     );
     await recordCreation(deps, transaction, SUBSCRIPTION_LIFECYCLE, subscription, {
       cause: 'created',
-      actor: 'merchant',
+      actor: input.by,
     });
     const presented = presentSubscription(deps, subscription);
     if (scope) await storeResponse(deps, scope, { status: 201, body: presented }, transaction);

@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import { versionKnowsEventType, type EventType, type Order as OrderBody } from '../../contract';
 import type { Subscription } from '../db/models';
 import type { Deps } from '../deps';
+import { eventActorFields, type Actor } from '../events/actor';
 import { appendEvent, eventApiVersion, eventBody, newEventId } from '../events/append-events';
 import { deliveryTargets } from '../orders/delivery-targets';
 import { presentSubscription } from './present-subscription';
@@ -22,6 +23,7 @@ export async function emitSubscriptionEvent(
   type: EventType,
   at: Date,
   extra: SubscriptionEventExtra = {},
+  actor?: Actor,
 ): Promise<string | null> {
   // The cached row, as order creation renders its event: its version and webhook settings.
   const merchant = await deps.cache.merchants.get(subscription.merchantId);
@@ -32,6 +34,7 @@ export async function emitSubscriptionEvent(
   const data = {
     subscription: presentSubscription(deps, subscription),
     ...(extra.order ? { order: extra.order.body } : {}),
+    ...eventActorFields(actor),
   };
   await appendEvent(deps.db, transaction, {
     id,

@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import type { SubscriptionStatus } from '../../contract';
 import type { Deps } from '../deps';
+import type { Caller } from '../events/actor';
 import { ApiError } from '../errors';
 import { applyTransition } from '../events/lifecycle';
 import { billSubscription } from './bill-subscription';
@@ -14,9 +15,13 @@ import { SUBSCRIPTION_LIFECYCLE } from './subscription-lifecycle';
  * within the trial, INCOMPLETE when nothing was ever paid, else ACTIVE (an unpaid order expiring
  * makes it PAST_DUE as usual).
  */
-export async function resumeSubscription(deps: Deps, input: { id: string; merchantId: string }) {
+export async function resumeSubscription(deps: Deps, input: { id: string; merchantId: string; by: Caller }) {
   const resumed = await deps.db.sequelize.transaction(async (transaction) => {
-    const subscription = await findSubscription(deps, input, { transaction, lock: true });
+    const subscription = await findSubscription(
+      deps,
+      { id: input.id, merchantId: input.merchantId },
+      { transaction, lock: true },
+    );
     if (subscription.status !== 'PAUSED')
       throw ApiError.conflict(`The subscription is ${subscription.status}, not PAUSED`);
     const now = deps.clock();
@@ -41,7 +46,7 @@ export async function resumeSubscription(deps: Deps, input: { id: string; mercha
     await applyTransition(deps, transaction, SUBSCRIPTION_LIFECYCLE, subscription, {
       cause: 'resumed',
       to,
-      actor: 'merchant',
+      actor: input.by,
     });
     subscription.nextRunAt = now;
     await subscription.save({ transaction });

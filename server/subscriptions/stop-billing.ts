@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Subscription } from '../db/models';
-import type { AuditActor } from '../db/models/audit-entry';
+import type { Actor } from '../events/actor';
 import type { Deps } from '../deps';
 import { applyTransition } from '../events/lifecycle';
 import { SUBSCRIPTION_LIFECYCLE } from './subscription-lifecycle';
@@ -13,7 +13,7 @@ export async function stopBilling(
   deps: Deps,
   transaction: Transaction,
   subscription: Subscription,
-  move: { cause: 'paused' | 'canceled'; to: 'PAUSED' | 'CANCELED'; actor: AuditActor },
+  move: { cause: 'paused' | 'canceled'; to: 'PAUSED' | 'CANCELED'; actor: Actor },
 ): Promise<Subscription> {
   subscription.nextRunAt = null;
   subscription.reminderAt = null;

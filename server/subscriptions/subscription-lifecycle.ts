@@ -73,6 +73,6 @@ export const SUBSCRIPTION_LIFECYCLE: Lifecycle<
   table: 'subscriptions',
   transitions: SUBSCRIPTION_TRANSITIONS,
   auditStatus: false,
-  emit: (deps, transaction, subscription, event, at, extra) =>
-    emitSubscriptionEvent(deps, transaction, subscription, event, at, extra),
+  emit: (deps, transaction, subscription, event, at, extra, actor) =>
+    emitSubscriptionEvent(deps, transaction, subscription, event, at, extra, actor),
 };

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { subscriptionsContract } from '../../contract';
 import type { Deps } from '../deps';
-import { currentMerchant } from '../http/current-merchant';
+import { callerOf, currentMerchant } from '../http/current-merchant';
 import { created } from '../http/created';
 import { orderCursorPage } from '../orders/list-orders';
 import { cancelSubscription } from './cancel-subscription';
@@ -23,6 +23,7 @@ export function subscriptionsRouter(deps: Deps) {
         res,
         await createSubscription(deps, {
           merchant: currentMerchant(req),
+          by: callerOf(req),
           body,
           idempotencyKey: headers['idempotency-key'],
         }),
@@ -52,12 +53,24 @@ export function subscriptionsRouter(deps: Deps) {
           id: params.id,
           merchantId: currentMerchant(req).id,
           atPeriodEnd: body.atPeriodEnd ?? false,
-          actor: 'merchant',
+          actor: callerOf(req),
         }),
       ),
     pause: async ({ req, params }) =>
-      answer(await pauseSubscription(deps, { id: params.id, merchantId: currentMerchant(req).id })),
+      answer(
+        await pauseSubscription(deps, {
+          id: params.id,
+          merchantId: currentMerchant(req).id,
+          by: callerOf(req),
+        }),
+      ),
     resume: async ({ req, params }) =>
-      answer(await resumeSubscription(deps, { id: params.id, merchantId: currentMerchant(req).id })),
+      answer(
+        await resumeSubscription(deps, {
+          id: params.id,
+          merchantId: currentMerchant(req).id,
+          by: callerOf(req),
+        }),
+      ),
   });
 }

@@ -48,15 +48,8 @@ async function followUp(deps: Deps, row: UnrecordedSettlement): Promise<boolean>
   }
   const merchant = await deps.cache.merchants.get(row.merchant_id);
   if (!merchant) return false;
-  const key = row.api_key_id
-    ? await deps.db.models.ApiKey.findByPk(row.api_key_id, { attributes: ['id', 'name'], raw: true })
-    : null;
-  // The service writes it: the member who settled may have left since; the money moved all the same.
-  const orderId = await recordSettlement(
-    deps,
-    row.id,
-    { merchant, member: null, actingKey: key && { id: key.id, name: key.name } },
-    'settled',
-  );
+  // The service writes it: the member who settled may have left since (the row keeps its key and
+  // member ids); the money moved all the same.
+  const orderId = await recordSettlement(deps, row.id, { merchant, by: null }, 'settled');
   return orderId !== null;
 }

@@ -1,18 +1,14 @@
 import { getAddress } from 'viem';
-import type { MemberRow, MerchantRow } from '../db/caches';
+import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
-import type { ActingKey } from '../events/audit';
+import type { Caller } from '../events/actor';
 import { createX402Order } from '../orders/create-x402-order';
 import { submitPaymentClaim } from '../orders/submit-payment-claim';
 import { endLease, leaseSettlement, type SettlementToRecord } from './settlement-rows';
 import { x402EvmNetworks } from './x402-networks';
 
-/** Who the order names: the settle's key and its maker, or (followed up after a crash) the key alone. */
-export type SettledBy = {
-  merchant: MerchantRow;
-  member: Pick<MemberRow, 'id' | 'email' | 'tokenVersion'> | null;
-  actingKey: ActingKey;
-};
+/** Who the order names: the settle's key and its maker, or (followed up after a crash) the service. */
+export type SettledBy = { merchant: MerchantRow; by: Caller | null };
 
 /**
  * Writes the order of kind `x402` of a sent settlement, once: under the settlement's lease, with
@@ -57,7 +53,7 @@ async function writeOrder(deps: Deps, row: SettlementToRecord, by: SettledBy): P
       txId,
       network: net.network,
       source: 'x402',
-      actingKey: by.actingKey,
+      by: by.by ?? undefined,
     });
     return String(orderId);
   };
@@ -66,8 +62,7 @@ async function writeOrder(deps: Deps, row: SettlementToRecord, by: SettledBy): P
   try {
     const order = await createX402Order(deps, {
       merchant: by.merchant,
-      member: by.member,
-      actingKey: by.actingKey,
+      by: by.by,
       reference,
       network: net.network,
       token: token.symbol as 'USDC',

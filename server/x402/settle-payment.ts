@@ -1,8 +1,8 @@
 import type { SettleResponse } from '@x402/core/types';
-import type { MemberRow, MerchantRow } from '../db/caches';
+import type { MerchantRow } from '../db/caches';
 import { ChainUnavailableError, describeRpcError } from '../chains/chain-errors';
 import type { Deps } from '../deps';
-import type { ActingKey } from '../events/audit';
+import type { Caller } from '../events/actor';
 import { newReference } from '../orders/new-reference';
 import { checkPayment, type CheckedPayment, type X402Request } from './check-payment';
 import type { SendWatch } from './evm-signer';
@@ -22,9 +22,8 @@ const IN_PROGRESS_POLL_MS = 100;
 
 type Input = {
   merchant: MerchantRow;
-  /** The member acting: the API key's maker. */
-  member: MemberRow;
-  actingKey: ActingKey;
+  /** Who is calling: an API key (with its maker). */
+  by: Caller;
   body: X402Request;
 };
 
@@ -62,8 +61,8 @@ export async function settlePayment(deps: Deps, input: Input): Promise<SettleRes
       orderReference: newReference(),
       walletId: checked.walletId,
       resource: checked.resource,
-      apiKeyId: input.actingKey?.id ?? null,
-      memberId: input.member.id,
+      apiKeyId: input.by.apiKey?.id ?? null,
+      memberId: input.by.member.id,
     });
     if (id) return settleClaimed(deps, input, checked, id);
     const row = await findSettlement(deps, checked.settlementKey);
@@ -134,7 +133,7 @@ async function settleClaimed(
   }
   await updateSettlement(deps, id, { status: pending ? 'pending' : 'settled', transaction: tx });
   try {
-    await recordSettlement(deps, id, input);
+    await recordSettlement(deps, id, { merchant: input.merchant, by: input.by });
   } catch (error) {
     // The money moved: the answer stays the chain's. The settlement row keeps what writing its
     // order takes, and followUpSettlements writes it.

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { x402Contract } from '../../contract';
 import type { Deps } from '../deps';
-import { actingKey, currentMerchant, currentUser } from '../http/current-merchant';
+import { callerOf, currentMerchant } from '../http/current-merchant';
 import { listGasKeys } from './list-gas-keys';
 import { listSupported } from './list-supported';
 import { settlePayment } from './settle-payment';
@@ -25,8 +25,7 @@ export function x402Router(deps: Deps) {
       status: 200,
       body: await settlePayment(deps, {
         merchant: currentMerchant(req),
-        member: currentUser(req).member,
-        actingKey: actingKey(req),
+        by: callerOf(req),
         body,
       }),
     }),

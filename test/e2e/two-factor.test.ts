@@ -72,4 +72,36 @@ describe('two-factor sign-in in the dashboard', () => {
     const cookie = (await d.page.cookies()).find((c) => c.name === 'stablepay_session');
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
   });
+
+  it('enrols on a phone (360 px): the QR code, the key and the recovery codes fit the screen', async () => {
+    const m = await newMerchant(server);
+    // The first test's member is still signed in: a fresh browser, as a phone would be.
+    await d.page.deleteCookie(...(await d.page.cookies()));
+    await d.page.setViewport({ width: 360, height: 800 });
+    try {
+      await d.signIn(m.email, TEST_PASSWORD);
+      await d.go('/settings');
+      await d.click('Turn on two-factor sign-in');
+      await d.waitText('Scan this QR code');
+      const fits = () => d.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+      expect(await fits()).toBe(true);
+      await d.page.$eval('#two-factor', (el) => el.scrollIntoView());
+      await d.shot('two-factor-360-qr');
+      const secret = await d.page.$eval(
+        '#two-factor .copy-field input',
+        (i) => (i as HTMLInputElement).value,
+      );
+      await d.fill('Code', await codeNow(secret));
+      await d.click('Confirm');
+      await d.waitText('Your recovery codes');
+      expect(await fits()).toBe(true);
+      await d.page.$eval('[data-testid="recovery-codes"]', (el) => el.scrollIntoView());
+      await d.shot('two-factor-360-recovery-codes');
+      await d.click('I have saved them');
+      await d.waitText(/On since .*Recovery codes left: 10/);
+      now += STEP_MS;
+    } finally {
+      await d.page.setViewport({ width: 1280, height: 900 });
+    }
+  });
 });

@@ -171,8 +171,9 @@ describe('API keys', () => {
 
     const audit = await server.api('GET', `/orders/${created.body.reference}/audit`, { token: m.token });
     const entry = audit.body.items.find((e: { type: string }) => e.type === 'order.created');
-    expect(entry.actor).toBe('merchant');
-    expect(entry.data.apiKey).toEqual({ id: writer.id, name: 'checkout backend' });
+    expect(entry.actor).toBe('api_key');
+    expect(entry.data).toMatchObject({ apiKeyId: writer.id, apiKeyName: 'checkout backend' });
+    expect(entry.data).not.toHaveProperty('memberId');
 
     // An order created with the login token names no key.
     const byLogin = await server.api('POST', '/orders', {
@@ -180,7 +181,8 @@ describe('API keys', () => {
       body: { amount: '3', network: 'SOLANA', token: 'USDT' },
     });
     const loginAudit = await server.api('GET', `/orders/${byLogin.body.reference}/audit`, { token: m.token });
-    expect(loginAudit.body.items[0].data.apiKey).toBeUndefined();
+    expect(loginAudit.body.items[0]).toMatchObject({ actor: 'member', data: { memberEmail: m.email } });
+    expect(loginAudit.body.items[0].data.apiKeyId).toBeUndefined();
 
     // Another merchant's order stays invisible to the key.
     const stranger = await newMerchant(server, { wallets: ['SOLANA'] });

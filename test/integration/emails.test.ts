@@ -5,6 +5,7 @@ import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/
 import { startSmtpServer, type ReceivedMail, type SmtpServer } from '../support/smtp-server';
 import { sleep, startPaymentHarness, usePaymentStack } from '../support/payment-harness';
 import type { PaidOrder, PaymentHarness } from '../support/payment-harness';
+import { addMember } from '../support/members';
 import { expectErrorBody, expectFieldError, newMerchant } from '../support/test-server';
 
 /**
@@ -138,6 +139,58 @@ describe('e-mail to customers', () => {
     });
     expect(record!.id).toMatch(/^em_[0-9a-f]{32}$/);
     expect(Date.parse(record!.createdAt)).toBeGreaterThan(0);
+  });
+
+  it("mails a point-of-sale sale's receipt to the address the customer gave the cashier, once however often the sale is retried", async () => {
+    const shop = await newShop(h);
+    const cashier = await addMember(h.server, shop.id, 'cashier');
+    const to = `counter-${Date.now()}@example.com`;
+    // The sale as the point of sale makes it (dashboard/src/lib/pos.ts): every option, source pos.
+    const sale = {
+      network: 'SOLANA',
+      token: 'USDT',
+      amount: '11.00',
+      paymentOptions: 'all',
+      source: 'pos',
+      metadata: { pos: { subtotal: '10.00', tip: '1.00', tipPercent: 10, currency: 'USDT' } },
+      customerEmail: to,
+    };
+    const charge = () =>
+      h.server.api<Order>('POST', '/orders', {
+        token: cashier.token,
+        body: sale,
+        headers: { 'idempotency-key': `pos-${to}` },
+      });
+    const first = await charge();
+    expect(first.status, first.text).toBe(201);
+    expect(first.body).toMatchObject({ source: 'pos', customerEmail: to });
+    const payer = await chain.newPayer({ mint });
+    await chain.transfer({
+      payer,
+      recipientOwner: new PublicKey(shop.wallet),
+      mint,
+      amountUnits: parseUnits(first.body.amount, 6),
+      reference: new PublicKey(first.body.reference),
+    });
+    await h.settle(shop, first.body.reference, 'PAID');
+    // The screen lost its connection and charged again: the same sale, no second order or receipt.
+    const retried = await charge();
+    expect(retried.body.reference).toBe(first.body.reference);
+
+    await sendEmails();
+    const mail = await smtp.waitFor(mailTo(to));
+    expect(mail.parsed.subject).toBe(`Receipt: ${first.body.amount} USDT paid to Chain Shop`);
+    expect(mail.parsed.text).toContain(first.body.checkoutUrl);
+    await sendEmails();
+    expect(smtp.received().filter(mailTo(to))).toHaveLength(1);
+    expect(await emailsOf(h, shop, first.body.reference)).toMatchObject([
+      { kind: 'receipt', to, status: 'SENT' },
+    ]);
+    // The cashier reads the sale's e-mail record too: the sale is its own.
+    const own = await h.server.api('GET', `/orders/${first.body.reference}/email-deliveries`, {
+      token: cashier.token,
+    });
+    expect(own.status, own.text).toBe(200);
   });
 
   it('retries an e-mail the mail server refuses, on the webhooks schedule, until it is sent', async () => {

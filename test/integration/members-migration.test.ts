@@ -5,13 +5,6 @@ import { hashApiKeySecret, newApiKeySecret } from '../../server/auth/api-key-sec
 import { hashPassword } from '../../server/auth/passwords';
 import { createTokenIssuer } from '../../server/auth/tokens';
 import { migrate } from '../../server/db/migrate';
-import * as membersMigration from '../../server/db/migrations/0029-members';
-import * as invitationsMigration from '../../server/db/migrations/0030-invitations';
-import * as twoFactorMigration from '../../server/db/migrations/0031-two-factor';
-import * as posMigration from '../../server/db/migrations/0032-point-of-sale';
-import * as x402Migration from '../../server/db/migrations/0033-x402';
-import * as payoutsMigration from '../../server/db/migrations/0034-payouts';
-import * as x402FollowUpMigration from '../../server/db/migrations/0035-x402-follow-up';
 import { newSecretToken, secretDigest } from '../../server/lib/secret-token';
 import { createTestDatabase, startTestServer, TEST_PASSWORD, TEST_SECRETS } from '../support/test-server';
 
@@ -32,28 +25,8 @@ describe('migration 0029: the merchant of before is its account owner', () => {
     let token: string;
     try {
       await migrate(sequelize);
-      const context = { query: (sql: string) => sequelize.query(sql), notice: () => {} };
-      // The migrations after it go down first (their tables refer to members).
-      await x402FollowUpMigration.down({ context, name: '0035-x402-follow-up' });
-      await payoutsMigration.down({ context, name: '0034-payouts' });
-      await x402Migration.down({ context, name: '0033-x402' });
-      await posMigration.down({ context, name: '0032-point-of-sale' });
-      await twoFactorMigration.down({ context, name: '0031-two-factor' });
-      await invitationsMigration.down({ context, name: '0030-invitations' });
-      await membersMigration.down({ context, name: '0029-members' });
-      await sequelize.query('DELETE FROM schema_migrations WHERE name IN (:names)', {
-        replacements: {
-          names: [
-            '0029-members',
-            '0030-invitations',
-            '0031-two-factor',
-            '0032-point-of-sale',
-            '0033-x402',
-            '0034-payouts',
-            '0035-x402-follow-up',
-          ],
-        },
-      });
+      // It goes down with every migration after it (their tables refer to members).
+      await migrate(sequelize, 'down', [], '0029-members');
       // The merchant as it was: its own password hash and token version (a password changed once).
       await sequelize.query(
         `INSERT INTO merchants (id, email, password_hash, token_version, full_name)
@@ -160,15 +133,8 @@ describe('migration 0029: the merchant of before is its account owner', () => {
          VALUES (:id, :id, 'down@example.com', :hash, 'owner', 3)`,
         { replacements: { id: merchant!.id, hash } },
       );
-      const context = { query: (sql: string) => sequelize.query(sql), notice: () => {} };
-      // The migrations after it go down first (their tables refer to members).
-      await x402FollowUpMigration.down({ context, name: '0035-x402-follow-up' });
-      await payoutsMigration.down({ context, name: '0034-payouts' });
-      await x402Migration.down({ context, name: '0033-x402' });
-      await posMigration.down({ context, name: '0032-point-of-sale' });
-      await twoFactorMigration.down({ context, name: '0031-two-factor' });
-      await invitationsMigration.down({ context, name: '0030-invitations' });
-      await membersMigration.down({ context, name: '0029-members' });
+      // It goes down with every migration after it (their tables refer to members).
+      await migrate(sequelize, 'down', [], '0029-members');
       const [row] = await sequelize.query<{ password_hash: string; token_version: number }>(
         'SELECT password_hash, token_version FROM merchants',
         { type: QueryTypes.SELECT },

@@ -1,5 +1,7 @@
+import type { AppRoute } from '@ts-rest/core';
 import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contract, permissionsOf, type RouteAuth } from '../../contract';
 import { addMember } from '../support/members';
 import { expectErrorBody, newMerchant, startTestServer, TEST_PASSWORD } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
@@ -322,5 +324,62 @@ describe('orders and who made them', () => {
     ).toBe(200);
     for (const path of [`/orders/${byOwner.body.reference}`, `/orders/${byKey.body.reference}/audit`])
       expectErrorBody(await server.api('GET', path, { token: cashier.token }), 404, 'NOT_FOUND');
+  });
+
+  it('a cashier acts on no order another made, on any route about one order, nor gets it by its Idempotency-Key', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    const [first, thief] = [
+      await addMember(server, m.id, 'cashier'),
+      await addMember(server, m.id, 'cashier'),
+    ];
+    const body = { amount: '4', network: 'SOLANA', token: 'USDT' };
+    const headers = { 'idempotency-key': 'sale-0001' };
+    const sale = await server.api('POST', '/orders', { token: first.token, body, headers });
+    expect(sale.status, sale.text).toBe(201);
+
+    // Every route about one order that a cashier's role opens, from the contract (the sandbox's is a
+    // 404 on an instance that is not one, whoever asks): the other cashier's order is not there.
+    const cashier = permissionsOf('cashier');
+    const oneOrder: AppRoute[] = [];
+    const walk = (node: object) => {
+      for (const value of Object.values(node)) {
+        const route = value as AppRoute;
+        if (typeof route.method !== 'string') walk(route);
+        else {
+          const auth = route.metadata as RouteAuth;
+          if (
+            auth.auth === 'merchant' &&
+            cashier.has(auth.permission) &&
+            route.path.startsWith('/orders/:reference')
+          )
+            oneOrder.push(route);
+        }
+      }
+    };
+    walk(contract);
+    expect(oneOrder.length).toBeGreaterThanOrEqual(8);
+    for (const route of oneOrder) {
+      const path = route.path.replace(':reference', sale.body.reference).replace(':id', '1');
+      // A well-formed body where one is taken: the refusal is the order's, not the body's.
+      const res = await server.api(route.method, path, {
+        token: thief.token,
+        body: route.method === 'GET' ? undefined : { txId: '5'.repeat(88) },
+      });
+      expect(res.status, `${route.method} ${route.path}: ${res.text}`).toBe(404);
+      expect(res.text).not.toContain(first.email);
+    }
+    expect((await server.api('GET', '/users/me/orders', { token: thief.token })).body.total).toBe(0);
+    // The key and body the first cashier sent: a 409, never the first cashier's order.
+    const replayed = await server.api('POST', '/orders', { token: thief.token, body, headers });
+    expectErrorBody(replayed, 409, 'CONFLICT');
+    expect(replayed.text).not.toContain(sale.body.reference);
+    // Its maker still gets its order back on a retry, and it is still unpaid and unclaimed.
+    const retry = await server.api('POST', '/orders', { token: first.token, body, headers });
+    expect(retry.status, retry.text).toBe(201);
+    expect(retry.body.reference).toBe(sale.body.reference);
+    const seen = await server.api('GET', `/orders/${sale.body.reference}`, { token: first.token });
+    expect(seen.body.status).toBe('PENDING');
+    const audit = await server.api('GET', `/orders/${sale.body.reference}/audit`, { token: m.token });
+    expect(audit.body.items.map((e: { type: string }) => e.type)).toEqual(['order.created']);
   });
 });

@@ -348,7 +348,7 @@ describe('POST /orders', () => {
       expect(second.amount).toBe('10.000001');
       expect(second.payUrl).toContain('?amount=10.000001&');
       const [created] = await u.audit(second.reference);
-      expect(created).toMatchObject({ type: 'order.created', actor: 'merchant' });
+      expect(created).toMatchObject({ type: 'order.created', actor: 'member' });
       expect(created!.data).toMatchObject({ amount: '10.000001', amountAdjustedFrom: '10.000000' });
       expect((await u.audit(first.reference))[0]!.data).not.toHaveProperty('amountAdjustedFrom');
       // Another wallet (here: another network) is a separate space of amounts.
@@ -571,6 +571,7 @@ describe('concurrent creations, written together', () => {
       };
       return {
         order,
+        actor: 'system' as const,
         audit: { status: 'PENDING' },
         event: { id: eventId, body: JSON.stringify({ id: eventId }) },
         targets: [],
@@ -863,8 +864,8 @@ describe('POST /orders/{reference}/submit-tx', () => {
 
     const timeline = await m.audit(o.reference);
     expect(timeline.map((e) => e.type)).toEqual(['order.created', 'tx.submitted', 'status.changed']);
-    expect(timeline[1]).toMatchObject({ actor: 'merchant', data: { txId } });
-    expect(timeline[2]).toMatchObject({ actor: 'merchant', data: { from: 'PENDING', to: 'CONFIRMING' } });
+    expect(timeline[1]).toMatchObject({ actor: 'member', data: { txId } });
+    expect(timeline[2]).toMatchObject({ actor: 'member', data: { from: 'PENDING', to: 'CONFIRMING' } });
 
     const again = await submit(o.reference, txId);
     expect(again.status).toBe(202);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { formatUnits, parseUnits } from '../../contract/decimal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../support/members';
 import { expectErrorBody, expectFieldError, newMerchant, startTestServer } from '../support/test-server';
@@ -205,5 +206,51 @@ describe('the day’s sales by member', () => {
       403,
       'FORBIDDEN',
     );
+  });
+
+  it("GET /dashboard/sales/mine: a cashier's own day, counted on the server past a page of orders", async () => {
+    const m = await newMerchant(s, { wallets: ['SOLANA'] });
+    const [cashier, other] = [await addMember(s, m.id, 'cashier'), await addMember(s, m.id, 'cashier')];
+    const range = `from=${today()}&to=${today()}`;
+    // Nothing sold yet: zero, named.
+    const none = await s.api('GET', `/dashboard/sales/mine?${range}`, { token: cashier.token });
+    expect(none.status, none.text).toBe(200);
+    expect(none.body).toMatchObject({ memberId: cashier.id, ordersCreated: 0, ordersPaid: 0, received: [] });
+    // More sales than a page of the order list (50): 55 made, 53 paid.
+    const made: { reference: string; amount: string }[] = [];
+    for (let i = 0; i < 55; i++) {
+      const res = await s.api('POST', '/orders', { token: cashier.token, body: sale('1.01') });
+      expect(res.status, res.text).toBe(201);
+      made.push(res.body);
+    }
+    await s.api('POST', '/orders', { token: other.token, body: sale('500') });
+    // Paid as the payment matcher would leave them (the chains' own tests pay for real).
+    await s.deps.db.sequelize.query(
+      `UPDATE orders SET status = 'PAID', amount_received_units = amount_units, paid_at = now()
+        WHERE merchant_id = :merchantId`,
+      { replacements: { merchantId: m.id } },
+    );
+    await s.deps.db.sequelize.query(
+      `UPDATE orders SET status = 'EXPIRED', amount_received_units = 0 WHERE reference IN (:refs)`,
+      { replacements: { refs: made.slice(0, 2).map((o) => o.reference) } },
+    );
+    // Each a unique amount (1.01 raised by base units): the sum of what the 53 paid ones were.
+    const paidUnits = made.slice(2).reduce((sum, o) => sum + parseUnits(o.amount, 6), 0n);
+    const mine = await s.api('GET', `/dashboard/sales/mine?${range}`, { token: cashier.token });
+    expect(mine.status, mine.text).toBe(200);
+    expect(mine.body).toEqual({
+      memberId: cashier.id,
+      email: cashier.email,
+      name: 'A cashier',
+      ordersCreated: 55,
+      ordersPaid: 53,
+      received: [{ token: 'USDT', amount: formatUnits(paidUnits, 6, 0) }],
+      receivedFiat: [],
+    });
+    // The other cashier's sale is its own; the owner made none.
+    const theirs = await s.api('GET', `/dashboard/sales/mine?${range}`, { token: other.token });
+    expect(theirs.body).toMatchObject({ ordersPaid: 1, received: [{ token: 'USDT', amount: '500' }] });
+    const owner = await s.api('GET', `/dashboard/sales/mine?${range}`, { token: m.token });
+    expect(owner.body).toMatchObject({ memberId: m.id, ordersCreated: 0, ordersPaid: 0 });
   });
 });

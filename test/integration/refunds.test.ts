@@ -513,8 +513,8 @@ describe.each([solanaDriver, polygonDriver])('$network refunds', (d) => {
       data: { refundId: refund.id, to: stranger, signed: false, signedBy: null, status: 'AWAITING_APPROVAL' },
     });
     expect(audit.find((e) => e.type === 'refund.approved')).toMatchObject({
-      actor: 'merchant',
-      data: { refundId: refund.id, to: stranger, apiKey: { id: writer.body.id, name: 'refunder' } },
+      actor: 'api_key',
+      data: { refundId: refund.id, to: stranger, apiKeyId: writer.body.id, apiKeyName: 'refunder' },
     });
     await h.deliverWebhooks();
     const events = h

@@ -136,4 +136,46 @@ describe('every merchant route × every role', () => {
         }
       }
     });
+
+  // Routes whose body fields need permissions of their own (PATCH /users/me): each field alone.
+  const fielded = routes.filter((r) => r.auth.fieldPermissions);
+  it('lists the routes whose fields need their own permission', () => {
+    expect(fielded.map((r) => r.name)).toEqual(['profile.update']);
+  });
+  for (const role of ROLES)
+    it(`${role}: may send exactly the fields whose permission the role has`, async () => {
+      const held = permissionsOf(role);
+      for (const { name, route, auth } of fielded)
+        for (const [field, permission] of Object.entries(auth.fieldPermissions!)) {
+          // null clears a field (or is a 400 where it may not): either way, not refused.
+          const { method, path } = requestFor(route, reference);
+          const res = await server.api(method, path, { token: tokens[role], body: { [field]: null } });
+          const label = `${role} on ${name} sending ${field} (needs ${permission}): ${res.status} ${res.text}`;
+          if (held.has(permission)) expect([401, 403], label).not.toContain(res.status);
+          else {
+            expect(res.status, label).toBe(403);
+            expect(res.body.error.message, label).toContain(`needs ${permission}`);
+          }
+        }
+    });
+
+  it('lets a developer set the webhook URL, never the name beside it', async () => {
+    const url = 'https://hooks.example.com/stablepay';
+    const set = await server.api('PATCH', '/users/me', {
+      token: tokens.developer,
+      body: { webhook_url: url },
+    });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body.webhook_url).toBe(url);
+    // One field it may not change refuses the whole request: nothing of it is written.
+    const mixed = await server.api('PATCH', '/users/me', {
+      token: tokens.developer,
+      body: { webhook_url: null, full_name: 'Renamed by a developer' },
+    });
+    expect(mixed.status, mixed.text).toBe(403);
+    expect(mixed.body.error.message).toContain('needs account:write');
+    const now = await server.api('GET', '/users/me', { token: tokens.owner });
+    expect(now.body).toMatchObject({ webhook_url: url });
+    expect(now.body.full_name).not.toBe('Renamed by a developer');
+  });
 });

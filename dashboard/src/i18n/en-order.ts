@@ -83,6 +83,7 @@ export const enOrder = {
   timeline: 'Timeline',
   noTimeline: 'Nothing recorded yet.',
   actorMerchant: 'you',
+  actorApiKey: 'API key “{name}”',
   actorPayer: 'the payer',
   actorSystem: 'the service',
   auditOrderCreated: 'Order created',

@@ -84,6 +84,7 @@ export const esOrder: Record<OrderKey, string> = {
   timeline: 'Historial',
   noTimeline: 'Nada registrado todavía.',
   actorMerchant: 'tú',
+  actorApiKey: 'clave de API «{name}»',
   actorPayer: 'el pagador',
   actorSystem: 'el servicio',
   auditOrderCreated: 'Pedido creado',

@@ -83,6 +83,7 @@ export const ptBROrder: Record<OrderKey, string> = {
   timeline: 'Linha do tempo',
   noTimeline: 'Nada registrado ainda.',
   actorMerchant: 'você',
+  actorApiKey: 'chave de API “{name}”',
   actorPayer: 'o pagador',
   actorSystem: 'o serviço',
   auditOrderCreated: 'Pedido criado',

@@ -1,5 +1,9 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { MAX_UNDERPAYMENT_TOLERANCE_BPS, MIN_PASSWORD_LENGTH } from '../../../contract';
+import {
+  MAX_UNDERPAYMENT_TOLERANCE_BPS,
+  MIN_PASSWORD_LENGTH,
+  PROFILE_FIELD_PERMISSIONS,
+} from '../../../contract';
 import { api, ok } from '../api';
 import { PasswordField, SubmitButton, TextField } from '../components/form';
 import { ErrorNotice, Notice, PageHeader, Section } from '../components/ui';
@@ -9,15 +13,19 @@ import { useI18n } from '../i18n';
 import { useAction, useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
 import { useTitle } from '../lib/hooks';
-import { useSession } from '../session';
+import { useCan, useSession } from '../session';
 
 export function SettingsPage() {
   const { t } = useI18n();
   useTitle(t('navSettings'));
+  const can = useCan();
+  // The account's name, phone and tolerance: offered only to a role that may change them.
+  const mayEdit =
+    can(PROFILE_FIELD_PERMISSIONS.full_name) && can(PROFILE_FIELD_PERMISSIONS.underpayment_tolerance_bps);
   return (
     <>
       <PageHeader title={t('navSettings')} />
-      <ProfileForms forms={[ProfileForm, ToleranceForm]} />
+      {mayEdit && <ProfileForms forms={[ProfileForm, ToleranceForm]} />}
       <PasswordForm />
       <TwoFactorSettings />
     </>

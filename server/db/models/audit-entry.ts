@@ -1,9 +1,10 @@
-import type { AuditKind } from '../../../contract';
+import type { AUDIT_ACTORS, AuditKind } from '../../../contract';
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { CreatedModel } from './base-models';
 import { required, serialKey, dateNow } from './columns';
 
-export type AuditActor = 'merchant' | 'payer' | 'system';
+/** Who an entry says acted: a member, an API key, the payer, the service ('merchant': before members). */
+export type AuditActor = (typeof AUDIT_ACTORS)[number];
 
 export class AuditEntry extends CreatedModel<AuditEntry> {
   declare id: CreationOptional<string>;
