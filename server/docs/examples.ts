@@ -106,6 +106,7 @@ const account = {
   currency: 'USDT',
   tipPercentages: [],
   requireTwoFactor: false,
+  payoutApprovals: 1,
 };
 const payoutItem = {
   id: 'pi_3f2a9c1d7e5b4a60b8c2d9e1f0a7b6c5',

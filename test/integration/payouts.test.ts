@@ -157,11 +157,26 @@ describe('payouts', () => {
 
   it('with two approvals asked for, refuses the creator and takes another member with payouts:approve', async () => {
     const s = await fundedShop();
-    await o.h.server.deps.db.sequelize.query('UPDATE merchants SET payout_approvals = 2 WHERE id = :id', {
-      replacements: { id: s.shop.id },
-    });
     const finance = await addMember(o.h.server, s.shop.id, 'finance');
     const viewer = await addMember(o.h.server, s.shop.id, 'viewer');
+    const admin = await addMember(o.h.server, s.shop.id, 'admin');
+    // Only account:write sets it (finance approves payouts but may not lower the rule), 1 or 2.
+    expectErrorBody(
+      await api()('PATCH', '/account', { token: finance.token, body: { payoutApprovals: 1 } }),
+      403,
+      'FORBIDDEN',
+    );
+    expectErrorBody(
+      await api()('PATCH', '/account', { token: admin.token, body: { payoutApprovals: 3 } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    const set = await api()('PATCH', '/account', { token: admin.token, body: { payoutApprovals: 2 } });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body).toMatchObject({ payoutApprovals: 2 });
+    expect((await api()('GET', '/account', { token: viewer.token })).body).toMatchObject({
+      payoutApprovals: 2,
+    });
     const made = await create(finance.token, [
       { network: 'POLYGON', token: 'USDT', to: randomEvmAddress(), amount: '1' },
     ]);
@@ -179,6 +194,12 @@ describe('payouts', () => {
     expect(ok.body).toMatchObject({ status: 'APPROVED', approvals: [{ memberId: s.shop.id }] });
     // Approved once: again is a 409.
     expectErrorBody(await approve(s.shop.token, made.body.id), 409, 'CONFLICT');
+    // A batch keeps the rule it was made under: back to one, the next batch its creator approves alone.
+    await api()('PATCH', '/account', { token: s.shop.token, body: { payoutApprovals: 1 } });
+    const next = await create(finance.token, [
+      { network: 'POLYGON', token: 'USDT', to: randomEvmAddress(), amount: '1' },
+    ]);
+    expect((await approve(finance.token, next.body.id)).body).toMatchObject({ status: 'APPROVED' });
   });
 
   it('a transaction paying one item short or to another address leaves it unconfirmed: the batch is PARTIAL', async () => {
