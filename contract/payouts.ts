@@ -90,6 +90,25 @@ export const ZCreatePayoutBody = z
   .strict();
 export type CreatePayoutBody = z.infer<typeof ZCreatePayoutBody>;
 
+/** The columns of a payout CSV, in this order in the header (reference and note may be left out). */
+export const PAYOUT_CSV_COLUMNS = ['network', 'token', 'to', 'amount', 'reference', 'note'] as const;
+/** Room for 500 rows with references and short notes; the request's own limit (100 kB) binds first. */
+const PAYOUT_CSV_MAX = 100_000;
+
+export const ZImportPayoutBody = z
+  .object({
+    csv: z
+      .string()
+      .min(1)
+      .max(PAYOUT_CSV_MAX)
+      .describe(
+        `RFC 4180 text: a header \`${PAYOUT_CSV_COLUMNS.join(',')}\` (reference and note optional), then one item per row (at most ${PAYOUT_ITEMS_MAX}); quoted fields may hold commas, quotes ("") and line breaks`,
+      ),
+    description: z.string().trim().min(1).max(DESCRIPTION_MAX).optional(),
+  })
+  .strict();
+export type ImportPayoutBody = z.infer<typeof ZImportPayoutBody>;
+
 export const ZPayoutItem = z
   .object({
     id: ZPayoutItemId.describe('pi_…'),
@@ -164,6 +183,15 @@ export const payoutsContract = c.router(
       description: `Up to ${PAYOUT_ITEMS_MAX} items. Each is checked: an address of its network, its token on there, an amount above zero exact in the token's decimals; every bad one is named in the 400 (\`body.items.N.field\`). The batch is DRAFT until approved.`,
       metadata: merchantAuth('payouts:write', 'payouts:write'),
       body: ZCreatePayoutBody,
+      responses: { 201: ZPayout, ...orderWriteErrors },
+    },
+    importCsv: {
+      method: 'POST',
+      path: '/payouts/import',
+      summary: 'Make a batch from a CSV (DRAFT), as POST /payouts does',
+      description: `The CSV text in \`csv\` (the dashboard's upload sends a file's text). Each data row is an item, checked as POST /payouts checks one; every bad one is named in the 400 as \`items.N.field\`, N counting data rows from 0 (a row short of fields names each missing one); a header or quoting that cannot be read is named \`csv\`. The batch is DRAFT until approved.`,
+      metadata: merchantAuth('payouts:write', 'payouts:write'),
+      body: ZImportPayoutBody,
       responses: { 201: ZPayout, ...orderWriteErrors },
     },
     list: {

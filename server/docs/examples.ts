@@ -836,6 +836,13 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     },
     responses: { 201: payout },
   },
+  'payouts.importCsv': {
+    request: {
+      csv: `network,token,to,amount,reference,note\n${payoutItem.network},${payoutItem.token},${payoutItem.to},125.50,affiliate-0042,"November, 2026"\n`,
+      description: 'Affiliates, November',
+    },
+    responses: { 201: payout },
+  },
   'payouts.list': { responses: { 200: { items: [payoutSummary], per_page: 20, nextCursor: null } } },
   'payouts.get': { responses: { 200: payout } },
   'payouts.approve': { responses: { 200: approvedPayout } },

@@ -6,6 +6,7 @@ import { approvePayout } from './approve-payout';
 import { cancelPayout } from './cancel-payout';
 import { createPayout } from './create-payout';
 import { findPayout } from './find-payout';
+import { importPayout } from './import-payout';
 import { listPayouts } from './list-payouts';
 import { payoutTransactions } from './payout-transactions';
 import { presentPayout } from './present-payout';
@@ -22,6 +23,10 @@ export function payoutsRouter(deps: Deps) {
     create: async ({ req, body }) => ({
       status: 201,
       body: await createPayout(deps, { merchant: currentMerchant(req), actor: actorOf(req), body }),
+    }),
+    importCsv: async ({ req, body }) => ({
+      status: 201,
+      body: await importPayout(deps, { merchant: currentMerchant(req), actor: actorOf(req), body }),
     }),
     list: async ({ req, query }) => ({
       status: 200,

@@ -257,6 +257,76 @@ describe('payouts', () => {
     expect(stolen.items[0]).toMatchObject({ status: 'SENT', txId: null });
   });
 
+  it('imports a CSV as the same batch, quoted fields and all, and names every bad row as items.N.field', async () => {
+    const s = await fundedShop();
+    const [a, b] = [randomEvmAddress(), randomEvmAddress()];
+    const solana = Keypair.generate().publicKey.toBase58();
+    const csv = [
+      'network,token,to,amount,reference,note',
+      `POLYGON,USDT,${a},12.5,inv-1,"Fees, November ""final""\r\nsecond line"`,
+      `BSC,USDT,${b},0.000000000000000001,,`,
+      `SOLANA,USDT,${solana},3,"",`,
+    ].join('\r\n');
+    const made = await api()<Payout>('POST', '/payouts/import', {
+      token: s.shop.token,
+      body: { csv, description: 'from a file' },
+    });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.status).toBe('DRAFT');
+    expect(made.body.items).toMatchObject([
+      {
+        network: 'POLYGON',
+        to: a,
+        amount: '12.500000',
+        reference: 'inv-1',
+        note: 'Fees, November "final"\r\nsecond line',
+      },
+      { network: 'BSC', to: b, amount: '0.000000000000000001', reference: null, note: null },
+      { network: 'SOLANA', to: solana, amount: '3.000000', reference: null, note: null },
+    ]);
+
+    const bad = await api()('POST', '/payouts/import', {
+      token: s.shop.token,
+      body: {
+        csv: [
+          'network,token,to,amount,reference,note',
+          `POLYGON,USDT,${randomEvmAddress()},1,,`,
+          `POLYGON,USDT,${solana},1,,`, // not a Polygon address
+          `POLYGON,DAI,${randomEvmAddress()},1,,`, // no such token
+          `POLYGON,USDT,${randomEvmAddress()},1.0000001,,`, // 7 places, USDT has 6 there
+          `BSC,USDT,${randomEvmAddress()},0,,`,
+          `POLYGON,USDT,${randomEvmAddress()}`, // no amount
+          `SOLANA,USDT,${solana},2,,`,
+        ].join('\n'),
+      },
+    });
+    expectErrorBody(bad, 400, 'VALIDATION_ERROR');
+    expect((bad.body.error.details as { path: string }[]).map((d) => d.path)).toEqual([
+      'items.1.to',
+      'items.2.token',
+      'items.3.amount',
+      'items.4.amount',
+      'items.5.amount',
+    ]);
+    for (const [csv, says] of [
+      ['network,token,amount\nPOLYGON,USDT,1', 'missing: to'],
+      ['network,token,to,amount,memo\nPOLYGON,USDT,x,1,y', 'unknown: memo'],
+      ['network,token,to,amount\nPOLYGON,USDT,"x,1', 'never closed'],
+      ['network,token,to,amount\n', 'no data rows'],
+    ] as const) {
+      const refused = await api()('POST', '/payouts/import', { token: s.shop.token, body: { csv } });
+      expectErrorBody(refused, 400, 'VALIDATION_ERROR');
+      expect(refused.body.error.details).toEqual([{ path: 'csv', message: expect.stringContaining(says) }]);
+    }
+    // What POST /payouts refuses, the import refuses: a viewer may not make batches at all.
+    const viewer = await addMember(o.h.server, s.shop.id, 'viewer');
+    expectErrorBody(
+      await api()('POST', '/payouts/import', { token: viewer.token, body: { csv } }),
+      403,
+      'FORBIDDEN',
+    );
+  });
+
   it('names every bad item, and hides another account’s batches (404)', async () => {
     const s = await fundedShop();
     const bad = await api()('POST', '/payouts', {
