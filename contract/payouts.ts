@@ -95,6 +95,21 @@ export const PAYOUT_CSV_COLUMNS = ['network', 'token', 'to', 'amount', 'referenc
 /** Room for 500 rows with references and short notes; the request's own limit (100 kB) binds first. */
 const PAYOUT_CSV_MAX = 100_000;
 
+/** The columns of GET /payouts/{id}.csv, one row per item. */
+export const PAYOUT_CSV_EXPORT_HEADER = [
+  'item_id',
+  'network',
+  'token',
+  'to',
+  'amount',
+  'reference',
+  'note',
+  'status',
+  'tx_id',
+  'failure_reason',
+  'confirmed_at',
+] as const;
+
 export const ZImportPayoutBody = z
   .object({
     csv: z
@@ -206,6 +221,22 @@ export const payoutsContract = c.router(
         status: ZPayoutStatus.optional(),
       }),
       responses: { 200: ZPayoutPage, ...errors('VALIDATION_ERROR'), ...orderErrors },
+    },
+    // Before `get`: its path would take `po_….csv` for an id (and refuse it).
+    exportCsv: {
+      method: 'GET',
+      path: '/payouts/:id.csv',
+      summary: "CSV of a payout's items: status, transaction, exact amounts",
+      description: `One row per item in the batch's order: \`${PAYOUT_CSV_EXPORT_HEADER.join(',')}\`; amounts as decimal strings in the token's decimals, times in ISO 8601 (UTC). The item's own text (reference, note) that a spreadsheet would run as a formula is prefixed with an apostrophe.`,
+      metadata: merchantAuth('payouts:read', 'payouts:read'),
+      pathParams: ZPayoutParams,
+      responses: {
+        200: c.otherResponse({
+          contentType: 'text/csv; charset=utf-8',
+          body: z.string().max(PAYOUT_ITEMS_MAX * 2_000),
+        }),
+        ...orderErrors,
+      },
     },
     get: {
       method: 'GET',

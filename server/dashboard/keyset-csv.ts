@@ -43,6 +43,8 @@ export type KeysetCsvSpec = {
   values?: Readonly<Record<string, string>>;
   atColumn: string;
   idColumn: string;
+  /** The id column's type: bigint (a table's own id), or text (ids of several tables in one keyset). */
+  idType?: 'bigint' | 'text';
   /** Per header field: anyone's text (neutralised against formulas, see csv.ts) or the service's own value. */
   anyones: readonly boolean[];
 };
@@ -72,7 +74,7 @@ export function keysetCsv(
   const next = {
     name: `stablepay_csv_${spec.name}_next`,
     text: positional(
-      `${base} AND (${spec.atColumn}, ${spec.idColumn}) > (CAST($afterAt AS timestamptz), CAST($afterId AS bigint)) ${tail}`,
+      `${base} AND (${spec.atColumn}, ${spec.idColumn}) > (CAST($afterAt AS timestamptz), CAST($afterId AS ${spec.idType ?? 'bigint'})) ${tail}`,
       keys,
     ),
   };

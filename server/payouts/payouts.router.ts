@@ -1,10 +1,12 @@
 import { initServer } from '@ts-rest/express';
 import { payoutsContract } from '../../contract';
 import type { Deps } from '../deps';
+import { csvAnswer } from '../http/csv-answer';
 import { actingKey, currentMerchant, currentUser } from '../http/current-merchant';
 import { approvePayout } from './approve-payout';
 import { cancelPayout } from './cancel-payout';
 import { createPayout } from './create-payout';
+import { exportPayout } from './export-payout';
 import { findPayout } from './find-payout';
 import { importPayout } from './import-payout';
 import { listPayouts } from './list-payouts';
@@ -32,6 +34,13 @@ export function payoutsRouter(deps: Deps) {
       status: 200,
       body: await listPayouts(deps, currentMerchant(req).id, query),
     }),
+    exportCsv: async ({ req, res, params }) =>
+      csvAnswer(
+        deps,
+        res,
+        `${params.id}.csv`,
+        await exportPayout(deps, { merchantId: currentMerchant(req).id, id: params.id }),
+      ),
     get: async ({ req, params }) => ({
       status: 200,
       body: await presentPayout(

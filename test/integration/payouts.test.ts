@@ -1,4 +1,5 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
+import { parse } from 'csv-parse/sync';
 import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUnits } from '../../contract/decimal';
@@ -68,6 +69,17 @@ async function report(token: string, id: string, network: string, txId: string) 
   const res = await api()<Payout>('POST', `/payouts/${id}/transactions`, { token, body: { network, txId } });
   expect(res.status, res.text).toBe(200);
   return res.body;
+}
+
+/** A CSV download: its rows by header, and its headers. */
+async function download(token: string, path: string) {
+  const res = await fetch(`${o.h.server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  return { res, rows: parse(await res.text(), { columns: true }) as Record<string, string>[] };
+}
+const today = () => new Date().toISOString().slice(0, 10);
+async function ledgerOf(token: string) {
+  return (await download(token, `/dashboard/exports/payments.csv?from=${today()}&to=${today()}`)).rows;
 }
 
 /** Signs and sends one built transaction with the shop's key of its network; final when it returns. */
@@ -237,6 +249,36 @@ describe('payouts', () => {
     expect(after.items[1]!.failureReason).toContain('1.999999');
     expect(after.status).toBe('PARTIAL');
     expect(await o.chains.polygon.balanceOf(o.chains.polygonUsdt, to[0] as Address)).toBe(2_000_000n);
+
+    // The batch's CSV: every item with its status, transaction and exact amount.
+    const file = await download(s.shop.token, `/payouts/${made.body.id}.csv`);
+    expect(file.rows).toEqual(
+      after.items.map((i) =>
+        expect.objectContaining({
+          item_id: i.id,
+          to: i.to,
+          amount: '2.000000',
+          status: i.status,
+          tx_id: i.txId ?? '',
+        }),
+      ),
+    );
+    expect(file.rows[1]!.failure_reason).toContain('1.999999');
+    // The ledger: the confirmed item is money out; the two that paid otherwise are not.
+    const ledger = await ledgerOf(s.shop.token);
+    expect(ledger).toEqual([
+      expect.objectContaining({
+        direction: 'OUT',
+        order_reference: '',
+        network: 'POLYGON',
+        token: 'USDT',
+        amount: '2.000000',
+        tx_id: after.items[0]!.txId,
+        sender: txs[0]!.from,
+        recipient: to[0],
+        payout_id: made.body.id,
+      }),
+    ]);
   });
 
   it("a reported transaction of another account's payout confirms nothing", async () => {
@@ -378,6 +420,7 @@ describe('payouts', () => {
       ['POST', `/payouts/${made.body.id}/approve`],
       ['POST', `/payouts/${made.body.id}/cancel`],
       ['GET', `/payouts/${made.body.id}/transactions`],
+      ['GET', `/payouts/${made.body.id}.csv`],
     ] as const)
       expectErrorBody(await api()(method, path, { token: s.shop.token }), 404, 'NOT_FOUND');
     const list = await api()<{ items: { id: string }[] }>('GET', '/payouts', { token: s.shop.token });
