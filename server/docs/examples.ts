@@ -1126,6 +1126,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     },
   },
   'sandbox.sendRefund': { responses: { 200: { txId } } },
+  'sandbox.sendPayout': { responses: { 200: { txIds: [payoutTxId] } } },
   'networks.list': {
     responses: {
       200: {

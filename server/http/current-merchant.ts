@@ -24,3 +24,8 @@ export function currentUser(req: { user?: Express.User }): Express.User {
   if (!req.user) throw ApiError.unauthenticated();
   return req.user;
 }
+
+/** Who acts, as audit trails name them: the member (for an API key, its maker) and the key it used. */
+export function currentActor(req: { user?: Express.User }) {
+  return { memberId: currentUser(req).member.id, apiKey: actingKey(req) };
+}

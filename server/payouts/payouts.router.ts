@@ -2,7 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { payoutsContract } from '../../contract';
 import type { Deps } from '../deps';
 import { csvAnswer } from '../http/csv-answer';
-import { actingKey, currentMerchant, currentUser } from '../http/current-merchant';
+import { currentActor, currentMerchant } from '../http/current-merchant';
 import { approvePayout } from './approve-payout';
 import { cancelPayout } from './cancel-payout';
 import { createPayout } from './create-payout';
@@ -14,21 +14,15 @@ import { payoutTransactions } from './payout-transactions';
 import { presentPayout } from './present-payout';
 import { reportPayoutTransaction } from './report-payout-transaction';
 
-/** Who acts: the member (for an API key, its maker) and the key it used. */
-const actorOf = (req: { user?: Express.User }) => ({
-  memberId: currentUser(req).member.id,
-  apiKey: actingKey(req),
-});
-
 export function payoutsRouter(deps: Deps) {
   return initServer().router(payoutsContract, {
     create: async ({ req, body }) => ({
       status: 201,
-      body: await createPayout(deps, { merchant: currentMerchant(req), actor: actorOf(req), body }),
+      body: await createPayout(deps, { merchant: currentMerchant(req), actor: currentActor(req), body }),
     }),
     importCsv: async ({ req, body }) => ({
       status: 201,
-      body: await importPayout(deps, { merchant: currentMerchant(req), actor: actorOf(req), body }),
+      body: await importPayout(deps, { merchant: currentMerchant(req), actor: currentActor(req), body }),
     }),
     list: async ({ req, query }) => ({
       status: 200,
@@ -53,7 +47,7 @@ export function payoutsRouter(deps: Deps) {
       body: await approvePayout(deps, {
         merchantId: currentMerchant(req).id,
         id: params.id,
-        actor: actorOf(req),
+        actor: currentActor(req),
       }),
     }),
     cancel: async ({ req, params }) => ({
@@ -61,7 +55,7 @@ export function payoutsRouter(deps: Deps) {
       body: await cancelPayout(deps, {
         merchantId: currentMerchant(req).id,
         id: params.id,
-        actor: actorOf(req),
+        actor: currentActor(req),
       }),
     }),
     transactions: async ({ req, params }) => ({
@@ -75,7 +69,7 @@ export function payoutsRouter(deps: Deps) {
         id: params.id,
         network: body.network,
         txId: body.txId,
-        actor: actorOf(req),
+        actor: currentActor(req),
       }),
     }),
   });
