@@ -4,7 +4,7 @@ import type { StartedSandboxChains } from '../../sandbox/start-sandbox-chains';
 import { startSandboxStack, type SandboxStack } from '../support/sandbox-stack';
 import { newMerchant, startTestServer, type TestServer, newApiKey } from '../support/test-server';
 import { until } from '../support/until';
-import { createClient, NotFoundError } from '../../sdk/src';
+import { ConflictError, createClient, NotFoundError, ValidationError } from '../../sdk/src';
 import { randomEvmAddress } from '../../sandbox/chains/evm/local-evm';
 
 /** The sandbox's pieces in-process: its chains, and the service with SANDBOX=true over them. */
@@ -346,5 +346,44 @@ describe('the SDK over the sandbox', () => {
     expect(funded.txIds.length).toBeGreaterThan(0);
     const elsewhere = createClient({ baseUrl: plain.url, token: (await newMerchant(plain)).token });
     await expect(elsewhere.sandbox.info()).rejects.toBeInstanceOf(NotFoundError);
+  }, 60_000);
+
+  it('payouts: importCsv, approve, sandbox.sendPayout, get, list, csv; bad rows and refusals as typed errors', async () => {
+    const sdk = createClient({ baseUrl: sandbox.url, token });
+    const polygon = (await sdk.sandbox.info()).chains.find((c) => c.network === 'POLYGON')!;
+    await sdk.sandbox.faucet({ network: 'POLYGON', address: polygon.wallet.address, amount: '10' });
+    const to = randomEvmAddress();
+    const bad = await sdk.payouts
+      .importCsv(`network,token,to,amount\nPOLYGON,USDT,${to},1\nPOLYGON,USDT,nowhere,1\n`)
+      .catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(ValidationError);
+    expect((bad as ValidationError).details?.map((d) => d.path)).toEqual(['items.1.to']);
+
+    const made = await sdk.payouts.importCsv(
+      `network,token,to,amount,reference\nPOLYGON,USDT,${to},1.25,"a, b"\n`,
+      {
+        description: 'SDK batch',
+      },
+    );
+    expect(made).toMatchObject({ status: 'DRAFT', description: 'SDK batch', items: [{ reference: 'a, b' }] });
+    await expect(sdk.payouts.transactions(made.id)).rejects.toBeInstanceOf(ConflictError);
+    expect((await sdk.payouts.approve(made.id)).status).toBe('APPROVED');
+    expect((await sdk.payouts.transactions(made.id)).map((t) => t.items)).toEqual([[made.items[0]!.id]]);
+    const { txIds } = await sdk.sandbox.sendPayout(made.id);
+    const done = await until('COMPLETED', async () => {
+      const payout = await sdk.payouts.get(made.id);
+      return payout.status === 'COMPLETED' ? payout : undefined;
+    });
+    expect(done.items[0]).toMatchObject({ status: 'CONFIRMED', txId: txIds[0], amount: '1.250000' });
+    const csv = await sdk.payouts.csv(made.id);
+    expect(csv.split('\r\n')[1]).toBe(
+      `${made.items[0]!.id},POLYGON,USDT,${to},1.250000,"a, b",,CONFIRMED,${txIds[0]},,${done.items[0]!.confirmedAt}`,
+    );
+    expect((await sdk.payouts.list({ status: 'COMPLETED' })).items.map((p) => p.id)).toContain(made.id);
+    const all: string[] = [];
+    for await (const p of sdk.payouts.listAll()) all.push(p.id);
+    expect(all).toContain(made.id);
+    await expect(sdk.payouts.cancel(made.id)).rejects.toBeInstanceOf(ConflictError);
+    await expect(sdk.payouts.csv(`po_${'0'.repeat(32)}`)).rejects.toBeInstanceOf(NotFoundError);
   }, 60_000);
 });
