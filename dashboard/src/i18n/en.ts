@@ -6,6 +6,7 @@ import { enSandbox } from './en-sandbox';
 import { enTwoFactor } from './en-two-factor';
 import { enMembers } from './en-members';
 import { enPos } from './en-pos';
+import { enPayouts } from './en-payouts';
 
 /**
  * The dashboard's words in English: the reference every other language must match key for key
@@ -20,6 +21,7 @@ export const en = {
   ...enTwoFactor,
   ...enMembers,
   ...enPos,
+  ...enPayouts,
 } as const;
 
 export type MessageKey = keyof typeof en;

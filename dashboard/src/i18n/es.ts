@@ -7,6 +7,7 @@ import { esSandbox } from './es-sandbox';
 import { esTwoFactor } from './es-two-factor';
 import { esMembers } from './es-members';
 import { esPos } from './es-pos';
+import { esPayouts } from './es-payouts';
 
 /** El panel en español: las mismas claves que en.ts. */
 export const es: Record<MessageKey, string> = {
@@ -18,4 +19,5 @@ export const es: Record<MessageKey, string> = {
   ...esTwoFactor,
   ...esMembers,
   ...esPos,
+  ...esPayouts,
 };

@@ -7,6 +7,7 @@ import { ptBRSandbox } from './pt-BR-sandbox';
 import { ptBRTwoFactor } from './pt-BR-two-factor';
 import { ptBRMembers } from './pt-BR-members';
 import { ptBRPos } from './pt-BR-pos';
+import { ptBRPayouts } from './pt-BR-payouts';
 
 /** O painel em português do Brasil: as mesmas chaves de en.ts. */
 export const ptBR: Record<MessageKey, string> = {
@@ -18,4 +19,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRTwoFactor,
   ...ptBRMembers,
   ...ptBRPos,
+  ...ptBRPayouts,
 };
