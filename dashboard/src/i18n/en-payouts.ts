@@ -15,6 +15,7 @@ export const enPayouts = {
     'One transfer per row, under the header network,token,to,amount,reference,note (reference and note may be left out). Every bad row is named before anything is made.',
   csvFile: 'CSV file',
   payoutDescription: 'Description (optional)',
+  payoutAbout: 'Description',
   makePayout: 'Make the payout',
   badPayoutRows: 'Nothing was made. Fix these and upload again:',
   payoutRowProblem: 'Row {n}, {field}: {message}',

@@ -17,6 +17,7 @@ export const esPayouts: Record<keyof typeof enPayouts, string> = {
     'Una transferencia por fila, bajo el encabezado network,token,to,amount,reference,note (reference y note pueden omitirse). Cada fila errónea se señala antes de crear nada.',
   csvFile: 'Archivo CSV',
   payoutDescription: 'Descripción (opcional)',
+  payoutAbout: 'Descripción',
   makePayout: 'Crear el lote',
   badPayoutRows: 'No se creó nada. Corrige esto y súbelo de nuevo:',
   payoutRowProblem: 'Fila {n}, {field}: {message}',

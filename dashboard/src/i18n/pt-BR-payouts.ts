@@ -17,6 +17,7 @@ export const ptBRPayouts: Record<keyof typeof enPayouts, string> = {
     'Uma transferência por linha, sob o cabeçalho network,token,to,amount,reference,note (reference e note podem ficar de fora). Cada linha errada é apontada antes de qualquer coisa ser criada.',
   csvFile: 'Arquivo CSV',
   payoutDescription: 'Descrição (opcional)',
+  payoutAbout: 'Descrição',
   makePayout: 'Criar o lote',
   badPayoutRows: 'Nada foi criado. Corrija isto e envie de novo:',
   payoutRowProblem: 'Linha {n}, {field}: {message}',

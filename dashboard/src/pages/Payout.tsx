@@ -65,7 +65,7 @@ function PayoutDetails({ payout: p }: { payout: Payout }) {
           <Fact label={t('status')}>
             <StatusBadge status={p.status} label={t(PAYOUT_STATUS_KEYS[p.status])} />
           </Fact>
-          <Fact label={t('payoutDescription')}>
+          <Fact label={t('payoutAbout')}>
             <UserText text={p.description} empty={t('noDescription')} />
           </Fact>
           <Fact label={t('payoutApprovals')}>
