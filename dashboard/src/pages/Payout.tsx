@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import type { Payout } from '../../../contract';
 import { api, ok } from '../api';
 import { DataTable } from '../components/DataTable';
+import { LiveIndicator } from '../components/LiveIndicator';
 import {
   ConfirmButton,
   ErrorNotice,
@@ -18,7 +19,7 @@ import {
 import { useI18n, type MessageKey } from '../i18n';
 import { useAction } from '../lib/actions';
 import { useFormat } from '../lib/format';
-import { useTitle } from '../lib/hooks';
+import { useLive, useTitle } from '../lib/hooks';
 import { networkName, PAYOUT_ITEM_STATUS_KEYS, PAYOUT_STATUS_KEYS } from '../lib/labels';
 import { useSandbox } from '../lib/networks';
 import { payoutQuery, useRefresh } from '../lib/queries';
@@ -36,6 +37,7 @@ export function PayoutPage() {
   const title = t('payoutTitle', { id });
   useTitle(title);
   const payout = useQuery(payoutQuery(id));
+  const live = useLive({});
   return (
     <>
       <p>
@@ -48,6 +50,9 @@ export function PayoutPage() {
           </a>
         )}
       </PageHeader>
+      <div className="list-head">
+        <LiveIndicator live={live} />
+      </div>
       {payout.isPending && <Loading label={t('loadingPayouts')} />}
       {payout.isError && <ErrorNotice error={payout.error} onRetry={() => void payout.refetch()} />}
       {payout.data && <PayoutDetails payout={payout.data} />}

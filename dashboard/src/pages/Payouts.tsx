@@ -6,6 +6,7 @@ import { api, ApiFailure, ok } from '../api';
 import { DataTable } from '../components/DataTable';
 import { Options } from '../components/form';
 import { LoadMore } from '../components/LoadedList';
+import { LiveIndicator } from '../components/LiveIndicator';
 import {
   Empty,
   ErrorNotice,
@@ -19,7 +20,7 @@ import {
 import { useI18n } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
-import { useTitle } from '../lib/hooks';
+import { useLive, useTitle } from '../lib/hooks';
 import { PAYOUT_STATUS_KEYS } from '../lib/labels';
 import { payoutsQuery, useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
@@ -40,6 +41,7 @@ export function PayoutsPage() {
   const status = (PAYOUT_STATUSES as readonly string[]).includes(wanted) ? (wanted as PayoutStatus) : '';
   const list = useInfiniteQuery(payoutsQuery(status));
   const items = list.data?.pages.flatMap((page) => page.items);
+  const live = useLive({});
   return (
     <>
       <PageHeader title={t('navPayouts')} />
@@ -57,6 +59,9 @@ export function PayoutsPage() {
           </select>
         </Field>
       </form>
+      <div className="list-head">
+        <LiveIndicator live={live} />
+      </div>
       {list.isPending && <Loading label={t('loadingPayouts')} />}
       {list.isError && <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />}
       {items && items.length === 0 && <Empty>{status ? t('noPayoutsMatch') : t('noPayoutsYet')}</Empty>}
