@@ -306,7 +306,7 @@ describe('payouts', () => {
     const csv = [
       'network,token,to,amount,reference,note',
       `POLYGON,USDT,${a},12.5,inv-1,"Fees, November ""final""\r\nsecond line"`,
-      `BSC,USDT,${b},0.000000000000000001,,`,
+      `BSC,USDT,${b},0.000000000000000001,"=HYPERLINK(""http://x"")",`,
       `SOLANA,USDT,${solana},3,"",`,
     ].join('\r\n');
     const made = await api()<Payout>('POST', '/payouts/import', {
@@ -323,8 +323,22 @@ describe('payouts', () => {
         reference: 'inv-1',
         note: 'Fees, November "final"\r\nsecond line',
       },
-      { network: 'BSC', to: b, amount: '0.000000000000000001', reference: null, note: null },
+      {
+        network: 'BSC',
+        to: b,
+        amount: '0.000000000000000001',
+        reference: '=HYPERLINK("http://x")',
+        note: null,
+      },
       { network: 'SOLANA', to: solana, amount: '3.000000', reference: null, note: null },
+    ]);
+    // Its CSV gives the text back as it came (line breaks and quotes), a formula neutralised.
+    const file = await download(s.shop.token, `/payouts/${made.body.id}.csv`);
+    expect(file.res.headers.get('content-type')).toContain('text/csv');
+    expect(file.rows.map((r) => [r.reference, r.note, r.status, r.tx_id])).toEqual([
+      ['inv-1', 'Fees, November "final"\r\nsecond line', 'PENDING', ''],
+      ['\'=HYPERLINK("http://x")', '', 'PENDING', ''],
+      ['', '', 'PENDING', ''],
     ]);
 
     const bad = await api()('POST', '/payouts/import', {
