@@ -34,6 +34,7 @@ import * as m0031 from './migrations/0031-two-factor';
 import * as m0032 from './migrations/0032-point-of-sale';
 import * as m0033 from './migrations/0033-x402';
 import * as m0034 from './migrations/0034-payouts';
+import * as m0035 from './migrations/0035-payout-outflows';
 
 /**
  * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
@@ -82,6 +83,7 @@ const migrations = [
   { name: '0032-point-of-sale', ...m0032 },
   { name: '0033-x402', ...m0033 },
   { name: '0034-payouts', ...m0034 },
+  { name: '0035-payout-outflows', ...m0035 },
 ];
 
 const LOCK_ID = 7_301_955_001;

@@ -11,6 +11,7 @@ import * as twoFactorMigration from '../../server/db/migrations/0031-two-factor'
 import * as posMigration from '../../server/db/migrations/0032-point-of-sale';
 import * as x402Migration from '../../server/db/migrations/0033-x402';
 import * as payoutsMigration from '../../server/db/migrations/0034-payouts';
+import * as outflowsMigration from '../../server/db/migrations/0035-payout-outflows';
 import { newSecretToken, secretDigest } from '../../server/lib/secret-token';
 import { createTestDatabase, startTestServer, TEST_PASSWORD, TEST_SECRETS } from '../support/test-server';
 
@@ -33,6 +34,7 @@ describe('migration 0029: the merchant of before is its account owner', () => {
       await migrate(sequelize);
       const context = { query: (sql: string) => sequelize.query(sql), notice: () => {} };
       // The migrations after it go down first (their tables refer to members).
+      await outflowsMigration.down({ context, name: '0035-payout-outflows' });
       await payoutsMigration.down({ context, name: '0034-payouts' });
       await x402Migration.down({ context, name: '0033-x402' });
       await posMigration.down({ context, name: '0032-point-of-sale' });
@@ -48,6 +50,7 @@ describe('migration 0029: the merchant of before is its account owner', () => {
             '0032-point-of-sale',
             '0033-x402',
             '0034-payouts',
+            '0035-payout-outflows',
           ],
         },
       });
@@ -159,6 +162,7 @@ describe('migration 0029: the merchant of before is its account owner', () => {
       );
       const context = { query: (sql: string) => sequelize.query(sql), notice: () => {} };
       // The migrations after it go down first (their tables refer to members).
+      await outflowsMigration.down({ context, name: '0035-payout-outflows' });
       await payoutsMigration.down({ context, name: '0034-payouts' });
       await x402Migration.down({ context, name: '0033-x402' });
       await posMigration.down({ context, name: '0032-point-of-sale' });
