@@ -369,6 +369,10 @@ describe('payouts', () => {
       ['network,token,to,amount,memo\nPOLYGON,USDT,x,1,y', 'unknown: memo'],
       ['network,token,to,amount\nPOLYGON,USDT,"x,1', 'never closed'],
       ['network,token,to,amount\n', 'no data rows'],
+      [
+        `network,token,to,amount\n${Array.from({ length: 501 }, () => `POLYGON,USDT,${randomEvmAddress()},1`).join('\n')}`,
+        'at most 500',
+      ],
     ] as const) {
       const refused = await api()('POST', '/payouts/import', { token: s.shop.token, body: { csv } });
       expectErrorBody(refused, 400, 'VALIDATION_ERROR');
