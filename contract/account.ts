@@ -25,6 +25,12 @@ export const ZTipPercentages = z
     `The tips the point of sale offers, in percent (e.g. [10, 15, 20]); empty: no tip. At most ${MAX_TIP_OPTIONS}`,
   );
 
+export const ZPayoutApprovals = z
+  .union([z.literal(1), z.literal(2)])
+  .describe(
+    'How many members approve a payout: 1, or 2 (its creator and another member with payouts:approve). Batches keep what was asked when they were made',
+  );
+
 export const ZAccount = z
   .object({
     id: z.string().max(36).uuid(),
@@ -32,6 +38,7 @@ export const ZAccount = z
     currency: ZAccountCurrency.describe('What the point of sale sells in (default USDT)'),
     tipPercentages: z.array(z.number().int().min(1).max(100)).max(MAX_TIP_OPTIONS),
     requireTwoFactor: z.boolean().describe('Every member signs in with two-factor (set by the owner)'),
+    payoutApprovals: ZPayoutApprovals,
   })
   .describe('The account: its name, point-of-sale settings and sign-in rule');
 export type Account = z.infer<typeof ZAccount>;
@@ -47,6 +54,7 @@ export const ZUpdateAccountBody = z
       .describe(
         'Owner only (needs account:security): every member signs in with two-factor; members without it are sent to enrol and their older tokens and sessions stop',
       ),
+    payoutApprovals: ZPayoutApprovals.optional(),
   })
   .strict()
   .describe('Only the fields given change');
@@ -69,9 +77,9 @@ export const accountContract = c.router(
     update: {
       method: 'PATCH',
       path: '/account',
-      summary: "Change the account's name, currency, tips or sign-in rule",
+      summary: "Change the account's name, currency, tips, payout approvals or sign-in rule",
       description:
-        "The point of sale sells in `currency` (BRL, EUR: priced by quote; a token: token units) and offers `tipPercentages` (empty: no tip). `requireTwoFactor` is the owner's alone (needs account:security, with the login token or the session, and the owner's own two-factor on first: 409 otherwise); members without two-factor are then sent to enrol at sign-in, and their older tokens and sessions stop at once.",
+        "The point of sale sells in `currency` (BRL, EUR: priced by quote; a token: token units) and offers `tipPercentages` (empty: no tip). `payoutApprovals` 2 asks for two people on each payout made from then on (its creator and another member). `requireTwoFactor` is the owner's alone (needs account:security, with the login token or the session, and the owner's own two-factor on first: 409 otherwise); members without two-factor are then sent to enrol at sign-in, and their older tokens and sessions stop at once.",
       metadata: merchantAuth('account:write', 'account:write'),
       body: ZUpdateAccountBody,
       responses: {

@@ -268,7 +268,7 @@ export const dashboardContract = c.router(
       path: '/dashboard/exports/payments.csv',
       summary: 'CSV of the payments ledger for a range of days (streamed)',
       description:
-        "One row per credited payment, oldest first: when it was recorded, the order, network, token, amount, transaction id, sender, how it was matched, and the order's fiat quote and rate. RFC 4180, UTF-8, times in ISO-8601 UTC.",
+        "One row per credited payment (`direction` IN) and per confirmed payout item (OUT), oldest first: when it was recorded, the order, network, token, amount, transaction id, sender, how it was matched, the order's fiat quote and rate; for an outflow the paying wallet as sender, the `recipient`, `payout_id` and the item's `payout_reference`. RFC 4180, UTF-8, times in ISO-8601 UTC.",
       metadata: merchantAuth('orders:read', 'exports:read'),
       query: ZDateRangeQuery,
       responses: {

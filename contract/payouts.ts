@@ -90,6 +90,40 @@ export const ZCreatePayoutBody = z
   .strict();
 export type CreatePayoutBody = z.infer<typeof ZCreatePayoutBody>;
 
+/** The columns of a payout CSV, in this order in the header (reference and note may be left out). */
+export const PAYOUT_CSV_COLUMNS = ['network', 'token', 'to', 'amount', 'reference', 'note'] as const;
+/** Room for 500 rows with references and short notes; the request's own limit (100 kB) binds first. */
+const PAYOUT_CSV_MAX = 100_000;
+
+/** The columns of GET /payouts/{id}.csv, one row per item. */
+export const PAYOUT_CSV_EXPORT_HEADER = [
+  'item_id',
+  'network',
+  'token',
+  'to',
+  'amount',
+  'reference',
+  'note',
+  'status',
+  'tx_id',
+  'failure_reason',
+  'confirmed_at',
+] as const;
+
+export const ZImportPayoutBody = z
+  .object({
+    csv: z
+      .string()
+      .min(1)
+      .max(PAYOUT_CSV_MAX)
+      .describe(
+        `RFC 4180 text: a header \`${PAYOUT_CSV_COLUMNS.join(',')}\` (reference and note optional), then one item per row (at most ${PAYOUT_ITEMS_MAX}); quoted fields may hold commas, quotes ("") and line breaks`,
+      ),
+    description: z.string().trim().min(1).max(DESCRIPTION_MAX).optional(),
+  })
+  .strict();
+export type ImportPayoutBody = z.infer<typeof ZImportPayoutBody>;
+
 export const ZPayoutItem = z
   .object({
     id: ZPayoutItemId.describe('pi_…'),
@@ -166,6 +200,15 @@ export const payoutsContract = c.router(
       body: ZCreatePayoutBody,
       responses: { 201: ZPayout, ...orderWriteErrors },
     },
+    importCsv: {
+      method: 'POST',
+      path: '/payouts/import',
+      summary: 'Make a batch from a CSV (DRAFT), as POST /payouts does',
+      description: `The CSV text in \`csv\` (the dashboard's upload sends a file's text). Each data row is an item, checked as POST /payouts checks one; every bad one is named in the 400 as \`items.N.field\`, N counting data rows from 0 (a row short of fields names each missing one); a header or quoting that cannot be read is named \`csv\`. The batch is DRAFT until approved.`,
+      metadata: merchantAuth('payouts:write', 'payouts:write'),
+      body: ZImportPayoutBody,
+      responses: { 201: ZPayout, ...orderWriteErrors },
+    },
     list: {
       method: 'GET',
       path: '/payouts',
@@ -178,6 +221,22 @@ export const payoutsContract = c.router(
         status: ZPayoutStatus.optional(),
       }),
       responses: { 200: ZPayoutPage, ...errors('VALIDATION_ERROR'), ...orderErrors },
+    },
+    // Before `get`: its path would take `po_….csv` for an id (and refuse it).
+    exportCsv: {
+      method: 'GET',
+      path: '/payouts/:id.csv',
+      summary: "CSV of a payout's items: status, transaction, exact amounts",
+      description: `One row per item in the batch's order: \`${PAYOUT_CSV_EXPORT_HEADER.join(',')}\`; amounts as decimal strings in the token's decimals, times in ISO 8601 (UTC). The item's own text (reference, note) that a spreadsheet would run as a formula is prefixed with an apostrophe.`,
+      metadata: merchantAuth('payouts:read', 'payouts:read'),
+      pathParams: ZPayoutParams,
+      responses: {
+        200: c.otherResponse({
+          contentType: 'text/csv; charset=utf-8',
+          body: z.string().max(PAYOUT_ITEMS_MAX * 2_000),
+        }),
+        ...orderErrors,
+      },
     },
     get: {
       method: 'GET',

@@ -13,6 +13,7 @@ import {
   publicRoute,
 } from './common';
 import { ZNetworkInfo } from './networks';
+import { PAYOUT_ITEMS_MAX, ZPayoutParams } from './payouts';
 import { ZRefundIdParam } from './refunds';
 import { ZReferenceParams } from './shapes';
 
@@ -187,5 +188,20 @@ export const sandboxContract = c.router({
     pathParams: z.object({ id: ZRefundIdParam }),
     body: c.noBody(),
     responses: { 200: ZTxIdBody, ...sandboxErrors, ...errors('CONFLICT') },
+  },
+  sendPayout: {
+    method: 'POST',
+    path: '/sandbox/payouts/:id/send',
+    summary: "Pay an APPROVED payout with the sandbox merchant's keys",
+    description:
+      "Signs each of the payout's unsigned transactions (GET /payouts/{id}/transactions) with the key of its paying wallet, which the sandbox holds, sends it and reports it (POST /payouts/{id}/transactions); the items are then CONFIRMED as any payout's are, once verified on chain. Fund the wallets first (POST /sandbox/faucet). Answers the transactions sent, in order. 409 unless the payout is APPROVED (or SENDING, for its items not yet sent) or when a paying wallet is not one the sandbox holds; 404 for an unknown payout or on an instance that is not a sandbox.",
+    metadata: merchantAuth('payouts:write', 'payouts:write'),
+    pathParams: ZPayoutParams,
+    body: c.noBody(),
+    responses: {
+      200: z.object({ txIds: z.array(ZTxId).max(PAYOUT_ITEMS_MAX) }),
+      ...sandboxErrors,
+      ...errors('CONFLICT'),
+    },
   },
 });

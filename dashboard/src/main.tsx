@@ -15,6 +15,8 @@ import { NotFoundPage } from './pages/NotFound';
 import { OrderPage } from './pages/Order';
 import { OrdersPage } from './pages/Orders';
 import { OverviewPage } from './pages/Overview';
+import { PayoutPage } from './pages/Payout';
+import { PayoutsPage } from './pages/Payouts';
 import { PosPage } from './pages/Pos';
 import { PosReceiptPage } from './pages/PosReceipt';
 import { SettingsPage } from './pages/Settings';
@@ -76,6 +78,8 @@ function Screen() {
         <Route path="subscriptions" element={<SubscriptionsPage />} />
         <Route path="subscriptions/new" element={<NewSubscriptionPage />} />
         <Route path="subscriptions/:id" element={<SubscriptionPage />} />
+        <Route path="payouts" element={<PayoutsPage />} />
+        <Route path="payouts/:id" element={<PayoutPage />} />
         <Route path="payments/unattributed" element={<UnattributedPage />} />
         <Route path="links/new" element={<NewLinkPage />} />
         <Route path="wallets" element={<WalletsPage />} />

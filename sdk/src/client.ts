@@ -1,5 +1,6 @@
 import {
   initClient,
+  isAppRouteOtherResponse,
   type AppRoute,
   type ClientInferRequest,
   type SuccessfulHttpStatusCode,
@@ -24,6 +25,12 @@ import {
   type ZCreateWalletBody,
   type ZEmailDelivery,
   type ZCreateSubscriptionBody,
+  type ZCreatePayoutBody,
+  type ZImportPayoutBody,
+  type ZPayout,
+  type ZPayoutPage,
+  type ZPayoutTransaction,
+  type ZReportPayoutTxBody,
   type ZListSubscriptionsQuery,
   type ZSubscription,
   type ZSandboxInfo,
@@ -146,6 +153,20 @@ export type ListSubscriptionsQuery = z.input<typeof ZListSubscriptionsQuery>;
 export type SubscriptionPage = { items: Subscription[]; per_page: number; nextCursor: string | null };
 /** Filters of subscriptions.listAll(): cursor and page size are driven by the iterator. */
 export type ListAllSubscriptionsQuery = Omit<ListSubscriptionsQuery, 'cursor' | 'per_page'>;
+/** A batch of transfers from the merchant's own wallets, with its items (GET /payouts/{id}). */
+export type Payout = z.infer<typeof ZPayout>;
+export type PayoutItem = Payout['items'][number];
+/** A page of payouts, newest first, without their items (GET /payouts). */
+export type PayoutPage = z.infer<typeof ZPayoutPage>;
+export type PayoutSummary = PayoutPage['items'][number];
+export type CreatePayoutParams = z.input<typeof ZCreatePayoutBody>;
+export type ImportPayoutParams = Omit<z.input<typeof ZImportPayoutBody>, 'csv'>;
+/** One unsigned transaction of a payout, for its paying wallet to sign (GET /payouts/{id}/transactions). */
+export type PayoutTransaction = z.infer<typeof ZPayoutTransaction>;
+export type ReportPayoutTxParams = z.input<typeof ZReportPayoutTxBody>;
+export type ListPayoutsQuery = { status?: Payout['status']; cursor?: string; per_page?: number };
+/** Filters of payouts.listAll(): cursor and page size are driven by the iterator. */
+export type ListAllPayoutsQuery = Omit<ListPayoutsQuery, 'cursor' | 'per_page'>;
 /** The page size and cursor of a subscription's orders (GET /subscriptions/{id}/orders). */
 export type CursorQuery = { per_page?: number; cursor?: string };
 
@@ -200,7 +221,20 @@ const UNSAFE_ROUTES: ReadonlySet<AppRoute> = new Set<AppRoute>([
   contract.twoFactor.loginMfa,
   // Settled once: a retry of one that went through answers already_settled.
   contract.x402.settle,
+  // A retry of a batch made would make a second one; approving or canceling twice is a 409.
+  contract.payouts.create,
+  contract.payouts.importCsv,
+  contract.payouts.approve,
+  contract.payouts.cancel,
+  // It moves money (a second attempt after one that went through is a 409).
+  contract.sandbox.sendPayout,
 ]);
+
+/** Routes whose success is a file, not a JSON object (a payout's CSV). */
+const isFileRoute = (route: AppRoute) => {
+  const ok = (route.responses as Record<number, unknown>)[200];
+  return ok !== undefined && isAppRouteOtherResponse(ok as never);
+};
 
 /** x402 v2's shapes as the facilitator routes take and give them (@x402/core's types, structurally). */
 export type X402PaymentPayload = z.infer<typeof ZX402Payload>;
@@ -275,7 +309,7 @@ export function createClient(options: ClientOptions) {
         body: typeof body === 'string' ? body : undefined,
         retry,
       });
-      if (res.status !== 204) assertJsonObject(res, method, path);
+      if (res.status !== 204 && !isFileRoute(route)) assertJsonObject(res, method, path);
       return res;
     },
   });
@@ -318,6 +352,22 @@ export function createClient(options: ClientOptions) {
   }
 
   const subscriptionParams = (id: string) => ({ params: { id: segment(id) } });
+
+  type ListPayoutsArgs = ClientInferRequest<Contract['payouts']['list']>['query'];
+
+  async function listPayouts(query: ListPayoutsQuery = {}): Promise<PayoutPage> {
+    return success(raw.payouts.list({ query: query satisfies ListPayoutsArgs }));
+  }
+
+  async function* listAllPayouts(
+    query: ListAllPayoutsQuery = {},
+  ): AsyncGenerator<PayoutSummary, void, undefined> {
+    // Paging is the iterator's own: a cursor or per_page slipped in (from JS) is dropped.
+    const { cursor: _cursor, per_page: _perPage, ...filters } = query as ListPayoutsQuery;
+    yield* everyItem((cursor) => listPayouts({ ...filters, cursor, per_page: MAX_PER_PAGE }));
+  }
+
+  const payoutParams = (id: string) => ({ params: { id: segment(id) } });
 
   type ListEventsArgs = ClientInferRequest<Contract['events']['list']>['query'];
 
@@ -664,6 +714,57 @@ export function createClient(options: ClientOptions) {
       },
     },
 
+    payouts: {
+      /**
+       * POST /payouts: a DRAFT batch of up to 500 transfers from your own wallets; every bad item is
+       * named in the ValidationError (`body.items.N.field`). Never retried on an unknown outcome.
+       */
+      async create(body: CreatePayoutParams): Promise<Payout> {
+        return success(raw.payouts.create({ body }));
+      },
+      /**
+       * POST /payouts/import: the same batch from a CSV's text (header
+       * `network,token,to,amount,reference,note`); every bad row is named `items.N.field`, N the
+       * data row from 0. Never retried on an unknown outcome.
+       */
+      async importCsv(csv: string, opts: ImportPayoutParams = {}): Promise<Payout> {
+        return success(raw.payouts.importCsv({ body: { ...opts, csv } }));
+      },
+      /** GET /payouts: one page, newest first, without items; pass `nextCursor` back as `cursor`. */
+      list: listPayouts,
+      /** Every payout matching the filters, newest first, across cursor pages of 50. */
+      listAll: listAllPayouts,
+      /** GET /payouts/{id}: the batch with its items. */
+      async get(id: string): Promise<Payout> {
+        return success(raw.payouts.get(payoutParams(id)));
+      },
+      /**
+       * POST /payouts/{id}/approve: APPROVED once enough members approved (ConflictError for the
+       * creator when the account asks for two, or when not DRAFT).
+       */
+      async approve(id: string): Promise<Payout> {
+        return success(raw.payouts.approve(payoutParams(id)));
+      },
+      /** POST /payouts/{id}/cancel: a DRAFT or APPROVED batch (ConflictError once one was reported). */
+      async cancel(id: string): Promise<Payout> {
+        return success(raw.payouts.cancel(payoutParams(id)));
+      },
+      /** GET /payouts/{id}/transactions: the unsigned transactions for your paying wallets, with fees. */
+      async transactions(id: string): Promise<PayoutTransaction[]> {
+        return (await success(raw.payouts.transactions(payoutParams(id)))).transactions;
+      },
+      /** POST /payouts/{id}/transactions: report one you sent; the items it pays are verified on chain. */
+      async report(id: string, body: ReportPayoutTxParams): Promise<Payout> {
+        return success(raw.payouts.report({ ...payoutParams(id), body }));
+      },
+      /** GET /payouts/{id}.csv: the items with status, transaction and exact amounts, as CSV text. */
+      async csv(id: string): Promise<string> {
+        // ts-rest reads `:id.csv` as one parameter named "id.csv": it is given the whole last segment.
+        const params = { id: segment(id), 'id.csv': `${segment(id)}.csv` };
+        return (await success(raw.payouts.exportCsv({ params }))) as string;
+      },
+    },
+
     x402: {
       /**
        * A facilitator client for @x402/express (or any x402 v2 resource server): `verify`,
@@ -710,6 +811,13 @@ export function createClient(options: ClientOptions) {
       /** POST /sandbox/refunds/{id}/send: sign and send a PENDING refund with the sandbox merchant's key. */
       async sendRefund(refundId: string): Promise<{ txId: string }> {
         return success(raw.sandbox.sendRefund({ params: { id: segment(refundId) } }));
+      },
+      /**
+       * POST /sandbox/payouts/{id}/send: sign, send and report an APPROVED payout's transactions with
+       * the sandbox merchant's keys (fund its wallets first). Never retried on an unknown outcome.
+       */
+      async sendPayout(payoutId: string): Promise<{ txIds: string[] }> {
+        return success(raw.sandbox.sendPayout({ params: { id: segment(payoutId) } }));
       },
     },
 

@@ -10,4 +10,5 @@ export const presentAccount = (merchant: MerchantRow): Account => ({
   currency: (merchant.currency as AccountCurrency | null) ?? DEFAULT_ACCOUNT_CURRENCY,
   tipPercentages: merchant.tipPercentages ?? [],
   requireTwoFactor: merchant.requireTwoFactor,
+  payoutApprovals: merchant.payoutApprovals,
 });

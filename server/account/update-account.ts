@@ -22,6 +22,7 @@ export async function updateAccount(
   if (changes.currency !== undefined) values.currency = changes.currency;
   if (changes.tipPercentages !== undefined)
     values.tipPercentages = [...changes.tipPercentages].sort((a, b) => a - b);
+  if (changes.payoutApprovals !== undefined) values.payoutApprovals = changes.payoutApprovals;
   if (changes.requireTwoFactor !== undefined) {
     if (!user.permissions.has('account:security'))
       throw ApiError.forbidden('Only the owner may require two-factor sign-in: needs account:security');

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import type { Response } from 'express';
 import { initServer } from '@ts-rest/express';
 import { dashboardContract } from '../../contract';
@@ -6,6 +5,7 @@ import { endSession, maxAgeMs, sessionCookieName } from '../auth/dashboard-sessi
 import { sessionCookie } from '../auth/session-auth';
 import type { Deps } from '../deps';
 import type { RateLimits } from '../http/rate-limits';
+import { csvAnswer } from '../http/csv-answer';
 import { currentMerchant, currentUser } from '../http/current-merchant';
 import { exportOrders } from './export-orders';
 import { exportPayments } from './export-payments';
@@ -27,22 +27,6 @@ const isHttps = (deps: Pick<Deps, 'config'>, req: { secure: boolean }) =>
 
 function clearCookie(deps: Pick<Deps, 'config'>, req: { secure: boolean }, res: Response) {
   res.clearCookie(sessionCookieName(deps.config), cookieOptions(isHttps(deps, req)));
-}
-
-/**
- * A CSV download, streamed: a failure after the first bytes cannot become an error body any more,
- * so the connection is cut (the client sees an incomplete download, never a truncated file that
- * looks whole).
- */
-function csvAnswer(deps: Pick<Deps, 'logger'>, res: Response, filename: string, csv: Readable) {
-  res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-  res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
-  res.setHeader('Cache-Control', 'no-store');
-  csv.once('error', (error: unknown) => {
-    deps.logger.error({ err: error }, 'CSV export failed while streaming');
-    res.destroy(error instanceof Error ? error : new Error(String(error)));
-  });
-  return { status: 200 as const, body: csv };
 }
 
 /** A session begun: its cookie, which lives as long as the session may (the server ends it sooner when idle). */

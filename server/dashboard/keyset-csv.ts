@@ -27,6 +27,14 @@ function positional(text: string, keys: readonly string[]): string {
 const RANGE_KEYS = ['merchantId', 'from', 'to', 'timeZone'] as const;
 const KEYSET_KEYS = ['afterAt', 'afterId'] as const;
 
+/**
+ * A statement of several branches (a UNION ALL of tables), given each branch's page condition:
+ * `page(at, id)` is its range and keyset conditions (`AND …`) then its own `ORDER BY at, id LIMIT`,
+ * so that each branch reads one page through its own index; the spec's atColumn and idColumn then
+ * order the branches' rows together (outside them), and the spec's page is taken from those.
+ */
+export type BranchedSelect = (page: (atColumn: string, idColumn: string) => string) => string;
+
 export type KeysetCsvSpec = {
   /** Names its prepared statements (one per connection, as server/db/prepared-statements.ts). */
   name: string;
@@ -36,13 +44,17 @@ export type KeysetCsvSpec = {
    * position as text (`<atColumn>::text`, `<idColumn>::text`), then one text column per header
    * field, written as the record shows it (timestamps and amounts formatted by the statement). It
    * filters by `$merchantId` and ends where `AND <at column> in range AND (at, id) > keyset` can
-   * follow (`atColumn`, `idColumn` name them for that).
+   * follow (`atColumn`, `idColumn` name them for that). Or branches, each paged on its own
+   * (BranchedSelect): an ORDER BY over a UNION ALL would sort every remaining row of the range on
+   * each page, where each branch's own ORDER BY … LIMIT reads one page through its index.
    */
-  select: string;
+  select: string | BranchedSelect;
   /** Further `$name` values the statement uses (a filter), as text; its name says which are used. */
   values?: Readonly<Record<string, string>>;
   atColumn: string;
   idColumn: string;
+  /** The id column's type: bigint (a table's own id), or text (ids of several tables in one keyset). */
+  idType?: 'bigint' | 'text';
   /** Per header field: anyone's text (neutralised against formulas, see csv.ts) or the service's own value. */
   anyones: readonly boolean[];
 };
@@ -64,18 +76,22 @@ export function keysetCsv(
   spec: KeysetCsvSpec,
 ): Readable {
   const range = dateRange(query);
-  const base = `${spec.select}
-            AND ${spec.atColumn} >= ${RANGE_START_SQL} AND ${spec.atColumn} < ${RANGE_END_SQL}`;
-  const tail = `ORDER BY ${spec.atColumn}, ${spec.idColumn} LIMIT ${EXPORT_PAGE}`;
-  const keys = [...RANGE_KEYS, ...Object.keys(spec.values ?? {}), ...KEYSET_KEYS];
-  const first = { name: `stablepay_csv_${spec.name}_first`, text: positional(`${base} ${tail}`, keys) };
-  const next = {
-    name: `stablepay_csv_${spec.name}_next`,
-    text: positional(
-      `${base} AND (${spec.atColumn}, ${spec.idColumn}) > (CAST($afterAt AS timestamptz), CAST($afterId AS bigint)) ${tail}`,
-      keys,
-    ),
+  const tail = (at: string, id: string) => `ORDER BY ${at}, ${id} LIMIT ${EXPORT_PAGE}`;
+  const condition = (keyset: boolean) => (at: string, id: string) =>
+    `AND ${at} >= ${RANGE_START_SQL} AND ${at} < ${RANGE_END_SQL}` +
+    (keyset
+      ? ` AND (${at}, ${id}) > (CAST($afterAt AS timestamptz), CAST($afterId AS ${spec.idType ?? 'bigint'}))`
+      : '');
+  const statement = (keyset: boolean) => {
+    const where = condition(keyset);
+    const outer = tail(spec.atColumn, spec.idColumn);
+    return typeof spec.select === 'string'
+      ? `${spec.select}\n            ${where(spec.atColumn, spec.idColumn)} ${outer}`
+      : `${spec.select((at, id) => `${where(at, id)} ${tail(at, id)}`)} ${outer}`;
   };
+  const keys = [...RANGE_KEYS, ...Object.keys(spec.values ?? {}), ...KEYSET_KEYS];
+  const first = { name: `stablepay_csv_${spec.name}_first`, text: positional(statement(false), keys) };
+  const next = { name: `stablepay_csv_${spec.name}_next`, text: positional(statement(true), keys) };
   const values = [merchantId, range.from, range.to, range.timeZone, ...Object.values(spec.values ?? {})];
   let after: [string, string] | null = null;
   let done = false;

@@ -36,6 +36,7 @@ import * as m0033 from './migrations/0033-x402';
 import * as m0034 from './migrations/0034-payouts';
 import * as m0035 from './migrations/0035-x402-follow-up';
 import * as m0036 from './migrations/0036-audit-actors';
+import * as m0037 from './migrations/0037-payout-outflows';
 
 /**
  * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
@@ -86,6 +87,7 @@ const migrations = [
   { name: '0034-payouts', ...m0034 },
   { name: '0035-x402-follow-up', ...m0035 },
   { name: '0036-audit-actors', ...m0036 },
+  { name: '0037-payout-outflows', ...m0037 },
 ];
 
 const LOCK_ID = 7_301_955_001;

@@ -106,6 +106,7 @@ const account = {
   currency: 'USDT',
   tipPercentages: [],
   requireTwoFactor: false,
+  payoutApprovals: 1,
 };
 const payoutItem = {
   id: 'pi_3f2a9c1d7e5b4a60b8c2d9e1f0a7b6c5',
@@ -858,6 +859,13 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     },
     responses: { 201: payout },
   },
+  'payouts.importCsv': {
+    request: {
+      csv: `network,token,to,amount,reference,note\n${payoutItem.network},${payoutItem.token},${payoutItem.to},125.50,affiliate-0042,"November, 2026"\n`,
+      description: 'Affiliates, November',
+    },
+    responses: { 201: payout },
+  },
   'payouts.list': { responses: { 200: { items: [payoutSummary], per_page: 20, nextCursor: null } } },
   'payouts.get': { responses: { 200: payout } },
   'payouts.approve': { responses: { 200: approvedPayout } },
@@ -1141,6 +1149,7 @@ export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
     },
   },
   'sandbox.sendRefund': { responses: { 200: { txId } } },
+  'sandbox.sendPayout': { responses: { 200: { txIds: [payoutTxId] } } },
   'networks.list': {
     responses: {
       200: {

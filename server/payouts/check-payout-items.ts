@@ -15,6 +15,15 @@ export type CheckedPayoutItem = {
   note: string | null;
 };
 
+/** How the problems are named: `<prefix>.N.field`, N the item's place (`positions[i]`, else i). */
+export type ItemPaths = {
+  prefix: string;
+  /** Each item's N when some of the input never reached here (a CSV's rows of the wrong shape). */
+  positions?: readonly number[];
+  /** Problems found before (those rows'), thrown in the same 400. */
+  problems?: readonly ErrorDetail[];
+};
+
 /**
  * Checks every item against the chains (an address of that network, the token on there, an amount
  * above zero exact in the token's decimals) and throws one 400 naming each bad field
@@ -24,12 +33,14 @@ export type CheckedPayoutItem = {
 export function checkPayoutItems(
   deps: Pick<Deps, 'chains'>,
   items: readonly PayoutItemInput[],
-  prefix = 'body.items',
+  paths: ItemPaths = { prefix: 'body.items' },
 ): CheckedPayoutItem[] {
-  const problems: ErrorDetail[] = [];
+  const problems: ErrorDetail[] = [...(paths.problems ?? [])];
   const checked: CheckedPayoutItem[] = [];
   const seen = new Map<string, number>();
-  items.forEach((item, n) => {
+  items.forEach((item, i) => {
+    const n = paths.positions?.[i] ?? i;
+    const prefix = paths.prefix;
     const at = (field: string, message: string) =>
       problems.push({ path: `${prefix}.${n}.${field}`, message });
     const chain = deps.chains.find(item.network);
@@ -66,7 +77,9 @@ export function checkPayoutItems(
       note: item.note ?? null,
     });
   });
-  if (problems.length > 0)
+  if (problems.length > 0) {
+    problems.sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }));
     throw ApiError.validation(`${problems.length} problem(s) in the payout's items`, problems);
+  }
   return checked;
 }

@@ -4,7 +4,7 @@ import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
 import { recordCreation } from '../events/lifecycle';
 import { newReference } from '../orders/new-reference';
-import { checkPayoutItems } from './check-payout-items';
+import { checkPayoutItems, type ItemPaths } from './check-payout-items';
 import { recordPayoutAudit, type PayoutActor } from './payout-audit';
 import { payoutApprovalsOf } from './payout-approvals-of';
 import { newPayoutId, newPayoutItemId } from './payout-ids';
@@ -18,9 +18,15 @@ import { presentPayout } from './present-payout';
  */
 export async function createPayout(
   deps: Deps,
-  input: { merchant: MerchantRow; actor: NonNullable<PayoutActor>; body: CreatePayoutBody },
+  input: {
+    merchant: MerchantRow;
+    actor: NonNullable<PayoutActor>;
+    body: CreatePayoutBody;
+    /** How a bad item is named (a CSV's rows: server/payouts/import-payout.ts); `body.items.N` else. */
+    paths?: ItemPaths;
+  },
 ): Promise<PayoutBody> {
-  const items = checkPayoutItems(deps, input.body.items);
+  const items = checkPayoutItems(deps, input.body.items, input.paths);
   const { models, sequelize } = deps.db;
   return sequelize.transaction(async (transaction) => {
     const now = deps.clock();

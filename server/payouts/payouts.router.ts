@@ -1,11 +1,14 @@
 import { initServer } from '@ts-rest/express';
 import { payoutsContract } from '../../contract';
 import type { Deps } from '../deps';
+import { csvAnswer } from '../http/csv-answer';
 import { callerOf, currentMerchant } from '../http/current-merchant';
 import { approvePayout } from './approve-payout';
 import { cancelPayout } from './cancel-payout';
 import { createPayout } from './create-payout';
+import { exportPayout } from './export-payout';
 import { findPayout } from './find-payout';
+import { importPayout } from './import-payout';
 import { listPayouts } from './list-payouts';
 import { payoutTransactions } from './payout-transactions';
 import { presentPayout } from './present-payout';
@@ -17,10 +20,21 @@ export function payoutsRouter(deps: Deps) {
       status: 201,
       body: await createPayout(deps, { merchant: currentMerchant(req), actor: callerOf(req), body }),
     }),
+    importCsv: async ({ req, body }) => ({
+      status: 201,
+      body: await importPayout(deps, { merchant: currentMerchant(req), actor: callerOf(req), body }),
+    }),
     list: async ({ req, query }) => ({
       status: 200,
       body: await listPayouts(deps, currentMerchant(req).id, query),
     }),
+    exportCsv: async ({ req, res, params }) =>
+      csvAnswer(
+        deps,
+        res,
+        `${params.id}.csv`,
+        await exportPayout(deps, { merchantId: currentMerchant(req).id, id: params.id }),
+      ),
     get: async ({ req, params }) => ({
       status: 200,
       body: await presentPayout(

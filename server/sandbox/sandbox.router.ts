@@ -1,12 +1,13 @@
 import { initServer } from '@ts-rest/express';
 import { sandboxContract } from '../../contract';
 import type { Deps } from '../deps';
-import { currentMerchant } from '../http/current-merchant';
+import { callerOf, currentMerchant } from '../http/current-merchant';
 import { advanceChains } from './advance-chains';
 import { fundAddress } from './fund-address';
 import { payCheckoutOrder } from './pay-checkout-order';
 import { payOrder } from './pay-order';
 import { sandboxChains } from './sandbox-guard';
+import { sendPayout } from './send-payout';
 import { sendRefund } from './send-refund';
 
 export function sandboxRouter(deps: Deps) {
@@ -31,6 +32,16 @@ export function sandboxRouter(deps: Deps) {
     sendRefund: async ({ params, req }) => ({
       status: 200,
       body: { txId: await sendRefund(deps, { merchantId: currentMerchant(req).id, refundId: params.id }) },
+    }),
+    sendPayout: async ({ params, req }) => ({
+      status: 200,
+      body: {
+        txIds: await sendPayout(deps, {
+          merchantId: currentMerchant(req).id,
+          id: params.id,
+          actor: callerOf(req),
+        }),
+      },
     }),
   });
 }

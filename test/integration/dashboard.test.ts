@@ -477,6 +477,54 @@ describe('exports across keyset pages of rows apart by microseconds', () => {
     expect(txIds).toEqual(expected);
     expect(rows.map((r) => r.recorded_at)).toEqual([...rows.map((r) => r.recorded_at)].sort());
   });
+
+  it('pages payments and payout outflows of the same instants together, each once, only the confirmed ones out', async () => {
+    const m = await newMerchant(server, { wallets: ['SOLANA'] });
+    await insertMicrosecondOrders(m, '2026-09-13');
+    const { sequelize } = server.deps.db;
+    await sequelize.query(
+      `INSERT INTO payment_claims (order_id, network, tx_id, source, status, amount_units, sender, matched_by,
+                                   created_at, updated_at)
+       SELECT o.id, o.network, 'in-tx-' || o.id, 'scanner', 'VERIFIED', 1000000, 'sender', 'tag',
+              ${microsecondTime('o.g', '2026-09-14')}, now()
+         FROM (SELECT id, network, (row_number() OVER (ORDER BY id) - 1)::int AS g
+                 FROM orders WHERE merchant_id = $merchantId) o`,
+      { bind: { merchantId: m.id } },
+    );
+    // A batch whose items were confirmed at the very instants of the payments; every fifth one FAILED.
+    await sequelize.query(
+      `INSERT INTO payouts (id, merchant_id, status, created_by, approvals_required)
+       VALUES ('po_' || md5($merchantId), CAST($merchantId AS uuid), 'PARTIAL', CAST($merchantId AS uuid), 1)`,
+      { bind: { merchantId: m.id } },
+    );
+    await sequelize.query(
+      `INSERT INTO payout_items (id, payout_id, position, network, token, token_mint, decimals, from_address,
+                                 to_address, amount_units, tag, reference, status, tx_id, confirmed_at)
+       SELECT 'pi_' || md5($merchantId || g), 'po_' || md5($merchantId), g, 'BSC', 'USDT', 'contract', 18, 'payer',
+              'payee-' || g, 1000000000000000001, md5(g::text), '=HYPERLINK(' || g || ')',
+              CASE WHEN g % 5 = 0 THEN 'FAILED' ELSE 'CONFIRMED' END, 'out-tx-' || g,
+              ${microsecondTime('g', '2026-09-14')}
+         FROM generate_series(0, ${MICROSECOND_ROWS - 1}) g`,
+      { bind: { merchantId: m.id } },
+    );
+
+    const rows = await exportCsv(m, 'payments', '2026-09-14');
+    const ins = rows.filter((r) => r.direction === 'IN');
+    const outs = rows.filter((r) => r.direction === 'OUT');
+    expect(ins).toHaveLength(MICROSECOND_ROWS);
+    expect(new Set(ins.map((r) => r.tx_id)).size).toBe(MICROSECOND_ROWS);
+    const confirmed = Array.from({ length: MICROSECOND_ROWS }, (_, g) => g).filter((g) => g % 5 !== 0);
+    // Each once (two share an instant, then the key decides: compared as sets, the order checked below).
+    expect(outs.map((r) => r.tx_id).sort()).toEqual(confirmed.map((g) => `out-tx-${g}`).sort());
+    expect(outs.find((r) => r.tx_id === 'out-tx-1')).toMatchObject({
+      amount: '1.000000000000000001',
+      sender: 'payer',
+      recipient: 'payee-1',
+      order_reference: '',
+      payout_reference: "'=HYPERLINK(1)",
+    });
+    expect(rows.map((r) => r.recorded_at)).toEqual([...rows.map((r) => r.recorded_at)].sort());
+  });
 });
 
 describe('dashboard summary after the stats job changes the figures', () => {

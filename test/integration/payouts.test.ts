@@ -1,4 +1,5 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
+import { parse } from 'csv-parse/sync';
 import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseUnits } from '../../contract/decimal';
@@ -68,6 +69,17 @@ async function report(token: string, id: string, network: string, txId: string) 
   const res = await api()<Payout>('POST', `/payouts/${id}/transactions`, { token, body: { network, txId } });
   expect(res.status, res.text).toBe(200);
   return res.body;
+}
+
+/** A CSV download: its rows by header, and its headers. */
+async function download(token: string, path: string) {
+  const res = await fetch(`${o.h.server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  return { res, rows: parse(await res.text(), { columns: true }) as Record<string, string>[] };
+}
+const today = () => new Date().toISOString().slice(0, 10);
+async function ledgerOf(token: string) {
+  return (await download(token, `/dashboard/exports/payments.csv?from=${today()}&to=${today()}`)).rows;
 }
 
 /** Signs and sends one built transaction with the shop's key of its network; final when it returns. */
@@ -157,11 +169,26 @@ describe('payouts', () => {
 
   it('with two approvals asked for, refuses the creator and takes another member with payouts:approve', async () => {
     const s = await fundedShop();
-    await o.h.server.deps.db.sequelize.query('UPDATE merchants SET payout_approvals = 2 WHERE id = :id', {
-      replacements: { id: s.shop.id },
-    });
     const finance = await addMember(o.h.server, s.shop.id, 'finance');
     const viewer = await addMember(o.h.server, s.shop.id, 'viewer');
+    const admin = await addMember(o.h.server, s.shop.id, 'admin');
+    // Only account:write sets it (finance approves payouts but may not lower the rule), 1 or 2.
+    expectErrorBody(
+      await api()('PATCH', '/account', { token: finance.token, body: { payoutApprovals: 1 } }),
+      403,
+      'FORBIDDEN',
+    );
+    expectErrorBody(
+      await api()('PATCH', '/account', { token: admin.token, body: { payoutApprovals: 3 } }),
+      400,
+      'VALIDATION_ERROR',
+    );
+    const set = await api()('PATCH', '/account', { token: admin.token, body: { payoutApprovals: 2 } });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body).toMatchObject({ payoutApprovals: 2 });
+    expect((await api()('GET', '/account', { token: viewer.token })).body).toMatchObject({
+      payoutApprovals: 2,
+    });
     const made = await create(finance.token, [
       { network: 'POLYGON', token: 'USDT', to: randomEvmAddress(), amount: '1' },
     ]);
@@ -179,6 +206,12 @@ describe('payouts', () => {
     expect(ok.body).toMatchObject({ status: 'APPROVED', approvals: [{ memberId: s.shop.id }] });
     // Approved once: again is a 409.
     expectErrorBody(await approve(s.shop.token, made.body.id), 409, 'CONFLICT');
+    // A batch keeps the rule it was made under: back to one, the next batch its creator approves alone.
+    await api()('PATCH', '/account', { token: s.shop.token, body: { payoutApprovals: 1 } });
+    const next = await create(finance.token, [
+      { network: 'POLYGON', token: 'USDT', to: randomEvmAddress(), amount: '1' },
+    ]);
+    expect((await approve(finance.token, next.body.id)).body).toMatchObject({ status: 'APPROVED' });
   });
 
   it('a transaction paying one item short or to another address leaves it unconfirmed: the batch is PARTIAL', async () => {
@@ -216,6 +249,36 @@ describe('payouts', () => {
     expect(after.items[1]!.failureReason).toContain('1.999999');
     expect(after.status).toBe('PARTIAL');
     expect(await o.chains.polygon.balanceOf(o.chains.polygonUsdt, to[0] as Address)).toBe(2_000_000n);
+
+    // The batch's CSV: every item with its status, transaction and exact amount.
+    const file = await download(s.shop.token, `/payouts/${made.body.id}.csv`);
+    expect(file.rows).toEqual(
+      after.items.map((i) =>
+        expect.objectContaining({
+          item_id: i.id,
+          to: i.to,
+          amount: '2.000000',
+          status: i.status,
+          tx_id: i.txId ?? '',
+        }),
+      ),
+    );
+    expect(file.rows[1]!.failure_reason).toContain('1.999999');
+    // The ledger: the confirmed item is money out; the two that paid otherwise are not.
+    const ledger = await ledgerOf(s.shop.token);
+    expect(ledger).toEqual([
+      expect.objectContaining({
+        direction: 'OUT',
+        order_reference: '',
+        network: 'POLYGON',
+        token: 'USDT',
+        amount: '2.000000',
+        tx_id: after.items[0]!.txId,
+        sender: txs[0]!.from,
+        recipient: to[0],
+        payout_id: made.body.id,
+      }),
+    ]);
   });
 
   it("a reported transaction of another account's payout confirms nothing", async () => {
@@ -234,6 +297,94 @@ describe('payouts', () => {
     const stolen = await report(b.shop.token, pb.body.id, 'POLYGON', hash);
     expect(stolen.status).toBe('SENDING');
     expect(stolen.items[0]).toMatchObject({ status: 'SENT', txId: null });
+  });
+
+  it('imports a CSV as the same batch, quoted fields and all, and names every bad row as items.N.field', async () => {
+    const s = await fundedShop();
+    const [a, b] = [randomEvmAddress(), randomEvmAddress()];
+    const solana = Keypair.generate().publicKey.toBase58();
+    const csv = [
+      'network,token,to,amount,reference,note',
+      `POLYGON,USDT,${a},12.5,inv-1,"Fees, November ""final""\r\nsecond line"`,
+      `BSC,USDT,${b},0.000000000000000001,"=HYPERLINK(""http://x"")",`,
+      `SOLANA,USDT,${solana},3,"",`,
+    ].join('\r\n');
+    const made = await api()<Payout>('POST', '/payouts/import', {
+      token: s.shop.token,
+      body: { csv, description: 'from a file' },
+    });
+    expect(made.status, made.text).toBe(201);
+    expect(made.body.status).toBe('DRAFT');
+    expect(made.body.items).toMatchObject([
+      {
+        network: 'POLYGON',
+        to: a,
+        amount: '12.500000',
+        reference: 'inv-1',
+        note: 'Fees, November "final"\r\nsecond line',
+      },
+      {
+        network: 'BSC',
+        to: b,
+        amount: '0.000000000000000001',
+        reference: '=HYPERLINK("http://x")',
+        note: null,
+      },
+      { network: 'SOLANA', to: solana, amount: '3.000000', reference: null, note: null },
+    ]);
+    // Its CSV gives the text back as it came (line breaks and quotes), a formula neutralised.
+    const file = await download(s.shop.token, `/payouts/${made.body.id}.csv`);
+    expect(file.res.headers.get('content-type')).toContain('text/csv');
+    expect(file.rows.map((r) => [r.reference, r.note, r.status, r.tx_id])).toEqual([
+      ['inv-1', 'Fees, November "final"\r\nsecond line', 'PENDING', ''],
+      ['\'=HYPERLINK("http://x")', '', 'PENDING', ''],
+      ['', '', 'PENDING', ''],
+    ]);
+
+    const bad = await api()('POST', '/payouts/import', {
+      token: s.shop.token,
+      body: {
+        csv: [
+          'network,token,to,amount,reference,note',
+          `POLYGON,USDT,${randomEvmAddress()},1,,`,
+          `POLYGON,USDT,${solana},1,,`, // not a Polygon address
+          `POLYGON,DAI,${randomEvmAddress()},1,,`, // no such token
+          `POLYGON,USDT,${randomEvmAddress()},1.0000001,,`, // 7 places, USDT has 6 there
+          `BSC,USDT,${randomEvmAddress()},0,,`,
+          `POLYGON,USDT,${randomEvmAddress()}`, // no amount
+          `SOLANA,USDT,${solana},2,,`,
+        ].join('\n'),
+      },
+    });
+    expectErrorBody(bad, 400, 'VALIDATION_ERROR');
+    expect((bad.body.error.details as { path: string }[]).map((d) => d.path)).toEqual([
+      'items.1.to',
+      'items.2.token',
+      'items.3.amount',
+      'items.4.amount',
+      'items.5.amount',
+    ]);
+    for (const [csv, says] of [
+      ['network,token,amount\nPOLYGON,USDT,1', 'missing: to'],
+      ['network,token,to,amount,memo\nPOLYGON,USDT,x,1,y', 'unknown: memo'],
+      ['network,token,to,amount\nPOLYGON,USDT,"x,1', 'never closed'],
+      ['network,token,to,amount\n', 'no data rows'],
+      [
+        `network,token,to,amount\n${Array.from({ length: 501 }, () => `POLYGON,USDT,${randomEvmAddress()},1`).join('\n')}`,
+        'at most 500',
+      ],
+    ] as const) {
+      const refused = await api()('POST', '/payouts/import', { token: s.shop.token, body: { csv } });
+      expectErrorBody(refused, 400, 'VALIDATION_ERROR');
+      expect(refused.body.error.details).toEqual([{ path: 'csv', message: expect.stringContaining(says) }]);
+    }
+    // What POST /payouts refuses, the import refuses: a viewer may not make batches at all.
+    const viewer = await addMember(o.h.server, s.shop.id, 'viewer');
+    expectErrorBody(
+      await api()('POST', '/payouts/import', { token: viewer.token, body: { csv } }),
+      403,
+      'FORBIDDEN',
+    );
   });
 
   it('names every bad item, and hides another account’s batches (404)', async () => {
@@ -287,6 +438,7 @@ describe('payouts', () => {
       ['POST', `/payouts/${made.body.id}/approve`],
       ['POST', `/payouts/${made.body.id}/cancel`],
       ['GET', `/payouts/${made.body.id}/transactions`],
+      ['GET', `/payouts/${made.body.id}.csv`],
     ] as const)
       expectErrorBody(await api()(method, path, { token: s.shop.token }), 404, 'NOT_FOUND');
     const list = await api()<{ items: { id: string }[] }>('GET', '/payouts', { token: s.shop.token });

@@ -39,6 +39,7 @@ describe('account settings', () => {
       currency: 'USDT',
       tipPercentages: [],
       requireTwoFactor: false,
+      payoutApprovals: 1,
     });
 
     const admin = await addMember(s, m.id, 'admin');

@@ -4,7 +4,8 @@ import type { StartedSandboxChains } from '../../sandbox/start-sandbox-chains';
 import { startSandboxStack, type SandboxStack } from '../support/sandbox-stack';
 import { newMerchant, startTestServer, type TestServer, newApiKey } from '../support/test-server';
 import { until } from '../support/until';
-import { createClient, NotFoundError } from '../../sdk/src';
+import { ConflictError, createClient, NotFoundError, ValidationError } from '../../sdk/src';
+import { randomEvmAddress } from '../../sandbox/chains/evm/local-evm';
 
 /** The sandbox's pieces in-process: its chains, and the service with SANDBOX=true over them. */
 let stack: SandboxStack;
@@ -159,6 +160,55 @@ describe('the sandbox routes', () => {
     expect(again.status).toBe(409);
   });
 
+  it("payout send: the sandbox's keys pay an APPROVED batch on every chain (18 decimals on BSC), each item verified", async () => {
+    const wallets = (await sandbox.api('GET', '/sandbox', { token })).body.chains as {
+      network: string;
+      wallet: { address: string };
+    }[];
+    // The merchant's own wallets hold what they pay out.
+    for (const c of wallets) {
+      const funded = await sandbox.api('POST', '/sandbox/faucet', {
+        token,
+        body: { network: c.network, address: c.wallet.address, amount: '100' },
+      });
+      expect(funded.status, funded.text).toBe(200);
+    }
+    const items = [
+      { network: 'SOLANA', token: 'USDT', to: Keypair.generate().publicKey.toBase58(), amount: '1.5' },
+      { network: 'SOLANA', token: 'USDT', to: Keypair.generate().publicKey.toBase58(), amount: '2' },
+      { network: 'POLYGON', token: 'USDT', to: randomEvmAddress(), amount: '2.25' },
+      { network: 'BSC', token: 'USDT', to: randomEvmAddress(), amount: '0.000000000000000001' },
+    ];
+    const made = await sandbox.api('POST', '/payouts', { token, body: { items } });
+    expect(made.status, made.text).toBe(201);
+    const id = made.body.id as string;
+    const send = (auth = token) => sandbox.api('POST', `/sandbox/payouts/${id}/send`, { token: auth });
+    // Nothing is sent before approval.
+    expect((await send()).status).toBe(409);
+    expect((await sandbox.api('POST', `/payouts/${id}/approve`, { token })).status).toBe(200);
+    // Another account cannot have the sandbox pay this one's batch (nor learn it exists).
+    const other = await newMerchant(sandbox);
+    expect((await send(other.token)).status).toBe(404);
+    expect((await sandbox.api('GET', `/payouts/${id}`, { token })).body.status).toBe('APPROVED');
+
+    const sent = await send();
+    expect(sent.status, sent.text).toBe(200);
+    // Both Solana transfers fit one transaction; one transfer per item on the EVM chains.
+    expect(sent.body.txIds).toHaveLength(3);
+    const payout = await until('payout COMPLETED', async () => {
+      const body = (await sandbox.api('GET', `/payouts/${id}`, { token })).body;
+      return body.status === 'COMPLETED' ? body : undefined;
+    });
+    const confirmed = payout.items as { status: string; txId: string; amount: string }[];
+    expect(confirmed.map((i) => i.status)).toEqual(['CONFIRMED', 'CONFIRMED', 'CONFIRMED', 'CONFIRMED']);
+    expect(sent.body.txIds).toEqual(expect.arrayContaining(confirmed.map((i) => i.txId)));
+    expect(confirmed[3]!.amount).toBe('0.000000000000000001');
+    // Paid once: again is a 409, and the reporting key needs payouts:write.
+    expect((await send()).status).toBe(409);
+    const reader = await newApiKey(sandbox.api, token, ['payouts:read']);
+    expect((await send(reader)).status).toBe(403);
+  });
+
   it('scopes: pay, faucet and advance need orders:write; refund send refunds:write', async () => {
     const key = (scopes: string[]) => newApiKey(sandbox.api, token, scopes);
     const reader = await key(['orders:read']);
@@ -183,6 +233,7 @@ describe('the sandbox routes', () => {
       ['POST', '/sandbox/faucet', {}],
       ['POST', '/sandbox/advance', {}],
       ['POST', `/sandbox/refunds/rf_${'0'.repeat(32)}/send`],
+      ['POST', `/sandbox/payouts/po_${'0'.repeat(32)}/send`],
       ['GET', '/sandbox/anything'],
     ];
     for (const [method, path, body] of routes)
@@ -295,5 +346,44 @@ describe('the SDK over the sandbox', () => {
     expect(funded.txIds.length).toBeGreaterThan(0);
     const elsewhere = createClient({ baseUrl: plain.url, token: (await newMerchant(plain)).token });
     await expect(elsewhere.sandbox.info()).rejects.toBeInstanceOf(NotFoundError);
+  }, 60_000);
+
+  it('payouts: importCsv, approve, sandbox.sendPayout, get, list, csv; bad rows and refusals as typed errors', async () => {
+    const sdk = createClient({ baseUrl: sandbox.url, token });
+    const polygon = (await sdk.sandbox.info()).chains.find((c) => c.network === 'POLYGON')!;
+    await sdk.sandbox.faucet({ network: 'POLYGON', address: polygon.wallet.address, amount: '10' });
+    const to = randomEvmAddress();
+    const bad = await sdk.payouts
+      .importCsv(`network,token,to,amount\nPOLYGON,USDT,${to},1\nPOLYGON,USDT,nowhere,1\n`)
+      .catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(ValidationError);
+    expect((bad as ValidationError).details?.map((d) => d.path)).toEqual(['items.1.to']);
+
+    const made = await sdk.payouts.importCsv(
+      `network,token,to,amount,reference\nPOLYGON,USDT,${to},1.25,"a, b"\n`,
+      {
+        description: 'SDK batch',
+      },
+    );
+    expect(made).toMatchObject({ status: 'DRAFT', description: 'SDK batch', items: [{ reference: 'a, b' }] });
+    await expect(sdk.payouts.transactions(made.id)).rejects.toBeInstanceOf(ConflictError);
+    expect((await sdk.payouts.approve(made.id)).status).toBe('APPROVED');
+    expect((await sdk.payouts.transactions(made.id)).map((t) => t.items)).toEqual([[made.items[0]!.id]]);
+    const { txIds } = await sdk.sandbox.sendPayout(made.id);
+    const done = await until('COMPLETED', async () => {
+      const payout = await sdk.payouts.get(made.id);
+      return payout.status === 'COMPLETED' ? payout : undefined;
+    });
+    expect(done.items[0]).toMatchObject({ status: 'CONFIRMED', txId: txIds[0], amount: '1.250000' });
+    const csv = await sdk.payouts.csv(made.id);
+    expect(csv.split('\r\n')[1]).toBe(
+      `${made.items[0]!.id},POLYGON,USDT,${to},1.250000,"a, b",,CONFIRMED,${txIds[0]},,${done.items[0]!.confirmedAt}`,
+    );
+    expect((await sdk.payouts.list({ status: 'COMPLETED' })).items.map((p) => p.id)).toContain(made.id);
+    const all: string[] = [];
+    for await (const p of sdk.payouts.listAll()) all.push(p.id);
+    expect(all).toContain(made.id);
+    await expect(sdk.payouts.cancel(made.id)).rejects.toBeInstanceOf(ConflictError);
+    await expect(sdk.payouts.csv(`po_${'0'.repeat(32)}`)).rejects.toBeInstanceOf(NotFoundError);
   }, 60_000);
 });

@@ -123,7 +123,7 @@ describe('client: every merchant route', () => {
     expect(audit.items.map((e) => e.type)).toEqual(
       expect.arrayContaining(['order.created', 'tx.submitted', 'status.changed']),
     );
-    expect(audit.items.find((e) => e.type === 'tx.submitted')?.actor).toBe('merchant');
+    expect(audit.items.find((e) => e.type === 'tx.submitted')?.actor).toBe('member');
   });
 
   it("unattributedPayments: list (paged) and listAll, newest first, only the merchant's own", async () => {

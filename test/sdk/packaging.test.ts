@@ -306,7 +306,7 @@ export async function run(): Promise<string[]> {
   for await (const o of client.orders.listAll({ status: 'PAID', network: 'SOLANA' })) out.push(o.amountReceived);
 
   const audit = await client.orders.audit(order.reference);
-  const actor: 'merchant' | 'payer' | 'system' | undefined = audit.items[0]?.actor;
+  const actor: 'member' | 'api_key' | 'payer' | 'system' | 'merchant' | undefined = audit.items[0]?.actor;
   const deliveries = await client.orders.webhookDeliveries(order.reference);
   const status: number | null | undefined = deliveries.items[0]?.responseStatus;
   out.push(String(actor), String(status));

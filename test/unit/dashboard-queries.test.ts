@@ -118,6 +118,27 @@ describe('the live events refresh what their type changes', () => {
     expect(names(...every)).not.toContain(JSON.stringify(keys.messengerDeliveries(A)));
   });
 
+  it("payout events, an item's too: that payout and the payouts lists, nothing of the orders", () => {
+    const client = seeded();
+    client.setQueryData(keys.payout('po_a'), {});
+    client.setQueryData(keys.payout('po_b'), {});
+    client.setQueryData(keys.payoutList(''), {});
+    const payoutEvent = (type: WebhookEventBody['type']) =>
+      ({
+        id: 'evt_p',
+        type,
+        apiVersion: '2026-12-03',
+        data: { payout: { id: 'po_a' } },
+      }) as unknown as WebhookEventBody;
+    for (const type of ['payout.approved', 'payout.item_confirmed', 'payout.completed'] as const) {
+      expect(names(...keysChangedBy(payoutEvent(type))), type).toEqual(
+        names(keys.payout('po_a'), keys.payoutLists),
+      );
+    }
+    applyEvents(client, [payoutEvent('payout.item_confirmed')]);
+    expect(invalidated(client)).toEqual(names(keys.payout('po_a'), keys.payoutList('')));
+  });
+
   it('reads each changed key once for a batch, however many of its events changed it', () => {
     const client = seeded();
     const invalidate = vi.spyOn(client, 'invalidateQueries');

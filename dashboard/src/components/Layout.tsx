@@ -12,6 +12,7 @@ const NAV: { to: string; key: MessageKey; end?: boolean; needs: Permission }[] =
   { to: '/pos', key: 'navPos', needs: 'orders:write' },
   { to: '/orders', key: 'navOrders', needs: 'orders:read' },
   { to: '/subscriptions', key: 'navSubscriptions', needs: 'subscriptions:read' },
+  { to: '/payouts', key: 'navPayouts', needs: 'payouts:read' },
   { to: '/payments/unattributed', key: 'navUnattributed', needs: 'events:read' },
   { to: '/links/new', key: 'navNewLink', needs: 'orders:write' },
   { to: '/wallets', key: 'navWallets', needs: 'account:read' },

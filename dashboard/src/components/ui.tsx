@@ -138,6 +138,13 @@ const STATUS_CLASS: Record<string, string> = {
   PAST_DUE: 'part',
   PAUSED: 'wait',
   CANCELED: 'bad',
+  // Payouts (and their items: PENDING, SENT, FAILED above)
+  DRAFT: 'info',
+  APPROVED: 'wait',
+  SENDING: 'wait',
+  COMPLETED: 'ok',
+  PARTIAL: 'part',
+  CONFIRMED: 'ok',
 };
 
 /** An order, refund or delivery status as a coloured label with its name in words. */

@@ -7,6 +7,7 @@ import { enTwoFactor } from './en-two-factor';
 import { enMembers } from './en-members';
 import { enPos } from './en-pos';
 import { enX402 } from './en-x402';
+import { enPayouts } from './en-payouts';
 
 /**
  * The dashboard's words in English: the reference every other language must match key for key
@@ -22,6 +23,7 @@ export const en = {
   ...enMembers,
   ...enPos,
   ...enX402,
+  ...enPayouts,
 } as const;
 
 export type MessageKey = keyof typeof en;

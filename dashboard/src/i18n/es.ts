@@ -8,6 +8,7 @@ import { esTwoFactor } from './es-two-factor';
 import { esMembers } from './es-members';
 import { esPos } from './es-pos';
 import { esX402 } from './es-x402';
+import { esPayouts } from './es-payouts';
 
 /** El panel en español: las mismas claves que en.ts. */
 export const es: Record<MessageKey, string> = {
@@ -20,4 +21,5 @@ export const es: Record<MessageKey, string> = {
   ...esMembers,
   ...esPos,
   ...esX402,
+  ...esPayouts,
 };

@@ -8,6 +8,7 @@ import { ptBRTwoFactor } from './pt-BR-two-factor';
 import { ptBRMembers } from './pt-BR-members';
 import { ptBRPos } from './pt-BR-pos';
 import { ptBRX402 } from './pt-BR-x402';
+import { ptBRPayouts } from './pt-BR-payouts';
 
 /** O painel em português do Brasil: as mesmas chaves de en.ts. */
 export const ptBR: Record<MessageKey, string> = {
@@ -20,4 +21,5 @@ export const ptBR: Record<MessageKey, string> = {
   ...ptBRMembers,
   ...ptBRPos,
   ...ptBRX402,
+  ...ptBRPayouts,
 };

@@ -39,7 +39,7 @@ export function keysChangedBy(event: WebhookEventBody): QueryKey[] {
       const id = event.data.subscription.id;
       return [keys.subscription(id), keys.subscriptionOrders(id), keys.subscriptionLists];
     }
-    // A payout's events: the dashboard has no payout pages yet (issue 40, second part).
+    // A payout's events (an item's too): that payout with its items, and the lists it shows in.
     case 'payout.created':
     case 'payout.approved':
     case 'payout.completed':
@@ -47,7 +47,7 @@ export function keysChangedBy(event: WebhookEventBody): QueryKey[] {
     case 'payout.failed':
     case 'payout.item_confirmed':
     case 'payout.item_failed':
-      return [];
+      return [keys.payout(event.data.payout.id), keys.payoutLists];
     default: {
       // An order's event also changes the orders table of its subscription, when it has one.
       const subscriptionId = event.data.order.subscriptionId;

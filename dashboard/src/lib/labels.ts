@@ -1,4 +1,10 @@
-import type { RefundStatus, SubscriptionInterval, SubscriptionStatus } from '../../../contract';
+import type {
+  PayoutItemStatus,
+  PayoutStatus,
+  RefundStatus,
+  SubscriptionInterval,
+  SubscriptionStatus,
+} from '../../../contract';
 import { EVM_NETWORK_TABLE, EVM_NETWORKS, TRON_NETWORK_TABLE } from '../../../contract/network-table';
 import type { AuditKind, EventType, NetworkInfo } from '../../../contract';
 import type { MessageKey } from '../i18n';
@@ -96,6 +102,22 @@ export const SUBSCRIPTION_STATUS_KEYS: Record<SubscriptionStatus, MessageKey> = 
   PAST_DUE: 'subStatusPAST_DUE',
   PAUSED: 'subStatusPAUSED',
   CANCELED: 'subStatusCANCELED',
+};
+
+export const PAYOUT_STATUS_KEYS: Record<PayoutStatus, MessageKey> = {
+  DRAFT: 'payoutDRAFT',
+  APPROVED: 'payoutAPPROVED',
+  SENDING: 'payoutSENDING',
+  COMPLETED: 'payoutCOMPLETED',
+  PARTIAL: 'payoutPARTIAL',
+  FAILED: 'payoutFAILED',
+  CANCELED: 'payoutCANCELED',
+};
+export const PAYOUT_ITEM_STATUS_KEYS: Record<PayoutItemStatus, MessageKey> = {
+  PENDING: 'payoutItemPENDING',
+  SENT: 'payoutItemSENT',
+  CONFIRMED: 'payoutItemCONFIRMED',
+  FAILED: 'payoutItemFAILED',
 };
 
 /** A period's length in words: "every month", "every 3 months" (one key for one unit, one for more). */

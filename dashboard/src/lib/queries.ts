@@ -6,7 +6,7 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import { useCallback } from 'react';
-import type { Order } from '../../../contract';
+import type { Order, PayoutStatus } from '../../../contract';
 import { api, ApiFailure, ok } from '../api';
 import { keys, type OrdersQuery, type SubscriptionsQuery, type SummaryRange } from './query-keys';
 
@@ -160,6 +160,29 @@ export const networksQuery = queryOptions({
   retry: 5,
   retryDelay: (attempt) => 1000 * 2 ** attempt,
 });
+
+const PAYOUTS_PER_PAGE = 20;
+
+/** Payouts (without items), newest first, one status or all (''), a page at a time. */
+export const payoutsQuery = (status: PayoutStatus | '') =>
+  infiniteQueryOptions({
+    queryKey: keys.payoutList(status),
+    queryFn: async ({ pageParam }) =>
+      ok(
+        await api.payouts.list({
+          query: { ...(status ? { status } : {}), per_page: PAYOUTS_PER_PAGE, cursor: pageParam },
+        }),
+        200,
+      ),
+    initialPageParam: '',
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
+
+export const payoutQuery = (id: string) =>
+  queryOptions({
+    queryKey: keys.payout(id),
+    queryFn: async () => ok(await api.payouts.get({ params: { id } }), 200),
+  });
 
 const SUBSCRIPTIONS_PER_PAGE = 20;
 

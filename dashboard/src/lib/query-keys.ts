@@ -41,6 +41,10 @@ export const keys = {
   /** The account's members and invitations (the Members page). */
   members: ['members'] as const,
   subscriptionList: (query: SubscriptionsQuery) => ['subscriptions', query] as const,
+  /** One payout (with its items); every page of the payouts list under ['payouts']. */
+  payout: (id: string) => ['payout', id] as const,
+  payoutLists: ['payouts'] as const,
+  payoutList: (status: string) => ['payouts', status] as const,
 };
 
 /** Whether a key is the first page of an orders list, where a new order shows up (newest first). */
@@ -74,6 +78,9 @@ export const changedByWrite = {
     keys.audit(reference),
     keys.recentDeliveries,
   ],
+  /** A payout made (or imported): the lists. Approved or canceled: it and the lists. */
+  createPayout: () => [keys.payoutLists],
+  payout: (id: string) => [keys.payout(id), keys.payoutLists],
   wallets: () => [keys.wallets],
   apiKeys: () => [keys.apiKeys],
   members: () => [keys.members],

@@ -25,6 +25,8 @@ export class Merchant extends TimestampedModel<Merchant> {
   declare currency: CreationOptional<string | null>;
   /** The tips the point of sale offers, in percent; empty: none. */
   declare tipPercentages: CreationOptional<number[]>;
+  /** How many members approve a payout, 1 or 2 (migration 0034). */
+  declare payoutApprovals: CreationOptional<1 | 2>;
 
   static initModel(sequelize: Sequelize) {
     this.init(
@@ -45,6 +47,7 @@ export class Merchant extends TimestampedModel<Merchant> {
         requireTwoFactor: required(DataTypes.BOOLEAN, false),
         currency: DataTypes.TEXT,
         tipPercentages: required(DataTypes.ARRAY(DataTypes.SMALLINT), []),
+        payoutApprovals: required(DataTypes.SMALLINT, 1),
         ...timestamps(),
       },
       { sequelize, tableName: 'merchants' },
