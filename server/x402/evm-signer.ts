@@ -6,6 +6,7 @@ import {
   formatGwei,
   keccak256,
   parseGwei,
+  TransactionNotFoundError,
   type Abi,
   type Address,
   type Hex,
@@ -60,6 +61,16 @@ export function facilitatorEvmSigner(
   const account = privateKeyToAccount(privateKey);
   const client = net.client;
 
+  /** Whether the node has the transaction (pending or included); unsure counts as known. */
+  async function known(hash: Hex): Promise<boolean> {
+    try {
+      await client.getTransaction({ hash });
+      return true;
+    } catch (error) {
+      return !(error instanceof TransactionNotFoundError);
+    }
+  }
+
   async function send(to: Address, data: Hex, gasGiven?: bigint): Promise<Hex> {
     if (!watch) throw new Error('this x402 signer only verifies');
     const refuse = (error: RefusedBeforeSending) => {
@@ -102,7 +113,9 @@ export function facilitatorEvmSigner(
       try {
         await client.sendRawTransaction({ serializedTransaction: serialized });
       } catch (error) {
-        if (!uncertain(error)) {
+        // A refusal after a lost answer ("already known", from the node or the next endpoint the
+        // pool failed over to) is no refusal: the node knowing the transaction means it went out.
+        if (!uncertain(error) && !(await known(hash))) {
           const message = (error as { shortMessage?: string }).shortMessage ?? String(error);
           refuse(
             new RefusedBeforeSending('transaction_rejected', `The node refused the transaction: ${message}`),

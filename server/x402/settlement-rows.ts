@@ -111,11 +111,16 @@ export async function updateSettlement(
   );
 }
 
-/** Gives the authorization back: refused before anything was sent, it is still the payer's to use. */
+/**
+ * Gives the authorization back: refused before anything was sent, it is still the payer's to use.
+ * Its row may be `sent` already: the transaction is signed (and recorded) before the node is asked,
+ * and the node may refuse it outright.
+ */
 export async function releaseSettlement(deps: Pick<Deps, 'db'>, id: string): Promise<void> {
-  await deps.db.sequelize.query(`DELETE FROM x402_settlements WHERE id = :id AND status = 'sending'`, {
-    replacements: { id },
-  });
+  await deps.db.sequelize.query(
+    `DELETE FROM x402_settlements WHERE id = :id AND status IN ('sending', 'sent')`,
+    { replacements: { id } },
+  );
 }
 
 /** How long one writer holds a settlement's order to itself: far longer than writing it takes. */

@@ -582,3 +582,32 @@ describe('x402 facilitator on EVM', () => {
     expect(settled.body, settled.text).toMatchObject({ success: true });
   });
 });
+
+describe('x402 settlement states', () => {
+  it('gives back an authorization the node refused outright: nothing sent, presented again it settles', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
+    const nonceBefore = await gasNonce();
+    // The next block's base fee far above the latest one's (still under X402_MAX_GAS_GWEI): the fee
+    // offered from the latest block is too low for it, and the node refuses the transaction.
+    await evm().rpc('hardhat_setNextBlockBaseFeePerGas', [numberToHex(parseGwei('500'))]);
+    let refused;
+    try {
+      refused = await settle(shop.apiKey, body);
+    } finally {
+      await evm().rpc('hardhat_setNextBlockBaseFeePerGas', [numberToHex(parseGwei('1'))]);
+    }
+    expect(refused.body, refused.text).toMatchObject({
+      success: false,
+      errorReason: 'transaction_rejected',
+      transaction: '',
+    });
+    expect(await gasNonce()).toBe(nonceBefore);
+    expect(await usdcOf(from.address)).toBe(1_000_000n);
+    const again = await settle(shop.apiKey, body, second);
+    expect(again.body, again.text).toMatchObject({ success: true, payer: from.address });
+    expect(await usdcOf(shop.payTo)).toBe(PRICE);
+    expect(await x402Orders(shop)).toHaveLength(1);
+  });
+});
