@@ -35,6 +35,7 @@ import * as m0032 from './migrations/0032-point-of-sale';
 import * as m0033 from './migrations/0033-x402';
 import * as m0034 from './migrations/0034-payouts';
 import * as m0035 from './migrations/0035-x402-follow-up';
+import * as m0036 from './migrations/0036-x402-settlement-states';
 
 /**
  * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
@@ -84,6 +85,7 @@ const migrations = [
   { name: '0033-x402', ...m0033 },
   { name: '0034-payouts', ...m0034 },
   { name: '0035-x402-follow-up', ...m0035 },
+  { name: '0036-x402-settlement-states', ...m0036 },
 ];
 
 const LOCK_ID = 7_301_955_001;

@@ -12,6 +12,7 @@ import * as posMigration from '../../server/db/migrations/0032-point-of-sale';
 import * as x402Migration from '../../server/db/migrations/0033-x402';
 import * as payoutsMigration from '../../server/db/migrations/0034-payouts';
 import * as x402FollowUpMigration from '../../server/db/migrations/0035-x402-follow-up';
+import * as x402StatesMigration from '../../server/db/migrations/0036-x402-settlement-states';
 import { newSecretToken, secretDigest } from '../../server/lib/secret-token';
 import { createTestDatabase, startTestServer, TEST_PASSWORD, TEST_SECRETS } from '../support/test-server';
 
@@ -34,6 +35,7 @@ describe('migration 0029: the merchant of before is its account owner', () => {
       await migrate(sequelize);
       const context = { query: (sql: string) => sequelize.query(sql), notice: () => {} };
       // The migrations after it go down first (their tables refer to members).
+      await x402StatesMigration.down({ context, name: '0036-x402-settlement-states' });
       await x402FollowUpMigration.down({ context, name: '0035-x402-follow-up' });
       await payoutsMigration.down({ context, name: '0034-payouts' });
       await x402Migration.down({ context, name: '0033-x402' });
@@ -51,6 +53,7 @@ describe('migration 0029: the merchant of before is its account owner', () => {
             '0033-x402',
             '0034-payouts',
             '0035-x402-follow-up',
+            '0036-x402-settlement-states',
           ],
         },
       });
@@ -162,6 +165,7 @@ describe('migration 0029: the merchant of before is its account owner', () => {
       );
       const context = { query: (sql: string) => sequelize.query(sql), notice: () => {} };
       // The migrations after it go down first (their tables refer to members).
+      await x402StatesMigration.down({ context, name: '0036-x402-settlement-states' });
       await x402FollowUpMigration.down({ context, name: '0035-x402-follow-up' });
       await payoutsMigration.down({ context, name: '0034-payouts' });
       await x402Migration.down({ context, name: '0033-x402' });

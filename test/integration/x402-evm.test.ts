@@ -18,6 +18,7 @@ import {
 import { decodePaymentResponseHeader, payingFetch, signedPayment, startPaidApi } from '../support/x402-stack';
 import type { Deps } from '../../server/deps';
 import { followUpSettlements } from '../../server/x402/follow-up-settlements';
+import { until } from '../support/until';
 
 /**
  * x402 v2 on a local EVM chain (Hardhat, chain id 137 as Polygon) with a USDC that has EIP-3009
@@ -610,4 +611,100 @@ describe('x402 settlement states', () => {
     expect(await usdcOf(shop.payTo)).toBe(PRICE);
     expect(await x402Orders(shop)).toHaveLength(1);
   });
+
+  it('gives back a claim left idle before signing: presented again it settles once, the late settle sends nothing', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
+    const nonceBefore = await gasNonce();
+    const claimOf = async () => (await settlementsOf(shop))[0];
+    // The gas key taken elsewhere: the settle claims the authorization, verifies it, then waits to
+    // sign, as long as it likes (a process that died there waits for ever).
+    const { sequelize } = h.server.deps.db;
+    const hold = await sequelize.transaction();
+    let late, fresh;
+    try {
+      await sequelize.query(`SELECT pg_advisory_xact_lock(hashtextextended(:key, 402))`, {
+        transaction: hold,
+        replacements: { key: `x402-gas:${gasKey.address.toLowerCase()}` },
+      });
+      late = settle(shop.apiKey, body);
+      const claim = await until(
+        'the claim',
+        async () => (await claimOf())?.status === 'sending' && claimOf(),
+      );
+      await idleFor(claim.id, '10 minutes');
+      await h.server.jobs.runNow('follow-up-x402');
+      // Given back: nothing on chain used the authorization. Presented again, it is claimed anew.
+      expect(await settlementsOf(shop)).toEqual([]);
+      fresh = settle(shop.apiKey, body, second);
+      await until('the new claim', async () => (await claimOf())?.status === 'sending');
+    } finally {
+      await hold.commit();
+    }
+    const [lateAnswer, freshAnswer] = await Promise.all([late, fresh]);
+    expect(freshAnswer!.body, freshAnswer!.text).toMatchObject({ success: true, payer: from.address });
+    expect(lateAnswer!.body, lateAnswer!.text).toMatchObject({
+      success: false,
+      errorReason: 'claim_expired',
+      transaction: '',
+    });
+    expect(await gasNonce()).toBe(nonceBefore + 1);
+    expect(await usdcOf(from.address)).toBe(1_000_000n - PRICE);
+    expect(await usdcOf(shop.payTo)).toBe(PRICE);
+    expect(await x402Orders(shop)).toHaveLength(1);
+    expect((await settle(shop.apiKey, body)).body).toMatchObject({
+      errorReason: 'already_settled',
+      transaction: freshAnswer!.body.transaction,
+    });
+  });
+
+  it('settles a pending settlement once its receipt comes, never failing it for want of one', async () => {
+    const slow = await startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' });
+    try {
+      const shop = await x402Shop();
+      const from = await payer();
+      const body = await payment(from, shop.payTo);
+      await evm().setAutomine(false);
+      try {
+        const pending = await settle(shop.apiKey, body, slow.server);
+        expect(pending.body).toMatchObject({ success: false, errorReason: 'settlement_pending' });
+        // No receipt yet: still pending, and presented again the payment is the one under way.
+        await slow.server.jobs.runNow('follow-up-x402');
+        expect(await settlementsOf(shop)).toEqual([expect.objectContaining({ status: 'pending' })]);
+        expect((await settle(shop.apiKey, body, slow.server)).body).toMatchObject({
+          errorReason: 'already_settled',
+          transaction: pending.body.transaction,
+        });
+      } finally {
+        await evm().setAutomine(true);
+      }
+      await evm().mine(CONFIRMATIONS + 1);
+      await slow.server.jobs.runNow('follow-up-x402');
+      const [row] = await settlementsOf(shop);
+      expect(row).toMatchObject({ status: 'settled' });
+      const [order] = await x402Orders(shop);
+      expect(await slow.settle(shop, order!.reference as string, 'PAID')).toMatchObject({
+        txId: row!.transaction,
+      });
+      expect(await x402Orders(shop)).toHaveLength(1);
+      expect(await usdcOf(shop.payTo)).toBe(PRICE);
+    } finally {
+      await slow.stop();
+    }
+  });
 });
+
+/** The settlement rows of a shop, as they are in PostgreSQL. */
+const settlementsOf = (shop: { id: string }) =>
+  h.server.deps.db.sequelize.query<{ id: string; status: string; transaction: string | null }>(
+    `SELECT id, status, transaction FROM x402_settlements WHERE merchant_id = :id ORDER BY id`,
+    { type: QueryTypes.SELECT, replacements: { id: shop.id } },
+  );
+
+/** A settlement row as if untouched for `interval`: time passes without waiting for it. */
+const idleFor = (id: string, interval: string) =>
+  h.server.deps.db.sequelize.query(
+    `UPDATE x402_settlements SET updated_at = now() - CAST(:interval AS interval) WHERE id = :id`,
+    { replacements: { id, interval } },
+  );
