@@ -1,7 +1,17 @@
 import { parse } from 'csv-parse/sync';
-import { getAddress, numberToHex, parseEther, parseGwei, type Address } from 'viem';
+import {
+  encodeFunctionData,
+  getAddress,
+  numberToHex,
+  parseEther,
+  parseGwei,
+  parseSignature,
+  type Address,
+} from 'viem';
 import type { FacilitatorClient } from '@x402/core/server';
-import { QueryTypes } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
+import { randomBytes } from 'node:crypto';
+import { eip3009ABI } from '@x402/evm';
 import { describe, expect, it } from 'vitest';
 import { formatAmount } from '../../contract/decimal';
 import { createClient } from '../../sdk/src/client';
@@ -617,28 +627,22 @@ describe('x402 settlement states', () => {
     const from = await payer();
     const body = await payment(from, shop.payTo);
     const nonceBefore = await gasNonce();
-    const claimOf = async () => (await settlementsOf(shop))[0];
     // The gas key taken elsewhere: the settle claims the authorization, verifies it, then waits to
     // sign, as long as it likes (a process that died there waits for ever).
     const { sequelize } = h.server.deps.db;
     const hold = await sequelize.transaction();
     let late, fresh;
     try {
-      await sequelize.query(`SELECT pg_advisory_xact_lock(hashtextextended(:key, 402))`, {
-        transaction: hold,
-        replacements: { key: `x402-gas:${gasKey.address.toLowerCase()}` },
-      });
+      await holdGasKey(hold);
       late = settle(shop.apiKey, body);
-      const claim = await until(
-        'the claim',
-        async () => (await claimOf())?.status === 'sending' && claimOf(),
-      );
-      await idleFor(claim.id, '10 minutes');
+      await waitingForGasKey(1);
+      const [claim] = await settlementsOf(shop);
+      await idleFor(claim!.id, '10 minutes');
       await h.server.jobs.runNow('follow-up-x402');
       // Given back: nothing on chain used the authorization. Presented again, it is claimed anew.
       expect(await settlementsOf(shop)).toEqual([]);
       fresh = settle(shop.apiKey, body, second);
-      await until('the new claim', async () => (await claimOf())?.status === 'sending');
+      await until('the new claim', async () => (await settlementsOf(shop))[0]?.status === 'sending');
     } finally {
       await hold.commit();
     }
@@ -693,6 +697,114 @@ describe('x402 settlement states', () => {
       await slow.stop();
     }
   });
+
+  it('follows up an idle claim whose authorization someone else used on chain: its one order, nothing sent', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
+    const nonceBefore = await gasNonce();
+    const { sequelize } = h.server.deps.db;
+    const hold = await sequelize.transaction();
+    let late;
+    let used: `0x${string}`;
+    try {
+      await holdGasKey(hold);
+      late = settle(shop.apiKey, body);
+      await waitingForGasKey(1);
+      const [claim] = await settlementsOf(shop);
+      // Meanwhile the payer's authorization is sent by another facilitator.
+      const { authorization, signature } = body.paymentPayload.payload;
+      const { r, s: sig, v } = parseSignature(signature);
+      const relayer = await evm().newWallet();
+      used = await evm().sendTransaction({
+        from: relayer,
+        to: usdc,
+        data: encodeFunctionData({
+          abi: eip3009ABI,
+          functionName: 'transferWithAuthorization',
+          args: [
+            authorization.from,
+            authorization.to,
+            BigInt(authorization.value),
+            BigInt(authorization.validAfter),
+            BigInt(authorization.validBefore),
+            authorization.nonce,
+            Number(v),
+            r,
+            sig,
+          ],
+        }),
+      });
+      await idleFor(claim!.id, '10 minutes');
+      await h.server.jobs.runNow('follow-up-x402');
+      expect(await settlementsOf(shop)).toEqual([
+        expect.objectContaining({ status: 'settled', transaction: used }),
+      ]);
+    } finally {
+      await hold.commit();
+    }
+    // Its transfer would now revert: refused before anything is sent.
+    expect((await late!).body).toMatchObject({ success: false, transaction: '' });
+    expect(await gasNonce()).toBe(nonceBefore);
+    expect(await usdcOf(shop.payTo)).toBe(PRICE);
+    const [order, ...more] = await x402Orders(shop);
+    expect(more).toEqual([]);
+    expect(order).toMatchObject({ kind: 'x402', payer: from.address, recipient: shop.payTo });
+    await evm().mine(CONFIRMATIONS);
+    expect(await h.settle(shop, order!.reference as string, 'PAID')).toMatchObject({ txId: used! });
+    expect((await settle(shop.apiKey, body)).body).toMatchObject({
+      errorReason: 'already_settled',
+      transaction: used!,
+    });
+  });
+
+  it('gives back a settlement signed but never broadcast (the process died in between), and keeps one sent', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
+    const { sequelize } = h.server.deps.db;
+    const hold = await sequelize.transaction();
+    let late;
+    try {
+      await holdGasKey(hold);
+      late = settle(shop.apiKey, body);
+      await waitingForGasKey(1);
+      const [claim] = await settlementsOf(shop);
+      // As a process that died between signing and broadcasting leaves it: sent, with the hash of
+      // a transaction no node has.
+      await sequelize.query(`UPDATE x402_settlements SET status = 'sent', transaction = :tx WHERE id = :id`, {
+        replacements: { id: claim!.id, tx: `0x${randomBytes(32).toString('hex')}` },
+      });
+      await idleFor(claim!.id, '10 minutes');
+      await h.server.jobs.runNow('follow-up-x402');
+      expect(await settlementsOf(shop)).toEqual([]);
+    } finally {
+      await hold.commit();
+    }
+    expect((await late!).body).toMatchObject({ success: false, errorReason: 'claim_expired' });
+    const settled = await settle(shop.apiKey, body);
+    expect(settled.body, settled.text).toMatchObject({ success: true });
+    // One the node has, still waiting to be included, is kept however long it waits.
+    const other = await payer();
+    const waiting = await payment(other, shop.payTo);
+    const slow = await startTestServer({ ...env, X402_SETTLE_TIMEOUT_MS: '300', JOBS: 'none' });
+    await evm().setAutomine(false);
+    try {
+      const pending = await settle(shop.apiKey, waiting, slow);
+      expect(pending.body).toMatchObject({ errorReason: 'settlement_pending' });
+      await sequelize.query(
+        `UPDATE x402_settlements SET status = 'sent', order_id = NULL, updated_at = now() - interval '10 minutes'
+          WHERE transaction = :tx`,
+        { replacements: { tx: pending.body.transaction } },
+      );
+      await h.server.jobs.runNow('follow-up-x402');
+      expect((await settlementsOf(shop)).map((r) => r.transaction)).toContain(pending.body.transaction);
+    } finally {
+      await evm().setAutomine(true);
+      await evm().mine();
+      await slow.stop();
+    }
+  });
 });
 
 /** The settlement rows of a shop, as they are in PostgreSQL. */
@@ -708,3 +820,25 @@ const idleFor = (id: string, interval: string) =>
     `UPDATE x402_settlements SET updated_at = now() - CAST(:interval AS interval) WHERE id = :id`,
     { replacements: { id, interval } },
   );
+
+/** Takes the facilitator's gas key (as a settlement on another instance does) until `hold` ends. */
+const holdGasKey = (hold: Transaction) =>
+  h.server.deps.db.sequelize.query(`SELECT pg_advisory_xact_lock(hashtextextended(:key, 402))`, {
+    transaction: hold,
+    replacements: { key: `x402-gas:${gasKey.address.toLowerCase()}` },
+  });
+
+/**
+ * Until `settlements` settlements wait in PostgreSQL for the gas key holdGasKey holds (verified,
+ * about to sign). The test servers share this process's queue per gas key: only its first waits there.
+ */
+const waitingForGasKey = (settlements: number) =>
+  until(`${settlements} settlement(s) waiting for the gas key`, async () => {
+    const [row] = await h.server.deps.db.sequelize.query<{ waiting: number }>(
+      `SELECT count(*)::int AS waiting FROM pg_locks
+        WHERE locktype = 'advisory' AND NOT granted
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      { type: QueryTypes.SELECT },
+    );
+    return row!.waiting >= settlements;
+  });
