@@ -4,9 +4,11 @@ import type { Deps } from '../deps';
 /**
  * x402_settlements (migration 0033): one row per authorization presented for settlement, unique by
  * its key, inserted before anything is sent. Status: `sending` (claimed, nothing broadcast yet),
- * `sent` (signed and broadcast, receipt awaited), `settled` (included), `pending` (no receipt in
- * time: the verifier follows its order up), `failed` (reverted on chain: the nonce is unused, the
- * authorization may be presented again). Refused before sending, the row is deleted.
+ * `sent` (signed, recorded, then broadcast; receipt awaited), `settled` (included), `pending` (no
+ * receipt in time: the verifier follows its order up, the follow-up job its receipt), `failed`
+ * (reverted on chain: the nonce is unused, the authorization may be presented again). Refused
+ * before sending (the node's outright refusal too), the row is deleted; so is a claim left idle
+ * whose authorization nothing on chain used (expireClaims, followUpSettlements).
  */
 export type SettlementRow = {
   id: string;
@@ -54,7 +56,8 @@ export type SettlementToRecord = {
 
 /**
  * Takes the authorization for this settlement: a new row, or one whose earlier attempt failed on
- * chain. Null when another settlement holds it (under way, or done): nothing may be sent then.
+ * chain (the order a pending attempt had is no longer its). Null when another settlement holds it
+ * (under way, or done): nothing may be sent then.
  */
 export async function claimSettlement(deps: Pick<Deps, 'db'>, s: NewSettlement): Promise<string | null> {
   const rows = await deps.db.sequelize.query<{ id: string }>(
