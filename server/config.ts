@@ -253,7 +253,7 @@ export const configSchema = z
     JOB_VERIFY_REFUNDS_CRON: cron.default('*/5 * * * * *'),
     /** Reported payout transactions are read again, and payout deadlines passed, this often. */
     JOB_VERIFY_PAYOUTS_CRON: cron.default('*/5 * * * * *'),
-    /** x402 settlements a crash left without their order are looked for this often (server/x402/). */
+    /** x402 settlements a crash or a late receipt left behind are looked for this often (server/x402/). */
     JOB_FOLLOW_UP_X402_CRON: cron.default('*/10 * * * * *'),
     JOB_SCAN_PAYMENTS_CRON: cron.default('* * * * * *'),
     /** Retention runs: each deletes up to 1,000 expired events (and wakes itself while there are more). */

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { ZX402Request } from '../../contract';
 import { rpcCall } from '../chains/chain-errors';
 import type { Deps } from '../deps';
+import { authorizationKey } from './eip3009-authorization';
 import { eip712DomainOf } from './eip712-domain';
 import { evmGasKey, x402EvmNetworks, type X402EvmNetwork, type X402Token } from './x402-networks';
 
@@ -133,9 +134,12 @@ export async function checkPayment(
     amountUnits,
     requirements: { ...requirements, extra: { ...extra, name: domain.name, version: domain.version } },
     payload,
-    settlementKey: [net.caip2, token.contract, getAddress(auth.from), auth.nonce]
-      .map((p) => p.toLowerCase())
-      .join(':'),
+    settlementKey: authorizationKey({
+      caip2: net.caip2,
+      token: token.contract,
+      authorizer: getAddress(auth.from),
+      nonce: auth.nonce as `0x${string}`,
+    }),
     resource,
   };
 }

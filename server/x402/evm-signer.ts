@@ -6,9 +6,11 @@ import {
   formatGwei,
   keccak256,
   parseGwei,
+  TransactionNotFoundError,
   type Abi,
   type Address,
   type Hex,
+  type PublicClient,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Deps } from '../deps';
@@ -19,7 +21,8 @@ import type { X402EvmNetwork } from './x402-networks';
 export class RefusedBeforeSending extends Error {
   override name = 'RefusedBeforeSending';
   constructor(
-    readonly reason: 'gas_price_too_high' | 'insufficient_gas_funds' | 'transaction_rejected',
+    readonly reason:
+      'gas_price_too_high' | 'insufficient_gas_funds' | 'transaction_rejected' | 'claim_expired',
     message: string,
   ) {
     super(message);
@@ -28,8 +31,11 @@ export class RefusedBeforeSending extends Error {
 
 /** What one settlement learns of its own transaction. */
 export type SendWatch = {
-  /** The signed transaction's hash, recorded before it is broadcast. */
-  onSigned(hash: Hex): Promise<void>;
+  /**
+   * The signed transaction's hash, recorded before it is broadcast. False: the claim on the
+   * authorization expired meanwhile (expireClaims), and nothing may be sent.
+   */
+  onSigned(hash: Hex): Promise<boolean>;
   /** Set when the facilitator refused to send (the scheme's own error hides why). */
   refused?: RefusedBeforeSending;
   /** The transaction sent (possibly, when the broadcast's answer was lost). */
@@ -43,6 +49,16 @@ const uncertain = (error: unknown) => {
     if (UNCERTAIN.has(e.name)) return true;
   return false;
 };
+
+/** Whether the node has the transaction (pending or included); unsure counts as known. */
+export async function nodeKnows(client: PublicClient, hash: Hex): Promise<boolean> {
+  try {
+    await client.getTransaction({ hash });
+    return true;
+  } catch (error) {
+    return !(error instanceof TransactionNotFoundError);
+  }
+}
 
 /**
  * @x402/evm's facilitator signer over the network's RPC with the operator's gas key. Reads and
@@ -98,11 +114,19 @@ export function facilitatorEvmSigner(
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       });
       const hash = keccak256(serialized);
-      await watch.onSigned(hash);
+      if (!(await watch.onSigned(hash)))
+        refuse(
+          new RefusedBeforeSending(
+            'claim_expired',
+            'This settlement waited so long that its claim on the authorization expired: nothing was sent; present it again',
+          ),
+        );
       try {
         await client.sendRawTransaction({ serializedTransaction: serialized });
       } catch (error) {
-        if (!uncertain(error)) {
+        // A refusal after a lost answer ("already known", from the node or the next endpoint the
+        // pool failed over to) is no refusal: the node knowing the transaction means it went out.
+        if (!uncertain(error) && !(await nodeKnows(client, hash))) {
           const message = (error as { shortMessage?: string }).shortMessage ?? String(error);
           refuse(
             new RefusedBeforeSending('transaction_rejected', `The node refused the transaction: ${message}`),

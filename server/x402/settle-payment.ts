@@ -10,6 +10,7 @@ import { recordSettlement } from './record-settlement';
 import {
   claimSettlement,
   findSettlement,
+  markSigned,
   releaseSettlement,
   updateSettlement,
   type SettlementRow,
@@ -96,7 +97,7 @@ async function settleClaimed(
   id: string,
 ): Promise<SettleResponse> {
   const watch: SendWatch = {
-    onSigned: (hash) => updateSettlement(deps, id, { status: 'sent', transaction: hash }),
+    onSigned: (hash) => markSigned(deps, id, hash),
   };
   let result: SettleResponse;
   try {

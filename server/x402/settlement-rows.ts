@@ -4,9 +4,11 @@ import type { Deps } from '../deps';
 /**
  * x402_settlements (migration 0033): one row per authorization presented for settlement, unique by
  * its key, inserted before anything is sent. Status: `sending` (claimed, nothing broadcast yet),
- * `sent` (signed and broadcast, receipt awaited), `settled` (included), `pending` (no receipt in
- * time: the verifier follows its order up), `failed` (reverted on chain: the nonce is unused, the
- * authorization may be presented again). Refused before sending, the row is deleted.
+ * `sent` (signed, recorded, then broadcast; receipt awaited), `settled` (included), `pending` (no
+ * receipt in time: the verifier follows its order up, the follow-up job its receipt), `failed`
+ * (reverted on chain: the nonce is unused, the authorization may be presented again). Refused
+ * before sending (the node's outright refusal too), the row is deleted; so is a claim left idle
+ * whose authorization nothing on chain used (expireClaims, followUpSettlements).
  */
 export type SettlementRow = {
   id: string;
@@ -54,7 +56,8 @@ export type SettlementToRecord = {
 
 /**
  * Takes the authorization for this settlement: a new row, or one whose earlier attempt failed on
- * chain. Null when another settlement holds it (under way, or done): nothing may be sent then.
+ * chain (the order a pending attempt had is no longer its). Null when another settlement holds it
+ * (under way, or done): nothing may be sent then.
  */
 export async function claimSettlement(deps: Pick<Deps, 'db'>, s: NewSettlement): Promise<string | null> {
   const rows = await deps.db.sequelize.query<{ id: string }>(
@@ -65,6 +68,7 @@ export async function claimSettlement(deps: Pick<Deps, 'db'>, s: NewSettlement):
              :orderReference, :walletId, :resource, :apiKeyId, :memberId)
      ON CONFLICT (settlement_key) DO UPDATE
        SET status = 'sending', transaction = NULL, error_reason = NULL, updated_at = now(),
+           order_id = NULL, recording_until = NULL,
            merchant_id = EXCLUDED.merchant_id, pay_to = EXCLUDED.pay_to, amount_units = EXCLUDED.amount_units,
            order_reference = EXCLUDED.order_reference, wallet_id = EXCLUDED.wallet_id,
            resource = EXCLUDED.resource, api_key_id = EXCLUDED.api_key_id, member_id = EXCLUDED.member_id
@@ -84,6 +88,21 @@ export async function findSettlement(deps: Pick<Deps, 'db'>, key: string): Promi
     { type: QueryTypes.SELECT, replacements: { key } },
   );
   return row ?? null;
+}
+
+/**
+ * Marks a claimed settlement's transaction signed, before it is broadcast. False when the claim is
+ * no longer this settlement's (it sat idle so long that expireClaims gave the authorization back,
+ * and another settlement may hold it now): nothing may be sent then.
+ */
+export async function markSigned(deps: Pick<Deps, 'db'>, id: string, hash: string): Promise<boolean> {
+  const rows = await deps.db.sequelize.query(
+    `UPDATE x402_settlements SET status = 'sent', transaction = :hash, error_reason = NULL, updated_at = now()
+      WHERE id = :id AND status = 'sending'
+      RETURNING id`,
+    { type: QueryTypes.SELECT, replacements: { id, hash } },
+  );
+  return rows.length > 0;
 }
 
 /** Moves a claimed settlement on (the transaction once signed, the order once recorded). */
@@ -111,11 +130,16 @@ export async function updateSettlement(
   );
 }
 
-/** Gives the authorization back: refused before anything was sent, it is still the payer's to use. */
+/**
+ * Gives the authorization back: refused before anything was sent, it is still the payer's to use.
+ * Its row may be `sent` already: the transaction is signed (and recorded) before the node is asked,
+ * and the node may refuse it outright.
+ */
 export async function releaseSettlement(deps: Pick<Deps, 'db'>, id: string): Promise<void> {
-  await deps.db.sequelize.query(`DELETE FROM x402_settlements WHERE id = :id AND status = 'sending'`, {
-    replacements: { id },
-  });
+  await deps.db.sequelize.query(
+    `DELETE FROM x402_settlements WHERE id = :id AND status IN ('sending', 'sent')`,
+    { replacements: { id } },
+  );
 }
 
 /** How long one writer holds a settlement's order to itself: far longer than writing it takes. */
@@ -161,6 +185,7 @@ export async function endLease(
 
 export type UnrecordedSettlement = {
   id: string;
+  settlement_key: string;
   network: string;
   transaction: string;
   merchant_id: string;
@@ -177,11 +202,83 @@ export async function unrecordedSettlements(
   limit: number,
 ): Promise<UnrecordedSettlement[]> {
   return deps.db.sequelize.query(
-    `SELECT id, network, transaction, merchant_id, api_key_id FROM x402_settlements
+    `SELECT id, settlement_key, network, transaction, merchant_id, api_key_id FROM x402_settlements
       WHERE order_id IS NULL AND status IN ('sent', 'settled', 'pending') AND transaction IS NOT NULL
         AND (recording_until IS NULL OR recording_until < now())
         AND updated_at < now() - make_interval(secs => :idleSeconds)
       ORDER BY updated_at LIMIT :limit`,
     { type: QueryTypes.SELECT, replacements: { idleSeconds: idleMs / 1000, limit } },
+  );
+}
+
+const idle = `updated_at < now() - make_interval(secs => :idleSeconds)`;
+
+export type IdleClaim = { id: string; settlement_key: string; network: string };
+
+/**
+ * Claims idle for `idleMs` with nothing signed for them: what a process that died after claiming
+ * an authorization, before signing its transaction, leaves behind (expireClaims).
+ */
+export async function idleClaims(
+  deps: Pick<Deps, 'db'>,
+  idleMs: number,
+  limit: number,
+): Promise<IdleClaim[]> {
+  return deps.db.sequelize.query(
+    `SELECT id, settlement_key, network FROM x402_settlements
+      WHERE status = 'sending' AND ${idle}
+      ORDER BY updated_at LIMIT :limit`,
+    { type: QueryTypes.SELECT, replacements: { idleSeconds: idleMs / 1000, limit } },
+  );
+}
+
+/**
+ * Gives back the authorization of a claim idle for `idleMs` whose transaction, if signed, never
+ * left (nothing on chain used it). A settlement still under way that touches its row first keeps
+ * it; one that comes later finds it gone and sends nothing (markSigned). True when released.
+ */
+export async function releaseIdleClaim(deps: Pick<Deps, 'db'>, id: string, idleMs: number): Promise<boolean> {
+  const rows = await deps.db.sequelize.query(
+    `DELETE FROM x402_settlements
+      WHERE id = :id AND status IN ('sending', 'sent') AND order_id IS NULL AND ${idle}
+      RETURNING id`,
+    { type: QueryTypes.SELECT, replacements: { id, idleSeconds: idleMs / 1000 } },
+  );
+  return rows.length > 0;
+}
+
+/**
+ * An idle claim's authorization was used on chain by `transaction` (not one signed here): the row
+ * takes it as sent, and is followed up as one (its order written once its receipt is read). Left
+ * idle, so the follow-up's next look finds it.
+ */
+export async function adoptTransaction(
+  deps: Pick<Deps, 'db'>,
+  id: string,
+  transaction: string,
+  idleMs: number,
+): Promise<void> {
+  await deps.db.sequelize.query(
+    `UPDATE x402_settlements SET status = 'sent', transaction = :transaction
+      WHERE id = :id AND status = 'sending' AND ${idle}`,
+    { replacements: { id, transaction, idleSeconds: idleMs / 1000 } },
+  );
+}
+
+export type PendingSettlement = { id: string; network: string; transaction: string };
+
+/**
+ * Settlements answered `settlement_pending` (no receipt in time) whose order is written: the
+ * follow-up reads their receipt again until there is one.
+ */
+export async function pendingSettlements(
+  deps: Pick<Deps, 'db'>,
+  limit: number,
+): Promise<PendingSettlement[]> {
+  return deps.db.sequelize.query(
+    `SELECT id, network, transaction FROM x402_settlements
+      WHERE status = 'pending' AND order_id IS NOT NULL AND transaction IS NOT NULL
+      ORDER BY updated_at LIMIT :limit`,
+    { type: QueryTypes.SELECT, replacements: { limit } },
   );
 }

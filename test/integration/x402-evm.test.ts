@@ -1,7 +1,17 @@
 import { parse } from 'csv-parse/sync';
-import { getAddress, numberToHex, parseEther, parseGwei, type Address } from 'viem';
+import {
+  encodeFunctionData,
+  getAddress,
+  numberToHex,
+  parseEther,
+  parseGwei,
+  parseSignature,
+  type Address,
+} from 'viem';
 import type { FacilitatorClient } from '@x402/core/server';
-import { QueryTypes } from 'sequelize';
+import { QueryTypes, type Transaction } from 'sequelize';
+import { randomBytes } from 'node:crypto';
+import { eip3009ABI } from '@x402/evm';
 import { describe, expect, it } from 'vitest';
 import { formatAmount } from '../../contract/decimal';
 import { createClient } from '../../sdk/src/client';
@@ -18,6 +28,7 @@ import {
 import { decodePaymentResponseHeader, payingFetch, signedPayment, startPaidApi } from '../support/x402-stack';
 import type { Deps } from '../../server/deps';
 import { followUpSettlements } from '../../server/x402/follow-up-settlements';
+import { until } from '../support/until';
 
 /**
  * x402 v2 on a local EVM chain (Hardhat, chain id 137 as Polygon) with a USDC that has EIP-3009
@@ -582,3 +593,252 @@ describe('x402 facilitator on EVM', () => {
     expect(settled.body, settled.text).toMatchObject({ success: true });
   });
 });
+
+describe('x402 settlement states', () => {
+  it('gives back an authorization the node refused outright: nothing sent, presented again it settles', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
+    const nonceBefore = await gasNonce();
+    // The next block's base fee far above the latest one's (still under X402_MAX_GAS_GWEI): the fee
+    // offered from the latest block is too low for it, and the node refuses the transaction.
+    await evm().rpc('hardhat_setNextBlockBaseFeePerGas', [numberToHex(parseGwei('500'))]);
+    let refused;
+    try {
+      refused = await settle(shop.apiKey, body);
+    } finally {
+      await evm().rpc('hardhat_setNextBlockBaseFeePerGas', [numberToHex(parseGwei('1'))]);
+    }
+    expect(refused.body, refused.text).toMatchObject({
+      success: false,
+      errorReason: 'transaction_rejected',
+      transaction: '',
+    });
+    expect(await gasNonce()).toBe(nonceBefore);
+    expect(await usdcOf(from.address)).toBe(1_000_000n);
+    const again = await settle(shop.apiKey, body, second);
+    expect(again.body, again.text).toMatchObject({ success: true, payer: from.address });
+    expect(await usdcOf(shop.payTo)).toBe(PRICE);
+    expect(await x402Orders(shop)).toHaveLength(1);
+  });
+
+  it('gives back a claim left idle before signing: presented again it settles once, the late settle sends nothing', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
+    const nonceBefore = await gasNonce();
+    // The gas key taken elsewhere: the settle claims the authorization, verifies it, then waits to
+    // sign, as long as it likes (a process that died there waits for ever).
+    const { sequelize } = h.server.deps.db;
+    const hold = await sequelize.transaction();
+    let late, fresh;
+    try {
+      await holdGasKey(hold);
+      late = settle(shop.apiKey, body);
+      await waitingForGasKey(1);
+      const [claim] = await settlementsOf(shop);
+      await idleFor(claim!.id, '10 minutes');
+      await h.server.jobs.runNow('follow-up-x402');
+      // Given back: nothing on chain used the authorization. Presented again, it is claimed anew.
+      expect(await settlementsOf(shop)).toEqual([]);
+      fresh = settle(shop.apiKey, body, second);
+      await until('the new claim', async () => (await settlementsOf(shop))[0]?.status === 'sending');
+    } finally {
+      await hold.commit();
+    }
+    const [lateAnswer, freshAnswer] = await Promise.all([late, fresh]);
+    expect(freshAnswer!.body, freshAnswer!.text).toMatchObject({ success: true, payer: from.address });
+    expect(lateAnswer!.body, lateAnswer!.text).toMatchObject({
+      success: false,
+      errorReason: 'claim_expired',
+      transaction: '',
+    });
+    expect(await gasNonce()).toBe(nonceBefore + 1);
+    expect(await usdcOf(from.address)).toBe(1_000_000n - PRICE);
+    expect(await usdcOf(shop.payTo)).toBe(PRICE);
+    expect(await x402Orders(shop)).toHaveLength(1);
+    expect((await settle(shop.apiKey, body)).body).toMatchObject({
+      errorReason: 'already_settled',
+      transaction: freshAnswer!.body.transaction,
+    });
+  });
+
+  it('settles a pending settlement once its receipt comes, never failing it for want of one', async () => {
+    const slow = await startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' });
+    try {
+      const shop = await x402Shop();
+      const from = await payer();
+      const body = await payment(from, shop.payTo);
+      await evm().setAutomine(false);
+      try {
+        const pending = await settle(shop.apiKey, body, slow.server);
+        expect(pending.body).toMatchObject({ success: false, errorReason: 'settlement_pending' });
+        // No receipt yet: still pending, and presented again the payment is the one under way.
+        await slow.server.jobs.runNow('follow-up-x402');
+        expect(await settlementsOf(shop)).toEqual([expect.objectContaining({ status: 'pending' })]);
+        expect((await settle(shop.apiKey, body, slow.server)).body).toMatchObject({
+          errorReason: 'already_settled',
+          transaction: pending.body.transaction,
+        });
+      } finally {
+        await evm().setAutomine(true);
+      }
+      await evm().mine(CONFIRMATIONS + 1);
+      await slow.server.jobs.runNow('follow-up-x402');
+      const [row] = await settlementsOf(shop);
+      expect(row).toMatchObject({ status: 'settled' });
+      const [order] = await x402Orders(shop);
+      expect(await slow.settle(shop, order!.reference as string, 'PAID')).toMatchObject({
+        txId: row!.transaction,
+      });
+      expect(await x402Orders(shop)).toHaveLength(1);
+      expect(await usdcOf(shop.payTo)).toBe(PRICE);
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  it('follows up an idle claim whose authorization someone else used on chain: its one order, nothing sent', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
+    const nonceBefore = await gasNonce();
+    const { sequelize } = h.server.deps.db;
+    const hold = await sequelize.transaction();
+    let late;
+    let used: `0x${string}`;
+    try {
+      await holdGasKey(hold);
+      late = settle(shop.apiKey, body);
+      await waitingForGasKey(1);
+      const [claim] = await settlementsOf(shop);
+      // Meanwhile the payer's authorization is sent by another facilitator.
+      const { authorization, signature } = body.paymentPayload.payload;
+      const { r, s: sig, v } = parseSignature(signature);
+      const relayer = await evm().newWallet();
+      used = await evm().sendTransaction({
+        from: relayer,
+        to: usdc,
+        data: encodeFunctionData({
+          abi: eip3009ABI,
+          functionName: 'transferWithAuthorization',
+          args: [
+            authorization.from,
+            authorization.to,
+            BigInt(authorization.value),
+            BigInt(authorization.validAfter),
+            BigInt(authorization.validBefore),
+            authorization.nonce,
+            Number(v),
+            r,
+            sig,
+          ],
+        }),
+      });
+      await idleFor(claim!.id, '10 minutes');
+      await h.server.jobs.runNow('follow-up-x402');
+      expect(await settlementsOf(shop)).toEqual([
+        expect.objectContaining({ status: 'settled', transaction: used }),
+      ]);
+    } finally {
+      await hold.commit();
+    }
+    // Its transfer would now revert: refused before anything is sent.
+    expect((await late!).body).toMatchObject({ success: false, transaction: '' });
+    expect(await gasNonce()).toBe(nonceBefore);
+    expect(await usdcOf(shop.payTo)).toBe(PRICE);
+    const [order, ...more] = await x402Orders(shop);
+    expect(more).toEqual([]);
+    expect(order).toMatchObject({ kind: 'x402', payer: from.address, recipient: shop.payTo });
+    await evm().mine(CONFIRMATIONS);
+    expect(await h.settle(shop, order!.reference as string, 'PAID')).toMatchObject({ txId: used! });
+    expect((await settle(shop.apiKey, body)).body).toMatchObject({
+      errorReason: 'already_settled',
+      transaction: used!,
+    });
+  });
+
+  it('gives back a settlement signed but never broadcast (the process died in between), and keeps one sent', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
+    const { sequelize } = h.server.deps.db;
+    const hold = await sequelize.transaction();
+    let late;
+    try {
+      await holdGasKey(hold);
+      late = settle(shop.apiKey, body);
+      await waitingForGasKey(1);
+      const [claim] = await settlementsOf(shop);
+      // As a process that died between signing and broadcasting leaves it: sent, with the hash of
+      // a transaction no node has.
+      await sequelize.query(`UPDATE x402_settlements SET status = 'sent', transaction = :tx WHERE id = :id`, {
+        replacements: { id: claim!.id, tx: `0x${randomBytes(32).toString('hex')}` },
+      });
+      await idleFor(claim!.id, '10 minutes');
+      await h.server.jobs.runNow('follow-up-x402');
+      expect(await settlementsOf(shop)).toEqual([]);
+    } finally {
+      await hold.commit();
+    }
+    expect((await late!).body).toMatchObject({ success: false, errorReason: 'claim_expired' });
+    const settled = await settle(shop.apiKey, body);
+    expect(settled.body, settled.text).toMatchObject({ success: true });
+    // One the node has, still waiting to be included, is kept however long it waits.
+    const other = await payer();
+    const waiting = await payment(other, shop.payTo);
+    const slow = await startTestServer({ ...env, X402_SETTLE_TIMEOUT_MS: '300', JOBS: 'none' });
+    await evm().setAutomine(false);
+    try {
+      const pending = await settle(shop.apiKey, waiting, slow);
+      expect(pending.body).toMatchObject({ errorReason: 'settlement_pending' });
+      await sequelize.query(
+        `UPDATE x402_settlements SET status = 'sent', order_id = NULL, updated_at = now() - interval '10 minutes'
+          WHERE transaction = :tx`,
+        { replacements: { tx: pending.body.transaction } },
+      );
+      await h.server.jobs.runNow('follow-up-x402');
+      expect((await settlementsOf(shop)).map((r) => r.transaction)).toContain(pending.body.transaction);
+    } finally {
+      await evm().setAutomine(true);
+      await evm().mine();
+      await slow.stop();
+    }
+  });
+});
+
+/** The settlement rows of a shop, as they are in PostgreSQL. */
+const settlementsOf = (shop: { id: string }) =>
+  h.server.deps.db.sequelize.query<{ id: string; status: string; transaction: string | null }>(
+    `SELECT id, status, transaction FROM x402_settlements WHERE merchant_id = :id ORDER BY id`,
+    { type: QueryTypes.SELECT, replacements: { id: shop.id } },
+  );
+
+/** A settlement row as if untouched for `interval`: time passes without waiting for it. */
+const idleFor = (id: string, interval: string) =>
+  h.server.deps.db.sequelize.query(
+    `UPDATE x402_settlements SET updated_at = now() - CAST(:interval AS interval) WHERE id = :id`,
+    { replacements: { id, interval } },
+  );
+
+/** Takes the facilitator's gas key (as a settlement on another instance does) until `hold` ends. */
+const holdGasKey = (hold: Transaction) =>
+  h.server.deps.db.sequelize.query(`SELECT pg_advisory_xact_lock(hashtextextended(:key, 402))`, {
+    transaction: hold,
+    replacements: { key: `x402-gas:${gasKey.address.toLowerCase()}` },
+  });
+
+/**
+ * Until `settlements` settlements wait in PostgreSQL for the gas key holdGasKey holds (verified,
+ * about to sign). The test servers share this process's queue per gas key: only its first waits there.
+ */
+const waitingForGasKey = (settlements: number) =>
+  until(`${settlements} settlement(s) waiting for the gas key`, async () => {
+    const [row] = await h.server.deps.db.sequelize.query<{ waiting: number }>(
+      `SELECT count(*)::int AS waiting FROM pg_locks
+        WHERE locktype = 'advisory' AND NOT granted
+          AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      { type: QueryTypes.SELECT },
+    );
+    return row!.waiting >= settlements;
+  });
