@@ -31,7 +31,7 @@ async function runDemo(args: string[]): Promise<string> {
     expect(out).toMatch(/\/docs/);
     expect(out).toMatch(/sent \w{40,}/);
     expect(out).toMatch(/webhook order\.paid \(signature verified\) order PAID/);
-    expect(out).toMatch(/merchant\s+order\.created/);
+    expect(out).toMatch(/member\s+order\.created/);
     expect(out).toMatch(/system\s+payment\.verified/);
     expect(out).toContain('Demo complete.');
     // Its PostgreSQL was stopped with it.

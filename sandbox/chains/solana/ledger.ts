@@ -17,6 +17,7 @@ import {
   type TxRecord,
 } from './ledger-records';
 import { describeTxError, landsOnChain, type RpcTxError } from './tx-errors';
+import { TxIndex } from './tx-index';
 import { decodeWire, preflightError, resolveAccountKeys, transactionFee } from './wire';
 
 /**
@@ -51,10 +52,7 @@ export class SolanaLedger {
   /** Blockhashes handed out, by the slot whose hash they are. */
   private readonly issuedBlockhashes = new Map<string, number>();
   private expiredBeforeSlot = 0;
-  private readonly records = new Map<string, TxRecord>();
-  private readonly bySlot = new Map<number, TxRecord>();
-  private readonly byAddress = new Map<string, TxRecord[]>();
-  private readonly pendingFinality: TxRecord[] = [];
+  private readonly index = new TxIndex();
   private readonly decimalsCache = new Map<string, number>();
 
   constructor() {
@@ -142,7 +140,7 @@ export class SolanaLedger {
   }
 
   blockTimeOf(slot: number): number | null {
-    return this.bySlot.get(slot)?.blockTime ?? null;
+    return this.index.atSlot(slot)?.blockTime ?? null;
   }
 
   // ---- finality -------------------------------------------------------------------------------
@@ -154,7 +152,7 @@ export class SolanaLedger {
   }
 
   finalizeAll(): void {
-    for (const record of this.pendingFinality.splice(0)) {
+    for (const record of this.index.takePendingFinality()) {
       record.finalized = true;
       this.events.emit('finalized', record);
     }
@@ -298,14 +296,7 @@ export class SolanaLedger {
       memo: formatMemos(memos),
       finalized: !this.holdingFinality,
     };
-    this.records.set(signature, record);
-    this.bySlot.set(record.slot, record);
-    for (const key of new Set(keys.all)) {
-      let list = this.byAddress.get(key);
-      if (!list) this.byAddress.set(key, (list = []));
-      list.push(record);
-    }
-    if (!record.finalized) this.pendingFinality.push(record);
+    this.index.add(record);
     this.events.emit('processed', record);
     this.events.emit('slot', record.slot);
     return signature;
@@ -316,7 +307,7 @@ export class SolanaLedger {
     vtx: VersionedTransaction,
     signature: string,
   ): { err: RpcTxError; message: string } | null {
-    if (this.records.has(signature))
+    if (this.index.get(signature))
       return { err: 'AlreadyProcessed', message: 'This transaction has already been processed' };
     if (!this.isBlockhashValid(vtx.message.recentBlockhash))
       return { err: 'BlockhashNotFound', message: 'Blockhash not found' };
@@ -391,7 +382,7 @@ export class SolanaLedger {
   }
 
   transaction(signature: string): TxRecord | null {
-    return this.records.get(signature) ?? null;
+    return this.index.get(signature);
   }
 
   /** Newest first, as getSignaturesForAddress; `before`/`until` exclusive. */
@@ -399,22 +390,6 @@ export class SolanaLedger {
     key: string,
     opts: { limit: number; before?: string; until?: string; finalizedOnly: boolean },
   ): TxRecord[] {
-    const list = this.byAddress.get(key) ?? [];
-    let beforeSeq = Infinity;
-    if (opts.before !== undefined) {
-      const before = this.records.get(opts.before);
-      if (!before) return [];
-      beforeSeq = before.seq;
-    }
-    const untilSeq = (opts.until !== undefined && this.records.get(opts.until)?.seq) || 0;
-    const out: TxRecord[] = [];
-    for (let i = list.length - 1; i >= 0 && out.length < opts.limit; i--) {
-      const record = list[i]!;
-      if (record.seq >= beforeSeq) continue;
-      if (record.seq <= untilSeq) break;
-      if (opts.finalizedOnly && !record.finalized) continue;
-      out.push(record);
-    }
-    return out;
+    return this.index.signaturesForAddress(key, opts);
   }
 }
