@@ -1,4 +1,4 @@
-import { Op, type WhereOptions } from 'sequelize';
+import { Op, type Attributes, type Model, type ModelStatic, type WhereOptions } from 'sequelize';
 import { z } from 'zod';
 import { ApiError } from '../errors';
 
@@ -24,4 +24,27 @@ export function afterNewestFirstCursor(cursor: string | undefined): WhereOptions
   return {
     [Op.or]: [{ createdAt: { [Op.lt]: after.at } }, { createdAt: after.at, id: { [Op.lt]: after.id } }],
   };
+}
+
+/**
+ * One newest-first page of a model's rows matching every condition of `where`, after the cursor's
+ * row, and the cursor of the next page (null on the last).
+ */
+export async function newestFirstPage<M extends Model & { createdAt: Date; id: string }>(
+  model: ModelStatic<M>,
+  where: WhereOptions[],
+  query: { cursor?: string; perPage: number },
+): Promise<{ page: M[]; nextCursor: string | null }> {
+  const after = afterNewestFirstCursor(query.cursor);
+  const rows = await model.findAll({
+    where: { [Op.and]: after ? [...where, after] : where } as WhereOptions<Attributes<M>>,
+    order: [
+      ['createdAt', 'DESC'],
+      ['id', 'DESC'],
+    ],
+    limit: query.perPage + 1,
+  });
+  const page = rows.slice(0, query.perPage);
+  const last = page[page.length - 1];
+  return { page, nextCursor: rows.length > query.perPage && last ? encodeNewestFirstCursor(last) : null };
 }

@@ -1,19 +1,11 @@
 import type { Transaction } from 'sequelize';
 import type { Payout } from '../db/models';
 import type { Deps } from '../deps';
-import { ApiError } from '../errors';
+import { findOwnRow } from '../http/find-own-row';
 
 /** The account's payout, or a 404 (the same for an unknown id and another account's). */
-export async function findPayout(
+export const findPayout = (
   deps: Pick<Deps, 'db'>,
   where: { id: string; merchantId: string },
   options: { transaction?: Transaction; lock?: boolean } = {},
-): Promise<Payout> {
-  const payout = await deps.db.models.Payout.findOne({
-    where,
-    transaction: options.transaction,
-    lock: options.lock && options.transaction ? options.transaction.LOCK.UPDATE : undefined,
-  });
-  if (!payout) throw ApiError.notFound('Payout');
-  return payout;
-}
+): Promise<Payout> => findOwnRow(deps.db.models.Payout, 'Payout', where, options);
