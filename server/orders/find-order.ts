@@ -2,10 +2,11 @@ import type { Transaction } from 'sequelize';
 import type { Models } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
+import { findRowOrNotFound } from '../http/find-row';
 import { findOrderRowByReference } from './order-rows';
 import type { OrderView } from './present-order';
 
-const byReference = (where: { reference: string; merchantId?: string }) =>
+const byReference = (where: { reference: string; merchantId?: string }): Record<string, string> =>
   where.merchantId
     ? { reference: where.reference, merchantId: where.merchantId }
     : { reference: where.reference };
@@ -14,19 +15,11 @@ const byReference = (where: { reference: string; merchantId?: string }) =>
  * An order by reference; with `merchantId`, only that merchant's (another merchant's order is as
  * unknown as a missing one). `lock` takes a row lock for the caller's transaction.
  */
-export async function findOrder(
+export const findOrder = (
   models: Models,
   where: { reference: string; merchantId?: string },
   options: { transaction?: Transaction; lock?: boolean } = {},
-) {
-  const order = await models.Order.findOne({
-    where: byReference(where),
-    transaction: options.transaction,
-    lock: options.lock && options.transaction ? options.transaction.LOCK.UPDATE : undefined,
-  });
-  if (!order) throw ApiError.notFound('Order');
-  return order;
-}
+) => findRowOrNotFound(models.Order, 'Order', byReference(where), options);
 
 /** The same order as a plain row, to present it (a read path: no model instance). */
 export async function readOrder(

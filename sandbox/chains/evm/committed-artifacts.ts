@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Abi, Hex } from 'viem';
+import { compile, type EvmVersion } from './compile-token';
 
 /**
  * Contracts whose compiled artifact is committed next to their source, because they import
@@ -19,7 +19,7 @@ export type CommittedContract = {
   source: string;
   artifact: string;
   /** 'cancun' runs on Hardhat's default hardfork; OpenZeppelin 5.7 uses mcopy. */
-  evmVersion: 'cancun' | 'paris';
+  evmVersion: EvmVersion;
 };
 
 export const COMMITTED_CONTRACTS: readonly CommittedContract[] = [
@@ -37,41 +37,25 @@ export const COMMITTED_CONTRACTS: readonly CommittedContract[] = [
   },
 ];
 
-export type Compiled = { abi: Abi; bytecode: Hex; solcVersion: string };
-
-type SolcOutput = {
-  errors?: { severity: string; formattedMessage: string }[];
-  contracts?: Record<string, Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>>;
-};
+export type Compiled = ReturnType<typeof compile>;
 
 const require = createRequire(import.meta.url);
 
 /** Compiles one of them now, its imports read from node_modules. */
 export function compileCommitted(c: CommittedContract): Compiled {
-  const solc = require('solc') as { compile(input: string, opts: unknown): string; version(): string };
-  const fileName = path.basename(c.source);
-  const input = {
-    language: 'Solidity',
-    sources: { [fileName]: { content: fs.readFileSync(c.source, 'utf8') } },
-    settings: {
-      evmVersion: c.evmVersion,
-      optimizer: { enabled: true, runs: 200 },
-      outputSelection: { '*': { [c.contract]: ['abi', 'evm.bytecode.object'] } },
+  return compile({
+    fileName: path.basename(c.source),
+    source: fs.readFileSync(c.source, 'utf8'),
+    contract: c.contract,
+    evmVersion: c.evmVersion,
+    findImports: (name) => {
+      try {
+        return { contents: fs.readFileSync(require.resolve(name), 'utf8') };
+      } catch {
+        return { error: `not found: ${name}` };
+      }
     },
-  };
-  const findImports = (name: string) => {
-    try {
-      return { contents: fs.readFileSync(require.resolve(name), 'utf8') };
-    } catch {
-      return { error: `not found: ${name}` };
-    }
-  };
-  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports })) as SolcOutput;
-  const errors = (output.errors ?? []).filter((e) => e.severity === 'error');
-  if (errors.length) throw new Error(`${fileName}: ${errors.map((e) => e.formattedMessage).join('\n')}`);
-  const compiled = output.contracts?.[fileName]?.[c.contract];
-  if (!compiled) throw new Error(`${fileName}: solc returned no ${c.contract} contract`);
-  return { abi: compiled.abi, bytecode: `0x${compiled.evm.bytecode.object}`, solcVersion: solc.version() };
+  });
 }
 
 /** The artifact file's text for a compilation (stable: the test compares it byte for byte). */

@@ -2,13 +2,13 @@ import type { Attributes, Model, ModelStatic, Transaction, WhereOptions } from '
 import { ApiError } from '../errors';
 
 /**
- * One of the account's rows by id, or a 404 naming `what` (the same for an unknown id and another
- * account's); `lock` takes a row lock for the caller's transaction.
+ * The one row `where` names, or a 404 naming `what` (with the account in `where`, the same for an
+ * unknown row and another account's); `lock` takes a row lock for the caller's transaction.
  */
-export async function findOwnRow<M extends Model>(
+export async function findRowOrNotFound<M extends Model>(
   model: ModelStatic<M>,
   what: string,
-  where: { id: string; merchantId: string },
+  where: Record<string, string>,
   options: { transaction?: Transaction; lock?: boolean } = {},
 ): Promise<M> {
   const row = await model.findOne({
