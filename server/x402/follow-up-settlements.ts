@@ -1,5 +1,6 @@
 import { TransactionReceiptNotFoundError, type Hex, type TransactionReceipt } from 'viem';
 import type { Deps } from '../deps';
+import type { Caller } from '../events/actor';
 import { authorizationOfKey, authorizationUsed } from './eip3009-authorization';
 import { nodeKnows } from './evm-signer';
 import { recordSettlement } from './record-settlement';
@@ -79,9 +80,12 @@ async function recordUnrecorded(deps: Deps, row: UnrecordedSettlement, idleMs: n
   }
   const merchant = await deps.cache.merchants.get(row.merchant_id);
   if (!merchant) return false;
-  // The service writes it: the member who settled may have left since (the row keeps its key and
-  // member ids); the money moved all the same.
-  const orderId = await recordSettlement(deps, row.id, { merchant, by: null }, 'settled');
+  const orderId = await recordSettlement(
+    deps,
+    row.id,
+    { merchant, by: await settledBy(deps, row) },
+    'settled',
+  );
   return orderId !== null;
 }
 
@@ -98,4 +102,22 @@ async function settlePending(deps: Deps, row: PendingSettlement): Promise<boolea
       : { status: 'failed', errorReason: 'transaction_reverted' },
   );
   return true;
+}
+
+/**
+ * Who settled it, as the row kept them: the key and its maker, while the member is still in the
+ * account; else the service (null), which records it all the same: the money moved.
+ */
+async function settledBy(deps: Deps, row: UnrecordedSettlement): Promise<Caller | null> {
+  if (!row.member_id) return null;
+  const member = await deps.db.models.Member.findOne({
+    where: { id: row.member_id, merchantId: row.merchant_id, removedAt: null },
+    attributes: ['id', 'email', 'tokenVersion'],
+    raw: true,
+  });
+  if (!member) return null;
+  const key = row.api_key_id
+    ? await deps.db.models.ApiKey.findByPk(row.api_key_id, { attributes: ['id', 'name'], raw: true })
+    : null;
+  return { member, apiKey: key && { id: key.id, name: key.name } };
 }

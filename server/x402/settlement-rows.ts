@@ -190,6 +190,7 @@ export type UnrecordedSettlement = {
   transaction: string;
   merchant_id: string;
   api_key_id: string | null;
+  member_id: string | null;
 };
 
 /**
@@ -202,7 +203,7 @@ export async function unrecordedSettlements(
   limit: number,
 ): Promise<UnrecordedSettlement[]> {
   return deps.db.sequelize.query(
-    `SELECT id, settlement_key, network, transaction, merchant_id, api_key_id FROM x402_settlements
+    `SELECT id, settlement_key, network, transaction, merchant_id, api_key_id, member_id FROM x402_settlements
       WHERE order_id IS NULL AND status IN ('sent', 'settled', 'pending') AND transaction IS NOT NULL
         AND (recording_until IS NULL OR recording_until < now())
         AND updated_at < now() - make_interval(secs => :idleSeconds)
