@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runScript, type Script } from '../support/run-script';
-import { freePort } from '../support/free-port';
 
 const demos: Script[] = [];
 afterAll(() => demos.forEach((demo) => demo.child.kill('SIGKILL')));
@@ -13,10 +12,11 @@ async function runDemo(args: string[]): Promise<string> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'stablepay-demo-'));
   fs.chmodSync(dataDir, 0o755);
   try {
-    // DATABASE_URL is set in CI: the demo must ignore it and use its own embedded database.
+    // DATABASE_URL is set in CI: the demo must ignore it and use its own embedded database, on the
+    // port it picks itself just before starting it (a port picked here earlier was taken meanwhile
+    // by a parallel suite once).
     const demo = runScript('scripts/demo.ts', [...args, '--exit'], {
       DATA_DIR: dataDir,
-      EMBEDDED_PG_PORT: String(await freePort()),
       DATABASE_URL: 'postgres://nobody@127.0.0.1:1/never',
       LOG_LEVEL: 'silent',
     });
