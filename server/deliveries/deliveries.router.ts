@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { deliveriesContract, emailsContract } from '../../contract';
 import type { Deps } from '../deps';
-import { currentApiKey, currentMerchant } from '../http/current-merchant';
+import { callerOf, currentApiKey, currentMerchant } from '../http/current-merchant';
 import {
   listAudit,
   listMessengerDeliveries,
@@ -38,6 +38,7 @@ export function deliveriesRouter(deps: Deps) {
         reference: params.reference,
         deliveryId: params.id,
         apiKey: currentApiKey(req),
+        caller: callerOf(req),
       }),
     }),
     messengerDeliveries: messenger,

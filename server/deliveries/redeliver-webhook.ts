@@ -2,6 +2,7 @@ import type { EventType } from '../../contract';
 import { checkEventScope, type Credential } from '../auth/check-scope';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
+import { callerFields, type Caller } from '../events/actor';
 import { sendNow } from '../events/send-now';
 import { findOrder } from '../orders/find-order';
 import { presentWebhookDelivery } from './present-delivery';
@@ -18,6 +19,8 @@ export async function redeliverWebhook(
     reference: string;
     deliveryId: string;
     apiKey: Credential;
+    /** Who asks: the attempt's audit entry names them. */
+    caller: Caller;
   },
 ) {
   const { models } = deps.db;
@@ -28,7 +31,7 @@ export async function redeliverWebhook(
   if (!previous?.deliveryId) throw ApiError.notFound('Webhook delivery');
   const refused = checkEventScope(input.apiKey, previous.eventType as EventType);
   if (refused) throw refused;
-  const sent = await sendNow(deps, previous.deliveryId, { manual: true });
+  const sent = await sendNow(deps, previous.deliveryId, { manual: true, by: callerFields(input.caller) });
   if (!sent) throw ApiError.notFound('Webhook delivery');
   if ('held' in sent) throw ApiError.conflict(`Cannot send yet: ${sent.held}`);
   return presentWebhookDelivery(

@@ -1,5 +1,6 @@
 import type { DeliveryChannel } from '../db/models/event-delivery';
 import type { Deps } from '../deps';
+import type { CallerFields } from './actor';
 import { appendAuditSql } from './audit';
 import type { Outcome } from './delivery';
 import { lastAttemptSql, retryDelayMsSql, retrySchedule, type RetryConfig } from './retry-schedule';
@@ -12,6 +13,8 @@ export type Attempt = Outcome & {
   owner?: string;
   /** A redelivery asked for by the merchant: recorded, the schedule left alone. */
   manual?: boolean;
+  /** Who asked for the redelivery: its audit entry names them (else the service, `system`). */
+  by?: CallerFields;
 };
 
 /** The record an attempt made (webhook_deliveries or messenger_deliveries), or null: held, or no such task. */
@@ -43,8 +46,10 @@ export async function recordAttempts(
   const now = deps.clock();
   // PostgreSQL text holds no NUL: a receiver that answers one must not make its attempt unrecordable.
   const text = (s: string | null) => (s === null ? null : s.replaceAll('\0', ''));
-  const items = attempts.map((a, seq) => ({
+  const items = attempts.map(({ by, ...a }, seq) => ({
     seq,
+    byActor: by?.actor ?? null,
+    byFields: by ? Object.fromEntries(Object.entries(by).filter(([key]) => key !== 'actor')) : null,
     taskId: a.taskId,
     owner: a.owner ?? null,
     manual: a.manual === true,
@@ -66,7 +71,7 @@ export async function recordAttempts(
   }>(
     `WITH input AS (
        SELECT * FROM json_to_recordset(CAST($items AS json)) AS i(
-         seq int, "taskId" bigint, owner text, manual boolean, deferred boolean, ok boolean, permanent boolean,
+         seq int, "byActor" text, "byFields" jsonb, "taskId" bigint, owner text, manual boolean, deferred boolean, ok boolean, permanent boolean,
          "responseStatus" int, "responseBody" text, error text, "durationMs" int, "retryAfterMs" bigint,
          "sentTo" text, "requestBody" text)),
      locked AS (
@@ -80,7 +85,7 @@ export async function recordAttempts(
        SELECT l.id, l.channel, l.event_id, l.order_id, l.event_type, l.status, l.attempts + 1 AS attempt,
               COALESCE(i."sentTo", l.target) AS sent_to, i.manual, i.deferred, i.ok, i."responseStatus",
               i."responseBody", CASE WHEN i.ok THEN NULL ELSE i.error END AS error, i."durationMs",
-              i."retryAfterMs", i."requestBody",
+              i."retryAfterMs", i."requestBody", i."byActor", i."byFields",
               -- A worker that overran its lease no longer decides the schedule: the new holder does.
               i.manual OR COALESCE(l.locked_by = i.owner, false) AS holds,
               NOT i.deferred AND NOT i.ok AND NOT i.manual AND COALESCE(l.locked_by = i.owner, false)
@@ -129,9 +134,10 @@ export async function recordAttempts(
          `SELECT order_id,
                  channel || CASE WHEN ok THEN '.delivered' WHEN new_status = 'FAILED' THEN '.gave_up' ELSE '.failed' END
                    AS type,
-                 'system' AS actor,
+                 COALESCE("byActor", 'system') AS actor,
                  jsonb_build_object('eventId', event_id, 'eventType', event_type, 'attempt', attempt,
                                     'responseStatus', "responseStatus")
+                   || COALESCE("byFields", '{}')
                    || CASE WHEN manual THEN jsonb_build_object('manual', true) ELSE '{}' END
                    || CASE WHEN ok THEN '{}' ELSE jsonb_build_object('error', error) END
                    || CASE WHEN next_retry_at IS NULL THEN '{}'

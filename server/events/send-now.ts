@@ -1,4 +1,5 @@
 import type { Deps } from '../deps';
+import type { CallerFields } from './actor';
 import type { Outcome } from './delivery';
 import { loadDeliveries } from './load-deliveries';
 import type { RecordedAttempt } from './record-attempts';
@@ -12,13 +13,13 @@ export type SentNow = { held: string } | { recorded: NonNullable<RecordedAttempt
 
 /**
  * Sends one task now, outside the sender's loop, through the same send and recorder: a redelivery
- * (`manual`: recorded, the task's schedule left alone) or a test delivery (`owner`: the task was
+ * (`manual`: recorded in the name of who asked, the task's schedule left alone) or a test delivery (`owner`: the task was
  * written leased to it, and its outcome is final, never retried nor held).
  */
 export async function sendNow(
   deps: Deps,
   taskId: string,
-  how: { manual: true } | { owner: string },
+  how: { manual: true; by: CallerFields } | { owner: string },
 ): Promise<SentNow> {
   const delivery = (await loadDeliveries(deps, [taskId])).get(taskId);
   if (!delivery) return null;

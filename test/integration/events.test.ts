@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Sequelize } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember } from '../support/members';
 import { TEST_BOT_TOKEN, useDeliveryStack, type DeliveryStack } from '../support/delivery-stack';
 import {
   createTestDatabase,
@@ -304,6 +305,34 @@ describe('webhooks', () => {
       requestBody: first.requestBody,
     });
     expect(m.mine().filter((h) => h.json.id === first.eventId)).toHaveLength(2);
+    // The timeline names who asked for each redelivery: the member, or the API key; the service's
+    // own attempts stay `system`.
+    const developer = await addMember(server, m.id, 'developer');
+    const scopes = ['orders:write', 'orders:read'];
+    const key = await newApiKey(server.api, m.token, scopes);
+    for (const token of [developer.token, key]) {
+      const res = await server.api(
+        'POST',
+        `/orders/${order.reference}/webhook-deliveries/${first.id}/redeliver`,
+        {
+          token,
+        },
+      );
+      expect(res.status, res.text).toBe(200);
+    }
+    const audit = await server.api('GET', `/orders/${order.reference}/audit`, { token: m.token });
+    const sends = (audit.body.items as { actor: string; data: Record<string, unknown> }[]).filter(
+      (e) => e.data.eventId === first.eventId && e.data.manual === true,
+    );
+    expect(sends.map((e) => [e.actor, e.data.memberEmail ?? e.data.apiKeyName])).toEqual([
+      ['member', m.email],
+      ['member', developer.email],
+      ['api_key', scopes.join(' ')],
+    ]);
+    const scheduled = (
+      audit.body.items as { type: string; actor: string; data: { manual?: boolean } }[]
+    ).find((e) => e.type === 'webhook.delivered' && !e.data.manual);
+    expect(scheduled?.actor).toBe('system');
     expectErrorBody(
       await server.api('POST', `/orders/${order.reference}/webhook-deliveries/999999999/redeliver`, {
         token: m.token,
