@@ -58,6 +58,8 @@ const ordersOf = async (memberId: string) => {
 };
 
 describe('the point of sale, end to end', () => {
+  /** The cashiers who made a paid sale, for the owner's view of them. */
+  const cashiers: { email: string }[] = [];
   for (const width of [360, 1024]) {
     it(`a cashier charges 12.50 with a 15% tip and sees it paid on a local chain (${width} px)`, async () => {
       const cashier = await addMember(h.server, owner.id, 'cashier');
@@ -131,9 +133,49 @@ describe('the point of sale, end to end', () => {
         await d.click('← Point of sale');
         await page.waitForSelector('.pos-keypad');
         await d.waitText('Today: 1 paid sales');
+        // A cashier sees its own day, never the others'.
+        expect(await page.$('.pos-by-cashier')).toBeNull();
+        cashiers.push(cashier);
       } finally {
         await context.close();
       }
     });
   }
+
+  it("shows the owner each cashier's sales, on the overview and at the counter", async () => {
+    expect(cashiers.length, 'the sales above ran').toBe(2);
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await openPage(context, { width: 1024, height: 900 });
+      const d = dashboardPage(page, h.server.url);
+      await d.signIn(owner.email, TEST_PASSWORD);
+      await d.go('/');
+      await d.waitText('Sales by member');
+      const rowsOf = () =>
+        page.$$eval('table.sales-by-member tbody tr', (rows) =>
+          rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => (c as HTMLElement).innerText.trim())),
+        );
+      await page.waitForSelector('table.sales-by-member tbody tr');
+      const rows = await rowsOf();
+      // Each cashier: one order made, one paid, 14.38 USDT received (a unique amount may add units).
+      expect(rows).toHaveLength(2);
+      for (const cashier of cashiers) {
+        const row = rows.find((cells) => cells[0]!.includes(cashier.email));
+        expect(row, cashier.email).toBeDefined();
+        expect(row!.slice(1, 3)).toEqual(['1', '1']);
+        expect(row![3]).toMatch(/14\.38/);
+      }
+      await page.$eval('table.sales-by-member', (e) => e.scrollIntoView());
+      await d.shot('pos-owner-01-sales-by-member');
+
+      await d.go('/pos');
+      await page.waitForSelector('.pos-by-cashier summary');
+      await page.click('.pos-by-cashier summary');
+      await page.waitForSelector('.pos-by-cashier table.sales-by-member tbody tr', { visible: true });
+      expect(await page.$$eval('.pos-by-cashier tbody tr', (r) => r.length)).toBe(2);
+      await d.shot('pos-owner-02-today-by-cashier', { fullPage: true });
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -34,6 +34,14 @@ export const enPos = {
   posTransaction: 'Transaction',
   posCashier: 'Cashier: {who}',
   posByCashier: 'Today by cashier',
+  salesByMember: 'Sales by member',
+  salesByMemberIntro:
+    'The orders each member made (at the counter or in the dashboard) and what their paid orders received.',
+  salesByMemberFailed: 'Could not load the sales by member',
+  salesByMemberNone: 'No member made orders in this period.',
+  salesMember: 'Member',
+  periodToday: 'Today',
+  periodLastDays: 'Last {days} days',
 } as const;
 
 export type PosKey = keyof typeof enPos;

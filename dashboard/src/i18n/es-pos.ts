@@ -35,4 +35,12 @@ export const esPos: Record<PosKey, string> = {
   posTransaction: 'Transacción',
   posCashier: 'Cajero: {who}',
   posByCashier: 'Hoy por cajero',
+  salesByMember: 'Ventas por miembro',
+  salesByMemberIntro:
+    'Los pedidos que hizo cada miembro (en el mostrador o en el panel) y lo que recibieron sus pedidos pagados.',
+  salesByMemberFailed: 'No se pudieron cargar las ventas por miembro',
+  salesByMemberNone: 'Ningún miembro hizo pedidos en este periodo.',
+  salesMember: 'Miembro',
+  periodToday: 'Hoy',
+  periodLastDays: 'Últimos {days} días',
 };

@@ -35,4 +35,12 @@ export const ptBRPos: Record<PosKey, string> = {
   posTransaction: 'Transação',
   posCashier: 'Caixa: {who}',
   posByCashier: 'Hoje por caixa',
+  salesByMember: 'Vendas por membro',
+  salesByMemberIntro:
+    'Os pedidos que cada membro fez (no balcão ou no painel) e o que os pedidos pagos receberam.',
+  salesByMemberFailed: 'Não foi possível carregar as vendas por membro',
+  salesByMemberNone: 'Nenhum membro fez pedidos neste período.',
+  salesMember: 'Membro',
+  periodToday: 'Hoje',
+  periodLastDays: 'Últimos {days} dias',
 };

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { DataTable } from '../components/DataTable';
 import { Link } from 'react-router';
 import type { DashboardSummary } from '../../../contract';
 import { ORDER_STATUSES } from '../../../contract';
 import { formatUnits, MAX_DECIMALS, parseUnits } from '../../../contract/decimal';
 import { BarChart } from '../components/BarChart';
+import { SalesByMember } from '../components/SalesByMember';
 import { Empty, ErrorNotice, Loading, PageHeader, Section, StatusBadge } from '../components/ui';
 import { useI18n } from '../i18n';
 import { addDays, browserTimeZone, todayIn, useFormat } from '../lib/format';
@@ -125,7 +127,47 @@ export function OverviewPage() {
         />
       )}
       {summary.data && <OverviewBody summary={summary.data} from={from} to={to} />}
+      {summary.data && <MemberSalesSection to={to} timeZone={timeZone} />}
     </>
+  );
+}
+
+/** The periods the sales by member can cover, ending today. */
+const MEMBER_PERIODS = [1, 7, DAYS] as const;
+
+/** Who sold what (the owner's view of its cashiers), today or over the last days. */
+function MemberSalesSection({ to, timeZone }: { to: string; timeZone: string }) {
+  const { t } = useI18n();
+  const [days, setDays] = useState<(typeof MEMBER_PERIODS)[number]>(1);
+  const label = (n: number) => (n === 1 ? t('periodToday') : t('periodLastDays', { days: n }));
+  return (
+    <Section
+      title={t('salesByMember')}
+      intro={t('salesByMemberIntro')}
+      actions={
+        <>
+          <label className="sr-only" htmlFor="member-sales-period">
+            {t('period')}
+          </label>
+          <select
+            id="member-sales-period"
+            value={days}
+            onChange={(e) => setDays(Number(e.target.value) as typeof days)}
+          >
+            {MEMBER_PERIODS.map((n) => (
+              <option key={n} value={n}>
+                {label(n)}
+              </option>
+            ))}
+          </select>
+        </>
+      }
+    >
+      <SalesByMember
+        range={{ from: addDays(to, -(days - 1)), to, timeZone }}
+        caption={`${t('salesByMember')}: ${label(days)}`}
+      />
+    </Section>
   );
 }
 

@@ -6,11 +6,13 @@ import { api, ok } from '../api';
 import { DaySales } from '../components/pos/DaySales';
 import { Keypad } from '../components/pos/Keypad';
 import { SaleScreen } from '../components/pos/SaleScreen';
+import { SalesByMember } from '../components/SalesByMember';
 import { ErrorNotice, Loading, Notice } from '../components/ui';
 import { useI18n } from '../i18n';
-import { useFormat } from '../lib/format';
+import { browserTimeZone, todayIn, useFormat } from '../lib/format';
 import { centsText, chargeSale, isConnectionFailure, pressKey, saleBody, tipCents } from '../lib/pos';
 import { walletsQuery } from '../lib/queries';
+import { useCan } from '../session';
 
 const accountQuery = { queryKey: ['account'], queryFn: async () => ok(await api.account.get(), 200) };
 const RETRY_MS = 2000;
@@ -41,7 +43,23 @@ export function PosPage() {
         <Notice kind="warn">{t('posNoWallet')}</Notice>
       )}
       <DaySales />
+      <TodayByCashier />
     </div>
+  );
+}
+
+/** For whoever sees the shop's figures (the owner, not a cashier): today's sales of each cashier. */
+function TodayByCashier() {
+  const { t } = useI18n();
+  const can = useCan();
+  if (!can('exports:read')) return null;
+  const timeZone = browserTimeZone();
+  const today = todayIn(timeZone);
+  return (
+    <details className="pos-by-cashier">
+      <summary>{t('posByCashier')}</summary>
+      <SalesByMember range={{ from: today, to: today, timeZone }} caption={t('posByCashier')} />
+    </details>
   );
 }
 
