@@ -265,7 +265,11 @@ export interface ChainAdapter {
   /** EVM: the unsigned deployment of the payout batch contract from `from`, with its fee. */
   buildBatchContractDeployment?(
     from: string,
-  ): Promise<{ transaction: { chainId: number; data: string; value: '0' }; feeUnits: bigint; feeDecimals: number }>;
+  ): Promise<{
+    transaction: { chainId: number; data: string; value: '0' };
+    feeUnits: bigint;
+    feeDecimals: number;
+  }>;
   /** EVM: a deployment transaction, its sender, the address it made and the code there now. */
   readDeployment?(txId: string): Promise<ObservedDeployment>;
   /**

@@ -14,7 +14,8 @@ export async function deployBatchContract(
   if (!chain.buildBatchContractDeployment)
     throw ApiError.field('body.network', `${input.network} takes no payout batch contract`);
   const from = (await payingWallets(deps, input.merchantId, [input.network])).get(input.network);
-  if (!from) throw ApiError.conflict(`The account has no wallet on ${input.network} to deploy from: add one first`);
+  if (!from)
+    throw ApiError.conflict(`The account has no wallet on ${input.network} to deploy from: add one first`);
   const draft = await chain.buildBatchContractDeployment(from);
   return {
     network: input.network,

@@ -31,14 +31,19 @@ export function judgeBatchItem(
   if (tx.state === 'not_found' || tx.state === 'not_final')
     return { kind: 'wait', reason: `transaction ${tx.state.replace('_', ' ')}` };
   const call = tx.batchCall;
-  if (!verified || !same(call.contract, verified) || !call.tags.includes(facts.tag)) return { kind: 'ignore' };
+  if (!verified || !same(call.contract, verified) || !call.tags.includes(facts.tag))
+    return { kind: 'ignore' };
   if (tx.state === 'failed') return { kind: 'reject', reason: 'transaction failed on chain' };
   const paid = pairedPayments(call, tx.transfers).filter((p) => p.tag === facts.tag);
   const amount = (units: bigint) => formatAmount(units, facts.decimals);
   if (paid.length !== 1)
     return { kind: 'reject', reason: `names the item but the batch contract paid it ${paid.length} times` };
   const [{ event, transfer }] = paid as [(typeof paid)[number]];
-  if (!same(event.token, facts.tokenMint) || !same(event.to, facts.to) || event.amountUnits !== facts.amountUnits)
+  if (
+    !same(event.token, facts.tokenMint) ||
+    !same(event.to, facts.to) ||
+    event.amountUnits !== facts.amountUnits
+  )
     return {
       kind: 'reject',
       reason: `pays ${amount(event.amountUnits)} of ${event.token} to ${event.to}, not the item's ${amount(facts.amountUnits)} to ${facts.to}`,

@@ -30,7 +30,9 @@ export async function payoutTransactions(
   const byNetwork = new Map<Network, PayoutItem[]>();
   for (const item of items) byNetwork.set(item.network, [...(byNetwork.get(item.network) ?? []), item]);
   const wallets = await payingWallets(deps, payout.merchantId, [...byNetwork.keys()]);
-  const contracts = input.batch ? await batchContractsOf(deps, payout.merchantId) : new Map<Network, BatchContractRow>();
+  const contracts = input.batch
+    ? await batchContractsOf(deps, payout.merchantId)
+    : new Map<Network, BatchContractRow>();
 
   const transactions: PayoutTransaction[] = [];
   for (const [network, networkItems] of byNetwork) {

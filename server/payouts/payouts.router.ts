@@ -31,6 +31,23 @@ export function payoutsRouter(deps: Deps) {
       status: 200,
       body: await listPayouts(deps, currentMerchant(req).id, query),
     }),
+    // Before `get`, which would take `batch-contracts` for a payout id.
+    batchContracts: async ({ req }) => ({
+      status: 200,
+      body: await listBatchContracts(deps, currentMerchant(req).id),
+    }),
+    deployBatchContract: async ({ req, body }) => ({
+      status: 200,
+      body: await deployBatchContract(deps, { merchantId: currentMerchant(req).id, network: body.network }),
+    }),
+    reportBatchContract: async ({ req, params, body }) => ({
+      status: 200,
+      body: await reportBatchContract(deps, {
+        merchantId: currentMerchant(req).id,
+        network: params.network,
+        txId: body.txId,
+      }),
+    }),
     exportCsv: async ({ req, res, params }) =>
       csvAnswer(
         deps,
@@ -67,22 +84,6 @@ export function payoutsRouter(deps: Deps) {
         merchantId: currentMerchant(req).id,
         id: params.id,
         batch: query.batch === 'true',
-      }),
-    }),
-    batchContracts: async ({ req }) => ({
-      status: 200,
-      body: await listBatchContracts(deps, currentMerchant(req).id),
-    }),
-    deployBatchContract: async ({ req, body }) => ({
-      status: 200,
-      body: await deployBatchContract(deps, { merchantId: currentMerchant(req).id, network: body.network }),
-    }),
-    reportBatchContract: async ({ req, params, body }) => ({
-      status: 200,
-      body: await reportBatchContract(deps, {
-        merchantId: currentMerchant(req).id,
-        network: params.network,
-        txId: body.txId,
       }),
     }),
     report: async ({ req, params, body }) => ({

@@ -26,7 +26,9 @@ export async function reportBatchContract(
   if (!from) throw ApiError.conflict(`The account has no wallet on ${input.network}: add one first`);
   const seen = await chain.readDeployment(txId);
   if (seen.state !== 'final' && seen.state !== 'failed')
-    throw ApiError.conflict(`The deployment is ${seen.state.replace('_', ' ')} yet: report it again once it is mined`);
+    throw ApiError.conflict(
+      `The deployment is ${seen.state.replace('_', ' ')} yet: report it again once it is mined`,
+    );
   const refuse = (why: string) => ApiError.field('body.txId', why);
   if (seen.state === 'failed') throw refuse('the transaction failed on chain');
   if (seen.from.toLowerCase() !== from.toLowerCase())

@@ -18,12 +18,20 @@ import { PAYOUT_BATCH_ABI, tagFromBytes32, tagToBytes32 } from './payout-batch';
 export const FALLBACK_APPROVE_GAS = 60_000n;
 export const FALLBACK_PAY_GAS = { base: 40_000n, perItem: 40_000n };
 
+/**
+ * Most items one pay() carries: each costs about 31,000 gas (a transfer to a new holder and its
+ * Paid event), and a transaction may use at most 2^24 gas (EIP-7825, and Hardhat's cap), so 500
+ * would not fit in one; 200 leave room for tokens that cost more.
+ */
+export const PAY_ITEMS_PER_CALL = 200;
+
 const PAY_SELECTOR = toFunctionSelector('function pay(address,address[],uint256[],bytes32[])');
 
 /**
  * The transactions that pay `targets` from `from` through the batch contract at `contract`: for
  * each token, in the items' order, an approve of the contract for the token's total, then one
- * pay() naming every item by its tag (the contract emits a Paid per item). Fees at today's gas
+ * pay() naming every item by its tag (the contract emits a Paid per item), or one per
+ * PAY_ITEMS_PER_CALL items beyond that. Fees at today's gas
  * price; pay() is estimated once the allowance is there, else by its measured cost per item.
  */
 export async function buildBatchPayout(
@@ -48,20 +56,40 @@ export async function buildBatchPayout(
     const ids = items.map((t) => t.id);
     const total = items.reduce((sum, t) => sum + t.amountUnits, 0n);
     const approve = encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [batch, total] });
-    const pay = encodeFunctionData({
-      abi: PAYOUT_BATCH_ABI,
-      functionName: 'pay',
-      args: [token, items.map((t) => recipientOf(t)), items.map((t) => t.amountUnits), items.map((t) => tagToBytes32(t.tag))],
-    });
-    const [approveGas, payGas] = await Promise.all([
-      estimate(token, approve, FALLBACK_APPROVE_GAS),
-      estimate(batch, pay, FALLBACK_PAY_GAS.base + FALLBACK_PAY_GAS.perItem * BigInt(items.length)),
-    ]);
     const body = (to: Address, data: Hex) => ({ chainId: chain.chainId, to, data, value: '0' as const });
-    drafts.push(
-      { ids, purpose: 'approve', transaction: body(token, approve), feeUnits: approveGas * gasPrice, feeDecimals: 18 },
-      { ids, purpose: 'pay', transaction: body(batch, pay), feeUnits: payGas * gasPrice, feeDecimals: 18 },
-    );
+    const approveGas = await estimate(token, approve, FALLBACK_APPROVE_GAS);
+    drafts.push({
+      ids,
+      purpose: 'approve',
+      transaction: body(token, approve),
+      feeUnits: approveGas * gasPrice,
+      feeDecimals: 18,
+    });
+    for (let start = 0; start < items.length; start += PAY_ITEMS_PER_CALL) {
+      const part = items.slice(start, start + PAY_ITEMS_PER_CALL);
+      const pay = encodeFunctionData({
+        abi: PAYOUT_BATCH_ABI,
+        functionName: 'pay',
+        args: [
+          token,
+          part.map(recipientOf),
+          part.map((t) => t.amountUnits),
+          part.map((t) => tagToBytes32(t.tag)),
+        ],
+      });
+      const payGas = await estimate(
+        batch,
+        pay,
+        FALLBACK_PAY_GAS.base + FALLBACK_PAY_GAS.perItem * BigInt(part.length),
+      );
+      drafts.push({
+        ids: part.map((t) => t.id),
+        purpose: 'pay',
+        transaction: body(batch, pay),
+        feeUnits: payGas * gasPrice,
+        feeDecimals: 18,
+      });
+    }
   }
   return drafts;
 }
@@ -72,7 +100,12 @@ function recipientOf(target: RefundTarget): Address {
   return to;
 }
 
-type RawLog = { address: string; topics: readonly string[]; data: string; logIndex: string | number | bigint | null };
+type RawLog = {
+  address: string;
+  topics: readonly string[];
+  data: string;
+  logIndex: string | number | bigint | null;
+};
 
 /**
  * A transaction's pay() call as the chain recorded it: the tags its calldata names and the Paid
