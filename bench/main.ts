@@ -102,8 +102,8 @@ async function main(): Promise<number> {
   try {
     const started = now();
     if ([...parts].some((part) => part !== 'sandbox')) {
-      const evm = (['evm-payments', 'evm-scan', 'detection', 'x402', 'payouts'] satisfies Part[]).some((part) =>
-        parts.has(part),
+      const evm = (['evm-payments', 'evm-scan', 'detection', 'x402', 'payouts'] satisfies Part[]).some(
+        (part) => parts.has(part),
       );
       const ctx = await setUp(cleanup, { evm, tron: parts.has('tron-scan') });
       const facts = await machineFacts(ctx);

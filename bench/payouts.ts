@@ -79,7 +79,9 @@ export async function benchPayouts(ctx: Ctx, report: Report): Promise<void> {
     const sent = await timed(async () => {
       const hashes: Hex[] = [];
       for (const tx of txs)
-        hashes.push(await chain.sendTransaction({ from: payer, to: tx.transaction.to, data: tx.transaction.data }));
+        hashes.push(
+          await chain.sendTransaction({ from: payer, to: tx.transaction.to, data: tx.transaction.data }),
+        );
       return hashes;
     });
     await chain.mine(EVM_CONFIRMATIONS);

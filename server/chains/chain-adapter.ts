@@ -263,9 +263,7 @@ export interface ChainAdapter {
     targets: RefundTarget[],
   ): Promise<PayoutTransactionDraft[]>;
   /** EVM: the unsigned deployment of the payout batch contract from `from`, with its fee. */
-  buildBatchContractDeployment?(
-    from: string,
-  ): Promise<{
+  buildBatchContractDeployment?(from: string): Promise<{
     transaction: { chainId: number; data: string; value: '0' };
     feeUnits: bigint;
     feeDecimals: number;

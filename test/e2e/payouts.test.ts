@@ -115,7 +115,7 @@ describe('payouts: dashboard', () => {
     await shot('4-list');
   });
 
-  it("pays a BSC batch from the browser wallet: the payout contract deployed, approved and one pay(), Completed", async () => {
+  it('pays a BSC batch from the browser wallet: the payout contract deployed, approved and one pay(), Completed', async () => {
     const bsc = stack.chains.chains.info().find((c) => c.network === 'BSC');
     if (!bsc || bsc.kind !== 'evm' || !bsc.chainId) throw new Error('the sandbox has no BSC chain');
     const key = bsc.wallet.privateKey as Hex;

@@ -60,5 +60,6 @@ export const enPayouts = {
   payoutStepApprove: 'Approving the payout contract on {network}: confirm in your wallet…',
   payoutStepPay: 'Paying the items on {network}: confirm in your wallet…',
   payoutStepDone: 'Sent and reported: each item is being verified on chain.',
-  noBrowserWallet: 'No browser wallet found: install one (MetaMask, Rabby…) or sign the transactions another way.',
+  noBrowserWallet:
+    'No browser wallet found: install one (MetaMask, Rabby…) or sign the transactions another way.',
 } as const;

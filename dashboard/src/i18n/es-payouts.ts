@@ -63,5 +63,6 @@ export const esPayouts: Record<keyof typeof enPayouts, string> = {
   payoutStepApprove: 'Aprobando el contrato de pagos en {network}: confírmalo en tu billetera…',
   payoutStepPay: 'Pagando los ítems en {network}: confírmalo en tu billetera…',
   payoutStepDone: 'Enviado e informado: cada ítem se está verificando en la red.',
-  noBrowserWallet: 'No se encontró una billetera del navegador: instala una (MetaMask, Rabby…) o firma las transacciones de otro modo.',
+  noBrowserWallet:
+    'No se encontró una billetera del navegador: instala una (MetaMask, Rabby…) o firma las transacciones de otro modo.',
 };

@@ -62,5 +62,6 @@ export const ptBRPayouts: Record<keyof typeof enPayouts, string> = {
   payoutStepApprove: 'Aprovando o contrato de pagamentos em {network}: confirme na sua carteira…',
   payoutStepPay: 'Pagando os itens em {network}: confirme na sua carteira…',
   payoutStepDone: 'Enviado e informado: cada item está sendo verificado na rede.',
-  noBrowserWallet: 'Nenhuma carteira do navegador encontrada: instale uma (MetaMask, Rabby…) ou assine as transações de outro jeito.',
+  noBrowserWallet:
+    'Nenhuma carteira do navegador encontrada: instale uma (MetaMask, Rabby…) ou assine as transações de outro jeito.',
 };

@@ -12,9 +12,7 @@ import { api, ok } from '../api';
  */
 
 export type PayoutStep =
-  | { step: 'connect' }
-  | { step: 'deploy' | 'approve' | 'pay'; network: EvmNetwork }
-  | { step: 'done' };
+  { step: 'connect' } | { step: 'deploy' | 'approve' | 'pay'; network: EvmNetwork } | { step: 'done' };
 
 const RECEIPT_POLL_MS = 1000;
 const RECEIPT_WAIT_MS = 180_000;
@@ -38,8 +36,17 @@ export function findEvmWallet(graceMs = 300): Promise<Eip1193Provider | null> {
   });
 }
 
-async function send(provider: Eip1193Provider, from: string, tx: { to?: string; data: string }): Promise<string> {
-  const hash = await ask(provider, 'eth_sendTransaction', [{ from, ...tx, value: '0x0' }], 'The wallet did not send');
+async function send(
+  provider: Eip1193Provider,
+  from: string,
+  tx: { to?: string; data: string },
+): Promise<string> {
+  const hash = await ask(
+    provider,
+    'eth_sendTransaction',
+    [{ from, ...tx, value: '0x0' }],
+    'The wallet did not send',
+  );
   if (typeof hash !== 'string') throw new Error('the wallet returned no transaction hash');
   return hash;
 }
@@ -48,7 +55,12 @@ async function send(provider: Eip1193Provider, from: string, tx: { to?: string; 
 async function mined(provider: Eip1193Provider, hash: string): Promise<void> {
   const until = Date.now() + RECEIPT_WAIT_MS;
   for (;;) {
-    const receipt = (await ask(provider, 'eth_getTransactionReceipt', [hash], 'The wallet could not read')) as {
+    const receipt = (await ask(
+      provider,
+      'eth_getTransactionReceipt',
+      [hash],
+      'The wallet could not read',
+    )) as {
       status?: string;
     } | null;
     if (receipt?.status === '0x1') return;
@@ -105,7 +117,10 @@ export async function payFromBrowserWallet(
     const hash = await send(provider, account, { to: tx.transaction.to, data: tx.transaction.data });
     await mined(provider, hash);
     if (tx.purpose === 'pay')
-      ok(await api.payouts.report({ params: { id: payoutId }, body: { network: tx.network, txId: hash } }), 200);
+      ok(
+        await api.payouts.report({ params: { id: payoutId }, body: { network: tx.network, txId: hash } }),
+        200,
+      );
   }
   onStep({ step: 'done' });
 }

@@ -16,7 +16,14 @@ export const PAYOUT_BATCH_EXAMPLES: Record<string, OperationExamples> = {
       200: {
         items: [
           contract,
-          { network: 'BSC', status: 'NONE', address: null, deployTxId: null, deployedBy: null, verifiedAt: null },
+          {
+            network: 'BSC',
+            status: 'NONE',
+            address: null,
+            deployTxId: null,
+            deployedBy: null,
+            verifiedAt: null,
+          },
         ],
       },
     },

@@ -42,7 +42,12 @@ export function WalletPayout({ payout: p }: { payout: Payout }) {
     <div className="wallet-payout">
       <p className="muted">{t('payoutWalletHint')}</p>
       {pending && (
-        <button type="button" className="button primary" disabled={action.busy} onClick={() => void action.run()}>
+        <button
+          type="button"
+          className="button primary"
+          disabled={action.busy}
+          onClick={() => void action.run()}
+        >
           {t('payWithWallet')}
         </button>
       )}
