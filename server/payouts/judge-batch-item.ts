@@ -1,16 +1,9 @@
 import type { BatchCall, ObservedTransaction, Transfer } from '../chains/chain-adapter';
-import type { RefundVerdict } from '../refunds/judge-refund';
+import type { RefundFacts, RefundVerdict } from '../refunds/judge-refund';
 import { formatAmount } from '../../contract/decimal';
 
-/** What the verifier knows of an item paid through a batch contract. */
-export type BatchItemFacts = {
-  tag: string;
-  tokenMint: string;
-  from: string;
-  to: string;
-  amountUnits: bigint;
-  decimals: number;
-};
+/** What the verifier knows of an item paid through a batch contract: a refund's facts, its window aside. */
+export type BatchItemFacts = Omit<RefundFacts, 'sendableSince'>;
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 

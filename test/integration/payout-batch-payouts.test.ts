@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { encodeFunctionData, erc20Abi, getAddress, type Address, type Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compiledContract } from '../../sandbox/chains/evm/compile-token';
 import { randomEvmAddress, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
 import { PAYOUT_BATCH_ABI, PAYOUT_BATCH_BYTECODE } from '../../server/chains/evm/payout-batch/payout-batch';
-import { BSC_CONFIRMATIONS, startOptionChains, units18, type OptionChains } from '../support/option-chains';
+import { BSC_CONFIRMATIONS, withOptionChains, units18, type OptionChains } from '../support/option-chains';
 import { expectFieldError, expectErrorBody } from '../support/test-server';
 
 /**
@@ -14,7 +14,6 @@ import { expectFieldError, expectErrorBody } from '../support/test-server';
  * paid short or elsewhere FAILED while the rest confirm, and a look-alike contract confirming nothing.
  */
 
-let o: OptionChains;
 type Shop = Awaited<ReturnType<OptionChains['newShop']>>;
 type Item = {
   id: string;
@@ -33,12 +32,7 @@ const LOOK_ALIKE = compiledContract(
   'LookAlikeBatch',
 );
 
-beforeAll(async () => {
-  o = await startOptionChains();
-}, 120_000);
-afterAll(async () => {
-  await Promise.all((o?.parts() ?? []).map((p) => p.stop()));
-});
+const o = withOptionChains();
 
 const api = () => o.h.server.api;
 const evm = () => o.bsc.evm;
