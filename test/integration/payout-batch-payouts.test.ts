@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { encodeFunctionData, erc20Abi, getAddress, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { compiledContract } from '../../sandbox/chains/evm/compile-token';
+import { createClient, ValidationError } from '../../sdk/src';
 import { randomEvmAddress, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
 import { PAYOUT_BATCH_ABI, PAYOUT_BATCH_BYTECODE } from '../../server/chains/evm/payout-batch/payout-batch';
 import { BSC_CONFIRMATIONS, withOptionChains, units18, type OptionChains } from '../support/option-chains';
@@ -177,6 +178,18 @@ describe('payout batch contract: paying', () => {
     // Without asking for the batch: one transfer per item, as before.
     expect(await transactionsOf(s, payout.id, false)).toHaveLength(40);
     const txs = await transactionsOf(s, payout.id, true);
+    // The SDK says the same.
+    const sdk = createClient({ baseUrl: o.h.server.url, token: s.shop.token });
+    expect((await sdk.payouts.transactions(payout.id, { batch: true })).map((t) => t.purpose)).toEqual([
+      'approve',
+      'pay',
+    ]);
+    expect((await sdk.payouts.batchContracts.list()).find((c) => c.network === 'BSC')).toMatchObject({
+      status: 'VERIFIED',
+      address: contract,
+    });
+    expect((await sdk.payouts.batchContracts.deployment('BSC')).transaction.data).toBe(PAYOUT_BATCH_BYTECODE);
+    await expect(sdk.payouts.batchContracts.report('BSC', '0x1234')).rejects.toBeInstanceOf(ValidationError);
     expect(txs.map((t) => [t.purpose, t.transaction.to, t.items.length])).toEqual([
       ['approve', o.bsc.usdt, 40],
       ['pay', contract, 40],
