@@ -16,7 +16,7 @@
  *   npm run bench -- --only evm        # some parts: a comma list of
  *                                      #   orders, listing, qr, payments, scan, webhooks,
  *                                      #   evm-payments, evm-scan, tron-scan, wakeups, detection,
- *                                      #   request-path, dashboard, subscriptions, sandbox, x402,
+ *                                      #   request-path, dashboard, subscriptions, sandbox, x402, payouts,
  *                                      #   or the groups solana, evm
  *   npm run bench -- --help            # every option (request-path: --seconds, --rounds, --depth-rows;
  *                                      #   detection: --idle-seconds, --samples)
@@ -43,6 +43,7 @@ import { printPathReport } from './request-path/report';
 import { SIZES } from './settings';
 import { benchScan } from './solana-scan';
 import { benchPayments } from './solana-payments';
+import { benchPayouts } from './payouts';
 import { benchSandbox } from './sandbox';
 import { setUp, type Ctx } from './stack';
 import { benchSubscriptions } from './subscriptions';
@@ -73,6 +74,7 @@ async function runBenches(ctx: Ctx, { parts, detection }: Options): Promise<Repo
   if (parts.has('evm-scan')) await benchEvmScan(ctx, report);
   if (parts.has('tron-scan')) await benchTronScan(ctx, report);
   if (parts.has('x402')) await benchX402(ctx, report);
+  if (parts.has('payouts')) await benchPayouts(ctx, report);
   if (parts.has('wakeups')) await benchWakeups(ctx, report);
   if (parts.has('subscriptions')) await benchSubscriptions(ctx, report);
   // Last: its summary reads the webhooks part's figures, and its server runs every job meanwhile.
@@ -100,8 +102,8 @@ async function main(): Promise<number> {
   try {
     const started = now();
     if ([...parts].some((part) => part !== 'sandbox')) {
-      const evm = (['evm-payments', 'evm-scan', 'detection', 'x402'] satisfies Part[]).some((part) =>
-        parts.has(part),
+      const evm = (['evm-payments', 'evm-scan', 'detection', 'x402', 'payouts'] satisfies Part[]).some(
+        (part) => parts.has(part),
       );
       const ctx = await setUp(cleanup, { evm, tron: parts.has('tron-scan') });
       const facts = await machineFacts(ctx);

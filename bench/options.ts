@@ -19,6 +19,7 @@ export const PARTS = [
   'subscriptions',
   'sandbox',
   'x402',
+  'payouts',
 ] as const;
 export type Part = (typeof PARTS)[number];
 const PART_GROUPS: Record<string, Part[]> = {

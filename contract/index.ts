@@ -102,6 +102,7 @@ export * from './wallets';
 export * from './pay';
 export * from './refunds';
 export * from './payouts';
+export * from './payout-batch';
 export * from './health';
 export * from './network-table';
 export * from './networks';

@@ -15,7 +15,8 @@ import {
   merchantAuth,
 } from './common';
 import { cursorPage, cursorQuery, orderErrors, orderWriteErrors } from './shapes';
-import { ZBase64Transaction, ZCallData, ZChainId, ZEvmAddress } from './pay';
+import { ZBase64Transaction } from './pay';
+import { payoutBatchRoutes, ZEvmPayoutCall } from './payout-batch';
 
 const c = initContract();
 
@@ -168,16 +169,21 @@ export type PayoutSummary = z.infer<typeof ZPayoutSummary>;
 
 export const ZPayoutPage = cursorPage(ZPayoutSummary).describe('A cursor page of payouts (without items)');
 
-export const ZEvmPayoutTransaction = z.object({
-  chainId: ZChainId,
-  to: ZEvmAddress.describe('Token contract'),
-  data: ZCallData.describe("ERC-20 transfer(to, amount) followed by the item's 32-byte tag"),
-  value: z.literal('0'),
-});
+export const ZEvmPayoutTransaction = ZEvmPayoutCall;
+
 export const ZPayoutTransaction = z.object({
   network: ZNetwork,
   from: ZAddress.describe('The paying wallet: the account’s first wallet on the network; it signs'),
-  items: z.array(ZPayoutItemId).min(1).max(PAYOUT_ITEMS_MAX).describe('The items it pays'),
+  items: z
+    .array(ZPayoutItemId)
+    .min(1)
+    .max(PAYOUT_ITEMS_MAX)
+    .describe('The items it pays (an approve: those the pay() after it pays)'),
+  purpose: z
+    .enum(['pay', 'approve'])
+    .describe(
+      'approve: the allowance the batch contract call after it spends; send it first and wait for it (it pays nothing itself). pay: it pays its items',
+    ),
   transaction: z
     .union([ZBase64Transaction, ZEvmPayoutTransaction])
     .describe('Solana: base64, the paying wallet the fee payer; EVM: {chainId, to, data, value}'),
@@ -222,6 +228,8 @@ export const payoutsContract = c.router(
       }),
       responses: { 200: ZPayoutPage, ...errors('VALIDATION_ERROR'), ...orderErrors },
     },
+    // Before `get`, which would take `batch-contracts` for an id (and refuse it).
+    ...payoutBatchRoutes,
     // Before `get`: its path would take `po_….csv` for an id (and refuse it).
     exportCsv: {
       method: 'GET',
@@ -273,9 +281,17 @@ export const payoutsContract = c.router(
       path: '/payouts/:id/transactions',
       summary: 'The unsigned transactions that pay an APPROVED payout',
       description:
-        "For the paying wallet of each network (the account's first wallet there): Solana, as few transactions as the size limit allows (several transfers each, creating a recipient's missing token account, the paying wallet the fee payer); EVM, one ERC-20 transfer per item. Each with its fee estimate. 409 unless APPROVED (or SENDING, for the items not yet sent).",
+        "For the paying wallet of each network (the account's first wallet there): Solana, as few transactions as the size limit allows (several transfers each, creating a recipient's missing token account, the paying wallet the fee payer); EVM, one ERC-20 transfer per item, or with `batch=true` and a verified PayoutBatch contract on the network an approve of the contract for each token's total and one pay() for all its items (sign and send them in order, the approve mined first). Each with its fee estimate. 409 unless APPROVED (or SENDING, for the items not yet sent).",
       metadata: merchantAuth('payouts:read', 'payouts:read'),
       pathParams: ZPayoutParams,
+      query: z.object({
+        batch: z
+          .enum(['true', 'false'])
+          .optional()
+          .describe(
+            "true: on each EVM network where the account's PayoutBatch contract is VERIFIED, an approve and one pay() per token instead of one transfer per item",
+          ),
+      }),
       responses: {
         200: z.object({ transactions: z.array(ZPayoutTransaction).max(PAYOUT_ITEMS_MAX) }),
         ...orderWriteErrors,

@@ -30,6 +30,8 @@ import {
   type ZPayout,
   type ZPayoutPage,
   type ZPayoutTransaction,
+  type ZPayoutBatchContract,
+  type ZPayoutBatchDeployment,
   type ZReportPayoutTxBody,
   type ZListSubscriptionsQuery,
   type ZSubscription,
@@ -164,6 +166,10 @@ export type ImportPayoutParams = Omit<z.input<typeof ZImportPayoutBody>, 'csv'>;
 /** One unsigned transaction of a payout, for its paying wallet to sign (GET /payouts/{id}/transactions). */
 export type PayoutTransaction = z.infer<typeof ZPayoutTransaction>;
 export type ReportPayoutTxParams = z.input<typeof ZReportPayoutTxBody>;
+/** Your PayoutBatch contract on one EVM network (GET /payouts/batch-contracts). */
+export type PayoutBatchContract = z.infer<typeof ZPayoutBatchContract>;
+/** The unsigned deployment of PayoutBatch for your paying wallet (POST /payouts/batch-contracts). */
+export type PayoutBatchDeployment = z.infer<typeof ZPayoutBatchDeployment>;
 export type ListPayoutsQuery = { status?: Payout['status']; cursor?: string; per_page?: number };
 /** Filters of payouts.listAll(): cursor and page size are driven by the iterator. */
 export type ListAllPayoutsQuery = Omit<ListPayoutsQuery, 'cursor' | 'per_page'>;
@@ -749,9 +755,26 @@ export function createClient(options: ClientOptions) {
       async cancel(id: string): Promise<Payout> {
         return success(raw.payouts.cancel(payoutParams(id)));
       },
-      /** GET /payouts/{id}/transactions: the unsigned transactions for your paying wallets, with fees. */
-      async transactions(id: string): Promise<PayoutTransaction[]> {
-        return (await success(raw.payouts.transactions(payoutParams(id)))).transactions;
+      /**
+       * GET /payouts/{id}/transactions: the unsigned transactions for your paying wallets, with fees;
+       * `batch: true` pays each EVM network with a verified PayoutBatch contract by approve + pay().
+       */
+      async transactions(id: string, opts: { batch?: boolean } = {}): Promise<PayoutTransaction[]> {
+        const query = opts.batch ? { batch: 'true' as const } : {};
+        return (await success(raw.payouts.transactions({ ...payoutParams(id), query }))).transactions;
+      },
+      /** Your PayoutBatch contract per EVM network: list, the deployment to sign, its report. */
+      batchContracts: {
+        async list(): Promise<PayoutBatchContract[]> {
+          return (await success(raw.payouts.batchContracts())).items;
+        },
+        async deployment(network: PayoutBatchContract['network']): Promise<PayoutBatchDeployment> {
+          return success(raw.payouts.deployBatchContract({ body: { network } }));
+        },
+        /** Recorded only when the chain shows your paying wallet deployed PayoutBatch's exact code. */
+        async report(network: PayoutBatchContract['network'], txId: string): Promise<PayoutBatchContract> {
+          return success(raw.payouts.reportBatchContract({ params: { network }, body: { txId } }));
+        },
       },
       /** POST /payouts/{id}/transactions: report one you sent; the items it pays are verified on chain. */
       async report(id: string, body: ReportPayoutTxParams): Promise<Payout> {

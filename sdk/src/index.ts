@@ -36,6 +36,8 @@ export type {
   PayoutPage,
   PayoutSummary,
   PayoutTransaction,
+  PayoutBatchContract,
+  PayoutBatchDeployment,
   ReportPayoutTxParams,
   EmailDelivery,
   EmailDeliveryList,

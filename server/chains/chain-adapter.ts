@@ -39,6 +39,8 @@ export type PaymentTransaction = { message: string; body: Record<string, unknown
 /** An unsigned payout transaction: the targets it pays (their ids), its body, its fee. */
 export type PayoutTransactionDraft = {
   ids: string[];
+  /** `approve`: the allowance the batch call after it spends (it pays nothing itself); else it pays `ids`. */
+  purpose?: 'approve' | 'pay';
   /** Solana: base64 text; EVM: `{chainId, to, data, value}`. */
   transaction: string | { chainId: number; to: string; data: string; value: '0' };
   feeUnits: bigint;
@@ -76,7 +78,23 @@ export type ObservedTransaction =
        */
       tags: string[];
       transfers: Transfer[];
+      /** EVM: a call of a payout batch contract's pay() (any contract: the verifier checks which). */
+      batchCall?: BatchCall;
     };
+
+/** A pay() call of a payout batch contract as read on chain: the tags it named, the Paid events it emitted. */
+export type BatchCall = {
+  /** The called contract (whose Paid events these are). */
+  contract: string;
+  /** The item tags the call named (base58, as items keep them), paid or not. */
+  tags: string[];
+  paid: { tag: string; token: string; to: string; amountUnits: bigint; position: number }[];
+};
+
+/** A contract deployment as read on chain at the service's finality. */
+export type ObservedDeployment =
+  | { state: 'not_found' | 'not_final' }
+  | { state: 'failed' | 'final'; from: string; contractAddress: string | null; code: string };
 
 /** A set of watched recipients of one token that share one scan cursor. */
 export type ScanTarget = {
@@ -235,6 +253,23 @@ export interface ChainAdapter {
    * network's native base units. Absent: the network takes no payouts yet.
    */
   buildPayoutTransactions?(from: string, targets: RefundTarget[]): Promise<PayoutTransactionDraft[]>;
+  /**
+   * EVM payouts through the merchant's verified batch contract at `contract`: for each token an
+   * ERC-20 approve of the contract for the total, then one pay() for all its targets.
+   */
+  buildBatchPayoutTransactions?(
+    from: string,
+    contract: string,
+    targets: RefundTarget[],
+  ): Promise<PayoutTransactionDraft[]>;
+  /** EVM: the unsigned deployment of the payout batch contract from `from`, with its fee. */
+  buildBatchContractDeployment?(from: string): Promise<{
+    transaction: { chainId: number; data: string; value: '0' };
+    feeUnits: bigint;
+    feeDecimals: number;
+  }>;
+  /** EVM: a deployment transaction, its sender, the address it made and the code there now. */
+  readDeployment?(txId: string): Promise<ObservedDeployment>;
   /**
    * Starts push notice of activity; `onActivity` asks for a scan now (it is called often and
    * cheaply). Absent: the network is only polled on the scan job's schedule.

@@ -1,6 +1,7 @@
 import { ErrorCode, errorStatus, type ErrorCode as Code } from '../../contract';
 import { ACCOUNT_OPERATION_EXAMPLES } from './examples/account-operations';
 import { MONEY_OPERATION_EXAMPLES } from './examples/money-operations';
+import { PAYOUT_BATCH_EXAMPLES } from './examples/payout-batch-examples';
 import type { OperationExamples } from './examples/more-fixtures';
 
 export { WEBHOOK_EXAMPLES } from './examples/webhook-examples';
@@ -13,6 +14,7 @@ export type { OperationExamples } from './examples/more-fixtures';
 export const OPERATION_EXAMPLES: Record<string, OperationExamples> = {
   ...ACCOUNT_OPERATION_EXAMPLES,
   ...MONEY_OPERATION_EXAMPLES,
+  ...PAYOUT_BATCH_EXAMPLES,
 };
 
 const ERROR_EXAMPLES: Record<Code, { message: string; details?: { path: string; message: string }[] }> = {

@@ -5,6 +5,7 @@ import type { RefundTarget } from '../chains/chain-adapter';
 import type { PayoutItem } from '../db/models';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
+import { batchContractsOf, type BatchContractRow } from './batch-contract-of';
 import { findPayout } from './find-payout';
 import { payingWallets } from './paying-wallets';
 
@@ -12,11 +13,12 @@ import { payingWallets } from './paying-wallets';
  * The unsigned transactions that pay the batch's items not yet sent, from the paying wallet of each
  * network (the account's first wallet there), with their fees. Given for an APPROVED batch (and a
  * SENDING one, for the items still PENDING). The paying wallet is kept on each item: the verifier
- * checks the transfer came from it.
+ * checks the transfer came from it. With `batch`, an EVM network where the account's PayoutBatch
+ * contract is verified gets an approve and one pay() per token instead of a transfer per item.
  */
 export async function payoutTransactions(
   deps: Deps,
-  input: { merchantId: string; id: string },
+  input: { merchantId: string; id: string; batch?: boolean },
 ): Promise<{ transactions: PayoutTransaction[] }> {
   const payout = await findPayout(deps, { id: input.id, merchantId: input.merchantId });
   if (payout.status !== 'APPROVED' && payout.status !== 'SENDING')
@@ -28,6 +30,9 @@ export async function payoutTransactions(
   const byNetwork = new Map<Network, PayoutItem[]>();
   for (const item of items) byNetwork.set(item.network, [...(byNetwork.get(item.network) ?? []), item]);
   const wallets = await payingWallets(deps, payout.merchantId, [...byNetwork.keys()]);
+  const contracts = input.batch
+    ? await batchContractsOf(deps, payout.merchantId)
+    : new Map<Network, BatchContractRow>();
 
   const transactions: PayoutTransaction[] = [];
   for (const [network, networkItems] of byNetwork) {
@@ -46,7 +51,12 @@ export async function payoutTransactions(
       to: item.toAddress,
       amountUnits: item.amountUnits,
     }));
-    const drafts = await chain.buildPayoutTransactions(from, targets);
+    // Through the account's verified batch contract when asked for (and the paying wallet deployed it).
+    const contract = contracts.get(network);
+    const drafts =
+      contract && chain.buildBatchPayoutTransactions
+        ? await chain.buildBatchPayoutTransactions(from, contract.address, targets)
+        : await chain.buildPayoutTransactions(from, targets);
     await deps.db.models.PayoutItem.update(
       { fromAddress: from },
       { where: { id: { [Op.in]: networkItems.map((i) => i.id) }, status: 'PENDING' } },
@@ -56,6 +66,7 @@ export async function payoutTransactions(
         network,
         from,
         items: draft.ids,
+        purpose: draft.purpose ?? 'pay',
         transaction: draft.transaction,
         feeEstimate: formatUnits(draft.feeUnits, draft.feeDecimals, 0),
       });

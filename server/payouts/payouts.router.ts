@@ -6,12 +6,15 @@ import { callerOf, currentMerchant } from '../http/current-merchant';
 import { approvePayout } from './approve-payout';
 import { cancelPayout } from './cancel-payout';
 import { createPayout } from './create-payout';
+import { deployBatchContract } from './deploy-batch-contract';
 import { exportPayout } from './export-payout';
 import { findPayout } from './find-payout';
 import { importPayout } from './import-payout';
+import { listBatchContracts } from './list-batch-contracts';
 import { listPayouts } from './list-payouts';
 import { payoutTransactions } from './payout-transactions';
 import { presentPayout } from './present-payout';
+import { reportBatchContract } from './report-batch-contract';
 import { reportPayoutTransaction } from './report-payout-transaction';
 
 export function payoutsRouter(deps: Deps) {
@@ -27,6 +30,23 @@ export function payoutsRouter(deps: Deps) {
     list: async ({ req, query }) => ({
       status: 200,
       body: await listPayouts(deps, currentMerchant(req).id, query),
+    }),
+    // Before `get`, which would take `batch-contracts` for a payout id.
+    batchContracts: async ({ req }) => ({
+      status: 200,
+      body: await listBatchContracts(deps, currentMerchant(req).id),
+    }),
+    deployBatchContract: async ({ req, body }) => ({
+      status: 200,
+      body: await deployBatchContract(deps, { merchantId: currentMerchant(req).id, network: body.network }),
+    }),
+    reportBatchContract: async ({ req, params, body }) => ({
+      status: 200,
+      body: await reportBatchContract(deps, {
+        merchantId: currentMerchant(req).id,
+        network: params.network,
+        txId: body.txId,
+      }),
     }),
     exportCsv: async ({ req, res, params }) =>
       csvAnswer(
@@ -58,9 +78,13 @@ export function payoutsRouter(deps: Deps) {
         actor: callerOf(req),
       }),
     }),
-    transactions: async ({ req, params }) => ({
+    transactions: async ({ req, params, query }) => ({
       status: 200,
-      body: await payoutTransactions(deps, { merchantId: currentMerchant(req).id, id: params.id }),
+      body: await payoutTransactions(deps, {
+        merchantId: currentMerchant(req).id,
+        id: params.id,
+        batch: query.batch === 'true',
+      }),
     }),
     report: async ({ req, params, body }) => ({
       status: 200,

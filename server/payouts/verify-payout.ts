@@ -6,6 +6,8 @@ import type { PayoutItem } from '../db/models';
 import type { Deps } from '../deps';
 import { applyTransition } from '../events/lifecycle';
 import { judgeRefund } from '../refunds/judge-refund';
+import { batchContractsOf } from './batch-contract-of';
+import { judgeBatchItem } from './judge-batch-item';
 import { recordPayoutAudit } from './payout-audit';
 import { PAYOUT_ITEM_LIFECYCLE, PAYOUT_LIFECYCLE } from './payout-lifecycle';
 import { settledStatus } from './settled-status';
@@ -18,7 +20,8 @@ type Reported = { network: Network; tx_id: string };
  * transfer of its token from the paying wallet to its address, of exactly its amount, tied to it by
  * its tag or, untagged, by that exact amount on that path after approval. Confirmed when a final
  * one pays it; FAILED at once when a final one that names it pays something else, or when the
- * deadline passes without one. When no item is open, the batch settles: COMPLETED, PARTIAL or FAILED.
+ * deadline passes without one. A pay() call of a batch contract is judged by judge-batch-item.ts
+ * instead (the account's verified contract only). When no item is open, the batch settles: COMPLETED, PARTIAL or FAILED.
  */
 export async function verifyPayout(deps: Deps, payoutId: string): Promise<void> {
   const reported = await deps.db.sequelize.query<Reported>(
@@ -87,22 +90,23 @@ export async function verifyPayout(deps: Deps, payoutId: string): Promise<void> 
     };
 
     const closed = new Set<string>();
+    const contracts = await batchContractsOf(deps, payout.merchantId, transaction);
     for (const { network, tx } of observed) {
       if (tx.state === 'not_found' || tx.state === 'not_final') continue;
       for (const item of open) {
         if (closed.has(item.id) || item.network !== network || !item.fromAddress) continue;
-        const verdict = judgeRefund(
-          {
-            tag: item.tag,
-            tokenMint: item.tokenMint,
-            from: item.fromAddress,
-            to: item.toAddress,
-            amountUnits: item.amountUnits,
-            decimals: item.decimals,
-            sendableSince: payout.approvedAt ?? payout.createdAt,
-          },
-          tx,
-        );
+        const facts = {
+          tag: item.tag,
+          tokenMint: item.tokenMint,
+          from: item.fromAddress,
+          to: item.toAddress,
+          amountUnits: item.amountUnits,
+          decimals: item.decimals,
+        };
+        // A batch contract's call counts only through the account's verified contract, by its Paid events.
+        const verdict = tx.batchCall
+          ? judgeBatchItem(facts, { ...tx, batchCall: tx.batchCall }, contracts.get(network)?.address ?? null)
+          : judgeRefund({ ...facts, sendableSince: payout.approvedAt ?? payout.createdAt }, tx);
         if (verdict.kind === 'accept') {
           closed.add(item.id);
           await settle(item, { ok: true, txId: tx.txId, blockTime: verdict.blockTime });

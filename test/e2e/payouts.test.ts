@@ -4,26 +4,32 @@ import path from 'node:path';
 import { Keypair } from '@solana/web3.js';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomEvmAddress } from '../../sandbox/chains/evm/local-evm';
+import { defineChain, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { randomEvmAddress, type LocalEvm } from '../../sandbox/chains/evm/local-evm';
 import { startSandboxStack, type SandboxStack } from '../support/sandbox-stack';
 import { newMerchant, TEST_PASSWORD } from '../support/test-server';
 import { expectAccessible, launchBrowser } from './support/browser';
 import { DASHBOARD_SCREENSHOTS, openDashboard, type DashboardPage } from './support/dashboard-page';
+import { injectEvmWallet } from './support/test-wallets';
 
 /**
  * Payouts in a real Chromium against the sandbox (its chains and keys): a CSV uploaded with bad rows
  * (each named by its row, nothing made), then a good one (the payout's page, Draft), approved,
- * sent from the sandbox wallets and seen Completed, item by item. Screenshots:
- * docs/dashboard/payouts-*.png.
+ * sent from the sandbox wallets and seen Completed, item by item; then a BSC batch paid from the
+ * injected browser wallet: the payout contract deployed, approved and one pay(), Completed.
+ * Screenshots: docs/dashboard/payouts-*.png.
  */
 
 let stack: SandboxStack;
 let browser: Browser;
 let d: DashboardPage;
+let merchantToken: string;
 
 beforeAll(async () => {
   [stack, browser] = await Promise.all([startSandboxStack(), launchBrowser()]);
   const merchant = await newMerchant(stack.server, { name: 'Loja Sandbox' });
+  merchantToken = merchant.token;
   await stack.addWallets(merchant.token);
   // The merchant's own wallets hold what they pay out.
   for (const c of stack.chains.chains.info()) {
@@ -108,4 +114,58 @@ describe('payouts: dashboard', () => {
     await d.waitText('Completed');
     await shot('4-list');
   });
+
+  it('pays a BSC batch from the browser wallet: the payout contract deployed, approved and one pay(), Completed', async () => {
+    const bsc = stack.chains.chains.info().find((c) => c.network === 'BSC');
+    if (!bsc || bsc.kind !== 'evm' || !bsc.chainId) throw new Error('the sandbox has no BSC chain');
+    const key = bsc.wallet.privateKey as Hex;
+    const account = Object.assign(privateKeyToAccount(key), { privateKey: key });
+    const chain = defineChain({
+      id: bsc.chainId,
+      name: 'Local BSC',
+      nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
+      rpcUrls: { default: { http: [bsc.rpcUrl] } },
+    });
+    const node = { chainId: bsc.chainId, chain, nodeUrl: bsc.rpcUrl } as unknown as LocalEvm;
+    const wallet = await injectEvmWallet(d.page, node, account, 1);
+
+    const api = stack.server.api;
+    const items = [1, 2, 3].map((i) => ({
+      network: 'BSC',
+      token: 'USDT',
+      to: randomEvmAddress(),
+      amount: `${i}.00000000000000000${i}`,
+    }));
+    const made = await api<{ id: string }>('POST', '/payouts', { token: merchantToken, body: { items } });
+    expect(made.status, made.text).toBe(201);
+    const approved = await api('POST', `/payouts/${made.body.id}/approve`, { token: merchantToken });
+    expect(approved.status, approved.text).toBe(200);
+
+    await d.go(`/payouts/${made.body.id}`);
+    await d.waitText('Approved');
+    await d.waitText('Pay from your browser wallet');
+    await shot('5-wallet-approved');
+    await d.click('Pay from your browser wallet');
+    await d.waitText('Completed', 120_000);
+    expect((await d.bodyText()).match(/Confirmed/g)).toHaveLength(3);
+    await expectAccessible(d.page, 'payout paid from the browser wallet');
+    await shot('6-wallet-completed');
+
+    // Three transactions from the wallet: the deployment, the approve and one pay() for all three.
+    expect(wallet.sent).toHaveLength(3);
+    const sends = wallet.calls.filter((c) => c.method === 'eth_sendTransaction');
+    expect((sends[0]!.params as [{ to?: string }])[0].to).toBeUndefined();
+    const contracts = await api<{ items: { network: string; status: string; address: string }[] }>(
+      'GET',
+      '/payouts/batch-contracts',
+      { token: merchantToken },
+    );
+    const verified = contracts.body.items.find((c) => c.network === 'BSC');
+    expect(verified?.status).toBe('VERIFIED');
+    expect((sends[2]!.params as [{ to: string }])[0].to.toLowerCase()).toBe(verified!.address.toLowerCase());
+    const payout = await api<{ items: { txId: string }[] }>('GET', `/payouts/${made.body.id}`, {
+      token: merchantToken,
+    });
+    expect(new Set(payout.body.items.map((i) => i.txId))).toEqual(new Set([wallet.sent[2]]));
+  }, 240_000);
 });

@@ -1,11 +1,11 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { parse } from 'csv-parse/sync';
 import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseUnits } from '../../contract/decimal';
 import { randomEvmAddress } from '../../sandbox/chains/evm/local-evm';
 import { addMember } from '../support/members';
-import { BSC_CONFIRMATIONS, startOptionChains, units18, type OptionChains } from '../support/option-chains';
+import { BSC_CONFIRMATIONS, withOptionChains, units18, type OptionChains } from '../support/option-chains';
 import { REFUND_POLYGON_CONFIRMATIONS } from '../support/refund-chains';
 import { expectErrorBody } from '../support/test-server';
 
@@ -14,7 +14,6 @@ import { expectErrorBody } from '../support/test-server';
  * approved, its unsigned transactions signed by the merchant's own keys, reported and verified on
  * chain; what may approve; transactions that pay an item otherwise; bad items named; isolation.
  */
-let o: OptionChains;
 type Shop = Awaited<ReturnType<OptionChains['newShop']>>;
 type Item = {
   id: string;
@@ -34,12 +33,7 @@ type Payout = {
 };
 type Tx = { network: string; from: string; items: string[]; transaction: unknown; feeEstimate: string };
 
-beforeAll(async () => {
-  o = await startOptionChains();
-}, 120_000);
-afterAll(async () => {
-  await Promise.all((o?.parts() ?? []).map((p) => p.stop()));
-});
+const o = withOptionChains();
 
 const api = () => o.h.server.api;
 

@@ -1,6 +1,6 @@
 import { Keypair } from '@solana/web3.js';
 import { getAddress, toHex, type Address } from 'viem';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { parseUnits } from '../../contract/decimal';
 import { decodeBase58 } from '../../server/lib/base58';
 import { startLocalEvm, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
@@ -77,3 +77,23 @@ export async function startOptionChains() {
 
 export type OptionChains = Awaited<ReturnType<typeof startOptionChains>>;
 export type OptionShop = Awaited<ReturnType<OptionChains['newShop']>>['shop'];
+
+/**
+ * The option chains for a whole test file: started before its tests, stopped after. What it
+ * returns stands for them (read it inside hooks and tests only).
+ */
+export function withOptionChains(): OptionChains {
+  let o: OptionChains | undefined;
+  beforeAll(async () => {
+    o = await startOptionChains();
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all((o?.parts() ?? []).map((p) => p.stop()));
+  });
+  return new Proxy({} as OptionChains, {
+    get(_, key) {
+      if (!o) throw new Error('the option chains are not started');
+      return o[key as keyof OptionChains];
+    },
+  });
+}

@@ -44,7 +44,8 @@ export type TestEvmWallet = {
 /**
  * The Node side of a browser wallet for tests: holds `account`, knows the chains given (switching
  * between them; 4902 for any other, as MetaMask does), signs eth_sendTransaction with viem's wallet
- * client and sends it to the node of its current chain, and signs personal_sign messages (EIP-191).
+ * client and sends it to the node of its current chain (a deployment when it has no `to`), passes
+ * eth_getTransactionReceipt through to that node, and signs personal_sign messages (EIP-191).
  * Answers accounts in lower case, as MetaMask does.
  */
 export function testEvmWallet(
@@ -117,6 +118,13 @@ export function testEvmWallet(
           });
           wallet.sent.push(hash);
           return hash;
+        }
+        case 'eth_getTransactionReceipt': {
+          // Wallets pass reads through to their node, as MetaMask does (pages wait for a receipt).
+          const client = clients.get(current);
+          if (!client) throw new ProviderRpcError(-32603, `no node for chain ${current}`);
+          const [hash] = params as [Hex];
+          return client.transport.request({ method: 'eth_getTransactionReceipt', params: [hash] });
         }
         case 'personal_sign': {
           // EIP-191 of the bytes given (hex, as pages send them), by the account it names.

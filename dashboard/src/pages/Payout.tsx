@@ -3,6 +3,7 @@ import { Link, useParams } from 'react-router';
 import type { Payout } from '../../../contract';
 import { api, ok } from '../api';
 import { DataTable } from '../components/DataTable';
+import { WalletPayout } from '../components/payout/WalletPayout';
 import { LiveIndicator } from '../components/LiveIndicator';
 import {
   ConfirmButton,
@@ -83,6 +84,7 @@ function PayoutDetails({ payout: p }: { payout: Payout }) {
         {(p.status === 'APPROVED' || p.status === 'SENDING') && (
           <p className="muted">{t('payoutSendHint')}</p>
         )}
+        <WalletPayout payout={p} />
       </Section>
       <DataTable
         wrapClassName="card flush"

@@ -13,6 +13,9 @@ import type { RpcEndpointPool } from '../rpc-endpoints';
 import { normalizeEvmAddress } from './address';
 import { checkTokenBalance, createEvmClient, evmRpc, readErc20Decimals } from './client';
 import { taggedTransferData } from './order-tag';
+import { buildBatchPayout } from './payout-batch/batch-payout';
+import { PAYOUT_BATCH_BYTECODE } from './payout-batch/payout-batch';
+import { readEvmDeployment } from './payout-batch/read-deployment';
 import { readEvmTransaction } from './read-transaction';
 import { refundTransferTarget, scanEvmTransfers, scanTargetsByToken } from './scan-transfers';
 import { normalizeEvmSignature, verifyEvmMessage } from './verify-message';
@@ -35,6 +38,8 @@ export type EvmAdapterOptions = {
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 /** Gas of an ERC-20 transfer to a holder that had none (the costlier case), with its tag. */
 const FALLBACK_TRANSFER_GAS = 65_000n;
+/** Gas of deploying PayoutBatch (measured on Hardhat: about 290,000), when it cannot be simulated. */
+const FALLBACK_DEPLOY_GAS = 320_000n;
 
 /** An EVM network (Polygon, Ethereum, or any network of contract/network-table.ts): tokens as ERC-20 contracts. */
 export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
@@ -181,5 +186,24 @@ export function createEvmAdapter(opts: EvmAdapterOptions): ChainAdapter {
         }),
       );
     },
+
+    buildBatchPayoutTransactions: (from, contract, targets) =>
+      buildBatchPayout(client, { network, chainId: opts.chainId }, from, contract, targets),
+
+    async buildBatchContractDeployment(from) {
+      const [gasPrice, gas] = await Promise.all([
+        evmRpc(network, 'eth_gasPrice', () => client.getGasPrice()),
+        client
+          .estimateGas({ account: getAddress(from), data: PAYOUT_BATCH_BYTECODE })
+          .catch(() => FALLBACK_DEPLOY_GAS),
+      ]);
+      return {
+        transaction: { chainId: opts.chainId, data: PAYOUT_BATCH_BYTECODE, value: '0' },
+        feeUnits: gas * gasPrice,
+        feeDecimals: 18,
+      };
+    },
+
+    readDeployment: (txId) => readEvmDeployment(client, { network, confirmations }, txId),
   };
 }

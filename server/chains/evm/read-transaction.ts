@@ -3,6 +3,7 @@ import type { ObservedTransaction, Transfer } from '../chain-adapter';
 import { topicAddress } from './address';
 import { evmRpc } from './client';
 import { tagOf } from './order-tag';
+import { batchCallOf } from './payout-batch/batch-payout';
 
 /** keccak256("Transfer(address,address,uint256)"): the ERC-20 Transfer event. */
 export const TRANSFER_TOPIC = '0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
@@ -75,11 +76,13 @@ export async function readEvmTransaction(
   // A tag counts only on a call to a token contract that moved tokens in this transaction.
   const { input, to } = tx as { input?: string; to?: string | null };
   const tag = to && transfers.some((t) => t.token.toLowerCase() === to.toLowerCase()) ? tagOf(input) : null;
+  const batchCall = batchCallOf({ to, input }, receipt.logs);
   return {
     txId,
     state: receipt.status === '0x1' ? 'final' : 'failed',
     blockTime: new Date(Number(block.timestamp) * 1000),
     tags: tag ? [tag] : [],
     transfers,
+    ...(batchCall ? { batchCall } : {}),
   };
 }

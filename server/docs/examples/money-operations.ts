@@ -81,6 +81,7 @@ export const MONEY_OPERATION_EXAMPLES: Record<string, OperationExamples> = {
               data: '0xa9059cbb0000000000000000000000008ba1f109551bd432803012645ac136ddd64dba7200000000000000000000000000000000000000000000000000000000077b00b0',
               value: '0',
             },
+            purpose: 'pay',
             feeEstimate: '0.004200',
           },
         ],
