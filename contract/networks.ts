@@ -19,6 +19,13 @@ export const ZNetworkInfo = z.object({
     .max(2 ** 53 - 1)
     .nullable()
     .describe("EVM chain id, or TRON's (728126428 = 0x2b6653dc on mainnet); null on Solana"),
+  walletChain: z
+    .string()
+    .max(64)
+    .nullable()
+    .describe(
+      "The chain a browser wallet is asked for: Wallet Standard's on Solana (`solana:mainnet`, `solana:devnet`, …), TRON's (`tron:0x2b6653dc`); null on EVM (use chainId)",
+    ),
   confirmations: z
     .number()
     .int()

@@ -8,6 +8,7 @@ export function listNetworks(deps: Pick<Deps, 'chains'>): NetworkInfo[] {
     name: chain.presentation.name,
     kind: chain.presentation.kind,
     chainId: chain.presentation.chainId,
+    walletChain: chain.presentation.walletChain,
     confirmations: 'confirmations' in chain.finality ? chain.finality.confirmations : null,
     commitment: 'commitment' in chain.finality ? chain.finality.commitment : null,
     explorer: chain.presentation.explorer,

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Keypair } from '@solana/web3.js';
+import { Connection, Keypair, VersionedTransaction } from '@solana/web3.js';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineChain, type Hex } from 'viem';
@@ -11,13 +11,16 @@ import { startSandboxStack, type SandboxStack } from '../support/sandbox-stack';
 import { newMerchant, TEST_PASSWORD } from '../support/test-server';
 import { expectAccessible, launchBrowser } from './support/browser';
 import { DASHBOARD_SCREENSHOTS, openDashboard, type DashboardPage } from './support/dashboard-page';
-import { injectEvmWallet } from './support/test-wallets';
+import { decodeBase58 } from '../../server/lib/base58';
+import type { LocalSolana } from '../../sandbox/chains/solana/local-solana';
+import { injectEvmWallet, injectSolanaWallet } from './support/test-wallets';
 
 /**
  * Payouts in a real Chromium against the sandbox (its chains and keys): a CSV uploaded with bad rows
  * (each named by its row, nothing made), then a good one (the payout's page, Draft), approved,
  * sent from the sandbox wallets and seen Completed, item by item; then a BSC batch paid from the
- * injected browser wallet: the payout contract deployed, approved and one pay(), Completed.
+ * injected browser wallet: the payout contract deployed, approved and one pay(), Completed; and a
+ * Solana batch paid from an injected Wallet Standard wallet, a recipient's token account created.
  * Screenshots: docs/dashboard/payouts-*.png.
  */
 
@@ -167,5 +170,48 @@ describe('payouts: dashboard', () => {
       token: merchantToken,
     });
     expect(new Set(payout.body.items.map((i) => i.txId))).toEqual(new Set([wallet.sent[2]]));
+  }, 240_000);
+
+  it('pays a Solana batch from a Wallet Standard wallet: signed and sent by the wallet, reported, Completed', async () => {
+    const solana = stack.chains.chains.info().find((c) => c.network === 'SOLANA');
+    if (!solana) throw new Error('the sandbox has no Solana chain');
+    const merchantKey = Keypair.fromSecretKey(decodeBase58(solana.wallet.privateKey)!);
+    // The wallet signs and sends on the sandbox's chain, as Phantom would on its cluster.
+    const connection = new Connection(solana.rpcUrl, 'confirmed');
+    const node = {
+      async signAndSend(base64Tx: string, signer: Keypair) {
+        const tx = VersionedTransaction.deserialize(Buffer.from(base64Tx, 'base64'));
+        tx.sign([signer]);
+        return connection.sendRawTransaction(tx.serialize());
+      },
+    } as unknown as LocalSolana;
+    const wallet = await injectSolanaWallet(d.page, node, merchantKey);
+
+    const api = stack.server.api;
+    // New recipients: their USDT accounts do not exist until the batch creates them.
+    const items = [1, 2, 3].map((i) => ({
+      network: 'SOLANA',
+      token: 'USDT',
+      to: Keypair.generate().publicKey.toBase58(),
+      amount: `0.${i}0000${i}`,
+    }));
+    const made = await api<{ id: string }>('POST', '/payouts', { token: merchantToken, body: { items } });
+    expect(made.status, made.text).toBe(201);
+    const approved = await api('POST', `/payouts/${made.body.id}/approve`, { token: merchantToken });
+    expect(approved.status, approved.text).toBe(200);
+
+    await d.go(`/payouts/${made.body.id}`);
+    await d.waitText('Approved');
+    await d.click('Pay from your browser wallet');
+    await d.waitText('Completed', 120_000);
+    expect((await d.bodyText()).match(/Confirmed/g)).toHaveLength(3);
+    await shot('7-solana-wallet-completed');
+
+    // The wallet sent what the service built, and what it sent is what the items name.
+    expect(wallet.signatures.length).toBeGreaterThanOrEqual(1);
+    const payout = await api<{ items: { txId: string }[] }>('GET', `/payouts/${made.body.id}`, {
+      token: merchantToken,
+    });
+    expect(new Set(payout.body.items.map((i) => i.txId))).toEqual(new Set(wallet.signatures));
   }, 240_000);
 });

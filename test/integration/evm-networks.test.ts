@@ -81,13 +81,20 @@ describe('GET /networks and networks that are off', () => {
       name: 'Base',
       kind: 'evm',
       chainId: 8453,
+      walletChain: null,
       confirmations: 3,
       commitment: null,
       explorer: { name: 'BaseScan', txUrl: 'https://basescan.org/tx/{tx}' },
       tokens: [{ symbol: 'USDC', contract: chains.BASE.token, decimals: 6 }],
     });
     expect(byName.BSC.tokens).toEqual([{ symbol: 'USDT', contract: chains.BSC.token, decimals: 18 }]);
-    expect(byName.SOLANA).toMatchObject({ kind: 'solana', chainId: null, confirmations: null });
+    // A browser wallet is asked for the cluster the service's RPC is on: a local validator here.
+    expect(byName.SOLANA).toMatchObject({
+      kind: 'solana',
+      chainId: null,
+      walletChain: 'solana:localnet',
+      confirmations: null,
+    });
   });
 
   it('refuses the token whose contract reports other decimals, saying why, and logs it as an error', async () => {

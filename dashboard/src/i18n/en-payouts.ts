@@ -54,12 +54,12 @@ export const enPayouts = {
   payoutItemFAILED: 'Failed',
   payWithWallet: 'Pay from your browser wallet',
   payoutWalletHint:
-    'Your browser wallet, the paying wallet, deploys the payout contract once per network when the account has none, then approves it and pays the EVM items in one transaction per token; each is reported and verified on chain.',
+    'Your browser wallet, the paying wallet, deploys the payout contract once per network when the account has none, then approves it and pays the EVM items in one transaction per token; Solana items go in a few transactions from your Solana wallet (Phantom, Solflare…). Each is reported and verified on chain.',
   payoutStepConnect: 'Connecting the wallet…',
   payoutStepDeploy: 'Deploying the payout contract on {network}: confirm in your wallet…',
   payoutStepApprove: 'Approving the payout contract on {network}: confirm in your wallet…',
   payoutStepPay: 'Paying the items on {network}: confirm in your wallet…',
   payoutStepDone: 'Sent and reported: each item is being verified on chain.',
   noBrowserWallet:
-    'No browser wallet found: install one (MetaMask, Rabby…) or sign the transactions another way.',
+    'No browser wallet found: install one (MetaMask, Rabby, Phantom…) or sign the transactions another way.',
 } as const;

@@ -57,12 +57,12 @@ export const esPayouts: Record<keyof typeof enPayouts, string> = {
   payoutItemFAILED: 'Fallido',
   payWithWallet: 'Pagar desde tu billetera del navegador',
   payoutWalletHint:
-    'Tu billetera del navegador, la billetera pagadora, despliega el contrato de pagos una vez por red si la cuenta no tiene uno, luego lo aprueba y paga los ítems EVM en una transacción por token; cada una se informa y se verifica en la red.',
+    'Tu billetera del navegador, la billetera pagadora, despliega el contrato de pagos una vez por red si la cuenta no tiene uno, luego lo aprueba y paga los ítems EVM en una transacción por token; los ítems de Solana van en pocas transacciones desde tu billetera Solana (Phantom, Solflare…). Cada una se informa y se verifica en la red.',
   payoutStepConnect: 'Conectando la billetera…',
   payoutStepDeploy: 'Desplegando el contrato de pagos en {network}: confírmalo en tu billetera…',
   payoutStepApprove: 'Aprobando el contrato de pagos en {network}: confírmalo en tu billetera…',
   payoutStepPay: 'Pagando los ítems en {network}: confírmalo en tu billetera…',
   payoutStepDone: 'Enviado e informado: cada ítem se está verificando en la red.',
   noBrowserWallet:
-    'No se encontró una billetera del navegador: instala una (MetaMask, Rabby…) o firma las transacciones de otro modo.',
+    'No se encontró una billetera del navegador: instala una (MetaMask, Rabby, Phantom…) o firma las transacciones de otro modo.',
 };

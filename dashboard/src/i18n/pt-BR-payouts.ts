@@ -56,12 +56,12 @@ export const ptBRPayouts: Record<keyof typeof enPayouts, string> = {
   payoutItemFAILED: 'Falhou',
   payWithWallet: 'Pagar com a carteira do navegador',
   payoutWalletHint:
-    'Sua carteira do navegador, a carteira pagadora, implanta o contrato de pagamentos uma vez por rede se a conta não tiver um, depois o aprova e paga os itens EVM em uma transação por token; cada uma é informada e verificada na rede.',
+    'Sua carteira do navegador, a carteira pagadora, implanta o contrato de pagamentos uma vez por rede se a conta não tiver um, depois o aprova e paga os itens EVM em uma transação por token; os itens de Solana vão em poucas transações da sua carteira Solana (Phantom, Solflare…). Cada uma é informada e verificada na rede.',
   payoutStepConnect: 'Conectando a carteira…',
   payoutStepDeploy: 'Implantando o contrato de pagamentos em {network}: confirme na sua carteira…',
   payoutStepApprove: 'Aprovando o contrato de pagamentos em {network}: confirme na sua carteira…',
   payoutStepPay: 'Pagando os itens em {network}: confirme na sua carteira…',
   payoutStepDone: 'Enviado e informado: cada item está sendo verificado na rede.',
   noBrowserWallet:
-    'Nenhuma carteira do navegador encontrada: instale uma (MetaMask, Rabby…) ou assine as transações de outro jeito.',
+    'Nenhuma carteira do navegador encontrada: instale uma (MetaMask, Rabby, Phantom…) ou assine as transações de outro jeito.',
 };

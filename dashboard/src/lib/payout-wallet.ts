@@ -1,4 +1,4 @@
-import { isEvmNetwork, type EvmNetwork } from '../../../contract';
+import { isEvmNetwork, type EvmNetwork, type Network } from '../../../contract';
 import { ask, switchChain, walletAccount } from '../../../sdk/src/evm-provider';
 import type { Eip1193Provider } from '../../../sdk/src/payer';
 import { api, ok } from '../api';
@@ -12,7 +12,10 @@ import { api, ok } from '../api';
  */
 
 export type PayoutStep =
-  { step: 'connect' } | { step: 'deploy' | 'approve' | 'pay'; network: EvmNetwork } | { step: 'done' };
+  | { step: 'connect' }
+  | { step: 'deploy' | 'approve'; network: EvmNetwork }
+  | { step: 'pay'; network: Network }
+  | { step: 'done' };
 
 const RECEIPT_POLL_MS = 1000;
 const RECEIPT_WAIT_MS = 180_000;
@@ -122,7 +125,6 @@ export async function payFromBrowserWallet(
         200,
       );
   }
-  onStep({ step: 'done' });
 }
 
 /** The wallet must be the paying wallet: the service verifies transfers from it alone. */
