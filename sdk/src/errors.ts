@@ -74,50 +74,58 @@ export class StablepayError extends Error {
   }
 }
 
-/** 400 VALIDATION_ERROR: `details` names each bad field (`body.amount`, `query.per_page`, ...). */
-export class ValidationError extends StablepayError {
-  static override readonly kind = 'ValidationError';
-  declare readonly code: 'VALIDATION_ERROR';
+/** An error the SDK throws whose `code` is always C. */
+export type CodedError<C extends StablepayErrorCode> = StablepayError & { readonly code: C };
+
+/** The class of a CodedError: `new`, `instanceof` (across copies of the SDK too) and `kind`. */
+export type CodedErrorClass<C extends StablepayErrorCode> = {
+  new (init: StablepayErrorInit): CodedError<C>;
+  readonly kind: string;
+  readonly prototype: CodedError<C>;
+};
+
+/**
+ * The class of the errors with one code and nothing else of their own (`code` is given by the answer
+ * as for every StablepayError: the class only narrows its type).
+ */
+function codedError<C extends StablepayErrorCode>(kind: string, _code: C): CodedErrorClass<C> {
+  const Coded = class extends StablepayError {
+    static override readonly kind: string = kind;
+  };
+  Object.defineProperty(Coded, 'name', { value: kind });
+  return Coded as unknown as CodedErrorClass<C>;
 }
 
+/** 400 VALIDATION_ERROR: `details` names each bad field (`body.amount`, `query.per_page`, ...). */
+export const ValidationError = codedError('ValidationError', 'VALIDATION_ERROR');
+export type ValidationError = CodedError<'VALIDATION_ERROR'>;
+
 /** 401 UNAUTHENTICATED: missing, expired or revoked token; wrong e-mail or password. */
-export class AuthenticationError extends StablepayError {
-  static override readonly kind = 'AuthenticationError';
-  declare readonly code: 'UNAUTHENTICATED';
-}
+export const AuthenticationError = codedError('AuthenticationError', 'UNAUTHENTICATED');
+export type AuthenticationError = CodedError<'UNAUTHENTICATED'>;
 
 /**
  * 403 FORBIDDEN: an API key without the scope the route needs (the message names it), or an API key
  * on a route only the login token opens (API keys, the password).
  */
-export class ForbiddenError extends StablepayError {
-  static override readonly kind = 'ForbiddenError';
-  declare readonly code: 'FORBIDDEN';
-}
+export const ForbiddenError = codedError('ForbiddenError', 'FORBIDDEN');
+export type ForbiddenError = CodedError<'FORBIDDEN'>;
 
 /** 404 NOT_FOUND: unknown (or another merchant's) order, wallet or route. */
-export class NotFoundError extends StablepayError {
-  static override readonly kind = 'NotFoundError';
-  declare readonly code: 'NOT_FOUND';
-}
+export const NotFoundError = codedError('NotFoundError', 'NOT_FOUND');
+export type NotFoundError = CodedError<'NOT_FOUND'>;
 
 /** 409 CONFLICT: duplicate wallet, idempotency key reused with another body, order already paid... */
-export class ConflictError extends StablepayError {
-  static override readonly kind = 'ConflictError';
-  declare readonly code: 'CONFLICT';
-}
+export const ConflictError = codedError('ConflictError', 'CONFLICT');
+export type ConflictError = CodedError<'CONFLICT'>;
 
 /** 410 GONE: a link that worked once and no more (an invitation used, revoked or expired). */
-export class GoneError extends StablepayError {
-  static override readonly kind = 'GoneError';
-  declare readonly code: 'GONE';
-}
+export const GoneError = codedError('GoneError', 'GONE');
+export type GoneError = CodedError<'GONE'>;
 
 /** 413 PAYLOAD_TOO_LARGE. */
-export class PayloadTooLargeError extends StablepayError {
-  static override readonly kind = 'PayloadTooLargeError';
-  declare readonly code: 'PAYLOAD_TOO_LARGE';
-}
+export const PayloadTooLargeError = codedError('PayloadTooLargeError', 'PAYLOAD_TOO_LARGE');
+export type PayloadTooLargeError = CodedError<'PAYLOAD_TOO_LARGE'>;
 
 /** 429 RATE_LIMITED: `retryAfter` is the server's Retry-After in seconds, when given. */
 export class RateLimitError extends StablepayError {
@@ -131,28 +139,20 @@ export class RateLimitError extends StablepayError {
 }
 
 /** 500 INTERNAL_ERROR (and any other 5xx without a known code). */
-export class InternalServerError extends StablepayError {
-  static override readonly kind = 'InternalServerError';
-  declare readonly code: 'INTERNAL_ERROR';
-}
+export const InternalServerError = codedError('InternalServerError', 'INTERNAL_ERROR');
+export type InternalServerError = CodedError<'INTERNAL_ERROR'>;
 
 /** 502 UPSTREAM_UNAVAILABLE: the chain RPC or the rate feed could not be reached (also 503/504). */
-export class UpstreamUnavailableError extends StablepayError {
-  static override readonly kind = 'UpstreamUnavailableError';
-  declare readonly code: 'UPSTREAM_UNAVAILABLE';
-}
+export const UpstreamUnavailableError = codedError('UpstreamUnavailableError', 'UPSTREAM_UNAVAILABLE');
+export type UpstreamUnavailableError = CodedError<'UPSTREAM_UNAVAILABLE'>;
 
 /** 503 NOT_CONFIGURED: the operator has not configured the feature (x402 without its gas key); the message names the variable. */
-export class NotConfiguredError extends StablepayError {
-  static override readonly kind = 'NotConfiguredError';
-  declare readonly code: 'NOT_CONFIGURED';
-}
+export const NotConfiguredError = codedError('NotConfiguredError', 'NOT_CONFIGURED');
+export type NotConfiguredError = CodedError<'NOT_CONFIGURED'>;
 
 /** No HTTP answer: DNS, refused or reset connection, timeout. `cause` holds the underlying error. */
-export class StablepayConnectionError extends StablepayError {
-  static override readonly kind = 'StablepayConnectionError';
-  declare readonly code: 'CONNECTION_ERROR';
-}
+export const StablepayConnectionError = codedError('StablepayConnectionError', 'CONNECTION_ERROR');
+export type StablepayConnectionError = CodedError<'CONNECTION_ERROR'>;
 
 export type WebhookVerificationReason =
   | 'PAYLOAD_NOT_RAW'
@@ -252,7 +252,7 @@ export class EvmChainNotAddedError extends EvmPaymentError {
   }
 }
 
-const BY_CODE: Record<ErrorCode, typeof StablepayError> = {
+const BY_CODE: Record<ErrorCode, new (init: StablepayErrorInit) => StablepayError> = {
   VALIDATION_ERROR: ValidationError,
   UNAUTHENTICATED: AuthenticationError,
   FORBIDDEN: ForbiddenError,

@@ -2,6 +2,7 @@ import type { InferAttributes } from 'sequelize';
 import type { Database } from './database';
 import type { ApiKey, Member, Merchant, Wallet } from './models';
 import { createRowCache, type RowCache } from './row-cache';
+import { OLDEST_FIRST } from './order-by';
 
 export type MerchantRow = InferAttributes<Merchant>;
 export type WalletRow = InferAttributes<Wallet>;
@@ -44,10 +45,7 @@ export function createCaches(db: Pick<Database, 'models' | 'changes'>): Caches {
       async (merchantId) =>
         (await Wallet.findAll({
           where: { merchantId, deletedAt: null },
-          order: [
-            ['createdAt', 'ASC'],
-            ['id', 'ASC'],
-          ],
+          order: OLDEST_FIRST,
           raw: true,
         })) as WalletRow[],
     ),

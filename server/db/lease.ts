@@ -91,6 +91,24 @@ async function take<Row extends object>(
   );
 }
 
+/** A job's batch: how many rows at most, the worker that leases them, and its lane (a network). */
+export type JobBatch = { batchSize: number; owner: string; network?: string };
+
+/** A job's batch of due rows (leaseDueRows), held by `batch.owner` for the job lease (JOB_LEASE_SECONDS). */
+export function leaseJobBatch<T extends DueTable, C extends keyof Columns[T] & string>(
+  db: Db & { config: { JOB_LEASE_SECONDS: number } },
+  batch: JobBatch,
+  rows: { table: T; statuses: readonly string[]; returning: readonly C[] },
+): Promise<Pick<Columns[T], C>[]> {
+  return leaseDueRows(db, {
+    ...rows,
+    network: batch.network,
+    limit: batch.batchSize,
+    owner: batch.owner,
+    seconds: db.config.JOB_LEASE_SECONDS,
+  });
+}
+
 /** Leases up to `limit` rows of `table` in one of `statuses` whose due time has come, earliest first. */
 export function leaseDueRows<T extends DueTable, C extends keyof Columns[T] & string>(
   db: Db,

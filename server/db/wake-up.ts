@@ -37,3 +37,9 @@ export function listenForWakeUps(
     what: 'job wake-up listener',
   });
 }
+
+/** A leasing job's run (deliver-events, send-emails): who leases, how much at once, for how long. */
+export type JobRun = { workerId: string; batchSize: number; runMs?: number; signal?: AbortSignal };
+
+/** How long one run of a leasing job keeps leasing; the schedule and wake-ups start the next. */
+export const JOB_RUN_MS = 30_000;

@@ -1,4 +1,4 @@
-import { Op, QueryTypes } from 'sequelize';
+import { Op, QueryTypes, type OrderItem, type WhereOptions } from 'sequelize';
 import { RECENT_DELIVERIES } from '../../contract';
 import { shownEventTypes, type Credential as ApiKey } from '../auth/check-scope';
 import type { WebhookDelivery } from '../db/models';
@@ -12,43 +12,41 @@ const shownTypesWhere = (apiKey: ApiKey) => {
   return shown ? { eventType: { [Op.in]: shown } } : {};
 };
 
+/** A per-order delivery list: the order's deliveries of the events the API key is shown, oldest first. */
+type ShownDeliveries<Item> = (
+  deps: Pick<Deps, 'db'>,
+  merchantId: string,
+  reference: string,
+  apiKey: ApiKey,
+) => Promise<{ items: Item[] }>;
+
+function shownDeliveries<Row, Item>(
+  find: (db: Deps['db'], query: { where: WhereOptions; order: OrderItem[]; limit: number }) => Promise<Row[]>,
+  present: (row: Row) => Item,
+): ShownDeliveries<Item> {
+  return async (deps, merchantId, reference, apiKey) => {
+    const rows = await rowsOfOrder(deps, merchantId, reference, (orderId, limit) =>
+      find(deps.db, { where: { orderId, ...shownTypesWhere(apiKey) }, order: BY_ID, limit }),
+    );
+    return { items: rows.map(present) };
+  };
+}
+
 /**
  * Webhook attempts of the merchant's order, oldest first (the first MAX_ORDER_LIST_ITEMS, like every
  * per-order list), of the events the API key is shown: a subscription order's subscription events
  * only with subscriptions:read.
  */
-export async function listWebhookDeliveries(
-  deps: Pick<Deps, 'db'>,
-  merchantId: string,
-  reference: string,
-  apiKey: ApiKey,
-) {
-  const rows = await rowsOfOrder(deps, merchantId, reference, (orderId, limit) =>
-    deps.db.models.WebhookDelivery.findAll({
-      where: { orderId, ...shownTypesWhere(apiKey) },
-      order: BY_ID,
-      limit,
-    }),
-  );
-  return { items: rows.map(presentWebhookDelivery) };
-}
+export const listWebhookDeliveries = shownDeliveries(
+  (db, query) => db.models.WebhookDelivery.findAll(query),
+  presentWebhookDelivery,
+);
 
 /** Messenger sends of the merchant's order, oldest first, of the events the API key is shown. */
-export async function listMessengerDeliveries(
-  deps: Pick<Deps, 'db'>,
-  merchantId: string,
-  reference: string,
-  apiKey: ApiKey,
-) {
-  const rows = await rowsOfOrder(deps, merchantId, reference, (orderId, limit) =>
-    deps.db.models.MessengerDelivery.findAll({
-      where: { orderId, ...shownTypesWhere(apiKey) },
-      order: BY_ID,
-      limit,
-    }),
-  );
-  return { items: rows.map(presentMessengerDelivery) };
-}
+export const listMessengerDeliveries = shownDeliveries(
+  (db, query) => db.models.MessengerDelivery.findAll(query),
+  presentMessengerDelivery,
+);
 
 /** The order's timeline, oldest first. */
 export async function listAudit(deps: Pick<Deps, 'db'>, merchantId: string, reference: string) {

@@ -1,12 +1,10 @@
 import { leaseDueRows } from '../db/lease';
-import { wakeJob } from '../db/wake-up';
+import { JOB_RUN_MS, wakeJob, type JobRun } from '../db/wake-up';
 import type { Deps } from '../deps';
 import { createMailTransport } from './mail-transport';
 import { recordEmailAttempt } from './record-email-attempt';
 import { sendEmail } from './send-email';
 
-/** How long one run keeps leasing; the schedule and wake-ups start the next. */
-const RUN_MS = 30_000;
 /** E-mails sent at once by one run: mail servers throttle a sender that opens many connections. */
 const SENDS_AT_ONCE = 4;
 
@@ -17,16 +15,13 @@ const SENDS_AT_ONCE = 4;
  * a worker that dies leaves its e-mails to be leased again when the lease runs out. Returns how
  * many attempts it recorded. Without SMTP_URL nothing is queued and it does nothing.
  */
-export async function sendDueEmails(
-  deps: Deps,
-  opts: { workerId: string; batchSize: number; runMs?: number; signal?: AbortSignal },
-): Promise<number> {
+export async function sendDueEmails(deps: Deps, opts: JobRun): Promise<number> {
   const mail = deps.config.mail;
   if (!mail) return 0;
   const timeoutMs = deps.config.SMTP_TIMEOUT_MS;
   const transport = createMailTransport(deps.config, mail.url);
   const started = performance.now();
-  const runMs = opts.runMs ?? RUN_MS;
+  const runMs = opts.runMs ?? JOB_RUN_MS;
   const log = deps.logger.child({ component: 'send-emails', workerId: opts.workerId });
   let handled = 0;
   let idle = false;

@@ -1,12 +1,10 @@
-import { wakeJob } from '../db/wake-up';
+import { JOB_RUN_MS, wakeJob, type JobRun } from '../db/wake-up';
 import type { Deps } from '../deps';
 import { DestinationLimits } from './destination-limits';
 import { leaseDueDeliveries, leaseSeconds } from './lease-deliveries';
 import { loadDeliveries } from './load-deliveries';
 import { sendLeased } from './send-leased';
 
-/** How long one run keeps leasing new work; the schedule and wake-ups start the next. */
-const RUN_MS = 30_000;
 /** With sends in flight and nothing leased, how often to look again (new events, freed orders). */
 const IDLE_POLL_MS = 100;
 
@@ -25,14 +23,11 @@ const IDLE_POLL_MS = 100;
  * destination gets no new sends, so the run does not end waiting on one (holding everyone's next
  * run back). The lease keeps an order's events one at a time, in the order they were written.
  */
-export async function deliverDueEvents(
-  deps: Deps,
-  opts: { workerId: string; batchSize: number; runMs?: number; signal?: AbortSignal },
-): Promise<number> {
+export async function deliverDueEvents(deps: Deps, opts: JobRun): Promise<number> {
   const { workerId: owner, batchSize, signal } = opts;
   const limits = new DestinationLimits(deps.config.WEBHOOK_CONCURRENCY_PER_DESTINATION);
   const started = performance.now();
-  const runMs = opts.runMs ?? RUN_MS;
+  const runMs = opts.runMs ?? JOB_RUN_MS;
   const lastStretch = started + runMs - deps.config.WEBHOOK_TIMEOUT_MS;
   const log = deps.logger.child({ component: 'deliver-events', workerId: owner });
   const inFlight = new Set<Promise<void>>();

@@ -2,7 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { ordersContract } from '../../contract';
 import type { Deps } from '../deps';
 import { callerOf, currentMerchant, currentUser } from '../http/current-merchant';
-import { created } from '../http/created';
+import { created, creation } from '../http/created';
 import { createOrder } from './create-order';
 import { readOrder } from './find-order';
 import { listOrders } from './list-orders';
@@ -14,15 +14,7 @@ import { submitPaymentClaim } from './submit-payment-claim';
 export function ordersRouter(deps: Deps) {
   return initServer().router(ordersContract, {
     create: async ({ req, res, body, headers }) =>
-      created(
-        res,
-        await createOrder(deps, {
-          merchant: currentMerchant(req),
-          by: callerOf(req),
-          body,
-          idempotencyKey: headers['idempotency-key'],
-        }),
-      ),
+      created(res, await createOrder(deps, creation(req, body, headers))),
     list: async ({ req, query }) => ({
       status: 200,
       body: await listOrders(deps, currentMerchant(req), {

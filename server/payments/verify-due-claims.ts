@@ -2,7 +2,7 @@ import { UniqueConstraintError } from 'sequelize';
 import type { Network } from '../../contract';
 import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Deps } from '../deps';
-import { leaseDueRows, releaseLease } from '../db/lease';
+import { leaseJobBatch, releaseLease, type JobBatch } from '../db/lease';
 import { settleReportedClaim } from './settle-reported-claim';
 
 /**
@@ -10,17 +10,10 @@ import { settleReportedClaim } from './settle-reported-claim';
  * instances share the work), read from the chain outside any database transaction, then settled
  * with the order and claim locked, only while this worker still holds the claim's lease.
  */
-export async function verifyDueClaims(
-  deps: Deps,
-  opts: { batchSize: number; owner: string; network?: string },
-): Promise<number> {
-  const due = await leaseDueRows(deps, {
+export async function verifyDueClaims(deps: Deps, opts: JobBatch): Promise<number> {
+  const due = await leaseJobBatch(deps, opts, {
     table: 'payment_claims',
-    network: opts.network,
     statuses: ['PENDING'],
-    limit: opts.batchSize,
-    owner: opts.owner,
-    seconds: deps.config.JOB_LEASE_SECONDS,
     returning: ['id', 'network', 'tx_id'],
   });
 

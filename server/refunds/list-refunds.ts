@@ -2,6 +2,7 @@ import { MAX_ORDER_LIST_ITEMS, type Refund as RefundBody } from '../../contract'
 import type { Deps } from '../deps';
 import { findOrder } from '../orders/find-order';
 import { buildRefundBody, presentRefund } from './present-refund';
+import { OLDEST_FIRST } from '../db/order-by';
 
 /** A merchant's order's refunds, oldest first (the first MAX_ORDER_LIST_ITEMS), each pending one with a fresh transaction. */
 export async function listRefunds(
@@ -12,10 +13,7 @@ export async function listRefunds(
   const order = await findOrder(models, { reference: input.reference, merchantId: input.merchantId });
   const refunds = await models.Refund.findAll({
     where: { orderId: order.id },
-    order: [
-      ['createdAt', 'ASC'],
-      ['id', 'ASC'],
-    ],
+    order: OLDEST_FIRST,
     limit: MAX_ORDER_LIST_ITEMS,
   });
   const items = await Promise.all(

@@ -2,7 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { refundsContract } from '../../contract';
 import type { Deps } from '../deps';
 import { callerOf, currentMerchant } from '../http/current-merchant';
-import { created } from '../http/created';
+import { created, creation } from '../http/created';
 import { listPayments } from '../payments/list-payments';
 import { approveRefund } from './approve-refund';
 import { buildRefundTxRequest, refundTxRequestLabel } from './build-refund-tx-request';
@@ -22,13 +22,7 @@ export function refundsRouter(deps: Deps) {
     create: async ({ req, res, params, body, headers }) =>
       created(
         res,
-        await createRefund(deps, {
-          merchant: currentMerchant(req),
-          reference: params.reference,
-          body,
-          idempotencyKey: headers['idempotency-key'],
-          by: callerOf(req),
-        }),
+        await createRefund(deps, { ...creation(req, body, headers), reference: params.reference }),
       ),
     list: async ({ req, params }) => ({
       status: 200,

@@ -1,5 +1,5 @@
 import { refundHoldsAmount } from '../../contract';
-import { leaseDueRows, releaseLease } from '../db/lease';
+import { leaseJobBatch, releaseLease, type JobBatch } from '../db/lease';
 import { ChainUnavailableError } from '../chains/chain-errors';
 import type { Deps } from '../deps';
 import { CLOCK_SKEW_MS } from '../payments/credited-to';
@@ -19,17 +19,10 @@ const MAX_FOUND_PER_CHECK = 50;
  * deadline FAILS. A FAILED one is looked for the same way until its late window ends: its transfer
  * may still land (a stuck transaction, a link paid late), and then it counts.
  */
-export async function verifyRefunds(
-  deps: Deps,
-  opts: { batchSize: number; owner: string; network?: string },
-): Promise<number> {
-  const due = await leaseDueRows(deps, {
+export async function verifyRefunds(deps: Deps, opts: JobBatch): Promise<number> {
+  const due = await leaseJobBatch(deps, opts, {
     table: 'refunds',
-    network: opts.network,
     statuses: WATCHED_REFUND_STATUSES,
-    limit: opts.batchSize,
-    owner: opts.owner,
-    seconds: deps.config.JOB_LEASE_SECONDS,
     returning: ['id'],
   });
   for (const row of due) {

@@ -1,4 +1,4 @@
-import { leaseDueRows } from '../db/lease';
+import { leaseJobBatch } from '../db/lease';
 import type { Deps } from '../deps';
 import { billSubscription } from './bill-subscription';
 import { BILLING_STATUSES } from './subscription-lifecycle';
@@ -15,14 +15,11 @@ export async function billDueSubscriptions(
   deps: Deps,
   opts: { batchSize: number; workerId: string },
 ): Promise<number> {
-  const due = await leaseDueRows(deps, {
-    table: 'subscriptions',
-    statuses: BILLING_STATUSES,
-    limit: opts.batchSize,
-    returning: ['id'],
-    owner: opts.workerId,
-    seconds: deps.config.JOB_LEASE_SECONDS,
-  });
+  const due = await leaseJobBatch(
+    deps,
+    { batchSize: opts.batchSize, owner: opts.workerId },
+    { table: 'subscriptions', statuses: BILLING_STATUSES, returning: ['id'] },
+  );
   const ids = due.map((row) => row.id);
   const worker = async () => {
     for (let id = ids.shift(); id !== undefined; id = ids.shift())

@@ -2,7 +2,7 @@ import { initServer } from '@ts-rest/express';
 import { subscriptionsContract } from '../../contract';
 import type { Deps } from '../deps';
 import { callerOf, currentMerchant } from '../http/current-merchant';
-import { created } from '../http/created';
+import { created, creation } from '../http/created';
 import { orderCursorPage } from '../orders/list-orders';
 import { cancelSubscription } from './cancel-subscription';
 import { createSubscription } from './create-subscription';
@@ -17,23 +17,16 @@ export function subscriptionsRouter(deps: Deps) {
     status: 200 as const,
     body: presentSubscription(deps, subscription),
   });
+  /** The subscription `id` of the calling merchant (another merchant's is a 404). */
+  const own = (req: { user?: Express.User }, id: string) => ({ id, merchantId: currentMerchant(req).id });
   return initServer().router(subscriptionsContract, {
     create: async ({ req, res, body, headers }) =>
-      created(
-        res,
-        await createSubscription(deps, {
-          merchant: currentMerchant(req),
-          by: callerOf(req),
-          body,
-          idempotencyKey: headers['idempotency-key'],
-        }),
-      ),
+      created(res, await createSubscription(deps, creation(req, body, headers))),
     list: async ({ req, query }) => ({
       status: 200,
       body: await listSubscriptions(deps, currentMerchant(req).id, query),
     }),
-    get: async ({ req, params }) =>
-      answer(await findSubscription(deps, { id: params.id, merchantId: currentMerchant(req).id })),
+    get: async ({ req, params }) => answer(await findSubscription(deps, own(req, params.id))),
     orders: async ({ req, params, query }) => {
       const merchant = currentMerchant(req);
       const subscription = await findSubscription(deps, { id: params.id, merchantId: merchant.id });
@@ -50,27 +43,14 @@ export function subscriptionsRouter(deps: Deps) {
     cancel: async ({ req, params, body }) =>
       answer(
         await cancelSubscription(deps, {
-          id: params.id,
-          merchantId: currentMerchant(req).id,
+          ...own(req, params.id),
           atPeriodEnd: body.atPeriodEnd ?? false,
           actor: callerOf(req),
         }),
       ),
     pause: async ({ req, params }) =>
-      answer(
-        await pauseSubscription(deps, {
-          id: params.id,
-          merchantId: currentMerchant(req).id,
-          by: callerOf(req),
-        }),
-      ),
+      answer(await pauseSubscription(deps, { ...own(req, params.id), by: callerOf(req) })),
     resume: async ({ req, params }) =>
-      answer(
-        await resumeSubscription(deps, {
-          id: params.id,
-          merchantId: currentMerchant(req).id,
-          by: callerOf(req),
-        }),
-      ),
+      answer(await resumeSubscription(deps, { ...own(req, params.id), by: callerOf(req) })),
   });
 }

@@ -1,23 +1,19 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
 import { isAppRoute, type AppRoute, type AppRouter } from '@ts-rest/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contract } from '../../contract';
 import { encodeBase58 } from '../../server/lib/base58';
-import { expectErrorBody, newMerchant, startTestServer } from '../support/test-server';
-import type { ApiResponse, TestServer } from '../support/test-server';
+import { expectErrorBody, newMerchant, useTestServer } from '../support/test-server';
+import type { ApiResponse } from '../support/test-server';
 import { isDeliberateUnconfigured } from '../support/deliberate-answers';
 
-let server: TestServer;
-beforeAll(async () => {
-  // The sweep sends hundreds of bad requests: limits high enough that they reach validation.
-  server = await startTestServer({
-    API_RATE_LIMIT_PER_MINUTE: '100000',
-    LOGIN_RATE_LIMIT_MAX: '100000',
-    REFUND_ADDRESS_RATE_LIMIT_MAX: '100000',
-  });
+// The sweep sends hundreds of bad requests: limits high enough that they reach validation.
+const server = useTestServer({
+  API_RATE_LIMIT_PER_MINUTE: '100000',
+  LOGIN_RATE_LIMIT_MAX: '100000',
+  REFUND_ADDRESS_RATE_LIMIT_MAX: '100000',
 });
-afterAll(() => server?.stop());
 
 const KB = 1024;
 const unknownReference = () => Keypair.generate().publicKey.toBase58();

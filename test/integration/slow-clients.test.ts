@@ -1,18 +1,14 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/test-server';
 
 /** A client too slow with its request is answered 408 and let go within the configured bounds. */
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({
-    JOBS: 'none',
-    HTTP_HEADERS_TIMEOUT_MS: '600',
-    HTTP_REQUEST_TIMEOUT_MS: '1200',
-  });
+const server = useTestServer({
+  JOBS: 'none',
+  HTTP_HEADERS_TIMEOUT_MS: '600',
+  HTTP_REQUEST_TIMEOUT_MS: '1200',
 });
-afterAll(() => server.stop());
 
 /** Opens a raw connection, writes `parts` one by one `gapMs` apart, and says what came back and when. */
 function trickle(parts: string[], gapMs: number) {

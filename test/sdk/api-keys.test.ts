@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthenticationError, createClient, ForbiddenError } from '../../sdk/src/index';
-import { newMerchant, startTestServer, TEST_PASSWORD, type TestServer } from '../support/test-server';
+import { newMerchant, TEST_PASSWORD, useTestServer } from '../support/test-server';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer({ LOGIN_RATE_LIMIT_MAX: '1000' });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer({ LOGIN_RATE_LIMIT_MAX: '1000' });
 
 describe('SDK with an API key', () => {
   it('createClient({ baseUrl, apiKey }) opens what the scopes allow and throws ForbiddenError beyond', async () => {

@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConflictError, createClient, ForbiddenError, GoneError } from '../../sdk/src/index';
-import { newMerchant, startTestServer, TEST_PASSWORD, type TestServer } from '../support/test-server';
+import { newMerchant, TEST_PASSWORD, useTestServer } from '../support/test-server';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer({ JOBS: 'none' });
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer({ JOBS: 'none' });
 
 describe('SDK members', () => {
   it('invites, accepts, changes a role, removes, and throws the typed errors', async () => {
