@@ -35,16 +35,16 @@ export type SendWatch = {
    * The signed transaction's hash, recorded before it is broadcast. False: the claim on the
    * authorization expired meanwhile (expireClaims), and nothing may be sent.
    */
-  onSigned(hash: Hex): Promise<boolean>;
+  onSigned(hash: string): Promise<boolean>;
   /** Set when the facilitator refused to send (the scheme's own error hides why). */
   refused?: RefusedBeforeSending;
   /** The transaction sent (possibly, when the broadcast's answer was lost). */
-  sent?: Hex;
+  sent?: string;
 };
 
 /** Errors after which the broadcast may have reached the node all the same. */
 const UNCERTAIN = new Set(['HttpRequestError', 'TimeoutError', 'ChainUnavailableError', 'AbortError']);
-const uncertain = (error: unknown) => {
+export const uncertain = (error: unknown) => {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 6; e = e.cause, depth++)
     if (UNCERTAIN.has(e.name)) return true;
   return false;

@@ -266,7 +266,7 @@ export async function adoptTransaction(
   );
 }
 
-export type PendingSettlement = { id: string; network: string; transaction: string };
+export type PendingSettlement = { id: string; settlement_key: string; network: string; transaction: string };
 
 /**
  * Settlements answered `settlement_pending` (no receipt in time) whose order is written: the
@@ -277,7 +277,7 @@ export async function pendingSettlements(
   limit: number,
 ): Promise<PendingSettlement[]> {
   return deps.db.sequelize.query(
-    `SELECT id, network, transaction FROM x402_settlements
+    `SELECT id, settlement_key, network, transaction FROM x402_settlements
       WHERE status = 'pending' AND order_id IS NOT NULL AND transaction IS NOT NULL
       ORDER BY updated_at LIMIT :limit`,
     { type: QueryTypes.SELECT, replacements: { limit } },

@@ -3,6 +3,10 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { HTTPFacilitatorClient, type FacilitatorClient } from '@x402/core/server';
 import { ExactEvmScheme as ExactEvmServerScheme } from '@x402/evm/exact/server';
+import { ExactSvmScheme as ExactSvmServerScheme } from '@x402/svm/exact/server';
+import { ExactSvmScheme as ExactSvmClientScheme } from '@x402/svm/exact/client';
+import { toClientSvmSigner } from '@x402/svm';
+import { createKeyPairSignerFromBytes } from '@solana/kit';
 import { ExactEvmScheme as ExactEvmClientScheme } from '@x402/evm/exact/client';
 import { toClientEvmSigner } from '@x402/evm';
 import { paymentMiddleware, x402ResourceServer } from '@x402/express';
@@ -24,11 +28,12 @@ export async function startPaidApi(opts: {
   apiKey: string | null;
   /** A facilitator client of its own (the SDK's x402.facilitator()) instead of @x402/core's HTTP one. */
   facilitator?: FacilitatorClient;
-  network: `eip155:${number}`;
-  asset: Address;
-  payTo: Address;
+  network: `eip155:${number}` | `solana:${string}`;
+  asset: string;
+  payTo: string;
   amountUnits: string;
-  eip712: { name: string; version: string };
+  /** EVM: the token's EIP-712 name and version. */
+  eip712?: { name: string; version: string };
 }): Promise<PaidApi> {
   const headers: Record<string, string> = opts.apiKey ? { Authorization: `Bearer ${opts.apiKey}` } : {};
   const facilitator =
@@ -37,7 +42,8 @@ export async function startPaidApi(opts: {
       url: opts.facilitatorUrl,
       createAuthHeaders: async () => ({ verify: headers, settle: headers, supported: headers }),
     });
-  const server = new x402ResourceServer(facilitator).register(opts.network, new ExactEvmServerScheme());
+  const scheme = opts.network.startsWith('solana:') ? new ExactSvmServerScheme() : new ExactEvmServerScheme();
+  const server = new x402ResourceServer(facilitator).register(opts.network, scheme);
   const app = express();
   const state = { calls: 0 };
   app.use(
@@ -48,7 +54,11 @@ export async function startPaidApi(opts: {
             scheme: 'exact',
             network: opts.network,
             payTo: opts.payTo,
-            price: { amount: opts.amountUnits, asset: opts.asset, extra: opts.eip712 },
+            price: {
+              amount: opts.amountUnits,
+              asset: opts.asset,
+              ...(opts.eip712 ? { extra: opts.eip712 } : {}),
+            },
             maxTimeoutSeconds: 120,
           },
           description: 'A paid answer',
@@ -84,6 +94,25 @@ export function payingFetch(
   const signer = toClientEvmSigner(privateKeyToAccount(privateKey), publicClient);
   const client = x402Client.fromConfig({
     schemes: [{ network, client: new ExactEvmClientScheme(signer) }],
+    spendControls: { allowedAssets: [{ network, asset }] },
+  });
+  return { fetch: wrapFetchWithPayment(fetch, client), client };
+}
+
+/**
+ * A payer's fetch that pays x402 402s on Solana: @x402/svm's client scheme builds the transfer
+ * (compute budget, TransferChecked, memo), signs it as the token owner and leaves the fee payer's
+ * signature to the facilitator. `rpcUrl`: the chain it reads the mint and a blockhash from.
+ */
+export async function payingSolanaFetch(
+  secretKey: Uint8Array,
+  rpcUrl: string,
+  network: `solana:${string}`,
+  asset: string,
+) {
+  const signer = toClientSvmSigner(await createKeyPairSignerFromBytes(secretKey));
+  const client = x402Client.fromConfig({
+    schemes: [{ network, client: new ExactSvmClientScheme(signer, { rpcUrl }) }],
     spendControls: { allowedAssets: [{ network, asset }] },
   });
   return { fetch: wrapFetchWithPayment(fetch, client), client };
