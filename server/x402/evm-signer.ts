@@ -29,6 +29,13 @@ export class RefusedBeforeSending extends Error {
   }
 }
 
+/** The claim on the payment expired while its settlement waited (expireClaims): nothing may be sent. */
+export const claimExpired = () =>
+  new RefusedBeforeSending(
+    'claim_expired',
+    'This settlement waited so long that its claim on the payment expired: nothing was sent; present it again',
+  );
+
 /** What one settlement learns of its own transaction. */
 export type SendWatch = {
   /**
@@ -44,7 +51,7 @@ export type SendWatch = {
 
 /** Errors after which the broadcast may have reached the node all the same. */
 const UNCERTAIN = new Set(['HttpRequestError', 'TimeoutError', 'ChainUnavailableError', 'AbortError']);
-export const uncertain = (error: unknown) => {
+const uncertain = (error: unknown) => {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 6; e = e.cause, depth++)
     if (UNCERTAIN.has(e.name)) return true;
   return false;
@@ -114,13 +121,7 @@ export function facilitatorEvmSigner(
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       });
       const hash = keccak256(serialized);
-      if (!(await watch.onSigned(hash)))
-        refuse(
-          new RefusedBeforeSending(
-            'claim_expired',
-            'This settlement waited so long that its claim on the authorization expired: nothing was sent; present it again',
-          ),
-        );
+      if (!(await watch.onSigned(hash))) refuse(claimExpired());
       try {
         await client.sendRawTransaction({ serializedTransaction: serialized });
       } catch (error) {

@@ -1,9 +1,14 @@
-import { VersionedTransaction, type Keypair, type TransactionSignature } from '@solana/web3.js';
+import {
+  SendTransactionError,
+  VersionedTransaction,
+  type Keypair,
+  type TransactionSignature,
+} from '@solana/web3.js';
 import { TransactionOnchainFailureError, type FacilitatorSvmSigner } from '@x402/svm';
 import type { Address } from '@solana/kit';
 import type { Deps } from '../deps';
 import { encodeBase58 } from '../lib/base58';
-import { RefusedBeforeSending, uncertain, type SendWatch } from './evm-signer';
+import { claimExpired, RefusedBeforeSending, type SendWatch } from './evm-signer';
 import type { X402SolanaNetwork } from './x402-solana';
 
 const CONFIRM_POLL_MS = 250;
@@ -62,25 +67,21 @@ export function facilitatorSvmSigner(
       if (!watch) throw new Error('this x402 signer only verifies');
       const tx = decode(transaction);
       const signature = signatureOf(tx);
-      if (!(await watch.onSigned(signature)))
-        refuse(
-          new RefusedBeforeSending(
-            'claim_expired',
-            'This settlement waited so long that its claim on the transaction expired: nothing was sent; present it again',
-          ),
-        );
+      if (!(await watch.onSigned(signature))) refuse(claimExpired());
       try {
         await net.connection.sendRawTransaction(tx.serialize(), {
           skipPreflight: false,
           preflightCommitment: 'confirmed',
         });
       } catch (error) {
-        // A refusal after a lost answer is no refusal: the chain knowing the transaction means it went out.
-        if (!uncertain(error) && !(await chainKnows(net, signature)))
+        // Only the node's own answer refusing it (a JSON-RPC error: preflight, blockhash, funds) is a
+        // refusal, and not even that when the chain knows it (an earlier attempt's answer was lost).
+        // Anything else (no answer, an HTTP error on the way) may have gone out: followed up.
+        if (error instanceof SendTransactionError && !(await chainKnows(net, signature)))
           refuse(
             new RefusedBeforeSending(
               'transaction_rejected',
-              `The node refused the transaction: ${(error as Error).message}`.slice(0, 900),
+              `The node refused the transaction: ${error.message}`.slice(0, 900),
             ),
           );
       }

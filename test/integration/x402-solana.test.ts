@@ -21,7 +21,12 @@ import {
 } from '../../sandbox/chains/solana/local-solana';
 import { startPaymentHarness, usePaymentStack, type PaymentHarness } from '../support/payment-harness';
 import { expectErrorBody, newApiKey, startTestServer, type TestServer } from '../support/test-server';
-import { decodePaymentResponseHeader, payingSolanaFetch, startPaidApi } from '../support/x402-stack';
+import {
+  decodePaymentResponseHeader,
+  expectSettledOnce,
+  payingSolanaFetch,
+  startPaidApi,
+} from '../support/x402-stack';
 
 /**
  * x402 v2 `exact` on the local Solana chain (litesvm behind JSON-RPC, standing in for mainnet's
@@ -246,30 +251,11 @@ describe('x402 facilitator on Solana', () => {
   it('settles one transaction once: replayed, then raced on two instances', async () => {
     const shop = await x402Shop();
     const from = await payer();
-    const body = await payment(from, shop.payTo);
-    const first = await settle(shop.apiKey, body);
-    expect(first.body, first.text).toMatchObject({ success: true, payer: from.publicKey.toBase58() });
-    const again = await settle(shop.apiKey, body, second);
-    expect(again.body).toMatchObject({
-      success: false,
-      errorReason: 'already_settled',
-      transaction: first.body.transaction,
+    await expectSettledOnce((b, server) => settle(shop.apiKey, b, server), [h.server, second], {
+      body: await payment(from, shop.payTo),
+      raced: await payment(from, shop.payTo),
+      payer: from.publicKey.toBase58(),
     });
-
-    const raced = await payment(from, shop.payTo);
-    const answers = await Promise.all([
-      settle(shop.apiKey, raced),
-      settle(shop.apiKey, raced, second),
-      settle(shop.apiKey, raced),
-      settle(shop.apiKey, raced, second),
-    ]);
-    const won = answers.filter((a) => a.body.success === true);
-    expect(won, JSON.stringify(answers.map((a) => a.body))).toHaveLength(1);
-    for (const lost of answers.filter((a) => a.body.success !== true))
-      expect(lost.body).toMatchObject({
-        errorReason: 'already_settled',
-        transaction: won[0]!.body.transaction,
-      });
     expect(await usdcOf(from.publicKey)).toBe(PAYER_UNITS - 2n * PRICE);
     expect(await usdcOf(shop.payTo)).toBe(2n * PRICE);
     expect(await x402Orders(shop)).toHaveLength(2);
@@ -418,5 +404,66 @@ describe('x402 facilitator on Solana', () => {
     } finally {
       await slow.stop();
     }
+  });
+
+  it('gives a pending settlement whose transaction never landed an end once its blockhash has expired', async () => {
+    const slow = await startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' });
+    try {
+      const shop = await x402Shop();
+      const from = await payer();
+      // The broadcast's answer is lost (it may have gone out), and in fact it never reached the chain.
+      chain.setRpcFault((method) => (method === 'sendTransaction' ? { httpStatus: 503 } : undefined));
+      let pending;
+      try {
+        pending = await settle(shop.apiKey, await payment(from, shop.payTo), slow.server);
+      } finally {
+        chain.setRpcFault(null);
+      }
+      expect(pending.body, pending.text).toMatchObject({ success: false, errorReason: 'settlement_pending' });
+      const rowOf = async () =>
+        (
+          (await h.server.deps.db.sequelize.query(
+            `SELECT status, error_reason FROM x402_settlements WHERE transaction = :tx`,
+            { type: QueryTypes.SELECT, replacements: { tx: pending.body.transaction } },
+          )) as { status: string; error_reason: string | null }[]
+        )[0];
+      // While its blockhash is valid it may still land: it stays pending, however often looked at.
+      await followUpSettlements(slow.server.deps);
+      await followUpSettlements(slow.server.deps);
+      expect(await rowOf()).toMatchObject({ status: 'pending' });
+      chain.advanceSlots(200);
+      await followUpSettlements(slow.server.deps);
+      expect(await rowOf()).toEqual({ status: 'failed', error_reason: 'transaction_expired' });
+      expect(await usdcOf(from.publicKey)).toBe(PAYER_UNITS);
+      // Looked at again, it stays as it is (no longer read).
+      expect(await followUpSettlements(slow.server.deps)).toBe(0);
+    } finally {
+      await slow.stop();
+    }
+  });
+
+  it('gives back a payment the node refused outright: nothing sent, presented again it settles', async () => {
+    const shop = await x402Shop();
+    const from = await payer();
+    const body = await payment(from, shop.payTo);
+    chain.setRpcFault((method) =>
+      method === 'sendTransaction' ? { rpcError: { code: -32005, message: 'Node is unhealthy' } } : undefined,
+    );
+    let refused;
+    try {
+      refused = await settle(shop.apiKey, body);
+    } finally {
+      chain.setRpcFault(null);
+    }
+    expect(refused.body).toMatchObject({
+      success: false,
+      errorReason: 'transaction_rejected',
+      transaction: '',
+    });
+    expect(await usdcOf(shop.payTo)).toBe(0n);
+    const again = await settle(shop.apiKey, body, second);
+    expect(again.body, again.text).toMatchObject({ success: true });
+    expect(await usdcOf(shop.payTo)).toBe(PRICE);
+    expect(await x402Orders(shop)).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { expect } from 'vitest';
 import { HTTPFacilitatorClient, type FacilitatorClient } from '@x402/core/server';
 import { ExactEvmScheme as ExactEvmServerScheme } from '@x402/evm/exact/server';
 import { ExactSvmScheme as ExactSvmServerScheme } from '@x402/svm/exact/server';
@@ -13,6 +14,7 @@ import { paymentMiddleware, x402ResourceServer } from '@x402/express';
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import type { Address, Hex, PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import type { ApiResponse, TestServer } from './test-server';
 
 /**
  * The x402 ecosystem's own parts around the service: an API paid per call (@x402/express) whose
@@ -119,6 +121,36 @@ export async function payingSolanaFetch(
 }
 
 export { decodePaymentResponseHeader };
+
+type Settle = (body: unknown, server: TestServer) => Promise<ApiResponse<Record<string, unknown>>>;
+
+/**
+ * Settles `body` on one instance and replays it on the other, then presents `raced` four times at
+ * once on both: each settles once, every other answer `already_settled` with the first transaction.
+ */
+export async function expectSettledOnce(
+  settle: Settle,
+  servers: [TestServer, TestServer],
+  payments: { body: unknown; raced: unknown; payer: string },
+) {
+  const [one, two] = servers;
+  const first = await settle(payments.body, one);
+  expect(first.body, first.text).toMatchObject({ success: true, payer: payments.payer });
+  const again = await settle(payments.body, two);
+  expect(again.body).toMatchObject({
+    success: false,
+    errorReason: 'already_settled',
+    transaction: first.body.transaction,
+  });
+  const answers = await Promise.all([one, two, one, two].map((server) => settle(payments.raced, server)));
+  const won = answers.filter((a) => a.body.success === true);
+  expect(won, JSON.stringify(answers.map((a) => a.body))).toHaveLength(1);
+  for (const lost of answers.filter((a) => a.body.success !== true))
+    expect(lost.body).toMatchObject({
+      errorReason: 'already_settled',
+      transaction: won[0]!.body.transaction,
+    });
+}
 
 const AUTHORIZATION_TYPES = {
   TransferWithAuthorization: [
