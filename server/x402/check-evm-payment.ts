@@ -15,6 +15,13 @@ import {
 import { settlingFacilitator } from './x402-facilitator';
 import { evmGasKey, x402EvmNetworks } from './x402-networks';
 
+/** Seconds since 1970 (a uint256) as a time; null beyond what PostgreSQL keeps (never invalid, then). */
+const timeOf = (seconds: string) => {
+  if (!/^\d{1,78}$/.test(String(seconds))) return null;
+  const n = BigInt(seconds);
+  return n < 200_000_000_000n ? new Date(Number(n) * 1000) : null;
+};
+
 type EvmAuthorization = {
   from: string;
   to: string;
@@ -109,6 +116,7 @@ export async function checkEvmPayment(
       nonce: auth.nonce as `0x${string}`,
     }),
     resource,
+    validBefore: timeOf(auth.validBefore),
     settler: (watch) => settlingFacilitator(deps, net, gasKey, watch),
   };
 }

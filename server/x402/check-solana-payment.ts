@@ -122,6 +122,7 @@ export async function checkSolanaPayment(
     payload,
     settlementKey: solanaSettlementKey(net.caip2, message.recentBlockhash, transactionMessageHash(tx)),
     resource: payload.resource?.url ?? null,
+    validBefore: null,
     settler: (watch) => settlingSvmFacilitator(deps, net, feePayer, watch),
   };
 }

@@ -70,11 +70,12 @@ async function receiptOf(net: X402EvmNetwork, hash: string): Promise<Transaction
   }
 }
 
-type Row = { network: string; settlement_key: string; transaction: string };
+type Row = { network: string; settlement_key: string; transaction: string; valid_before: Date | null };
 
 /**
- * What became of a settlement's transaction (solanaOutcome's answers; an EVM one is never
- * `expired` here: see recordUnrecorded); undefined when x402 is no longer on for its network.
+ * What became of a settlement's transaction (solanaOutcome's answers); undefined when x402 is no
+ * longer on for its network. An EVM one without a receipt is `expired` once the chain's time is
+ * past its authorization's validBefore with the authorization unused: the token refuses it then.
  */
 async function outcomeOf(
   deps: Deps,
@@ -84,8 +85,13 @@ async function outcomeOf(
   const net = networkOf(deps, row.network);
   if (!net) return undefined;
   const receipt = await receiptOf(net, row.transaction);
-  if (!receipt) return null;
-  return receipt.status === 'success' ? 'included' : 'reverted';
+  if (receipt) return receipt.status === 'success' ? 'included' : 'reverted';
+  if (!row.valid_before) return null;
+  const { timestamp } = await net.client.getBlock({ blockTag: 'latest' });
+  if (timestamp * 1000n <= BigInt(row.valid_before.getTime())) return null;
+  if (await authorizationUsed(net, authorizationOfKey(row.settlement_key))) return null;
+  // It may have been mined between the two reads: looked at once more, after.
+  return (await receiptOf(net, row.transaction)) ? null : 'expired';
 }
 
 /** Whether an EVM transaction not found never left: unknown to the node, its authorization unused. */

@@ -28,6 +28,8 @@ export type CheckedPayment = {
   settlementKey: string;
   /** The URL paid for, when the payment names it. */
   resource: string | null;
+  /** When the payment stops being valid (EVM: the authorization's validBefore; Solana: its blockhash, null here). */
+  validBefore: Date | null;
   /** A facilitator for this one settlement: its signer sends, and tells `watch` what it sent. */
   settler(watch: SendWatch): x402Facilitator;
 };

@@ -63,6 +63,7 @@ export async function settlePayment(deps: Deps, input: Input): Promise<SettleRes
       resource: checked.resource,
       apiKeyId: input.by.apiKey?.id ?? null,
       memberId: input.by.member.id,
+      validBefore: checked.validBefore,
     });
     if (id) return settleClaimed(deps, input, checked, id);
     const row = await findSettlement(deps, checked.settlementKey);

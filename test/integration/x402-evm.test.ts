@@ -677,6 +677,36 @@ describe('x402 settlement states', () => {
     }
   });
 
+  it('gives a pending settlement whose transaction was dropped an end once its authorization expired', async () => {
+    const slow = await startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' });
+    try {
+      const shop = await x402Shop();
+      const from = await payer();
+      const now = BigInt(Math.floor(Date.now() / 1000));
+      const body = await payment(from, shop.payTo, { validBefore: now + 60n });
+      await evm().setAutomine(false);
+      let pending;
+      try {
+        pending = await settle(shop.apiKey, body, slow.server);
+        expect(pending.body).toMatchObject({ success: false, errorReason: 'settlement_pending' });
+        // The node drops it (a mempool eviction): it is mined nowhere.
+        await evm().rpc('hardhat_dropTransaction', [pending.body.transaction]);
+      } finally {
+        await evm().setAutomine(true);
+      }
+      // Within its authorization's validity it might still come: it stays pending.
+      await slow.server.jobs.runNow('follow-up-x402');
+      expect(await settlementsOf(shop)).toEqual([expect.objectContaining({ status: 'pending' })]);
+      await evm().rpc('evm_increaseTime', [120]);
+      await evm().mine();
+      await slow.server.jobs.runNow('follow-up-x402');
+      expect(await settlementsOf(shop)).toEqual([expect.objectContaining({ status: 'failed' })]);
+      expect(await usdcOf(from.address)).toBe(1_000_000n);
+    } finally {
+      await slow.stop();
+    }
+  });
+
   it('follows up an idle claim whose authorization someone else used on chain: its one order, nothing sent', async () => {
     const { shop, from, body } = await shopAndPayment();
     const nonceBefore = await gasNonce();
