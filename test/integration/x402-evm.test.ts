@@ -25,13 +25,8 @@ import {
   TEST_PASSWORD,
   type TestServer,
 } from '../support/test-server';
-import {
-  decodePaymentResponseHeader,
-  expectSettledOnce,
-  payingFetch,
-  signedPayment,
-  startPaidApi,
-} from '../support/x402-stack';
+import { decodePaymentResponseHeader, payingFetch, signedPayment, startPaidApi } from '../support/x402-stack';
+import { expectSettledOnce } from '../support/x402-settled-once';
 import type { Deps } from '../../server/deps';
 import { followUpSettlements } from '../../server/x402/follow-up-settlements';
 import { until } from '../support/until';
@@ -358,7 +353,7 @@ describe('x402 facilitator on EVM', () => {
           low: false,
         },
       ],
-      notConfigured: [],
+      notConfigured: ['X402_SOLANA_FEE_PAYER_KEY'],
     });
     expect(shown.body.gasKeys[0].settlementsLeft).toBeGreaterThan(100);
     // The key with the scope reads it too; one without it, or no credential, does not.
@@ -392,7 +387,7 @@ describe('x402 facilitator on EVM', () => {
       expect(bare.body).toEqual({
         warnBelowSettlements: 100,
         gasKeys: [],
-        notConfigured: ['X402_EVM_PRIVATE_KEY'],
+        notConfigured: ['X402_EVM_PRIVATE_KEY', 'X402_SOLANA_FEE_PAYER_KEY'],
       });
     } finally {
       await Promise.all(Object.values(servers).map((server) => server.stop()));

@@ -1,32 +1,20 @@
-import { randomBytes } from 'node:crypto';
-import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
-import {
-  ComputeBudgetProgram,
-  Keypair,
-  PublicKey,
-  SystemProgram,
-  TransactionInstruction,
-  TransactionMessage,
-  VersionedTransaction,
-} from '@solana/web3.js';
+import { Keypair, SystemProgram, type PublicKey } from '@solana/web3.js';
 import { SOLANA_MAINNET_CAIP2 } from '@x402/svm';
 import { QueryTypes } from 'sequelize';
 import { describe, expect, it } from 'vitest';
 import { encodeBase58 } from '../../server/lib/base58';
 import { followUpSettlements } from '../../server/x402/follow-up-settlements';
-import {
-  MEMO_PROGRAM_ID,
-  startLocalSolana,
-  type LocalSolana,
-} from '../../sandbox/chains/solana/local-solana';
+import { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
 import { startPaymentHarness, usePaymentStack, type PaymentHarness } from '../support/payment-harness';
 import { expectErrorBody, newApiKey, startTestServer, type TestServer } from '../support/test-server';
 import {
   decodePaymentResponseHeader,
-  expectSettledOnce,
   payingSolanaFetch,
+  solanaPayment,
   startPaidApi,
+  type SolanaPaymentOptions,
 } from '../support/x402-stack';
+import { expectSettledOnce } from '../support/x402-settled-once';
 
 /**
  * x402 v2 `exact` on the local Solana chain (litesvm behind JSON-RPC, standing in for mainnet's
@@ -83,77 +71,9 @@ async function x402Shop() {
 }
 const payer = () => chain.newPayer({ mint: usdc, units: PAYER_UNITS });
 
-const requirementsFor = (payTo: string, o: { asset?: string; amountUnits?: bigint } = {}) => ({
-  scheme: 'exact',
-  network: NETWORK,
-  asset: o.asset ?? usdc.toBase58(),
-  amount: (o.amountUnits ?? PRICE).toString(),
-  payTo,
-  maxTimeoutSeconds: 60,
-  extra: { feePayer: feePayer.publicKey.toBase58() },
-});
-
-/**
- * A facilitator request body as @x402/express sends it: the payer's transfer laid out as @x402/svm's
- * client lays it out (compute limit, compute price, TransferChecked, memo), signed by the payer
- * only, the facilitator's fee payer first. Each part overridable so the tests can make it wrong.
- */
-async function payment(
-  from: Keypair,
-  payTo: PublicKey,
-  o: {
-    mint?: PublicKey;
-    units?: bigint;
-    amountUnits?: bigint;
-    /** The transfer's source owner and authority (default the payer). */
-    authority?: PublicKey;
-    /** More instructions after the memo. */
-    more?: TransactionInstruction[];
-  } = {},
-) {
-  const mint = o.mint ?? usdc;
-  const authority = o.authority ?? from.publicKey;
-  const { blockhash } = await chain.connection.getLatestBlockhash('confirmed');
-  const message = new TransactionMessage({
-    payerKey: feePayer.publicKey,
-    recentBlockhash: blockhash,
-    instructions: [
-      ComputeBudgetProgram.setComputeUnitLimit({ units: 20_000 }),
-      ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1 }),
-      createTransferCheckedInstruction(
-        getAssociatedTokenAddressSync(mint, authority, true),
-        mint,
-        getAssociatedTokenAddressSync(mint, payTo, true),
-        authority,
-        o.units ?? o.amountUnits ?? PRICE,
-        6,
-      ),
-      new TransactionInstruction({
-        programId: MEMO_PROGRAM_ID,
-        keys: [],
-        data: Buffer.from(randomBytes(16).toString('hex')),
-      }),
-      ...(o.more ?? []),
-    ],
-  }).compileToV0Message();
-  const tx = new VersionedTransaction(message);
-  const signers = message.staticAccountKeys.slice(0, message.header.numRequiredSignatures);
-  if (signers.some((key) => key.equals(from.publicKey))) tx.sign([from]);
-  const requirements = requirementsFor(payTo.toBase58(), {
-    asset: mint.toBase58(),
-    amountUnits: o.amountUnits ?? PRICE,
-  });
-  return {
-    x402Version: 2,
-    paymentPayload: {
-      x402Version: 2,
-      resource: { url: 'https://api.example.test/report', mimeType: 'application/json' },
-      accepted: requirements,
-      payload: { transaction: Buffer.from(tx.serialize()).toString('base64') },
-    },
-    paymentRequirements: requirements,
-  };
-}
+/** The payer's transfer to `payTo`, signed by the payer only (x402-stack's solanaPayment). */
+const payment = (from: Keypair, payTo: PublicKey, o: SolanaPaymentOptions = {}) =>
+  solanaPayment(chain.connection, { from, payTo, mint: usdc, feePayer: feePayer.publicKey, ...o });
 type Body = Awaited<ReturnType<typeof payment>>;
 
 const facilitator = (server: TestServer, path: 'verify' | 'settle', key: string, body: unknown) =>
@@ -231,7 +151,7 @@ describe('x402 facilitator on Solana', () => {
     }
   });
 
-  it('lists exact on Solana with the fee payer, beside no EVM network', async () => {
+  it('lists exact on Solana with the fee payer, and shows its balance', async () => {
     const shop = await x402Shop();
     const supported = await api()('GET', '/x402/supported', { token: shop.apiKey });
     expect(supported.body).toEqual({
@@ -245,6 +165,23 @@ describe('x402 facilitator on Solana', () => {
       ],
       extensions: [],
       signers: { 'solana:*': [feePayer.publicKey.toBase58()] },
+    });
+    // The Developers page shows the fee payer's balance beside the EVM gas keys.
+    const shown = await api()('GET', '/dashboard/x402/gas-keys', { token: shop.token });
+    expect(shown.body).toEqual({
+      warnBelowSettlements: 100,
+      gasKeys: [
+        {
+          network: 'SOLANA',
+          caip2: NETWORK,
+          address: feePayer.publicKey.toBase58(),
+          coin: 'SOL',
+          balance: expect.stringMatching(/^\d+\.\d{9}$/),
+          settlementsLeft: expect.any(Number),
+          low: false,
+        },
+      ],
+      notConfigured: ['X402_EVM_PRIVATE_KEY'],
     });
   });
 

@@ -1,12 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { expect } from 'vitest';
 import { HTTPFacilitatorClient, type FacilitatorClient } from '@x402/core/server';
 import { ExactEvmScheme as ExactEvmServerScheme } from '@x402/evm/exact/server';
 import { ExactSvmScheme as ExactSvmServerScheme } from '@x402/svm/exact/server';
 import { ExactSvmScheme as ExactSvmClientScheme } from '@x402/svm/exact/client';
-import { toClientSvmSigner } from '@x402/svm';
+import { SOLANA_MAINNET_CAIP2, toClientSvmSigner } from '@x402/svm';
+import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import {
+  ComputeBudgetProgram,
+  TransactionInstruction,
+  TransactionMessage,
+  VersionedTransaction,
+  type Connection,
+  type Keypair,
+  type PublicKey,
+} from '@solana/web3.js';
+import { MEMO_PROGRAM_ID } from '../../sandbox/chains/solana/local-solana';
 import { createKeyPairSignerFromBytes } from '@solana/kit';
 import { ExactEvmScheme as ExactEvmClientScheme } from '@x402/evm/exact/client';
 import { toClientEvmSigner } from '@x402/evm';
@@ -14,7 +24,6 @@ import { paymentMiddleware, x402ResourceServer } from '@x402/express';
 import { decodePaymentResponseHeader, wrapFetchWithPayment, x402Client } from '@x402/fetch';
 import type { Address, Hex, PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { ApiResponse, TestServer } from './test-server';
 
 /**
  * The x402 ecosystem's own parts around the service: an API paid per call (@x402/express) whose
@@ -122,36 +131,6 @@ export async function payingSolanaFetch(
 
 export { decodePaymentResponseHeader };
 
-type Settle = (body: unknown, server: TestServer) => Promise<ApiResponse<Record<string, unknown>>>;
-
-/**
- * Settles `body` on one instance and replays it on the other, then presents `raced` four times at
- * once on both: each settles once, every other answer `already_settled` with the first transaction.
- */
-export async function expectSettledOnce(
-  settle: Settle,
-  servers: [TestServer, TestServer],
-  payments: { body: unknown; raced: unknown; payer: string },
-) {
-  const [one, two] = servers;
-  const first = await settle(payments.body, one);
-  expect(first.body, first.text).toMatchObject({ success: true, payer: payments.payer });
-  const again = await settle(payments.body, two);
-  expect(again.body).toMatchObject({
-    success: false,
-    errorReason: 'already_settled',
-    transaction: first.body.transaction,
-  });
-  const answers = await Promise.all([one, two, one, two].map((server) => settle(payments.raced, server)));
-  const won = answers.filter((a) => a.body.success === true);
-  expect(won, JSON.stringify(answers.map((a) => a.body))).toHaveLength(1);
-  for (const lost of answers.filter((a) => a.body.success !== true))
-    expect(lost.body).toMatchObject({
-      errorReason: 'already_settled',
-      transaction: won[0]!.body.transaction,
-    });
-}
-
 const AUTHORIZATION_TYPES = {
   TransferWithAuthorization: [
     { name: 'from', type: 'address' },
@@ -227,3 +206,78 @@ export async function signedPayment(
   };
 }
 type LocalSigner = ReturnType<typeof privateKeyToAccount>;
+
+export type SolanaPaymentOptions = {
+  /** The mint transferred and asked (default the one given). */
+  mint?: PublicKey;
+  /** What the transfer moves when it differs from the requirements' amount. */
+  units?: bigint;
+  /** The requirements' amount (default 0.01 at 6 decimals). */
+  amountUnits?: bigint;
+  /** The transfer's source owner and authority (default the payer). */
+  authority?: PublicKey;
+  /** More instructions after the memo. */
+  more?: TransactionInstruction[];
+  /** The CAIP-2 id (default mainnet's, which the local chain stands in for). */
+  network?: `solana:${string}`;
+};
+
+/**
+ * A facilitator request body as @x402/express sends it on Solana: the payer's transfer laid out as
+ * @x402/svm's client lays it out (compute limit, compute price, TransferChecked, memo), the
+ * facilitator's fee payer first, signed by the payer only. Each part overridable so the tests can
+ * make it wrong.
+ */
+export async function solanaPayment(
+  connection: Connection,
+  p: { from: Keypair; payTo: PublicKey; mint: PublicKey; feePayer: PublicKey } & SolanaPaymentOptions,
+) {
+  const mint = p.mint;
+  const authority = p.authority ?? p.from.publicKey;
+  const amountUnits = p.amountUnits ?? 10_000n;
+  const { blockhash } = await connection.getLatestBlockhash('confirmed');
+  const message = new TransactionMessage({
+    payerKey: p.feePayer,
+    recentBlockhash: blockhash,
+    instructions: [
+      ComputeBudgetProgram.setComputeUnitLimit({ units: 20_000 }),
+      ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1 }),
+      createTransferCheckedInstruction(
+        getAssociatedTokenAddressSync(mint, authority, true),
+        mint,
+        getAssociatedTokenAddressSync(mint, p.payTo, true),
+        authority,
+        p.units ?? amountUnits,
+        6,
+      ),
+      new TransactionInstruction({
+        programId: MEMO_PROGRAM_ID,
+        keys: [],
+        data: Buffer.from(randomBytes(16).toString('hex')),
+      }),
+      ...(p.more ?? []),
+    ],
+  }).compileToV0Message();
+  const tx = new VersionedTransaction(message);
+  const signers = message.staticAccountKeys.slice(0, message.header.numRequiredSignatures);
+  if (signers.some((key) => key.equals(p.from.publicKey))) tx.sign([p.from]);
+  const requirements = {
+    scheme: 'exact',
+    network: p.network ?? SOLANA_MAINNET_CAIP2,
+    asset: mint.toBase58(),
+    amount: amountUnits.toString(),
+    payTo: p.payTo.toBase58(),
+    maxTimeoutSeconds: 60,
+    extra: { feePayer: p.feePayer.toBase58() },
+  };
+  return {
+    x402Version: 2,
+    paymentPayload: {
+      x402Version: 2,
+      resource: { url: 'https://api.example.test/report', mimeType: 'application/json' },
+      accepted: requirements,
+      payload: { transaction: Buffer.from(tx.serialize()).toString('base64') },
+    },
+    paymentRequirements: requirements,
+  };
+}
