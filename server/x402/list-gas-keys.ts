@@ -45,26 +45,45 @@ export async function listGasKeys(deps: Pick<Deps, 'config' | 'logger'>): Promis
 const SOLANA_SETTLEMENT_LAMPORTS = 10_000n;
 const SOL_DECIMALS = 9;
 
-async function solanaGasKey(deps: Pick<Deps, 'config' | 'logger'>): Promise<X402GasKey> {
-  const net = x402SolanaNetwork(deps);
-  const feePayer = solanaFeePayer(deps).publicKey;
-  const shown = { network: net.network, caip2: net.caip2, address: feePayer.toBase58(), coin: 'SOL' };
+type Shown = Pick<X402GasKey, 'network' | 'caip2' | 'address' | 'coin'>;
+
+/**
+ * A key as the page shows it: its balance (`read`: in base units, with what one settlement costs
+ * now) and about how many settlements that pays for; without them when the network cannot be asked.
+ */
+async function gasKeyShown(
+  deps: Pick<Deps, 'config' | 'logger'>,
+  shown: Shown,
+  decimals: number,
+  read: () => Promise<{ balance: bigint; perSettlement: bigint }>,
+): Promise<X402GasKey> {
   try {
-    const balance = BigInt(await net.connection.getBalance(feePayer, 'confirmed'));
-    const settlementsLeft = Number(balance / SOLANA_SETTLEMENT_LAMPORTS);
+    const { balance, perSettlement } = await read();
+    const left = balance / perSettlement;
+    const settlementsLeft = Number(left > MOST ? MOST : left);
     return {
       ...shown,
-      balance: formatAmount(balance, SOL_DECIMALS),
+      balance: formatAmount(balance, decimals),
       settlementsLeft,
       low: settlementsLeft < deps.config.x402.gasWarnSettlements,
     };
   } catch (error) {
-    deps.logger.warn({ err: error, network: net.network }, "x402 fee payer's balance could not be read");
+    deps.logger.warn({ err: error, network: shown.network }, "x402 gas key's balance could not be read");
     return { ...shown, balance: null, settlementsLeft: null, low: null };
   }
 }
 
-async function evmGasKey(
+function solanaGasKey(deps: Pick<Deps, 'config' | 'logger'>): Promise<X402GasKey> {
+  const net = x402SolanaNetwork(deps);
+  const feePayer = solanaFeePayer(deps).publicKey;
+  const shown = { network: net.network, caip2: net.caip2, address: feePayer.toBase58(), coin: 'SOL' };
+  return gasKeyShown(deps, shown, SOL_DECIMALS, async () => ({
+    balance: BigInt(await net.connection.getBalance(feePayer, 'confirmed')),
+    perSettlement: SOLANA_SETTLEMENT_LAMPORTS,
+  }));
+}
+
+function evmGasKey(
   deps: Pick<Deps, 'config' | 'logger'>,
   net: X402EvmNetwork,
   address: `0x${string}`,
@@ -75,21 +94,12 @@ async function evmGasKey(
     address,
     coin: EVM_NETWORK_TABLE[net.network].nativeCoin,
   };
-  try {
+  return gasKeyShown(deps, shown, EVM_COIN_DECIMALS, async () => {
     const [balance, fees] = await Promise.all([
       net.client.getBalance({ address }),
       net.client.estimateFeesPerGas(),
     ]);
-    const left = balance / (EVM_SETTLEMENT_GAS * (fees.maxFeePerGas > 0n ? fees.maxFeePerGas : 1n));
-    const settlementsLeft = Number(left > MOST ? MOST : left);
-    return {
-      ...shown,
-      balance: formatAmount(balance, EVM_COIN_DECIMALS),
-      settlementsLeft,
-      low: settlementsLeft < deps.config.x402.gasWarnSettlements,
-    };
-  } catch (error) {
-    deps.logger.warn({ err: error, network: net.network }, "x402 gas key's balance could not be read");
-    return { ...shown, balance: null, settlementsLeft: null, low: null };
-  }
+    const price = fees.maxFeePerGas > 0n ? fees.maxFeePerGas : 1n;
+    return { balance, perSettlement: EVM_SETTLEMENT_GAS * price };
+  });
 }

@@ -176,7 +176,7 @@ describe('x402 facilitator on Solana', () => {
           caip2: NETWORK,
           address: feePayer.publicKey.toBase58(),
           coin: 'SOL',
-          balance: expect.stringMatching(/^\d+\.\d{9}$/),
+          balance: expect.stringMatching(/^\d+\.\d+$/),
           settlementsLeft: expect.any(Number),
           low: false,
         },
