@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { PublicKey } from '@solana/web3.js';
+import { Keypair, PublicKey } from '@solana/web3.js';
+import { encodeBase58 } from '../server/lib/base58';
 import { getAddress, type Address } from 'viem';
 import type { z } from 'zod';
 import type { ZLoginResponse } from '../contract';
@@ -54,6 +55,8 @@ export type Ctx = {
   server: RunningServer;
   chain: LocalSolana;
   mint: PublicKey;
+  /** The x402 facilitator's Solana fee payer (X402_SOLANA_FEE_PAYER_KEY), funded. */
+  x402FeePayer?: Keypair;
   /** The local EVM chain, when an EVM part runs. */
   evm?: EvmCtx;
   /** The local TRON chain (its USDT at mainnet's address), when a TRON part runs. */
@@ -72,6 +75,8 @@ export type Ctx = {
 export type Chains = {
   chain: LocalSolana;
   mint: PublicKey;
+  /** The x402 facilitator's Solana fee payer, funded (its server is told X402_SOLANA_FEE_PAYER_KEY). */
+  x402FeePayer?: Keypair;
   evm?: { chain: LocalEvm; usdt: Address; usdc: Address; x402GasKey: `0x${string}` };
   tron?: LocalTron;
 };
@@ -91,6 +96,7 @@ export async function setUp(cleanup: Cleanup, opts: ChainChoice): Promise<Ctx> {
   ctx.wallet = await addWallet(ctx, 'main');
   if (chains.evm) ctx.evm = { ...chains.evm, wallet: await addEvmWallet(ctx, 'evm main') };
   ctx.tron = chains.tron;
+  ctx.x402FeePayer = chains.x402FeePayer;
   return ctx;
 }
 
@@ -110,8 +116,10 @@ async function startChains(cleanup: Cleanup, opts: ChainChoice): Promise<Chains>
   const chain = await startLocalSolana();
   cleanup.add('local Solana chain', () => chain.stop());
   const mint = await chain.createMint();
+  const x402FeePayer = Keypair.generate();
+  await chain.fundSol(x402FeePayer.publicKey, 10n ** 12n);
   const tron = opts.tron ? await startTron(cleanup) : undefined;
-  if (!opts.evm) return { chain, mint, tron };
+  if (!opts.evm) return { chain, mint, x402FeePayer, tron };
 
   progress(`starting the local EVM chain (a Hardhat node, chain id ${EVM_CHAIN_ID})`);
   const evmChain = await startLocalEvm({ chainId: EVM_CHAIN_ID });
@@ -120,7 +128,7 @@ async function startChains(cleanup: Cleanup, opts: ChainChoice): Promise<Chains>
   // x402: a USDC with EIP-3009 and the facilitator's gas key, funded.
   const usdc = getAddress(await evmChain.deployUsdc());
   const x402GasKey = (await evmChain.newWallet({ eth: 10n ** 21n })).privateKey;
-  return { chain, mint, tron, evm: { chain: evmChain, usdt, usdc, x402GasKey } };
+  return { chain, mint, x402FeePayer, tron, evm: { chain: evmChain, usdt, usdc, x402GasKey } };
 }
 
 async function startTron(cleanup: Cleanup): Promise<LocalTron> {
@@ -164,6 +172,7 @@ export function benchServerEnv(port: number, chains: Chains): Record<string, str
     PUBLIC_RATE_LIMIT_PER_MINUTE: '1000000',
     SOLANA_RPC_URL: chains.chain.url,
     USDT_MINT_SOLANA: chains.mint.toBase58(),
+    ...(chains.x402FeePayer && { X402_SOLANA_FEE_PAYER_KEY: encodeBase58(chains.x402FeePayer.secretKey) }),
     ...evmEnv(chains.evm),
     // TRON is off unless a TRON part runs.
     ...(chains.tron && { TRON_RPC_URL: chains.tron.jsonRpcUrl, TRON_API_URL: chains.tron.url }),

@@ -20,7 +20,7 @@ export function printSandbox(o: { url: string; dataDir: string; chains: SandboxC
     '',
     'Sandbox routes (merchant auth): GET /sandbox, POST /sandbox/orders/{reference}/pay, /sandbox/faucet,',
     '/sandbox/advance, /sandbox/refunds/{id}/send.',
-    `x402 facilitator: ${o.url}/x402 (an API key with x402:settle; USDC with EIP-3009 on POLYGON). Ctrl-C stops everything.`,
+    `x402 facilitator: ${o.url}/x402 (an API key with x402:settle; USDC with EIP-3009 on POLYGON, USDC and USDT on SOLANA with a fee payer). Ctrl-C stops everything.`,
   ];
   console.log(lines.join('\n'));
 }

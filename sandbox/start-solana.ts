@@ -6,8 +6,10 @@ import { startLocalSolana } from './chains/solana/local-solana';
 const GAS_LAMPORTS = 10_000_000_000n; // 10 SOL: fees for a long session
 
 /**
- * The sandbox's Solana: litesvm with 6-decimal USDT and USDC mints, a payer, and the merchant's
- * wallet funded with SOL so that it can send refunds.
+ * The sandbox's Solana: litesvm with 6-decimal USDT and USDC mints, a payer, the merchant's
+ * wallet funded with SOL so that it can send refunds (its token accounts open, as x402 payments
+ * need), and a funded fee payer for the x402 facilitator (X402_SOLANA_FEE_PAYER_KEY; the local
+ * chain stands in for X402_SOLANA_CLUSTER's default, mainnet).
  */
 export async function startSandboxSolana(merchant: Keypair) {
   const chain = await startLocalSolana();
@@ -15,6 +17,9 @@ export async function startSandboxSolana(merchant: Keypair) {
   const usdc = await chain.createMint();
   const payer = await chain.newPayer({ sol: GAS_LAMPORTS });
   await chain.fundSol(merchant.publicKey, GAS_LAMPORTS);
+  for (const mint of [usdt, usdc]) await chain.mintTo(merchant.publicKey, mint, 0n);
+  const x402FeePayer = Keypair.generate();
+  await chain.fundSol(x402FeePayer.publicKey, GAS_LAMPORTS);
   const info: SandboxChainInfo = {
     network: 'SOLANA',
     kind: 'solana',
@@ -33,6 +38,7 @@ export async function startSandboxSolana(merchant: Keypair) {
       SOLANA_RPC_URL: chain.url,
       USDT_MINT_SOLANA: info.tokens[0]!.contract,
       USDC_MINT_SOLANA: info.tokens[1]!.contract,
+      X402_SOLANA_FEE_PAYER_KEY: encodeBase58(x402FeePayer.secretKey),
     },
     /** Mints what the payment needs to the payer first: the payer never runs dry. */
     async pay(o: { token: string; to: string; units: bigint; tag: string | null }) {

@@ -38,6 +38,7 @@ import * as m0035 from './migrations/0035-x402-follow-up';
 import * as m0036 from './migrations/0036-audit-actors';
 import * as m0037 from './migrations/0037-payout-outflows';
 import * as m0038 from './migrations/0038-x402-settlement-states';
+import * as m0039 from './migrations/0039-x402-valid-before';
 import * as m0040 from './migrations/0040-payout-batch-contracts';
 
 /**
@@ -91,6 +92,7 @@ const migrations = [
   { name: '0036-audit-actors', ...m0036 },
   { name: '0037-payout-outflows', ...m0037 },
   { name: '0038-x402-settlement-states', ...m0038 },
+  { name: '0039-x402-valid-before', ...m0039 },
   { name: '0040-payout-batch-contracts', ...m0040 },
 ];
 

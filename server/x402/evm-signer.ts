@@ -29,17 +29,24 @@ export class RefusedBeforeSending extends Error {
   }
 }
 
+/** The claim on the payment expired while its settlement waited (expireClaims): nothing may be sent. */
+export const claimExpired = () =>
+  new RefusedBeforeSending(
+    'claim_expired',
+    'This settlement waited so long that its claim on the payment expired: nothing was sent; present it again',
+  );
+
 /** What one settlement learns of its own transaction. */
 export type SendWatch = {
   /**
    * The signed transaction's hash, recorded before it is broadcast. False: the claim on the
    * authorization expired meanwhile (expireClaims), and nothing may be sent.
    */
-  onSigned(hash: Hex): Promise<boolean>;
+  onSigned(hash: string): Promise<boolean>;
   /** Set when the facilitator refused to send (the scheme's own error hides why). */
   refused?: RefusedBeforeSending;
   /** The transaction sent (possibly, when the broadcast's answer was lost). */
-  sent?: Hex;
+  sent?: string;
 };
 
 /** Errors after which the broadcast may have reached the node all the same. */
@@ -114,13 +121,7 @@ export function facilitatorEvmSigner(
         maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
       });
       const hash = keccak256(serialized);
-      if (!(await watch.onSigned(hash)))
-        refuse(
-          new RefusedBeforeSending(
-            'claim_expired',
-            'This settlement waited so long that its claim on the authorization expired: nothing was sent; present it again',
-          ),
-        );
+      if (!(await watch.onSigned(hash))) refuse(claimExpired());
       try {
         await client.sendRawTransaction({ serializedTransaction: serialized });
       } catch (error) {

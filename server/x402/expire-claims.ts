@@ -2,6 +2,7 @@ import type { Deps } from '../deps';
 import { authorizationOfKey, authorizationUsed, transactionThatUsed } from './eip3009-authorization';
 import { adoptTransaction, idleClaims, releaseIdleClaim, type IdleClaim } from './settlement-rows';
 import { x402EvmNetworks } from './x402-networks';
+import { isSolanaCaip2 } from './x402-solana';
 
 /**
  * Claims a process left before signing (it died after claiming an authorization), idle for
@@ -27,6 +28,9 @@ export async function expireClaims(deps: Deps): Promise<number> {
 }
 
 async function expire(deps: Deps, row: IdleClaim, idleMs: number): Promise<boolean> {
+  // Solana: nothing is broadcast before its signature is recorded, and nothing lands without the
+  // fee payer's: a claim without one sent nothing.
+  if (isSolanaCaip2(row.network)) return releaseIdleClaim(deps, row.id, idleMs);
   const net = x402EvmNetworks(deps).find((n) => n.caip2 === row.network);
   if (!net) return false;
   const authorization = authorizationOfKey(row.settlement_key);

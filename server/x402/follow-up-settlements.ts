@@ -12,20 +12,25 @@ import {
   type PendingSettlement,
   type UnrecordedSettlement,
 } from './settlement-rows';
+import { solanaOutcome } from './solana-outcome';
 import { x402EvmNetworks, type X402EvmNetwork } from './x402-networks';
+import { isSolanaCaip2 } from './x402-solana';
 
 /**
- * Settlements left behind, each transaction's receipt read again:
+ * Settlements left behind, each transaction looked up again (EVM: its receipt; Solana: its
+ * signature's status, and whether its blockhash is still valid):
  * - sent but without their order (a process died after signing, before the order was written):
  *   included, its order is written (recordSettlement: once, whoever else tries), so the verifier
- *   credits it like any other; reverted, the settlement failed (the authorization's nonce is
- *   unused); not found and unknown to the node with the authorization unused on chain, it never
- *   left (the process died before the broadcast): the authorization is given back; else looked at
- *   again next run. Only rows idle for X402_SETTLE_TIMEOUT_MS: a settle still waiting for its
- *   receipt is left to finish.
- * - `pending` with their order (no receipt in time): `settled` once included (the order goes on
+ *   credits it like any other; reverted, the settlement failed (EVM: the authorization's nonce is
+ *   unused); not found: on EVM, unknown to the node with the authorization unused on chain, it
+ *   never left (the process died before the broadcast) and the authorization is given back; on
+ *   Solana, once its blockhash has expired it can never land and is given back too; else looked at
+ *   again next run. Only rows idle for X402_SETTLE_TIMEOUT_MS: a settle still waiting is left to
+ *   finish.
+ * - `pending` with their order (not confirmed in time): `settled` once included (the order goes on
  *   from CONFIRMING to PAID by the network's confirmations, as the verifier does for any), `failed`
- *   if reverted; until then they stay pending, never failed for want of a receipt.
+ *   if reverted, or (Solana) once its blockhash expired with the transaction not on chain: it can
+ *   never land then. Until then they stay pending, never failed for want of a receipt.
  * Returns how many were moved on.
  */
 export async function followUpSettlements(deps: Deps): Promise<number> {
@@ -65,17 +70,53 @@ async function receiptOf(net: X402EvmNetwork, hash: string): Promise<Transaction
   }
 }
 
-async function recordUnrecorded(deps: Deps, row: UnrecordedSettlement, idleMs: number): Promise<boolean> {
+type Row = { network: string; settlement_key: string; transaction: string; valid_before: Date | null };
+
+/**
+ * What became of a settlement's transaction (solanaOutcome's answers); undefined when x402 is no
+ * longer on for its network. An EVM one without a receipt is `expired` once the chain's time is
+ * past its authorization's validBefore with the authorization unused: the token refuses it then.
+ */
+async function outcomeOf(
+  deps: Deps,
+  row: Row,
+): Promise<Awaited<ReturnType<typeof solanaOutcome>> | undefined> {
+  if (isSolanaCaip2(row.network)) return solanaOutcome(deps, row);
   const net = networkOf(deps, row.network);
-  if (!net) return false;
+  if (!net) return undefined;
   const receipt = await receiptOf(net, row.transaction);
-  if (!receipt) {
-    if (await nodeKnows(net.client, row.transaction as Hex)) return false;
-    if (await authorizationUsed(net, authorizationOfKey(row.settlement_key))) return false;
+  if (receipt) return receipt.status === 'success' ? 'included' : 'reverted';
+  if (!row.valid_before) return null;
+  const { timestamp } = await net.client.getBlock({ blockTag: 'latest' });
+  if (timestamp * 1000n <= BigInt(row.valid_before.getTime())) return null;
+  if (await authorizationUsed(net, authorizationOfKey(row.settlement_key))) return null;
+  // It may have been mined between the two reads: looked at once more, after.
+  return (await receiptOf(net, row.transaction)) ? null : 'expired';
+}
+
+/** Whether an EVM transaction not found never left: unknown to the node, its authorization unused. */
+async function evmNeverLeft(deps: Deps, row: Row): Promise<boolean> {
+  const net = networkOf(deps, row.network);
+  if (!net || (await nodeKnows(net.client, row.transaction as Hex))) return false;
+  return !(await authorizationUsed(net, authorizationOfKey(row.settlement_key)));
+}
+
+const failed = (errorReason: string) => ({ status: 'failed' as const, errorReason });
+
+async function recordUnrecorded(deps: Deps, row: UnrecordedSettlement, idleMs: number): Promise<boolean> {
+  const outcome = await outcomeOf(deps, row);
+  if (outcome === undefined) return false;
+  if (outcome === null) {
+    if (isSolanaCaip2(row.network) || !(await evmNeverLeft(deps, row))) return false;
     return releaseIdleClaim(deps, row.id, idleMs);
   }
-  if (receipt.status !== 'success') {
-    await updateSettlement(deps, row.id, { status: 'failed', errorReason: 'transaction_reverted' });
+  if (outcome === 'expired') {
+    if (await releaseIdleClaim(deps, row.id, idleMs)) return true;
+    await updateSettlement(deps, row.id, failed('transaction_expired'));
+    return true;
+  }
+  if (outcome === 'reverted') {
+    await updateSettlement(deps, row.id, failed('transaction_reverted'));
     return true;
   }
   const merchant = await deps.cache.merchants.get(row.merchant_id);
@@ -90,16 +131,14 @@ async function recordUnrecorded(deps: Deps, row: UnrecordedSettlement, idleMs: n
 }
 
 async function settlePending(deps: Deps, row: PendingSettlement): Promise<boolean> {
-  const net = networkOf(deps, row.network);
-  if (!net) return false;
-  const receipt = await receiptOf(net, row.transaction);
-  if (!receipt) return false;
+  const outcome = await outcomeOf(deps, row);
+  if (!outcome) return false;
   await updateSettlement(
     deps,
     row.id,
-    receipt.status === 'success'
+    outcome === 'included'
       ? { status: 'settled' }
-      : { status: 'failed', errorReason: 'transaction_reverted' },
+      : failed(outcome === 'expired' ? 'transaction_expired' : 'transaction_reverted'),
   );
   return true;
 }

@@ -4,6 +4,7 @@ import { formatAmount } from '../../contract/decimal';
 import type { Deps } from '../deps';
 import type { X402EvmNetwork } from './x402-networks';
 import { x402EvmNetworks } from './x402-networks';
+import { solanaFeePayer, x402SolanaNetwork } from './x402-solana';
 
 /**
  * The gas one EVM settlement may take: transferWithAuthorization uses about 60,000 to 80,000,
@@ -15,25 +16,74 @@ const EVM_COIN_DECIMALS = 18;
 const MOST = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * GET /dashboard/x402/gas-keys: each gas key's balance, about how many settlements it pays for at
+ * GET /dashboard/x402/gas-keys: each gas key's (and the Solana fee payer's) balance, about how many settlements it pays for at
  * the gas price now, and whether that is below X402_GAS_WARN_SETTLEMENTS. The networks are asked
  * side by side; one that cannot be asked shows no balance rather than failing the others.
  */
 export async function listGasKeys(deps: Pick<Deps, 'config' | 'logger'>): Promise<X402GasKeys> {
-  const key = deps.config.x402.evmPrivateKey;
-  const gasKeys = key
-    ? await Promise.all(
-        x402EvmNetworks(deps).map((net) => evmGasKey(deps, net, privateKeyToAccount(key).address)),
-      )
-    : [];
+  const { evmPrivateKey: key, solanaFeePayerKey } = deps.config.x402;
+  const gasKeys = await Promise.all([
+    ...(key
+      ? x402EvmNetworks(deps).map((net) => evmGasKey(deps, net, privateKeyToAccount(key).address))
+      : []),
+    ...(solanaFeePayerKey ? [solanaGasKey(deps)] : []),
+  ]);
   return {
     warnBelowSettlements: deps.config.x402.gasWarnSettlements,
     gasKeys,
-    notConfigured: key ? [] : ['X402_EVM_PRIVATE_KEY'],
+    notConfigured: [
+      ...(key ? [] : ['X402_EVM_PRIVATE_KEY']),
+      ...(solanaFeePayerKey ? [] : ['X402_SOLANA_FEE_PAYER_KEY']),
+    ],
   };
 }
 
-async function evmGasKey(
+/**
+ * What one Solana settlement costs its fee payer: two signatures at 5,000 lamports, and the
+ * payer's priority fee (@x402/svm's client asks 20,000 units at 1 micro-lamport: nothing to speak of).
+ */
+const SOLANA_SETTLEMENT_LAMPORTS = 10_000n;
+const SOL_DECIMALS = 9;
+
+type Shown = Pick<X402GasKey, 'network' | 'caip2' | 'address' | 'coin'>;
+
+/**
+ * A key as the page shows it: its balance (`read`: in base units, with what one settlement costs
+ * now) and about how many settlements that pays for; without them when the network cannot be asked.
+ */
+async function gasKeyShown(
+  deps: Pick<Deps, 'config' | 'logger'>,
+  shown: Shown,
+  decimals: number,
+  read: () => Promise<{ balance: bigint; perSettlement: bigint }>,
+): Promise<X402GasKey> {
+  try {
+    const { balance, perSettlement } = await read();
+    const left = balance / perSettlement;
+    const settlementsLeft = Number(left > MOST ? MOST : left);
+    return {
+      ...shown,
+      balance: formatAmount(balance, decimals),
+      settlementsLeft,
+      low: settlementsLeft < deps.config.x402.gasWarnSettlements,
+    };
+  } catch (error) {
+    deps.logger.warn({ err: error, network: shown.network }, "x402 gas key's balance could not be read");
+    return { ...shown, balance: null, settlementsLeft: null, low: null };
+  }
+}
+
+function solanaGasKey(deps: Pick<Deps, 'config' | 'logger'>): Promise<X402GasKey> {
+  const net = x402SolanaNetwork(deps);
+  const feePayer = solanaFeePayer(deps).publicKey;
+  const shown = { network: net.network, caip2: net.caip2, address: feePayer.toBase58(), coin: 'SOL' };
+  return gasKeyShown(deps, shown, SOL_DECIMALS, async () => ({
+    balance: BigInt(await net.connection.getBalance(feePayer, 'confirmed')),
+    perSettlement: SOLANA_SETTLEMENT_LAMPORTS,
+  }));
+}
+
+function evmGasKey(
   deps: Pick<Deps, 'config' | 'logger'>,
   net: X402EvmNetwork,
   address: `0x${string}`,
@@ -44,21 +94,12 @@ async function evmGasKey(
     address,
     coin: EVM_NETWORK_TABLE[net.network].nativeCoin,
   };
-  try {
+  return gasKeyShown(deps, shown, EVM_COIN_DECIMALS, async () => {
     const [balance, fees] = await Promise.all([
       net.client.getBalance({ address }),
       net.client.estimateFeesPerGas(),
     ]);
-    const left = balance / (EVM_SETTLEMENT_GAS * (fees.maxFeePerGas > 0n ? fees.maxFeePerGas : 1n));
-    const settlementsLeft = Number(left > MOST ? MOST : left);
-    return {
-      ...shown,
-      balance: formatAmount(balance, EVM_COIN_DECIMALS),
-      settlementsLeft,
-      low: settlementsLeft < deps.config.x402.gasWarnSettlements,
-    };
-  } catch (error) {
-    deps.logger.warn({ err: error, network: net.network }, "x402 gas key's balance could not be read");
-    return { ...shown, balance: null, settlementsLeft: null, low: null };
-  }
+    const price = fees.maxFeePerGas > 0n ? fees.maxFeePerGas : 1n;
+    return { balance, perSettlement: EVM_SETTLEMENT_GAS * price };
+  });
 }

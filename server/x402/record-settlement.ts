@@ -1,11 +1,11 @@
-import { getAddress } from 'viem';
+import type { Token } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
 import type { Caller } from '../events/actor';
 import { createX402Order } from '../orders/create-x402-order';
 import { submitPaymentClaim } from '../orders/submit-payment-claim';
 import { endLease, leaseSettlement, type SettlementToRecord } from './settlement-rows';
-import { x402EvmNetworks } from './x402-networks';
+import { settledToken } from './settled-token';
 
 /** Who the order names: the settle's key and its maker, or (followed up after a crash) the service. */
 export type SettledBy = { merchant: MerchantRow; by: Caller | null };
@@ -39,11 +39,9 @@ export async function recordSettlement(
 
 async function writeOrder(deps: Deps, row: SettlementToRecord, by: SettledBy): Promise<string> {
   const reference = row.order_reference!;
-  const net = x402EvmNetworks(deps).find((n) => n.caip2 === row.network);
-  const token = net?.tokens.find((t) => t.contract === getAddress(row.asset));
-  if (!net || !token || !row.wallet_id)
-    throw new Error(`x402 is no longer on for ${row.asset} on ${row.network}`);
-  const txId = row.transaction!.toLowerCase();
+  const token = settledToken(deps, row.network, row.asset);
+  if (!token || !row.wallet_id) throw new Error(`x402 is no longer on for ${row.asset} on ${row.network}`);
+  const txId = token.txId(row.transaction!);
   const writtenId = async () =>
     (await deps.db.models.Order.findOne({ where: { reference }, attributes: ['id'] }))?.id;
   const reportAgain = async (orderId: string | number) => {
@@ -51,7 +49,7 @@ async function writeOrder(deps: Deps, row: SettlementToRecord, by: SettledBy): P
       reference,
       merchantId: row.merchant_id,
       txId,
-      network: net.network,
+      network: token.network,
       source: 'x402',
       by: by.by ?? undefined,
     });
@@ -64,14 +62,14 @@ async function writeOrder(deps: Deps, row: SettlementToRecord, by: SettledBy): P
       merchant: by.merchant,
       by: by.by,
       reference,
-      network: net.network,
-      token: token.symbol as 'USDC',
+      network: token.network,
+      token: token.symbol as Token,
       tokenMint: token.contract,
       decimals: token.decimals,
       walletId: row.wallet_id,
-      recipient: getAddress(row.pay_to),
+      recipient: token.address(row.pay_to),
       amountUnits: BigInt(row.amount_units),
-      payer: getAddress(row.payer),
+      payer: token.address(row.payer),
       resource: row.resource,
       txId,
     });

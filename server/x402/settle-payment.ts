@@ -15,7 +15,6 @@ import {
   updateSettlement,
   type SettlementRow,
 } from './settlement-rows';
-import { settlingFacilitator } from './x402-facilitator';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** How often a settle waits to learn what became of the same authorization's settlement under way. */
@@ -54,8 +53,8 @@ export async function settlePayment(deps: Deps, input: Input): Promise<SettleRes
     const id = await claimSettlement(deps, {
       key: checked.settlementKey,
       merchantId: input.merchant.id,
-      network: checked.net.caip2,
-      asset: checked.token.contract,
+      network: checked.caip2,
+      asset: checked.asset,
       payTo: checked.payTo,
       payer: checked.payer,
       amountUnits: checked.amountUnits,
@@ -64,6 +63,7 @@ export async function settlePayment(deps: Deps, input: Input): Promise<SettleRes
       resource: checked.resource,
       apiKeyId: input.by.apiKey?.id ?? null,
       memberId: input.by.member.id,
+      validBefore: checked.validBefore,
     });
     if (id) return settleClaimed(deps, input, checked, id);
     const row = await findSettlement(deps, checked.settlementKey);
@@ -74,7 +74,7 @@ export async function settlePayment(deps: Deps, input: Input): Promise<SettleRes
         errorReason: 'settlement_in_progress',
         errorMessage: 'Another settlement of this authorization is still under way: ask again',
         transaction: '',
-        network: checked.net.caip2,
+        network: checked.caip2,
         payer: checked.payer,
       };
     await sleep(IN_PROGRESS_POLL_MS);
@@ -86,7 +86,7 @@ const alreadySettled = (checked: CheckedPayment, row: SettlementRow): SettleResp
   errorReason: 'already_settled',
   errorMessage: `This authorization was already presented for settlement (${row.status}): its transaction is ${row.transaction ?? 'unknown'}`,
   transaction: row.transaction ?? '',
-  network: checked.net.caip2,
+  network: checked.caip2,
   payer: row.payer ?? checked.payer,
 });
 
@@ -101,16 +101,13 @@ async function settleClaimed(
   };
   let result: SettleResponse;
   try {
-    result = await settlingFacilitator(deps, checked.net, checked.gasKey, watch).settle(
-      checked.payload,
-      checked.requirements,
-    );
+    result = await checked.settler(watch).settle(checked.payload, checked.requirements);
   } catch (error) {
     // The chain could not be asked (verification's reads): nothing was sent unless `sent` says so.
     if (watch.sent) await updateSettlement(deps, id, { status: 'pending', errorReason: 'settle_error' });
     else await releaseSettlement(deps, id);
     throw new ChainUnavailableError(
-      `${checked.net.network} RPC unavailable: x402 settle failed (${describeRpcError(error)})`,
+      `${checked.network} RPC unavailable: x402 settle failed (${describeRpcError(error)})`,
     );
   }
   if (!watch.sent) {

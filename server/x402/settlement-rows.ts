@@ -33,6 +33,8 @@ export type NewSettlement = {
   resource: string | null;
   apiKeyId: string | null;
   memberId: string;
+  /** When the payment stops being valid (EVM: the authorization's validBefore; Solana: null). */
+  validBefore: Date | null;
 };
 
 /** A sent settlement as its order is written from it (recordSettlement, under its lease). */
@@ -63,15 +65,16 @@ export async function claimSettlement(deps: Pick<Deps, 'db'>, s: NewSettlement):
   const rows = await deps.db.sequelize.query<{ id: string }>(
     `INSERT INTO x402_settlements AS s
        (settlement_key, merchant_id, network, asset, pay_to, payer, amount_units, status,
-        order_reference, wallet_id, resource, api_key_id, member_id)
+        order_reference, wallet_id, resource, api_key_id, member_id, valid_before)
      VALUES (:key, :merchantId, :network, :asset, :payTo, :payer, :amount, 'sending',
-             :orderReference, :walletId, :resource, :apiKeyId, :memberId)
+             :orderReference, :walletId, :resource, :apiKeyId, :memberId, :validBefore)
      ON CONFLICT (settlement_key) DO UPDATE
        SET status = 'sending', transaction = NULL, error_reason = NULL, updated_at = now(),
            order_id = NULL, recording_until = NULL,
            merchant_id = EXCLUDED.merchant_id, pay_to = EXCLUDED.pay_to, amount_units = EXCLUDED.amount_units,
            order_reference = EXCLUDED.order_reference, wallet_id = EXCLUDED.wallet_id,
-           resource = EXCLUDED.resource, api_key_id = EXCLUDED.api_key_id, member_id = EXCLUDED.member_id
+           resource = EXCLUDED.resource, api_key_id = EXCLUDED.api_key_id, member_id = EXCLUDED.member_id,
+           valid_before = EXCLUDED.valid_before
        WHERE s.status = 'failed'
      RETURNING id`,
     {
@@ -188,6 +191,7 @@ export type UnrecordedSettlement = {
   settlement_key: string;
   network: string;
   transaction: string;
+  valid_before: Date | null;
   merchant_id: string;
   api_key_id: string | null;
   member_id: string | null;
@@ -203,7 +207,8 @@ export async function unrecordedSettlements(
   limit: number,
 ): Promise<UnrecordedSettlement[]> {
   return deps.db.sequelize.query(
-    `SELECT id, settlement_key, network, transaction, merchant_id, api_key_id, member_id FROM x402_settlements
+    `SELECT id, settlement_key, network, transaction, valid_before, merchant_id, api_key_id, member_id
+       FROM x402_settlements
       WHERE order_id IS NULL AND status IN ('sent', 'settled', 'pending') AND transaction IS NOT NULL
         AND (recording_until IS NULL OR recording_until < now())
         AND updated_at < now() - make_interval(secs => :idleSeconds)
@@ -266,7 +271,13 @@ export async function adoptTransaction(
   );
 }
 
-export type PendingSettlement = { id: string; network: string; transaction: string };
+export type PendingSettlement = {
+  id: string;
+  settlement_key: string;
+  network: string;
+  transaction: string;
+  valid_before: Date | null;
+};
 
 /**
  * Settlements answered `settlement_pending` (no receipt in time) whose order is written: the
@@ -277,7 +288,7 @@ export async function pendingSettlements(
   limit: number,
 ): Promise<PendingSettlement[]> {
   return deps.db.sequelize.query(
-    `SELECT id, network, transaction FROM x402_settlements
+    `SELECT id, settlement_key, network, transaction, valid_before FROM x402_settlements
       WHERE status = 'pending' AND order_id IS NOT NULL AND transaction IS NOT NULL
       ORDER BY updated_at LIMIT :limit`,
     { type: QueryTypes.SELECT, replacements: { limit } },

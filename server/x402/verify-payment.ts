@@ -5,8 +5,8 @@ import { checkPayment, type X402Request } from './check-payment';
 import { verifyingFacilitator } from './x402-facilitator';
 
 /**
- * POST /x402/verify: this account's rules (checkPayment), then @x402/evm's checks of the
- * authorization (signature, time window, amount, recipient, a simulated transfer). Nothing is sent.
+ * POST /x402/verify: this account's rules (checkPayment), then @x402/evm's or @x402/svm's
+ * checks of the payment (signatures, time window, amount, recipient, a simulated transfer). Nothing is sent.
  */
 export async function verifyPayment(
   deps: Pick<Deps, 'config' | 'db'>,
@@ -22,7 +22,7 @@ export async function verifyPayment(
       ...(checked.payer ? { payer: checked.payer } : {}),
     };
   // The scheme's reads (signature check, balance, a simulated transfer): the chain unreachable is a 502.
-  const result = await rpcCall(checked.net.network, 'x402 verify', () =>
+  const result = await rpcCall(checked.network, 'x402 verify', () =>
     verifyingFacilitator(deps).verify(checked.payload, checked.requirements),
   );
   return {

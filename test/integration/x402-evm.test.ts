@@ -26,6 +26,7 @@ import {
   type TestServer,
 } from '../support/test-server';
 import { decodePaymentResponseHeader, payingFetch, signedPayment, startPaidApi } from '../support/x402-stack';
+import { expectSettledOnce } from '../support/x402-settled-once';
 import type { Deps } from '../../server/deps';
 import { followUpSettlements } from '../../server/x402/follow-up-settlements';
 import { until } from '../support/until';
@@ -86,6 +87,13 @@ const facilitator = (server: TestServer, path: 'verify' | 'settle', key: string,
 const settle = (key: string, body: unknown, server: TestServer = h.server) =>
   facilitator(server, 'settle', key, body);
 const gasNonce = () => evm().publicClient.getTransactionCount({ address: gasKey.address });
+
+/** A shop, a payer, and the payer's payment to the shop, ready to settle: how most tests start. */
+async function shopAndPayment() {
+  const shop = await x402Shop();
+  const from = await payer();
+  return { shop, from, body: await payment(from, shop.payTo) };
+}
 
 async function x402Orders(shop: { apiKey: string }) {
   const res = await api()('GET', '/users/me/orders?kind=x402', { token: shop.apiKey });
@@ -195,32 +203,12 @@ describe('x402 facilitator on EVM', () => {
   });
 
   it('settles one authorization once: replayed, then raced on two instances', async () => {
-    const shop = await x402Shop();
-    const from = await payer();
-    const body = await payment(from, shop.payTo);
-    const first = await settle(shop.apiKey, body);
-    expect(first.body, first.text).toMatchObject({ success: true, payer: from.address });
-    const again = await settle(shop.apiKey, body, second);
-    expect(again.body).toMatchObject({
-      success: false,
-      errorReason: 'already_settled',
-      transaction: first.body.transaction,
+    const { shop, from, body } = await shopAndPayment();
+    await expectSettledOnce((b, server) => settle(shop.apiKey, b, server), [h.server, second], {
+      body,
+      raced: await payment(from, shop.payTo),
+      payer: from.address,
     });
-
-    const raced = await payment(from, shop.payTo);
-    const answers = await Promise.all([
-      settle(shop.apiKey, raced),
-      settle(shop.apiKey, raced, second),
-      settle(shop.apiKey, raced),
-      settle(shop.apiKey, raced, second),
-    ]);
-    const won = answers.filter((a) => a.body.success === true);
-    expect(won).toHaveLength(1);
-    for (const lost of answers.filter((a) => a.body.success !== true))
-      expect(lost.body).toMatchObject({
-        errorReason: 'already_settled',
-        transaction: won[0]!.body.transaction,
-      });
     expect(await usdcOf(from.address)).toBe(1_000_000n - 2n * PRICE);
     expect(await x402Orders(shop)).toHaveLength(2);
   });
@@ -298,9 +286,7 @@ describe('x402 facilitator on EVM', () => {
   });
 
   it('needs an API key with x402:settle on every route, never a sign-in, and the gas key', async () => {
-    const shop = await x402Shop();
-    const from = await payer();
-    const body = await payment(from, shop.payTo);
+    const { shop, from, body } = await shopAndPayment();
     const readOnly = await newApiKey(api(), shop.token, ['orders:read']);
     // The owner's own sign-ins: the login token, and the dashboard's session (cookie and CSRF token).
     const signIn = await api()('POST', '/dashboard/session', {
@@ -367,7 +353,7 @@ describe('x402 facilitator on EVM', () => {
           low: false,
         },
       ],
-      notConfigured: [],
+      notConfigured: ['X402_SOLANA_FEE_PAYER_KEY'],
     });
     expect(shown.body.gasKeys[0].settlementsLeft).toBeGreaterThan(100);
     // The key with the scope reads it too; one without it, or no credential, does not.
@@ -401,7 +387,7 @@ describe('x402 facilitator on EVM', () => {
       expect(bare.body).toEqual({
         warnBelowSettlements: 100,
         gasKeys: [],
-        notConfigured: ['X402_EVM_PRIVATE_KEY'],
+        notConfigured: ['X402_EVM_PRIVATE_KEY', 'X402_SOLANA_FEE_PAYER_KEY'],
       });
     } finally {
       await Promise.all(Object.values(servers).map((server) => server.stop()));
@@ -420,9 +406,7 @@ describe('x402 facilitator on EVM', () => {
   });
 
   it('with the gas key empty or gas too dear: a clear error, nothing paid, the authorization still usable', async () => {
-    const shop = await x402Shop();
-    const from = await payer();
-    const body = await payment(from, shop.payTo);
+    const { shop, from, body } = await shopAndPayment();
     const broke = await evm().newWallet({ eth: 0n });
     const poor = await startTestServer({ ...env, X402_EVM_PRIVATE_KEY: broke.privateKey, JOBS: 'none' });
     try {
@@ -502,9 +486,7 @@ describe('x402 facilitator on EVM', () => {
       ],
     ];
     for (const [where, overrides] of crashes) {
-      const shop = await x402Shop();
-      const from = await payer();
-      const body = await payment(from, shop.payTo);
+      const { shop, from, body } = await shopAndPayment();
       let stopped!: () => void;
       const stoppedThere = new Promise<void>((resolve) => (stopped = resolve));
       const crashing = await startTestServer({ ...env, JOBS: 'none' }, overrides(stopped));
@@ -579,9 +561,7 @@ describe('x402 facilitator on EVM', () => {
   });
 
   it('answers 502 UPSTREAM_UNAVAILABLE while the chain cannot be reached, and settles once it can', async () => {
-    const shop = await x402Shop();
-    const from = await payer();
-    const body = await payment(from, shop.payTo);
+    const { shop, body } = await shopAndPayment();
     await evm().stopRpc();
     try {
       expectErrorBody(await facilitator(h.server, 'verify', shop.apiKey, body), 502, 'UPSTREAM_UNAVAILABLE');
@@ -596,9 +576,7 @@ describe('x402 facilitator on EVM', () => {
 
 describe('x402 settlement states', () => {
   it('gives back an authorization the node refused outright: nothing sent, presented again it settles', async () => {
-    const shop = await x402Shop();
-    const from = await payer();
-    const body = await payment(from, shop.payTo);
+    const { shop, from, body } = await shopAndPayment();
     const nonceBefore = await gasNonce();
     // The next block's base fee far above the latest one's (still under X402_MAX_GAS_GWEI): the fee
     // offered from the latest block is too low for it, and the node refuses the transaction.
@@ -623,9 +601,7 @@ describe('x402 settlement states', () => {
   });
 
   it('gives back a claim left idle before signing: presented again it settles once, the late settle sends nothing', async () => {
-    const shop = await x402Shop();
-    const from = await payer();
-    const body = await payment(from, shop.payTo);
+    const { shop, from, body } = await shopAndPayment();
     const nonceBefore = await gasNonce();
     // The gas key taken elsewhere: the settle claims the authorization, verifies it, then waits to
     // sign, as long as it likes (a process that died there waits for ever).
@@ -666,9 +642,7 @@ describe('x402 settlement states', () => {
   it('settles a pending settlement once its receipt comes, never failing it for want of one', async () => {
     const slow = await startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' });
     try {
-      const shop = await x402Shop();
-      const from = await payer();
-      const body = await payment(from, shop.payTo);
+      const { shop, body } = await shopAndPayment();
       await evm().setAutomine(false);
       try {
         const pending = await settle(shop.apiKey, body, slow.server);
@@ -698,10 +672,38 @@ describe('x402 settlement states', () => {
     }
   });
 
+  it('gives a pending settlement whose transaction was dropped an end once its authorization expired', async () => {
+    const slow = await startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' });
+    try {
+      const shop = await x402Shop();
+      const from = await payer();
+      const now = BigInt(Math.floor(Date.now() / 1000));
+      const body = await payment(from, shop.payTo, { validBefore: now + 60n });
+      await evm().setAutomine(false);
+      let pending;
+      try {
+        pending = await settle(shop.apiKey, body, slow.server);
+        expect(pending.body).toMatchObject({ success: false, errorReason: 'settlement_pending' });
+        // The node drops it (a mempool eviction): it is mined nowhere.
+        await evm().rpc('hardhat_dropTransaction', [pending.body.transaction]);
+      } finally {
+        await evm().setAutomine(true);
+      }
+      // Within its authorization's validity it might still come: it stays pending.
+      await slow.server.jobs.runNow('follow-up-x402');
+      expect(await settlementsOf(shop)).toEqual([expect.objectContaining({ status: 'pending' })]);
+      await evm().rpc('evm_increaseTime', [120]);
+      await evm().mine();
+      await slow.server.jobs.runNow('follow-up-x402');
+      expect(await settlementsOf(shop)).toEqual([expect.objectContaining({ status: 'failed' })]);
+      expect(await usdcOf(from.address)).toBe(1_000_000n);
+    } finally {
+      await slow.stop();
+    }
+  });
+
   it('follows up an idle claim whose authorization someone else used on chain: its one order, nothing sent', async () => {
-    const shop = await x402Shop();
-    const from = await payer();
-    const body = await payment(from, shop.payTo);
+    const { shop, from, body } = await shopAndPayment();
     const nonceBefore = await gasNonce();
     const { sequelize } = h.server.deps.db;
     const hold = await sequelize.transaction();
@@ -759,9 +761,7 @@ describe('x402 settlement states', () => {
   });
 
   it('gives back a settlement signed but never broadcast (the process died in between), and keeps one sent', async () => {
-    const shop = await x402Shop();
-    const from = await payer();
-    const body = await payment(from, shop.payTo);
+    const { shop, body } = await shopAndPayment();
     const { sequelize } = h.server.deps.db;
     const hold = await sequelize.transaction();
     let late;

@@ -14,7 +14,7 @@ export {
 export { startLocalSolana, type LocalSolana } from '../../sandbox/chains/solana/local-solana';
 export { startSandboxProcess, type SandboxProcess } from './sandbox-process';
 export { startWebhookReceiver, type ReceivedWebhook } from './webhook-receiver';
-export { signedPayment } from './x402-stack';
+export { signedPayment, solanaPayment } from './x402-stack';
 export { loadConfig } from '../../server/config';
 export { openDatabase, type Database } from '../../server/db/database';
 export { startEmbeddedPostgres } from '../../server/db/embedded-postgres';

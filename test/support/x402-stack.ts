@@ -3,6 +3,21 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { HTTPFacilitatorClient, type FacilitatorClient } from '@x402/core/server';
 import { ExactEvmScheme as ExactEvmServerScheme } from '@x402/evm/exact/server';
+import { ExactSvmScheme as ExactSvmServerScheme } from '@x402/svm/exact/server';
+import { ExactSvmScheme as ExactSvmClientScheme } from '@x402/svm/exact/client';
+import { SOLANA_MAINNET_CAIP2, toClientSvmSigner } from '@x402/svm';
+import { createTransferCheckedInstruction, getAssociatedTokenAddressSync } from '@solana/spl-token';
+import {
+  ComputeBudgetProgram,
+  TransactionInstruction,
+  TransactionMessage,
+  VersionedTransaction,
+  type Connection,
+  type Keypair,
+  type PublicKey,
+} from '@solana/web3.js';
+import { MEMO_PROGRAM_ID } from '../../sandbox/chains/solana/local-solana';
+import { createKeyPairSignerFromBytes } from '@solana/kit';
 import { ExactEvmScheme as ExactEvmClientScheme } from '@x402/evm/exact/client';
 import { toClientEvmSigner } from '@x402/evm';
 import { paymentMiddleware, x402ResourceServer } from '@x402/express';
@@ -24,11 +39,12 @@ export async function startPaidApi(opts: {
   apiKey: string | null;
   /** A facilitator client of its own (the SDK's x402.facilitator()) instead of @x402/core's HTTP one. */
   facilitator?: FacilitatorClient;
-  network: `eip155:${number}`;
-  asset: Address;
-  payTo: Address;
+  network: `eip155:${number}` | `solana:${string}`;
+  asset: string;
+  payTo: string;
   amountUnits: string;
-  eip712: { name: string; version: string };
+  /** EVM: the token's EIP-712 name and version. */
+  eip712?: { name: string; version: string };
 }): Promise<PaidApi> {
   const headers: Record<string, string> = opts.apiKey ? { Authorization: `Bearer ${opts.apiKey}` } : {};
   const facilitator =
@@ -37,7 +53,8 @@ export async function startPaidApi(opts: {
       url: opts.facilitatorUrl,
       createAuthHeaders: async () => ({ verify: headers, settle: headers, supported: headers }),
     });
-  const server = new x402ResourceServer(facilitator).register(opts.network, new ExactEvmServerScheme());
+  const scheme = opts.network.startsWith('solana:') ? new ExactSvmServerScheme() : new ExactEvmServerScheme();
+  const server = new x402ResourceServer(facilitator).register(opts.network, scheme);
   const app = express();
   const state = { calls: 0 };
   app.use(
@@ -48,7 +65,11 @@ export async function startPaidApi(opts: {
             scheme: 'exact',
             network: opts.network,
             payTo: opts.payTo,
-            price: { amount: opts.amountUnits, asset: opts.asset, extra: opts.eip712 },
+            price: {
+              amount: opts.amountUnits,
+              asset: opts.asset,
+              ...(opts.eip712 ? { extra: opts.eip712 } : {}),
+            },
             maxTimeoutSeconds: 120,
           },
           description: 'A paid answer',
@@ -84,6 +105,25 @@ export function payingFetch(
   const signer = toClientEvmSigner(privateKeyToAccount(privateKey), publicClient);
   const client = x402Client.fromConfig({
     schemes: [{ network, client: new ExactEvmClientScheme(signer) }],
+    spendControls: { allowedAssets: [{ network, asset }] },
+  });
+  return { fetch: wrapFetchWithPayment(fetch, client), client };
+}
+
+/**
+ * A payer's fetch that pays x402 402s on Solana: @x402/svm's client scheme builds the transfer
+ * (compute budget, TransferChecked, memo), signs it as the token owner and leaves the fee payer's
+ * signature to the facilitator. `rpcUrl`: the chain it reads the mint and a blockhash from.
+ */
+export async function payingSolanaFetch(
+  secretKey: Uint8Array,
+  rpcUrl: string,
+  network: `solana:${string}`,
+  asset: string,
+) {
+  const signer = toClientSvmSigner(await createKeyPairSignerFromBytes(secretKey));
+  const client = x402Client.fromConfig({
+    schemes: [{ network, client: new ExactSvmClientScheme(signer, { rpcUrl }) }],
     spendControls: { allowedAssets: [{ network, asset }] },
   });
   return { fetch: wrapFetchWithPayment(fetch, client), client };
@@ -166,3 +206,78 @@ export async function signedPayment(
   };
 }
 type LocalSigner = ReturnType<typeof privateKeyToAccount>;
+
+export type SolanaPaymentOptions = {
+  /** The mint transferred and asked (default the one given). */
+  mint?: PublicKey;
+  /** What the transfer moves when it differs from the requirements' amount. */
+  units?: bigint;
+  /** The requirements' amount (default 0.01 at 6 decimals). */
+  amountUnits?: bigint;
+  /** The transfer's source owner and authority (default the payer). */
+  authority?: PublicKey;
+  /** More instructions after the memo. */
+  more?: TransactionInstruction[];
+  /** The CAIP-2 id (default mainnet's, which the local chain stands in for). */
+  network?: `solana:${string}`;
+};
+
+/**
+ * A facilitator request body as @x402/express sends it on Solana: the payer's transfer laid out as
+ * @x402/svm's client lays it out (compute limit, compute price, TransferChecked, memo), the
+ * facilitator's fee payer first, signed by the payer only. Each part overridable so the tests can
+ * make it wrong.
+ */
+export async function solanaPayment(
+  connection: Connection,
+  p: { from: Keypair; payTo: PublicKey; mint: PublicKey; feePayer: PublicKey } & SolanaPaymentOptions,
+) {
+  const mint = p.mint;
+  const authority = p.authority ?? p.from.publicKey;
+  const amountUnits = p.amountUnits ?? 10_000n;
+  const { blockhash } = await connection.getLatestBlockhash('confirmed');
+  const message = new TransactionMessage({
+    payerKey: p.feePayer,
+    recentBlockhash: blockhash,
+    instructions: [
+      ComputeBudgetProgram.setComputeUnitLimit({ units: 20_000 }),
+      ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1 }),
+      createTransferCheckedInstruction(
+        getAssociatedTokenAddressSync(mint, authority, true),
+        mint,
+        getAssociatedTokenAddressSync(mint, p.payTo, true),
+        authority,
+        p.units ?? amountUnits,
+        6,
+      ),
+      new TransactionInstruction({
+        programId: MEMO_PROGRAM_ID,
+        keys: [],
+        data: Buffer.from(randomBytes(16).toString('hex')),
+      }),
+      ...(p.more ?? []),
+    ],
+  }).compileToV0Message();
+  const tx = new VersionedTransaction(message);
+  const signers = message.staticAccountKeys.slice(0, message.header.numRequiredSignatures);
+  if (signers.some((key) => key.equals(p.from.publicKey))) tx.sign([p.from]);
+  const requirements = {
+    scheme: 'exact',
+    network: p.network ?? SOLANA_MAINNET_CAIP2,
+    asset: mint.toBase58(),
+    amount: amountUnits.toString(),
+    payTo: p.payTo.toBase58(),
+    maxTimeoutSeconds: 60,
+    extra: { feePayer: p.feePayer.toBase58() },
+  };
+  return {
+    x402Version: 2,
+    paymentPayload: {
+      x402Version: 2,
+      resource: { url: 'https://api.example.test/report', mimeType: 'application/json' },
+      accepted: requirements,
+      payload: { transaction: Buffer.from(tx.serialize()).toString('base64') },
+    },
+    paymentRequirements: requirements,
+  };
+}
