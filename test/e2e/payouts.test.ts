@@ -57,6 +57,18 @@ const shot = (name: string) =>
     fullPage: true,
   });
 
+/** Makes and approves a payout of `items` through the API, then opens its page (Approved). */
+async function openApprovedPayout(items: { network: string; token: string; to: string; amount: string }[]) {
+  const api = stack.server.api;
+  const made = await api<{ id: string }>('POST', '/payouts', { token: merchantToken, body: { items } });
+  expect(made.status, made.text).toBe(201);
+  const approved = await api('POST', `/payouts/${made.body.id}/approve`, { token: merchantToken });
+  expect(approved.status, approved.text).toBe(200);
+  await d.go(`/payouts/${made.body.id}`);
+  await d.waitText('Approved');
+  return made.body.id;
+}
+
 /** Chooses `csv` (written to a file) in the upload form and makes the payout. */
 async function upload(csv: string) {
   const file = path.join(tmpdir(), `payout-${Date.now()}.csv`);
@@ -139,13 +151,7 @@ describe('payouts: dashboard', () => {
       to: randomEvmAddress(),
       amount: `${i}.00000000000000000${i}`,
     }));
-    const made = await api<{ id: string }>('POST', '/payouts', { token: merchantToken, body: { items } });
-    expect(made.status, made.text).toBe(201);
-    const approved = await api('POST', `/payouts/${made.body.id}/approve`, { token: merchantToken });
-    expect(approved.status, approved.text).toBe(200);
-
-    await d.go(`/payouts/${made.body.id}`);
-    await d.waitText('Approved');
+    const payoutId = await openApprovedPayout(items);
     await d.waitText('Pay from your browser wallet');
     await shot('5-wallet-approved');
     await d.click('Pay from your browser wallet');
@@ -166,7 +172,7 @@ describe('payouts: dashboard', () => {
     const verified = contracts.body.items.find((c) => c.network === 'BSC');
     expect(verified?.status).toBe('VERIFIED');
     expect((sends[2]!.params as [{ to: string }])[0].to.toLowerCase()).toBe(verified!.address.toLowerCase());
-    const payout = await api<{ items: { txId: string }[] }>('GET', `/payouts/${made.body.id}`, {
+    const payout = await api<{ items: { txId: string }[] }>('GET', `/payouts/${payoutId}`, {
       token: merchantToken,
     });
     expect(new Set(payout.body.items.map((i) => i.txId))).toEqual(new Set([wallet.sent[2]]));
@@ -195,13 +201,7 @@ describe('payouts: dashboard', () => {
       to: Keypair.generate().publicKey.toBase58(),
       amount: `0.${i}0000${i}`,
     }));
-    const made = await api<{ id: string }>('POST', '/payouts', { token: merchantToken, body: { items } });
-    expect(made.status, made.text).toBe(201);
-    const approved = await api('POST', `/payouts/${made.body.id}/approve`, { token: merchantToken });
-    expect(approved.status, approved.text).toBe(200);
-
-    await d.go(`/payouts/${made.body.id}`);
-    await d.waitText('Approved');
+    const payoutId = await openApprovedPayout(items);
     await d.click('Pay from your browser wallet');
     await d.waitText('Completed', 120_000);
     expect((await d.bodyText()).match(/Confirmed/g)).toHaveLength(3);
@@ -209,7 +209,7 @@ describe('payouts: dashboard', () => {
 
     // The wallet sent what the service built, and what it sent is what the items name.
     expect(wallet.signatures.length).toBeGreaterThanOrEqual(1);
-    const payout = await api<{ items: { txId: string }[] }>('GET', `/payouts/${made.body.id}`, {
+    const payout = await api<{ items: { txId: string }[] }>('GET', `/payouts/${payoutId}`, {
       token: merchantToken,
     });
     expect(new Set(payout.body.items.map((i) => i.txId))).toEqual(new Set(wallet.signatures));
