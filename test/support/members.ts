@@ -1,16 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Role } from '../../contract';
-import { hashPassword } from '../../server/auth/passwords';
-import { TEST_PASSWORD, type TestServer } from './test-server';
-
-let passwordHash: Promise<string> | undefined;
+import { TEST_PASSWORD, testPasswordHash, type TestServer } from './test-server';
 
 /**
  * A member of the account with `role`, made directly in the database (the invitation routes have
  * their own tests), signed in: its id, e-mail and login token.
  */
 export async function addMember(server: TestServer, merchantId: string, role: Role) {
-  passwordHash ??= hashPassword(TEST_PASSWORD);
   const id = randomUUID();
   const email = `${role}-${id}@example.com`;
   await server.deps.db.models.Member.create({
@@ -18,7 +14,7 @@ export async function addMember(server: TestServer, merchantId: string, role: Ro
     merchantId,
     email,
     name: `A ${role}`,
-    passwordHash: await passwordHash,
+    passwordHash: await testPasswordHash(),
     role,
   });
   const login = await server.api<{ token: string }>('POST', '/auth/login', {
