@@ -3,7 +3,7 @@ import { formatUnits } from '../../contract/decimal';
 import { chainFor } from '../chains/registry';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { payingWallets } from './paying-wallets';
+import { payingWalletOn } from './paying-wallets';
 
 /** The unsigned deployment of PayoutBatch for the account's paying wallet on an EVM network, with its fee. */
 export async function deployBatchContract(
@@ -13,9 +13,7 @@ export async function deployBatchContract(
   const chain = chainFor(deps.chains, input.network, 'body.network');
   if (!chain.buildBatchContractDeployment)
     throw ApiError.field('body.network', `${input.network} takes no payout batch contract`);
-  const from = (await payingWallets(deps, input.merchantId, [input.network])).get(input.network);
-  if (!from)
-    throw ApiError.conflict(`The account has no wallet on ${input.network} to deploy from: add one first`);
+  const from = await payingWalletOn(deps, input.merchantId, input.network);
   const draft = await chain.buildBatchContractDeployment(from);
   return {
     network: input.network,

@@ -1,6 +1,6 @@
-import { isEvmNetwork, type PayoutBatchContract } from '../../contract';
+import { isEvmNetwork, type EvmNetwork, type PayoutBatchContract } from '../../contract';
 import type { Deps } from '../deps';
-import { batchContractsOf } from './batch-contract-of';
+import { batchContractsOf, type BatchContractRow } from './batch-contract-of';
 
 /** The account's PayoutBatch contract on each EVM network that is on: VERIFIED with its address, or NONE. */
 export async function listBatchContracts(
@@ -12,16 +12,21 @@ export async function listBatchContracts(
     .all()
     .map((c) => c.network)
     .filter(isEvmNetwork)
-    .map((network): PayoutBatchContract => {
-      const row = recorded.get(network);
-      return {
-        network,
-        status: row ? 'VERIFIED' : 'NONE',
-        address: row?.address ?? null,
-        deployTxId: row?.deploy_tx_id ?? null,
-        deployedBy: row?.deployed_by ?? null,
-        verifiedAt: row?.verified_at.toISOString() ?? null,
-      };
-    });
+    .map((network) => presentBatchContract(network, recorded.get(network)));
   return { items };
+}
+
+/** A network's contract as the API shows it: VERIFIED with its recorded row, or NONE. */
+export function presentBatchContract(
+  network: EvmNetwork,
+  row: Omit<BatchContractRow, 'network'> | undefined,
+): PayoutBatchContract {
+  return {
+    network,
+    status: row ? 'VERIFIED' : 'NONE',
+    address: row?.address ?? null,
+    deployTxId: row?.deploy_tx_id ?? null,
+    deployedBy: row?.deployed_by ?? null,
+    verifiedAt: row?.verified_at.toISOString() ?? null,
+  };
 }

@@ -3,8 +3,8 @@ import { PAYOUT_BATCH_RUNTIME } from '../chains/evm/payout-batch/payout-batch';
 import { chainFor } from '../chains/registry';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { listBatchContracts } from './list-batch-contracts';
-import { payingWallets } from './paying-wallets';
+import { presentBatchContract } from './list-batch-contracts';
+import { payingWalletOn } from './paying-wallets';
 
 /**
  * A member reports the deployment of the account's PayoutBatch contract. Nothing claimed is
@@ -22,8 +22,7 @@ export async function reportBatchContract(
   if (txId === null) throw ApiError.field('body.txId', chain.txIdFormat);
   if (!chain.readDeployment)
     throw ApiError.field('params.network', `${input.network} takes no payout batch contract`);
-  const from = (await payingWallets(deps, input.merchantId, [input.network])).get(input.network);
-  if (!from) throw ApiError.conflict(`The account has no wallet on ${input.network}: add one first`);
+  const from = await payingWalletOn(deps, input.merchantId, input.network);
   const seen = await chain.readDeployment(txId);
   if (seen.state !== 'final' && seen.state !== 'failed')
     throw ApiError.conflict(
@@ -36,6 +35,12 @@ export async function reportBatchContract(
   if (!seen.contractAddress) throw refuse('deploys no contract');
   if (seen.code !== PAYOUT_BATCH_RUNTIME.toLowerCase())
     throw refuse(`the code at ${seen.contractAddress} is not PayoutBatch's`);
+  const recorded = {
+    address: seen.contractAddress,
+    deploy_tx_id: txId,
+    deployed_by: seen.from,
+    verified_at: deps.clock(),
+  };
   await deps.db.sequelize.query(
     `INSERT INTO payout_batch_contracts (merchant_id, network, address, deploy_tx_id, deployed_by, verified_at)
      VALUES ($merchantId, $network, $address, $txId, $from, $at)
@@ -46,13 +51,13 @@ export async function reportBatchContract(
       bind: {
         merchantId: input.merchantId,
         network: input.network,
-        address: seen.contractAddress,
-        txId,
-        from: seen.from,
-        at: deps.clock(),
+        address: recorded.address,
+        txId: recorded.deploy_tx_id,
+        from: recorded.deployed_by,
+        at: recorded.verified_at,
       },
     },
   );
-  const { items } = await listBatchContracts(deps, input.merchantId);
-  return items.find((c) => c.network === input.network)!;
+  // What was just written is the answer: no second read.
+  return presentBatchContract(input.network, recorded);
 }
