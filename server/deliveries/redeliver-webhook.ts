@@ -2,7 +2,7 @@ import type { EventType } from '../../contract';
 import { checkEventScope, type Credential } from '../auth/check-scope';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
-import { callerFields, type Caller } from '../events/actor';
+import type { Caller } from '../events/actor';
 import { sendNow } from '../events/send-now';
 import { findOrder } from '../orders/find-order';
 import { presentWebhookDelivery } from './present-delivery';
@@ -31,7 +31,7 @@ export async function redeliverWebhook(
   if (!previous?.deliveryId) throw ApiError.notFound('Webhook delivery');
   const refused = checkEventScope(input.apiKey, previous.eventType as EventType);
   if (refused) throw refused;
-  const sent = await sendNow(deps, previous.deliveryId, { manual: true, by: callerFields(input.caller) });
+  const sent = await sendNow(deps, previous.deliveryId, { manual: true, by: input.caller });
   if (!sent) throw ApiError.notFound('Webhook delivery');
   if ('held' in sent) throw ApiError.conflict(`Cannot send yet: ${sent.held}`);
   return presentWebhookDelivery(

@@ -1,6 +1,6 @@
 import type { DeliveryChannel } from '../db/models/event-delivery';
 import type { Deps } from '../deps';
-import type { CallerFields } from './actor';
+import { auditActor, type Caller } from './actor';
 import { appendAuditSql } from './audit';
 import type { Outcome } from './delivery';
 import { lastAttemptSql, retryDelayMsSql, retrySchedule, type RetryConfig } from './retry-schedule';
@@ -14,7 +14,7 @@ export type Attempt = Outcome & {
   /** A redelivery asked for by the merchant: recorded, the schedule left alone. */
   manual?: boolean;
   /** Who asked for the redelivery: its audit entry names them (else the service, `system`). */
-  by?: CallerFields;
+  by?: Caller;
 };
 
 /** The record an attempt made (webhook_deliveries or messenger_deliveries), or null: held, or no such task. */
@@ -46,24 +46,27 @@ export async function recordAttempts(
   const now = deps.clock();
   // PostgreSQL text holds no NUL: a receiver that answers one must not make its attempt unrecordable.
   const text = (s: string | null) => (s === null ? null : s.replaceAll('\0', ''));
-  const items = attempts.map(({ by, ...a }, seq) => ({
-    seq,
-    byActor: by?.actor ?? null,
-    byFields: by ? Object.fromEntries(Object.entries(by).filter(([key]) => key !== 'actor')) : null,
-    taskId: a.taskId,
-    owner: a.owner ?? null,
-    manual: a.manual === true,
-    deferred: a.deferred === true,
-    ok: a.ok,
-    permanent: a.permanent === true,
-    responseStatus: a.status,
-    responseBody: text(a.body),
-    error: text(a.error),
-    durationMs: a.durationMs,
-    retryAfterMs: Math.ceil((a.retryAfterSeconds ?? 0) * 1000),
-    sentTo: text(a.target ?? null),
-    requestBody: text(a.requestBody),
-  }));
+  const items = attempts.map(({ by, ...a }, seq) => {
+    const who = by ? auditActor(by) : null;
+    return {
+      seq,
+      byActor: who?.actor ?? null,
+      byFields: who?.fields ?? null,
+      taskId: a.taskId,
+      owner: a.owner ?? null,
+      manual: a.manual === true,
+      deferred: a.deferred === true,
+      ok: a.ok,
+      permanent: a.permanent === true,
+      responseStatus: a.status,
+      responseBody: text(a.body),
+      error: text(a.error),
+      durationMs: a.durationMs,
+      retryAfterMs: Math.ceil((a.retryAfterSeconds ?? 0) * 1000),
+      sentTo: text(a.target ?? null),
+      requestBody: text(a.requestBody),
+    };
+  });
   const rows = await deps.db.prepared.run<{
     seq: number;
     webhookId: string | null;

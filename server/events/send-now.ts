@@ -1,5 +1,5 @@
 import type { Deps } from '../deps';
-import type { CallerFields } from './actor';
+import type { Caller } from './actor';
 import type { Outcome } from './delivery';
 import { loadDeliveries } from './load-deliveries';
 import type { RecordedAttempt } from './record-attempts';
@@ -19,7 +19,7 @@ export type SentNow = { held: string } | { recorded: NonNullable<RecordedAttempt
 export async function sendNow(
   deps: Deps,
   taskId: string,
-  how: { manual: true; by: CallerFields } | { owner: string },
+  how: { manual: true; by: Caller } | { owner: string },
 ): Promise<SentNow> {
   const delivery = (await loadDeliveries(deps, [taskId])).get(taskId);
   if (!delivery) return null;
