@@ -42,6 +42,10 @@ function setSessionCookie(
   });
 }
 
+/** An export's file name: what it holds and the days it covers. */
+const csvName = (kind: string, range: { from: string; to: string }) =>
+  `${kind}-${range.from}-${range.to}.csv`;
+
 export function dashboardRouter(deps: Deps, limits: Pick<RateLimits, 'secondFactor'>) {
   return initServer().router(dashboardContract, {
     signIn: async ({ req, res, body }) => {
@@ -84,18 +88,8 @@ export function dashboardRouter(deps: Deps, limits: Pick<RateLimits, 'secondFact
       return { status: 200, body: await memberSales(deps, merchant.id, member, query) };
     },
     exportOrders: async ({ req, res, query }) =>
-      csvAnswer(
-        deps,
-        res,
-        `orders-${query.from}-${query.to}.csv`,
-        exportOrders(deps, currentMerchant(req).id, query),
-      ),
+      csvAnswer(deps, res, csvName('orders', query), exportOrders(deps, currentMerchant(req).id, query)),
     exportPayments: async ({ req, res, query }) =>
-      csvAnswer(
-        deps,
-        res,
-        `payments-${query.from}-${query.to}.csv`,
-        exportPayments(deps, currentMerchant(req).id, query),
-      ),
+      csvAnswer(deps, res, csvName('payments', query), exportPayments(deps, currentMerchant(req).id, query)),
   });
 }

@@ -23,6 +23,11 @@ export function currentMerchant(req: { user?: Express.User }): MerchantRow {
   return req.user.merchant;
 }
 
+/** The row `id` of the calling merchant, as finders take it (another merchant's is a 404). */
+export function ownRow(req: { user?: Express.User }, id: string): { id: string; merchantId: string } {
+  return { id, merchantId: currentMerchant(req).id };
+}
+
 /** Who the request acts as: the merchant, the member (for an API key, its maker), the permissions. */
 export function currentUser(req: { user?: Express.User }): Express.User {
   if (!req.user) throw ApiError.unauthenticated();

@@ -1,7 +1,7 @@
 import { initServer } from '@ts-rest/express';
 import { subscriptionsContract } from '../../contract';
 import type { Deps } from '../deps';
-import { callerOf, currentMerchant } from '../http/current-merchant';
+import { callerOf, currentMerchant, ownRow } from '../http/current-merchant';
 import { created, creation } from '../http/created';
 import { orderCursorPage } from '../orders/list-orders';
 import { cancelSubscription } from './cancel-subscription';
@@ -17,8 +17,6 @@ export function subscriptionsRouter(deps: Deps) {
     status: 200 as const,
     body: presentSubscription(deps, subscription),
   });
-  /** The subscription `id` of the calling merchant (another merchant's is a 404). */
-  const own = (req: { user?: Express.User }, id: string) => ({ id, merchantId: currentMerchant(req).id });
   return initServer().router(subscriptionsContract, {
     create: async ({ req, res, body, headers }) =>
       created(res, await createSubscription(deps, creation(req, body, headers))),
@@ -26,10 +24,10 @@ export function subscriptionsRouter(deps: Deps) {
       status: 200,
       body: await listSubscriptions(deps, currentMerchant(req).id, query),
     }),
-    get: async ({ req, params }) => answer(await findSubscription(deps, own(req, params.id))),
+    get: async ({ req, params }) => answer(await findSubscription(deps, ownRow(req, params.id))),
     orders: async ({ req, params, query }) => {
       const merchant = currentMerchant(req);
-      const subscription = await findSubscription(deps, { id: params.id, merchantId: merchant.id });
+      const subscription = await findSubscription(deps, ownRow(req, params.id));
       return {
         status: 200,
         body: await orderCursorPage(
@@ -43,14 +41,14 @@ export function subscriptionsRouter(deps: Deps) {
     cancel: async ({ req, params, body }) =>
       answer(
         await cancelSubscription(deps, {
-          ...own(req, params.id),
+          ...ownRow(req, params.id),
           atPeriodEnd: body.atPeriodEnd ?? false,
           actor: callerOf(req),
         }),
       ),
     pause: async ({ req, params }) =>
-      answer(await pauseSubscription(deps, { ...own(req, params.id), by: callerOf(req) })),
+      answer(await pauseSubscription(deps, { ...ownRow(req, params.id), by: callerOf(req) })),
     resume: async ({ req, params }) =>
-      answer(await resumeSubscription(deps, { ...own(req, params.id), by: callerOf(req) })),
+      answer(await resumeSubscription(deps, { ...ownRow(req, params.id), by: callerOf(req) })),
   });
 }
