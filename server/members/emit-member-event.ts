@@ -1,10 +1,9 @@
 import type { Transaction } from 'sequelize';
-import { versionKnowsEventType, type MemberEventType } from '../../contract';
+import type { MemberEventType } from '../../contract';
 import { callerFields } from '../events/actor';
-import { appendEvent, eventApiVersion, eventBody, newEventId } from '../events/append-events';
 import type { MemberRow } from '../db/caches';
 import type { Deps } from '../deps';
-import { deliveryTargets } from '../orders/delivery-targets';
+import { emitMerchantEvent } from '../events/emit-merchant-event';
 
 /**
  * A member event (`member.*`) in the caller's transaction, naming who did it, sent where the
@@ -18,23 +17,10 @@ export async function emitMemberEvent(
 ): Promise<void> {
   const merchant = await deps.cache.merchants.get(event.merchantId);
   if (!merchant) throw new Error(`no merchant ${event.merchantId}`);
-  const version = eventApiVersion(merchant);
-  if (!versionKnowsEventType(version, event.type)) return;
-  const id = newEventId();
-  const at = deps.clock();
-  await appendEvent(deps.db, transaction, {
-    id,
-    orderId: null,
-    merchantId: merchant.id,
+  await emitMerchantEvent(deps, transaction, merchant, {
     type: event.type,
-    body: eventBody(
-      id,
-      event.type,
-      at,
-      { ...event.data, ...callerFields({ member: event.by, apiKey: null }) },
-      version,
-    ),
-    at,
-    targets: deliveryTargets({ webhookUrl: null, messengerChatId: null }, merchant),
+    at: deps.clock(),
+    orderId: null,
+    data: () => ({ ...event.data, ...callerFields({ member: event.by, apiKey: null }) }),
   });
 }

@@ -1,18 +1,10 @@
 import type { Transaction } from 'sequelize';
-import {
-  versionKnowsEventType,
-  type ClaimedTransfer,
-  type OrderEventType,
-  type Payment,
-  type Refund,
-  type RefundEventType,
-} from '../../contract';
+import type { ClaimedTransfer, OrderEventType, Payment, Refund, RefundEventType } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import type { Order } from '../db/models';
 import type { Deps } from '../deps';
 import { eventActorFields, type Actor } from '../events/actor';
-import { appendEvent, eventApiVersion, eventBody, newEventId } from '../events/append-events';
-import { deliveryTargets } from './delivery-targets';
+import { emitMerchantEvent } from '../events/emit-merchant-event';
 import { presentOrder } from './present-order';
 import { refundableUnitsOfOrder } from './refundable-amount';
 
@@ -41,19 +33,15 @@ export async function emitOrderEvent(
   const merchant =
     knownMerchant ?? (await deps.db.models.Merchant.findByPk(order.merchantId, { transaction }));
   if (!merchant) throw new Error(`order ${order.reference} has no merchant`);
-  const version = eventApiVersion(merchant);
-  if (!versionKnowsEventType(version, type)) return null;
-  const id = newEventId();
-  const refundable = await refundableUnitsOfOrder(deps.db, order, at, transaction);
-  const presented = presentOrder(deps, order, merchant.fullName, refundable);
-  await appendEvent(deps.db, transaction, {
-    id,
-    orderId: order.id,
-    merchantId: merchant.id,
+  return emitMerchantEvent(deps, transaction, merchant, {
     type,
-    body: eventBody(id, type, at, { order: presented, ...extra, ...eventActorFields(actor) }, version),
     at,
-    targets: deliveryTargets(order, merchant),
+    orderId: order.id,
+    settings: order,
+    data: async () => {
+      const refundable = await refundableUnitsOfOrder(deps.db, order, at, transaction);
+      const presented = presentOrder(deps, order, merchant.fullName, refundable);
+      return { order: presented, ...extra, ...eventActorFields(actor) };
+    },
   });
-  return id;
 }

@@ -1,10 +1,9 @@
 import type { Transaction } from 'sequelize';
-import { versionKnowsEventType, type PayoutEventType } from '../../contract';
+import type { PayoutEventType } from '../../contract';
 import type { Payout, PayoutItem } from '../db/models';
 import type { Deps } from '../deps';
 import { eventActorFields, type Actor } from '../events/actor';
-import { appendEvent, eventApiVersion, eventBody, newEventId } from '../events/append-events';
-import { deliveryTargets } from '../orders/delivery-targets';
+import { emitMerchantEvent } from '../events/emit-merchant-event';
 import { presentPayoutItem, presentPayoutSummaries } from './present-payout';
 
 /**
@@ -23,24 +22,17 @@ export async function emitPayoutEvent(
 ): Promise<string | null> {
   const merchant = await deps.cache.merchants.get(payout.merchantId);
   if (!merchant) throw new Error(`payout ${payout.id} has no merchant`);
-  const version = eventApiVersion(merchant);
-  if (!versionKnowsEventType(version, type)) return null;
-  const [summary] = await presentPayoutSummaries(deps, [payout], transaction);
-  const id = newEventId();
-  await appendEvent(deps.db, transaction, {
-    id,
-    orderId: null,
-    merchantId: merchant.id,
+  return emitMerchantEvent(deps, transaction, merchant, {
     type,
-    body: eventBody(
-      id,
-      type,
-      at,
-      { payout: summary, ...(item ? { item: presentPayoutItem(item) } : {}), ...eventActorFields(actor) },
-      version,
-    ),
     at,
-    targets: deliveryTargets({ webhookUrl: null, messengerChatId: null }, merchant),
+    orderId: null,
+    data: async () => {
+      const [summary] = await presentPayoutSummaries(deps, [payout], transaction);
+      return {
+        payout: summary,
+        ...(item ? { item: presentPayoutItem(item) } : {}),
+        ...eventActorFields(actor),
+      };
+    },
   });
-  return id;
 }

@@ -1,10 +1,9 @@
 import type { Transaction } from 'sequelize';
-import { versionKnowsEventType, type EventType, type Order as OrderBody } from '../../contract';
+import type { EventType, Order as OrderBody } from '../../contract';
 import type { Subscription } from '../db/models';
 import type { Deps } from '../deps';
 import { eventActorFields, type Actor } from '../events/actor';
-import { appendEvent, eventApiVersion, eventBody, newEventId } from '../events/append-events';
-import { deliveryTargets } from '../orders/delivery-targets';
+import { emitMerchantEvent } from '../events/emit-merchant-event';
 import { presentSubscription } from './present-subscription';
 
 /** What a subscription event carries beside the subscription: the order it is about, with its row id. */
@@ -28,22 +27,15 @@ export async function emitSubscriptionEvent(
   // The cached row, as order creation renders its event: its version and webhook settings.
   const merchant = await deps.cache.merchants.get(subscription.merchantId);
   if (!merchant) throw new Error(`subscription ${subscription.id} has no merchant`);
-  const version = eventApiVersion(merchant);
-  if (!versionKnowsEventType(version, type)) return null;
-  const id = newEventId();
-  const data = {
-    subscription: presentSubscription(deps, subscription),
-    ...(extra.order ? { order: extra.order.body } : {}),
-    ...eventActorFields(actor),
-  };
-  await appendEvent(deps.db, transaction, {
-    id,
-    orderId: extra.order?.id ?? null,
-    merchantId: merchant.id,
+  return emitMerchantEvent(deps, transaction, merchant, {
     type,
-    body: eventBody(id, type, at, data, version),
     at,
-    targets: deliveryTargets({ webhookUrl: subscription.webhookUrl, messengerChatId: null }, merchant),
+    orderId: extra.order?.id ?? null,
+    settings: { webhookUrl: subscription.webhookUrl, messengerChatId: null },
+    data: () => ({
+      subscription: presentSubscription(deps, subscription),
+      ...(extra.order ? { order: extra.order.body } : {}),
+      ...eventActorFields(actor),
+    }),
   });
-  return id;
 }

@@ -1,7 +1,7 @@
 import type { Merchant, Order } from '../db/models';
-import type { DeliveryTarget } from '../events/append-events';
+import type { DeliveryTarget } from './append-events';
 
-/** Where an order's events go: the order's own settings, else the merchant's. */
+/** Where an event goes: its subject's own settings (an order's, a subscription's), else the merchant's. */
 export function deliveryTargets(
   order: Pick<Order, 'webhookUrl' | 'messengerChatId'>,
   merchant: Pick<Merchant, 'webhookUrl' | 'messengerChatId' | 'messengerBotTokenSealed'>,
