@@ -4,15 +4,13 @@ import { isDatabaseUnavailable } from '../db/is-database-unavailable';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { checkWebhookUrl } from '../events/check-webhook-url';
-import { eventApiVersion, eventBody, newEventId } from '../events/append-events';
-import { createdByOf, eventActorFields, type Caller } from '../events/actor';
+import { createdByOf, type Caller } from '../events/actor';
 import { formatAmount, wireStep } from '../../contract/decimal';
-import { deliveryTargets } from './delivery-targets';
 import { findReplay, requestHash, type IdempotencyScope } from './idempotency';
-import type { CreatedOrder, NewOrderRow } from './created-order';
+import type { NewOrderRow } from './created-order';
+import { createdOrderOf } from './created-order-of';
 import { newReference } from './new-reference';
 import { ORDER_CREATED } from './order-lifecycle';
-import { presentOrder } from './present-order';
 import { priceOrder } from './price-order';
 import { finestDecimals, rescaleUnits, toStored } from './payment-options';
 import { resolvePaymentOptions } from './resolve-payment-options';
@@ -143,29 +141,15 @@ export async function createOrder(
       createdAt: now,
       updatedAt: now,
     };
-    // A new order has received nothing: nothing to refund.
-    const presented = presentOrder(deps, order, merchant.fullName, 0n);
-    const eventId = newEventId();
-    const response = { status: 201 as const, body: presented };
-    const created: CreatedOrder = {
+    const { created, presented } = createdOrderOf(deps, {
       order,
-      actor: input.by ?? 'system',
+      merchant,
+      by: input.by ?? null,
       audit: createdAudit(amount, optionAmounts),
-      // Every version knows order.created; the version is the cached merchant row's (no query).
-      event: {
-        id: eventId,
-        body: eventBody(
-          eventId,
-          ORDER_CREATED.event,
-          now,
-          { order: presented, ...eventActorFields(input.by) },
-          eventApiVersion(merchant),
-        ),
-      },
-      targets: deliveryTargets(order, merchant),
-      actingMember: input.by ? { id: input.by.member.id, tokenVersion: input.by.member.tokenVersion } : null,
-      ...(scope ? { idempotency: { scope, response } } : {}),
-    };
+      at: now,
+    });
+    const response = { status: 201 as const, body: presented };
+    if (scope) created.idempotency = { scope, response };
     return { response, created };
   };
 

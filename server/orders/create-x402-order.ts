@@ -1,13 +1,11 @@
 import type { Network, Token } from '../../contract';
 import type { MerchantRow } from '../db/caches';
 import type { Deps } from '../deps';
-import { createdByOf, eventActorFields, type Caller } from '../events/actor';
-import { eventApiVersion, eventBody, newEventId } from '../events/append-events';
+import { createdByOf, type Caller } from '../events/actor';
 import { formatAmount } from '../../contract/decimal';
-import type { CreatedOrder, NewOrderRow } from './created-order';
-import { deliveryTargets } from './delivery-targets';
+import type { NewOrderRow } from './created-order';
+import { createdOrderOf } from './created-order-of';
 import { ORDER_CREATED } from './order-lifecycle';
-import { presentOrder } from './present-order';
 import { submitPaymentClaim } from './submit-payment-claim';
 
 /** A payment per API call settled by this service as x402 facilitator (server/x402/). */
@@ -93,11 +91,10 @@ export async function createX402Order(
     createdAt: now,
     updatedAt: now,
   };
-  const presented = presentOrder(deps, order, p.merchant.fullName, 0n);
-  const eventId = newEventId();
-  const created: CreatedOrder = {
+  const { created } = createdOrderOf(deps, {
     order,
-    actor: p.by ?? 'system',
+    merchant: p.merchant,
+    by: p.by,
     audit: {
       status: ORDER_CREATED.to,
       amount: formatAmount(p.amountUnits, p.decimals),
@@ -106,19 +103,8 @@ export async function createX402Order(
       payer: p.payer,
       expiresAt: order.expiresAt.toISOString(),
     },
-    event: {
-      id: eventId,
-      body: eventBody(
-        eventId,
-        ORDER_CREATED.event,
-        now,
-        { order: presented, ...eventActorFields(p.by ?? 'system') },
-        eventApiVersion(p.merchant),
-      ),
-    },
-    targets: deliveryTargets(order, p.merchant),
-    actingMember: p.by && { id: p.by.member.id, tokenVersion: p.by.member.tokenVersion },
-  };
+    at: now,
+  });
   const outcome = await deps.writeCreatedOrder(created);
   if (!outcome.inserted) throw new Error(`the x402 order was not written (${outcome.blockedBy})`);
   await submitPaymentClaim(deps, {
