@@ -197,27 +197,43 @@ export type UnrecordedSettlement = {
   member_id: string | null;
 };
 
-/**
- * Sent settlements without their order, untouched for `idleMs` (a settle still under way is left
- * to finish): what a process that died between the broadcast and the order leaves behind.
- */
-export async function unrecordedSettlements(
+const idle = `updated_at < now() - make_interval(secs => :idleSeconds)`;
+
+/** The oldest `limit` settlements matching `where` and untouched for `idleMs`, with `columns`. */
+function idleSettlements<T extends object>(
   deps: Pick<Deps, 'db'>,
+  query: { columns: string; where: string },
   idleMs: number,
   limit: number,
-): Promise<UnrecordedSettlement[]> {
-  return deps.db.sequelize.query(
-    `SELECT id, settlement_key, network, transaction, valid_before, merchant_id, api_key_id, member_id
-       FROM x402_settlements
-      WHERE order_id IS NULL AND status IN ('sent', 'settled', 'pending') AND transaction IS NOT NULL
-        AND (recording_until IS NULL OR recording_until < now())
-        AND updated_at < now() - make_interval(secs => :idleSeconds)
+): Promise<T[]> {
+  return deps.db.sequelize.query<T>(
+    `SELECT ${query.columns} FROM x402_settlements
+      WHERE ${query.where} AND ${idle}
       ORDER BY updated_at LIMIT :limit`,
     { type: QueryTypes.SELECT, replacements: { idleSeconds: idleMs / 1000, limit } },
   );
 }
 
-const idle = `updated_at < now() - make_interval(secs => :idleSeconds)`;
+/**
+ * Sent settlements without their order, untouched for `idleMs` (a settle still under way is left
+ * to finish): what a process that died between the broadcast and the order leaves behind.
+ */
+export function unrecordedSettlements(
+  deps: Pick<Deps, 'db'>,
+  idleMs: number,
+  limit: number,
+): Promise<UnrecordedSettlement[]> {
+  return idleSettlements(
+    deps,
+    {
+      columns: 'id, settlement_key, network, transaction, valid_before, merchant_id, api_key_id, member_id',
+      where: `order_id IS NULL AND status IN ('sent', 'settled', 'pending') AND transaction IS NOT NULL
+        AND (recording_until IS NULL OR recording_until < now())`,
+    },
+    idleMs,
+    limit,
+  );
+}
 
 export type IdleClaim = { id: string; settlement_key: string; network: string };
 
@@ -225,16 +241,12 @@ export type IdleClaim = { id: string; settlement_key: string; network: string };
  * Claims idle for `idleMs` with nothing signed for them: what a process that died after claiming
  * an authorization, before signing its transaction, leaves behind (expireClaims).
  */
-export async function idleClaims(
-  deps: Pick<Deps, 'db'>,
-  idleMs: number,
-  limit: number,
-): Promise<IdleClaim[]> {
-  return deps.db.sequelize.query(
-    `SELECT id, settlement_key, network FROM x402_settlements
-      WHERE status = 'sending' AND ${idle}
-      ORDER BY updated_at LIMIT :limit`,
-    { type: QueryTypes.SELECT, replacements: { idleSeconds: idleMs / 1000, limit } },
+export function idleClaims(deps: Pick<Deps, 'db'>, idleMs: number, limit: number): Promise<IdleClaim[]> {
+  return idleSettlements(
+    deps,
+    { columns: 'id, settlement_key, network', where: `status = 'sending'` },
+    idleMs,
+    limit,
   );
 }
 
