@@ -1,4 +1,5 @@
 import { isAddressEqual, isHex, recoverMessageAddress, type Address, type Hex } from 'viem';
+import { signedBy } from '../signed-by';
 import { normalizeEvmAddress } from './address';
 
 /** An EIP-191 signature: 65 bytes (r, s, v) as hex. */
@@ -12,14 +13,7 @@ export async function verifyEvmMessage(
   signature: string,
   address: string,
 ): Promise<boolean> {
-  const sig = normalizeEvmSignature(signature);
-  const signer = normalizeEvmAddress(address);
-  if (!sig || !signer) return false;
-  try {
-    const recovered = await recoverMessageAddress({ message, signature: sig });
-    return isAddressEqual(recovered, signer as Address);
-  } catch {
-    // Not a point on the curve, or a v that is neither 27/28 nor 0/1: nobody's signature.
-    return false;
-  }
+  return signedBy(normalizeEvmSignature(signature), normalizeEvmAddress(address), async (sig, signer) =>
+    isAddressEqual(await recoverMessageAddress({ message, signature: sig }), signer as Address),
+  );
 }

@@ -1,3 +1,4 @@
+import { signedBy } from '../signed-by';
 import { normalizeTronAddress } from './address';
 import { loadTronWeb } from './build-transfer';
 
@@ -16,14 +17,10 @@ export async function verifyTronMessage(
   signature: string,
   address: string,
 ): Promise<boolean> {
-  const sig = normalizeTronSignature(signature);
-  const signer = normalizeTronAddress(address);
-  if (!sig || !signer) return false;
   const { utils } = await loadTronWeb();
-  try {
-    return utils.message.verifyMessage(message, sig) === signer;
-  } catch {
-    // Not a point on the curve, or a v that is neither 27/28 nor 0/1: nobody's signature.
-    return false;
-  }
+  return signedBy(
+    normalizeTronSignature(signature),
+    normalizeTronAddress(address),
+    (sig, signer) => utils.message.verifyMessage(message, sig) === signer,
+  );
 }
