@@ -1,8 +1,7 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /** Base schema. Money is bigint base units (6 decimals); statuses are checked by the database. */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE merchants (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
       email text NOT NULL,
@@ -142,11 +141,8 @@ export const up: Migration = async ({ context: db }) => {
     );
     CREATE INDEX messenger_deliveries_order_idx ON messenger_deliveries (order_id, id);
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE messenger_deliveries, webhook_deliveries, idempotency_keys, audit_entries,
       payment_claims, orders, wallets, merchants;
   `);
-};

@@ -1,12 +1,11 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * The transactional outbox: an event row and one delivery task per channel are written in the same
  * transaction as the order change. Workers lease due tasks (FOR UPDATE SKIP LOCKED), send, and
  * record each attempt, so nothing is lost on a crash and several instances never send one attempt twice.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE events (
       id text PRIMARY KEY,
       order_id bigint NOT NULL REFERENCES orders(id),
@@ -36,12 +35,9 @@ export const up: Migration = async ({ context: db }) => {
     ALTER TABLE webhook_deliveries ADD COLUMN delivery_id bigint REFERENCES event_deliveries(id);
     ALTER TABLE messenger_deliveries ADD COLUMN delivery_id bigint REFERENCES event_deliveries(id);
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     ALTER TABLE messenger_deliveries DROP COLUMN delivery_id;
     ALTER TABLE webhook_deliveries DROP COLUMN delivery_id;
     DROP TABLE event_deliveries, events;
   `);
-};

@@ -1,12 +1,11 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * Refunds and underpayment tolerance. A refund sends part of what an order received back from the
  * order's receiving wallet; the service builds the transaction, finds it on chain by its tag (or
  * exact amount) and verifies it like a payment. `amount_refunded_units` sums verified refunds.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE merchants
       ADD COLUMN underpayment_tolerance_bps integer
         CHECK (underpayment_tolerance_bps BETWEEN 0 AND 1000);
@@ -45,12 +44,9 @@ export const up: Migration = async ({ context: db }) => {
     CREATE INDEX refunds_due_idx ON refunds (next_check_at)
       WHERE status IN ('AWAITING_ADDRESS', 'PENDING');
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE refunds;
     ALTER TABLE orders DROP COLUMN amount_refunded_units;
     ALTER TABLE merchants DROP COLUMN underpayment_tolerance_bps;
   `);
-};

@@ -1,12 +1,11 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * `total` in page mode without counting rows: a trigger keeps per-merchant counts by network and
  * status (spread over 8 shards, so concurrent creations for one merchant do not queue on one row),
  * and a page's total is the sum of a few of them, whatever the number of orders.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE order_counts (
       merchant_id uuid NOT NULL,
       network text NOT NULL,
@@ -40,12 +39,9 @@ export const up: Migration = async ({ context: db }) => {
     INSERT INTO order_counts (merchant_id, network, status, shard, n)
       SELECT merchant_id, network, status, 0, count(*) FROM orders GROUP BY merchant_id, network, status;
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TRIGGER orders_counted ON orders;
     DROP FUNCTION count_orders();
     DROP TABLE order_counts;
   `);
-};

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /** migration 0009's count_orders(), with the shard its increments go to and where a decrement looks first. */
 const countOrders = (shard: string, decrementOrder: string) => `
@@ -28,10 +28,6 @@ const countOrders = (shard: string, decrementOrder: string) => `
  * (pgbench on the creation statement at 32 clients: 1,960 a second with 8 shards, 2,500–2,800
  * with 64). A page's total still sums a handful of rows.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(countOrders('(pg_backend_pid() % 64)::smallint', 'ORDER BY shard = s DESC'));
-};
+export const up = runSql(countOrders('(pg_backend_pid() % 64)::smallint', 'ORDER BY shard = s DESC'));
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(countOrders('floor(random() * 8)::smallint', ''));
-};
+export const down = runSql(countOrders('floor(random() * 8)::smallint', ''));

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * API keys: the secret is never stored, only its SHA-256 (a key is 32 random bytes, so a fast hash
@@ -6,8 +6,7 @@ import type { Migration } from '../migrate';
  * on the change feed when it commits, so every instance stops accepting the key at once; writing
  * last_used_at announces nothing.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE api_keys (
       id uuid PRIMARY KEY,
       merchant_id uuid NOT NULL REFERENCES merchants(id),
@@ -33,11 +32,8 @@ export const up: Migration = async ({ context: db }) => {
     CREATE TRIGGER api_keys_deletion_announced AFTER DELETE ON api_keys
       FOR EACH ROW EXECUTE FUNCTION announce_api_key_change();
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE api_keys;
     DROP FUNCTION announce_api_key_change();
   `);
-};

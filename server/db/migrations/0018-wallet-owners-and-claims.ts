@@ -1,4 +1,5 @@
 import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * Money safety against other people (issue 27).
@@ -84,8 +85,7 @@ export const up: Migration = async ({ context: db }) => {
   `);
 };
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE unattributed_payments;
     DROP INDEX payment_claims_tx_key;
     DROP INDEX payment_claims_tx_idx;
@@ -101,4 +101,3 @@ export const down: Migration = async ({ context: db }) => {
       WHERE deleted_at IS NULL;
     DROP TABLE wallet_owners;
   `);
-};

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * E-mail to customers (issue 30). An order may name its payer's address and language
@@ -9,8 +9,7 @@ import type { Migration } from '../migrate';
  * next is due at `next_attempt_at`); GAVE_UP. The partial index holds only rows still to send, so
  * the sender reads what is due and never the sent history.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE orders
       ADD COLUMN customer_email text CHECK (length(customer_email) <= 254),
       ADD COLUMN customer_language text CHECK (customer_language IN ('en', 'pt-BR', 'es'));
@@ -37,11 +36,8 @@ export const up: Migration = async ({ context: db }) => {
       WHERE status IN ('PENDING', 'FAILED');
     CREATE INDEX email_deliveries_order_idx ON email_deliveries (order_id, created_at);
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE email_deliveries;
     ALTER TABLE orders DROP COLUMN customer_language, DROP COLUMN customer_email;
   `);
-};

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * Accounts and their members (issue 38). The merchant of before is the account; the people who
@@ -17,8 +17,7 @@ import type { Migration } from '../migrate';
  * to join another account. The merchants table keeps its e-mail (the account's contact address)
  * and `token_version` (order creation still checks it); the password hash moves to the owner.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE members (
       id uuid PRIMARY KEY,
       merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
@@ -56,10 +55,8 @@ export const up: Migration = async ({ context: db }) => {
     UPDATE api_keys SET created_by = merchant_id;
     ALTER TABLE api_keys ALTER COLUMN created_by SET NOT NULL;
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     ALTER TABLE api_keys DROP COLUMN created_by;
     DROP INDEX dashboard_sessions_member_idx;
     DELETE FROM dashboard_sessions s USING members m WHERE m.id = s.member_id AND m.role <> 'owner';
@@ -71,4 +68,3 @@ export const down: Migration = async ({ context: db }) => {
     DROP TABLE members;
     DROP FUNCTION announce_member_change();
   `);
-};

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * x402 (DESIGN "x402: payments per API call"). Orders get a kind (`order`, or `x402` for a payment
@@ -9,8 +9,7 @@ import type { Migration } from '../migrate';
  * two instances, settles once. A row refused before sending is deleted (released). Payment
  * claims get the source `x402` (the facilitator's transaction for its order) and `matchedBy: x402`.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE orders ADD COLUMN kind text NOT NULL DEFAULT 'order',
                        ADD COLUMN resource text,
                        ADD COLUMN payer text;
@@ -39,10 +38,8 @@ export const up: Migration = async ({ context: db }) => {
     CREATE INDEX x402_settlements_transaction_idx ON x402_settlements (transaction)
       WHERE transaction IS NOT NULL;
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE x402_settlements;
     ALTER TABLE payment_claims
       DROP CONSTRAINT payment_claims_source_check,
@@ -52,4 +49,3 @@ export const down: Migration = async ({ context: db }) => {
     DROP INDEX orders_merchant_kind_idx;
     ALTER TABLE orders DROP COLUMN kind, DROP COLUMN resource, DROP COLUMN payer;
   `);
-};

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * Payouts (issue 40): batches of transfers the merchant's own wallets send, each item verified on
@@ -11,8 +11,7 @@ import type { Migration } from '../migrate';
  * `merchants.payout_approvals`: how many members approve a batch (1, or 2: the creator and another);
  * `PATCH /account` sets it.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE merchants ADD COLUMN payout_approvals smallint NOT NULL DEFAULT 1
       CHECK (payout_approvals IN (1, 2));
 
@@ -90,10 +89,8 @@ export const up: Migration = async ({ context: db }) => {
     );
     CREATE INDEX payout_audit_entries_payout_idx ON payout_audit_entries (payout_id, id);
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE payout_audit_entries;
     DROP TABLE payout_approvals;
     DROP TABLE payout_transactions;
@@ -101,4 +98,3 @@ export const down: Migration = async ({ context: db }) => {
     DROP TABLE payouts;
     ALTER TABLE merchants DROP COLUMN payout_approvals;
   `);
-};
