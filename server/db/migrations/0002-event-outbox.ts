@@ -1,4 +1,5 @@
 import { runSql } from './run-sql';
+import { createdAt, identityKey, merchantRef, orderRef, timestamps } from './columns';
 
 /**
  * The transactional outbox: an event row and one delivery task per channel are written in the same
@@ -8,16 +9,16 @@ import { runSql } from './run-sql';
 export const up = runSql(`
     CREATE TABLE events (
       id text PRIMARY KEY,
-      order_id bigint NOT NULL REFERENCES orders(id),
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      ${orderRef},
+      ${merchantRef},
       type text NOT NULL,
       body text NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now()
+      ${createdAt}
     );
     CREATE INDEX events_order_idx ON events (order_id, created_at);
 
     CREATE TABLE event_deliveries (
-      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      ${identityKey},
       event_id text NOT NULL REFERENCES events(id),
       channel text NOT NULL CHECK (channel IN ('webhook', 'messenger')),
       target text NOT NULL,
@@ -26,8 +27,7 @@ export const up = runSql(`
       next_attempt_at timestamptz NOT NULL DEFAULT now(),
       locked_until timestamptz,
       locked_by text,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
+      ${timestamps}
     );
     CREATE INDEX event_deliveries_due_idx ON event_deliveries (next_attempt_at) WHERE status = 'PENDING';
     CREATE INDEX event_deliveries_event_idx ON event_deliveries (event_id);

@@ -1,4 +1,5 @@
 import { runSql } from './run-sql';
+import { lease, merchantRef, orderRef, timestamps } from './columns';
 
 /**
  * Refunds and underpayment tolerance. A refund sends part of what an order received back from the
@@ -14,8 +15,8 @@ export const up = runSql(`
 
     CREATE TABLE refunds (
       id text PRIMARY KEY,
-      order_id bigint NOT NULL REFERENCES orders(id),
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      ${orderRef},
+      ${merchantRef},
       network text NOT NULL,
       token_mint text NOT NULL,
       from_address text NOT NULL,
@@ -30,13 +31,11 @@ export const up = runSql(`
       failure_reason text,
       scan_cursor text,
       -- For the shared job lease (server/jobs/lease.ts), should verify-refunds move onto it.
-      locked_by text,
-      locked_until timestamptz,
+      ${lease},
       address_set_at timestamptz,
       deadline_at timestamptz NOT NULL,
       next_check_at timestamptz NOT NULL DEFAULT now(),
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
+      ${timestamps}
     );
     -- One transaction refunds at most one refund.
     CREATE UNIQUE INDEX refunds_tx_key ON refunds (network, tx_id) WHERE tx_id IS NOT NULL;

@@ -1,4 +1,5 @@
 import { runSql } from './run-sql';
+import { createdAt, merchantRef } from './columns';
 
 /**
  * API keys: the secret is never stored, only its SHA-256 (a key is 32 random bytes, so a fast hash
@@ -9,12 +10,12 @@ import { runSql } from './run-sql';
 export const up = runSql(`
     CREATE TABLE api_keys (
       id uuid PRIMARY KEY,
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      ${merchantRef},
       name text NOT NULL,
       scopes text[] NOT NULL,
       secret_hash text NOT NULL UNIQUE,
       last4 text NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now(),
+      ${createdAt},
       last_used_at timestamptz,
       revoked_at timestamptz
     );

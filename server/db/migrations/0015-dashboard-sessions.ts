@@ -1,4 +1,5 @@
 import { runSql } from './run-sql';
+import { merchantRefCascading } from './columns';
 
 /**
  * The dashboard's sign-in sessions. The cookie holds a random secret; the table its SHA-256 (`id`),
@@ -9,7 +10,7 @@ import { runSql } from './run-sql';
 export const up = runSql(`
     CREATE TABLE dashboard_sessions (
       id text PRIMARY KEY,
-      merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
+      ${merchantRefCascading},
       token_version integer NOT NULL,
       csrf_token text NOT NULL,
       created_at timestamptz NOT NULL,

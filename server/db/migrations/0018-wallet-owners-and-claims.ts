@@ -1,5 +1,6 @@
 import type { Migration } from '../migrate';
 import { runSql } from './run-sql';
+import { createdAt, identityKey, merchantRef } from './columns';
 
 /**
  * Money safety against other people (issue 27).
@@ -23,8 +24,8 @@ export const up: Migration = async ({ context: db }) => {
     CREATE TABLE wallet_owners (
       network text NOT NULL,
       address text NOT NULL,
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
-      created_at timestamptz NOT NULL DEFAULT now(),
+      ${merchantRef},
+      ${createdAt},
       PRIMARY KEY (network, address)
     );
     INSERT INTO wallet_owners (network, address, merchant_id, created_at)
@@ -64,8 +65,8 @@ export const up: Migration = async ({ context: db }) => {
     CREATE INDEX payment_claims_tx_idx ON payment_claims (network, tx_id);
 
     CREATE TABLE unattributed_payments (
-      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      ${identityKey},
+      ${merchantRef},
       network text NOT NULL,
       tx_id text NOT NULL,
       recipient text NOT NULL,
@@ -75,7 +76,7 @@ export const up: Migration = async ({ context: db }) => {
       sender text,
       amount_units numeric(78, 0) NOT NULL,
       block_time timestamptz,
-      created_at timestamptz NOT NULL DEFAULT now(),
+      ${createdAt},
       attributed_order_id bigint REFERENCES orders(id),
       attributed_at timestamptz,
       UNIQUE (network, tx_id, recipient, token_mint)

@@ -1,4 +1,5 @@
 import { runSql } from './run-sql';
+import { createdAt } from './columns';
 
 /**
  * One value sealed with DATA_ENCRYPTION_KEY on the first start (server/db/encryption-canary.ts):
@@ -9,7 +10,7 @@ export const up = runSql(`
     CREATE TABLE encryption_canary (
       id boolean PRIMARY KEY DEFAULT true CHECK (id),
       sealed text NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now()
+      ${createdAt}
     );
   `);
 

@@ -1,4 +1,5 @@
 import { runSql } from './run-sql';
+import { lease, merchantRefCascading } from './columns';
 
 /**
  * Subscriptions (issue 30): an order every period, made by the `bill-subscriptions` job.
@@ -21,7 +22,7 @@ import { runSql } from './run-sql';
 export const up = runSql(`
     CREATE TABLE subscriptions (
       id text PRIMARY KEY,
-      merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
+      ${merchantRefCascading},
       status text NOT NULL CHECK (status IN ('INCOMPLETE', 'TRIALING', 'ACTIVE', 'PAST_DUE', 'PAUSED', 'CANCELED')),
       customer_email text,
       customer_name text,
@@ -49,8 +50,7 @@ export const up = runSql(`
       latest_order_reference text,
       reminder_at timestamptz,
       next_run_at timestamptz,
-      locked_by text,
-      locked_until timestamptz,
+      ${lease},
       cancel_at_period_end boolean NOT NULL DEFAULT false,
       past_due_since timestamptz,
       paused_at timestamptz,

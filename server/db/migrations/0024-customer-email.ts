@@ -1,4 +1,5 @@
 import { runSql } from './run-sql';
+import { merchantRef, orderRef, timestamps } from './columns';
 
 /**
  * E-mail to customers (issue 30). An order may name its payer's address and language
@@ -15,8 +16,8 @@ export const up = runSql(`
       ADD COLUMN customer_language text CHECK (customer_language IN ('en', 'pt-BR', 'es'));
     CREATE TABLE email_deliveries (
       id text PRIMARY KEY CHECK (id ~ '^em_[0-9a-f]{32}$'),
-      order_id bigint NOT NULL REFERENCES orders(id),
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      ${orderRef},
+      ${merchantRef},
       kind text NOT NULL CHECK (kind IN ('order', 'reminder', 'receipt')),
       to_address text NOT NULL CHECK (length(to_address) <= 254),
       language text NOT NULL CHECK (language IN ('en', 'pt-BR', 'es')),
@@ -29,8 +30,7 @@ export const up = runSql(`
       next_attempt_at timestamptz NOT NULL DEFAULT now(),
       locked_until timestamptz,
       locked_by text,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
+      ${timestamps}
     );
     CREATE INDEX email_deliveries_due_idx ON email_deliveries (next_attempt_at)
       WHERE status IN ('PENDING', 'FAILED');

@@ -1,4 +1,5 @@
 import { runSql } from './run-sql';
+import { merchantRefCascading, timestamps } from './columns';
 
 /**
  * Accounts and their members (issue 38). The merchant of before is the account; the people who
@@ -20,14 +21,13 @@ import { runSql } from './run-sql';
 export const up = runSql(`
     CREATE TABLE members (
       id uuid PRIMARY KEY,
-      merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
+      ${merchantRefCascading},
       email text NOT NULL,
       name text,
       password_hash text NOT NULL,
       role text NOT NULL CHECK (role IN ('owner', 'admin', 'developer', 'finance', 'cashier', 'viewer')),
       token_version integer NOT NULL DEFAULT 0,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now(),
+      ${timestamps},
       removed_at timestamptz
     );
     CREATE UNIQUE INDEX members_email_idx ON members (lower(email)) WHERE removed_at IS NULL;

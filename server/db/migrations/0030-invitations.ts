@@ -1,4 +1,5 @@
 import { runSql } from './run-sql';
+import { createdAt, merchantRefCascading } from './columns';
 
 /**
  * Invitations to join an account (issue 38): the link's token is never stored, only its SHA-256
@@ -12,12 +13,12 @@ import { runSql } from './run-sql';
 export const up = runSql(`
     CREATE TABLE member_invitations (
       id uuid PRIMARY KEY,
-      merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
+      ${merchantRefCascading},
       email text NOT NULL,
       role text NOT NULL CHECK (role IN ('owner', 'admin', 'developer', 'finance', 'cashier', 'viewer')),
       token_hash text NOT NULL UNIQUE,
       invited_by uuid REFERENCES members(id),
-      created_at timestamptz NOT NULL DEFAULT now(),
+      ${createdAt},
       expires_at timestamptz NOT NULL,
       accepted_at timestamptz,
       revoked_at timestamptz

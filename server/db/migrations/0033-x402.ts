@@ -1,4 +1,5 @@
 import { runSql } from './run-sql';
+import { merchantRefCascading, timestamps } from './columns';
 
 /**
  * x402 (DESIGN "x402: payments per API call"). Orders get a kind (`order`, or `x402` for a payment
@@ -17,7 +18,7 @@ export const up = runSql(`
     CREATE TABLE x402_settlements (
       id bigserial PRIMARY KEY,
       settlement_key text NOT NULL UNIQUE,
-      merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
+      ${merchantRefCascading},
       network text NOT NULL,
       asset text NOT NULL,
       pay_to text NOT NULL,
@@ -27,8 +28,7 @@ export const up = runSql(`
       transaction text,
       error_reason text,
       order_id bigint REFERENCES orders(id) ON DELETE SET NULL,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
+      ${timestamps}
     );
     ALTER TABLE payment_claims
       DROP CONSTRAINT payment_claims_source_check,

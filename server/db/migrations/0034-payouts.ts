@@ -1,4 +1,5 @@
 import { runSql } from './run-sql';
+import { createdAt, lease, merchantRefCascading, timestamps } from './columns';
 
 /**
  * Payouts (issue 40): batches of transfers the merchant's own wallets send, each item verified on
@@ -17,7 +18,7 @@ export const up = runSql(`
 
     CREATE TABLE payouts (
       id text PRIMARY KEY,
-      merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
+      ${merchantRefCascading},
       status text NOT NULL
         CHECK (status IN ('DRAFT', 'APPROVED', 'SENDING', 'COMPLETED', 'PARTIAL', 'FAILED', 'CANCELED')),
       description text,
@@ -27,10 +28,8 @@ export const up = runSql(`
       deadline_at timestamptz,
       canceled_at timestamptz,
       next_check_at timestamptz,
-      locked_by text,
-      locked_until timestamptz,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
+      ${lease},
+      ${timestamps}
     );
     CREATE INDEX payouts_merchant_idx ON payouts (merchant_id, created_at DESC, id DESC);
     CREATE INDEX payouts_check_idx ON payouts (next_check_at) WHERE next_check_at IS NOT NULL;
@@ -54,8 +53,7 @@ export const up = runSql(`
       block_time timestamptz,
       failure_reason text,
       confirmed_at timestamptz,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now(),
+      ${timestamps},
       UNIQUE (payout_id, position)
     );
     -- One transfer confirms one item: the same transaction and item can never be counted twice.
@@ -67,14 +65,14 @@ export const up = runSql(`
       network text NOT NULL,
       tx_id text NOT NULL,
       settled_at timestamptz,
-      created_at timestamptz NOT NULL DEFAULT now(),
+      ${createdAt},
       PRIMARY KEY (payout_id, network, tx_id)
     );
 
     CREATE TABLE payout_approvals (
       payout_id text NOT NULL REFERENCES payouts(id) ON DELETE CASCADE,
       member_id uuid NOT NULL REFERENCES members(id),
-      created_at timestamptz NOT NULL DEFAULT now(),
+      ${createdAt},
       PRIMARY KEY (payout_id, member_id)
     );
 
@@ -85,7 +83,7 @@ export const up = runSql(`
       member_id uuid REFERENCES members(id),
       api_key_id text,
       data jsonb NOT NULL DEFAULT '{}',
-      created_at timestamptz NOT NULL DEFAULT now()
+      ${createdAt}
     );
     CREATE INDEX payout_audit_entries_payout_idx ON payout_audit_entries (payout_id, id);
   `);

@@ -1,4 +1,5 @@
 import { runSql } from './run-sql';
+import { merchantRefCascading } from './columns';
 
 /**
  * Payouts through the PayoutBatch contract (issue 40): the contract each account deployed on each
@@ -7,7 +8,7 @@ import { runSql } from './run-sql';
  */
 export const up = runSql(`
     CREATE TABLE payout_batch_contracts (
-      merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
+      ${merchantRefCascading},
       network text NOT NULL,
       address text NOT NULL,
       deploy_tx_id text NOT NULL,
