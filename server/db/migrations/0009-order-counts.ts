@@ -1,3 +1,4 @@
+import { countOrders } from './count-orders';
 import { runSql } from './run-sql';
 
 /**
@@ -15,23 +16,7 @@ export const up = runSql(`
       PRIMARY KEY (merchant_id, network, status, shard)
     );
 
-    CREATE FUNCTION count_orders() RETURNS trigger LANGUAGE plpgsql AS $$
-    DECLARE
-      s smallint := floor(random() * 8)::smallint;
-    BEGIN
-      IF TG_OP = 'UPDATE' THEN
-        IF NEW.status IS NOT DISTINCT FROM OLD.status AND NEW.network = OLD.network THEN RETURN NULL; END IF;
-        UPDATE order_counts SET n = n - 1
-         WHERE (merchant_id, network, status, shard) =
-               (SELECT merchant_id, network, status, shard FROM order_counts
-                 WHERE merchant_id = OLD.merchant_id AND network = OLD.network AND status = OLD.status AND n > 0
-                 LIMIT 1);
-      END IF;
-      INSERT INTO order_counts AS c (merchant_id, network, status, shard, n)
-      VALUES (NEW.merchant_id, NEW.network, NEW.status, s, 1)
-      ON CONFLICT (merchant_id, network, status, shard) DO UPDATE SET n = c.n + 1;
-      RETURN NULL;
-    END $$;
+    ${countOrders('CREATE', 'floor(random() * 8)::smallint')}
 
     CREATE TRIGGER orders_counted AFTER INSERT OR UPDATE OF status, network ON orders
       FOR EACH ROW EXECUTE FUNCTION count_orders();
