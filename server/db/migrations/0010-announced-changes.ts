@@ -1,3 +1,4 @@
+import { announceChange } from './announce-change';
 import { runSql } from './run-sql';
 
 /**
@@ -6,20 +7,12 @@ import { runSql } from './run-sql';
  * drops what it remembered of them (server/db/change-feed.ts, server/db/caches.ts).
  */
 export const up = runSql(`
-    CREATE FUNCTION announce_merchant_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM pg_notify('stablepay_changes', 'merchant:' || OLD.id);
-      RETURN NULL;
-    END $$;
+    ${announceChange('announce_merchant_change', "'merchant:' || OLD.id")}
 
     CREATE TRIGGER merchants_announced AFTER UPDATE OR DELETE ON merchants
       FOR EACH ROW EXECUTE FUNCTION announce_merchant_change();
 
-    CREATE FUNCTION announce_wallets_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM pg_notify('stablepay_changes', 'wallets:' || COALESCE(NEW.merchant_id, OLD.merchant_id));
-      RETURN NULL;
-    END $$;
+    ${announceChange('announce_wallets_change', "'wallets:' || COALESCE(NEW.merchant_id, OLD.merchant_id)")}
 
     CREATE TRIGGER wallets_announced AFTER INSERT OR UPDATE OR DELETE ON wallets
       FOR EACH ROW EXECUTE FUNCTION announce_wallets_change();

@@ -1,3 +1,4 @@
+import { announceChange } from './announce-change';
 import { runSql } from './run-sql';
 import { createdAt, merchantRef } from './columns';
 
@@ -21,11 +22,7 @@ export const up = runSql(`
     );
     CREATE INDEX api_keys_merchant_idx ON api_keys (merchant_id, created_at) WHERE revoked_at IS NULL;
 
-    CREATE FUNCTION announce_api_key_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM pg_notify('stablepay_changes', 'api_key:' || OLD.secret_hash);
-      RETURN NULL;
-    END $$;
+    ${announceChange('announce_api_key_change', "'api_key:' || OLD.secret_hash")}
 
     CREATE TRIGGER api_keys_revocation_announced AFTER UPDATE ON api_keys
       FOR EACH ROW WHEN (OLD.revoked_at IS DISTINCT FROM NEW.revoked_at OR OLD.scopes IS DISTINCT FROM NEW.scopes)

@@ -1,3 +1,4 @@
+import { announceChange } from './announce-change';
 import { runSql } from './run-sql';
 import { merchantRefCascading, timestamps } from './columns';
 
@@ -38,11 +39,7 @@ export const up = runSql(`
 
     ALTER TABLE merchants DROP COLUMN password_hash;
 
-    CREATE FUNCTION announce_member_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM pg_notify('stablepay_changes', 'member:' || OLD.id);
-      RETURN NULL;
-    END $$;
+    ${announceChange('announce_member_change', "'member:' || OLD.id")}
     CREATE TRIGGER members_announced AFTER UPDATE OR DELETE ON members
       FOR EACH ROW EXECUTE FUNCTION announce_member_change();
 
