@@ -10,6 +10,11 @@ export function required(type: DataType, defaultValue?: unknown): Column {
   return defaultValue === undefined ? { type, allowNull: false } : { type, allowNull: false, defaultValue };
 }
 
+/** A primary key: the value the insert gives, else `defaultValue` when one is given (UUIDV4: made by Sequelize). */
+export function primaryKey(type: DataType, defaultValue?: unknown): Column {
+  return defaultValue === undefined ? { type, primaryKey: true } : { type, primaryKey: true, defaultValue };
+}
+
 /** A bigserial primary key. */
 export const serialKey = (): Column => ({ type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true });
 

@@ -1,6 +1,6 @@
 import { DataTypes, type Sequelize } from 'sequelize';
 import { CreatedModel } from './base-models';
-import { required, dateNow } from './columns';
+import { required, dateNow, primaryKey } from './columns';
 
 /** An event (of an order, or none: a test `ping`); `body` is the exact JSON every attempt sends (and signs). */
 export class Event extends CreatedModel<Event> {
@@ -13,7 +13,7 @@ export class Event extends CreatedModel<Event> {
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.TEXT, primaryKey: true },
+        id: primaryKey(DataTypes.TEXT),
         orderId: DataTypes.BIGINT,
         merchantId: required(DataTypes.UUID),
         type: required(DataTypes.TEXT),

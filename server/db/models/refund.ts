@@ -1,6 +1,6 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { LeasedModel } from './base-models';
-import { required, dateNow, timestamps, lease } from './columns';
+import { required, dateNow, timestamps, lease, primaryKey } from './columns';
 import type { Network, RefundStatus } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
@@ -39,7 +39,7 @@ export class Refund extends LeasedModel<Refund> {
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.TEXT, primaryKey: true },
+        id: primaryKey(DataTypes.TEXT),
         orderId: required(DataTypes.BIGINT),
         merchantId: required(DataTypes.UUID),
         network: required(DataTypes.TEXT),
