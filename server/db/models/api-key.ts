@@ -6,7 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
-import { required, primaryKey } from './columns';
+import { required, primaryKey, merchantRef } from './columns';
 import type { ApiKeyScope } from '../../../contract';
 
 /** An API key: its SHA-256 and last four characters, never the secret. */
@@ -28,7 +28,7 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
     this.init(
       {
         id: primaryKey(DataTypes.UUID),
-        merchantId: required(DataTypes.UUID),
+        merchantId: merchantRef(),
         name: required(DataTypes.TEXT),
         scopes: required(DataTypes.ARRAY(DataTypes.TEXT)),
         createdBy: required(DataTypes.UUID),

@@ -15,6 +15,12 @@ export function primaryKey(type: DataType, defaultValue?: unknown): Column {
   return defaultValue === undefined ? { type, primaryKey: true } : { type, primaryKey: true, defaultValue };
 }
 
+/** The account a row belongs to (merchants.id). */
+export const merchantRef = (): Column => required(DataTypes.UUID);
+
+/** The order a row is about (orders.id). */
+export const orderRef = (): Column => required(DataTypes.BIGINT);
+
 /** A bigserial primary key. */
 export const serialKey = (): Column => ({ type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true });
 

@@ -1,7 +1,7 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import type { Role } from '../../../contract';
 import { TimestampedModel } from './base-models';
-import { required, timestamps, primaryKey } from './columns';
+import { required, timestamps, primaryKey, merchantRef } from './columns';
 
 /** A person who signs in to an account (a merchant) with its own e-mail and password (migration 0029). */
 export class Member extends TimestampedModel<Member> {
@@ -26,7 +26,7 @@ export class Member extends TimestampedModel<Member> {
     this.init(
       {
         id: primaryKey(DataTypes.UUID, DataTypes.UUIDV4),
-        merchantId: required(DataTypes.UUID),
+        merchantId: merchantRef(),
         email: required(DataTypes.TEXT),
         name: DataTypes.TEXT,
         passwordHash: required(DataTypes.TEXT),

@@ -2,7 +2,7 @@ import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import type { Network, PayoutItemStatus, PayoutStatus, Token } from '../../../contract';
 import { LeasedModel, TimestampedModel } from './base-models';
 import { bigintColumn } from './bigint-attribute';
-import { lease, required, timestamps, primaryKey } from './columns';
+import { lease, required, timestamps, primaryKey, merchantRef } from './columns';
 
 /** A batch of transfers from the merchant's own wallets (migration 0034). */
 export class Payout extends LeasedModel<Payout> {
@@ -25,7 +25,7 @@ export class Payout extends LeasedModel<Payout> {
     this.init(
       {
         id: primaryKey(DataTypes.TEXT),
-        merchantId: required(DataTypes.UUID),
+        merchantId: merchantRef(),
         status: required(DataTypes.TEXT),
         description: DataTypes.TEXT,
         createdBy: required(DataTypes.UUID),

@@ -1,6 +1,6 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { LeasedModel } from './base-models';
-import { required, dateNow, timestamps, lease, primaryKey } from './columns';
+import { required, dateNow, timestamps, lease, primaryKey, merchantRef, orderRef } from './columns';
 import type { Network, RefundStatus } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
@@ -40,8 +40,8 @@ export class Refund extends LeasedModel<Refund> {
     this.init(
       {
         id: primaryKey(DataTypes.TEXT),
-        orderId: required(DataTypes.BIGINT),
-        merchantId: required(DataTypes.UUID),
+        orderId: orderRef(),
+        merchantId: merchantRef(),
         network: required(DataTypes.TEXT),
         tokenMint: required(DataTypes.TEXT),
         fromAddress: required(DataTypes.TEXT),

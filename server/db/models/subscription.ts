@@ -7,7 +7,7 @@ import type {
   Token,
 } from '../../../contract';
 import { LeasedModel } from './base-models';
-import { lease, required, timestamps, primaryKey } from './columns';
+import { lease, required, timestamps, primaryKey, merchantRef } from './columns';
 
 /** A subscription (migration 0023): its plan, where its billing stands, and when the job looks at it next. */
 export class Subscription extends LeasedModel<Subscription> {
@@ -56,7 +56,7 @@ export class Subscription extends LeasedModel<Subscription> {
     this.init(
       {
         id: primaryKey(DataTypes.TEXT),
-        merchantId: required(DataTypes.UUID),
+        merchantId: merchantRef(),
         status: required(DataTypes.TEXT),
         customerEmail: DataTypes.TEXT,
         customerName: DataTypes.TEXT,

@@ -1,6 +1,6 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { CreatedModel } from './base-models';
-import { required, dateNow, primaryKey } from './columns';
+import { required, dateNow, primaryKey, merchantRef } from './columns';
 import type { Network } from '../../../contract';
 
 export class Wallet extends CreatedModel<Wallet> {
@@ -16,7 +16,7 @@ export class Wallet extends CreatedModel<Wallet> {
     this.init(
       {
         id: primaryKey(DataTypes.UUID, DataTypes.UUIDV4),
-        merchantId: required(DataTypes.UUID),
+        merchantId: merchantRef(),
         name: DataTypes.TEXT,
         network: required(DataTypes.TEXT),
         publicAddress: required(DataTypes.TEXT),
