@@ -1,8 +1,8 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
+import { createdAt, identityKey, merchantRef, orderRef, timestamps } from './columns';
 
 /** Base schema. Money is bigint base units (6 decimals); statuses are checked by the database. */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE merchants (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
       email text NOT NULL,
@@ -16,18 +16,17 @@ export const up: Migration = async ({ context: db }) => {
       webhook_secret_sealed text,
       previous_webhook_secret_sealed text,
       previous_webhook_secret_expires_at timestamptz,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
+      ${timestamps}
     );
     CREATE UNIQUE INDEX merchants_email_key ON merchants (lower(email));
 
     CREATE TABLE wallets (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      ${merchantRef},
       name text,
       network text NOT NULL CHECK (network IN ('SOLANA', 'POLYGON', 'ETHEREUM')),
       public_address text NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now(),
+      ${createdAt},
       deleted_at timestamptz
     );
     -- Deleted wallets are kept: past orders still point at them.
@@ -35,9 +34,9 @@ export const up: Migration = async ({ context: db }) => {
       WHERE deleted_at IS NULL;
 
     CREATE TABLE orders (
-      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      ${identityKey},
       reference text NOT NULL UNIQUE,
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      ${merchantRef},
       wallet_id uuid NOT NULL REFERENCES wallets(id),
       network text NOT NULL CHECK (network IN ('SOLANA', 'POLYGON', 'ETHEREUM')),
       token text NOT NULL CHECK (token IN ('USDT', 'USDC')),
@@ -59,8 +58,7 @@ export const up: Migration = async ({ context: db }) => {
       paid_at timestamptz,
       paid_late boolean NOT NULL DEFAULT false,
       expires_at timestamptz NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
+      ${timestamps}
     );
     -- Listing is a keyset walk on (merchant_id, id), newest first, at any depth.
     CREATE INDEX orders_merchant_idx ON orders (merchant_id, id DESC);
@@ -73,8 +71,8 @@ export const up: Migration = async ({ context: db }) => {
 
     -- Transaction ids reported for (or found paying) an order. One transaction pays at most one order.
     CREATE TABLE payment_claims (
-      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-      order_id bigint NOT NULL REFERENCES orders(id),
+      ${identityKey},
+      ${orderRef},
       network text NOT NULL,
       tx_id text NOT NULL,
       source text NOT NULL CHECK (source IN ('merchant', 'payer', 'scanner')),
@@ -83,36 +81,35 @@ export const up: Migration = async ({ context: db }) => {
       reason text,
       attempts integer NOT NULL DEFAULT 0,
       next_check_at timestamptz NOT NULL DEFAULT now(),
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
+      ${timestamps}
     );
     CREATE UNIQUE INDEX payment_claims_tx_key ON payment_claims (network, tx_id) WHERE status <> 'REJECTED';
     CREATE INDEX payment_claims_order_idx ON payment_claims (order_id);
     CREATE INDEX payment_claims_due_idx ON payment_claims (next_check_at) WHERE status = 'PENDING';
 
     CREATE TABLE audit_entries (
-      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-      order_id bigint NOT NULL REFERENCES orders(id),
+      ${identityKey},
+      ${orderRef},
       type text NOT NULL,
       actor text NOT NULL CHECK (actor IN ('merchant', 'payer', 'system')),
       data jsonb NOT NULL DEFAULT '{}',
-      created_at timestamptz NOT NULL DEFAULT now()
+      ${createdAt}
     );
     CREATE INDEX audit_entries_order_idx ON audit_entries (order_id, id);
 
     CREATE TABLE idempotency_keys (
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      ${merchantRef},
       key text NOT NULL,
       request_hash text NOT NULL,
       response_status integer,
       response_body jsonb,
-      created_at timestamptz NOT NULL DEFAULT now(),
+      ${createdAt},
       PRIMARY KEY (merchant_id, key)
     );
 
     CREATE TABLE webhook_deliveries (
-      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-      order_id bigint NOT NULL REFERENCES orders(id),
+      ${identityKey},
+      ${orderRef},
       event_id text NOT NULL,
       event_type text NOT NULL,
       url text NOT NULL,
@@ -123,13 +120,13 @@ export const up: Migration = async ({ context: db }) => {
       error text,
       duration_ms integer,
       next_retry_at timestamptz,
-      created_at timestamptz NOT NULL DEFAULT now()
+      ${createdAt}
     );
     CREATE INDEX webhook_deliveries_order_idx ON webhook_deliveries (order_id, id);
 
     CREATE TABLE messenger_deliveries (
-      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-      order_id bigint NOT NULL REFERENCES orders(id),
+      ${identityKey},
+      ${orderRef},
       event_type text NOT NULL,
       chat_id text NOT NULL,
       text text NOT NULL,
@@ -138,15 +135,12 @@ export const up: Migration = async ({ context: db }) => {
       response_body text,
       error text,
       attempt integer NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now()
+      ${createdAt}
     );
     CREATE INDEX messenger_deliveries_order_idx ON messenger_deliveries (order_id, id);
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE messenger_deliveries, webhook_deliveries, idempotency_keys, audit_entries,
       payment_claims, orders, wallets, merchants;
   `);
-};

@@ -1,24 +1,24 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
+import { createdAt, identityKey, merchantRef, orderRef, timestamps } from './columns';
 
 /**
  * The transactional outbox: an event row and one delivery task per channel are written in the same
  * transaction as the order change. Workers lease due tasks (FOR UPDATE SKIP LOCKED), send, and
  * record each attempt, so nothing is lost on a crash and several instances never send one attempt twice.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE events (
       id text PRIMARY KEY,
-      order_id bigint NOT NULL REFERENCES orders(id),
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      ${orderRef},
+      ${merchantRef},
       type text NOT NULL,
       body text NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now()
+      ${createdAt}
     );
     CREATE INDEX events_order_idx ON events (order_id, created_at);
 
     CREATE TABLE event_deliveries (
-      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      ${identityKey},
       event_id text NOT NULL REFERENCES events(id),
       channel text NOT NULL CHECK (channel IN ('webhook', 'messenger')),
       target text NOT NULL,
@@ -27,8 +27,7 @@ export const up: Migration = async ({ context: db }) => {
       next_attempt_at timestamptz NOT NULL DEFAULT now(),
       locked_until timestamptz,
       locked_by text,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
+      ${timestamps}
     );
     CREATE INDEX event_deliveries_due_idx ON event_deliveries (next_attempt_at) WHERE status = 'PENDING';
     CREATE INDEX event_deliveries_event_idx ON event_deliveries (event_id);
@@ -36,12 +35,9 @@ export const up: Migration = async ({ context: db }) => {
     ALTER TABLE webhook_deliveries ADD COLUMN delivery_id bigint REFERENCES event_deliveries(id);
     ALTER TABLE messenger_deliveries ADD COLUMN delivery_id bigint REFERENCES event_deliveries(id);
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     ALTER TABLE messenger_deliveries DROP COLUMN delivery_id;
     ALTER TABLE webhook_deliveries DROP COLUMN delivery_id;
     DROP TABLE event_deliveries, events;
   `);
-};

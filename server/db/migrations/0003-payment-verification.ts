@@ -1,11 +1,10 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * Verification and scanning: what a claim was matched by, when its transaction landed, and one
  * cursor per watched address so a scan reads only what is new since the last one.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE payment_claims
       ADD COLUMN block_time timestamptz,
       ADD COLUMN matched_by text CHECK (matched_by IN ('reference', 'amount'));
@@ -19,11 +18,8 @@ export const up: Migration = async ({ context: db }) => {
       PRIMARY KEY (network, address)
     );
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE scan_cursors;
     ALTER TABLE payment_claims DROP COLUMN matched_by, DROP COLUMN block_time;
   `);
-};

@@ -1,12 +1,12 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
+import { lease, merchantRef, orderRef, timestamps } from './columns';
 
 /**
  * Refunds and underpayment tolerance. A refund sends part of what an order received back from the
  * order's receiving wallet; the service builds the transaction, finds it on chain by its tag (or
  * exact amount) and verifies it like a payment. `amount_refunded_units` sums verified refunds.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE merchants
       ADD COLUMN underpayment_tolerance_bps integer
         CHECK (underpayment_tolerance_bps BETWEEN 0 AND 1000);
@@ -15,8 +15,8 @@ export const up: Migration = async ({ context: db }) => {
 
     CREATE TABLE refunds (
       id text PRIMARY KEY,
-      order_id bigint NOT NULL REFERENCES orders(id),
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      ${orderRef},
+      ${merchantRef},
       network text NOT NULL,
       token_mint text NOT NULL,
       from_address text NOT NULL,
@@ -31,13 +31,11 @@ export const up: Migration = async ({ context: db }) => {
       failure_reason text,
       scan_cursor text,
       -- For the shared job lease (server/jobs/lease.ts), should verify-refunds move onto it.
-      locked_by text,
-      locked_until timestamptz,
+      ${lease},
       address_set_at timestamptz,
       deadline_at timestamptz NOT NULL,
       next_check_at timestamptz NOT NULL DEFAULT now(),
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
+      ${timestamps}
     );
     -- One transaction refunds at most one refund.
     CREATE UNIQUE INDEX refunds_tx_key ON refunds (network, tx_id) WHERE tx_id IS NOT NULL;
@@ -45,12 +43,9 @@ export const up: Migration = async ({ context: db }) => {
     CREATE INDEX refunds_due_idx ON refunds (next_check_at)
       WHERE status IN ('AWAITING_ADDRESS', 'PENDING');
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE refunds;
     ALTER TABLE orders DROP COLUMN amount_refunded_units;
     ALTER TABLE merchants DROP COLUMN underpayment_tolerance_bps;
   `);
-};

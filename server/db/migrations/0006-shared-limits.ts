@@ -1,12 +1,11 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * Several instances on one database: rate-limit counters live here (the layout
  * rate-limiter-flexible's PostgreSQL store uses), and scan cursors and payment claims name the
  * worker holding them (server/jobs/lease.ts), so only the holder may write them.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE rate_limits (
       key varchar(255) PRIMARY KEY,
       points integer NOT NULL DEFAULT 0,
@@ -30,13 +29,10 @@ export const up: Migration = async ({ context: db }) => {
     ALTER TABLE scan_cursors ADD COLUMN locked_by text;
     ALTER TABLE payment_claims ADD COLUMN locked_until timestamptz, ADD COLUMN locked_by text;
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     ALTER TABLE payment_claims DROP COLUMN locked_by, DROP COLUMN locked_until;
     ALTER TABLE scan_cursors DROP COLUMN locked_by;
     DROP FUNCTION take_rate_limit_share(text, integer, integer, bigint);
     DROP TABLE rate_limits;
   `);
-};

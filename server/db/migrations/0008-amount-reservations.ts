@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * Unique amounts without a lock across order creation: each payable order holds its amount to its
@@ -6,8 +6,7 @@ import type { Migration } from '../migrate';
  * late-payment window ends. An order that found no free amount within the bound is created with
  * its plain amount and `amount_unique = false`: it is matched by tag or claim, never by amount.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE amount_reservations (
       network text NOT NULL,
       recipient text NOT NULL,
@@ -27,11 +26,8 @@ export const up: Migration = async ({ context: db }) => {
        WHERE status <> 'PAID' AND expires_at + interval '1 day' > now()
        ORDER BY network, recipient, token_mint, amount_units, expires_at DESC;
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     ALTER TABLE orders DROP COLUMN amount_unique;
     DROP TABLE amount_reservations;
   `);
-};

@@ -1,37 +1,26 @@
-import type { Migration } from '../migrate';
+import { announceChange } from './announce-change';
+import { runSql } from './run-sql';
 
 /**
  * Every change to a merchant's row or wallets, whoever makes it (the API, `merchant:reset-password`,
  * an operator's SQL), is announced on `stablepay_changes` when it commits, so that every instance
  * drops what it remembered of them (server/db/change-feed.ts, server/db/caches.ts).
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
-    CREATE FUNCTION announce_merchant_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM pg_notify('stablepay_changes', 'merchant:' || OLD.id);
-      RETURN NULL;
-    END $$;
+export const up = runSql(`
+    ${announceChange('announce_merchant_change', "'merchant:' || OLD.id")}
 
     CREATE TRIGGER merchants_announced AFTER UPDATE OR DELETE ON merchants
       FOR EACH ROW EXECUTE FUNCTION announce_merchant_change();
 
-    CREATE FUNCTION announce_wallets_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM pg_notify('stablepay_changes', 'wallets:' || COALESCE(NEW.merchant_id, OLD.merchant_id));
-      RETURN NULL;
-    END $$;
+    ${announceChange('announce_wallets_change', "'wallets:' || COALESCE(NEW.merchant_id, OLD.merchant_id)")}
 
     CREATE TRIGGER wallets_announced AFTER INSERT OR UPDATE OR DELETE ON wallets
       FOR EACH ROW EXECUTE FUNCTION announce_wallets_change();
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TRIGGER wallets_announced ON wallets;
     DROP FUNCTION announce_wallets_change();
     DROP TRIGGER merchants_announced ON merchants;
     DROP FUNCTION announce_merchant_change();
   `);
-};

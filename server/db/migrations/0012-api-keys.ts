@@ -1,4 +1,6 @@
-import type { Migration } from '../migrate';
+import { announceChange } from './announce-change';
+import { runSql } from './run-sql';
+import { createdAt, merchantRef } from './columns';
 
 /**
  * API keys: the secret is never stored, only its SHA-256 (a key is 32 random bytes, so a fast hash
@@ -6,26 +8,21 @@ import type { Migration } from '../migrate';
  * on the change feed when it commits, so every instance stops accepting the key at once; writing
  * last_used_at announces nothing.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE api_keys (
       id uuid PRIMARY KEY,
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      ${merchantRef},
       name text NOT NULL,
       scopes text[] NOT NULL,
       secret_hash text NOT NULL UNIQUE,
       last4 text NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now(),
+      ${createdAt},
       last_used_at timestamptz,
       revoked_at timestamptz
     );
     CREATE INDEX api_keys_merchant_idx ON api_keys (merchant_id, created_at) WHERE revoked_at IS NULL;
 
-    CREATE FUNCTION announce_api_key_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM pg_notify('stablepay_changes', 'api_key:' || OLD.secret_hash);
-      RETURN NULL;
-    END $$;
+    ${announceChange('announce_api_key_change', "'api_key:' || OLD.secret_hash")}
 
     CREATE TRIGGER api_keys_revocation_announced AFTER UPDATE ON api_keys
       FOR EACH ROW WHEN (OLD.revoked_at IS DISTINCT FROM NEW.revoked_at OR OLD.scopes IS DISTINCT FROM NEW.scopes)
@@ -33,11 +30,8 @@ export const up: Migration = async ({ context: db }) => {
     CREATE TRIGGER api_keys_deletion_announced AFTER DELETE ON api_keys
       FOR EACH ROW EXECUTE FUNCTION announce_api_key_change();
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE api_keys;
     DROP FUNCTION announce_api_key_change();
   `);
-};

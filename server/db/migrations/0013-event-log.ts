@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * The events API (GET /events) and its retention (the prune-events job).
@@ -12,22 +12,18 @@ import type { Migration } from '../migrate';
  *   delivery task; deleting a task checks that no record points at it, which without these indexes
  *   is a scan of all attempts per deleted task.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE INDEX events_merchant_keyset_idx ON events (merchant_id, created_at, id);
     CREATE INDEX events_merchant_type_idx ON events (merchant_id, type, created_at, id);
     CREATE INDEX events_created_idx ON events (created_at);
     CREATE INDEX webhook_deliveries_delivery_idx ON webhook_deliveries (delivery_id);
     CREATE INDEX messenger_deliveries_delivery_idx ON messenger_deliveries (delivery_id);
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP INDEX messenger_deliveries_delivery_idx;
     DROP INDEX webhook_deliveries_delivery_idx;
     DROP INDEX events_created_idx;
     DROP INDEX events_merchant_type_idx;
     DROP INDEX events_merchant_keyset_idx;
   `);
-};

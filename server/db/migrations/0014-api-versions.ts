@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * Versioned event payloads and test deliveries.
@@ -10,8 +10,7 @@ import type { Migration } from '../migrate';
  * - A test delivery (`ping`) is an event about no order, recorded like any delivery: events,
  *   webhook_deliveries and messenger_deliveries may have no order.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE merchants ADD COLUMN webhook_api_version text
       CHECK (webhook_api_version ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$');
     UPDATE merchants SET webhook_api_version = '2025-01-01' WHERE webhook_secret_sealed IS NOT NULL;
@@ -24,10 +23,8 @@ export const up: Migration = async ({ context: db }) => {
     ALTER TABLE webhook_deliveries ALTER COLUMN order_id DROP NOT NULL;
     ALTER TABLE messenger_deliveries ALTER COLUMN order_id DROP NOT NULL;
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DELETE FROM webhook_deliveries WHERE order_id IS NULL;
     DELETE FROM messenger_deliveries WHERE order_id IS NULL;
     DELETE FROM event_deliveries WHERE event_id IN (SELECT id FROM events WHERE order_id IS NULL);
@@ -37,4 +34,3 @@ export const down: Migration = async ({ context: db }) => {
     ALTER TABLE events ALTER COLUMN order_id SET NOT NULL;
     ALTER TABLE merchants DROP COLUMN webhook_api_version;
   `);
-};

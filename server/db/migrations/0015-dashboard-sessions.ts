@@ -1,4 +1,5 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
+import { merchantRefCascading } from './columns';
 
 /**
  * The dashboard's sign-in sessions. The cookie holds a random secret; the table its SHA-256 (`id`),
@@ -6,11 +7,10 @@ import type { Migration } from '../migrate';
  * ends every login token) and the CSRF token its page sends with each change. A session ends at
  * sign-out, or once it has been idle DASHBOARD_SESSION_IDLE_HOURS.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE dashboard_sessions (
       id text PRIMARY KEY,
-      merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
+      ${merchantRefCascading},
       token_version integer NOT NULL,
       csrf_token text NOT NULL,
       created_at timestamptz NOT NULL,
@@ -19,8 +19,5 @@ export const up: Migration = async ({ context: db }) => {
     CREATE INDEX dashboard_sessions_merchant_idx ON dashboard_sessions (merchant_id);
     CREATE INDEX dashboard_sessions_seen_idx ON dashboard_sessions (last_seen_at);
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query('DROP TABLE dashboard_sessions');
-};
+export const down = runSql('DROP TABLE dashboard_sessions');

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * The dashboard's figures, kept per merchant and hour so that a 30-day overview reads at most
@@ -11,8 +11,7 @@ import type { Migration } from '../migrate';
  * hours from orders and payment_claims in the same snapshot and deletes exactly what it took: a
  * change committed later is taken by a later run, after which its hour is recomputed again.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE stats_changes (
       merchant_id uuid NOT NULL,
       hour timestamptz NOT NULL
@@ -87,10 +86,8 @@ export const up: Migration = async ({ context: db }) => {
     SELECT o.merchant_id, date_trunc('hour', pc.created_at)
       FROM payment_claims pc JOIN orders o ON o.id = pc.order_id WHERE pc.status = 'VERIFIED';
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TRIGGER payment_claims_stats_updated ON payment_claims;
     DROP TRIGGER payment_claims_stats_inserted ON payment_claims;
     DROP FUNCTION note_payment_stats_changes();
@@ -101,4 +98,3 @@ export const down: Migration = async ({ context: db }) => {
     DROP INDEX payment_claims_created_idx;
     DROP TABLE payment_stats_hourly, order_stats_hourly, stats_changes;
   `);
-};

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * Tokens of any decimals (BSC's USDT and USDC have 18), on networks added by configuration.
@@ -12,8 +12,7 @@ import type { Migration } from '../migrate';
  * The network lists in CHECK constraints go: the networks are the contract's (a further EVM network
  * is a line in contract/network-table.ts), and the service refuses a network that is off.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE orders
       ALTER COLUMN amount_units TYPE numeric(78, 0),
       ALTER COLUMN amount_received_units TYPE numeric(78, 0),
@@ -30,10 +29,8 @@ export const up: Migration = async ({ context: db }) => {
     -- The dashboard's hourly figures keep received amounts in 10^-36 token, whatever the decimals.
     UPDATE payment_stats_hourly SET received_units = received_units * 1e30;
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     UPDATE payment_stats_hourly SET received_units = received_units / 1e30;
     ALTER TABLE amount_reservations ALTER COLUMN amount_units TYPE bigint;
     ALTER TABLE refunds ALTER COLUMN amount_units TYPE bigint;
@@ -49,4 +46,3 @@ export const down: Migration = async ({ context: db }) => {
       ALTER COLUMN amount_received_units TYPE bigint,
       ALTER COLUMN amount_units TYPE bigint;
   `);
-};

@@ -1,4 +1,6 @@
 import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
+import { createdAt, identityKey, merchantRef } from './columns';
 
 /**
  * Money safety against other people (issue 27).
@@ -22,8 +24,8 @@ export const up: Migration = async ({ context: db }) => {
     CREATE TABLE wallet_owners (
       network text NOT NULL,
       address text NOT NULL,
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
-      created_at timestamptz NOT NULL DEFAULT now(),
+      ${merchantRef},
+      ${createdAt},
       PRIMARY KEY (network, address)
     );
     INSERT INTO wallet_owners (network, address, merchant_id, created_at)
@@ -63,8 +65,8 @@ export const up: Migration = async ({ context: db }) => {
     CREATE INDEX payment_claims_tx_idx ON payment_claims (network, tx_id);
 
     CREATE TABLE unattributed_payments (
-      id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      ${identityKey},
+      ${merchantRef},
       network text NOT NULL,
       tx_id text NOT NULL,
       recipient text NOT NULL,
@@ -74,7 +76,7 @@ export const up: Migration = async ({ context: db }) => {
       sender text,
       amount_units numeric(78, 0) NOT NULL,
       block_time timestamptz,
-      created_at timestamptz NOT NULL DEFAULT now(),
+      ${createdAt},
       attributed_order_id bigint REFERENCES orders(id),
       attributed_at timestamptz,
       UNIQUE (network, tx_id, recipient, token_mint)
@@ -84,8 +86,7 @@ export const up: Migration = async ({ context: db }) => {
   `);
 };
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE unattributed_payments;
     DROP INDEX payment_claims_tx_key;
     DROP INDEX payment_claims_tx_idx;
@@ -101,4 +102,3 @@ export const down: Migration = async ({ context: db }) => {
       WHERE deleted_at IS NULL;
     DROP TABLE wallet_owners;
   `);
-};

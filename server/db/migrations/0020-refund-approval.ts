@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * Refund addresses approved, and late refunds (issue 27).
@@ -11,8 +11,7 @@ import type { Migration } from '../migrate';
  * - `next_check_at` NULL: never due again (a settled refund, or a FAILED one past its window), so
  *   the verifier's lease, which takes FAILED refunds too now, never wakes them.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE refunds
       DROP CONSTRAINT refunds_status_check,
       ADD CONSTRAINT refunds_status_check
@@ -25,10 +24,8 @@ export const up: Migration = async ({ context: db }) => {
     CREATE INDEX refunds_due_idx ON refunds (next_check_at)
       WHERE status IN ('AWAITING_ADDRESS', 'AWAITING_APPROVAL', 'PENDING', 'FAILED');
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP INDEX refunds_due_idx;
     CREATE INDEX refunds_due_idx ON refunds (next_check_at) WHERE status IN ('AWAITING_ADDRESS', 'PENDING');
     UPDATE refunds SET next_check_at = updated_at WHERE next_check_at IS NULL;
@@ -42,4 +39,3 @@ export const down: Migration = async ({ context: db }) => {
       ADD CONSTRAINT refunds_status_check
         CHECK (status IN ('AWAITING_ADDRESS', 'PENDING', 'SUCCEEDED', 'FAILED'));
   `);
-};

@@ -1,13 +1,9 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * How long each messenger send took, as webhook_deliveries.duration_ms says of webhooks (issue 28,
  * defect 9b: the messenger test answer had none). Sends recorded before this have none (NULL).
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query('ALTER TABLE messenger_deliveries ADD COLUMN duration_ms integer');
-};
+export const up = runSql('ALTER TABLE messenger_deliveries ADD COLUMN duration_ms integer');
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query('ALTER TABLE messenger_deliveries DROP COLUMN duration_ms');
-};
+export const down = runSql('ALTER TABLE messenger_deliveries DROP COLUMN duration_ms');

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * The payer's choice of network and token (issue 29). An order's first payment option is its own
@@ -17,8 +17,7 @@ import type { Migration } from '../migrate';
  * `paid_with`: the option (0 = the order's own fields) of the first credited payment. Each credited
  * transfer and each refund names its option (`option_index`, 0 for everything before).
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE orders
       ADD COLUMN payment_options jsonb,
       ADD COLUMN sum_decimals smallint CHECK (sum_decimals BETWEEN 6 AND 36),
@@ -28,13 +27,10 @@ export const up: Migration = async ({ context: db }) => {
     ALTER TABLE payment_claims ADD COLUMN option_index smallint NOT NULL DEFAULT 0;
     ALTER TABLE refunds ADD COLUMN option_index smallint NOT NULL DEFAULT 0;
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     ALTER TABLE refunds DROP COLUMN option_index;
     ALTER TABLE payment_claims DROP COLUMN option_index;
     DROP INDEX orders_payment_options_idx;
     ALTER TABLE orders DROP COLUMN paid_with, DROP COLUMN sum_decimals, DROP COLUMN payment_options;
   `);
-};

@@ -1,4 +1,5 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
+import { lease, merchantRefCascading } from './columns';
 
 /**
  * Subscriptions (issue 30): an order every period, made by the `bill-subscriptions` job.
@@ -18,11 +19,10 @@ import type { Migration } from '../migrate';
  * `manage_token_hash`: SHA-256 of the customer's page secret (the URL is shown in the answers:
  * the token itself is kept sealed to rebuild it).
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE subscriptions (
       id text PRIMARY KEY,
-      merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
+      ${merchantRefCascading},
       status text NOT NULL CHECK (status IN ('INCOMPLETE', 'TRIALING', 'ACTIVE', 'PAST_DUE', 'PAUSED', 'CANCELED')),
       customer_email text,
       customer_name text,
@@ -50,8 +50,7 @@ export const up: Migration = async ({ context: db }) => {
       latest_order_reference text,
       reminder_at timestamptz,
       next_run_at timestamptz,
-      locked_by text,
-      locked_until timestamptz,
+      ${lease},
       cancel_at_period_end boolean NOT NULL DEFAULT false,
       past_due_since timestamptz,
       paused_at timestamptz,
@@ -74,14 +73,11 @@ export const up: Migration = async ({ context: db }) => {
     CREATE UNIQUE INDEX orders_subscription_period_idx ON orders (subscription_id, period_index, period_attempt)
       WHERE subscription_id IS NOT NULL;
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP INDEX orders_subscription_period_idx;
     ALTER TABLE orders
       DROP COLUMN period_end, DROP COLUMN period_start, DROP COLUMN period_attempt,
       DROP COLUMN period_index, DROP COLUMN subscription_id;
     DROP TABLE subscriptions;
   `);
-};

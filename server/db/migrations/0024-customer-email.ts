@@ -1,4 +1,5 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
+import { merchantRef, orderRef, timestamps } from './columns';
 
 /**
  * E-mail to customers (issue 30). An order may name its payer's address and language
@@ -9,15 +10,14 @@ import type { Migration } from '../migrate';
  * next is due at `next_attempt_at`); GAVE_UP. The partial index holds only rows still to send, so
  * the sender reads what is due and never the sent history.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE orders
       ADD COLUMN customer_email text CHECK (length(customer_email) <= 254),
       ADD COLUMN customer_language text CHECK (customer_language IN ('en', 'pt-BR', 'es'));
     CREATE TABLE email_deliveries (
       id text PRIMARY KEY CHECK (id ~ '^em_[0-9a-f]{32}$'),
-      order_id bigint NOT NULL REFERENCES orders(id),
-      merchant_id uuid NOT NULL REFERENCES merchants(id),
+      ${orderRef},
+      ${merchantRef},
       kind text NOT NULL CHECK (kind IN ('order', 'reminder', 'receipt')),
       to_address text NOT NULL CHECK (length(to_address) <= 254),
       language text NOT NULL CHECK (language IN ('en', 'pt-BR', 'es')),
@@ -30,18 +30,14 @@ export const up: Migration = async ({ context: db }) => {
       next_attempt_at timestamptz NOT NULL DEFAULT now(),
       locked_until timestamptz,
       locked_by text,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
+      ${timestamps}
     );
     CREATE INDEX email_deliveries_due_idx ON email_deliveries (next_attempt_at)
       WHERE status IN ('PENDING', 'FAILED');
     CREATE INDEX email_deliveries_order_idx ON email_deliveries (order_id, created_at);
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE email_deliveries;
     ALTER TABLE orders DROP COLUMN customer_language, DROP COLUMN customer_email;
   `);
-};

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * `refunds.signed_by`: the payer's wallet that signed the refund's address (approved at once or
@@ -7,10 +7,6 @@ import type { Migration } from '../migrate';
  * prove-refund-address.ts): a co-payer cannot sign several refunds, each within its share, and
  * take more than it paid. Null for addresses given without a signature or by the merchant.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`ALTER TABLE refunds ADD COLUMN signed_by text`);
-};
+export const up = runSql(`ALTER TABLE refunds ADD COLUMN signed_by text`);
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`ALTER TABLE refunds DROP COLUMN signed_by`);
-};
+export const down = runSql(`ALTER TABLE refunds DROP COLUMN signed_by`);

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * The list's kept counts (migration 0009) for orders with several payment options: each such order
@@ -9,8 +9,7 @@ import type { Migration } from '../migrate';
  * their creation costs what it did. An order's options never change after creation; its status
  * does.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     -- The same columns and key as order_counts: (merchant_id, network, status, shard) -> n.
     CREATE TABLE order_option_counts (LIKE order_counts INCLUDING ALL);
 
@@ -52,13 +51,10 @@ export const up: Migration = async ({ context: db }) => {
        WHERE o.payment_options IS NOT NULL
        GROUP BY 1, 2, 3;
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TRIGGER orders_option_recounted ON orders;
     DROP TRIGGER orders_option_counted ON orders;
     DROP FUNCTION count_order_options();
     DROP TABLE order_option_counts;
   `);
-};

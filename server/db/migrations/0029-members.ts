@@ -1,4 +1,6 @@
-import type { Migration } from '../migrate';
+import { announceChange } from './announce-change';
+import { runSql } from './run-sql';
+import { merchantRefCascading, timestamps } from './columns';
 
 /**
  * Accounts and their members (issue 38). The merchant of before is the account; the people who
@@ -17,18 +19,16 @@ import type { Migration } from '../migrate';
  * to join another account. The merchants table keeps its e-mail (the account's contact address)
  * and `token_version` (order creation still checks it); the password hash moves to the owner.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE members (
       id uuid PRIMARY KEY,
-      merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
+      ${merchantRefCascading},
       email text NOT NULL,
       name text,
       password_hash text NOT NULL,
       role text NOT NULL CHECK (role IN ('owner', 'admin', 'developer', 'finance', 'cashier', 'viewer')),
       token_version integer NOT NULL DEFAULT 0,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now(),
+      ${timestamps},
       removed_at timestamptz
     );
     CREATE UNIQUE INDEX members_email_idx ON members (lower(email)) WHERE removed_at IS NULL;
@@ -39,11 +39,7 @@ export const up: Migration = async ({ context: db }) => {
 
     ALTER TABLE merchants DROP COLUMN password_hash;
 
-    CREATE FUNCTION announce_member_change() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM pg_notify('stablepay_changes', 'member:' || OLD.id);
-      RETURN NULL;
-    END $$;
+    ${announceChange('announce_member_change', "'member:' || OLD.id")}
     CREATE TRIGGER members_announced AFTER UPDATE OR DELETE ON members
       FOR EACH ROW EXECUTE FUNCTION announce_member_change();
 
@@ -56,10 +52,8 @@ export const up: Migration = async ({ context: db }) => {
     UPDATE api_keys SET created_by = merchant_id;
     ALTER TABLE api_keys ALTER COLUMN created_by SET NOT NULL;
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     ALTER TABLE api_keys DROP COLUMN created_by;
     DROP INDEX dashboard_sessions_member_idx;
     DELETE FROM dashboard_sessions s USING members m WHERE m.id = s.member_id AND m.role <> 'owner';
@@ -71,4 +65,3 @@ export const down: Migration = async ({ context: db }) => {
     DROP TABLE members;
     DROP FUNCTION announce_member_change();
   `);
-};

@@ -1,4 +1,5 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
+import { createdAt, merchantRefCascading } from './columns';
 
 /**
  * Invitations to join an account (issue 38): the link's token is never stored, only its SHA-256
@@ -9,16 +10,15 @@ import type { Migration } from '../migrate';
  * Orders say who made them (`created_by`): `{"memberId", "email"}` for a member, `{"apiKeyId"}`
  * for an API key, null for the system (and for every order made before).
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE member_invitations (
       id uuid PRIMARY KEY,
-      merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
+      ${merchantRefCascading},
       email text NOT NULL,
       role text NOT NULL CHECK (role IN ('owner', 'admin', 'developer', 'finance', 'cashier', 'viewer')),
       token_hash text NOT NULL UNIQUE,
       invited_by uuid REFERENCES members(id),
-      created_at timestamptz NOT NULL DEFAULT now(),
+      ${createdAt},
       expires_at timestamptz NOT NULL,
       accepted_at timestamptz,
       revoked_at timestamptz
@@ -34,10 +34,8 @@ export const up: Migration = async ({ context: db }) => {
     CREATE INDEX orders_created_by_member_idx ON orders (merchant_id, ((created_by->>'memberId')), created_at)
       WHERE created_by ? 'memberId';
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     ALTER TABLE orders DROP COLUMN created_by;
     DELETE FROM email_deliveries WHERE order_id IS NULL;
     ALTER TABLE email_deliveries DROP CONSTRAINT email_deliveries_kind_check;
@@ -46,4 +44,3 @@ export const down: Migration = async ({ context: db }) => {
     ALTER TABLE email_deliveries ALTER COLUMN order_id SET NOT NULL;
     DROP TABLE member_invitations;
   `);
-};

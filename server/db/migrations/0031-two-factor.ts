@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * Two-factor sign-in (TOTP, RFC 6238) per member (issue 38).
@@ -14,8 +14,7 @@ import type { Migration } from '../migrate';
  * - `merchants.require_two_factor`: the owner's switch. Merchant rows are announced on the change
  *   feed (migration 0010), so every instance sees it at the next request.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE members
       ADD COLUMN two_factor_secret text,
       ADD COLUMN two_factor_pending text,
@@ -39,10 +38,8 @@ export const up: Migration = async ({ context: db }) => {
     );
     CREATE INDEX sign_in_challenges_member_idx ON sign_in_challenges (member_id);
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE sign_in_challenges;
     DROP TABLE member_recovery_codes;
     ALTER TABLE merchants DROP COLUMN require_two_factor;
@@ -52,4 +49,3 @@ export const down: Migration = async ({ context: db }) => {
       DROP COLUMN two_factor_enabled_at,
       DROP COLUMN two_factor_last_step;
   `);
-};

@@ -1,4 +1,5 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
+import { merchantRefCascading, timestamps } from './columns';
 
 /**
  * x402 (DESIGN "x402: payments per API call"). Orders get a kind (`order`, or `x402` for a payment
@@ -9,8 +10,7 @@ import type { Migration } from '../migrate';
  * two instances, settles once. A row refused before sending is deleted (released). Payment
  * claims get the source `x402` (the facilitator's transaction for its order) and `matchedBy: x402`.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE orders ADD COLUMN kind text NOT NULL DEFAULT 'order',
                        ADD COLUMN resource text,
                        ADD COLUMN payer text;
@@ -18,7 +18,7 @@ export const up: Migration = async ({ context: db }) => {
     CREATE TABLE x402_settlements (
       id bigserial PRIMARY KEY,
       settlement_key text NOT NULL UNIQUE,
-      merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
+      ${merchantRefCascading},
       network text NOT NULL,
       asset text NOT NULL,
       pay_to text NOT NULL,
@@ -28,8 +28,7 @@ export const up: Migration = async ({ context: db }) => {
       transaction text,
       error_reason text,
       order_id bigint REFERENCES orders(id) ON DELETE SET NULL,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
+      ${timestamps}
     );
     ALTER TABLE payment_claims
       DROP CONSTRAINT payment_claims_source_check,
@@ -39,10 +38,8 @@ export const up: Migration = async ({ context: db }) => {
     CREATE INDEX x402_settlements_transaction_idx ON x402_settlements (transaction)
       WHERE transaction IS NOT NULL;
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE x402_settlements;
     ALTER TABLE payment_claims
       DROP CONSTRAINT payment_claims_source_check,
@@ -52,4 +49,3 @@ export const down: Migration = async ({ context: db }) => {
     DROP INDEX orders_merchant_kind_idx;
     ALTER TABLE orders DROP COLUMN kind, DROP COLUMN resource, DROP COLUMN payer;
   `);
-};

@@ -1,4 +1,5 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
+import { createdAt, lease, merchantRefCascading, timestamps } from './columns';
 
 /**
  * Payouts (issue 40): batches of transfers the merchant's own wallets send, each item verified on
@@ -11,14 +12,13 @@ import type { Migration } from '../migrate';
  * `merchants.payout_approvals`: how many members approve a batch (1, or 2: the creator and another);
  * `PATCH /account` sets it.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE merchants ADD COLUMN payout_approvals smallint NOT NULL DEFAULT 1
       CHECK (payout_approvals IN (1, 2));
 
     CREATE TABLE payouts (
       id text PRIMARY KEY,
-      merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
+      ${merchantRefCascading},
       status text NOT NULL
         CHECK (status IN ('DRAFT', 'APPROVED', 'SENDING', 'COMPLETED', 'PARTIAL', 'FAILED', 'CANCELED')),
       description text,
@@ -28,10 +28,8 @@ export const up: Migration = async ({ context: db }) => {
       deadline_at timestamptz,
       canceled_at timestamptz,
       next_check_at timestamptz,
-      locked_by text,
-      locked_until timestamptz,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now()
+      ${lease},
+      ${timestamps}
     );
     CREATE INDEX payouts_merchant_idx ON payouts (merchant_id, created_at DESC, id DESC);
     CREATE INDEX payouts_check_idx ON payouts (next_check_at) WHERE next_check_at IS NOT NULL;
@@ -55,8 +53,7 @@ export const up: Migration = async ({ context: db }) => {
       block_time timestamptz,
       failure_reason text,
       confirmed_at timestamptz,
-      created_at timestamptz NOT NULL DEFAULT now(),
-      updated_at timestamptz NOT NULL DEFAULT now(),
+      ${timestamps},
       UNIQUE (payout_id, position)
     );
     -- One transfer confirms one item: the same transaction and item can never be counted twice.
@@ -68,14 +65,14 @@ export const up: Migration = async ({ context: db }) => {
       network text NOT NULL,
       tx_id text NOT NULL,
       settled_at timestamptz,
-      created_at timestamptz NOT NULL DEFAULT now(),
+      ${createdAt},
       PRIMARY KEY (payout_id, network, tx_id)
     );
 
     CREATE TABLE payout_approvals (
       payout_id text NOT NULL REFERENCES payouts(id) ON DELETE CASCADE,
       member_id uuid NOT NULL REFERENCES members(id),
-      created_at timestamptz NOT NULL DEFAULT now(),
+      ${createdAt},
       PRIMARY KEY (payout_id, member_id)
     );
 
@@ -86,14 +83,12 @@ export const up: Migration = async ({ context: db }) => {
       member_id uuid REFERENCES members(id),
       api_key_id text,
       data jsonb NOT NULL DEFAULT '{}',
-      created_at timestamptz NOT NULL DEFAULT now()
+      ${createdAt}
     );
     CREATE INDEX payout_audit_entries_payout_idx ON payout_audit_entries (payout_id, id);
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP TABLE payout_audit_entries;
     DROP TABLE payout_approvals;
     DROP TABLE payout_transactions;
@@ -101,4 +96,3 @@ export const down: Migration = async ({ context: db }) => {
     DROP TABLE payouts;
     ALTER TABLE merchants DROP COLUMN payout_approvals;
   `);
-};

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * x402 settlements followed up after a crash (issue 39): a process that dies after the transfer
@@ -10,8 +10,7 @@ import type { Migration } from '../migrate';
  * lease of whoever is writing the order now (a row lock would hold a connection while the order's
  * own statements wait for theirs).
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     ALTER TABLE x402_settlements ADD COLUMN order_reference text,
                                  ADD COLUMN wallet_id uuid,
                                  ADD COLUMN resource text,
@@ -21,12 +20,9 @@ export const up: Migration = async ({ context: db }) => {
     CREATE INDEX x402_settlements_unrecorded_idx ON x402_settlements (updated_at)
       WHERE order_id IS NULL AND status IN ('sent', 'settled', 'pending');
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`
+export const down = runSql(`
     DROP INDEX x402_settlements_unrecorded_idx;
     ALTER TABLE x402_settlements DROP COLUMN order_reference, DROP COLUMN wallet_id, DROP COLUMN resource,
                                  DROP COLUMN api_key_id, DROP COLUMN member_id, DROP COLUMN recording_until;
   `);
-};

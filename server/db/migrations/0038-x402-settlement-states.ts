@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * x402 settlements the follow-up job looks at besides the unrecorded ones (issue 39): claims left
@@ -6,13 +6,9 @@ import type { Migration } from '../migrate';
  * whose order is written (settled once their receipt is there). Both are few in a table that holds
  * every paid API call: a partial index keeps their look from reading it all.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE INDEX x402_settlements_open_idx ON x402_settlements (updated_at)
       WHERE status IN ('sending', 'pending');
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`DROP INDEX x402_settlements_open_idx;`);
-};
+export const down = runSql(`DROP INDEX x402_settlements_open_idx;`);

@@ -1,4 +1,4 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
 
 /**
  * When a settlement's payment stops being valid (issue 39): an EVM authorization's `validBefore`.
@@ -6,10 +6,6 @@ import type { Migration } from '../migrate';
  * this time, with the authorization unused on chain, it can never land and is failed. Solana's
  * validity is its transaction's blockhash (kept in the settlement key), so null there.
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`ALTER TABLE x402_settlements ADD COLUMN valid_before timestamptz;`);
-};
+export const up = runSql(`ALTER TABLE x402_settlements ADD COLUMN valid_before timestamptz;`);
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query(`ALTER TABLE x402_settlements DROP COLUMN valid_before;`);
-};
+export const down = runSql(`ALTER TABLE x402_settlements DROP COLUMN valid_before;`);

@@ -1,14 +1,14 @@
-import type { Migration } from '../migrate';
+import { runSql } from './run-sql';
+import { merchantRefCascading } from './columns';
 
 /**
  * Payouts through the PayoutBatch contract (issue 40): the contract each account deployed on each
  * EVM network, recorded only once the service read its deployment on chain (sent by the account's
  * paying wallet, final, the artifact's runtime code at the address the receipt names).
  */
-export const up: Migration = async ({ context: db }) => {
-  await db.query(`
+export const up = runSql(`
     CREATE TABLE payout_batch_contracts (
-      merchant_id uuid NOT NULL REFERENCES merchants(id) ON DELETE CASCADE,
+      ${merchantRefCascading},
       network text NOT NULL,
       address text NOT NULL,
       deploy_tx_id text NOT NULL,
@@ -17,8 +17,5 @@ export const up: Migration = async ({ context: db }) => {
       PRIMARY KEY (merchant_id, network)
     )
   `);
-};
 
-export const down: Migration = async ({ context: db }) => {
-  await db.query('DROP TABLE payout_batch_contracts');
-};
+export const down = runSql('DROP TABLE payout_batch_contracts');

@@ -6,7 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
-import { required } from './columns';
+import { required, primaryKey, merchantRef } from './columns';
 import type { ApiKeyScope } from '../../../contract';
 
 /** An API key: its SHA-256 and last four characters, never the secret. */
@@ -27,8 +27,8 @@ export class ApiKey extends Model<InferAttributes<ApiKey>, InferCreationAttribut
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.UUID, primaryKey: true },
-        merchantId: required(DataTypes.UUID),
+        id: primaryKey(DataTypes.UUID),
+        merchantId: merchantRef(),
         name: required(DataTypes.TEXT),
         scopes: required(DataTypes.ARRAY(DataTypes.TEXT)),
         createdBy: required(DataTypes.UUID),

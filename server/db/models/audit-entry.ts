@@ -1,7 +1,7 @@
 import type { AUDIT_ACTORS, AuditKind } from '../../../contract';
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { CreatedModel } from './base-models';
-import { required, serialKey, dateNow } from './columns';
+import { required, serialKey, dateNow, orderRef } from './columns';
 
 /** Who an entry says acted: a member, an API key, the payer, the service ('merchant': before members). */
 export type AuditActor = (typeof AUDIT_ACTORS)[number];
@@ -17,7 +17,7 @@ export class AuditEntry extends CreatedModel<AuditEntry> {
     this.init(
       {
         id: serialKey(),
-        orderId: required(DataTypes.BIGINT),
+        orderId: orderRef(),
         type: required(DataTypes.TEXT),
         actor: required(DataTypes.TEXT),
         data: { type: DataTypes.JSONB, allowNull: false, defaultValue: {} },

@@ -10,6 +10,17 @@ export function required(type: DataType, defaultValue?: unknown): Column {
   return defaultValue === undefined ? { type, allowNull: false } : { type, allowNull: false, defaultValue };
 }
 
+/** A primary key: the value the insert gives, else `defaultValue` when one is given (UUIDV4: made by Sequelize). */
+export function primaryKey(type: DataType, defaultValue?: unknown): Column {
+  return defaultValue === undefined ? { type, primaryKey: true } : { type, primaryKey: true, defaultValue };
+}
+
+/** The account a row belongs to (merchants.id). */
+export const merchantRef = (): Column => required(DataTypes.UUID);
+
+/** The order a row is about (orders.id). */
+export const orderRef = (): Column => required(DataTypes.BIGINT);
+
 /** A bigserial primary key. */
 export const serialKey = (): Column => ({ type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true });
 

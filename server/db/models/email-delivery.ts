@@ -1,7 +1,7 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import type { EmailKind, EmailStatus, Locale } from '../../../contract';
 import { LeasedModel } from './base-models';
-import { dateNow, lease, required, timestamps } from './columns';
+import { dateNow, lease, required, timestamps, primaryKey, merchantRef, orderRef } from './columns';
 
 /** An e-mail to an order's customer in the outbox (migration 0024): rendered once, sent by the send-emails job. */
 export class EmailDelivery extends LeasedModel<EmailDelivery> {
@@ -24,9 +24,9 @@ export class EmailDelivery extends LeasedModel<EmailDelivery> {
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.TEXT, primaryKey: true },
-        orderId: required(DataTypes.BIGINT),
-        merchantId: required(DataTypes.UUID),
+        id: primaryKey(DataTypes.TEXT),
+        orderId: orderRef(),
+        merchantId: merchantRef(),
         kind: required(DataTypes.TEXT),
         toAddress: required(DataTypes.TEXT),
         language: required(DataTypes.TEXT),

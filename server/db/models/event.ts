@@ -1,6 +1,6 @@
 import { DataTypes, type Sequelize } from 'sequelize';
 import { CreatedModel } from './base-models';
-import { required, dateNow } from './columns';
+import { required, dateNow, primaryKey, merchantRef } from './columns';
 
 /** An event (of an order, or none: a test `ping`); `body` is the exact JSON every attempt sends (and signs). */
 export class Event extends CreatedModel<Event> {
@@ -13,9 +13,9 @@ export class Event extends CreatedModel<Event> {
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.TEXT, primaryKey: true },
+        id: primaryKey(DataTypes.TEXT),
         orderId: DataTypes.BIGINT,
-        merchantId: required(DataTypes.UUID),
+        merchantId: merchantRef(),
         type: required(DataTypes.TEXT),
         body: required(DataTypes.TEXT),
         createdAt: dateNow(),

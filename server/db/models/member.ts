@@ -1,7 +1,7 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import type { Role } from '../../../contract';
 import { TimestampedModel } from './base-models';
-import { required, timestamps } from './columns';
+import { required, timestamps, primaryKey, merchantRef } from './columns';
 
 /** A person who signs in to an account (a merchant) with its own e-mail and password (migration 0029). */
 export class Member extends TimestampedModel<Member> {
@@ -25,8 +25,8 @@ export class Member extends TimestampedModel<Member> {
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-        merchantId: required(DataTypes.UUID),
+        id: primaryKey(DataTypes.UUID, DataTypes.UUIDV4),
+        merchantId: merchantRef(),
         email: required(DataTypes.TEXT),
         name: DataTypes.TEXT,
         passwordHash: required(DataTypes.TEXT),

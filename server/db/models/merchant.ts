@@ -1,6 +1,6 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { TimestampedModel } from './base-models';
-import { required, timestamps } from './columns';
+import { required, timestamps, primaryKey } from './columns';
 
 export class Merchant extends TimestampedModel<Merchant> {
   declare id: CreationOptional<string>;
@@ -31,7 +31,7 @@ export class Merchant extends TimestampedModel<Merchant> {
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+        id: primaryKey(DataTypes.UUID, DataTypes.UUIDV4),
         email: required(DataTypes.TEXT),
         tokenVersion: required(DataTypes.INTEGER, 0),
         fullName: DataTypes.TEXT,

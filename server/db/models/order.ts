@@ -1,6 +1,6 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { TimestampedModel } from './base-models';
-import { required, serialKey, timestamps } from './columns';
+import { required, serialKey, timestamps, merchantRef } from './columns';
 import type {
   CreatedBy,
   Locale,
@@ -94,7 +94,7 @@ export class Order extends TimestampedModel<Order> {
       {
         id: serialKey(),
         reference: required(DataTypes.TEXT),
-        merchantId: required(DataTypes.UUID),
+        merchantId: merchantRef(),
         walletId: required(DataTypes.UUID),
         network: required(DataTypes.TEXT),
         token: required(DataTypes.TEXT),

@@ -1,6 +1,6 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { LeasedModel } from './base-models';
-import { required, serialKey, dateNow, timestamps, lease } from './columns';
+import { required, serialKey, dateNow, timestamps, lease, orderRef } from './columns';
 import type { Network } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
@@ -42,7 +42,7 @@ export class PaymentClaim extends LeasedModel<PaymentClaim> {
     this.init(
       {
         id: serialKey(),
-        orderId: required(DataTypes.BIGINT),
+        orderId: orderRef(),
         network: required(DataTypes.TEXT),
         txId: required(DataTypes.TEXT),
         source: required(DataTypes.TEXT),

@@ -2,7 +2,7 @@ import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import type { Network, PayoutItemStatus, PayoutStatus, Token } from '../../../contract';
 import { LeasedModel, TimestampedModel } from './base-models';
 import { bigintColumn } from './bigint-attribute';
-import { lease, required, timestamps } from './columns';
+import { lease, required, timestamps, primaryKey, merchantRef } from './columns';
 
 /** A batch of transfers from the merchant's own wallets (migration 0034). */
 export class Payout extends LeasedModel<Payout> {
@@ -24,8 +24,8 @@ export class Payout extends LeasedModel<Payout> {
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.TEXT, primaryKey: true },
-        merchantId: required(DataTypes.UUID),
+        id: primaryKey(DataTypes.TEXT),
+        merchantId: merchantRef(),
         status: required(DataTypes.TEXT),
         description: DataTypes.TEXT,
         createdBy: required(DataTypes.UUID),
@@ -69,7 +69,7 @@ export class PayoutItem extends TimestampedModel<PayoutItem> {
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.TEXT, primaryKey: true },
+        id: primaryKey(DataTypes.TEXT),
         payoutId: required(DataTypes.TEXT),
         position: required(DataTypes.INTEGER),
         network: required(DataTypes.TEXT),

@@ -1,6 +1,6 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { LeasedModel } from './base-models';
-import { required, dateNow, timestamps, lease } from './columns';
+import { required, dateNow, timestamps, lease, primaryKey, merchantRef, orderRef } from './columns';
 import type { Network, RefundStatus } from '../../../contract';
 import { bigintColumn } from './bigint-attribute';
 
@@ -39,9 +39,9 @@ export class Refund extends LeasedModel<Refund> {
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.TEXT, primaryKey: true },
-        orderId: required(DataTypes.BIGINT),
-        merchantId: required(DataTypes.UUID),
+        id: primaryKey(DataTypes.TEXT),
+        orderId: orderRef(),
+        merchantId: merchantRef(),
         network: required(DataTypes.TEXT),
         tokenMint: required(DataTypes.TEXT),
         fromAddress: required(DataTypes.TEXT),

@@ -7,7 +7,7 @@ import type {
   Token,
 } from '../../../contract';
 import { LeasedModel } from './base-models';
-import { lease, required, timestamps } from './columns';
+import { lease, required, timestamps, primaryKey, merchantRef } from './columns';
 
 /** A subscription (migration 0023): its plan, where its billing stands, and when the job looks at it next. */
 export class Subscription extends LeasedModel<Subscription> {
@@ -55,8 +55,8 @@ export class Subscription extends LeasedModel<Subscription> {
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.TEXT, primaryKey: true },
-        merchantId: required(DataTypes.UUID),
+        id: primaryKey(DataTypes.TEXT),
+        merchantId: merchantRef(),
         status: required(DataTypes.TEXT),
         customerEmail: DataTypes.TEXT,
         customerName: DataTypes.TEXT,

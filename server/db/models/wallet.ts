@@ -1,6 +1,6 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import { CreatedModel } from './base-models';
-import { required, dateNow } from './columns';
+import { required, dateNow, primaryKey, merchantRef } from './columns';
 import type { Network } from '../../../contract';
 
 export class Wallet extends CreatedModel<Wallet> {
@@ -15,8 +15,8 @@ export class Wallet extends CreatedModel<Wallet> {
   static initModel(sequelize: Sequelize) {
     this.init(
       {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
-        merchantId: required(DataTypes.UUID),
+        id: primaryKey(DataTypes.UUID, DataTypes.UUIDV4),
+        merchantId: merchantRef(),
         name: DataTypes.TEXT,
         network: required(DataTypes.TEXT),
         publicAddress: required(DataTypes.TEXT),
