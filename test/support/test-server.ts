@@ -192,6 +192,14 @@ export async function newMerchant(
   return { id: merchant.id, email, token, wallets, addresses };
 }
 
+/** Asks for an order of 1 USDT on Solana, with `extra` fields: the answer is the caller's to check. */
+export function requestSolanaOrder(server: TestServer, token: string, extra: Record<string, unknown> = {}) {
+  return server.api('POST', '/orders', {
+    token,
+    body: { network: 'SOLANA', token: 'USDT', amount: '1', ...extra },
+  });
+}
+
 /** Every error leaves with the one body. */
 export function expectErrorBody(res: ApiResponse, status: number, code: string) {
   const body = res.body as { error?: { code?: string; message?: string } };
