@@ -75,6 +75,22 @@ async function unattributed(
   expect(res.status, res.text).toBe(200);
   return res.body;
 }
+/** `payer` (a new one unless given) sends `amount` USDT to the shop's wallet, naming `reference` if given. */
+async function sendUsdt(
+  shop: { wallet: string },
+  amount: string,
+  opts: { payer?: Keypair; reference?: string } = {},
+) {
+  const payer = opts.payer ?? (await solana.newPayer({ mint: usdtMint }));
+  const txId = await solana.transfer({
+    payer,
+    recipientOwner: new PublicKey(shop.wallet),
+    mint: usdtMint,
+    amountUnits: units(amount),
+    ...(opts.reference ? { reference: new PublicKey(opts.reference) } : {}),
+  });
+  return { payer, txId };
+}
 const audit = async (shop: Shop, reference: string) => await h.auditOf(shop, reference);
 /** Runs the jobs until the transfer is kept unattributed or credited to one of the orders. */
 const settled = (shop: Shop, txId: string, orders: { reference: string }[]) =>
@@ -94,13 +110,7 @@ describe('Solana: a transfer that names no order and is not its exact amount', (
   const order = (shop: Shop, amount: string) => h.createOrder(shop, { amount });
   /** A withdrawal from an exchange: the exchange's hot wallet sends, short by its fee, no reference. */
   async function withdrawal(shop: Shop, amount: string, from?: Keypair) {
-    const sender = from ?? (await solana.newPayer({ mint: usdtMint }));
-    const txId = await solana.transfer({
-      payer: sender,
-      recipientOwner: new PublicKey(shop.wallet),
-      mint: usdtMint,
-      amountUnits: units(amount),
-    });
+    const { payer: sender, txId } = await sendUsdt(shop, amount, { payer: from });
     return { txId, sender };
   }
 
@@ -294,14 +304,7 @@ describe('Solana: a transfer that names no order and is not its exact amount', (
     );
     // The owner's customer pays exactly that amount, and another payment names the stale order.
     const exact = await withdrawal(owner, '7.77');
-    const payer = await solana.newPayer({ mint: usdtMint });
-    const tagged = await solana.transfer({
-      payer,
-      recipientOwner: new PublicKey(owner.wallet),
-      mint: usdtMint,
-      amountUnits: units('1'),
-      reference: new PublicKey(stale.reference),
-    });
+    const { txId: tagged } = await sendUsdt(owner, '1', { reference: stale.reference });
     await h.runJobs(async () => (await unattributed(owner)).items.length === 2);
     expect((await h.getOrder(intruder, stale.reference)).amountReceived).toBe('0.000000');
     expect((await h.attribute(intruder, stale.reference, exact.txId)).status).toBe(202);
@@ -343,13 +346,7 @@ describe('Solana: made-up transaction ids', () => {
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
 
     // The real payer's signed report, and the merchant's, still go through at once.
-    const payer = await solana.newPayer({ mint: usdtMint });
-    const txId = await solana.transfer({
-      payer,
-      recipientOwner: new PublicKey(shop.wallet),
-      mint: usdtMint,
-      amountUnits: units('49.5'),
-    });
+    const { payer, txId } = await sendUsdt(shop, '49.5');
     const signed = signSolanaMessage(payer, claimProofMessage(target.reference, txId));
     expect((await flood.submitTx(target.reference, txId, signed)).status).toBe(202);
     expect((await flood.attribute(shop, target.reference, madeUp())).status).toBe(202);
@@ -404,14 +401,7 @@ describe('Solana: made-up transaction ids', () => {
     // A real transfer naming the order, reported without proof after expiry, is credited: paid late
     // (by the chain's clock, moved on as the service's was).
     solana.advanceClock(Math.ceil(clockOffsetMs / 1000));
-    const payer = await solana.newPayer({ mint: usdtMint });
-    const txId = await solana.transfer({
-      payer,
-      recipientOwner: new PublicKey(shop.wallet),
-      mint: usdtMint,
-      amountUnits: units('20'),
-      reference: new PublicKey(order.reference),
-    });
+    const { txId } = await sendUsdt(shop, '20', { reference: order.reference });
     expect((await flood.submitTx(order.reference, txId)).status).toBe(202);
     await flood.runJobs(async () => (await status()) === 'PAID');
     expect(await flood.getOrder(shop, order.reference)).toMatchObject({

@@ -201,68 +201,79 @@ describe('every form of database failure is a 503, wherever it surfaces', () => 
   const endSessions = () =>
     own.admin(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'app'`);
 
-  it('connection refused', async () => {
-    await proxy.cut();
+  /**
+   * One failure met by a phase of requests: `before` it starts (the instance has noticed by then),
+   * `during` it (300 ms in, a statement under way) when given, mended by `after` when it needs it.
+   * Then the instance recovers, and no key made two orders.
+   */
+  async function survives(fault: {
+    before: () => Promise<unknown> | void;
+    during?: () => Promise<unknown> | void;
+    after?: () => Promise<unknown> | void;
+  }) {
+    await fault.before();
     await untilForgotten();
-    const answers = await phase();
-    await proxy.restore();
+    const pending = phase();
+    if (fault.during) {
+      await sleep(300);
+      await fault.during();
+    }
+    const answers = await pending;
+    await fault.after?.();
     await waitForRecovery();
     await expectOneOrderPerKey(answers);
+  }
+
+  it('connection refused', async () => {
+    await survives({ before: () => proxy.cut(), after: () => proxy.restore() });
   });
 
   it('connection reset under a statement', async () => {
-    proxy.partition();
-    await untilForgotten();
-    const pending = phase();
-    await sleep(300);
-    proxy.reset();
-    proxy.heal();
-    const answers = await pending;
-    await waitForRecovery();
-    await expectOneOrderPerKey(answers);
+    await survives({
+      before: () => proxy.partition(),
+      during: () => {
+        proxy.reset();
+        proxy.heal();
+      },
+    });
   });
 
   it('connection terminated by the server under a statement (the login limiter included)', async () => {
-    proxy.partition();
-    await untilForgotten();
-    const pending = phase();
-    await sleep(300);
-    await endSessions();
-    await own.admin(`ALTER ROLE app CONNECTION LIMIT 0`);
-    proxy.heal();
-    const answers = await pending;
-    await own.admin(`ALTER ROLE app CONNECTION LIMIT -1`);
-    await waitForRecovery();
-    await expectOneOrderPerKey(answers);
+    await survives({
+      before: () => proxy.partition(),
+      during: async () => {
+        await endSessions();
+        await own.admin(`ALTER ROLE app CONNECTION LIMIT 0`);
+        proxy.heal();
+      },
+      after: () => own.admin(`ALTER ROLE app CONNECTION LIMIT -1`),
+    });
   });
 
   it('too many connections', async () => {
-    await own.admin(`ALTER ROLE app CONNECTION LIMIT 0`);
-    await endSessions();
-    await untilForgotten();
-    const answers = await phase();
-    await own.admin(`ALTER ROLE app CONNECTION LIMIT -1`);
-    await waitForRecovery();
-    await expectOneOrderPerKey(answers);
+    await survives({
+      before: async () => {
+        await own.admin(`ALTER ROLE app CONNECTION LIMIT 0`);
+        await endSessions();
+      },
+      after: () => own.admin(`ALTER ROLE app CONNECTION LIMIT -1`),
+    });
   });
 
   it('the server shutting down', async () => {
-    await endSessions();
-    await own.beginShutdown();
-    await untilForgotten();
-    const answers = await phase();
-    await own.stop();
-    await own.start();
-    await waitForRecovery();
-    await expectOneOrderPerKey(answers);
+    await survives({
+      before: async () => {
+        await endSessions();
+        await own.beginShutdown();
+      },
+      after: async () => {
+        await own.stop();
+        await own.start();
+      },
+    });
   });
 
   it('timed out: no answer at all', async () => {
-    proxy.partition();
-    await untilForgotten();
-    const answers = await phase();
-    proxy.heal();
-    await waitForRecovery();
-    await expectOneOrderPerKey(answers);
+    await survives({ before: () => proxy.partition(), after: () => proxy.heal() });
   });
 });

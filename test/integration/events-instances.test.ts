@@ -27,6 +27,7 @@ import {
 import { startWebhookReceiver, type ReceivedWebhook } from '../support/webhook-receiver';
 import { freePort } from '../support/free-port';
 import { until } from '../support/until';
+import { createDatabase } from '../support/create-database';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -117,15 +118,8 @@ const receivers = new Set<Receiver>();
 const servers = new Set<TestServer>();
 
 beforeAll(async () => {
-  const runUrl = inject('databaseUrl');
   dbName = `stablepay_instances_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: runUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const url = new URL(runUrl);
-  url.pathname = `/${dbName}`;
-  dbUrl = url.toString();
+  dbUrl = await createDatabase(inject('databaseUrl'), dbName);
 });
 
 afterEach(async () => {

@@ -7,6 +7,7 @@ import {
   createTestDatabase,
   expectErrorBody,
   newMerchant,
+  requestSolanaOrder,
   startTestServer,
   newApiKey,
 } from '../support/test-server';
@@ -562,14 +563,7 @@ describe('SSRF guard', () => {
       400,
       'VALIDATION_ERROR',
     );
-    expectErrorBody(
-      await guarded.api('POST', '/orders', {
-        token: m.token,
-        body: { network: 'SOLANA', token: 'USDT', amount: '1', webhookUrl: url },
-      }),
-      400,
-      'VALIDATION_ERROR',
-    );
+    expectErrorBody(await requestSolanaOrder(guarded, m.token, { webhookUrl: url }), 400, 'VALIDATION_ERROR');
   });
 
   it('refuses a private destination at send time too', async () => {
@@ -581,10 +575,7 @@ describe('SSRF guard', () => {
     });
     await guarded.deps.db.changes.sync(); // the server hears of the change when it commits
     const before = receiver.received.length;
-    const res = await guarded.api('POST', '/orders', {
-      token: m.token,
-      body: { network: 'SOLANA', token: 'USDT', amount: '1' },
-    });
+    const res = await requestSolanaOrder(guarded, m.token);
     const history = await until('the expected state', async () => {
       const h = await guarded.api('GET', `/orders/${res.body.reference}/webhook-deliveries`, {
         token: m.token,
@@ -630,10 +621,7 @@ describe('SSRF guard', () => {
     const url = receiver.url.replace('/hooks', `/allowed/${m.id}`);
     const saved = await server.api('PATCH', '/users/me', { token: m.token, body: { webhook_url: url } });
     expect(saved.status, saved.text).toBe(200);
-    const order = await server.api('POST', '/orders', {
-      token: m.token,
-      body: { network: 'SOLANA', token: 'USDT', amount: '1', webhookUrl: url },
-    });
+    const order = await requestSolanaOrder(server, m.token, { webhookUrl: url });
     expect(order.status, order.text).toBe(201);
     const test = await server.api('POST', '/users/me/webhook-test', { token: m.token });
     expect(test.body).toMatchObject({ url, error: null });

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { permissionsOf } from '../../contract';
-import { addMember } from '../support/members';
+import { addMember, expectSignInRefused } from '../support/members';
 import {
   expectErrorBody,
   newApiKey,
   newMerchant,
+  requestSolanaOrder,
   startTestServer,
   TEST_PASSWORD,
 } from '../support/test-server';
-import type { TestServer } from '../support/test-server';
+import type { ApiResponse, TestServer } from '../support/test-server';
 
 /**
  * The one permission table (contract/permissions.ts) at work: a member's role decides what its
@@ -27,6 +28,12 @@ afterAll(async () => {
 
 const refundBody = { amount: '1', reason: 'test' };
 
+/** Refused with 403, the message naming the permission the caller lacks. */
+function expectRefusedLacking(res: ApiResponse<{ error: { message: string } }>, permission: string) {
+  expectErrorBody(res, 403, 'FORBIDDEN');
+  expect(res.body.error.message).toContain(`needs ${permission}`);
+}
+
 describe('roles and permissions', () => {
   it('refuses a route the role lacks with 403 naming the permission, and says who signed in', async () => {
     const m = await newMerchant(a);
@@ -35,8 +42,7 @@ describe('roles and permissions', () => {
       token: viewer.token,
       body: refundBody,
     });
-    expectErrorBody(refused, 403, 'FORBIDDEN');
-    expect(refused.body.error.message).toContain('needs refunds:write');
+    expectRefusedLacking(refused, 'refunds:write');
     // What the role has, it may use: the account's profile is the account's, whoever reads it.
     const me = await a.api('GET', '/users/me', { token: viewer.token });
     expect(me.status, me.text).toBe(200);
@@ -45,14 +51,7 @@ describe('roles and permissions', () => {
     expect(session.body.member).toMatchObject({ id: viewer.id, email: viewer.email, role: 'viewer' });
     expect(session.body.merchant.id).toBe(m.id);
     expect(new Set(session.body.permissions)).toEqual(permissionsOf('viewer'));
-    expectErrorBody(
-      await a.api('POST', '/orders', {
-        token: viewer.token,
-        body: { amount: '1', network: 'SOLANA', token: 'USDT' },
-      }),
-      403,
-      'FORBIDDEN',
-    );
+    expectErrorBody(await requestSolanaOrder(a, viewer.token), 403, 'FORBIDDEN');
   });
 
   it('a removed member is refused at its next request on another instance, token and session alike', async () => {
@@ -80,11 +79,7 @@ describe('roles and permissions', () => {
       'UNAUTHENTICATED',
     );
     // Nor can it sign in again.
-    expectErrorBody(
-      await b.api('POST', '/auth/login', { body: { email: finance.email, password: TEST_PASSWORD } }),
-      401,
-      'UNAUTHENTICATED',
-    );
+    await expectSignInRefused(b, finance.email);
   });
 
   it('a demoted member loses the permission on every instance at once, its API keys with it', async () => {
@@ -99,9 +94,7 @@ describe('roles and permissions', () => {
     });
     await b.deps.db.changes.sync();
     for (const token of [admin.token, key]) {
-      const res = await rename(token);
-      expectErrorBody(res, 403, 'FORBIDDEN');
-      expect(res.body.error.message).toContain('needs account:write');
+      expectRefusedLacking(await rename(token), 'account:write');
     }
   });
 
@@ -118,14 +111,13 @@ describe('roles and permissions', () => {
     const key = await newApiKey(a.api, developer.token, ['orders:read', 'account:write']);
     expect((await a.api('GET', '/users/me/orders', { token: key })).status).toBe(200);
     // A developer's account:write key opens the webhook routes (webhooks:write), not the profile.
-    const res = await a.api('PATCH', '/users/me', { token: key, body: { full_name: 'x' } });
-    expectErrorBody(res, 403, 'FORBIDDEN');
-    expect(res.body.error.message).toContain('needs account:write');
+    expectRefusedLacking(
+      await a.api('PATCH', '/users/me', { token: key, body: { full_name: 'x' } }),
+      'account:write',
+    );
     // A cashier may not manage keys at all.
     const cashier = await addMember(a, m.id, 'cashier');
-    const none = await a.api('GET', '/users/me/api-keys', { token: cashier.token });
-    expectErrorBody(none, 403, 'FORBIDDEN');
-    expect(none.body.error.message).toContain('needs keys:write');
+    expectRefusedLacking(await a.api('GET', '/users/me/api-keys', { token: cashier.token }), 'keys:write');
   });
 
   it("a member's own password change ends its own tokens only", async () => {

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { encodeFunctionData, erc20Abi, getAddress, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
+import type { Payout } from '../../contract/payouts';
 import { compiledContract } from '../../sandbox/chains/evm/compile-token';
 import { createClient, ValidationError } from '../../sdk/src';
 import { randomEvmAddress, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
@@ -16,15 +17,6 @@ import { expectFieldError, expectErrorBody } from '../support/test-server';
  */
 
 type Shop = Awaited<ReturnType<OptionChains['newShop']>>;
-type Item = {
-  id: string;
-  to: string;
-  amount: string;
-  status: string;
-  txId: string | null;
-  failureReason: string | null;
-};
-type Payout = { id: string; status: string; items: Item[] };
 type Tx = { network: string; purpose: string; items: string[]; transaction: { to: Address; data: Hex } };
 type BatchContract = { network: string; status: string; address: string | null; deployedBy: string | null };
 

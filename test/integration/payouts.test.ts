@@ -2,6 +2,7 @@ import { Keypair, PublicKey } from '@solana/web3.js';
 import { parse } from 'csv-parse/sync';
 import { encodeFunctionData, erc20Abi, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
+import type { Payout } from '../../contract/payouts';
 import { parseUnits } from '../../contract/decimal';
 import { randomEvmAddress } from '../../sandbox/chains/evm/local-evm';
 import { addMember } from '../support/members';
@@ -15,22 +16,6 @@ import { expectErrorBody } from '../support/test-server';
  * chain; what may approve; transactions that pay an item otherwise; bad items named; isolation.
  */
 type Shop = Awaited<ReturnType<OptionChains['newShop']>>;
-type Item = {
-  id: string;
-  network: string;
-  to: string;
-  amount: string;
-  status: string;
-  txId: string | null;
-  failureReason: string | null;
-};
-type Payout = {
-  id: string;
-  status: string;
-  items: Item[];
-  approvals: { memberId: string }[];
-  createdBy: string;
-};
 type Tx = { network: string; from: string; items: string[]; transaction: unknown; feeEstimate: string };
 
 const o = withOptionChains();

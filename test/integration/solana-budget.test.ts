@@ -56,10 +56,6 @@ describe('Solana account notifications under an RPC budget', () => {
       mint: suite.usdt,
       amountUnits: BigInt(row!.amount_units),
     });
-    await until(
-      "the last wallet's order is paid",
-      async () => (await suite.h.statusOf(server, row!.reference)).status === 'PAID',
-      60_000,
-    );
+    await suite.h.untilPaid(server, "the last wallet's order is paid", [row!], 60_000);
   }, 180_000);
 });

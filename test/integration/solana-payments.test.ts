@@ -125,6 +125,13 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
   const mint = () => mints[token];
   const otherMint = () => mints[token === 'USDT' ? 'USDC' : 'USDT'];
 
+  /** A new shop, its order of `amount` in this token, and a payer holding the token: how most tests start. */
+  async function orderAndPayer(amount: string) {
+    const shop = await newShop();
+    const order = await createOrder(shop, token, amount);
+    return { shop, order, payer: await chain.newPayer({ mint: mint() }) };
+  }
+
   it('uses its own mint everywhere: order, payUrl, and the TransferChecked of the transaction request', async () => {
     const shop = await newShop();
     const order = await createOrder(shop, token, '12.5');
@@ -153,9 +160,7 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
   });
 
   it('paid through tx-request and submit-tx: CONFIRMING until finalized, then PAID', async () => {
-    const shop = await newShop();
-    const order = await createOrder(shop, token, '3.25');
-    const payer = await chain.newPayer({ mint: mint() });
+    const { shop, order, payer } = await orderAndPayer('3.25');
     const built = await server.api('POST', `/pay/tx-request/${order.reference}`, {
       body: { account: payer.publicKey.toBase58() },
     });
@@ -217,9 +222,7 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
   });
 
   it('paid by a wallet-style transfer that nobody reports: found by the scanner', async () => {
-    const shop = await newShop();
-    const order = await createOrder(shop, token, '7');
-    const payer = await chain.newPayer({ mint: mint() });
+    const { shop, order, payer } = await orderAndPayer('7');
     const txId = await walletPays(shop, order, { payer });
 
     const paid = await settle(shop, order.reference, 'PAID');
@@ -256,9 +259,7 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
   });
 
   it('underpaid, then topped up through the transaction request (which asks for what is due)', async () => {
-    const shop = await newShop();
-    const order = await createOrder(shop, token, '10');
-    const payer = await chain.newPayer({ mint: mint() });
+    const { shop, order, payer } = await orderAndPayer('10');
     const part = await walletPays(shop, order, { payer, amountUnits: 4_000_000n });
 
     const underpaid = await settle(shop, order.reference, 'UNDERPAID');
@@ -291,9 +292,7 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
   });
 
   it('overpaid: PAID with amountReceived above amount', async () => {
-    const shop = await newShop();
-    const order = await createOrder(shop, token, '2');
-    const payer = await chain.newPayer({ mint: mint() });
+    const { shop, order, payer } = await orderAndPayer('2');
     const txId = await walletPays(shop, order, { payer, amountUnits: 2_750_000n });
     const paid = await settle(shop, order.reference, 'PAID');
     expect(paid).toMatchObject({ amount: '2.000000', amountReceived: '2.750000', txId });
@@ -357,9 +356,7 @@ describe.each(['USDT', 'USDC'] as const)('%s on Solana', (token) => {
   });
 
   it('wrong recipient: rejected with the reason in the audit and order.payment_rejected', async () => {
-    const shop = await newShop();
-    const order = await createOrder(shop, token, '4');
-    const payer = await chain.newPayer({ mint: mint() });
+    const { shop, order, payer } = await orderAndPayer('4');
     const txId = await walletPays(shop, order, { payer, to: Keypair.generate().publicKey });
     await expectRejected(
       shop,

@@ -39,11 +39,7 @@ describe('Solana account notifications', () => {
     const paid = shops[7]!;
     suite.chain.resetRpcCalls();
     await payUntagged(payer, paid.wallet, paid.amount);
-    await until(
-      'the order is paid',
-      async () => (await suite.h.statusOf(server, paid.reference)).status === 'PAID',
-      10_000,
-    );
+    await suite.h.untilPaid(server, 'the order is paid', [paid], 10_000);
     await suite.h.expectCreditedOnce(server, paid.reference, paid.amount);
     // The paid wallet's account was read; not the 11 others (at most the payer's new account
     // notification is for an account nobody watches).
@@ -67,11 +63,7 @@ describe('Solana account notifications', () => {
     } finally {
       suite.chain.muteAccountNotifications(false);
     }
-    await until(
-      'the order is paid',
-      async () => (await suite.h.statusOf(server, paid.reference)).status === 'PAID',
-      15_000,
-    );
+    await suite.h.untilPaid(server, 'the order is paid', [paid], 15_000);
     await suite.h.expectCreditedOnce(server, paid.reference, paid.amount);
     expect(logs.some((l) => l.msg.startsWith('account notifications disconnected'))).toBe(true);
     // A second cut, and the sweeps after it, credit nothing twice.
@@ -93,11 +85,7 @@ describe('Solana account notifications', () => {
       const paid = shops[7]!;
       await payUntagged(payer, paid.wallet, paid.amount);
       const started = Date.now();
-      await until(
-        'the order is paid',
-        async () => (await suite.h.statusOf(server, paid.reference)).status === 'PAID',
-        20_000,
-      );
+      await suite.h.untilPaid(server, 'the order is paid', [paid], 20_000);
       await suite.h.expectCreditedOnce(server, paid.reference, paid.amount);
       // Two accounts a second in turn: never all eight each cycle.
       const seconds = Math.max(1, (Date.now() - started) / 1000);
@@ -142,13 +130,7 @@ describe('Solana account notifications', () => {
     } finally {
       suite.chain.holdFinality(false); // both final now: the account's notification comes
     }
-    await until(
-      'both orders are paid',
-      async () =>
-        (await suite.h.statusOf(server, reported.reference)).status === 'PAID' &&
-        (await suite.h.statusOf(server, unreported.reference)).status === 'PAID',
-      10_000,
-    );
+    await suite.h.untilPaid(server, 'both orders are paid', [reported, unreported], 10_000);
     await suite.h.expectCreditedOnce(server, reported.reference, reported.amount);
     await suite.h.expectCreditedOnce(server, unreported.reference, unreported.amount);
   }, 60_000);
@@ -199,11 +181,10 @@ describe('Solana account notifications', () => {
       await pay(after);
       // Another wallet's payment is read all the same.
       await payUntagged(payer, other.wallet, elsewhere.amount);
-      await until(
+      await suite.h.untilPaid(
+        server,
         "the payment before them, and the other wallet's, are credited",
-        async () =>
-          (await suite.h.statusOf(server, before.reference)).status === 'PAID' &&
-          (await suite.h.statusOf(server, elsewhere.reference)).status === 'PAID',
+        [before, elsewhere],
         20_000,
       );
       await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -213,11 +194,7 @@ describe('Solana account notifications', () => {
       suite.chain.setRpcFault(null);
     }
     unreadable.clear();
-    await until(
-      'the payment after them is credited once they are read',
-      async () => (await suite.h.statusOf(server, after.reference)).status === 'PAID',
-      20_000,
-    );
+    await suite.h.untilPaid(server, 'the payment after them is credited once they are read', [after], 20_000);
     await suite.h.expectCreditedOnce(server, before.reference, before.amount);
     await suite.h.expectCreditedOnce(server, after.reference, after.amount);
     expect(logs.filter((l) => l.msg === 'job failed')).toEqual([]);

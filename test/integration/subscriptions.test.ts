@@ -102,8 +102,9 @@ async function pay(shop: Shop, reference: string) {
   await h.settle(shop, reference, 'PAID');
 }
 
-/** Subscription events the shop's webhook received, in order, for one subscription. */
-function subscriptionEvents(shop: Shop, id: string): string[] {
+/** One subscription's events the shop's webhook received, in order, once the due ones are delivered. */
+async function subscriptionEvents(shop: Shop, id: string): Promise<string[]> {
+  await h.deliverWebhooks();
   return h.receiver.received
     .filter(
       (r) =>
@@ -163,8 +164,7 @@ describe('a daily subscription', () => {
     for (const o of orders) expect(parseUnits(o.amount, 6) - 3_500_000n).toBeLessThan(1000n);
     // The periods follow each other without a gap.
     expect(orders[1]!.period.end).toBe(orders[0]!.period.start);
-    await h.deliverWebhooks();
-    expect(subscriptionEvents(shop, sub.id)).toEqual([
+    expect(await subscriptionEvents(shop, sub.id)).toEqual([
       'subscription.created',
       'subscription.order_created',
       'subscription.active',
@@ -197,8 +197,7 @@ describe('a daily subscription', () => {
     await pay(shop, orders[0]!.reference);
     await bill();
     expect((await getSub(shop, sub.id)).status).toBe('ACTIVE');
-    await h.deliverWebhooks();
-    expect(subscriptionEvents(shop, sub.id)).toEqual([
+    expect(await subscriptionEvents(shop, sub.id)).toEqual([
       'subscription.created',
       'subscription.order_created',
       'subscription.past_due',
@@ -312,12 +311,9 @@ describe('a daily subscription', () => {
     // The period's order made again after each expiry, all in period 0: 2 days past due is 2 remakes.
     expect(orders.every((o) => o.period.index === 0)).toBe(true);
     expect(orders.length).toBeGreaterThanOrEqual(3);
-    await h.deliverWebhooks();
-    expect(subscriptionEvents(shop, sub.id).filter((t) => t !== 'subscription.order_created')).toEqual([
-      'subscription.created',
-      'subscription.past_due',
-      'subscription.canceled',
-    ]);
+    expect(
+      (await subscriptionEvents(shop, sub.id)).filter((t) => t !== 'subscription.order_created'),
+    ).toEqual(['subscription.created', 'subscription.past_due', 'subscription.canceled']);
   }, 30_000);
 
   it('pauses (no orders) and resumes (the order of the period that holds now, at once)', async () => {

@@ -12,6 +12,7 @@ import {
   expectErrorBody,
   expectFieldError,
   newMerchant,
+  requestSolanaOrder,
   useTestServer,
 } from '../support/test-server';
 
@@ -420,10 +421,7 @@ describe('DELETE /users/me/wallets/{wallet_id}', () => {
   it('refuses to remove a wallet that payable orders use (409); allows it once nothing can pay them', async () => {
     const m = await newMerchant(server, { wallets: ['SOLANA'] });
     const walletId = m.wallets.SOLANA!;
-    const order = await server.api('POST', '/orders', {
-      token: m.token,
-      body: { network: 'SOLANA', token: 'USDT', amount: '1' },
-    });
+    const order = await requestSolanaOrder(server, m.token);
     expect(order.status, order.text).toBe(201);
     expect(order.body.status).toBe('PENDING');
     expect(order.body.merchantWalletId).toBe(walletId);
@@ -462,19 +460,9 @@ describe('DELETE /users/me/wallets/{wallet_id}', () => {
     expect(past.body.recipient).toBe(order.body.recipient);
 
     // New orders no longer use the removed wallet.
+    expectErrorBody(await requestSolanaOrder(server, m.token), 400, 'VALIDATION_ERROR');
     expectErrorBody(
-      await server.api('POST', '/orders', {
-        token: m.token,
-        body: { network: 'SOLANA', token: 'USDT', amount: '1' },
-      }),
-      400,
-      'VALIDATION_ERROR',
-    );
-    expectErrorBody(
-      await server.api('POST', '/orders', {
-        token: m.token,
-        body: { network: 'SOLANA', token: 'USDT', amount: '1', merchantWalletId: walletId },
-      }),
+      await requestSolanaOrder(server, m.token, { merchantWalletId: walletId }),
       404,
       'NOT_FOUND',
     );

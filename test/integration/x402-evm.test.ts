@@ -27,6 +27,7 @@ import {
 } from '../support/test-server';
 import { decodePaymentResponseHeader, payingFetch, signedPayment, startPaidApi } from '../support/x402-stack';
 import { expectSettledOnce } from '../support/x402-settled-once';
+import { whileRunning } from '../support/while-running';
 import type { Deps } from '../../server/deps';
 import { followUpSettlements } from '../../server/x402/follow-up-settlements';
 import { until } from '../support/until';
@@ -88,6 +89,20 @@ const settle = (key: string, body: unknown, server: TestServer = h.server) =>
   facilitator(server, 'settle', key, body);
 const gasNonce = () => evm().publicClient.getTransactionCount({ address: gasKey.address });
 
+/** The example API selling one call at PRICE in USDC to `shop`, settled through `via`. */
+const paidApiFor = (
+  shop: { payTo: Address },
+  via: { facilitatorUrl: string; apiKey: string | null; facilitator?: FacilitatorClient },
+) =>
+  startPaidApi({
+    ...via,
+    network: NETWORK,
+    asset: usdc,
+    payTo: shop.payTo,
+    amountUnits: PRICE.toString(),
+    eip712: { name: 'USD Coin', version: '2' },
+  });
+
 /** A shop, a payer, and the payer's payment to the shop, ready to settle: how most tests start. */
 async function shopAndPayment() {
   const shop = await x402Shop();
@@ -104,102 +119,91 @@ async function x402Orders(shop: { apiKey: string }) {
 describe('x402 facilitator on EVM', () => {
   it('settles a paid API call end to end: tokens move, the payer pays no gas, an x402 order is paid', async () => {
     const shop = await x402Shop();
-    const paidApi = await startPaidApi({
-      facilitatorUrl: `${h.server.url}/x402`,
-      apiKey: shop.apiKey,
-      network: NETWORK,
-      asset: usdc,
-      payTo: shop.payTo,
-      amountUnits: PRICE.toString(),
-      eip712: { name: 'USD Coin', version: '2' },
-    });
-    try {
-      const from = await payer();
-      const ethBefore = await evm().publicClient.getBalance({ address: from.address });
-      const unpaid = await fetch(`${paidApi.url}/paid`);
-      expect(unpaid.status).toBe(402);
+    await whileRunning(
+      paidApiFor(shop, { facilitatorUrl: `${h.server.url}/x402`, apiKey: shop.apiKey }),
+      async (paidApi) => {
+        const from = await payer();
+        const ethBefore = await evm().publicClient.getBalance({ address: from.address });
+        const unpaid = await fetch(`${paidApi.url}/paid`);
+        expect(unpaid.status).toBe(402);
 
-      const { fetch: pay } = payingFetch(from.privateKey, evm().publicClient, NETWORK, usdc);
-      const res = await pay(`${paidApi.url}/paid`);
-      expect(res.status, await res.clone().text()).toBe(200);
-      expect(await res.json()).toEqual({ answer: 42 });
-      const receipt = decodePaymentResponseHeader(res.headers.get('payment-response')!);
-      expect(receipt).toMatchObject({ success: true, network: NETWORK, payer: from.address });
-      expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+        const { fetch: pay } = payingFetch(from.privateKey, evm().publicClient, NETWORK, usdc);
+        const res = await pay(`${paidApi.url}/paid`);
+        expect(res.status, await res.clone().text()).toBe(200);
+        expect(await res.json()).toEqual({ answer: 42 });
+        const receipt = decodePaymentResponseHeader(res.headers.get('payment-response')!);
+        expect(receipt).toMatchObject({ success: true, network: NETWORK, payer: from.address });
+        expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
 
-      expect(await usdcOf(from.address)).toBe(1_000_000n - PRICE);
-      expect(await usdcOf(shop.payTo)).toBe(PRICE);
-      expect(await evm().publicClient.getBalance({ address: from.address })).toBe(ethBefore);
-      const onChain = await evm().publicClient.getTransaction({ hash: receipt.transaction as `0x${string}` });
-      expect(getAddress(onChain.from)).toBe(gasKey.address);
-      expect(paidApi.calls).toBe(1);
+        expect(await usdcOf(from.address)).toBe(1_000_000n - PRICE);
+        expect(await usdcOf(shop.payTo)).toBe(PRICE);
+        expect(await evm().publicClient.getBalance({ address: from.address })).toBe(ethBefore);
+        const onChain = await evm().publicClient.getTransaction({
+          hash: receipt.transaction as `0x${string}`,
+        });
+        expect(getAddress(onChain.from)).toBe(gasKey.address);
+        expect(paidApi.calls).toBe(1);
 
-      // Recorded as an order of kind x402: CONFIRMING until final, then PAID with its ledger entry.
-      const [order] = await x402Orders(shop);
-      expect(order).toMatchObject({
-        kind: 'x402',
-        status: 'CONFIRMING',
-        amount: '0.010000',
-        token: 'USDC',
-        payer: from.address,
-        resource: `${paidApi.url}/paid`,
-        recipient: shop.payTo,
-      });
-      const reference = order!.reference as string;
-      await evm().mine(CONFIRMATIONS);
-      const paid = await h.settle(shop, reference, 'PAID');
-      expect(paid).toMatchObject({ amountReceived: '0.010000', txId: receipt.transaction });
-      const [entry] = await h.ledgerOf(shop, reference);
-      expect(entry).toMatchObject({ matchedBy: 'x402', from: from.address, txId: receipt.transaction });
-      expect(h.webhookTypes(shop, reference)).toEqual(['order.created', 'order.confirming', 'order.paid']);
-      const day = new Date().toISOString().slice(0, 10);
-      const csv = await fetch(`${h.server.url}/dashboard/exports/orders.csv?from=${day}&to=${day}`, {
-        headers: { authorization: `Bearer ${shop.token}` },
-      });
-      const rows = parse(await csv.text(), { columns: true }) as Record<string, string>[];
-      expect(rows).toEqual([
-        expect.objectContaining({
-          reference,
+        // Recorded as an order of kind x402: CONFIRMING until final, then PAID with its ledger entry.
+        const [order] = await x402Orders(shop);
+        expect(order).toMatchObject({
           kind: 'x402',
-          status: 'PAID',
+          status: 'CONFIRMING',
+          amount: '0.010000',
+          token: 'USDC',
           payer: from.address,
           resource: `${paidApi.url}/paid`,
-          tx_ids: receipt.transaction,
-        }),
-      ]);
-      const unattributed = await api()('GET', '/users/me/unattributed-payments', { token: shop.token });
-      expect(unattributed.body.items).toEqual([]);
-      // Only x402 orders under kind=x402.
-      await h.createOrder(shop, { amount: '1.00' });
-      expect((await x402Orders(shop)).map((o) => o.reference)).toEqual([reference]);
-    } finally {
-      await paidApi.stop();
-    }
+          recipient: shop.payTo,
+        });
+        const reference = order!.reference as string;
+        await evm().mine(CONFIRMATIONS);
+        const paid = await h.settle(shop, reference, 'PAID');
+        expect(paid).toMatchObject({ amountReceived: '0.010000', txId: receipt.transaction });
+        const [entry] = await h.ledgerOf(shop, reference);
+        expect(entry).toMatchObject({ matchedBy: 'x402', from: from.address, txId: receipt.transaction });
+        expect(h.webhookTypes(shop, reference)).toEqual(['order.created', 'order.confirming', 'order.paid']);
+        const day = new Date().toISOString().slice(0, 10);
+        const csv = await fetch(`${h.server.url}/dashboard/exports/orders.csv?from=${day}&to=${day}`, {
+          headers: { authorization: `Bearer ${shop.token}` },
+        });
+        const rows = parse(await csv.text(), { columns: true }) as Record<string, string>[];
+        expect(rows).toEqual([
+          expect.objectContaining({
+            reference,
+            kind: 'x402',
+            status: 'PAID',
+            payer: from.address,
+            resource: `${paidApi.url}/paid`,
+            tx_ids: receipt.transaction,
+          }),
+        ]);
+        const unattributed = await api()('GET', '/users/me/unattributed-payments', { token: shop.token });
+        expect(unattributed.body.items).toEqual([]);
+        // Only x402 orders under kind=x402.
+        await h.createOrder(shop, { amount: '1.00' });
+        expect((await x402Orders(shop)).map((o) => o.reference)).toEqual([reference]);
+      },
+    );
   });
 
   it("takes the SDK's x402.facilitator() as @x402/express's facilitator", async () => {
     const shop = await x402Shop();
     const client = createClient({ baseUrl: h.server.url, apiKey: shop.apiKey });
-    const paidApi = await startPaidApi({
-      facilitatorUrl: 'http://unused.invalid',
-      apiKey: null,
-      facilitator: client.x402.facilitator() as unknown as FacilitatorClient,
-      network: NETWORK,
-      asset: usdc,
-      payTo: shop.payTo,
-      amountUnits: PRICE.toString(),
-      eip712: { name: 'USD Coin', version: '2' },
-    });
-    try {
-      const from = await payer();
-      const { fetch: pay } = payingFetch(from.privateKey, evm().publicClient, NETWORK, usdc);
-      const res = await pay(`${paidApi.url}/paid`);
-      expect(res.status, await res.clone().text()).toBe(200);
-      expect(await usdcOf(shop.payTo)).toBe(PRICE);
-      expect((await client.orders.list({ kind: 'x402' })).items).toHaveLength(1);
-    } finally {
-      await paidApi.stop();
-    }
+    await whileRunning(
+      paidApiFor(shop, {
+        facilitatorUrl: 'http://unused.invalid',
+        apiKey: null,
+        facilitator: client.x402.facilitator() as unknown as FacilitatorClient,
+      }),
+      async (paidApi) => {
+        const from = await payer();
+        const { fetch: pay } = payingFetch(from.privateKey, evm().publicClient, NETWORK, usdc);
+        const res = await pay(`${paidApi.url}/paid`);
+        expect(res.status, await res.clone().text()).toBe(200);
+        expect(await usdcOf(shop.payTo)).toBe(PRICE);
+        expect((await client.orders.list({ kind: 'x402' })).items).toHaveLength(1);
+      },
+    );
   });
 
   it('settles one authorization once: replayed, then raced on two instances', async () => {
@@ -324,14 +328,14 @@ describe('x402 facilitator on EVM', () => {
       extensions: [],
       signers: { 'eip155:*': [gasKey.address] },
     });
-    const bare = await startTestServer({ ...networks.env, USDC_CONTRACT_POLYGON: usdc, JOBS: 'none' });
-    try {
-      const res = await bare.api('POST', '/x402/settle', { token: shop.apiKey, body });
-      expectErrorBody(res, 503, 'NOT_CONFIGURED');
-      expect(res.body.error.message).toContain('X402_EVM_PRIVATE_KEY');
-    } finally {
-      await bare.stop();
-    }
+    await whileRunning(
+      startTestServer({ ...networks.env, USDC_CONTRACT_POLYGON: usdc, JOBS: 'none' }),
+      async (bare) => {
+        const res = await bare.api('POST', '/x402/settle', { token: shop.apiKey, body });
+        expectErrorBody(res, 503, 'NOT_CONFIGURED');
+        expect(res.body.error.message).toContain('X402_EVM_PRIVATE_KEY');
+      },
+    );
   });
 
   it("shows each gas key's balance, and warns below X402_GAS_WARN_SETTLEMENTS", async () => {
@@ -408,37 +412,40 @@ describe('x402 facilitator on EVM', () => {
   it('with the gas key empty or gas too dear: a clear error, nothing paid, the authorization still usable', async () => {
     const { shop, from, body } = await shopAndPayment();
     const broke = await evm().newWallet({ eth: 0n });
-    const poor = await startTestServer({ ...env, X402_EVM_PRIVATE_KEY: broke.privateKey, JOBS: 'none' });
-    try {
-      const refused = await settle(shop.apiKey, body, poor);
-      expect(refused.body).toMatchObject({
-        success: false,
-        errorReason: 'insufficient_gas_funds',
-        transaction: '',
-      });
-      expect(refused.body.errorMessage).toContain(broke.address);
-      expect(await usdcOf(from.address)).toBe(1_000_000n);
-      expect(await x402Orders(shop)).toEqual([]);
+    await whileRunning(
+      startTestServer({ ...env, X402_EVM_PRIVATE_KEY: broke.privateKey, JOBS: 'none' }),
+      async (poor) => {
+        const refused = await settle(shop.apiKey, body, poor);
+        expect(refused.body).toMatchObject({
+          success: false,
+          errorReason: 'insufficient_gas_funds',
+          transaction: '',
+        });
+        expect(refused.body.errorMessage).toContain(broke.address);
+        expect(await usdcOf(from.address)).toBe(1_000_000n);
+        expect(await x402Orders(shop)).toEqual([]);
 
-      await evm().rpc('hardhat_setNextBlockBaseFeePerGas', [numberToHex(parseGwei('5000'))]);
-      await evm().mine();
-      const dear = await settle(shop.apiKey, body);
-      expect(dear.body).toMatchObject({ success: false, errorReason: 'gas_price_too_high', transaction: '' });
-      await evm().rpc('hardhat_setNextBlockBaseFeePerGas', [numberToHex(parseGwei('1'))]);
-      await evm().mine();
+        await evm().rpc('hardhat_setNextBlockBaseFeePerGas', [numberToHex(parseGwei('5000'))]);
+        await evm().mine();
+        const dear = await settle(shop.apiKey, body);
+        expect(dear.body).toMatchObject({
+          success: false,
+          errorReason: 'gas_price_too_high',
+          transaction: '',
+        });
+        await evm().rpc('hardhat_setNextBlockBaseFeePerGas', [numberToHex(parseGwei('1'))]);
+        await evm().mine();
 
-      await evm().rpc('hardhat_setBalance', [broke.address, numberToHex(parseEther('1'))]);
-      const funded = await settle(shop.apiKey, body, poor);
-      expect(funded.body, funded.text).toMatchObject({ success: true });
-      expect(await usdcOf(shop.payTo)).toBe(PRICE);
-    } finally {
-      await poor.stop();
-    }
+        await evm().rpc('hardhat_setBalance', [broke.address, numberToHex(parseEther('1'))]);
+        const funded = await settle(shop.apiKey, body, poor);
+        expect(funded.body, funded.text).toMatchObject({ success: true });
+        expect(await usdcOf(shop.payTo)).toBe(PRICE);
+      },
+    );
   });
 
   it('answers settlement_pending when the receipt is late, and the verifier follows the order up', async () => {
-    const slow = await startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' });
-    try {
+    await whileRunning(startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' }), async (slow) => {
       const shop = await x402Shop();
       const from = await payer();
       await evm().setAutomine(false);
@@ -456,9 +463,7 @@ describe('x402 facilitator on EVM', () => {
       const paid = await slow.settle(shop, order!.reference as string, 'PAID');
       expect(paid.txId).toBe(pending.body.transaction);
       expect(await usdcOf(shop.payTo)).toBe(PRICE);
-    } finally {
-      await slow.stop();
-    }
+    });
   });
 
   it('follows up a settlement a crash left without its order: one order, one ledger entry, its events once', async () => {
@@ -489,14 +494,11 @@ describe('x402 facilitator on EVM', () => {
       const { shop, from, body } = await shopAndPayment();
       let stopped!: () => void;
       const stoppedThere = new Promise<void>((resolve) => (stopped = resolve));
-      const crashing = await startTestServer({ ...env, JOBS: 'none' }, overrides(stopped));
-      try {
+      await whileRunning(startTestServer({ ...env, JOBS: 'none' }, overrides(stopped)), async (crashing) => {
         const answer = settle(shop.apiKey, body, crashing).catch(() => null);
         await Promise.race([answer, stoppedThere]);
         crashing.server.closeAllConnections();
-      } finally {
-        await crashing.stop();
-      }
+      });
       const [row] = (await h.server.deps.db.sequelize.query(
         `SELECT transaction FROM x402_settlements WHERE merchant_id = :id`,
         { type: QueryTypes.SELECT, replacements: { id: shop.id } },
@@ -640,8 +642,7 @@ describe('x402 settlement states', () => {
   });
 
   it('settles a pending settlement once its receipt comes, never failing it for want of one', async () => {
-    const slow = await startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' });
-    try {
+    await whileRunning(startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' }), async (slow) => {
       const { shop, body } = await shopAndPayment();
       await evm().setAutomine(false);
       try {
@@ -667,14 +668,11 @@ describe('x402 settlement states', () => {
       });
       expect(await x402Orders(shop)).toHaveLength(1);
       expect(await usdcOf(shop.payTo)).toBe(PRICE);
-    } finally {
-      await slow.stop();
-    }
+    });
   });
 
   it('gives a pending settlement whose transaction was dropped an end once its authorization expired', async () => {
-    const slow = await startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' });
-    try {
+    await whileRunning(startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' }), async (slow) => {
       const shop = await x402Shop();
       const from = await payer();
       const now = BigInt(Math.floor(Date.now() / 1000));
@@ -697,9 +695,7 @@ describe('x402 settlement states', () => {
       await slow.server.jobs.runNow('follow-up-x402');
       expect(await settlementsOf(shop)).toEqual([expect.objectContaining({ status: 'failed' })]);
       expect(await usdcOf(from.address)).toBe(1_000_000n);
-    } finally {
-      await slow.stop();
-    }
+    });
   });
 
   it('follows up an idle claim whose authorization someone else used on chain: its one order, nothing sent', async () => {

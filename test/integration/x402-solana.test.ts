@@ -15,6 +15,7 @@ import {
   type SolanaPaymentOptions,
 } from '../support/x402-stack';
 import { expectSettledOnce } from '../support/x402-settled-once';
+import { whileRunning } from '../support/while-running';
 
 /**
  * x402 v2 `exact` on the local Solana chain (litesvm behind JSON-RPC, standing in for mainnet's
@@ -90,65 +91,65 @@ async function x402Orders(shop: { apiKey: string }) {
 describe('x402 facilitator on Solana', () => {
   it('settles a paid API call end to end: tokens move, the payer pays no fee, an x402 order is paid', async () => {
     const shop = await x402Shop();
-    const paidApi = await startPaidApi({
-      facilitatorUrl: `${h.server.url}/x402`,
-      apiKey: shop.apiKey,
-      network: NETWORK,
-      asset: usdc.toBase58(),
-      payTo: shop.payTo.toBase58(),
-      amountUnits: PRICE.toString(),
-    });
-    try {
-      const from = await payer();
-      const solBefore = await lamports(from.publicKey);
-      const feePayerBefore = await lamports(feePayer.publicKey);
-      const unpaid = await fetch(`${paidApi.url}/paid`);
-      expect(unpaid.status).toBe(402);
+    await whileRunning(
+      startPaidApi({
+        facilitatorUrl: `${h.server.url}/x402`,
+        apiKey: shop.apiKey,
+        network: NETWORK,
+        asset: usdc.toBase58(),
+        payTo: shop.payTo.toBase58(),
+        amountUnits: PRICE.toString(),
+      }),
+      async (paidApi) => {
+        const from = await payer();
+        const solBefore = await lamports(from.publicKey);
+        const feePayerBefore = await lamports(feePayer.publicKey);
+        const unpaid = await fetch(`${paidApi.url}/paid`);
+        expect(unpaid.status).toBe(402);
 
-      const { fetch: pay } = await payingSolanaFetch(from.secretKey, chain.url, NETWORK, usdc.toBase58());
-      const res = await pay(`${paidApi.url}/paid`);
-      expect(res.status, await res.clone().text()).toBe(200);
-      expect(await res.json()).toEqual({ answer: 42 });
-      const receipt = decodePaymentResponseHeader(res.headers.get('payment-response')!);
-      expect(receipt).toMatchObject({ success: true, network: NETWORK, payer: from.publicKey.toBase58() });
+        const { fetch: pay } = await payingSolanaFetch(from.secretKey, chain.url, NETWORK, usdc.toBase58());
+        const res = await pay(`${paidApi.url}/paid`);
+        expect(res.status, await res.clone().text()).toBe(200);
+        expect(await res.json()).toEqual({ answer: 42 });
+        const receipt = decodePaymentResponseHeader(res.headers.get('payment-response')!);
+        expect(receipt).toMatchObject({ success: true, network: NETWORK, payer: from.publicKey.toBase58() });
 
-      expect(await usdcOf(from.publicKey)).toBe(PAYER_UNITS - PRICE);
-      expect(await usdcOf(shop.payTo)).toBe(PRICE);
-      // The payer paid no fee; the fee payer paid the fee only (5,000 lamports a signature, two).
-      expect(await lamports(from.publicKey)).toBe(solBefore);
-      const fee = feePayerBefore - (await lamports(feePayer.publicKey));
-      expect(fee).toBeGreaterThan(0n);
-      expect(fee).toBeLessThan(20_000n);
-      const onChain = await chain.connection.getTransaction(receipt.transaction, {
-        commitment: 'confirmed',
-        maxSupportedTransactionVersion: 0,
-      });
-      expect(onChain!.transaction.message.staticAccountKeys[0]!.toBase58()).toBe(
-        feePayer.publicKey.toBase58(),
-      );
-      expect(paidApi.calls).toBe(1);
+        expect(await usdcOf(from.publicKey)).toBe(PAYER_UNITS - PRICE);
+        expect(await usdcOf(shop.payTo)).toBe(PRICE);
+        // The payer paid no fee; the fee payer paid the fee only (5,000 lamports a signature, two).
+        expect(await lamports(from.publicKey)).toBe(solBefore);
+        const fee = feePayerBefore - (await lamports(feePayer.publicKey));
+        expect(fee).toBeGreaterThan(0n);
+        expect(fee).toBeLessThan(20_000n);
+        const onChain = await chain.connection.getTransaction(receipt.transaction, {
+          commitment: 'confirmed',
+          maxSupportedTransactionVersion: 0,
+        });
+        expect(onChain!.transaction.message.staticAccountKeys[0]!.toBase58()).toBe(
+          feePayer.publicKey.toBase58(),
+        );
+        expect(paidApi.calls).toBe(1);
 
-      const [order] = await x402Orders(shop);
-      expect(order).toMatchObject({
-        kind: 'x402',
-        amount: '0.010000',
-        token: 'USDC',
-        network: 'SOLANA',
-        payer: from.publicKey.toBase58(),
-        resource: `${paidApi.url}/paid`,
-        recipient: shop.payTo.toBase58(),
-      });
-      const reference = order!.reference as string;
-      const paid = await h.settle(shop, reference, 'PAID');
-      expect(paid).toMatchObject({ amountReceived: '0.010000', txId: receipt.transaction });
-      const [entry] = await h.ledgerOf(shop, reference);
-      expect(entry).toMatchObject({ matchedBy: 'x402', txId: receipt.transaction });
-      expect(h.webhookTypes(shop, reference)).toContain('order.paid');
-      const unattributed = await api()('GET', '/users/me/unattributed-payments', { token: shop.token });
-      expect(unattributed.body.items).toEqual([]);
-    } finally {
-      await paidApi.stop();
-    }
+        const [order] = await x402Orders(shop);
+        expect(order).toMatchObject({
+          kind: 'x402',
+          amount: '0.010000',
+          token: 'USDC',
+          network: 'SOLANA',
+          payer: from.publicKey.toBase58(),
+          resource: `${paidApi.url}/paid`,
+          recipient: shop.payTo.toBase58(),
+        });
+        const reference = order!.reference as string;
+        const paid = await h.settle(shop, reference, 'PAID');
+        expect(paid).toMatchObject({ amountReceived: '0.010000', txId: receipt.transaction });
+        const [entry] = await h.ledgerOf(shop, reference);
+        expect(entry).toMatchObject({ matchedBy: 'x402', txId: receipt.transaction });
+        expect(h.webhookTypes(shop, reference)).toContain('order.paid');
+        const unattributed = await api()('GET', '/users/me/unattributed-payments', { token: shop.token });
+        expect(unattributed.body.items).toEqual([]);
+      },
+    );
   });
 
   it('lists exact on Solana with the fee payer, and shows its balance', async () => {
@@ -268,50 +269,46 @@ describe('x402 facilitator on Solana', () => {
       expectErrorBody(await api()('POST', `/x402/${path}`, { token: readOnly, body }), 403, 'FORBIDDEN');
     }
     const { X402_SOLANA_FEE_PAYER_KEY: _key, ...keyless } = env;
-    const bare = await startTestServer({ ...keyless, JOBS: 'none' });
-    try {
+    await whileRunning(startTestServer({ ...keyless, JOBS: 'none' }), async (bare) => {
       const res = await bare.api('POST', '/x402/settle', { token: shop.apiKey, body });
       expectErrorBody(res, 503, 'NOT_CONFIGURED');
       expect(res.body.error.message).toContain('X402_SOLANA_FEE_PAYER_KEY');
-    } finally {
-      await bare.stop();
-    }
+    });
   });
 
   it('with the fee payer empty: a clear error, nothing paid, the payment still usable', async () => {
     const shop = await x402Shop();
     const from = await payer();
     const broke = Keypair.generate();
-    const poor = await startTestServer({
-      ...env,
-      X402_SOLANA_FEE_PAYER_KEY: encodeBase58(broke.secretKey),
-      JOBS: 'none',
-    });
-    try {
-      const body = await payment(from, shop.payTo);
-      body.paymentRequirements.extra.feePayer = broke.publicKey.toBase58();
-      const refused = await settle(shop.apiKey, body, poor);
-      expect(refused.body).toMatchObject({
-        success: false,
-        errorReason: 'insufficient_gas_funds',
-        transaction: '',
-      });
-      expect(refused.body.errorMessage).toContain(broke.publicKey.toBase58());
-      expect(await usdcOf(from.publicKey)).toBe(PAYER_UNITS);
-      expect(await x402Orders(shop)).toEqual([]);
-      const rows = await h.server.deps.db.sequelize.query(
-        `SELECT id FROM x402_settlements WHERE merchant_id = :id`,
-        { type: QueryTypes.SELECT, replacements: { id: shop.id } },
-      );
-      expect(rows).toEqual([]);
-    } finally {
-      await poor.stop();
-    }
+    await whileRunning(
+      startTestServer({
+        ...env,
+        X402_SOLANA_FEE_PAYER_KEY: encodeBase58(broke.secretKey),
+        JOBS: 'none',
+      }),
+      async (poor) => {
+        const body = await payment(from, shop.payTo);
+        body.paymentRequirements.extra.feePayer = broke.publicKey.toBase58();
+        const refused = await settle(shop.apiKey, body, poor);
+        expect(refused.body).toMatchObject({
+          success: false,
+          errorReason: 'insufficient_gas_funds',
+          transaction: '',
+        });
+        expect(refused.body.errorMessage).toContain(broke.publicKey.toBase58());
+        expect(await usdcOf(from.publicKey)).toBe(PAYER_UNITS);
+        expect(await x402Orders(shop)).toEqual([]);
+        const rows = await h.server.deps.db.sequelize.query(
+          `SELECT id FROM x402_settlements WHERE merchant_id = :id`,
+          { type: QueryTypes.SELECT, replacements: { id: shop.id } },
+        );
+        expect(rows).toEqual([]);
+      },
+    );
   });
 
   it('answers settlement_pending when confirmation is late, and follows it up', async () => {
-    const slow = await startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' });
-    try {
+    await whileRunning(startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' }), async (slow) => {
       const shop = await x402Shop();
       const from = await payer();
       // No status can be read while the chain is slow to answer.
@@ -338,14 +335,11 @@ describe('x402 facilitator on Solana', () => {
       const paid = await slow.settle(shop, order!.reference as string, 'PAID');
       expect(paid.txId).toBe(pending.body.transaction);
       expect(await usdcOf(shop.payTo)).toBe(PRICE);
-    } finally {
-      await slow.stop();
-    }
+    });
   });
 
   it('gives a pending settlement whose transaction never landed an end once its blockhash has expired', async () => {
-    const slow = await startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' });
-    try {
+    await whileRunning(startPaymentHarness({ ...env, X402_SETTLE_TIMEOUT_MS: '300' }), async (slow) => {
       const shop = await x402Shop();
       const from = await payer();
       // The broadcast's answer is lost (it may have gone out), and in fact it never reached the chain.
@@ -374,9 +368,7 @@ describe('x402 facilitator on Solana', () => {
       expect(await usdcOf(from.publicKey)).toBe(PAYER_UNITS);
       // Looked at again, it stays as it is (no longer read).
       expect(await followUpSettlements(slow.server.deps)).toBe(0);
-    } finally {
-      await slow.stop();
-    }
+    });
   });
 
   it('gives back a payment the node refused outright: nothing sent, presented again it settles', async () => {

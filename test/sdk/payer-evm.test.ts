@@ -93,6 +93,13 @@ function recordingFetch() {
   return { paths, fetch: fetchImpl };
 }
 
+/** The SDK paying `reference` from `provider` on the test server, with its defaults. */
+const payFrom = (reference: string, provider: Eip1193Provider) =>
+  payWithEvmWallet({ baseUrl: h.server.url, reference, provider });
+/** What payFrom() throws (its result, should it not). */
+const errorOfPaying = (reference: string, provider: Eip1193Provider) =>
+  payFrom(reference, provider).catch((e: unknown) => e);
+
 async function shopWithOrder(network: NetworkName, amount: string) {
   const shop: HarnessShop = await h.newShop(network, freshAddress());
   const order = await h.createOrder(shop, { amount });
@@ -251,16 +258,13 @@ describe('payWithEvmWallet', () => {
 
     // Refusing to connect, or to switch chain, is the same error naming the request.
     wallet.failNext('eth_requestAccounts', rejected());
-    await expect(
-      payWithEvmWallet({ baseUrl: h.server.url, reference: order.reference, provider: wallet.provider }),
-    ).rejects.toMatchObject({ code: 'EVM_REQUEST_REJECTED', method: 'eth_requestAccounts' });
+    await expect(payFrom(order.reference, wallet.provider)).rejects.toMatchObject({
+      code: 'EVM_REQUEST_REJECTED',
+      method: 'eth_requestAccounts',
+    });
     const onOtherChain = testWallet(account, { chainId: 1 });
     onOtherChain.failNext('wallet_switchEthereumChain', rejected());
-    const refusedSwitch = await payWithEvmWallet({
-      baseUrl: h.server.url,
-      reference: order.reference,
-      provider: onOtherChain.provider,
-    }).catch((e: unknown) => e);
+    const refusedSwitch = await errorOfPaying(order.reference, onOtherChain.provider);
     expect(refusedSwitch).toBeInstanceOf(EvmRequestRejectedError);
     expect(refusedSwitch).toMatchObject({ method: 'wallet_switchEthereumChain' });
     expect((refusedSwitch as Error).message).toMatch(/could not switch to Polygon \(chain id 137\)/);
@@ -274,11 +278,7 @@ describe('payWithEvmWallet', () => {
     const account = await evm.newWallet({ token: usdt, units: 10_000_000n });
     const wallet = testWallet(account, { chainId: 1, knows: ['ETHEREUM'] });
 
-    const error = await payWithEvmWallet({
-      baseUrl: h.server.url,
-      reference: order.reference,
-      provider: wallet.provider,
-    }).catch((e: unknown) => e);
+    const error = await errorOfPaying(order.reference, wallet.provider);
     expect(error).toBeInstanceOf(EvmChainNotAddedError);
     expect(error).toBeInstanceOf(EvmPaymentError);
     expect(error).toMatchObject({ code: 'EVM_CHAIN_NOT_ADDED', chainId: 137, providerCode: 4902 });
@@ -293,16 +293,10 @@ describe('payWithEvmWallet', () => {
       'wallet_switchEthereumChain',
       new ProviderRpcError(-32603, 'Unrecognized chain ID "0x89"', { originalError: { code: 4902 } }),
     );
-    await expect(
-      payWithEvmWallet({ baseUrl: h.server.url, reference: order.reference, provider: wallet.provider }),
-    ).rejects.toBeInstanceOf(EvmChainNotAddedError);
+    await expect(payFrom(order.reference, wallet.provider)).rejects.toBeInstanceOf(EvmChainNotAddedError);
     // Any other failure to switch is a plain EvmPaymentError with the wallet's code and message.
     wallet.failNext('wallet_switchEthereumChain', new ProviderRpcError(-32002, 'Request already pending'));
-    const pending = await payWithEvmWallet({
-      baseUrl: h.server.url,
-      reference: order.reference,
-      provider: wallet.provider,
-    }).catch((e: unknown) => e);
+    const pending = await errorOfPaying(order.reference, wallet.provider);
     expect(pending).toMatchObject({ code: 'EVM_PAYMENT_FAILED', providerCode: -32002 });
     expect((pending as Error).message).toContain('Request already pending');
     expect((await h.getOrder(shop, order.reference)).status).toBe('PENDING');
@@ -313,11 +307,7 @@ describe('payWithEvmWallet', () => {
     const { order } = await shopWithOrder('POLYGON', '5');
     const account = await evm.newWallet({ token: usdt, units: 1_000_000n });
     const wallet = testWallet(account, { chainId: 1 });
-    const error = await payWithEvmWallet({
-      baseUrl: h.server.url,
-      reference: order.reference,
-      provider: wallet.provider,
-    }).catch((e: unknown) => e);
+    const error = await errorOfPaying(order.reference, wallet.provider);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).details[0]).toMatchObject({ path: 'query.account' });
     expect((error as ValidationError).details[0]?.message).toContain('less than the 5 USDT due');
@@ -374,11 +364,7 @@ describe('payWithEvmWallet', () => {
     };
     stubborn.failNext('eth_requestAccounts', new ProviderRpcError(4200, 'Unsupported method'));
     const unpaid = await shopWithOrder('POLYGON', '1');
-    const stillOnOne = await payWithEvmWallet({
-      baseUrl: h.server.url,
-      reference: unpaid.order.reference,
-      provider: stubborn.provider,
-    }).catch((e: unknown) => e);
+    const stillOnOne = await errorOfPaying(unpaid.order.reference, stubborn.provider);
     expect(stillOnOne).toMatchObject({ code: 'EVM_PAYMENT_FAILED', txId: undefined });
     expect((stillOnOne as Error).message).toBe(
       'The wallet could not switch to Polygon (chain id 137): it is still on Ethereum (chain id 1)',
@@ -393,9 +379,7 @@ describe('payWithEvmWallet', () => {
 
     const empty = testWallet(account, { chainId: 137 });
     empty.provider.request = async () => [];
-    await expect(
-      payWithEvmWallet({ baseUrl: h.server.url, reference: order.reference, provider: empty.provider }),
-    ).rejects.toThrow(/no account to pay from/);
+    await expect(payFrom(order.reference, empty.provider)).rejects.toThrow(/no account to pay from/);
   });
 
   it("accepts viem's EIP1193Provider type", () => {

@@ -19,14 +19,14 @@ export type ProxyAction =
   | { kind: 'drop' }
   | { kind: 'forward-then-answer'; status: number; body?: string };
 
+export type ProxyPlan = (n: number, req: ProxiedRequest) => ProxyAction;
+export const forwardEverything: ProxyPlan = () => ({ kind: 'forward' });
+
 /**
  * A tiny HTTP proxy in front of the real server whose answers a test scripts, counting every
  * request it sees: the SDK's retries are tested against real sockets, not a mocked fetch.
  */
-export async function startScriptedProxy(
-  target: string,
-  plan: (n: number, req: ProxiedRequest) => ProxyAction = () => ({ kind: 'forward' }),
-) {
+export async function startScriptedProxy(target: string, plan: ProxyPlan = forwardEverything) {
   const requests: ProxiedRequest[] = [];
   let script = plan;
   const server = http.createServer((req, res) => {
@@ -83,6 +83,22 @@ export async function startScriptedProxy(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+export type ScriptedProxy = Awaited<ReturnType<typeof startScriptedProxy>>;
+
+/** A scripted proxy for the length of `use`: stopped after it, whether it passed or threw. */
+export async function withScriptedProxy<T>(
+  target: string,
+  plan: ProxyPlan,
+  use: (proxy: ScriptedProxy) => Promise<T>,
+): Promise<T> {
+  const proxy = await startScriptedProxy(target, plan);
+  try {
+    return await use(proxy);
+  } finally {
+    await proxy.stop();
+  }
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../server/db/embedded-postgres';
+import { createDatabase } from './create-database';
 import { freePort } from './free-port';
 
 declare module 'vitest' {
@@ -31,14 +32,7 @@ export default async function setup(project: TestProject) {
     serverUrl = embedded.url;
   }
   const prefix = `stablepay_test_${process.pid}_${Date.now()}`;
-  const name = prefix;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  project.provide('databaseUrl', url.toString());
+  project.provide('databaseUrl', await createDatabase(serverUrl, prefix));
   project.provide('databaseServerUrl', serverUrl);
   project.provide('databasePrefix', prefix);
 

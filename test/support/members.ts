@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Role } from '../../contract';
-import { TEST_PASSWORD, testPasswordHash, type TestServer } from './test-server';
+import { expectErrorBody, TEST_PASSWORD, testPasswordHash, type TestServer } from './test-server';
 
 /**
  * A member of the account with `role`, made directly in the database (the invitation routes have
@@ -22,4 +22,13 @@ export async function addMember(server: TestServer, merchantId: string, role: Ro
   });
   if (login.status !== 200) throw new Error(`member login failed: ${login.text}`);
   return { id, email, token: login.body.token };
+}
+
+/** Signing in with the test password is refused: the member (or owner) was removed. */
+export async function expectSignInRefused(server: TestServer, email: string) {
+  expectErrorBody(
+    await server.api('POST', '/auth/login', { body: { email, password: TEST_PASSWORD } }),
+    401,
+    'UNAUTHENTICATED',
+  );
 }

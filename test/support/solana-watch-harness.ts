@@ -64,6 +64,18 @@ export function solanaWatchHarness(chain: LocalSolana, usdt: PublicKey) {
   const statusOf = async (server: TestServer, reference: string) =>
     (await server.deps.db.models.Order.findOne({ where: { reference } }))!;
 
+  /** Waits until every one of `orders` is PAID on `server`, saying `what` it waited for. */
+  const untilPaid = (server: TestServer, what: string, orders: { reference: string }[], timeoutMs: number) =>
+    until(
+      what,
+      async () => {
+        for (const { reference } of orders)
+          if ((await statusOf(server, reference)).status !== 'PAID') return false;
+        return true;
+      },
+      timeoutMs,
+    );
+
   async function expectCreditedOnce(server: TestServer, reference: string, amount: string) {
     const order = await statusOf(server, reference);
     expect(order.status).toBe('PAID');
@@ -109,6 +121,7 @@ export function solanaWatchHarness(chain: LocalSolana, usdt: PublicKey) {
     newShop,
     openOrders,
     statusOf,
+    untilPaid,
     expectCreditedOnce,
     insertWalletOrders,
     subscribed,

@@ -43,50 +43,44 @@ export async function startTcpProxy(target: { host: string; port: number }) {
   const port = await listen(0);
   const close = () =>
     server.listening ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
+  /** Both ends of every connection (the upstream one once it is joined) meet the same fate. */
+  const eachSocket = (act: (socket: net.Socket) => void) => {
+    for (const { client, upstream } of pairs) {
+      act(client);
+      if (upstream) act(upstream);
+    }
+  };
 
   return {
     port,
     async cut() {
-      for (const { client, upstream } of pairs) {
-        client.destroy();
-        upstream?.destroy();
-      }
+      eachSocket((socket) => socket.destroy());
       await close();
     },
     async restore() {
       await listen(port);
     },
     reset() {
-      for (const { client, upstream } of pairs) {
-        client.resetAndDestroy();
-        upstream?.resetAndDestroy();
-      }
+      eachSocket((socket) => socket.resetAndDestroy());
     },
     partition() {
       partitioned = true;
-      for (const { client, upstream } of pairs) {
-        client.unpipe();
-        upstream?.unpipe();
-        client.pause();
-        upstream?.pause();
-      }
+      eachSocket((socket) => {
+        socket.unpipe();
+        socket.pause();
+      });
     },
     blackHole() {
       dropping = true;
-      for (const { client, upstream } of pairs) {
-        client.unpipe();
-        upstream?.unpipe();
-        client.on('data', drop);
-        upstream?.on('data', drop);
-      }
+      eachSocket((socket) => {
+        socket.unpipe();
+        socket.on('data', drop);
+      });
     },
     heal() {
       partitioned = false;
       dropping = false;
-      for (const { client, upstream } of pairs) {
-        client.off('data', drop);
-        upstream?.off('data', drop);
-      }
+      eachSocket((socket) => socket.off('data', drop));
       for (const pair of pairs) {
         if (!pair.upstream) {
           join(pair);
@@ -99,10 +93,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
       }
     },
     async stop() {
-      for (const { client, upstream } of pairs) {
-        client.destroy();
-        upstream?.destroy();
-      }
+      eachSocket((socket) => socket.destroy());
       await close();
     },
   };

@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Keypair } from '@solana/web3.js';
 import { getAddress } from 'viem';
-import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { loadConfig } from '../../server/config';
 import type { Deps } from '../../server/deps';
 import { startServer } from '../../server/main';
 import argon2 from 'argon2';
+import { createDatabase } from './create-database';
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -24,20 +24,8 @@ export function fileDatabaseUrl(): Promise<string> {
 
 /** A new, empty database on the run's server (dropped with the run's others at the end). */
 export async function createTestDatabase(): Promise<string> {
-  {
-    const serverUrl = inject('databaseServerUrl');
-    const name = `${inject('databasePrefix')}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE DATABASE ${name}`);
-    } finally {
-      await admin.end();
-    }
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    return url.toString();
-  }
+  const name = `${inject('databasePrefix')}_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  return createDatabase(inject('databaseServerUrl'), name);
 }
 
 /**
@@ -202,6 +190,14 @@ export async function newMerchant(
     addresses[network] = res.body.public_address;
   }
   return { id: merchant.id, email, token, wallets, addresses };
+}
+
+/** Asks for an order of 1 USDT on Solana, with `extra` fields: the answer is the caller's to check. */
+export function requestSolanaOrder(server: TestServer, token: string, extra: Record<string, unknown> = {}) {
+  return server.api('POST', '/orders', {
+    token,
+    body: { network: 'SOLANA', token: 'USDT', amount: '1', ...extra },
+  });
 }
 
 /** Every error leaves with the one body. */

@@ -241,12 +241,17 @@ describe('RPC endpoint pool: responses that are not failover reasons', () => {
   });
 });
 
+/** Two endpoints on the test's clock: the first answers 503 (until given another handler), the second 'second'. */
+async function firstFailingPool(now: () => number, retryFailedAfterMs: number) {
+  const first = await startServer(json(503, {}));
+  const second = await startServer(ok('second'));
+  return { first, second, p: pool([first.url, second.url], { now, retryFailedAfterMs }) };
+}
+
 describe('RPC endpoint pool: cooldown and recovery', () => {
   it('skips a failed endpoint for retryFailedAfterMs, then tries it first again', async () => {
     let t = 1_000_000;
-    const first = await startServer(json(503, {}));
-    const second = await startServer(ok('second'));
-    const p = pool([first.url, second.url], { now: () => t, retryFailedAfterMs: 30_000 });
+    const { first, second, p } = await firstFailingPool(() => t, 30_000);
 
     await p.fetch(first.url, post());
     expect([first.seen.length, second.seen.length]).toEqual([1, 1]);
@@ -268,9 +273,7 @@ describe('RPC endpoint pool: cooldown and recovery', () => {
 
   it('an endpoint that fails again after its cooldown starts a new one', async () => {
     let t = 0;
-    const first = await startServer(json(503, {}));
-    const second = await startServer(ok('second'));
-    const p = pool([first.url, second.url], { now: () => t, retryFailedAfterMs: 1000 });
+    const { first, p } = await firstFailingPool(() => t, 1000);
     await p.fetch(first.url, post());
     t = 1000;
     await p.fetch(first.url, post());
