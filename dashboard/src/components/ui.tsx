@@ -1,5 +1,6 @@
 import QRCode from 'qrcode';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { ApiFailure } from '../api';
 import { useI18n, type MessageKey } from '../i18n';
 import { explorerUrl, useNetworks } from '../lib/networks';
@@ -58,6 +59,16 @@ export function ErrorNotice({
   );
 }
 
+/** The lead of a failure whose status says it all (the others also tell when to try again). */
+const LEAD_BY_STATUS: Partial<Record<number, MessageKey>> = {
+  400: 'errValidation',
+  401: 'errSession',
+  403: 'errForbidden',
+  404: 'errNotFound',
+  409: 'errConflict',
+  413: 'errTooLarge',
+};
+
 export function describeError(
   error: unknown,
   t: (key: MessageKey, vars?: Record<string, string | number>) => string,
@@ -81,19 +92,9 @@ export function describeError(
       : error.message;
   const lead = (() => {
     if (error.code === 'NETWORK') return navigator.onLine ? t('errNetwork') : t('errOffline');
+    const plain = LEAD_BY_STATUS[error.status];
+    if (plain) return t(plain);
     switch (error.status) {
-      case 400:
-        return t('errValidation');
-      case 401:
-        return t('errSession');
-      case 403:
-        return t('errForbidden');
-      case 404:
-        return t('errNotFound');
-      case 409:
-        return t('errConflict');
-      case 413:
-        return t('errTooLarge');
       case 429:
         if (!error.retryAfter) return t('errRateLimitedShort');
         return error.retryAfter >= 90
@@ -297,6 +298,15 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
       </h1>
       {children && <div className="page-actions">{children}</div>}
     </div>
+  );
+}
+
+/** The page's main way on (a new link, a new subscription): a link that looks like the primary button. */
+export function PrimaryLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Link className="button primary" to={to}>
+      {children}
+    </Link>
   );
 }
 

@@ -51,32 +51,31 @@ export function useRefresh() {
   );
 }
 
+type OrderArgs = { params: { reference: string } };
+
 /** A read of one part of an order, by its reference, under that part's key. */
 const orderPart =
-  <T>(key: (reference: string) => QueryKey, read: (args: { params: { reference: string } }) => Promise<T>) =>
+  <T>(key: (reference: string) => QueryKey, read: (args: OrderArgs) => Promise<T>) =>
   (reference: string) =>
     queryOptions({ queryKey: key(reference), queryFn: () => read({ params: { reference } }) });
 
+type OrderListEndpoint = (args: OrderArgs) => Promise<{ status: number; body: unknown; headers: Headers }>;
+/** The items of an order's list endpoint's 200 answer, typed from the contract. */
+type ItemsOf<E extends OrderListEndpoint> =
+  Extract<Awaited<ReturnType<E>>, { status: 200 }> extends { body: { items: infer I } } ? I : never;
+
+/** A read of one of an order's lists (payments, refunds, …): the items its endpoint answers. */
+const orderItems = <E extends OrderListEndpoint>(key: (reference: string) => QueryKey, list: E) =>
+  orderPart(key, async (args) => (ok(await list(args), 200) as { items: ItemsOf<E> }).items);
+
 export const orderQuery = orderPart(keys.order, async (args) => ok(await api.orders.get(args), 200));
-export const paymentsQuery = orderPart(
-  keys.payments,
-  async (args) => ok(await api.refunds.payments(args), 200).items,
-);
-export const refundsQuery = orderPart(
-  keys.refunds,
-  async (args) => ok(await api.refunds.list(args), 200).items,
-);
-export const auditQuery = orderPart(
-  keys.audit,
-  async (args) => ok(await api.deliveries.audit(args), 200).items,
-);
-export const webhookDeliveriesQuery = orderPart(
-  keys.webhookDeliveries,
-  async (args) => ok(await api.deliveries.webhookDeliveries(args), 200).items,
-);
-export const messengerDeliveriesQuery = orderPart(
+export const paymentsQuery = orderItems(keys.payments, api.refunds.payments);
+export const refundsQuery = orderItems(keys.refunds, api.refunds.list);
+export const auditQuery = orderItems(keys.audit, api.deliveries.audit);
+export const webhookDeliveriesQuery = orderItems(keys.webhookDeliveries, api.deliveries.webhookDeliveries);
+export const messengerDeliveriesQuery = orderItems(
   keys.messengerDeliveries,
-  async (args) => ok(await api.deliveries.messengerDeliveries(args), 200).items,
+  api.deliveries.messengerDeliveries,
 );
 
 /** A page of the orders list, as the cache keeps it. */

@@ -7,7 +7,7 @@ import { ORDER_STATUSES } from '../../../contract';
 import { formatUnits, MAX_DECIMALS, parseUnits } from '../../../contract/decimal';
 import { BarChart } from '../components/BarChart';
 import { SalesByMember } from '../components/SalesByMember';
-import { Empty, ErrorNotice, Loading, PageHeader, Section, StatusBadge } from '../components/ui';
+import { Empty, ErrorNotice, Loading, PageHeader, PrimaryLink, Section, StatusBadge } from '../components/ui';
 import { useI18n } from '../i18n';
 import { addDays, browserTimeZone, todayIn, useFormat } from '../lib/format';
 import { useTitle } from '../lib/hooks';
@@ -111,9 +111,7 @@ export function OverviewPage() {
   return (
     <>
       <PageHeader title={t('navOverview')}>
-        <Link className="button primary" to="/links/new">
-          {t('navNewLink')}
-        </Link>
+        <PrimaryLink to="/links/new">{t('navNewLink')}</PrimaryLink>
       </PageHeader>
       <p className="muted page-intro">
         {t('overviewIntro', { from: f.dayLong(from), to: f.dayLong(to), timeZone })}
