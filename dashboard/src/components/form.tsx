@@ -3,7 +3,7 @@ import { NETWORKS } from '../../../contract';
 import { useI18n } from '../i18n';
 import { networkName } from '../lib/labels';
 import { useNetworks } from '../lib/networks';
-import { Field } from './ui';
+import { ErrorNotice, Field } from './ui';
 
 /** A labelled text input: its hint, when there is one, describes it for screen readers. */
 export function TextField({
@@ -58,6 +58,19 @@ export function SubmitButton({
     <button type="submit" className="primary" disabled={busy || disabled}>
       {busy ? t('working') : label}
     </button>
+  );
+}
+
+/** A form's end: why its last submit failed, when it did, then its submit button. */
+export function SubmitWithFailure({
+  error,
+  ...button
+}: { error: unknown } & Parameters<typeof SubmitButton>[0]) {
+  return (
+    <>
+      {error != null && <ErrorNotice error={error} />}
+      <SubmitButton {...button} />
+    </>
   );
 }
 

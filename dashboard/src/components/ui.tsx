@@ -69,6 +69,15 @@ const LEAD_BY_STATUS: Partial<Record<number, MessageKey>> = {
   413: 'errTooLarge',
 };
 
+/** A problem the page found itself (a range backwards, a wrong password), in its own words. */
+export function ProblemNotice({ children }: { children: ReactNode }) {
+  return (
+    <div className="notice error" role="alert">
+      <p>{children}</p>
+    </div>
+  );
+}
+
 export function describeError(
   error: unknown,
   t: (key: MessageKey, vars?: Record<string, string | number>) => string,

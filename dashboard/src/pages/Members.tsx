@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { ROLES, type Role } from '../../../contract';
 import { api, ok } from '../api';
-import { Options, SubmitButton, TextField } from '../components/form';
+import { Options, SubmitWithFailure, TextField } from '../components/form';
 import { LoadedList } from '../components/LoadedList';
 import {
   ConfirmButton,
@@ -196,8 +196,7 @@ export function MembersPage() {
                   </select>
                 </Field>
               </div>
-              {error != null && <ErrorNotice error={error} />}
-              <SubmitButton busy={busy} label={t('sendInvitation')} />
+              <SubmitWithFailure error={error} busy={busy} label={t('sendInvitation')} />
             </form>
           </Section>
         </>

@@ -3,14 +3,14 @@ import { Link } from 'react-router';
 import type { Order } from '../../../contract';
 import { api, ok } from '../api';
 import { DescriptionField, useDescription } from '../components/price/DescriptionField';
-import { SubmitButton, UrlField } from '../components/form';
+import { SubmitWithFailure, UrlField } from '../components/form';
 import {
   AnyNetworkField,
   NetworkTokenFields,
   PriceFields,
   usePriceForm,
 } from '../components/price/PriceFields';
-import { CopyField, ErrorNotice, Field, Notice, PageHeader, Section, UserText } from '../components/ui';
+import { CopyField, Field, Notice, PageHeader, Section, UserText } from '../components/ui';
 import { useI18n, type MessageKey } from '../i18n';
 import { useFormSubmit, useIdempotencyKey } from '../lib/actions';
 import { shortRef, useFormat } from '../lib/format';
@@ -141,8 +141,7 @@ export function NewLinkPage() {
           />
         </div>
         <AnyNetworkField form={price} />
-        {error != null && <ErrorNotice error={error} />}
-        <SubmitButton busy={busy} label={t('createLink')} />
+        <SubmitWithFailure error={error} busy={busy} label={t('createLink')} />
       </form>
     </>
   );

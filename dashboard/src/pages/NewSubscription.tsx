@@ -8,14 +8,14 @@ import {
 } from '../../../contract';
 import { api, ok } from '../api';
 import { DescriptionField, useDescription } from '../components/price/DescriptionField';
-import { Options, SubmitButton, TextField } from '../components/form';
+import { Options, SubmitWithFailure, TextField } from '../components/form';
 import {
   AnyNetworkField,
   NetworkTokenFields,
   PriceFields,
   usePriceForm,
 } from '../components/price/PriceFields';
-import { ErrorNotice, Field, PageHeader } from '../components/ui';
+import { Field, PageHeader } from '../components/ui';
 import { LOCALE_NAMES, useI18n, type Locale } from '../i18n';
 import { useFormSubmit, useIdempotencyKey } from '../lib/actions';
 import { useTitle } from '../lib/hooks';
@@ -165,8 +165,7 @@ export function NewSubscriptionPage() {
             onChange={(e) => setStartAt(e.target.value)}
           />
         </div>
-        {error != null && <ErrorNotice error={error} />}
-        <SubmitButton busy={busy} label={t('createSubscription')} />
+        <SubmitWithFailure error={error} busy={busy} label={t('createSubscription')} />
       </form>
     </>
   );

@@ -7,7 +7,7 @@ import { DataTable, DateCell, LinkCell, numeric } from '../components/DataTable'
 import { NetworkOptions, TextField, Options } from '../components/form';
 import { LoadedList, NothingListed } from '../components/LoadedList';
 import { LiveIndicator } from '../components/LiveIndicator';
-import { Field, PageHeader, PrimaryLink, StatusBadge } from '../components/ui';
+import { Field, PageHeader, PrimaryLink, ProblemNotice, StatusBadge } from '../components/ui';
 import { useI18n } from '../i18n';
 import { addDays, daysBetween, localDayStart, shortRef, useFormat } from '../lib/format';
 import { useLive, useTitle } from '../lib/hooks';
@@ -165,11 +165,7 @@ export function OrdersPage() {
           )}
         </div>
       </form>
-      {rangeError && (
-        <div className="notice error" role="alert">
-          <p>{rangeError}</p>
-        </div>
-      )}
+      {rangeError && <ProblemNotice>{rangeError}</ProblemNotice>}
       <div className="list-head">
         <LiveIndicator live={live} />
         <p className="sr-only" aria-live="polite">

@@ -5,7 +5,7 @@ import {
   PROFILE_FIELD_PERMISSIONS,
 } from '../../../contract';
 import { api, ok } from '../api';
-import { PasswordField, SubmitButton, TextField } from '../components/form';
+import { PasswordField, SubmitButton, SubmitWithFailure, TextField } from '../components/form';
 import { ErrorNotice, Notice, PageHeader, Section } from '../components/ui';
 import { ProfileForms, type ProfileFormProps } from '../components/ProfileForms';
 import { TwoFactorSettings } from '../components/TwoFactorSettings';
@@ -196,8 +196,7 @@ function PasswordForm() {
             onChange={(e) => setAgain(e.target.value)}
           />
         </div>
-        {error != null && <ErrorNotice error={error} />}
-        <SubmitButton busy={busy} label={t('changePassword')} disabled={mismatch} />
+        <SubmitWithFailure error={error} busy={busy} label={t('changePassword')} disabled={mismatch} />
       </form>
     </Section>
   );

@@ -8,8 +8,8 @@ import { useFormat } from '../../lib/format';
 import { networkName } from '../../lib/labels';
 import { useRefresh } from '../../lib/queries';
 import { changedByWrite } from '../../lib/query-keys';
-import { AddressField, SubmitButton, TextField } from '../form';
-import { ErrorNotice, Notice } from '../ui';
+import { AddressField, SubmitWithFailure, TextField } from '../form';
+import { Notice } from '../ui';
 
 /**
  * A new refund of the order: how much (what the order can still refund, as the API says), why, and
@@ -114,8 +114,7 @@ export function RefundForm({ order, refunds }: { order: Order; refunds: Refund[]
           />
         )}
       </fieldset>
-      {error != null && <ErrorNotice error={error} />}
-      <SubmitButton busy={busy} label={t('createRefund')} />
+      <SubmitWithFailure error={error} busy={busy} label={t('createRefund')} />
     </form>
   );
 }
