@@ -136,16 +136,24 @@ export const recentDeliveriesQuery = queryOptions({
   queryFn: async () => ok(await api.deliveries.recentWebhookDeliveries(), 200).items,
 });
 
+/** A list read a page at a time: `read` answers the page after `cursor` ('' for the first) and the next cursor. */
+const pagedQuery = <P extends { nextCursor?: string | null }>(
+  queryKey: QueryKey,
+  read: (cursor: string) => Promise<P>,
+) =>
+  infiniteQueryOptions({
+    queryKey,
+    queryFn: ({ pageParam }) => read(pageParam),
+    initialPageParam: '',
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
+
 const UNATTRIBUTED_PER_PAGE = 20;
 
 /** Transfers that credited no order, newest first, a page at a time; read again as deep as loaded. */
-export const unattributedQuery = infiniteQueryOptions({
-  queryKey: keys.unattributed,
-  queryFn: async ({ pageParam }) =>
-    ok(await api.claims.unattributed({ query: { per_page: UNATTRIBUTED_PER_PAGE, cursor: pageParam } }), 200),
-  initialPageParam: '',
-  getNextPageParam: (page) => page.nextCursor ?? undefined,
-});
+export const unattributedQuery = pagedQuery(keys.unattributed, async (cursor) =>
+  ok(await api.claims.unattributed({ query: { per_page: UNATTRIBUTED_PER_PAGE, cursor } }), 200),
+);
 
 /**
  * The networks the service takes payments on (GET /networks): its configuration, read once per
@@ -164,18 +172,14 @@ const PAYOUTS_PER_PAGE = 20;
 
 /** Payouts (without items), newest first, one status or all (''), a page at a time. */
 export const payoutsQuery = (status: PayoutStatus | '') =>
-  infiniteQueryOptions({
-    queryKey: keys.payoutList(status),
-    queryFn: async ({ pageParam }) =>
-      ok(
-        await api.payouts.list({
-          query: { ...(status ? { status } : {}), per_page: PAYOUTS_PER_PAGE, cursor: pageParam },
-        }),
-        200,
-      ),
-    initialPageParam: '',
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
-  });
+  pagedQuery(keys.payoutList(status), async (cursor) =>
+    ok(
+      await api.payouts.list({
+        query: { ...(status ? { status } : {}), per_page: PAYOUTS_PER_PAGE, cursor },
+      }),
+      200,
+    ),
+  );
 
 export const payoutQuery = (id: string) =>
   queryOptions({
@@ -187,18 +191,9 @@ const SUBSCRIPTIONS_PER_PAGE = 20;
 
 /** Subscriptions matching the filters, newest first, a page at a time ("Load more"). */
 export const subscriptionsQuery = (query: SubscriptionsQuery) =>
-  infiniteQueryOptions({
-    queryKey: keys.subscriptionList(query),
-    queryFn: async ({ pageParam }) =>
-      ok(
-        await api.subscriptions.list({
-          query: { ...query, per_page: SUBSCRIPTIONS_PER_PAGE, cursor: pageParam },
-        }),
-        200,
-      ),
-    initialPageParam: '',
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
-  });
+  pagedQuery(keys.subscriptionList(query), async (cursor) =>
+    ok(await api.subscriptions.list({ query: { ...query, per_page: SUBSCRIPTIONS_PER_PAGE, cursor } }), 200),
+  );
 
 export const subscriptionQuery = (id: string) =>
   queryOptions({
@@ -208,16 +203,9 @@ export const subscriptionQuery = (id: string) =>
 
 /** A subscription's orders, newest first, a page at a time. */
 export const subscriptionOrdersQuery = (id: string) =>
-  infiniteQueryOptions({
-    queryKey: keys.subscriptionOrders(id),
-    queryFn: async ({ pageParam }) =>
-      ok(
-        await api.subscriptions.orders({
-          params: { id },
-          query: { per_page: SUBSCRIPTIONS_PER_PAGE, cursor: pageParam },
-        }),
-        200,
-      ),
-    initialPageParam: '',
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
-  });
+  pagedQuery(keys.subscriptionOrders(id), async (cursor) =>
+    ok(
+      await api.subscriptions.orders({ params: { id }, query: { per_page: SUBSCRIPTIONS_PER_PAGE, cursor } }),
+      200,
+    ),
+  );

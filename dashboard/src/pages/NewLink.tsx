@@ -19,6 +19,7 @@ import { networkName } from '../lib/labels';
 import { useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
 import { PaymentOptionsList } from '../components/order/PaymentOptions';
+import { OrderQr } from '../components/order/ShareOrder';
 
 const LIFETIMES: { seconds: number; key: MessageKey; n?: number }[] = [
   { seconds: 900, key: 'minutesN', n: 15 },
@@ -76,13 +77,7 @@ export function NewLinkPage() {
           )}
           {created.fxRateLabel && <p className="muted">{created.fxRateLabel}</p>}
           <div className="qr-row">
-            <img
-              className="qr"
-              src={`/pay/${encodeURIComponent(created.reference)}/qr.svg`}
-              width={200}
-              height={200}
-              alt={t('qrAlt')}
-            />
+            <OrderQr reference={created.reference} />
             <div className="grow">
               <CopyField label={t('checkoutLink')} value={created.checkoutUrl} />
               <CopyField label={t('paymentUri')} value={created.payUrl} />
