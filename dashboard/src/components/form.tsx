@@ -43,6 +43,31 @@ export function Options<V extends string | number>({
   ));
 }
 
+/** One of a few options, a radio each with its label beside it, all under one `name`. */
+export function RadioChoices<V extends string>({
+  name,
+  value,
+  onChange,
+  options,
+}: {
+  name: string;
+  value: V;
+  onChange: (value: V) => void;
+  options: { value: V; label: ReactNode }[];
+}) {
+  return options.map((option) => (
+    <label key={option.value} className="choice">
+      <input
+        type="radio"
+        name={name}
+        checked={value === option.value}
+        onChange={() => onChange(option.value)}
+      />
+      {option.label}
+    </label>
+  ));
+}
+
 /** A form's primary submit button, "Working…" while busy. */
 export function SubmitButton({
   busy,

@@ -8,7 +8,7 @@ import { useFormat } from '../../lib/format';
 import { networkName } from '../../lib/labels';
 import { useRefresh } from '../../lib/queries';
 import { changedByWrite } from '../../lib/query-keys';
-import { AddressField, SubmitWithFailure, TextField } from '../form';
+import { AddressField, RadioChoices, SubmitWithFailure, TextField } from '../form';
 import { Notice } from '../ui';
 
 /**
@@ -92,19 +92,15 @@ export function RefundForm({ order, refunds }: { order: Order; refunds: Refund[]
       </div>
       <fieldset>
         <legend>{t('refundDestination')}</legend>
-        <label className="choice">
-          <input type="radio" name={`${ids}-mode`} checked={mode === 'ask'} onChange={() => setMode('ask')} />
-          {t('askPayer')}
-        </label>
-        <label className="choice">
-          <input
-            type="radio"
-            name={`${ids}-mode`}
-            checked={mode === 'address'}
-            onChange={() => setMode('address')}
-          />
-          {t('sendToAddress')}
-        </label>
+        <RadioChoices
+          name={`${ids}-mode`}
+          value={mode}
+          onChange={setMode}
+          options={[
+            { value: 'ask', label: t('askPayer') },
+            { value: 'address', label: t('sendToAddress') },
+          ]}
+        />
         {mode === 'address' && (
           <AddressField
             id={`${ids}-to`}
