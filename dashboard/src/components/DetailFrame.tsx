@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useTitle, type LiveState } from '../lib/hooks';
+import type { LiveState } from '../lib/hooks';
 import { LiveIndicator } from './LiveIndicator';
 import { useI18n } from '../i18n';
 import { ErrorNotice, Loading, PageHeader, Section, UserText } from './ui';
@@ -16,7 +16,7 @@ export type DetailQuery<T> = {
 
 /**
  * The frame of a page about one thing read by its id (an order, a payout, a subscription): the
- * link back to its list and its title (the document's too), then "loading", what went wrong with a
+ * link back to its list and its title, then "loading", what went wrong with a
  * retry, or the thing itself under its live indicator. A refresh that fails keeps what was read
  * before on screen and says why above it.
  */
@@ -38,7 +38,6 @@ export function DetailFrame<T>({
   loadingLabel?: string;
   children: (data: T) => ReactNode;
 }) {
-  useTitle(title);
   const data = query.data;
   return (
     <>

@@ -1,9 +1,30 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { FormEvent, InputHTMLAttributes, ReactNode } from 'react';
 import { NETWORKS } from '../../../contract';
 import { useI18n } from '../i18n';
 import { networkName } from '../lib/labels';
 import { useNetworks } from '../lib/networks';
-import { ErrorNotice, Field } from './ui';
+import { ErrorNotice, Field, Section } from './ui';
+
+/** A section that is one form (a setting and its save button): its title, what it is for, the form. */
+export function FormSection({
+  title,
+  intro,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  intro?: ReactNode;
+  onSubmit: (event: FormEvent) => unknown;
+  children: ReactNode;
+}) {
+  return (
+    <Section title={title} intro={intro}>
+      <form className="form" onSubmit={onSubmit}>
+        {children}
+      </form>
+    </Section>
+  );
+}
 
 /** A labelled text input: its hint, when there is one, describes it for screen readers. */
 export function TextField({

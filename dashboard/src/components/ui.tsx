@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { ApiFailure } from '../api';
 import { useI18n, type MessageKey } from '../i18n';
+import { useTitle } from '../lib/hooks';
 import { explorerUrl, useNetworks } from '../lib/networks';
 
 /** A state in words while something loads (announced politely to screen readers). */
@@ -299,7 +300,10 @@ export function ConfirmButton({
   );
 }
 
-export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+/** The page's heading, which is also the document's title unless `documentTitle` says otherwise. */
+type PageHeaderProps = { title: string; documentTitle?: string; children?: ReactNode };
+export function PageHeader({ title, documentTitle, children }: PageHeaderProps) {
+  useTitle(documentTitle ?? title);
   return (
     <div className="page-header">
       <h1 tabIndex={-1} id="page-title">

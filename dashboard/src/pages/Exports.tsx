@@ -4,7 +4,6 @@ import { NetworkOptions, TextField } from '../components/form';
 import { Field, PageHeader, ProblemNotice, Section } from '../components/ui';
 import { useI18n } from '../i18n';
 import { addDays, browserTimeZone, daysBetween, todayIn, useFormat } from '../lib/format';
-import { useTitle } from '../lib/hooks';
 
 /**
  * Exports are plain links to the contract's CSV routes: the browser downloads them with the session
@@ -16,7 +15,6 @@ export function ExportsPage() {
   const { t } = useI18n();
   const f = useFormat();
   const ids = useId();
-  useTitle(t('navExports'));
   const timeZone = browserTimeZone();
   const today = todayIn(timeZone);
   const [range, setRange] = useState({ from: addDays(today, -29), to: today });

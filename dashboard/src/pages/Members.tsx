@@ -17,7 +17,6 @@ import {
 import { useI18n, type MessageKey } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
-import { useTitle } from '../lib/hooks';
 import { invitationsQuery, membersQuery, useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
 import { useCan, useMember } from '../session';
@@ -31,7 +30,6 @@ export function MembersPage() {
   const ids = useId();
   const can = useCan();
   const me = useMember();
-  useTitle(t('navMembers'));
   const members = useQuery(membersQuery);
   const manage = can('members:write');
   const invitations = useQuery({ ...invitationsQuery, enabled: manage });

@@ -14,7 +14,6 @@ import { CopyField, Field, Notice, PageHeader, Section, UserText } from '../comp
 import { useI18n, type MessageKey } from '../i18n';
 import { useFormSubmit, useIdempotencyKey } from '../lib/actions';
 import { shortRef, useFormat } from '../lib/format';
-import { useTitle } from '../lib/hooks';
 import { networkName } from '../lib/labels';
 import { useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
@@ -33,7 +32,6 @@ export function NewLinkPage() {
   const { t } = useI18n();
   const f = useFormat();
   const ids = useId();
-  useTitle(t('navNewLink'));
   const refresh = useRefresh();
   const price = usePriceForm();
   const description = useDescription();
@@ -57,7 +55,7 @@ export function NewLinkPage() {
   if (created)
     return (
       <>
-        <PageHeader title={t('linkReady')} />
+        <PageHeader title={t('linkReady')} documentTitle={t('navNewLink')} />
         <Section title={t('orderTitle', { reference: shortRef(created.reference) })}>
           <Notice kind="ok">
             {t('linkReadyText', {

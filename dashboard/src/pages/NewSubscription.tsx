@@ -18,7 +18,6 @@ import {
 import { Field, PageHeader } from '../components/ui';
 import { LOCALE_NAMES, useI18n, type Locale } from '../i18n';
 import { useFormSubmit, useIdempotencyKey } from '../lib/actions';
-import { useTitle } from '../lib/hooks';
 import { INTERVAL_KEYS } from '../lib/labels';
 import { useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
@@ -32,7 +31,6 @@ import { subscriptionPath } from '../lib/subscriptions';
 export function NewSubscriptionPage() {
   const { t, locale } = useI18n();
   const ids = useId();
-  useTitle(t('navNewSubscription'));
   const navigate = useNavigate();
   const refresh = useRefresh();
   const price = usePriceForm();

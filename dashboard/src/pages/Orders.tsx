@@ -10,7 +10,7 @@ import { LiveIndicator } from '../components/LiveIndicator';
 import { Field, PageHeader, PrimaryLink, ProblemNotice, StatusBadge } from '../components/ui';
 import { useI18n } from '../i18n';
 import { addDays, daysBetween, localDayStart, shortRef, useFormat } from '../lib/format';
-import { useLive, useTitle } from '../lib/hooks';
+import { useLive } from '../lib/hooks';
 import { networkName, ORDER_STATUS_KEYS } from '../lib/labels';
 import { ordersQuery } from '../lib/queries';
 
@@ -30,7 +30,6 @@ function readFilters(params: URLSearchParams): Filters {
 export function OrdersPage() {
   const { t } = useI18n();
   const f = useFormat();
-  useTitle(t('navOrders'));
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
   const filterKey = JSON.stringify(filters);

@@ -10,7 +10,6 @@ import { SalesByMember } from '../components/SalesByMember';
 import { Empty, ErrorNotice, Loading, PageHeader, PrimaryLink, Section, StatusBadge } from '../components/ui';
 import { useI18n } from '../i18n';
 import { addDays, browserTimeZone, todayIn, useFormat } from '../lib/format';
-import { useTitle } from '../lib/hooks';
 import { networkName, ORDER_STATUS_KEYS } from '../lib/labels';
 import { summaryQuery } from '../lib/queries';
 
@@ -102,7 +101,6 @@ function TotalsCard({ title, totals }: { title: string; totals: Totals }) {
 export function OverviewPage() {
   const { t } = useI18n();
   const f = useFormat();
-  useTitle(t('navOverview'));
   const timeZone = browserTimeZone();
   const to = todayIn(timeZone);
   const from = addDays(to, -(DAYS - 1));

@@ -10,7 +10,7 @@ import { LiveIndicator } from '../components/LiveIndicator';
 import { ErrorNotice, Field, PageHeader, Section, StatusBadge } from '../components/ui';
 import { useI18n } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
-import { useLive, useTitle } from '../lib/hooks';
+import { useLive } from '../lib/hooks';
 import { PAYOUT_STATUS_KEYS } from '../lib/labels';
 import { payoutsQuery, useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
@@ -23,7 +23,6 @@ import { useCan } from '../session';
  */
 export function PayoutsPage() {
   const { t } = useI18n();
-  useTitle(t('navPayouts'));
   const can = useCan();
   const [params, setParams] = useSearchParams();
   const wanted = params.get('status') ?? '';

@@ -9,7 +9,7 @@ import { LiveIndicator } from '../components/LiveIndicator';
 import { Field, PageHeader, PrimaryLink, StatusBadge, UserText } from '../components/ui';
 import { useI18n } from '../i18n';
 import { useFormat } from '../lib/format';
-import { useLive, useTitle } from '../lib/hooks';
+import { useLive } from '../lib/hooks';
 import { networkName, SUBSCRIPTION_STATUS_KEYS } from '../lib/labels';
 import { subscriptionsQuery } from '../lib/queries';
 import type { SubscriptionsQuery } from '../lib/query-keys';
@@ -22,7 +22,6 @@ import { planText, subscriptionPath } from '../lib/subscriptions';
 export function SubscriptionsPage() {
   const { t } = useI18n();
   const f = useFormat();
-  useTitle(t('navSubscriptions'));
   const [params, setParams] = useSearchParams();
   const status = params.get('status')?.trim() ?? '';
   const email = params.get('customer_email')?.trim() ?? '';

@@ -17,7 +17,7 @@ import {
   type AttributionOutcome,
 } from '../lib/claims';
 import { shortRef, useFormat } from '../lib/format';
-import { useLive, useTitle } from '../lib/hooks';
+import { useLive } from '../lib/hooks';
 import { networkName } from '../lib/labels';
 import { unattributedQuery, useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
@@ -31,7 +31,6 @@ import { changedByWrite } from '../lib/query-keys';
 export function UnattributedPage() {
   const { t } = useI18n();
   const f = useFormat();
-  useTitle(t('navUnattributed'));
   // Read again from the first page as deep as the merchant had loaded: nothing shown is dropped.
   const list = useInfiniteQuery(unattributedQuery);
   const items = list.data?.pages.reduce<UnattributedPayment[]>(
