@@ -3,7 +3,7 @@ import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { UnattributedPayment, WebhookEventBody } from '../../../contract';
 import { api, ok } from '../api';
-import { AddressLink } from '../components/claims';
+import { AddressLink, SenderFact } from '../components/claims';
 import { SubmitButton, TextField } from '../components/form';
 import { LoadedList } from '../components/LoadedList';
 import { ErrorNotice, Fact, Notice, PageHeader, Section, TxLink } from '../components/ui';
@@ -152,9 +152,7 @@ function UnattributedItem({ payment: p, attributedTo, onAttributed }: TransferPr
         <span className="muted">{f.dateTime(p.blockTime ?? p.createdAt)}</span>
       </p>
       <dl className="facts">
-        <Fact label={t('sender')}>
-          {p.from ? <AddressLink network={p.network} address={p.from} /> : t('senderUnknown')}
-        </Fact>
+        <SenderFact network={p.network} from={p.from} />
         <Fact label={t('toYourWallet')}>
           <AddressLink network={p.network} address={p.to} />
         </Fact>
