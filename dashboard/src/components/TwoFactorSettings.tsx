@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { api, ok } from '../api';
-import { SubmitButton, TextField } from './form';
+import { SubmitWithFailure, TextField } from './form';
 import { TwoFactorEnrolment } from './TwoFactorEnrolment';
 import { ErrorNotice, Loading, Notice, Section } from './ui';
 import { useI18n } from '../i18n';
@@ -81,8 +81,7 @@ function DisableForm({ onDone }: { onDone: () => void }) {
         value={code}
         onChange={(e) => setCode(e.target.value)}
       />
-      {error != null && <ErrorNotice error={error} />}
-      <SubmitButton busy={busy} label={t('twoFactorDisable')} />
+      <SubmitWithFailure error={error} busy={busy} label={t('twoFactorDisable')} />
     </form>
   );
 }

@@ -26,6 +26,16 @@ export function AddressLink({ network, address }: { network: string; address: st
   );
 }
 
+/** Who sent a transfer, linked to the network's explorer, or "unknown" when the chain did not say. */
+export function SenderFact({ network, from }: { network: string; from: string | null | undefined }) {
+  const { t } = useI18n();
+  return (
+    <Fact label={t('sender')}>
+      {from ? <AddressLink network={network} address={from} /> : t('senderUnknown')}
+    </Fact>
+  );
+}
+
 type Entry = { type: string; data: Record<string, unknown> };
 
 /** Entries shown by `AuditEntryDetails` in place of their raw data. */
@@ -96,9 +106,7 @@ function ClaimedPayment({ entry, order, credited }: EntryProps) {
           <dt>{t('amount')}</dt>
           <dd className="amount">{claim.amount ? f.token(claim.amount, order.token) : '—'}</dd>
         </div>
-        <Fact label={t('sender')}>
-          {claim.from ? <AddressLink network={order.network} address={claim.from} /> : t('senderUnknown')}
-        </Fact>
+        <SenderFact network={order.network} from={claim.from} />
         <Fact label={t('transaction')}>
           <TxLink network={order.network} txId={claim.txId} />
         </Fact>

@@ -1,9 +1,30 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
+import type { FormEvent, InputHTMLAttributes, ReactNode } from 'react';
 import { NETWORKS } from '../../../contract';
 import { useI18n } from '../i18n';
 import { networkName } from '../lib/labels';
 import { useNetworks } from '../lib/networks';
-import { Field } from './ui';
+import { ErrorNotice, Field, Section } from './ui';
+
+/** A section that is one form (a setting and its save button): its title, what it is for, the form. */
+export function FormSection({
+  title,
+  intro,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  intro?: ReactNode;
+  onSubmit: (event: FormEvent) => unknown;
+  children: ReactNode;
+}) {
+  return (
+    <Section title={title} intro={intro}>
+      <form className="form" onSubmit={onSubmit}>
+        {children}
+      </form>
+    </Section>
+  );
+}
 
 /** A labelled text input: its hint, when there is one, describes it for screen readers. */
 export function TextField({
@@ -43,6 +64,31 @@ export function Options<V extends string | number>({
   ));
 }
 
+/** One of a few options, a radio each with its label beside it, all under one `name`. */
+export function RadioChoices<V extends string>({
+  name,
+  value,
+  onChange,
+  options,
+}: {
+  name: string;
+  value: V;
+  onChange: (value: V) => void;
+  options: { value: V; label: ReactNode }[];
+}) {
+  return options.map((option) => (
+    <label key={option.value} className="choice">
+      <input
+        type="radio"
+        name={name}
+        checked={value === option.value}
+        onChange={() => onChange(option.value)}
+      />
+      {option.label}
+    </label>
+  ));
+}
+
 /** A form's primary submit button, "Working…" while busy. */
 export function SubmitButton({
   busy,
@@ -58,6 +104,19 @@ export function SubmitButton({
     <button type="submit" className="primary" disabled={busy || disabled}>
       {busy ? t('working') : label}
     </button>
+  );
+}
+
+/** A form's end: why its last submit failed, when it did, then its submit button. */
+export function SubmitWithFailure({
+  error,
+  ...button
+}: { error: unknown } & Parameters<typeof SubmitButton>[0]) {
+  return (
+    <>
+      {error != null && <ErrorNotice error={error} />}
+      <SubmitButton {...button} />
+    </>
   );
 }
 

@@ -1,7 +1,9 @@
 import QRCode from 'qrcode';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { ApiFailure } from '../api';
 import { useI18n, type MessageKey } from '../i18n';
+import { useTitle } from '../lib/hooks';
 import { explorerUrl, useNetworks } from '../lib/networks';
 
 /** A state in words while something loads (announced politely to screen readers). */
@@ -58,6 +60,25 @@ export function ErrorNotice({
   );
 }
 
+/** The lead of a failure whose status says it all (the others also tell when to try again). */
+const LEAD_BY_STATUS: Partial<Record<number, MessageKey>> = {
+  400: 'errValidation',
+  401: 'errSession',
+  403: 'errForbidden',
+  404: 'errNotFound',
+  409: 'errConflict',
+  413: 'errTooLarge',
+};
+
+/** A problem the page found itself (a range backwards, a wrong password), in its own words. */
+export function ProblemNotice({ children }: { children: ReactNode }) {
+  return (
+    <div className="notice error" role="alert">
+      <p>{children}</p>
+    </div>
+  );
+}
+
 export function describeError(
   error: unknown,
   t: (key: MessageKey, vars?: Record<string, string | number>) => string,
@@ -81,19 +102,9 @@ export function describeError(
       : error.message;
   const lead = (() => {
     if (error.code === 'NETWORK') return navigator.onLine ? t('errNetwork') : t('errOffline');
+    const plain = LEAD_BY_STATUS[error.status];
+    if (plain) return t(plain);
     switch (error.status) {
-      case 400:
-        return t('errValidation');
-      case 401:
-        return t('errSession');
-      case 403:
-        return t('errForbidden');
-      case 404:
-        return t('errNotFound');
-      case 409:
-        return t('errConflict');
-      case 413:
-        return t('errTooLarge');
       case 429:
         if (!error.retryAfter) return t('errRateLimitedShort');
         return error.retryAfter >= 90
@@ -289,7 +300,10 @@ export function ConfirmButton({
   );
 }
 
-export function PageHeader({ title, children }: { title: string; children?: ReactNode }) {
+/** The page's heading, which is also the document's title unless `documentTitle` says otherwise. */
+type PageHeaderProps = { title: string; documentTitle?: string; children?: ReactNode };
+export function PageHeader({ title, documentTitle, children }: PageHeaderProps) {
+  useTitle(documentTitle ?? title);
   return (
     <div className="page-header">
       <h1 tabIndex={-1} id="page-title">
@@ -297,6 +311,15 @@ export function PageHeader({ title, children }: { title: string; children?: Reac
       </h1>
       {children && <div className="page-actions">{children}</div>}
     </div>
+  );
+}
+
+/** The page's main way on (a new link, a new subscription): a link that looks like the primary button. */
+export function PrimaryLink({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <Link className="button primary" to={to}>
+      {children}
+    </Link>
   );
 }
 

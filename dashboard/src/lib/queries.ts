@@ -51,32 +51,31 @@ export function useRefresh() {
   );
 }
 
+type OrderArgs = { params: { reference: string } };
+
 /** A read of one part of an order, by its reference, under that part's key. */
 const orderPart =
-  <T>(key: (reference: string) => QueryKey, read: (args: { params: { reference: string } }) => Promise<T>) =>
+  <T>(key: (reference: string) => QueryKey, read: (args: OrderArgs) => Promise<T>) =>
   (reference: string) =>
     queryOptions({ queryKey: key(reference), queryFn: () => read({ params: { reference } }) });
 
+type OrderListEndpoint = (args: OrderArgs) => Promise<{ status: number; body: unknown; headers: Headers }>;
+/** The items of an order's list endpoint's 200 answer, typed from the contract. */
+type ItemsOf<E extends OrderListEndpoint> =
+  Extract<Awaited<ReturnType<E>>, { status: 200 }> extends { body: { items: infer I } } ? I : never;
+
+/** A read of one of an order's lists (payments, refunds, …): the items its endpoint answers. */
+const orderItems = <E extends OrderListEndpoint>(key: (reference: string) => QueryKey, list: E) =>
+  orderPart(key, async (args) => (ok(await list(args), 200) as { items: ItemsOf<E> }).items);
+
 export const orderQuery = orderPart(keys.order, async (args) => ok(await api.orders.get(args), 200));
-export const paymentsQuery = orderPart(
-  keys.payments,
-  async (args) => ok(await api.refunds.payments(args), 200).items,
-);
-export const refundsQuery = orderPart(
-  keys.refunds,
-  async (args) => ok(await api.refunds.list(args), 200).items,
-);
-export const auditQuery = orderPart(
-  keys.audit,
-  async (args) => ok(await api.deliveries.audit(args), 200).items,
-);
-export const webhookDeliveriesQuery = orderPart(
-  keys.webhookDeliveries,
-  async (args) => ok(await api.deliveries.webhookDeliveries(args), 200).items,
-);
-export const messengerDeliveriesQuery = orderPart(
+export const paymentsQuery = orderItems(keys.payments, api.refunds.payments);
+export const refundsQuery = orderItems(keys.refunds, api.refunds.list);
+export const auditQuery = orderItems(keys.audit, api.deliveries.audit);
+export const webhookDeliveriesQuery = orderItems(keys.webhookDeliveries, api.deliveries.webhookDeliveries);
+export const messengerDeliveriesQuery = orderItems(
   keys.messengerDeliveries,
-  async (args) => ok(await api.deliveries.messengerDeliveries(args), 200).items,
+  api.deliveries.messengerDeliveries,
 );
 
 /** A page of the orders list, as the cache keeps it. */
@@ -137,16 +136,24 @@ export const recentDeliveriesQuery = queryOptions({
   queryFn: async () => ok(await api.deliveries.recentWebhookDeliveries(), 200).items,
 });
 
+/** A list read a page at a time: `read` answers the page after `cursor` ('' for the first) and the next cursor. */
+const pagedQuery = <P extends { nextCursor?: string | null }>(
+  queryKey: QueryKey,
+  read: (cursor: string) => Promise<P>,
+) =>
+  infiniteQueryOptions({
+    queryKey,
+    queryFn: ({ pageParam }) => read(pageParam),
+    initialPageParam: '',
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+  });
+
 const UNATTRIBUTED_PER_PAGE = 20;
 
 /** Transfers that credited no order, newest first, a page at a time; read again as deep as loaded. */
-export const unattributedQuery = infiniteQueryOptions({
-  queryKey: keys.unattributed,
-  queryFn: async ({ pageParam }) =>
-    ok(await api.claims.unattributed({ query: { per_page: UNATTRIBUTED_PER_PAGE, cursor: pageParam } }), 200),
-  initialPageParam: '',
-  getNextPageParam: (page) => page.nextCursor ?? undefined,
-});
+export const unattributedQuery = pagedQuery(keys.unattributed, async (cursor) =>
+  ok(await api.claims.unattributed({ query: { per_page: UNATTRIBUTED_PER_PAGE, cursor } }), 200),
+);
 
 /**
  * The networks the service takes payments on (GET /networks): its configuration, read once per
@@ -165,18 +172,14 @@ const PAYOUTS_PER_PAGE = 20;
 
 /** Payouts (without items), newest first, one status or all (''), a page at a time. */
 export const payoutsQuery = (status: PayoutStatus | '') =>
-  infiniteQueryOptions({
-    queryKey: keys.payoutList(status),
-    queryFn: async ({ pageParam }) =>
-      ok(
-        await api.payouts.list({
-          query: { ...(status ? { status } : {}), per_page: PAYOUTS_PER_PAGE, cursor: pageParam },
-        }),
-        200,
-      ),
-    initialPageParam: '',
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
-  });
+  pagedQuery(keys.payoutList(status), async (cursor) =>
+    ok(
+      await api.payouts.list({
+        query: { ...(status ? { status } : {}), per_page: PAYOUTS_PER_PAGE, cursor },
+      }),
+      200,
+    ),
+  );
 
 export const payoutQuery = (id: string) =>
   queryOptions({
@@ -188,18 +191,9 @@ const SUBSCRIPTIONS_PER_PAGE = 20;
 
 /** Subscriptions matching the filters, newest first, a page at a time ("Load more"). */
 export const subscriptionsQuery = (query: SubscriptionsQuery) =>
-  infiniteQueryOptions({
-    queryKey: keys.subscriptionList(query),
-    queryFn: async ({ pageParam }) =>
-      ok(
-        await api.subscriptions.list({
-          query: { ...query, per_page: SUBSCRIPTIONS_PER_PAGE, cursor: pageParam },
-        }),
-        200,
-      ),
-    initialPageParam: '',
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
-  });
+  pagedQuery(keys.subscriptionList(query), async (cursor) =>
+    ok(await api.subscriptions.list({ query: { ...query, per_page: SUBSCRIPTIONS_PER_PAGE, cursor } }), 200),
+  );
 
 export const subscriptionQuery = (id: string) =>
   queryOptions({
@@ -209,16 +203,9 @@ export const subscriptionQuery = (id: string) =>
 
 /** A subscription's orders, newest first, a page at a time. */
 export const subscriptionOrdersQuery = (id: string) =>
-  infiniteQueryOptions({
-    queryKey: keys.subscriptionOrders(id),
-    queryFn: async ({ pageParam }) =>
-      ok(
-        await api.subscriptions.orders({
-          params: { id },
-          query: { per_page: SUBSCRIPTIONS_PER_PAGE, cursor: pageParam },
-        }),
-        200,
-      ),
-    initialPageParam: '',
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
-  });
+  pagedQuery(keys.subscriptionOrders(id), async (cursor) =>
+    ok(
+      await api.subscriptions.orders({ params: { id }, query: { per_page: SUBSCRIPTIONS_PER_PAGE, cursor } }),
+      200,
+    ),
+  );

@@ -9,12 +9,10 @@ import { PageHeader, Section } from '../components/ui';
 import { WebhookDeliveries } from '../components/WebhookDeliveries';
 import { ProfileForms } from '../components/ProfileForms';
 import { useI18n } from '../i18n';
-import { useTitle } from '../lib/hooks';
 import { recentDeliveriesQuery } from '../lib/queries';
 
 export function DevelopersPage() {
   const { t } = useI18n();
-  useTitle(t('navDevelopers'));
   return (
     <>
       <PageHeader title={t('navDevelopers')} />

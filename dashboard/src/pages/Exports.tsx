@@ -1,10 +1,9 @@
 import { useId, useState } from 'react';
 import { contract, MAX_RANGE_DAYS } from '../../../contract';
-import { NetworkOptions } from '../components/form';
-import { Field, PageHeader, Section } from '../components/ui';
+import { NetworkOptions, TextField } from '../components/form';
+import { Field, PageHeader, ProblemNotice, Section } from '../components/ui';
 import { useI18n } from '../i18n';
 import { addDays, browserTimeZone, daysBetween, todayIn, useFormat } from '../lib/format';
-import { useTitle } from '../lib/hooks';
 
 /**
  * Exports are plain links to the contract's CSV routes: the browser downloads them with the session
@@ -16,11 +15,15 @@ export function ExportsPage() {
   const { t } = useI18n();
   const f = useFormat();
   const ids = useId();
-  useTitle(t('navExports'));
   const timeZone = browserTimeZone();
   const today = todayIn(timeZone);
-  const [from, setFrom] = useState(addDays(today, -29));
-  const [to, setTo] = useState(today);
+  const [range, setRange] = useState({ from: addDays(today, -29), to: today });
+  const { from, to } = range;
+  // Each end bounds the other, so the browser's picker offers only days that make a range.
+  const ends = [
+    { end: 'from', label: t('fromDay'), bound: { max: to || undefined } },
+    { end: 'to', label: t('toDay'), bound: { min: from || undefined } },
+  ] as const;
   const [network, setNetwork] = useState('');
   const span = from && to ? daysBetween(from, to) : -1;
   const problem =
@@ -38,30 +41,21 @@ export function ExportsPage() {
       <p className="muted page-intro">{t('exportsIntro')}</p>
       <Section title={t('dateRange')}>
         <div className="form-grid">
-          <Field id={`${ids}-from`} label={t('fromDay')}>
-            <input
-              id={`${ids}-from`}
+          {ends.map(({ end, label, bound }) => (
+            <TextField
+              key={end}
+              id={`${ids}-${end}`}
+              label={label}
               type="date"
-              value={from}
-              max={to || undefined}
-              onChange={(e) => setFrom(e.target.value)}
+              value={range[end]}
+              {...bound}
+              onChange={(e) => setRange({ ...range, [end]: e.target.value })}
             />
-          </Field>
-          <Field id={`${ids}-to`} label={t('toDay')}>
-            <input
-              id={`${ids}-to`}
-              type="date"
-              value={to}
-              min={from || undefined}
-              onChange={(e) => setTo(e.target.value)}
-            />
-          </Field>
+          ))}
         </div>
         <p className="muted">{t('exportTimeZone', { timeZone })}</p>
         {problem ? (
-          <div className="notice error" role="alert">
-            <p>{problem}</p>
-          </div>
+          <ProblemNotice>{problem}</ProblemNotice>
         ) : (
           <p>{t('exportRange', { from: f.dayLong(from), to: f.dayLong(to), days: span + 1 })}</p>
         )}

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { ROLES, type Role } from '../../../contract';
 import { api, ok } from '../api';
-import { Options, SubmitButton, TextField } from '../components/form';
+import { Options, SubmitWithFailure, TextField } from '../components/form';
 import { LoadedList } from '../components/LoadedList';
 import {
   ConfirmButton,
@@ -17,7 +17,6 @@ import {
 import { useI18n, type MessageKey } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
-import { useTitle } from '../lib/hooks';
 import { invitationsQuery, membersQuery, useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
 import { useCan, useMember } from '../session';
@@ -31,7 +30,6 @@ export function MembersPage() {
   const ids = useId();
   const can = useCan();
   const me = useMember();
-  useTitle(t('navMembers'));
   const members = useQuery(membersQuery);
   const manage = can('members:write');
   const invitations = useQuery({ ...invitationsQuery, enabled: manage });
@@ -196,8 +194,7 @@ export function MembersPage() {
                   </select>
                 </Field>
               </div>
-              {error != null && <ErrorNotice error={error} />}
-              <SubmitButton busy={busy} label={t('sendInvitation')} />
+              <SubmitWithFailure error={error} busy={busy} label={t('sendInvitation')} />
             </form>
           </Section>
         </>

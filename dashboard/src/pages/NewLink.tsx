@@ -3,22 +3,22 @@ import { Link } from 'react-router';
 import type { Order } from '../../../contract';
 import { api, ok } from '../api';
 import { DescriptionField, useDescription } from '../components/price/DescriptionField';
-import { SubmitButton, UrlField } from '../components/form';
+import { SubmitWithFailure, UrlField } from '../components/form';
 import {
   AnyNetworkField,
   NetworkTokenFields,
   PriceFields,
   usePriceForm,
 } from '../components/price/PriceFields';
-import { CopyField, ErrorNotice, Field, Notice, PageHeader, Section, UserText } from '../components/ui';
+import { CopyField, Field, Notice, PageHeader, Section, UserText } from '../components/ui';
 import { useI18n, type MessageKey } from '../i18n';
 import { useFormSubmit, useIdempotencyKey } from '../lib/actions';
 import { shortRef, useFormat } from '../lib/format';
-import { useTitle } from '../lib/hooks';
 import { networkName } from '../lib/labels';
 import { useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
 import { PaymentOptionsList } from '../components/order/PaymentOptions';
+import { OrderQr } from '../components/order/ShareOrder';
 
 const LIFETIMES: { seconds: number; key: MessageKey; n?: number }[] = [
   { seconds: 900, key: 'minutesN', n: 15 },
@@ -32,7 +32,6 @@ export function NewLinkPage() {
   const { t } = useI18n();
   const f = useFormat();
   const ids = useId();
-  useTitle(t('navNewLink'));
   const refresh = useRefresh();
   const price = usePriceForm();
   const description = useDescription();
@@ -56,7 +55,7 @@ export function NewLinkPage() {
   if (created)
     return (
       <>
-        <PageHeader title={t('linkReady')} />
+        <PageHeader title={t('linkReady')} documentTitle={t('navNewLink')} />
         <Section title={t('orderTitle', { reference: shortRef(created.reference) })}>
           <Notice kind="ok">
             {t('linkReadyText', {
@@ -76,13 +75,7 @@ export function NewLinkPage() {
           )}
           {created.fxRateLabel && <p className="muted">{created.fxRateLabel}</p>}
           <div className="qr-row">
-            <img
-              className="qr"
-              src={`/pay/${encodeURIComponent(created.reference)}/qr.svg`}
-              width={200}
-              height={200}
-              alt={t('qrAlt')}
-            />
+            <OrderQr reference={created.reference} />
             <div className="grow">
               <CopyField label={t('checkoutLink')} value={created.checkoutUrl} />
               <CopyField label={t('paymentUri')} value={created.payUrl} />
@@ -141,8 +134,7 @@ export function NewLinkPage() {
           />
         </div>
         <AnyNetworkField form={price} />
-        {error != null && <ErrorNotice error={error} />}
-        <SubmitButton busy={busy} label={t('createLink')} />
+        <SubmitWithFailure error={error} busy={busy} label={t('createLink')} />
       </form>
     </>
   );

@@ -8,17 +8,16 @@ import {
 } from '../../../contract';
 import { api, ok } from '../api';
 import { DescriptionField, useDescription } from '../components/price/DescriptionField';
-import { Options, SubmitButton, TextField } from '../components/form';
+import { Options, SubmitWithFailure, TextField } from '../components/form';
 import {
   AnyNetworkField,
   NetworkTokenFields,
   PriceFields,
   usePriceForm,
 } from '../components/price/PriceFields';
-import { ErrorNotice, Field, PageHeader } from '../components/ui';
+import { Field, PageHeader } from '../components/ui';
 import { LOCALE_NAMES, useI18n, type Locale } from '../i18n';
 import { useFormSubmit, useIdempotencyKey } from '../lib/actions';
-import { useTitle } from '../lib/hooks';
 import { INTERVAL_KEYS } from '../lib/labels';
 import { useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
@@ -32,7 +31,6 @@ import { subscriptionPath } from '../lib/subscriptions';
 export function NewSubscriptionPage() {
   const { t, locale } = useI18n();
   const ids = useId();
-  useTitle(t('navNewSubscription'));
   const navigate = useNavigate();
   const refresh = useRefresh();
   const price = usePriceForm();
@@ -165,8 +163,7 @@ export function NewSubscriptionPage() {
             onChange={(e) => setStartAt(e.target.value)}
           />
         </div>
-        {error != null && <ErrorNotice error={error} />}
-        <SubmitButton busy={busy} label={t('createSubscription')} />
+        <SubmitWithFailure error={error} busy={busy} label={t('createSubscription')} />
       </form>
     </>
   );

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { Link, useParams } from 'react-router';
-import { LiveIndicator } from '../components/LiveIndicator';
+import { useParams } from 'react-router';
+import { DetailFrame } from '../components/DetailFrame';
 import { LoadedList } from '../components/LoadedList';
 import { MessengerDeliveries } from '../components/order/MessengerDeliveries';
 import { OrderFacts } from '../components/order/OrderFacts';
@@ -11,11 +11,11 @@ import { RefundItem } from '../components/order/RefundItem';
 import { ShareOrder } from '../components/order/ShareOrder';
 import { SimulatePayment } from '../components/order/SimulatePayment';
 import { Timeline } from '../components/order/Timeline';
-import { ErrorNotice, Loading, PageHeader, Section, StatusBadge } from '../components/ui';
+import { Section, StatusBadge } from '../components/ui';
 import { WebhookDeliveries } from '../components/WebhookDeliveries';
 import { useI18n } from '../i18n';
 import { shortRef } from '../lib/format';
-import { useLive, useTitle } from '../lib/hooks';
+import { useLive } from '../lib/hooks';
 import { useSandbox } from '../lib/networks';
 import { ORDER_STATUS_KEYS } from '../lib/labels';
 import {
@@ -36,8 +36,6 @@ import { keys } from '../lib/query-keys';
 export function OrderPage() {
   const { reference = '' } = useParams();
   const { t } = useI18n();
-  const title = t('orderTitle', { reference: shortRef(reference) });
-  useTitle(title);
   const order = useQuery(orderQuery(reference));
   const payments = useQuery(paymentsQuery(reference));
   const refunds = useQuery(refundsQuery(reference));
@@ -48,82 +46,66 @@ export function OrderPage() {
   const live = useLive({ order: reference, enabled: !order.isError || order.data !== undefined });
   useDeliveriesFollowTimeline(reference, audit.data);
 
-  if (order.isPending)
-    return (
-      <>
-        <PageHeader title={title} />
-        <Loading />
-      </>
-    );
-  if (!order.data)
-    return (
-      <>
-        <PageHeader title={title} />
-        <ErrorNotice error={order.error} onRetry={() => void order.refetch()} />
-        <p>
-          <Link to="/orders">{t('backToOrders')}</Link>
-        </p>
-      </>
-    );
-  const o = order.data;
   return (
-    <>
-      <p className="breadcrumb">
-        <Link to="/orders">{t('backToOrders')}</Link>
-      </p>
-      <PageHeader title={t('orderTitle', { reference: shortRef(o.reference) })}>
-        <StatusBadge status={o.status} label={t(ORDER_STATUS_KEYS[o.status]!)} />
-      </PageHeader>
-      <LiveIndicator live={live} />
-      {order.isError && <ErrorNotice error={order.error} />}
-      <div className="grid two">
-        <OrderFacts order={o} />
-        <ShareOrder order={o} />
-      </div>
-      {sandbox && (
-        <Section title={t('simulateTitle')} id="simulate-payment">
-          <SimulatePayment order={o} />
-        </Section>
+    <DetailFrame
+      back={{ to: '/orders', label: t('backToOrders') }}
+      title={t('orderTitle', { reference: shortRef(reference) })}
+      query={order}
+      live={live}
+      headerExtras={(o) => <StatusBadge status={o.status} label={t(ORDER_STATUS_KEYS[o.status]!)} />}
+    >
+      {(o) => (
+        <>
+          <div className="grid two">
+            <OrderFacts order={o} />
+            <ShareOrder order={o} />
+          </div>
+          {sandbox && (
+            <Section title={t('simulateTitle')} id="simulate-payment">
+              <SimulatePayment order={o} />
+            </Section>
+          )}
+          <Section title={t('payments')}>
+            <LoadedList list={payments} empty={t('noPayments')}>
+              {(items) => <PaymentsTable order={o} payments={items} />}
+            </LoadedList>
+          </Section>
+          <Section title={t('refunds')}>
+            <LoadedList list={refunds} empty={t('noRefunds')}>
+              {(items) => (
+                <ul className="refunds">
+                  {[...items].reverse().map((refund) => (
+                    <RefundItem key={refund.id} refund={refund} />
+                  ))}
+                </ul>
+              )}
+            </LoadedList>
+            <RefundForm order={o} refunds={refunds.data ?? []} />
+          </Section>
+          <Section title={t('timeline')}>
+            <LoadedList list={audit} empty={t('noTimeline')}>
+              {(items) => (
+                <Timeline entries={items} order={o} credited={payments.data?.map((p) => p.txId) ?? []} />
+              )}
+            </LoadedList>
+          </Section>
+          <Section title={t('webhookDeliveries')}>
+            <LoadedList list={webhooks} empty={t('noWebhookDeliveries')}>
+              {(items) => (
+                <WebhookDeliveries
+                  deliveries={[...items].reverse().map((d) => ({ ...d, orderReference: o.reference }))}
+                />
+              )}
+            </LoadedList>
+          </Section>
+          <Section title={t('messengerDeliveries')}>
+            <LoadedList list={messages} empty={t('noMessengerDeliveries')}>
+              {(items) => <MessengerDeliveries deliveries={items} />}
+            </LoadedList>
+          </Section>
+        </>
       )}
-      <Section title={t('payments')}>
-        <LoadedList list={payments} empty={t('noPayments')}>
-          {(items) => <PaymentsTable order={o} payments={items} />}
-        </LoadedList>
-      </Section>
-      <Section title={t('refunds')}>
-        <LoadedList list={refunds} empty={t('noRefunds')}>
-          {(items) => (
-            <ul className="refunds">
-              {[...items].reverse().map((refund) => (
-                <RefundItem key={refund.id} refund={refund} />
-              ))}
-            </ul>
-          )}
-        </LoadedList>
-        <RefundForm order={o} refunds={refunds.data ?? []} />
-      </Section>
-      <Section title={t('timeline')}>
-        <LoadedList list={audit} empty={t('noTimeline')}>
-          {(items) => (
-            <Timeline entries={items} order={o} credited={payments.data?.map((p) => p.txId) ?? []} />
-          )}
-        </LoadedList>
-      </Section>
-      <Section title={t('webhookDeliveries')}>
-        <LoadedList list={webhooks} empty={t('noWebhookDeliveries')}>
-          {(items) => (
-            <WebhookDeliveries
-              deliveries={[...items].reverse().map((d) => ({ ...d, orderReference: o.reference }))}
-            />
-          )}
-        </LoadedList>
-      </Section>
-      <Section title={t('messengerDeliveries')}>
-        <LoadedList list={messages} empty={t('noMessengerDeliveries')}>
-          {(items) => <MessengerDeliveries deliveries={items} />}
-        </LoadedList>
-      </Section>
-    </>
+    </DetailFrame>
   );
 }
 

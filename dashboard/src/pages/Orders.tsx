@@ -1,15 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
-import { DataTable } from '../components/DataTable';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { ORDER_STATUSES, TOKENS, eventOrderOf, type Order, type WebhookEventBody } from '../../../contract';
 import { parseUnits } from '../../../contract/decimal';
+import { DataTable, DateCell, LinkCell, numeric } from '../components/DataTable';
 import { NetworkOptions, TextField, Options } from '../components/form';
+import { LoadedList, NothingListed } from '../components/LoadedList';
 import { LiveIndicator } from '../components/LiveIndicator';
-import { Empty, ErrorNotice, Field, Loading, PageHeader, StatusBadge, UserText } from '../components/ui';
+import { Field, PageHeader, PrimaryLink, ProblemNotice, StatusBadge } from '../components/ui';
 import { useI18n } from '../i18n';
 import { addDays, daysBetween, localDayStart, shortRef, useFormat } from '../lib/format';
-import { useLive, useTitle } from '../lib/hooks';
+import { useLive } from '../lib/hooks';
 import { networkName, ORDER_STATUS_KEYS } from '../lib/labels';
 import { ordersQuery } from '../lib/queries';
 
@@ -29,7 +30,6 @@ function readFilters(params: URLSearchParams): Filters {
 export function OrdersPage() {
   const { t } = useI18n();
   const f = useFormat();
-  useTitle(t('navOrders'));
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
   const filterKey = JSON.stringify(filters);
@@ -101,9 +101,7 @@ export function OrdersPage() {
   return (
     <>
       <PageHeader title={t('navOrders')}>
-        <Link className="button primary" to="/links/new">
-          {t('navNewLink')}
-        </Link>
+        <PrimaryLink to="/links/new">{t('navNewLink')}</PrimaryLink>
       </PageHeader>
       <form
         className="card filters"
@@ -166,77 +164,67 @@ export function OrdersPage() {
           )}
         </div>
       </form>
-      {rangeError && (
-        <div className="notice error" role="alert">
-          <p>{rangeError}</p>
-        </div>
-      )}
+      {rangeError && <ProblemNotice>{rangeError}</ProblemNotice>}
       <div className="list-head">
         <LiveIndicator live={live} />
         <p className="sr-only" aria-live="polite">
           {announcement}
         </p>
       </div>
-      {page.isPending && <Loading label={t('loadingOrders')} />}
-      {page.isError && <ErrorNotice error={page.error} onRetry={() => void page.refetch()} />}
-      {page.data && page.data.items.length === 0 && (
-        <Empty>
-          {Object.keys(filters).length > 0 ? t('noOrdersMatch') : t('noOrdersYet')}{' '}
-          {Object.keys(filters).length === 0 && <Link to="/links/new">{t('createFirstLink')}</Link>}
-        </Empty>
-      )}
-      {page.data && page.data.items.length > 0 && (
-        <DataTable
-          wrapClassName="card flush"
-          className="orders responsive"
-          caption={t('ordersCaption')}
-          columns={[
-            'order',
-            'status',
-            { key: 'amount', numeric: true },
-            { key: 'received', numeric: true },
-            'network',
-            'created',
-          ]}
-        >
-          {page.data.items.map((order) => (
-            <tr key={order.reference} className={changed.has(order.reference) ? 'changed' : undefined}>
-              <td data-label={t('order')}>
-                <Link to={`/orders/${encodeURIComponent(order.reference)}`} className="order-link">
-                  <code>{shortRef(order.reference)}</code>
-                </Link>
-                <div className="desc">
-                  <UserText text={order.description} empty={t('noDescription')} />
-                </div>
-              </td>
-              <td data-label={t('status')}>
-                <StatusBadge status={order.status} label={t(ORDER_STATUS_KEYS[order.status]!)} />
-                {order.paidLate && <span className="muted small-text"> {t('paidLate')}</span>}
-              </td>
-              <td data-label={t('amount')} className="num">
-                {f.token(order.amount, order.token)}
-                {order.quoteCurrency && order.quoteAmount && (
-                  <div className="muted small-text">{f.fiat(order.quoteAmount, order.quoteCurrency)}</div>
-                )}
-              </td>
-              <td data-label={t('received')} className="num">
-                {parseUnits(order.amountReceived, order.decimals) > 0n
-                  ? f.token(order.amountReceived, order.token)
-                  : '—'}
-                {parseUnits(order.amountRefunded, order.decimals) > 0n && (
-                  <div className="muted small-text">
-                    {t('refundedAmount', { amount: f.token(order.amountRefunded, order.token) })}
-                  </div>
-                )}
-              </td>
-              <td data-label={t('network')}>{networkName(order.network)}</td>
-              <td data-label={t('created')} className="nowrap">
-                {f.dateTime(order.createdAt)}
-              </td>
-            </tr>
-          ))}
-        </DataTable>
-      )}
+      <LoadedList
+        list={{ ...page, data: page.data?.items }}
+        loadingLabel={t('loadingOrders')}
+        empty={
+          <NothingListed
+            filtered={Object.keys(filters).length > 0}
+            matches={t('noOrdersMatch')}
+            yet={t('noOrdersYet')}
+            first={{ to: '/links/new', label: t('createFirstLink') }}
+          />
+        }
+      >
+        {(orders) => (
+          <DataTable
+            wrapClassName="card flush"
+            className="orders responsive"
+            caption={t('ordersCaption')}
+            columns={['order', 'status', numeric('amount'), numeric('received'), 'network', 'created']}
+          >
+            {orders.map((order) => (
+              <tr key={order.reference} className={changed.has(order.reference) ? 'changed' : undefined}>
+                <LinkCell
+                  column="order"
+                  to={`/orders/${encodeURIComponent(order.reference)}`}
+                  id={shortRef(order.reference)}
+                  description={order.description}
+                />
+                <td data-label={t('status')}>
+                  <StatusBadge status={order.status} label={t(ORDER_STATUS_KEYS[order.status]!)} />
+                  {order.paidLate && <span className="muted small-text"> {t('paidLate')}</span>}
+                </td>
+                <td data-label={t('amount')} className="num">
+                  {f.token(order.amount, order.token)}
+                  {order.quoteCurrency && order.quoteAmount && (
+                    <div className="muted small-text">{f.fiat(order.quoteAmount, order.quoteCurrency)}</div>
+                  )}
+                </td>
+                <td data-label={t('received')} className="num">
+                  {parseUnits(order.amountReceived, order.decimals) > 0n
+                    ? f.token(order.amountReceived, order.token)
+                    : '—'}
+                  {parseUnits(order.amountRefunded, order.decimals) > 0n && (
+                    <div className="muted small-text">
+                      {t('refundedAmount', { amount: f.token(order.amountRefunded, order.token) })}
+                    </div>
+                  )}
+                </td>
+                <td data-label={t('network')}>{networkName(order.network)}</td>
+                <DateCell column="created" at={order.createdAt} />
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </LoadedList>
       {page.data && (cursors.length > 1 || page.data.nextCursor) && (
         <nav className="pager" aria-label={t('pages')}>
           <button type="button" disabled={cursors.length === 1} onClick={() => setCursors(() => [''])}>

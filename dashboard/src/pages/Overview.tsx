@@ -7,10 +7,9 @@ import { ORDER_STATUSES } from '../../../contract';
 import { formatUnits, MAX_DECIMALS, parseUnits } from '../../../contract/decimal';
 import { BarChart } from '../components/BarChart';
 import { SalesByMember } from '../components/SalesByMember';
-import { Empty, ErrorNotice, Loading, PageHeader, Section, StatusBadge } from '../components/ui';
+import { Empty, ErrorNotice, Loading, PageHeader, PrimaryLink, Section, StatusBadge } from '../components/ui';
 import { useI18n } from '../i18n';
 import { addDays, browserTimeZone, todayIn, useFormat } from '../lib/format';
-import { useTitle } from '../lib/hooks';
 import { networkName, ORDER_STATUS_KEYS } from '../lib/labels';
 import { summaryQuery } from '../lib/queries';
 
@@ -102,7 +101,6 @@ function TotalsCard({ title, totals }: { title: string; totals: Totals }) {
 export function OverviewPage() {
   const { t } = useI18n();
   const f = useFormat();
-  useTitle(t('navOverview'));
   const timeZone = browserTimeZone();
   const to = todayIn(timeZone);
   const from = addDays(to, -(DAYS - 1));
@@ -111,9 +109,7 @@ export function OverviewPage() {
   return (
     <>
       <PageHeader title={t('navOverview')}>
-        <Link className="button primary" to="/links/new">
-          {t('navNewLink')}
-        </Link>
+        <PrimaryLink to="/links/new">{t('navNewLink')}</PrimaryLink>
       </PageHeader>
       <p className="muted page-intro">
         {t('overviewIntro', { from: f.dayLong(from), to: f.dayLong(to), timeZone })}

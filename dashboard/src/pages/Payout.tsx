@@ -1,26 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import type { Payout } from '../../../contract';
 import { api, ok } from '../api';
 import { DataTable } from '../components/DataTable';
+import { DetailFrame } from '../components/DetailFrame';
+import { MoveButtons } from '../components/MoveButtons';
 import { WalletPayout } from '../components/payout/WalletPayout';
-import { LiveIndicator } from '../components/LiveIndicator';
-import {
-  ConfirmButton,
-  ErrorNotice,
-  Fact,
-  Loading,
-  Notice,
-  PageHeader,
-  Section,
-  StatusBadge,
-  TxLink,
-  UserText,
-} from '../components/ui';
-import { useI18n, type MessageKey } from '../i18n';
-import { useAction } from '../lib/actions';
+import { Fact, Section, StatusBadge, TxLink, UserText } from '../components/ui';
+import { useI18n } from '../i18n';
 import { useFormat } from '../lib/format';
-import { useLive, useTitle } from '../lib/hooks';
+import { useLive } from '../lib/hooks';
 import { networkName, PAYOUT_ITEM_STATUS_KEYS, PAYOUT_STATUS_KEYS } from '../lib/labels';
 import { useSandbox } from '../lib/networks';
 import { payoutQuery, useRefresh } from '../lib/queries';
@@ -35,29 +24,23 @@ import { useCan } from '../session';
 export function PayoutPage() {
   const { id = '' } = useParams();
   const { t } = useI18n();
-  const title = t('payoutTitle', { id });
-  useTitle(title);
   const payout = useQuery(payoutQuery(id));
   const live = useLive({});
   return (
-    <>
-      <p>
-        <Link to="/payouts">{t('backToPayouts')}</Link>
-      </p>
-      <PageHeader title={title}>
-        {payout.data && (
-          <a className="button" href={`/payouts/${encodeURIComponent(id)}.csv`} download>
-            {t('downloadPayoutCsv')}
-          </a>
-        )}
-      </PageHeader>
-      <div className="list-head">
-        <LiveIndicator live={live} />
-      </div>
-      {payout.isPending && <Loading label={t('loadingPayouts')} />}
-      {payout.isError && <ErrorNotice error={payout.error} onRetry={() => void payout.refetch()} />}
-      {payout.data && <PayoutDetails payout={payout.data} />}
-    </>
+    <DetailFrame
+      back={{ to: '/payouts', label: t('backToPayouts') }}
+      title={t('payoutTitle', { id })}
+      query={payout}
+      live={live}
+      loadingLabel={t('loadingPayouts')}
+      headerExtras={() => (
+        <a className="button" href={`/payouts/${encodeURIComponent(id)}.csv`} download>
+          {t('downloadPayoutCsv')}
+        </a>
+      )}
+    >
+      {(p) => <PayoutDetails payout={p} />}
+    </DetailFrame>
   );
 }
 
@@ -130,76 +113,52 @@ function PayoutDetails({ payout: p }: { payout: Payout }) {
   );
 }
 
-type Move = 'approve' | 'cancel' | 'sandboxSend';
+type PayoutMove = 'approve' | 'cancel' | 'sandboxSend';
 
-/** What this member may do to the payout now, each confirmed first; the API's refusal in words. */
+/** What this member may do to the payout now. */
 function PayoutMoves({ payout: p }: { payout: Payout }) {
-  const { t } = useI18n();
   const can = useCan();
   const sandbox = useSandbox();
   const refresh = useRefresh();
   const params = { params: { id: p.id } };
-  const send: Record<Move, () => Promise<unknown>> = {
+  const send: Record<PayoutMove, () => Promise<unknown>> = {
     approve: async () => ok(await api.payouts.approve(params), 200),
     cancel: async () => ok(await api.payouts.cancel(params), 200),
     sandboxSend: async () => ok(await api.sandbox.sendPayout(params), 200),
   };
-  const action = useAction(async (move: Move) => {
+  const run = async (move: PayoutMove) => {
     await send[move]();
     refresh(changedByWrite.payout(p.id));
-  });
-  const moves: { move: Move; label: MessageKey; question: MessageKey; yes: MessageKey; danger?: boolean }[] =
-    [
-      ...(p.status === 'DRAFT' && can('payouts:approve')
-        ? [
-            {
-              move: 'approve' as const,
-              label: 'approvePayout' as const,
-              question: 'confirmApprovePayout' as const,
-              yes: 'yesApprovePayout' as const,
-            },
-          ]
-        : []),
-      ...(p.status === 'APPROVED' && sandbox && can('payouts:write')
-        ? [
-            {
-              move: 'sandboxSend' as const,
-              label: 'sandboxSendPayout' as const,
-              question: 'confirmSandboxSendPayout' as const,
-              yes: 'yesSandboxSendPayout' as const,
-            },
-          ]
-        : []),
-      ...((p.status === 'DRAFT' || p.status === 'APPROVED') && can('payouts:write')
-        ? [
-            {
-              move: 'cancel' as const,
-              label: 'cancelPayout' as const,
-              question: 'confirmCancelPayout' as const,
-              yes: 'yesCancelPayout' as const,
-              danger: true,
-            },
-          ]
-        : []),
-    ];
-  if (moves.length === 0 && action.error == null) return null;
+  };
   return (
-    <div>
-      <div className="actions">
-        {moves.map((m) => (
-          <ConfirmButton
-            key={m.move}
-            label={t(m.label)}
-            question={t(m.question)}
-            confirmLabel={t(m.yes)}
-            danger={m.danger}
-            disabled={action.busy}
-            onConfirm={() => action.run(m.move)}
-          />
-        ))}
-      </div>
-      {action.error != null && <ErrorNotice error={action.error} />}
-      {action.busy && <Notice kind="info">{t('working')}</Notice>}
-    </div>
+    <MoveButtons
+      sayBusy
+      run={run}
+      moves={[
+        p.status === 'DRAFT' &&
+          can('payouts:approve') && {
+            move: 'approve',
+            label: 'approvePayout',
+            question: 'confirmApprovePayout',
+            yes: 'yesApprovePayout',
+          },
+        p.status === 'APPROVED' &&
+          sandbox &&
+          can('payouts:write') && {
+            move: 'sandboxSend',
+            label: 'sandboxSendPayout',
+            question: 'confirmSandboxSendPayout',
+            yes: 'yesSandboxSendPayout',
+          },
+        (p.status === 'DRAFT' || p.status === 'APPROVED') &&
+          can('payouts:write') && {
+            move: 'cancel',
+            label: 'cancelPayout',
+            question: 'confirmCancelPayout',
+            yes: 'yesCancelPayout',
+            danger: true,
+          },
+      ]}
+    />
   );
 }

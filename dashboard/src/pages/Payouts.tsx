@@ -1,26 +1,16 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { PAYOUT_STATUSES, type PayoutStatus } from '../../../contract';
 import { api, ApiFailure, ok } from '../api';
-import { DataTable } from '../components/DataTable';
+import { DataTable, DateCell, LinkCell, numeric } from '../components/DataTable';
 import { Options } from '../components/form';
-import { LoadMore } from '../components/LoadedList';
+import { PagedList } from '../components/LoadedList';
 import { LiveIndicator } from '../components/LiveIndicator';
-import {
-  Empty,
-  ErrorNotice,
-  Field,
-  Loading,
-  PageHeader,
-  Section,
-  StatusBadge,
-  UserText,
-} from '../components/ui';
+import { ErrorNotice, Field, PageHeader, Section, StatusBadge } from '../components/ui';
 import { useI18n } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
-import { useFormat } from '../lib/format';
-import { useLive, useTitle } from '../lib/hooks';
+import { useLive } from '../lib/hooks';
 import { PAYOUT_STATUS_KEYS } from '../lib/labels';
 import { payoutsQuery, useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
@@ -33,14 +23,11 @@ import { useCan } from '../session';
  */
 export function PayoutsPage() {
   const { t } = useI18n();
-  const f = useFormat();
-  useTitle(t('navPayouts'));
   const can = useCan();
   const [params, setParams] = useSearchParams();
   const wanted = params.get('status') ?? '';
   const status = (PAYOUT_STATUSES as readonly string[]).includes(wanted) ? (wanted as PayoutStatus) : '';
   const list = useInfiniteQuery(payoutsQuery(status));
-  const items = list.data?.pages.flatMap((page) => page.items);
   const live = useLive({});
   return (
     <>
@@ -62,40 +49,38 @@ export function PayoutsPage() {
       <div className="list-head">
         <LiveIndicator live={live} />
       </div>
-      {list.isPending && <Loading label={t('loadingPayouts')} />}
-      {list.isError && <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />}
-      {items && items.length === 0 && <Empty>{status ? t('noPayoutsMatch') : t('noPayoutsYet')}</Empty>}
-      {items && items.length > 0 && (
-        <DataTable
-          wrapClassName="card flush"
-          className="payouts responsive"
-          caption={t('payoutsCaption')}
-          columns={['payout', 'status', { key: 'payoutItems', numeric: true }, 'created']}
-        >
-          {items.map((p) => (
-            <tr key={p.id}>
-              <td data-label={t('payout')}>
-                <Link to={`/payouts/${encodeURIComponent(p.id)}`} className="order-link">
-                  <code>{p.id}</code>
-                </Link>
-                <div className="desc">
-                  <UserText text={p.description} empty={t('noDescription')} />
-                </div>
-              </td>
-              <td data-label={t('status')}>
-                <StatusBadge status={p.status} label={t(PAYOUT_STATUS_KEYS[p.status])} />
-              </td>
-              <td data-label={t('payoutItems')} className="num">
-                {p.itemCount}
-              </td>
-              <td data-label={t('created')} className="nowrap">
-                {f.dateTime(p.createdAt)}
-              </td>
-            </tr>
-          ))}
-        </DataTable>
-      )}
-      <LoadMore list={list} />
+      <PagedList
+        list={list}
+        loadingLabel={t('loadingPayouts')}
+        empty={status ? t('noPayoutsMatch') : t('noPayoutsYet')}
+      >
+        {(items) => (
+          <DataTable
+            wrapClassName="card flush"
+            className="payouts responsive"
+            caption={t('payoutsCaption')}
+            columns={['payout', 'status', numeric('payoutItems'), 'created']}
+          >
+            {items.map((p) => (
+              <tr key={p.id}>
+                <LinkCell
+                  column="payout"
+                  to={`/payouts/${encodeURIComponent(p.id)}`}
+                  id={p.id}
+                  description={p.description}
+                />
+                <td data-label={t('status')}>
+                  <StatusBadge status={p.status} label={t(PAYOUT_STATUS_KEYS[p.status])} />
+                </td>
+                <td data-label={t('payoutItems')} className="num">
+                  {p.itemCount}
+                </td>
+                <DateCell column="created" at={p.createdAt} />
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </PagedList>
     </>
   );
 }

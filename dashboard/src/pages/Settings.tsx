@@ -5,19 +5,17 @@ import {
   PROFILE_FIELD_PERMISSIONS,
 } from '../../../contract';
 import { api, ok } from '../api';
-import { PasswordField, SubmitButton, TextField } from '../components/form';
-import { ErrorNotice, Notice, PageHeader, Section } from '../components/ui';
+import { FormSection, PasswordField, SubmitButton, SubmitWithFailure, TextField } from '../components/form';
+import { ErrorNotice, Notice, PageHeader } from '../components/ui';
 import { ProfileForms, type ProfileFormProps } from '../components/ProfileForms';
 import { TwoFactorSettings } from '../components/TwoFactorSettings';
 import { useI18n } from '../i18n';
 import { useAction, useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
-import { useTitle } from '../lib/hooks';
 import { useCan, useSession } from '../session';
 
 export function SettingsPage() {
   const { t } = useI18n();
-  useTitle(t('navSettings'));
   const can = useCan();
   // The account's name, phone and tolerance: offered only to a role that may change them.
   const mayEdit =
@@ -52,38 +50,36 @@ function ProfileForm({ profile, onProfile }: ProfileFormProps) {
     setSaved(true);
   });
   return (
-    <Section title={t('profile')}>
-      <form className="form" onSubmit={submit}>
+    <FormSection title={t('profile')} onSubmit={submit}>
+      <TextField
+        id={`${ids}-email`}
+        label={t('email')}
+        hint={t('emailHint')}
+        value={profile.email}
+        readOnly
+      />
+      <div className="form-grid">
         <TextField
-          id={`${ids}-email`}
-          label={t('email')}
-          hint={t('emailHint')}
-          value={profile.email}
-          readOnly
+          id={`${ids}-name`}
+          label={t('shopName')}
+          hint={t('shopNameHint')}
+          maxLength={200}
+          value={name}
+          onChange={(e) => setName(e.target.value)}
         />
-        <div className="form-grid">
-          <TextField
-            id={`${ids}-name`}
-            label={t('shopName')}
-            hint={t('shopNameHint')}
-            maxLength={200}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-          <TextField
-            id={`${ids}-phone`}
-            label={t('phone')}
-            type="tel"
-            maxLength={33}
-            autoComplete="tel"
-            value={phone}
-            onChange={(e) => setPhone(e.target.value)}
-          />
-        </div>
-        <SavedFeedback error={error} saved={saved} />
-        <SubmitButton busy={busy} label={t('save')} />
-      </form>
-    </Section>
+        <TextField
+          id={`${ids}-phone`}
+          label={t('phone')}
+          type="tel"
+          maxLength={33}
+          autoComplete="tel"
+          value={phone}
+          onChange={(e) => setPhone(e.target.value)}
+        />
+      </div>
+      <SavedFeedback error={error} saved={saved} />
+      <SubmitButton busy={busy} label={t('save')} />
+    </FormSection>
   );
 }
 
@@ -108,30 +104,28 @@ function ToleranceForm({ profile, onProfile }: ProfileFormProps) {
     setSaved(true);
   });
   return (
-    <Section title={t('tolerance')} intro={t('toleranceIntro')}>
-      <form className="form" onSubmit={submit}>
-        <TextField
-          id={`${ids}-pct`}
-          label={t('tolerancePercent')}
-          hint={t('toleranceHint', { max: f.percent(max / 100) })}
-          type="number"
-          min={0}
-          max={max}
-          step={0.01}
-          inputMode="decimal"
-          value={percent}
-          placeholder={t('serverDefault')}
-          onChange={(e) => setPercent(e.target.value)}
-        />
-        <p>
-          {profile.underpayment_tolerance_bps === null
-            ? t('toleranceNowDefault')
-            : t('toleranceNow', { percent: f.percent(profile.underpayment_tolerance_bps / 10_000) })}
-        </p>
-        <SavedFeedback error={error} saved={saved} />
-        <SubmitButton busy={busy} label={t('save')} />
-      </form>
-    </Section>
+    <FormSection title={t('tolerance')} intro={t('toleranceIntro')} onSubmit={submit}>
+      <TextField
+        id={`${ids}-pct`}
+        label={t('tolerancePercent')}
+        hint={t('toleranceHint', { max: f.percent(max / 100) })}
+        type="number"
+        min={0}
+        max={max}
+        step={0.01}
+        inputMode="decimal"
+        value={percent}
+        placeholder={t('serverDefault')}
+        onChange={(e) => setPercent(e.target.value)}
+      />
+      <p>
+        {profile.underpayment_tolerance_bps === null
+          ? t('toleranceNowDefault')
+          : t('toleranceNow', { percent: f.percent(profile.underpayment_tolerance_bps / 10_000) })}
+      </p>
+      <SavedFeedback error={error} saved={saved} />
+      <SubmitButton busy={busy} label={t('save')} />
+    </FormSection>
   );
 }
 
@@ -167,38 +161,35 @@ function PasswordForm() {
     if (next === again) void run();
   };
   return (
-    <Section title={t('changePassword')} intro={t('changePasswordIntro')}>
-      <form className="form" onSubmit={submit}>
+    <FormSection title={t('changePassword')} intro={t('changePasswordIntro')} onSubmit={submit}>
+      <PasswordField
+        id={`${ids}-current`}
+        label={t('currentPassword')}
+        autoComplete="current-password"
+        value={current}
+        onChange={(e) => setCurrent(e.target.value)}
+      />
+      <div className="form-grid">
         <PasswordField
-          id={`${ids}-current`}
-          label={t('currentPassword')}
-          autoComplete="current-password"
-          value={current}
-          onChange={(e) => setCurrent(e.target.value)}
+          id={`${ids}-new`}
+          label={t('newPassword')}
+          hint={t('newPasswordHint', { n: MIN_PASSWORD_LENGTH })}
+          autoComplete="new-password"
+          minLength={MIN_PASSWORD_LENGTH}
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
         />
-        <div className="form-grid">
-          <PasswordField
-            id={`${ids}-new`}
-            label={t('newPassword')}
-            hint={t('newPasswordHint', { n: MIN_PASSWORD_LENGTH })}
-            autoComplete="new-password"
-            minLength={MIN_PASSWORD_LENGTH}
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
-          />
-          <PasswordField
-            id={`${ids}-again`}
-            label={t('repeatPassword')}
-            hint={mismatch ? t('passwordsDiffer') : undefined}
-            autoComplete="new-password"
-            value={again}
-            aria-invalid={mismatch}
-            onChange={(e) => setAgain(e.target.value)}
-          />
-        </div>
-        {error != null && <ErrorNotice error={error} />}
-        <SubmitButton busy={busy} label={t('changePassword')} disabled={mismatch} />
-      </form>
-    </Section>
+        <PasswordField
+          id={`${ids}-again`}
+          label={t('repeatPassword')}
+          hint={mismatch ? t('passwordsDiffer') : undefined}
+          autoComplete="new-password"
+          value={again}
+          aria-invalid={mismatch}
+          onChange={(e) => setAgain(e.target.value)}
+        />
+      </div>
+      <SubmitWithFailure error={error} busy={busy} label={t('changePassword')} disabled={mismatch} />
+    </FormSection>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { PasswordField, TextField } from '../components/form';
 import { SignedOutFrame } from '../components/Layout';
-import { ErrorNotice, Notice } from '../components/ui';
+import { ErrorNotice, Notice, ProblemNotice } from '../components/ui';
 import { ApiFailure } from '../api';
 import { useI18n } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
@@ -71,13 +71,7 @@ export function SignInPage({ reason }: { reason: SignedOutReason }) {
             value={password}
             onChange={(e) => setPassword(e.target.value)}
           />
-          {wrongCredentials ? (
-            <div className="notice error" role="alert">
-              <p>{t('wrongCredentials')}</p>
-            </div>
-          ) : (
-            error != null && <ErrorNotice error={error} />
-          )}
+          <StepFailure error={error} expected={wrongCredentials} says={t('wrongCredentials')} />
           <button type="submit" className="primary wide" disabled={busy}>
             {busy ? t('signingIn') : t('signIn')}
           </button>
@@ -110,13 +104,7 @@ function CodeStep({ mfaToken, onBack }: { mfaToken: string; onBack: () => void }
         value={code}
         onChange={(e) => setCode(e.target.value)}
       />
-      {wrongCode ? (
-        <div className="notice error" role="alert">
-          <p>{t('signInCodeWrong')}</p>
-        </div>
-      ) : (
-        error != null && <ErrorNotice error={error} />
-      )}
+      <StepFailure error={error} expected={wrongCode} says={t('signInCodeWrong')} />
       <button type="submit" className="primary wide" disabled={busy}>
         {t('signInVerify')}
       </button>
@@ -125,4 +113,10 @@ function CodeStep({ mfaToken, onBack }: { mfaToken: string; onBack: () => void }
       </button>
     </form>
   );
+}
+
+/** A step's failure: the one it expects (a wrong password, a wrong code) in its own words, any other as the API said. */
+function StepFailure({ error, expected, says }: { error: unknown; expected: boolean; says: string }) {
+  if (expected) return <ProblemNotice>{says}</ProblemNotice>;
+  return error != null && <ErrorNotice error={error} />;
 }

@@ -1,26 +1,16 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import type { Subscription } from '../../../contract';
 import { api, ok } from '../api';
-import { DataTable } from '../components/DataTable';
-import { LiveIndicator } from '../components/LiveIndicator';
-import { LoadedList, LoadMore } from '../components/LoadedList';
-import {
-  ConfirmButton,
-  CopyField,
-  ErrorNotice,
-  Loading,
-  Notice,
-  PageHeader,
-  Section,
-  StatusBadge,
-  UserText,
-} from '../components/ui';
+import { DataTable, DateCell, LinkCell, numeric } from '../components/DataTable';
+import { DetailFrame, DetailsSection } from '../components/DetailFrame';
+import { MoveButtons, type Move } from '../components/MoveButtons';
+import { PagedList } from '../components/LoadedList';
+import { CopyField, Notice, Section, StatusBadge, UserText } from '../components/ui';
 import { useI18n, type MessageKey } from '../i18n';
-import { useAction } from '../lib/actions';
 import { shortRef, useFormat } from '../lib/format';
-import { useLive, useTitle } from '../lib/hooks';
+import { useLive } from '../lib/hooks';
 import { networkName, ORDER_STATUS_KEYS, SUBSCRIPTION_STATUS_KEYS } from '../lib/labels';
 import { subscriptionOrdersQuery, subscriptionQuery, useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
@@ -34,49 +24,30 @@ import { planText } from '../lib/subscriptions';
 export function SubscriptionPage() {
   const { id = '' } = useParams();
   const { t } = useI18n();
-  const title = t('subscriptionTitle', { id });
-  useTitle(title);
   const subscription = useQuery(subscriptionQuery(id));
   const live = useLive({});
-  const back = (
-    <p className="breadcrumb">
-      <Link to="/subscriptions">{t('backToSubscriptions')}</Link>
-    </p>
-  );
-  if (subscription.isPending)
-    return (
-      <>
-        <PageHeader title={title} />
-        <Loading />
-      </>
-    );
-  if (!subscription.data)
-    return (
-      <>
-        {back}
-        <PageHeader title={title} />
-        <ErrorNotice error={subscription.error} onRetry={() => void subscription.refetch()} />
-      </>
-    );
-  const s = subscription.data;
   return (
-    <>
-      {back}
-      <PageHeader title={title}>
-        <StatusBadge status={s.status} label={t(SUBSCRIPTION_STATUS_KEYS[s.status])} />
-      </PageHeader>
-      <LiveIndicator live={live} />
-      {subscription.isError && <ErrorNotice error={subscription.error} />}
-      <div className="grid two">
-        <SubscriptionFacts subscription={s} />
-        <Section title={t('manageSubscription')}>
-          <CopyField label={t('manageUrl')} value={s.manageUrl} />
-          <p className="hint">{t('manageUrlHint')}</p>
-          <SubscriptionActions subscription={s} />
-        </Section>
-      </div>
-      <SubscriptionOrders id={s.id} />
-    </>
+    <DetailFrame
+      back={{ to: '/subscriptions', label: t('backToSubscriptions') }}
+      title={t('subscriptionTitle', { id })}
+      query={subscription}
+      live={live}
+      headerExtras={(s) => <StatusBadge status={s.status} label={t(SUBSCRIPTION_STATUS_KEYS[s.status])} />}
+    >
+      {(s) => (
+        <>
+          <div className="grid two">
+            <SubscriptionFacts subscription={s} />
+            <Section title={t('manageSubscription')}>
+              <CopyField label={t('manageUrl')} value={s.manageUrl} />
+              <p className="hint">{t('manageUrlHint')}</p>
+              <SubscriptionActions subscription={s} />
+            </Section>
+          </div>
+          <SubscriptionOrders id={s.id} />
+        </>
+      )}
+    </DetailFrame>
   );
 }
 
@@ -104,10 +75,7 @@ function SubscriptionFacts({ subscription: s }: { subscription: Subscription }) 
   ];
   if (s.trialEnd) facts.splice(4, 0, ['trialEnds', f.dateTime(s.trialEnd)]);
   return (
-    <Section title={t('subscriptionDetails')}>
-      <p className="order-description">
-        <UserText text={s.description} empty={t('noDescription')} />
-      </p>
+    <DetailsSection title={t('subscriptionDetails')} description={s.description}>
       <dl className="facts">
         {facts.map(([label, value]) => (
           <div key={label}>
@@ -125,7 +93,7 @@ function SubscriptionFacts({ subscription: s }: { subscription: Subscription }) 
       {s.status === 'PAST_DUE' && s.pastDueSince && (
         <Notice kind="warn">{t('pastDueSince', { when: f.dateTime(s.pastDueSince) })}</Notice>
       )}
-    </Section>
+    </DetailsSection>
   );
 }
 
@@ -143,58 +111,37 @@ function CustomerText({ subscription: s }: { subscription: Subscription }) {
   );
 }
 
-type Move = 'cancelNow' | 'cancelAtPeriodEnd' | 'pause' | 'resume';
+type SubscriptionMove = 'cancelNow' | 'cancelAtPeriodEnd' | 'pause' | 'resume';
 
-/** The merchant's moves, as the status allows them; each asks first and shows what went wrong. */
+/** The merchant's moves, as the status allows them. */
 function SubscriptionActions({ subscription: s }: { subscription: Subscription }) {
-  const { t } = useI18n();
   const refresh = useRefresh();
   const params = { params: { id: s.id } };
-  const send: Record<Move, () => Promise<unknown>> = {
+  const send: Record<SubscriptionMove, () => Promise<unknown>> = {
     cancelNow: async () => ok(await api.subscriptions.cancel({ ...params, body: {} }), 200),
     cancelAtPeriodEnd: async () =>
       ok(await api.subscriptions.cancel({ ...params, body: { atPeriodEnd: true } }), 200),
     pause: async () => ok(await api.subscriptions.pause(params), 200),
     resume: async () => ok(await api.subscriptions.resume(params), 200),
   };
-  const action = useAction(async (move: Move) => {
+  if (s.status === 'CANCELED') return null;
+  const moves: (Move<SubscriptionMove> | false)[] = [
+    s.status === 'PAUSED'
+      ? { move: 'resume', label: 'resume', question: 'confirmResume', yes: 'yesResume' }
+      : { move: 'pause', label: 'pause', question: 'confirmPause', yes: 'yesPause' },
+    !s.cancelAtPeriodEnd && {
+      move: 'cancelAtPeriodEnd',
+      label: 'cancelAtPeriodEnd',
+      question: 'confirmCancelAtEnd',
+      yes: 'yesCancel',
+    },
+    { move: 'cancelNow', label: 'cancelNow', question: 'confirmCancelNow', yes: 'yesCancel', danger: true },
+  ];
+  const run = async (move: SubscriptionMove) => {
     await send[move]();
     refresh(changedByWrite.subscription(s.id));
-  });
-  if (s.status === 'CANCELED') return null;
-  const moves: { move: Move; question: MessageKey; yes: MessageKey; danger?: boolean }[] = [
-    ...(s.status === 'PAUSED'
-      ? [{ move: 'resume' as const, question: 'confirmResume' as const, yes: 'yesResume' as const }]
-      : [{ move: 'pause' as const, question: 'confirmPause' as const, yes: 'yesPause' as const }]),
-    ...(s.cancelAtPeriodEnd
-      ? []
-      : [
-          {
-            move: 'cancelAtPeriodEnd' as const,
-            question: 'confirmCancelAtEnd' as const,
-            yes: 'yesCancel' as const,
-          },
-        ]),
-    { move: 'cancelNow', question: 'confirmCancelNow', yes: 'yesCancel', danger: true },
-  ];
-  return (
-    <>
-      <div className="actions">
-        {moves.map((m) => (
-          <ConfirmButton
-            key={m.move}
-            label={t(m.move)}
-            question={t(m.question)}
-            confirmLabel={t(m.yes)}
-            danger={m.danger}
-            disabled={action.busy}
-            onConfirm={() => action.run(m.move)}
-          />
-        ))}
-      </div>
-      {action.error != null && <ErrorNotice error={action.error} />}
-    </>
-  );
+  };
+  return <MoveButtons moves={moves} run={run} />;
 }
 
 /** The subscription's orders, newest first, each linking to its order page. */
@@ -202,23 +149,22 @@ function SubscriptionOrders({ id }: { id: string }) {
   const { t } = useI18n();
   const f = useFormat();
   const list = useInfiniteQuery(subscriptionOrdersQuery(id));
-  const items = list.data?.pages.flatMap((page) => page.items);
   return (
     <Section title={t('subscriptionOrders')}>
-      <LoadedList list={{ ...list, data: items }} empty={t('noSubscriptionOrders')}>
+      <PagedList list={list} empty={t('noSubscriptionOrders')}>
         {(orders) => (
           <DataTable
             className="orders responsive"
             caption={t('subscriptionOrdersCaption')}
-            columns={['order', 'period', 'status', { key: 'amount', numeric: true }, 'created']}
+            columns={['order', 'period', 'status', numeric('amount'), 'created']}
           >
             {orders.map((o) => (
               <tr key={o.reference}>
-                <td data-label={t('order')}>
-                  <Link to={`/orders/${encodeURIComponent(o.reference)}`} className="order-link">
-                    <code>{shortRef(o.reference)}</code>
-                  </Link>
-                </td>
+                <LinkCell
+                  column="order"
+                  to={`/orders/${encodeURIComponent(o.reference)}`}
+                  id={shortRef(o.reference)}
+                />
                 <td data-label={t('period')}>
                   {o.period ? t('periodN', { n: o.period.index + 1 }) : '—'}
                   {o.period && (
@@ -236,15 +182,12 @@ function SubscriptionOrders({ id }: { id: string }) {
                 <td data-label={t('amount')} className="num">
                   {f.token(o.amount, o.token)}
                 </td>
-                <td data-label={t('created')} className="nowrap">
-                  {f.dateTime(o.createdAt)}
-                </td>
+                <DateCell column="created" at={o.createdAt} />
               </tr>
             ))}
           </DataTable>
         )}
-      </LoadedList>
-      <LoadMore list={list} />
+      </PagedList>
     </Section>
   );
 }

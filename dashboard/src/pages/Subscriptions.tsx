@@ -1,15 +1,15 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../../contract';
-import { DataTable } from '../components/DataTable';
+import { DataTable, DateCell, LinkCell } from '../components/DataTable';
 import { Options } from '../components/form';
-import { LoadMore } from '../components/LoadedList';
+import { NothingListed, PagedList } from '../components/LoadedList';
 import { LiveIndicator } from '../components/LiveIndicator';
-import { Empty, ErrorNotice, Field, Loading, PageHeader, StatusBadge, UserText } from '../components/ui';
+import { Field, PageHeader, PrimaryLink, StatusBadge, UserText } from '../components/ui';
 import { useI18n } from '../i18n';
 import { useFormat } from '../lib/format';
-import { useLive, useTitle } from '../lib/hooks';
+import { useLive } from '../lib/hooks';
 import { networkName, SUBSCRIPTION_STATUS_KEYS } from '../lib/labels';
 import { subscriptionsQuery } from '../lib/queries';
 import type { SubscriptionsQuery } from '../lib/query-keys';
@@ -22,7 +22,6 @@ import { planText, subscriptionPath } from '../lib/subscriptions';
 export function SubscriptionsPage() {
   const { t } = useI18n();
   const f = useFormat();
-  useTitle(t('navSubscriptions'));
   const [params, setParams] = useSearchParams();
   const status = params.get('status')?.trim() ?? '';
   const email = params.get('customer_email')?.trim() ?? '';
@@ -34,7 +33,6 @@ export function SubscriptionsPage() {
   };
   const filtered = Object.keys(query).length > 0;
   const list = useInfiniteQuery(subscriptionsQuery(query));
-  const items = list.data?.pages.flatMap((page) => page.items);
   const live = useLive({});
 
   const apply = (event: FormEvent<HTMLFormElement>) => {
@@ -51,9 +49,7 @@ export function SubscriptionsPage() {
   return (
     <>
       <PageHeader title={t('navSubscriptions')}>
-        <Link className="button primary" to="/subscriptions/new">
-          {t('navNewSubscription')}
-        </Link>
+        <PrimaryLink to="/subscriptions/new">{t('navNewSubscription')}</PrimaryLink>
       </PageHeader>
       <p className="muted page-intro">{t('subscriptionsIntro')}</p>
       <form
@@ -86,59 +82,57 @@ export function SubscriptionsPage() {
       <div className="list-head">
         <LiveIndicator live={live} />
       </div>
-      {list.isPending && <Loading label={t('loadingSubscriptions')} />}
-      {list.isError && <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />}
-      {items && items.length === 0 && (
-        <Empty>
-          {filtered ? t('noSubscriptionsMatch') : t('noSubscriptionsYet')}{' '}
-          {!filtered && <Link to="/subscriptions/new">{t('createFirstSubscription')}</Link>}
-        </Empty>
-      )}
-      {items && items.length > 0 && (
-        <DataTable
-          wrapClassName="card flush"
-          className="subscriptions responsive"
-          caption={t('subscriptionsCaption')}
-          columns={['subscription', 'customer', 'status', 'plan', 'nextOrder', 'created']}
-        >
-          {items.map((s) => (
-            <tr key={s.id}>
-              <td data-label={t('subscription')}>
-                <Link to={subscriptionPath(s.id)} className="order-link">
-                  <code>{s.id}</code>
-                </Link>
-                <div className="desc">
-                  <UserText text={s.description} empty={t('noDescription')} />
-                </div>
-              </td>
-              <td data-label={t('customer')}>
-                <UserText text={s.customer.name ?? s.customer.email} />
-                {s.customer.name && s.customer.email && (
+      <PagedList
+        list={list}
+        loadingLabel={t('loadingSubscriptions')}
+        empty={
+          <NothingListed
+            filtered={filtered}
+            matches={t('noSubscriptionsMatch')}
+            yet={t('noSubscriptionsYet')}
+            first={{ to: '/subscriptions/new', label: t('createFirstSubscription') }}
+          />
+        }
+      >
+        {(items) => (
+          <DataTable
+            wrapClassName="card flush"
+            className="subscriptions responsive"
+            caption={t('subscriptionsCaption')}
+            columns={['subscription', 'customer', 'status', 'plan', 'nextOrder', 'created']}
+          >
+            {items.map((s) => (
+              <tr key={s.id}>
+                <LinkCell
+                  column="subscription"
+                  to={subscriptionPath(s.id)}
+                  id={s.id}
+                  description={s.description}
+                />
+                <td data-label={t('customer')}>
+                  <UserText text={s.customer.name ?? s.customer.email} />
+                  {s.customer.name && s.customer.email && (
+                    <div className="muted small-text">
+                      <UserText text={s.customer.email} />
+                    </div>
+                  )}
+                </td>
+                <td data-label={t('status')}>
+                  <StatusBadge status={s.status} label={t(SUBSCRIPTION_STATUS_KEYS[s.status])} />
+                </td>
+                <td data-label={t('plan')}>
+                  {planText(s, t, f)}
                   <div className="muted small-text">
-                    <UserText text={s.customer.email} />
+                    {networkName(s.network)} · {s.token}
                   </div>
-                )}
-              </td>
-              <td data-label={t('status')}>
-                <StatusBadge status={s.status} label={t(SUBSCRIPTION_STATUS_KEYS[s.status])} />
-              </td>
-              <td data-label={t('plan')}>
-                {planText(s, t, f)}
-                <div className="muted small-text">
-                  {networkName(s.network)} · {s.token}
-                </div>
-              </td>
-              <td data-label={t('nextOrder')} className="nowrap">
-                {s.nextOrderAt ? f.dateTime(s.nextOrderAt) : '—'}
-              </td>
-              <td data-label={t('created')} className="nowrap">
-                {f.dateTime(s.createdAt)}
-              </td>
-            </tr>
-          ))}
-        </DataTable>
-      )}
-      <LoadMore list={list} />
+                </td>
+                <DateCell column="nextOrder" at={s.nextOrderAt} />
+                <DateCell column="created" at={s.createdAt} />
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </PagedList>
     </>
   );
 }

@@ -3,7 +3,7 @@ import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { UnattributedPayment, WebhookEventBody } from '../../../contract';
 import { api, ok } from '../api';
-import { AddressLink } from '../components/claims';
+import { AddressLink, SenderFact } from '../components/claims';
 import { SubmitButton, TextField } from '../components/form';
 import { LoadedList } from '../components/LoadedList';
 import { ErrorNotice, Fact, Notice, PageHeader, Section, TxLink } from '../components/ui';
@@ -17,7 +17,7 @@ import {
   type AttributionOutcome,
 } from '../lib/claims';
 import { shortRef, useFormat } from '../lib/format';
-import { useLive, useTitle } from '../lib/hooks';
+import { useLive } from '../lib/hooks';
 import { networkName } from '../lib/labels';
 import { unattributedQuery, useRefresh } from '../lib/queries';
 import { changedByWrite } from '../lib/query-keys';
@@ -31,7 +31,6 @@ import { changedByWrite } from '../lib/query-keys';
 export function UnattributedPage() {
   const { t } = useI18n();
   const f = useFormat();
-  useTitle(t('navUnattributed'));
   // Read again from the first page as deep as the merchant had loaded: nothing shown is dropped.
   const list = useInfiniteQuery(unattributedQuery);
   const items = list.data?.pages.reduce<UnattributedPayment[]>(
@@ -153,9 +152,7 @@ function UnattributedItem({ payment: p, attributedTo, onAttributed }: TransferPr
         <span className="muted">{f.dateTime(p.blockTime ?? p.createdAt)}</span>
       </p>
       <dl className="facts">
-        <Fact label={t('sender')}>
-          {p.from ? <AddressLink network={p.network} address={p.from} /> : t('senderUnknown')}
-        </Fact>
+        <SenderFact network={p.network} from={p.from} />
         <Fact label={t('toYourWallet')}>
           <AddressLink network={p.network} address={p.to} />
         </Fact>

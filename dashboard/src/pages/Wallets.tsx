@@ -8,7 +8,6 @@ import { ConfirmButton, ErrorNotice, Field, Notice, PageHeader, Section, UserTex
 import { useI18n } from '../i18n';
 import { useFormSubmit } from '../lib/actions';
 import { useFormat } from '../lib/format';
-import { useTitle } from '../lib/hooks';
 import { ADDRESS_HINT_KEYS, networkName } from '../lib/labels';
 import { explorerUrl, useNetworks } from '../lib/networks';
 import { useRefresh, walletsQuery } from '../lib/queries';
@@ -21,7 +20,6 @@ export function WalletsPage() {
   const f = useFormat();
   const networks = useNetworks();
   const ids = useId();
-  useTitle(t('navWallets'));
   const wallets = useQuery(walletsQuery);
   const refresh = useRefresh();
   const [network, setNetwork] = useState<Network>('SOLANA');

@@ -8,7 +8,7 @@ import { useFormSubmit } from '../../lib/actions';
 import { useFormat } from '../../lib/format';
 import { apiKeysQuery, useRefresh } from '../../lib/queries';
 import { changedByWrite } from '../../lib/query-keys';
-import { SubmitButton, TextField } from '../form';
+import { SubmitWithFailure, TextField } from '../form';
 import { ConfirmButton, CopyField, Empty, ErrorNotice, Loading, Section, UserText } from '../ui';
 
 const SCOPE_KEYS: Record<string, MessageKey> = {
@@ -142,8 +142,7 @@ export function ApiKeys() {
             </label>
           ))}
         </fieldset>
-        {error != null && <ErrorNotice error={error} />}
-        <SubmitButton busy={busy} label={t('createKey')} disabled={scopes.length === 0} />
+        <SubmitWithFailure error={error} busy={busy} label={t('createKey')} disabled={scopes.length === 0} />
       </form>
     </Section>
   );

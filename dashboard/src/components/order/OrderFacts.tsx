@@ -6,7 +6,8 @@ import { useFormat } from '../../lib/format';
 import { networkName } from '../../lib/labels';
 import { subscriptionPath } from '../../lib/subscriptions';
 import { explorerUrl, useNetworks } from '../../lib/networks';
-import { Fact, Section, UserText } from '../ui';
+import { DetailsSection } from '../DetailFrame';
+import { Fact } from '../ui';
 import { PaymentOptionsList, useOptionName } from './PaymentOptions';
 
 /** What the order is: its figures (due, received, refunded), price, network, wallet, dates, settings. */
@@ -19,10 +20,7 @@ export function OrderFacts({ order: o }: { order: Order }) {
   const payable = o.status === 'PENDING' || o.status === 'UNDERPAID' || o.status === 'CONFIRMING';
   const walletUrl = explorerUrl(useNetworks(), o.network, { address: o.recipient })?.url;
   return (
-    <Section title={t('orderDetails')}>
-      <p className="order-description">
-        <UserText text={o.description} empty={t('noDescription')} />
-      </p>
+    <DetailsSection title={t('orderDetails')} description={o.description}>
       <dl className="figures">
         <div>
           <dt>{t('amountDue')}</dt>
@@ -103,6 +101,6 @@ export function OrderFacts({ order: o }: { order: Order }) {
           </Fact>
         )}
       </dl>
-    </Section>
+    </DetailsSection>
   );
 }

@@ -8,8 +8,8 @@ import { useFormat } from '../../lib/format';
 import { networkName } from '../../lib/labels';
 import { useRefresh } from '../../lib/queries';
 import { changedByWrite } from '../../lib/query-keys';
-import { AddressField, SubmitButton, TextField } from '../form';
-import { ErrorNotice, Notice } from '../ui';
+import { AddressField, RadioChoices, SubmitWithFailure, TextField } from '../form';
+import { Notice } from '../ui';
 
 /**
  * A new refund of the order: how much (what the order can still refund, as the API says), why, and
@@ -92,19 +92,15 @@ export function RefundForm({ order, refunds }: { order: Order; refunds: Refund[]
       </div>
       <fieldset>
         <legend>{t('refundDestination')}</legend>
-        <label className="choice">
-          <input type="radio" name={`${ids}-mode`} checked={mode === 'ask'} onChange={() => setMode('ask')} />
-          {t('askPayer')}
-        </label>
-        <label className="choice">
-          <input
-            type="radio"
-            name={`${ids}-mode`}
-            checked={mode === 'address'}
-            onChange={() => setMode('address')}
-          />
-          {t('sendToAddress')}
-        </label>
+        <RadioChoices
+          name={`${ids}-mode`}
+          value={mode}
+          onChange={setMode}
+          options={[
+            { value: 'ask', label: t('askPayer') },
+            { value: 'address', label: t('sendToAddress') },
+          ]}
+        />
         {mode === 'address' && (
           <AddressField
             id={`${ids}-to`}
@@ -114,8 +110,7 @@ export function RefundForm({ order, refunds }: { order: Order; refunds: Refund[]
           />
         )}
       </fieldset>
-      {error != null && <ErrorNotice error={error} />}
-      <SubmitButton busy={busy} label={t('createRefund')} />
+      <SubmitWithFailure error={error} busy={busy} label={t('createRefund')} />
     </form>
   );
 }

@@ -20,18 +20,26 @@ export function ShareOrder({ order: o }: { order: Order }) {
       {payable && (
         <>
           <figure className="qr-figure">
-            <img
-              className="qr"
-              src={`/pay/${encodeURIComponent(o.reference)}/qr.svg`}
-              width={200}
-              height={200}
-              alt={t('qrAlt')}
-            />
+            <OrderQr reference={o.reference} />
             <figcaption className="muted">{t('qrCaption')}</figcaption>
           </figure>
           <CopyField label={t('paymentUri')} value={o.payUrl} />
         </>
       )}
     </Section>
+  );
+}
+
+/** The order's payment QR code, as the service draws it for the payer's page. */
+export function OrderQr({ reference }: { reference: string }) {
+  const { t } = useI18n();
+  return (
+    <img
+      className="qr"
+      src={`/pay/${encodeURIComponent(reference)}/qr.svg`}
+      width={200}
+      height={200}
+      alt={t('qrAlt')}
+    />
   );
 }

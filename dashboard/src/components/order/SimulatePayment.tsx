@@ -7,8 +7,8 @@ import { shortTx, useFormat } from '../../lib/format';
 import { useRefresh } from '../../lib/queries';
 import { changedByWrite } from '../../lib/query-keys';
 import { simulatedAmount, simulatedKinds, type SimulatedKind } from '../../lib/sandbox';
-import { Options, SubmitButton } from '../form';
-import { ErrorNotice, Field, Notice } from '../ui';
+import { Options, SubmitWithFailure } from '../form';
+import { Field, Notice } from '../ui';
 import { useOptionName } from './PaymentOptions';
 
 const KIND_KEYS = { exact: 'simulateExact', part: 'simulatePart', over: 'simulateOver' } as const;
@@ -87,8 +87,7 @@ export function SimulatePayment({ order }: { order: Order }) {
           {t('simulateSent', { amount: f.token(sent.amount, sent.token), tx: shortTx(sent.txId) })}
         </Notice>
       )}
-      {error != null && <ErrorNotice error={error} />}
-      <SubmitButton busy={busy} label={t('simulateSubmit')} />
+      <SubmitWithFailure error={error} busy={busy} label={t('simulateSubmit')} />
     </form>
   );
 }

@@ -6,7 +6,7 @@ import { useI18n } from '../../i18n';
 import { networkName } from '../../lib/labels';
 import { useNetworks } from '../../lib/networks';
 import { walletsQuery } from '../../lib/queries';
-import { NetworkOptions, Options, TextField } from '../form';
+import { NetworkOptions, Options, RadioChoices, TextField } from '../form';
 import { Field, Notice } from '../ui';
 
 const FIAT = ['BRL', 'EUR'] as const;
@@ -92,24 +92,15 @@ export function PriceFields({ form }: { form: PriceForm }) {
     <>
       <fieldset>
         <legend>{t('priceIn')}</legend>
-        <label className="choice">
-          <input
-            type="radio"
-            name={`${ids}-price`}
-            checked={priceIn === 'fiat'}
-            onChange={() => form.set.setPriceIn('fiat')}
-          />
-          {t('priceFiat')}
-        </label>
-        <label className="choice">
-          <input
-            type="radio"
-            name={`${ids}-price`}
-            checked={priceIn === 'token'}
-            onChange={() => form.set.setPriceIn('token')}
-          />
-          {t('priceToken', { token })}
-        </label>
+        <RadioChoices
+          name={`${ids}-price`}
+          value={priceIn}
+          onChange={form.set.setPriceIn}
+          options={[
+            { value: 'fiat', label: t('priceFiat') },
+            { value: 'token', label: t('priceToken', { token }) },
+          ]}
+        />
       </fieldset>
       <div className="form-grid">
         {priceIn === 'fiat' && (
