@@ -1,13 +1,17 @@
 import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
 import type { EmailKind, EmailStatus, Locale } from '../../../contract';
 import { LeasedModel } from './base-models';
-import { dateNow, lease, required, timestamps, primaryKey, merchantRef, orderRef } from './columns';
+import { dateNow, lease, required, timestamps, primaryKey, merchantRef } from './columns';
 
-/** An e-mail to an order's customer in the outbox (migration 0024): rendered once, sent by the send-emails job. */
+/**
+ * An e-mail in the outbox (migration 0024): to an order's customer, or an invitation to join an
+ * account (no order: migration 0030), rendered once, sent by the send-emails job.
+ */
 export class EmailDelivery extends LeasedModel<EmailDelivery> {
   /** em_ and 32 hex digits. */
   declare id: string;
-  declare orderId: string;
+  /** The order it is about; null for an invitation. */
+  declare orderId: string | null;
   declare merchantId: string;
   declare kind: EmailKind;
   declare toAddress: string;
@@ -25,7 +29,7 @@ export class EmailDelivery extends LeasedModel<EmailDelivery> {
     this.init(
       {
         id: primaryKey(DataTypes.TEXT),
-        orderId: orderRef(),
+        orderId: DataTypes.BIGINT,
         merchantId: merchantRef(),
         kind: required(DataTypes.TEXT),
         toAddress: required(DataTypes.TEXT),
