@@ -5,7 +5,7 @@ import { Connection, Keypair, VersionedTransaction } from '@solana/web3.js';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineChain, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { randomEvmAddress, type LocalEvm } from '../../sandbox/chains/evm/local-evm';
 import { startSandboxStack, type SandboxStack } from '../support/sandbox-stack';
 import { newMerchant, TEST_PASSWORD } from '../support/test-server';
@@ -67,6 +67,20 @@ async function openApprovedPayout(items: { network: string; token: string; to: s
   await d.go(`/payouts/${made.body.id}`);
   await d.waitText('Approved');
   return made.body.id;
+}
+
+/** The sandbox's BSC node as a browser wallet reaches it, and the key of the account's wallet there. */
+function localBsc() {
+  const bsc = stack.chains.chains.info().find((c) => c.network === 'BSC');
+  if (!bsc || bsc.kind !== 'evm' || !bsc.chainId) throw new Error('the sandbox has no BSC chain');
+  const chain = defineChain({
+    id: bsc.chainId,
+    name: 'Local BSC',
+    nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
+    rpcUrls: { default: { http: [bsc.rpcUrl] } },
+  });
+  const node = { chainId: bsc.chainId, chain, nodeUrl: bsc.rpcUrl } as unknown as LocalEvm;
+  return { node, paying: bsc.wallet.privateKey as Hex, payingAddress: bsc.wallet.address };
 }
 
 /** Chooses `csv` (written to a file) in the upload form and makes the payout. */
@@ -131,17 +145,8 @@ describe('payouts: dashboard', () => {
   });
 
   it('pays a BSC batch from the browser wallet: the payout contract deployed, approved and one pay(), Completed', async () => {
-    const bsc = stack.chains.chains.info().find((c) => c.network === 'BSC');
-    if (!bsc || bsc.kind !== 'evm' || !bsc.chainId) throw new Error('the sandbox has no BSC chain');
-    const key = bsc.wallet.privateKey as Hex;
-    const account = Object.assign(privateKeyToAccount(key), { privateKey: key });
-    const chain = defineChain({
-      id: bsc.chainId,
-      name: 'Local BSC',
-      nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 },
-      rpcUrls: { default: { http: [bsc.rpcUrl] } },
-    });
-    const node = { chainId: bsc.chainId, chain, nodeUrl: bsc.rpcUrl } as unknown as LocalEvm;
+    const { node, paying } = localBsc();
+    const account = Object.assign(privateKeyToAccount(paying), { privateKey: paying });
     const wallet = await injectEvmWallet(d.page, node, account, 1);
 
     const api = stack.server.api;
@@ -214,4 +219,45 @@ describe('payouts: dashboard', () => {
     });
     expect(new Set(payout.body.items.map((i) => i.txId))).toEqual(new Set(wallet.signatures));
   }, 240_000);
+  it("refuses a browser wallet that is not the paying one, in the merchant's language: nothing signed, the payout untouched", async () => {
+    const { node, payingAddress } = localBsc();
+    const key = generatePrivateKey();
+    const stranger = Object.assign(privateKeyToAccount(key), { privateKey: key });
+    // A tab of its own (the session is the browser's): a page takes one injected wallet, and this
+    // merchant's browser asks for Spanish.
+    const es = await openDashboard(browser, stack.server.url, { languages: ['es-ES', 'es'] });
+    try {
+      const wallet = await injectEvmWallet(es.page, node, stranger, 1);
+      const items = [{ network: 'BSC', token: 'USDT', to: randomEvmAddress(), amount: '1.5' }];
+      const made = await stack.server.api<{ id: string }>('POST', '/payouts', {
+        token: merchantToken,
+        body: { items },
+      });
+      expect(made.status, made.text).toBe(201);
+      const approved = await stack.server.api('POST', `/payouts/${made.body.id}/approve`, {
+        token: merchantToken,
+      });
+      expect(approved.status, approved.text).toBe(200);
+      await es.go(`/payouts/${made.body.id}`);
+      await es.click('Pagar desde tu billetera del navegador');
+      await es.waitText('Conecta la billetera pagadora');
+      await es.page.screenshot({
+        path: path.join(DASHBOARD_SCREENSHOTS, 'payouts-8-not-the-paying-wallet-es.png') as `${string}.png`,
+        fullPage: true,
+      });
+      const text = (await es.bodyText()).toLowerCase();
+      expect(text).toContain(payingAddress.toLowerCase());
+      expect(text).toContain(stranger.address.toLowerCase());
+      expect(wallet.sent).toHaveLength(0);
+      const payout = await stack.server.api<{ status: string; items: { status: string }[] }>(
+        'GET',
+        `/payouts/${made.body.id}`,
+        { token: merchantToken },
+      );
+      expect(payout.body.status).toBe('APPROVED');
+      expect(payout.body.items.map((i) => i.status)).toEqual(['PENDING']);
+    } finally {
+      await es.page.close();
+    }
+  }, 120_000);
 });

@@ -60,6 +60,8 @@ export const enPayouts = {
   payoutStepApprove: 'Approving the payout contract on {network}: confirm in your wallet…',
   payoutStepPay: 'Paying the items on {network}: confirm in your wallet…',
   payoutStepDone: 'Sent and reported: each item is being verified on chain.',
+  connectPayingWallet:
+    'Connect the paying wallet {paying} in your browser wallet: the service verifies payouts from it alone, and the wallet shares {shared}. Nothing was signed.',
   noBrowserWallet:
     'No browser wallet found: install one (MetaMask, Rabby, Phantom…) or sign the transactions another way.',
 } as const;

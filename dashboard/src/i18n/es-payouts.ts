@@ -63,6 +63,8 @@ export const esPayouts: Record<keyof typeof enPayouts, string> = {
   payoutStepApprove: 'Aprobando el contrato de pagos en {network}: confírmalo en tu billetera…',
   payoutStepPay: 'Pagando los ítems en {network}: confírmalo en tu billetera…',
   payoutStepDone: 'Enviado e informado: cada ítem se está verificando en la red.',
+  connectPayingWallet:
+    'Conecta la billetera pagadora {paying} en tu billetera del navegador: el servicio verifica los pagos solo desde ella, y la billetera comparte {shared}. No se firmó nada.',
   noBrowserWallet:
     'No se encontró una billetera del navegador: instala una (MetaMask, Rabby, Phantom…) o firma las transacciones de otro modo.',
 };

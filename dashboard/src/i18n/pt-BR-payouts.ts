@@ -62,6 +62,8 @@ export const ptBRPayouts: Record<keyof typeof enPayouts, string> = {
   payoutStepApprove: 'Aprovando o contrato de pagamentos em {network}: confirme na sua carteira…',
   payoutStepPay: 'Pagando os itens em {network}: confirme na sua carteira…',
   payoutStepDone: 'Enviado e informado: cada item está sendo verificado na rede.',
+  connectPayingWallet:
+    'Conecte a carteira pagadora {paying} na sua carteira do navegador: o serviço verifica os pagamentos apenas a partir dela, e a carteira compartilha {shared}. Nada foi assinado.',
   noBrowserWallet:
     'Nenhuma carteira do navegador encontrada: instale uma (MetaMask, Rabby, Phantom…) ou assine as transações de outro jeito.',
 };

@@ -7,6 +7,7 @@ import type { Wallet, WalletAccount } from '@wallet-standard/base';
 import { StandardConnect, type StandardConnectFeature } from '@wallet-standard/features';
 import { encodeBase58 } from '../../../server/lib/base58';
 import { api, ok } from '../api';
+import { NotThePayingWallet } from './paying-wallet';
 import type { PayoutStep } from './payout-wallet';
 
 /**
@@ -37,8 +38,9 @@ async function payingAccount(wallet: Wallet, paying: string): Promise<WalletAcco
   const { accounts } = await (wallet.features as StandardConnectFeature)[StandardConnect].connect();
   const account = accounts.find((a) => a.address === paying);
   if (!account)
-    throw new Error(
-      `Connect the paying wallet ${paying} (the wallet shares ${accounts.map((a) => a.address).join(', ') || 'none'})`,
+    throw new NotThePayingWallet(
+      paying,
+      accounts.map((a) => a.address),
     );
   return account;
 }

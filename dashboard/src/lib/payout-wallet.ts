@@ -2,6 +2,7 @@ import { isEvmNetwork, type EvmNetwork, type Network } from '../../../contract';
 import { ask, switchChain, walletAccount } from '../../../sdk/src/evm-provider';
 import type { Eip1193Provider } from '../../../sdk/src/payer';
 import { api, ok } from '../api';
+import { NotThePayingWallet } from './paying-wallet';
 
 /**
  * Pays a payout's EVM items from the merchant's browser wallet, with the connectors the payer's
@@ -129,6 +130,5 @@ export async function payFromBrowserWallet(
 
 /** The wallet must be the paying wallet: the service verifies transfers from it alone. */
 function mustBe(account: string, paying: string) {
-  if (account.toLowerCase() !== paying.toLowerCase())
-    throw new Error(`Connect the paying wallet ${paying} (the wallet shares ${account})`);
+  if (account.toLowerCase() !== paying.toLowerCase()) throw new NotThePayingWallet(paying, [account]);
 }

@@ -5,6 +5,7 @@ import { useAction } from '../../lib/actions';
 import { networkName } from '../../lib/labels';
 import { useNetworks } from '../../lib/networks';
 import { findSolanaWallet, paySolanaFromBrowserWallet } from '../../lib/payout-solana-wallet';
+import { NotThePayingWallet } from '../../lib/paying-wallet';
 import { findEvmWallet, payFromBrowserWallet, type PayoutStep } from '../../lib/payout-wallet';
 import { useRefresh } from '../../lib/queries';
 import { changedByWrite } from '../../lib/query-keys';
@@ -43,6 +44,10 @@ export function WalletPayout({ payout: p }: { payout: Payout }) {
       if (evm) await payFromBrowserWallet(evm, p.id, setStep);
       if (solana && solanaChain) await paySolanaFromBrowserWallet(solana, p.id, solanaChain, setStep);
       setStep({ step: 'done' });
+    } catch (error) {
+      // Nothing more is under way: the failure says what happened.
+      setStep(null);
+      throw error;
     } finally {
       refresh(changedByWrite.payout(p.id));
     }
@@ -68,7 +73,16 @@ export function WalletPayout({ payout: p }: { payout: Payout }) {
           {t(STEP_KEYS[step.step], 'network' in step ? { network: networkName(step.network) } : {})}
         </Notice>
       )}
-      {action.error != null && <ErrorNotice error={action.error} />}
+      {action.error instanceof NotThePayingWallet ? (
+        <Notice kind="warn">
+          {t('connectPayingWallet', {
+            paying: action.error.paying,
+            shared: action.error.shared.join(', ') || '—',
+          })}
+        </Notice>
+      ) : (
+        action.error != null && <ErrorNotice error={action.error} />
+      )}
     </div>
   );
 }
