@@ -114,20 +114,14 @@ export function createAuthenticator(
     ),
   );
   return (req, res, next) => {
-    /** Lets the request in as `user`, or answers 401 with `refusal` when there is none. */
-    const admit = (user: Express.User | null | false, refusal: string) => {
-      if (!user) return next(ApiError.unauthenticated(refusal));
-      req.user = user;
-      next();
-    };
     const token = bearerToken(req);
     if (token && looksLikeApiKey(token)) {
-      keyHolder(token).then((user) => admit(user, 'Invalid or revoked API key'), next);
+      keyHolder(token).then((user) => admit(req, next, user, 'Invalid or revoked API key'), next);
       return;
     }
     const known = token ? verified.get(token) : undefined;
     if (known && unexpired(known.exp, deps.clock())) {
-      userFor(known).then((user) => admit(user, 'Invalid token'), next);
+      userFor(known).then((user) => admit(req, next, user, 'Invalid token'), next);
       return;
     }
     if (known) verified.delete(token!); // expired: passport says so below
@@ -136,10 +130,22 @@ export function createAuthenticator(
       { session: false },
       (err: unknown, user: Express.User | false, info: unknown) => {
         if (err) return next(err);
-        admit(user, describeFailure(req.headers.authorization, info));
+        admit(req, next, user, describeFailure(req.headers.authorization, info));
       },
     )(req, res, next);
   };
+}
+
+/** Lets the request in as `user`, or answers 401 with `refusal` when there is none. */
+function admit(
+  req: { user?: Express.User },
+  next: (error?: unknown) => void,
+  user: Express.User | null | false,
+  refusal: string,
+) {
+  if (!user) return next(ApiError.unauthenticated(refusal));
+  req.user = user;
+  next();
 }
 
 /**
