@@ -31,6 +31,12 @@ export type ChainRegistry = {
   display(network: Network): ChainAdapter;
   /** Every RPC endpoint of every network, for /metrics. */
   endpointHealth(): EndpointHealth[];
+  /**
+   * The JSON-RPC endpoints of a network that is on (null for one that is off): one pool per
+   * network for whatever calls it (the adapter, x402), so its request budget, failover and
+   * /metrics are the network's, not one of several clients'.
+   */
+  rpcPool(network: Network): RpcEndpointPool | null;
 };
 
 /**
@@ -47,6 +53,7 @@ export function createChainRegistry(
   } = {},
 ): ChainRegistry {
   const pools: RpcEndpointPool[] = [];
+  const rpcPools = new Map<Network, RpcEndpointPool>();
   const pool = (
     network: Network | 'TRON (HTTP API)',
     urls: string[],
@@ -62,6 +69,7 @@ export function createChainRegistry(
       throttledBody,
     });
     pools.push(created);
+    if (network !== 'TRON (HTTP API)') rpcPools.set(network, created);
     return created;
   };
   const refused = (network: Network) => (message: string) => opts.onTokenRefused?.(network, message);
@@ -158,6 +166,7 @@ export function createChainRegistry(
     },
     all: () => all,
     endpointHealth: () => pools.flatMap((p) => p.health()),
+    rpcPool: (network) => rpcPools.get(network) ?? null,
   };
 }
 

@@ -38,7 +38,7 @@ type EvmAuthorization = {
  * without the gas key. Nothing is sent.
  */
 export async function checkEvmPayment(
-  deps: Pick<Deps, 'config' | 'db'>,
+  deps: Pick<Deps, 'config' | 'db' | 'chains'>,
   merchantId: string,
   body: X402Request,
 ): Promise<CheckedPayment | RefusedPayment> {

@@ -12,7 +12,7 @@ export type { CheckedPayment, RefusedPayment, X402Request } from './payment-rule
  * X402_MAX_AMOUNT. Throws 503 NOT_CONFIGURED without that network's gas key. Nothing is sent.
  */
 export function checkPayment(
-  deps: Pick<Deps, 'config' | 'db'>,
+  deps: Pick<Deps, 'config' | 'db' | 'chains'>,
   merchantId: string,
   body: X402Request,
 ): Promise<CheckedPayment | RefusedPayment> {

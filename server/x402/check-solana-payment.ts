@@ -38,7 +38,7 @@ const isPublicKey = (text: string) => {
  * NOT_CONFIGURED without X402_SOLANA_FEE_PAYER_KEY. Nothing is sent.
  */
 export async function checkSolanaPayment(
-  deps: Pick<Deps, 'config' | 'db'>,
+  deps: Pick<Deps, 'config' | 'db' | 'chains'>,
   merchantId: string,
   body: X402Request,
 ): Promise<CheckedPayment | RefusedPayment> {

@@ -25,8 +25,12 @@ const NAME_VERSION_ABI = [
 
 export type Eip712Domain = { name: string; version: string };
 
-/** Per network and token: a token's domain does not change (its name and version are immutable). */
-const known = new Map<string, Promise<Eip712Domain>>();
+/**
+ * Per network (the service's client of it) and token: a token's domain does not change (its name and
+ * version are immutable). Kept with the network's client, not by chain id and address alone, so two
+ * services in one process on different chains of one id never read each other's.
+ */
+const known = new WeakMap<X402EvmNetwork, Map<string, Promise<Eip712Domain>>>();
 
 /**
  * The EIP-712 name and version of an EIP-3009 token, read from the contract: EIP-5267's
@@ -34,12 +38,14 @@ const known = new Map<string, Promise<Eip712Domain>>();
  * a failed read is tried again next time.
  */
 export function eip712DomainOf(net: X402EvmNetwork, token: Address): Promise<Eip712Domain> {
-  const key = `${net.caip2}:${token.toLowerCase()}`;
-  let domain = known.get(key);
+  const key = token.toLowerCase();
+  let ofNetwork = known.get(net);
+  if (!ofNetwork) known.set(net, (ofNetwork = new Map()));
+  let domain = ofNetwork.get(key);
   if (!domain) {
     domain = read(net, token);
-    known.set(key, domain);
-    domain.catch(() => known.delete(key));
+    ofNetwork.set(key, domain);
+    domain.catch(() => ofNetwork.delete(key));
   }
   return domain;
 }

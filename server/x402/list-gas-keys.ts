@@ -20,7 +20,7 @@ const MOST = BigInt(Number.MAX_SAFE_INTEGER);
  * the gas price now, and whether that is below X402_GAS_WARN_SETTLEMENTS. The networks are asked
  * side by side; one that cannot be asked shows no balance rather than failing the others.
  */
-export async function listGasKeys(deps: Pick<Deps, 'config' | 'logger'>): Promise<X402GasKeys> {
+export async function listGasKeys(deps: Pick<Deps, 'config' | 'logger' | 'chains'>): Promise<X402GasKeys> {
   const { evmPrivateKey: key, solanaFeePayerKey } = deps.config.x402;
   const gasKeys = await Promise.all([
     ...(key
@@ -52,7 +52,7 @@ type Shown = Pick<X402GasKey, 'network' | 'caip2' | 'address' | 'coin'>;
  * now) and about how many settlements that pays for; without them when the network cannot be asked.
  */
 async function gasKeyShown(
-  deps: Pick<Deps, 'config' | 'logger'>,
+  deps: Pick<Deps, 'config' | 'logger' | 'chains'>,
   shown: Shown,
   decimals: number,
   read: () => Promise<{ balance: bigint; perSettlement: bigint }>,
@@ -73,7 +73,7 @@ async function gasKeyShown(
   }
 }
 
-function solanaGasKey(deps: Pick<Deps, 'config' | 'logger'>): Promise<X402GasKey> {
+function solanaGasKey(deps: Pick<Deps, 'config' | 'logger' | 'chains'>): Promise<X402GasKey> {
   const net = x402SolanaNetwork(deps);
   const feePayer = solanaFeePayer(deps).publicKey;
   const shown = { network: net.network, caip2: net.caip2, address: feePayer.toBase58(), coin: 'SOL' };
@@ -84,7 +84,7 @@ function solanaGasKey(deps: Pick<Deps, 'config' | 'logger'>): Promise<X402GasKey
 }
 
 function evmGasKey(
-  deps: Pick<Deps, 'config' | 'logger'>,
+  deps: Pick<Deps, 'config' | 'logger' | 'chains'>,
   net: X402EvmNetwork,
   address: `0x${string}`,
 ): Promise<X402GasKey> {

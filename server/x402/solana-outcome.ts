@@ -8,7 +8,7 @@ import { x402SolanaNetwork } from './x402-solana';
  * or null while it may still land.
  */
 export async function solanaOutcome(
-  deps: Pick<Deps, 'config'>,
+  deps: Pick<Deps, 'config' | 'chains'>,
   row: { settlement_key: string; transaction: string },
 ): Promise<'included' | 'reverted' | 'expired' | null> {
   const { connection } = x402SolanaNetwork(deps);

@@ -9,7 +9,7 @@ import { verifyingFacilitator } from './x402-facilitator';
  * checks of the payment (signatures, time window, amount, recipient, a simulated transfer). Nothing is sent.
  */
 export async function verifyPayment(
-  deps: Pick<Deps, 'config' | 'db'>,
+  deps: Pick<Deps, 'config' | 'db' | 'chains'>,
   merchantId: string,
   body: X402Request,
 ): Promise<VerifyResponse> {

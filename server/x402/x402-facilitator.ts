@@ -27,7 +27,7 @@ const SVM_LIMITS = {
  * on Solana (X402_SOLANA_FEE_PAYER_KEY). Its signers read, check and simulate, and never send.
  * Built once per configuration. 503 NOT_CONFIGURED without either key.
  */
-export function verifyingFacilitator(deps: Pick<Deps, 'config' | 'db'>): x402Facilitator {
+export function verifyingFacilitator(deps: Pick<Deps, 'config' | 'db' | 'chains'>): x402Facilitator {
   const { evmPrivateKey, solanaFeePayerKey } = deps.config.x402;
   if (!evmPrivateKey && !solanaFeePayerKey)
     throw notConfigured('x402', 'X402_EVM_PRIVATE_KEY or X402_SOLANA_FEE_PAYER_KEY');
@@ -56,7 +56,7 @@ export function verifyingFacilitator(deps: Pick<Deps, 'config' | 'db'>): x402Fac
  * that would revert).
  */
 export function settlingFacilitator(
-  deps: Pick<Deps, 'config' | 'db'>,
+  deps: Pick<Deps, 'config' | 'db' | 'chains'>,
   net: X402EvmNetwork,
   gasKey: `0x${string}`,
   watch: SendWatch,
@@ -73,7 +73,7 @@ export function settlingFacilitator(
  * tells `watch`.
  */
 export function settlingSvmFacilitator(
-  deps: Pick<Deps, 'config'>,
+  deps: Pick<Deps, 'config' | 'chains'>,
   net: X402SolanaNetwork,
   feePayer: Keypair,
   watch: SendWatch,

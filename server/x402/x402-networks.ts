@@ -1,7 +1,6 @@
 import { getAddress, type Address, type PublicClient } from 'viem';
 import type { EvmNetwork } from '../../contract';
 import { createEvmClient } from '../chains/evm/client';
-import { createRpcEndpointPool } from '../chains/rpc-endpoints';
 import type { Deps } from '../deps';
 import { ApiError } from '../errors';
 import { ErrorCode } from '../../contract';
@@ -23,23 +22,18 @@ const built = new WeakMap<Deps['config'], X402EvmNetwork[]>();
 /**
  * The EVM networks that are on with at least one EIP-3009 token (the network table's `eip3009`,
  * USDC), each at `eip155:<its configured chain id>`. Built once per configuration; creating the
- * clients contacts nothing.
+ * clients contacts nothing. Each client calls through the network's one RPC pool (the chain
+ * registry's): x402's calls count against the network's request budget like the scanner's.
  */
-export function x402EvmNetworks(deps: Pick<Deps, 'config'>): X402EvmNetwork[] {
+export function x402EvmNetworks(deps: Pick<Deps, 'config' | 'chains'>): X402EvmNetwork[] {
   const known = built.get(deps.config);
   if (known) return known;
   const networks = deps.config.evmNetworks.flatMap((settings) => {
     const tokens = settings.tokens
       .filter((t) => t.eip3009)
       .map((t) => ({ symbol: t.token, contract: getAddress(t.contract), decimals: t.decimals }));
-    if (tokens.length === 0) return [];
-    const pool = createRpcEndpointPool({
-      network: settings.network,
-      urls: settings.rpcUrls,
-      timeoutMs: deps.config.RPC_TIMEOUT_MS,
-      retryFailedAfterMs: deps.config.RPC_RETRY_FAILED_AFTER_MS,
-      maxRps: settings.rpcMaxRps,
-    });
+    const pool = deps.chains.rpcPool(settings.network);
+    if (tokens.length === 0 || !pool) return [];
     return [
       {
         network: settings.network,

@@ -1,6 +1,5 @@
 import { Keypair, type Connection } from '@solana/web3.js';
 import { SOLANA_DEVNET_CAIP2, SOLANA_MAINNET_CAIP2, SOLANA_TESTNET_CAIP2 } from '@x402/svm';
-import { createRpcEndpointPool } from '../chains/rpc-endpoints';
 import { createSolanaConnection } from '../chains/solana/rpc';
 import type { Deps } from '../deps';
 import { decodeBase58 } from '../lib/base58';
@@ -29,18 +28,17 @@ const CLUSTER_IDS = {
 
 const built = new WeakMap<Deps['config'], X402SolanaNetwork>();
 
-/** Solana for x402, built once per configuration (creating its Connection contacts nothing). */
-export function x402SolanaNetwork(deps: Pick<Deps, 'config'>): X402SolanaNetwork {
+/**
+ * Solana for x402, built once per configuration (creating its Connection contacts nothing), on
+ * Solana's one RPC pool (the chain registry's): its calls count against SOLANA_RPC_MAX_RPS with the
+ * scanner's and the watcher's.
+ */
+export function x402SolanaNetwork(deps: Pick<Deps, 'config' | 'chains'>): X402SolanaNetwork {
   const known = built.get(deps.config);
   if (known) return known;
   const { config } = deps;
-  const pool = createRpcEndpointPool({
-    network: 'SOLANA',
-    urls: config.SOLANA_RPC_URL,
-    timeoutMs: config.RPC_TIMEOUT_MS,
-    retryFailedAfterMs: config.RPC_RETRY_FAILED_AFTER_MS,
-    maxRps: config.solanaRpcMaxRps,
-  });
+  const pool = deps.chains.rpcPool('SOLANA');
+  if (!pool) throw notConfigured('Solana', 'SOLANA_RPC_URL');
   const net: X402SolanaNetwork = {
     network: 'SOLANA',
     caip2: CLUSTER_IDS[config.x402.solanaCluster],
