@@ -7,19 +7,18 @@ import type { Deps } from '../../server/deps';
 import { startServer } from '../../server/main';
 import argon2 from 'argon2';
 import { createDatabase } from './create-database';
+import { fileScope } from './file-scope';
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
-let fileDatabase: Promise<string> | undefined;
-
 /**
- * A database for this test file alone (vitest loads this module once per file). Files run at the
- * same time and their servers run background jobs: sharing one database, one file's workers would
- * deliver and settle another file's events and payments with other settings.
+ * A database for this test file alone (made at its first server; fileScope is emptied before each
+ * file). Files run at the same time and their servers run background jobs: sharing one database,
+ * one file's workers would deliver and settle another file's events and payments with other settings.
  */
 export function fileDatabaseUrl(): Promise<string> {
-  fileDatabase ??= createTestDatabase();
-  return fileDatabase;
+  fileScope.database ??= createTestDatabase();
+  return fileScope.database;
 }
 
 /** A new, empty database on the run's server (dropped with the run's others at the end). */
