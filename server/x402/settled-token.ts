@@ -17,7 +17,11 @@ export type SettledToken = {
 };
 
 /** The token `asset` of the x402 network `caip2`; null when x402 is no longer on for it. */
-export function settledToken(deps: Pick<Deps, 'config' | 'chains'>, caip2: string, asset: string): SettledToken | null {
+export function settledToken(
+  deps: Pick<Deps, 'config' | 'chains'>,
+  caip2: string,
+  asset: string,
+): SettledToken | null {
   if (isSolanaCaip2(caip2)) {
     const net = x402SolanaNetwork(deps);
     const token = net.caip2 === caip2 ? net.tokens.find((t) => t.mint === asset) : undefined;
