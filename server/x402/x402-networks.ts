@@ -17,16 +17,17 @@ export type X402EvmNetwork = {
   client: PublicClient;
 };
 
-const built = new WeakMap<Deps['config'], X402EvmNetwork[]>();
+// Per chain registry: the clients call through its pools (one registry per running service).
+const built = new WeakMap<Deps['chains'], X402EvmNetwork[]>();
 
 /**
  * The EVM networks that are on with at least one EIP-3009 token (the network table's `eip3009`,
- * USDC), each at `eip155:<its configured chain id>`. Built once per configuration; creating the
+ * USDC), each at `eip155:<its configured chain id>`. Built once per chain registry; creating the
  * clients contacts nothing. Each client calls through the network's one RPC pool (the chain
  * registry's): x402's calls count against the network's request budget like the scanner's.
  */
 export function x402EvmNetworks(deps: Pick<Deps, 'config' | 'chains'>): X402EvmNetwork[] {
-  const known = built.get(deps.config);
+  const known = built.get(deps.chains);
   if (known) return known;
   const networks = deps.config.evmNetworks.flatMap((settings) => {
     const tokens = settings.tokens
@@ -44,7 +45,7 @@ export function x402EvmNetworks(deps: Pick<Deps, 'config' | 'chains'>): X402EvmN
       },
     ];
   });
-  built.set(deps.config, networks);
+  built.set(deps.chains, networks);
   return networks;
 }
 

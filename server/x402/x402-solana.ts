@@ -26,15 +26,16 @@ const CLUSTER_IDS = {
   testnet: SOLANA_TESTNET_CAIP2,
 } as const;
 
-const built = new WeakMap<Deps['config'], X402SolanaNetwork>();
+// Per chain registry: the connection calls through its Solana pool (one registry per running service).
+const built = new WeakMap<Deps['chains'], X402SolanaNetwork>();
 
 /**
- * Solana for x402, built once per configuration (creating its Connection contacts nothing), on
+ * Solana for x402, built once per service (creating its Connection contacts nothing), on
  * Solana's one RPC pool (the chain registry's): its calls count against SOLANA_RPC_MAX_RPS with the
  * scanner's and the watcher's.
  */
 export function x402SolanaNetwork(deps: Pick<Deps, 'config' | 'chains'>): X402SolanaNetwork {
-  const known = built.get(deps.config);
+  const known = built.get(deps.chains);
   if (known) return known;
   const { config } = deps;
   const pool = deps.chains.rpcPool('SOLANA');
@@ -45,7 +46,7 @@ export function x402SolanaNetwork(deps: Pick<Deps, 'config' | 'chains'>): X402So
     tokens: config.solanaTokens.map((t) => ({ symbol: t.token, mint: t.contract, decimals: t.decimals })),
     connection: createSolanaConnection(pool, 'confirmed'),
   };
-  built.set(deps.config, net);
+  built.set(deps.chains, net);
   return net;
 }
 
