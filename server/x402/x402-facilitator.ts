@@ -8,7 +8,8 @@ import { facilitatorSvmSigner } from './svm-signer';
 import { notConfigured, x402EvmNetworks, type X402EvmNetwork } from './x402-networks';
 import { solanaFeePayer, x402SolanaNetwork, type X402SolanaNetwork } from './x402-solana';
 
-const verifiers = new WeakMap<Deps['config'], x402Facilitator>();
+// Per chain registry, as the networks it is built over (their clients call through its pools).
+const verifiers = new WeakMap<Deps['chains'], x402Facilitator>();
 
 /**
  * The payer's transaction may ask no more of the fee payer than this: two signatures (the fee
@@ -25,13 +26,13 @@ const SVM_LIMITS = {
  * @x402/core's facilitator with `exact` on each network x402 is on here, for /supported and
  * /verify: @x402/evm's on each EVM network with an EIP-3009 token (X402_EVM_PRIVATE_KEY), @x402/svm's
  * on Solana (X402_SOLANA_FEE_PAYER_KEY). Its signers read, check and simulate, and never send.
- * Built once per configuration. 503 NOT_CONFIGURED without either key.
+ * Built once per chain registry. 503 NOT_CONFIGURED without either key.
  */
 export function verifyingFacilitator(deps: Pick<Deps, 'config' | 'db' | 'chains'>): x402Facilitator {
   const { evmPrivateKey, solanaFeePayerKey } = deps.config.x402;
   if (!evmPrivateKey && !solanaFeePayerKey)
     throw notConfigured('x402', 'X402_EVM_PRIVATE_KEY or X402_SOLANA_FEE_PAYER_KEY');
-  let facilitator = verifiers.get(deps.config);
+  let facilitator = verifiers.get(deps.chains);
   if (!facilitator) {
     facilitator = new x402Facilitator();
     if (evmPrivateKey)
@@ -44,7 +45,7 @@ export function verifyingFacilitator(deps: Pick<Deps, 'config' | 'db' | 'chains'
         new ExactSvmScheme(facilitatorSvmSigner(deps, net, solanaFeePayer(deps)), undefined, SVM_LIMITS),
       );
     }
-    verifiers.set(deps.config, facilitator);
+    verifiers.set(deps.chains, facilitator);
   }
   return facilitator;
 }
