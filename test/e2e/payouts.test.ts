@@ -51,22 +51,30 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const shot = (name: string) =>
-  d.page.screenshot({
+const shot = (name: string, page = d.page) =>
+  page.screenshot({
     path: path.join(DASHBOARD_SCREENSHOTS, `payouts-${name}.png`) as `${string}.png`,
     fullPage: true,
   });
 
-/** Makes and approves a payout of `items` through the API, then opens its page (Approved). */
-async function openApprovedPayout(items: { network: string; token: string; to: string; amount: string }[]) {
+type PayoutItemInput = { network: string; token: string; to: string; amount: string };
+
+/** Makes and approves a payout of `items` through the API; its id. */
+async function approvedPayout(items: PayoutItemInput[]) {
   const api = stack.server.api;
   const made = await api<{ id: string }>('POST', '/payouts', { token: merchantToken, body: { items } });
   expect(made.status, made.text).toBe(201);
   const approved = await api('POST', `/payouts/${made.body.id}/approve`, { token: merchantToken });
   expect(approved.status, approved.text).toBe(200);
-  await d.go(`/payouts/${made.body.id}`);
-  await d.waitText('Approved');
   return made.body.id;
+}
+
+/** Makes and approves a payout of `items` through the API, then opens its page (Approved). */
+async function openApprovedPayout(items: PayoutItemInput[]) {
+  const id = await approvedPayout(items);
+  await d.go(`/payouts/${id}`);
+  await d.waitText('Approved');
+  return id;
 }
 
 /** The sandbox's BSC node as a browser wallet reaches it, and the key of the account's wallet there. */
@@ -228,30 +236,20 @@ describe('payouts: dashboard', () => {
     const es = await openDashboard(browser, stack.server.url, { languages: ['es-ES', 'es'] });
     try {
       const wallet = await injectEvmWallet(es.page, node, stranger, 1);
-      const items = [{ network: 'BSC', token: 'USDT', to: randomEvmAddress(), amount: '1.5' }];
-      const made = await stack.server.api<{ id: string }>('POST', '/payouts', {
-        token: merchantToken,
-        body: { items },
-      });
-      expect(made.status, made.text).toBe(201);
-      const approved = await stack.server.api('POST', `/payouts/${made.body.id}/approve`, {
-        token: merchantToken,
-      });
-      expect(approved.status, approved.text).toBe(200);
-      await es.go(`/payouts/${made.body.id}`);
+      const id = await approvedPayout([
+        { network: 'BSC', token: 'USDT', to: randomEvmAddress(), amount: '1.5' },
+      ]);
+      await es.go(`/payouts/${id}`);
       await es.click('Pagar desde tu billetera del navegador');
       await es.waitText('Conecta la billetera pagadora');
-      await es.page.screenshot({
-        path: path.join(DASHBOARD_SCREENSHOTS, 'payouts-8-not-the-paying-wallet-es.png') as `${string}.png`,
-        fullPage: true,
-      });
+      await shot('8-not-the-paying-wallet-es', es.page);
       const text = (await es.bodyText()).toLowerCase();
       expect(text).toContain(payingAddress.toLowerCase());
       expect(text).toContain(stranger.address.toLowerCase());
       expect(wallet.sent).toHaveLength(0);
       const payout = await stack.server.api<{ status: string; items: { status: string }[] }>(
         'GET',
-        `/payouts/${made.body.id}`,
+        `/payouts/${id}`,
         { token: merchantToken },
       );
       expect(payout.body.status).toBe('APPROVED');
