@@ -1,9 +1,11 @@
 import { Keypair } from '@solana/web3.js';
+import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCaches } from '../../server/db/caches';
 import type { ChangeFeed } from '../../server/db/change-feed';
 import { expectErrorBody, newMerchant, startTestServer, TEST_PASSWORD } from '../support/test-server';
 import type { TestServer } from '../support/test-server';
+import { addMember } from '../support/members';
 import { until } from '../support/until';
 
 /**
@@ -181,5 +183,50 @@ describe('a wallet removed while an order to it is being created', () => {
       replacements: { id: walletId },
     });
     expect(rows).toHaveLength(0);
+  });
+});
+
+describe('two-factor sign-in as instances remember members', () => {
+  /** Enrols the holder of `token` through `server`: a TOTP code confirms it; its recovery codes. */
+  async function enrol(server: TestServer, token: string) {
+    const started = await server.api('POST', '/auth/two-factor/enroll', { token });
+    expect(started.status, started.text).toBe(200);
+    const code = await generate({ secret: started.body.secret as string });
+    const confirmed = await server.api('POST', '/auth/two-factor/confirm', { token, body: { code } });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    return confirmed.body.recoveryCodes as string[];
+  }
+
+  it('an owner who enrolled on another instance may require it at once on one that has not heard', async () => {
+    const m = await newMerchant(a);
+    expect((await me(deaf, m.token)).status).toBe(200); // deaf remembers the owner without two-factor
+    await enrol(a, m.token);
+    const on = await deaf.api('PATCH', '/account', { token: m.token, body: { requireTwoFactor: true } });
+    expect(on.status, on.text).toBe(200);
+    expect(on.body).toMatchObject({ requireTwoFactor: true });
+  });
+
+  it('a member who enrolled through a setup token is let in at once by the instance it enrolled on', async () => {
+    const m = await newMerchant(deaf);
+    await enrol(deaf, m.token);
+    const on = await deaf.api('PATCH', '/account', { token: m.token, body: { requireTwoFactor: true } });
+    expect(on.status, on.text).toBe(200);
+    const viewer = await addMember(a, m.id, 'viewer');
+    const sent = await deaf.api('POST', '/auth/login', {
+      body: { email: viewer.email, password: TEST_PASSWORD },
+    });
+    expect(sent.body).toEqual({ twoFactorSetupRequired: true, setupToken: expect.any(String) });
+    // Enrolling through the setup token has deaf remember the viewer, still without two-factor.
+    const recoveryCodes = await enrol(deaf, sent.body.setupToken as string);
+    const challenge = await deaf.api('POST', '/auth/login', {
+      body: { email: viewer.email, password: TEST_PASSWORD },
+    });
+    expect(challenge.body).toEqual({ mfaRequired: true, mfaToken: expect.any(String) });
+    const signedIn = await deaf.api('POST', '/auth/login/mfa', {
+      body: { mfaToken: challenge.body.mfaToken, code: recoveryCodes[0] },
+    });
+    expect(signedIn.status, signedIn.text).toBe(200);
+    const seen = await me(deaf, signedIn.body.token as string);
+    expect(seen.status, seen.text).toBe(200);
   });
 });

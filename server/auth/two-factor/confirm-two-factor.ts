@@ -7,10 +7,12 @@ import { endChallenge } from './sign-in-challenges';
 /**
  * POST /auth/two-factor/confirm: a first code of the pending secret turns two-factor on (the secret
  * moves over, sealed as it was) and gives 10 new recovery codes, shown once. Through a setup
- * token, the token ends here (the member signs in again, with a code now).
+ * token, the token ends here (the member signs in again, with a code now). The member's row is
+ * dropped from this instance's cache at the commit (the others hear it announced), so the member's
+ * next request here is already seen as enrolled.
  */
 export async function confirmTwoFactor(
-  deps: Pick<Deps, 'db' | 'clock' | 'secrets'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'secrets' | 'cache'>,
   member: { id: string },
   code: string,
   setupChallenge?: string,
@@ -32,6 +34,7 @@ export async function confirmTwoFactor(
     );
     const recoveryCodes = await replaceRecoveryCodes(deps, member.id, transaction);
     if (setupChallenge) await endChallenge(deps, setupChallenge, transaction);
+    transaction.afterCommit(() => deps.cache.members.forget(member.id));
     return { recoveryCodes };
   });
 }

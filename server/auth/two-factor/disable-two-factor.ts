@@ -4,10 +4,11 @@ import { takeSecondFactor } from './second-factor';
 
 /**
  * POST /auth/two-factor/disable: with a code (TOTP or recovery), the secret and the recovery codes
- * are deleted. Refused when the account requires two-factor sign-in.
+ * are deleted. Refused when the account requires two-factor sign-in. The member's row is dropped
+ * from this instance's cache at the commit (the others hear it announced).
  */
 export async function disableTwoFactor(
-  deps: Pick<Deps, 'db' | 'clock' | 'secrets'>,
+  deps: Pick<Deps, 'db' | 'clock' | 'secrets' | 'cache'>,
   member: { id: string },
   merchant: { requireTwoFactor: boolean },
   code: string,
@@ -26,5 +27,6 @@ export async function disableTwoFactor(
       bind: { id: member.id },
       transaction,
     });
+    transaction.afterCommit(() => deps.cache.members.forget(member.id));
   });
 }
