@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZAddress, ZDateTime, ZDecimalOut, TX_ID_MAX, errors, merchantAuth } from './common';
 import { EVM_NETWORKS, type EvmNetwork } from './network-table';
+import { ZCreatedBy } from './order-shape';
 import { ZChainId, ZEvmAddress } from './pay';
 import { orderErrors, orderWriteErrors } from './shapes';
 
@@ -26,6 +27,9 @@ export const ZPayoutBatchContract = z
     deployTxId: z.string().max(TX_ID_MAX).nullable(),
     deployedBy: ZAddress.nullable().describe('The wallet that deployed it (the paying wallet then)'),
     verifiedAt: ZDateTime.nullable(),
+    reportedBy: ZCreatedBy.describe(
+      'Who reported the deployment: `{memberId, email}`, `{apiKeyId}`, or null (none yet, or reported before this was kept)',
+    ),
   })
   .describe("An account's PayoutBatch contract on one EVM network");
 export type PayoutBatchContract = z.infer<typeof ZPayoutBatchContract>;

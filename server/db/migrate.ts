@@ -40,6 +40,7 @@ import * as m0037 from './migrations/0037-payout-outflows';
 import * as m0038 from './migrations/0038-x402-settlement-states';
 import * as m0039 from './migrations/0039-x402-valid-before';
 import * as m0040 from './migrations/0040-payout-batch-contracts';
+import * as m0041 from './migrations/0041-batch-contract-reporter';
 
 /**
  * Migrations get a query runner that takes plain SQL, bound to the migration transaction, and a
@@ -94,6 +95,7 @@ const migrations = [
   { name: '0038-x402-settlement-states', ...m0038 },
   { name: '0039-x402-valid-before', ...m0039 },
   { name: '0040-payout-batch-contracts', ...m0040 },
+  { name: '0041-batch-contract-reporter', ...m0041 },
 ];
 
 const LOCK_ID = 7_301_955_001;

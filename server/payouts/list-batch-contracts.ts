@@ -28,5 +28,6 @@ export function presentBatchContract(
     deployTxId: row?.deploy_tx_id ?? null,
     deployedBy: row?.deployed_by ?? null,
     verifiedAt: row?.verified_at.toISOString() ?? null,
+    reportedBy: row?.reported_by ?? null,
   };
 }

@@ -41,6 +41,7 @@ export function payoutsRouter(deps: Deps) {
           merchantId: currentMerchant(req).id,
           network: params.network,
           txId: body.txId,
+          by: callerOf(req),
         }),
       ),
     exportCsv: async ({ req, res, params }) =>

@@ -2,6 +2,7 @@ import type { EvmNetwork, PayoutBatchContract } from '../../contract';
 import { PAYOUT_BATCH_RUNTIME } from '../chains/evm/payout-batch/payout-batch';
 import { chainFor } from '../chains/registry';
 import type { Deps } from '../deps';
+import { createdByOf, type Caller } from '../events/actor';
 import { ApiError } from '../errors';
 import { presentBatchContract } from './list-batch-contracts';
 import { payingWalletOn } from './paying-wallets';
@@ -11,11 +12,11 @@ import { payingWalletOn } from './paying-wallets';
  * trusted: the receipt, read at the service's finality, names the sender (it must be the account's
  * paying wallet on the network) and the contract's address; the code there must be the artifact's
  * runtime code byte for byte. Only then is it recorded (replacing any earlier one); payouts through
- * it are verified against that address alone.
+ * it are verified against that address alone. The caller who reported it is recorded with it.
  */
 export async function reportBatchContract(
   deps: Deps,
-  input: { merchantId: string; network: EvmNetwork; txId: string },
+  input: { merchantId: string; network: EvmNetwork; txId: string; by: Caller },
 ): Promise<PayoutBatchContract> {
   const chain = chainFor(deps.chains, input.network, 'params.network');
   const txId = chain.normalizeTxId(input.txId);
@@ -40,13 +41,15 @@ export async function reportBatchContract(
     deploy_tx_id: txId,
     deployed_by: seen.from,
     verified_at: deps.clock(),
+    reported_by: createdByOf(input.by),
   };
   await deps.db.sequelize.query(
-    `INSERT INTO payout_batch_contracts (merchant_id, network, address, deploy_tx_id, deployed_by, verified_at)
-     VALUES ($merchantId, $network, $address, $txId, $from, $at)
+    `INSERT INTO payout_batch_contracts (merchant_id, network, address, deploy_tx_id, deployed_by, verified_at, reported_by)
+     VALUES ($merchantId, $network, $address, $txId, $from, $at, CAST($by AS jsonb))
      ON CONFLICT (merchant_id, network) DO UPDATE
        SET address = EXCLUDED.address, deploy_tx_id = EXCLUDED.deploy_tx_id,
-           deployed_by = EXCLUDED.deployed_by, verified_at = EXCLUDED.verified_at`,
+           deployed_by = EXCLUDED.deployed_by, verified_at = EXCLUDED.verified_at,
+           reported_by = EXCLUDED.reported_by`,
     {
       bind: {
         merchantId: input.merchantId,
@@ -55,6 +58,7 @@ export async function reportBatchContract(
         txId: recorded.deploy_tx_id,
         from: recorded.deployed_by,
         at: recorded.verified_at,
+        by: JSON.stringify(recorded.reported_by),
       },
     },
   );

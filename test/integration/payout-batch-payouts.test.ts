@@ -6,6 +6,7 @@ import { compiledContract } from '../../sandbox/chains/evm/compile-token';
 import { createClient, ValidationError } from '../../sdk/src';
 import { randomEvmAddress, type LocalWallet } from '../../sandbox/chains/evm/local-evm';
 import { PAYOUT_BATCH_ABI, PAYOUT_BATCH_BYTECODE } from '../../server/chains/evm/payout-batch/payout-batch';
+import { addMember } from '../support/members';
 import { BSC_CONFIRMATIONS, withOptionChains, units18, type OptionChains } from '../support/option-chains';
 import { expectFieldError, expectErrorBody } from '../support/test-server';
 
@@ -18,7 +19,14 @@ import { expectFieldError, expectErrorBody } from '../support/test-server';
 
 type Shop = Awaited<ReturnType<OptionChains['newShop']>>;
 type Tx = { network: string; purpose: string; items: string[]; transaction: { to: Address; data: Hex } };
-type BatchContract = { network: string; status: string; address: string | null; deployedBy: string | null };
+type BatchContract = {
+  network: string;
+  status: string;
+  address: string | null;
+  deployTxId: string | null;
+  deployedBy: string | null;
+  reportedBy: { memberId: string; email: string } | { apiKeyId: string } | null;
+};
 
 const LOOK_ALIKE = compiledContract(
   fileURLToPath(new URL('../support/payout-lookalike/LookAlikeBatch.sol', import.meta.url)),
@@ -152,6 +160,23 @@ describe('payout batch contract: deployment', () => {
       status: 'VERIFIED',
       address: await deployedAt(hash),
       deployedBy: s.keys.bsc.address,
+      reportedBy: { memberId: s.shop.id, email: s.shop.email },
+    });
+    // A new deployment replaces it, recorded with who reported it this time.
+    const admin = await addMember(o.h.server, s.shop.id, 'admin');
+    const again = await sendFinal(s.keys.bsc, undefined, PAYOUT_BATCH_BYTECODE);
+    const replaced = await api()<BatchContract>('POST', '/payouts/batch-contracts/BSC', {
+      token: admin.token,
+      body: { txId: again },
+    });
+    expect(replaced.status, replaced.text).toBe(200);
+    const listedNow = await api()<{ items: BatchContract[] }>('GET', '/payouts/batch-contracts', {
+      token: s.shop.token,
+    });
+    expect(listedNow.body.items.find((c) => c.network === 'BSC')).toMatchObject({
+      address: await deployedAt(again),
+      deployTxId: again,
+      reportedBy: { memberId: admin.id, email: admin.email },
     });
     // Another account does not see it.
     const theirs = await api()<{ items: BatchContract[] }>('GET', '/payouts/batch-contracts', {
