@@ -30,11 +30,11 @@ export async function updateAccount(
       throw ApiError.forbidden('Requiring two-factor sign-in needs the login token, not an API key');
     // Else the owner's own sign-in would stop with the switch. Read from the database: the cached
     // row may be from before the owner turned two-factor on a moment ago on another instance.
-    const owner = changes.requireTwoFactor
-      ? await deps.cache.members.get(user.member.id, { fresh: true })
-      : null;
-    if (changes.requireTwoFactor && !owner?.twoFactorEnabledAt)
-      throw ApiError.conflict('Turn on your own two-factor sign-in before requiring it of everyone');
+    if (changes.requireTwoFactor) {
+      const owner = await deps.cache.members.get(user.member.id, { fresh: true });
+      if (!owner?.twoFactorEnabledAt)
+        throw ApiError.conflict('Turn on your own two-factor sign-in before requiring it of everyone');
+    }
     values.requireTwoFactor = changes.requireTwoFactor;
   }
   return presentAccount(await writeMerchant(deps, user.merchant.id, values));
